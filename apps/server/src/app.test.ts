@@ -1,0 +1,149 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../test/test-app";
+import { testEngines } from "../test/test-database";
+
+describe.each(testEngines)("the server on %s", (engine) => {
+  let testApp: TestApp;
+  let webDir: string;
+  const logLines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    webDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-web-"));
+    await fs.mkdir(path.join(webDir, "assets"));
+    await fs.writeFile(path.join(webDir, "index.html"), "<!doctype html><title>Memory Box</title>");
+    await fs.writeFile(path.join(webDir, "assets", "index-Bq3x9.js"), "console.log('app')");
+    await fs.writeFile(path.join(webDir, "favicon.svg"), "<svg/>");
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    testApp = await createTestApp(engine, { webDir, logStream });
+    // Routes that exist only to exercise the shared error handling.
+    testApp.app.post("/api/test/echo", { schema: { body: z.object({ title: z.string().min(1) }).strict() } }, (request) => request.body);
+    testApp.app.get("/api/test/crash", () => {
+      throw new Error("database password is hunter2");
+    });
+    await testApp.app.ready();
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await fs.rm(webDir, { recursive: true, force: true });
+  });
+
+  it("reports health with the database and storage checked", async () => {
+    const response = await testApp.app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok", database: "ok", storage: "ok", version: testApp.config.version });
+    expect(response.headers["cache-control"]).toBe("no-store");
+  });
+
+  it.each(["/api/v1/nope", "/api", "/auth/v1/nope", "/storage/v1/object/x", "/rest/v1/rpc/nope"])("answers unknown API path %s with a JSON 404, never the web app", async (url) => {
+    const response = await testApp.app.inject({ method: "GET", url });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.json()).toMatchObject({ code: "not_found" });
+  });
+
+  it("serves index.html for client routes, revalidated on every load", async () => {
+    for (const url of ["/", "/memory/42", "/auth?next=%2F", "/nope"]) {
+      const response = await testApp.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers["content-type"], url).toMatch(/^text\/html/);
+      expect(response.headers["cache-control"], url).toBe("no-cache");
+      expect(response.body).toContain("<title>Memory Box</title>");
+    }
+  });
+
+  it("serves hashed assets as immutable and other files revalidated", async () => {
+    const asset = await testApp.app.inject({ method: "GET", url: "/assets/index-Bq3x9.js" });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const favicon = await testApp.app.inject({ method: "GET", url: "/favicon.svg" });
+    expect(favicon.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("answers a missing asset and a non-GET page request with a 404, not the web app", async () => {
+    expect((await testApp.app.inject({ method: "POST", url: "/memory/42" })).statusCode).toBe(404);
+    const missing = await testApp.app.inject({ method: "GET", url: "/assets/gone-123.js" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers["content-type"]).toMatch(/^application\/json/);
+  });
+
+  it("sends security headers with every page", async () => {
+    const response = await testApp.app.inject({ method: "GET", url: "/" });
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(response.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+  });
+
+  it("rejects an invalid body with 400 and the fields at fault", async () => {
+    const response = await testApp.app.inject({ method: "POST", url: "/api/test/echo", payload: { title: "", extra: 1 } });
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ code: string; details: { path: string }[] }>();
+    expect(body.code).toBe("validation_failed");
+    expect(body.details.map((detail) => detail.path)).toContain("body.title");
+  });
+
+  it("rejects malformed JSON and a wrong content type with JSON errors", async () => {
+    const malformed = await testApp.app.inject({ method: "POST", url: "/api/test/echo", headers: { "content-type": "application/json" }, payload: "{oops" });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: "bad_request" });
+    const wrongType = await testApp.app.inject({ method: "POST", url: "/api/test/echo", headers: { "content-type": "text/csv" }, payload: "a,b" });
+    expect(wrongType.statusCode).toBe(415);
+    expect(wrongType.json()).toMatchObject({ code: "unsupported_media_type" });
+  });
+
+  it("answers an unexpected failure with a bare 500 that leaks nothing", async () => {
+    const response = await testApp.app.inject({ method: "GET", url: "/api/test/crash" });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ code: "internal_error", message: "Something went wrong on our side. Please try again." });
+    expect(response.body).not.toContain("hunter2");
+  });
+
+  it("logs one line per request with its request id, and no credentials", async () => {
+    logLines.length = 0;
+    const response = await testApp.app.inject({
+      method: "GET",
+      url: "/api/health?access_token=secret-token&limit=5",
+      headers: { authorization: "Bearer secret-token", cookie: "sb=secret-token", "x-request-id": "req-abc.1" },
+    });
+    expect(response.headers["x-request-id"]).toBe("req-abc.1");
+    const requestLines = logLines.filter((line) => line.reqId === "req-abc.1");
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatchObject({ msg: "request", method: "GET", statusCode: 200, url: "/api/health?access_token=[redacted]&limit=5" });
+    expect(JSON.stringify(logLines)).not.toContain("secret-token");
+  });
+
+  it("makes its own request id when the client's is unsafe to log", async () => {
+    const response = await testApp.app.inject({ method: "GET", url: "/api/health", headers: { "x-request-id": "evil\nline" } });
+    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("publishes its OpenAPI description and docs", async () => {
+    const openapi = await testApp.app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(openapi.statusCode).toBe(200);
+    expect(openapi.json<{ paths: Record<string, unknown> }>().paths).toHaveProperty("/api/health");
+    const docs = await testApp.app.inject({ method: "GET", url: "/api/docs" });
+    expect([200, 302]).toContain(docs.statusCode);
+  });
+});
+
+describe("without a built web app", () => {
+  it("explains how to build it instead of serving a blank page", async () => {
+    const testApp = await createTestApp("sqlite");
+    try {
+      const response = await testApp.app.inject({ method: "GET", url: "/memory/1" });
+      expect(response.statusCode).toBe(404);
+      expect(response.json<{ message: string }>().message).toContain("npm run build");
+    } finally {
+      await testApp.close();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+const defaults = { webDir: "/srv/web", version: "1.2.3" };
+
+describe("loadConfig", () => {
+  it("runs on embedded defaults when nothing is set", () => {
+    const config = loadConfig({}, defaults);
+    expect(config).toMatchObject({
+      host: "127.0.0.1",
+      port: 8080,
+      publicUrl: "http://localhost:8080",
+      dataDir: path.resolve("data"),
+      database: { engine: "sqlite", file: path.resolve("data", "memory-box.sqlite") },
+      storageUrl: undefined,
+      smtpUrl: undefined,
+      logLevel: "info",
+    });
+  });
+
+  it("honours PORT, HOST, DATA_DIR and PUBLIC_URL", () => {
+    const config = loadConfig({ PORT: "9090", HOST: "0.0.0.0", DATA_DIR: "/var/lib/memory-box", PUBLIC_URL: "https://memories.example.org/" }, defaults);
+    expect(config.port).toBe(9090);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.dataDir).toBe("/var/lib/memory-box");
+    expect(config.database).toEqual({ engine: "sqlite", file: "/var/lib/memory-box/memory-box.sqlite" });
+    expect(config.publicUrl).toBe("https://memories.example.org");
+  });
+
+  it("picks PostgreSQL for a postgres:// DATABASE_URL and a file for sqlite:", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://mb@db.internal/memories" }, defaults).database).toEqual({
+      engine: "postgres",
+      url: "postgres://mb@db.internal/memories",
+    });
+    expect(loadConfig({ DATABASE_URL: "sqlite:///srv/mb.sqlite" }, defaults).database).toEqual({ engine: "sqlite", file: "/srv/mb.sqlite" });
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ DATABASE_URL: "", STORAGE_URL: " ", HOST: "" }, defaults)).toMatchObject({
+      host: "127.0.0.1",
+      database: { engine: "sqlite" },
+      storageUrl: undefined,
+    });
+  });
+
+  it("refuses to start and names every invalid variable at once", () => {
+    const load = () =>
+      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x/y", SMTP_URL: "http://mail", PUBLIC_URL: "memories.example.org", LOG_LEVEL: "loud", STORAGE_URL: "ftp://x" }, defaults);
+    expect(load).toThrow(ConfigError);
+    try {
+      load();
+    } catch (error) {
+      const names = (error as ConfigError).problems.map((problem) => problem.split(":")[0]);
+      expect(names.sort()).toEqual(["DATABASE_URL", "LOG_LEVEL", "PORT", "PUBLIC_URL", "SMTP_URL", "STORAGE_URL"]);
+    }
+  });
+
+  it("rejects a port out of range", () => {
+    expect(() => loadConfig({ PORT: "70000" }, defaults)).toThrow(/PORT/);
+  });
+});

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { DatabaseConfig } from "../config";
+import type { Database } from "./schema";
+
+export type Engine = DatabaseConfig["engine"];
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+  /** Closes every connection; the handle is unusable afterwards. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Opens the configured database. Rows come back with the same JavaScript types on both engines
+ * (timestamps as ISO strings, counts as numbers), so repositories never branch on the engine
+ * to read a value.
+ */
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const db = config.engine === "sqlite" ? new Kysely<Database>({ dialect: sqliteDialect(config.file) }) : new Kysely<Database>({ dialect: postgresDialect(config.url) });
+  return { db, engine: config.engine, destroy: () => db.destroy() };
+}
+
+function sqliteDialect(file: string): SqliteDialect {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  // WAL lets readers run beside the writer; FULL syncs every commit to disk, so a power cut never
+  // loses a memory that was reported saved.
+  connection.pragma("journal_mode = WAL");
+  connection.pragma("synchronous = FULL");
+  connection.pragma("foreign_keys = ON");
+  connection.pragma("busy_timeout = 5000");
+  return new SqliteDialect({ database: connection });
+}
+
+/** PostgreSQL type ids whose default parsing would differ from what SQLite returns. */
+const pgTypeIds = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
+
+function postgresDialect(url: string): PostgresDialect {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pgTypeIds.int8, (value) => Number(value));
+  types.setTypeParser(pgTypeIds.date, (value) => value);
+  types.setTypeParser(pgTypeIds.timestamptz, (value) => new Date(value).toISOString());
+  types.setTypeParser(pgTypeIds.timestamp, (value) => new Date(`${value}Z`).toISOString());
+  const pool = new pg.Pool({ connectionString: url, max: 10, types });
+  return new PostgresDialect({ pool });
+}
+
+/** A round trip to the database; throws when it cannot answer. */
+export async function pingDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

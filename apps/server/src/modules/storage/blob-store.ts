@@ -1,0 +1,88 @@
+import type { Readable } from "node:stream";
+import { AppError } from "../../errors";
+import type { ByteRange, ByteRangeRequest } from "./byte-range";
+
+export type { ByteRange, ByteRangeRequest } from "./byte-range";
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+  contentType?: string | undefined;
+  lastModified: Date;
+}
+
+export interface PutBlobOptions {
+  contentType?: string;
+}
+
+export interface GetBlobOptions {
+  /** Inclusive on both ends, like an HTTP `Range: bytes=start-end`; `end` past the last byte is clamped. */
+  range?: ByteRangeRequest;
+}
+
+export interface BlobContent {
+  /** The caller must consume or destroy it: it holds a file descriptor or an HTTP connection. */
+  body: Readable;
+  /** Describes the whole object: `size` is the full size even for a range read. */
+  info: BlobInfo;
+  /** The bytes actually returned, present only when a range was asked for. */
+  range?: ByteRange;
+}
+
+/**
+ * Where media bytes live. Keys are relative '/'-separated paths (see `validateBlobKey`);
+ * both implementations accept and reject exactly the same keys, so code written against
+ * the local store behaves the same on S3.
+ */
+export interface BlobStore {
+  /** Replaces any existing object; readers see the old bytes or the new ones, never a mix. */
+  put(key: string, body: Readable | Buffer, options?: PutBlobOptions): Promise<BlobInfo>;
+  /** Throws BlobNotFoundError when the key is absent, BlobRangeNotSatisfiableError for a range past the end. */
+  get(key: string, options?: GetBlobOptions): Promise<BlobContent>;
+  stat(key: string): Promise<BlobInfo | null>;
+  /** Deleting a missing key succeeds. */
+  delete(key: string): Promise<void>;
+  /**
+   * Every object whose key starts with `prefix` (a plain string prefix, like S3: "media/1"
+   * also matches "media/10/a"). Order is unspecified and `contentType` is not filled in,
+   * because S3 listings do not carry it; use `stat` for that.
+   */
+  list(prefix: string): AsyncIterable<BlobInfo>;
+  /** Cheap probe for the health endpoint; throws when the storage cannot be used. */
+  check(): Promise<void>;
+  /** Releases connections at shutdown; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+export class BlobNotFoundError extends AppError {
+  constructor(readonly key: string) {
+    super(404, "object_not_found", `No stored object has the key "${key}".`);
+    this.name = "BlobNotFoundError";
+  }
+}
+
+export class InvalidBlobKeyError extends AppError {
+  constructor(key: string, reason: string) {
+    // JSON.stringify makes control characters in a rejected key visible in logs.
+    super(400, "invalid_key", `Invalid storage key ${JSON.stringify(key)}: ${reason}.`);
+    this.name = "InvalidBlobKeyError";
+  }
+}
+
+export class InvalidByteRangeError extends AppError {
+  constructor(reason: string) {
+    super(400, "invalid_range", `Invalid byte range: ${reason}.`);
+    this.name = "InvalidByteRangeError";
+  }
+}
+
+export class BlobRangeNotSatisfiableError extends AppError {
+  constructor(
+    readonly key: string,
+    /** Full object size, for the `Content-Range: bytes * /size` header of a 416 answer. */
+    readonly size: number | undefined,
+  ) {
+    super(416, "range_not_satisfiable", `The requested range lies outside the object "${key}".`);
+    this.name = "BlobRangeNotSatisfiableError";
+  }
+}

@@ -1,0 +1,326 @@
+import { randomUUID } from "node:crypto";
+import { constants } from "node:fs";
+import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { isValidBlobKey, prefixDirectory, validateBlobKey, validateBlobPrefix } from "./blob-key";
+import {
+  BlobNotFoundError,
+  InvalidBlobKeyError,
+  type BlobContent,
+  type BlobInfo,
+  type BlobStore,
+  type GetBlobOptions,
+  type PutBlobOptions,
+} from "./blob-store";
+import { resolveByteRange, validateByteRange } from "./byte-range";
+
+/** A folder holding one file per key; `dir` is the real path, symlinks resolved. */
+interface Tree {
+  dir: string;
+}
+
+interface Folders {
+  objects: Tree;
+  metadata: Tree;
+}
+
+interface Sidecar {
+  contentType?: string;
+}
+
+// Temp files this old belong to a crashed process, not to an upload still in flight.
+const STALE_TEMP_FILE_MS = 24 * 60 * 60 * 1000;
+// A concurrent delete may prune a folder between our mkdir and rename; retrying is enough.
+const PLACE_ATTEMPTS = 3;
+
+/**
+ * Stores blobs as plain files under `rootDir`:
+ *
+ *   objects/<key>   the bytes, so the folder can be browsed, backed up and restored as is
+ *   metadata/<key>  a small JSON sidecar `{ "contentType": … }`, only when a type was given
+ *   .tmp/           uploads in progress; never visible as objects
+ *
+ * Sidecars live in their own tree rather than next to the bytes (`<key>.meta.json`) so no key
+ * is reserved and `list` never has to tell the two apart. Extended attributes would avoid the
+ * second file but are not kept by every file system, copy tool or backup program.
+ *
+ * Writes go to `.tmp` first, are fsynced and renamed into place, so a reader sees the old or
+ * the new bytes and a failed upload leaves nothing behind. The sidecar is renamed right after
+ * the bytes: a crash between the two renames can leave a stale content type, never bad bytes.
+ *
+ * Unlike S3, "a" and "a/b" cannot both exist (a file cannot also be a folder); such a put is
+ * refused with InvalidBlobKeyError.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly rootDir: string;
+  private readonly tempDir: string;
+  private folders: Promise<Folders> | undefined;
+
+  constructor(rootDir: string) {
+    this.rootDir = path.resolve(rootDir);
+    this.tempDir = path.join(this.rootDir, ".tmp");
+  }
+
+  async put(key: string, body: Readable | Buffer, options: PutBlobOptions = {}): Promise<BlobInfo> {
+    validateBlobKey(key);
+    const { objects, metadata } = await this.prepare();
+    const tempData = path.join(this.tempDir, randomUUID());
+    const tempSidecar = options.contentType === undefined ? undefined : `${tempData}.json`;
+    try {
+      const written = await writeDurably(tempData, Buffer.isBuffer(body) ? Readable.from([body]) : body);
+      if (tempSidecar !== undefined) {
+        const sidecar: Sidecar = { contentType: options.contentType };
+        await writeDurably(tempSidecar, Readable.from([Buffer.from(JSON.stringify(sidecar))]));
+      }
+      await placeFile(objects, key, tempData);
+      if (tempSidecar !== undefined) await placeFile(metadata, key, tempSidecar);
+      else await removeFile(metadata, key);
+      return { key, size: written.size, contentType: options.contentType, lastModified: written.mtime };
+    } catch (error) {
+      await Promise.all([rm(tempData, { force: true }), tempSidecar !== undefined && rm(tempSidecar, { force: true })]);
+      throw error;
+    }
+  }
+
+  async get(key: string, options: GetBlobOptions = {}): Promise<BlobContent> {
+    validateBlobKey(key);
+    if (options.range) validateByteRange(options.range);
+    const { objects, metadata } = await this.prepare();
+    const filePath = await realPathInside(objects, keyPath(objects, key));
+    // O_NOFOLLOW: the file must not have been swapped for a symlink since realpath looked.
+    const handle = filePath === null ? null : await openIfPresent(filePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    if (!handle) throw new BlobNotFoundError(key);
+    try {
+      // Stat the open handle, not the path: a concurrent put renames a new file over the path,
+      // but this descriptor keeps reading the one whose size we report.
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new BlobNotFoundError(key);
+      const range = options.range && resolveByteRange(key, options.range, stats.size);
+      const contentType = await readContentType(metadata, key);
+      const body = handle.createReadStream(range ?? {});
+      const info: BlobInfo = { key, size: stats.size, contentType, lastModified: stats.mtime };
+      return range ? { body, info, range } : { body, info };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    validateBlobKey(key);
+    const { objects, metadata } = await this.prepare();
+    const filePath = await realPathInside(objects, keyPath(objects, key));
+    const stats = filePath === null ? null : await statIfPresent(filePath);
+    if (!stats?.isFile()) return null;
+    return { key, size: stats.size, contentType: await readContentType(metadata, key), lastModified: stats.mtime };
+  }
+
+  async delete(key: string): Promise<void> {
+    validateBlobKey(key);
+    const { objects, metadata } = await this.prepare();
+    await removeFile(objects, key);
+    await removeFile(metadata, key);
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    validateBlobPrefix(prefix);
+    const { objects } = await this.prepare();
+    const startKey = prefixDirectory(prefix);
+    const startDir = await realPathInside(objects, startKey === "" ? objects.dir : keyPath(objects, startKey));
+    if (startDir) yield* walk(startDir, startKey, prefix);
+  }
+
+  async check(): Promise<void> {
+    await this.prepare();
+    // Writing, not just stat-ing, catches a read-only remount or a full disk.
+    const probe = path.join(this.tempDir, `check-${randomUUID()}`);
+    try {
+      await writeFile(probe, "ok");
+    } finally {
+      await rm(probe, { force: true });
+    }
+    await access(path.join(this.rootDir, "objects"), constants.R_OK | constants.W_OK);
+  }
+
+  /** Nothing to release: every operation opens and closes its own files. */
+  async close(): Promise<void> {}
+
+  /** Creates the folders on first use; a failure is not cached, so a later call retries. */
+  private prepare(): Promise<Folders> {
+    this.folders ??= this.createFolders().catch((error: unknown) => {
+      this.folders = undefined;
+      throw error;
+    });
+    return this.folders;
+  }
+
+  private async createFolders(): Promise<Folders> {
+    const objectsDir = path.join(this.rootDir, "objects");
+    const metadataDir = path.join(this.rootDir, "metadata");
+    await Promise.all([objectsDir, metadataDir, this.tempDir].map((dir) => mkdir(dir, { recursive: true })));
+    await removeStaleTempFiles(this.tempDir).catch(() => undefined);
+    // Resolve once, so a root that is itself a symlink (say, to another disk) is allowed
+    // while links inside it are checked against where it really lives.
+    return { objects: { dir: await realpath(objectsDir) }, metadata: { dir: await realpath(metadataDir) } };
+  }
+}
+
+function keyPath(tree: Tree, key: string): string {
+  const target = path.join(tree.dir, ...key.split("/"));
+  // Defence in depth: validateBlobKey already makes escaping impossible.
+  if (!isInside(tree.dir, target)) throw new InvalidBlobKeyError(key, "it resolves outside the storage folder");
+  return target;
+}
+
+function isInside(dir: string, target: string): boolean {
+  const relative = path.relative(dir, target);
+  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+/**
+ * The real path of an existing `target`, or null when it does not exist. Throws when a
+ * symlink leads out of the tree: that is tampering or a misconfiguration, and must be loud.
+ */
+async function realPathInside(tree: Tree, target: string): Promise<string | null> {
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch (error) {
+    if (isErrorCode(error, "ENOENT", "ENOTDIR")) return null;
+    throw error;
+  }
+  if (real !== tree.dir && !isInside(tree.dir, real)) {
+    throw new Error(`Storage path ${target} resolves to ${real}, outside ${tree.dir}; refusing to follow it.`);
+  }
+  return real;
+}
+
+async function writeDurably(filePath: string, source: Readable): Promise<{ size: number; mtime: Date }> {
+  const handle = await open(filePath, "wx");
+  try {
+    // One write at a time is the back-pressure: the source is read only as fast as the disk takes it.
+    for await (const chunk of source) await handle.write(chunk as Buffer);
+    await handle.sync();
+    return await handle.stat();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function placeFile(tree: Tree, key: string, tempPath: string): Promise<void> {
+  const target = keyPath(tree, key);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const firstCreated = await mkdir(path.dirname(target), { recursive: true });
+      const parent = await realPathInside(tree, path.dirname(target));
+      if (parent === null) throw Object.assign(new Error("parent folder vanished"), { code: "ENOENT" });
+      await rename(tempPath, path.join(parent, path.basename(target)));
+      // The rename is durable once its folder is synced, and so is each new folder once its parent is.
+      await fsyncFolders(parent, firstCreated === undefined ? parent : path.dirname(firstCreated));
+      return;
+    } catch (error) {
+      if (isErrorCode(error, "ENOTDIR", "EEXIST", "EISDIR")) {
+        throw new InvalidBlobKeyError(key, "it clashes with an existing key that is also used as a folder");
+      }
+      if (!isErrorCode(error, "ENOENT") || attempt >= PLACE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Removes the file for `key` if it is there, then the folders that removal left empty. */
+async function removeFile(tree: Tree, key: string): Promise<void> {
+  const target = keyPath(tree, key);
+  const parent = await realPathInside(tree, path.dirname(target));
+  if (parent === null) return;
+  const filePath = path.join(parent, path.basename(target));
+  const stats = await lstatIfPresent(filePath);
+  // A folder at this path means the key is only a prefix of other keys: there is no object.
+  if (!stats || stats.isDirectory()) return;
+  await rm(filePath, { force: true });
+  await removeEmptyFolders(tree, parent);
+}
+
+async function removeEmptyFolders(tree: Tree, from: string): Promise<void> {
+  for (let dir = from; isInside(tree.dir, dir); dir = path.dirname(dir)) {
+    try {
+      await rmdir(dir);
+    } catch (error) {
+      if (isErrorCode(error, "ENOTEMPTY", "EEXIST", "ENOENT", "EBUSY")) return;
+      throw error;
+    }
+  }
+}
+
+async function readContentType(metadata: Tree, key: string): Promise<string | undefined> {
+  const sidecarPath = await realPathInside(metadata, keyPath(metadata, key));
+  if (sidecarPath === null) return undefined;
+  try {
+    const sidecar = JSON.parse(await readFile(sidecarPath, "utf8")) as Sidecar;
+    return typeof sidecar.contentType === "string" ? sidecar.contentType : undefined;
+  } catch {
+    // The type is a hint: a damaged or vanished sidecar must not make the bytes unreadable.
+    return undefined;
+  }
+}
+
+async function* walk(dir: string, dirKey: string, prefix: string): AsyncGenerator<BlobInfo> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isErrorCode(error, "ENOENT", "ENOTDIR")) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const key = dirKey === "" ? entry.name : `${dirKey}/${entry.name}`;
+    // Symlinks are neither files nor directories to a Dirent, so they are never followed.
+    if (entry.isDirectory() && `${key}/`.startsWith(prefix)) {
+      yield* walk(path.join(dir, entry.name), key, prefix);
+    } else if (entry.isFile() && key.startsWith(prefix) && isValidBlobKey(key)) {
+      const stats = await lstatIfPresent(path.join(dir, entry.name));
+      if (stats) yield { key, size: stats.size, lastModified: stats.mtime };
+    }
+  }
+}
+
+async function removeStaleTempFiles(tempDir: string): Promise<void> {
+  const cutoff = Date.now() - STALE_TEMP_FILE_MS;
+  for (const name of await readdir(tempDir)) {
+    const filePath = path.join(tempDir, name);
+    const stats = await lstatIfPresent(filePath);
+    if (stats && stats.mtimeMs < cutoff) await rm(filePath, { force: true, recursive: true });
+  }
+}
+
+/** Syncs `from` and each folder above it up to `upTo`. */
+async function fsyncFolders(from: string, upTo: string): Promise<void> {
+  // Windows cannot open a directory for fsync; NTFS journals renames itself.
+  if (process.platform === "win32") return;
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (dir === upTo || dir === path.dirname(dir)) return;
+  }
+}
+
+const openIfPresent = (filePath: string, flags: number) => ifPresent(open(filePath, flags));
+const statIfPresent = (filePath: string) => ifPresent(stat(filePath));
+const lstatIfPresent = (filePath: string) => ifPresent(lstat(filePath));
+
+async function ifPresent<T>(operation: Promise<T>): Promise<T | null> {
+  try {
+    return await operation;
+  } catch (error) {
+    if (isErrorCode(error, "ENOENT", "ENOTDIR", "ELOOP")) return null;
+    throw error;
+  }
+}
+
+function isErrorCode(error: unknown, ...codes: string[]): boolean {
+  return error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? "");
+}

@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import { CommonErrorCode } from "@memory-box/contract";
+import type { FastifyInstance } from "fastify";
+import { sendError } from "./error-handler";
+
+/**
+ * Paths owned by the server. An unknown path under these is a JSON 404, never the web app.
+ * Only `/auth/v1` belongs to the auth API: `/auth` itself is the web app's sign-in page.
+ */
+export const apiPrefixes = ["/api", "/auth/v1", "/storage", "/rest"] as const;
+
+const immutable = "public, max-age=31536000, immutable";
+const revalidate = "no-cache";
+
+/**
+ * Serves the built web app. Hashed files under /assets never change, so browsers keep them for
+ * a year; everything else (index.html above all) is revalidated on every load, so a new release
+ * reaches members at once. Any other GET outside the API prefixes answers index.html, so client
+ * routes such as /memory/42 survive a reload.
+ */
+export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
+  const indexFile = path.join(webDir, "index.html");
+  const built = fs.existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      // Routes are made for the files present at start-up instead of one catch-all, so unknown
+      // API paths still reach the JSON 404 below.
+      wildcard: false,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const underAssets = path.relative(path.join(webDir, "assets"), filePath);
+        reply.header("cache-control", underAssets.startsWith("..") ? revalidate : immutable);
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split("?")[0] ?? "/";
+    const isApiPath = apiPrefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+    // A missing hashed asset (an old page asking for last release's bundle) must fail as a 404:
+    // answering it with HTML would make the browser choke on a script that is a page.
+    const isPageRequest = (request.method === "GET" || request.method === "HEAD") && !pathname.startsWith("/assets/");
+    if (!isApiPath && isPageRequest && built) {
+      return reply.header("cache-control", revalidate).sendFile("index.html");
+    }
+    const message = !isApiPath && isPageRequest ? "The web app is not built. Run `npm run build`, or use `npm run dev`." : `No route for ${request.method} ${pathname}.`;
+    return sendError(reply, 404, { code: CommonErrorCode.notFound, message });
+  });
+}

@@ -1,0 +1,15 @@
+import { defineProject, mergeConfig } from "vitest/config";
+import viteConfig from "./vite.config.ts";
+
+// Reuses the app's Vite config so tests resolve `@/` and compile JSX exactly like the build.
+export default mergeConfig(
+  viteConfig,
+  defineProject({
+    test: {
+      name: "web",
+      environment: "jsdom",
+      setupFiles: ["src/testing/setup-tests.ts"],
+      include: ["src/**/*.test.{ts,tsx}"],
+    },
+  }),
+);

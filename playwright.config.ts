@@ -1,0 +1,41 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
+// product and chooses a free port and a throw-away DATA_DIR. Never a downloaded browser.
+const port = Number(process.env.E2E_PORT ?? 18080);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/reports/playwright.json" }]] : [["list"]],
+  timeout: 30_000,
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // Root in a container needs --no-sandbox; the rest keeps Chromium off the (closed) network.
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "node apps/server/dist/main.js",
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: process.env.E2E_DATA_DIR ?? "test-results/e2e-data",
+      PUBLIC_URL: baseURL,
+      LOG_LEVEL: "warn",
+    },
+  },
+});
