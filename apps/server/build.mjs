@@ -8,7 +8,8 @@ const manifest = JSON.parse(await readFile(new URL("./package.json", import.meta
 const external = Object.keys(manifest.dependencies ?? {}).filter((name) => !name.startsWith("@memory-box/"));
 
 await build({
-  entryPoints: ["src/main.ts"],
+  // main.js runs the server; cli.js the operator commands (`npm run invite`).
+  entryPoints: ["src/main.ts", "src/cli.ts"],
   outdir: "dist",
   bundle: true,
   platform: "node",

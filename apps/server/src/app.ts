@@ -1,21 +1,33 @@
 import fastifyHelmet from "@fastify/helmet";
+import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
+import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
+import { AuditLogRepository } from "./modules/auth/audit-log.repository";
+import { createAuthModule } from "./modules/auth/auth.module";
+import { authRoutes } from "./modules/auth/auth.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import { InvitationsRepository } from "./modules/invitations/invitations.repository";
+import { InvitationsService } from "./modules/invitations/invitations.service";
+import { rpcRoutes } from "./modules/invitations/rpc.routes";
+import { createMailer } from "./modules/mail/mailer";
 import { createBlobStore } from "./modules/storage";
 import { registerErrorHandler } from "./plugins/error-handler";
+import { memberAuthenticator } from "./plugins/member-auth";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerWebApp } from "./plugins/web-app";
 
 export interface BuildOptions {
   /** Where log lines go; standard output when absent. */
   logStream?: DestinationStream;
+  /** The clock of the auth service, for tests that travel in time. */
+  now?: () => Date;
 }
 
 /**
@@ -24,8 +36,8 @@ export interface BuildOptions {
  * `inject()`; main.ts listens on it. Closing the app closes the database.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: false });
-  const database = openDatabase(config.database);
+  const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: config.trustProxy });
+  const database = openDatabase(config.database, (error) => app.log.warn({ err: error }, "idle database connection lost"));
   app.addHook("onClose", () => database.destroy());
 
   try {
@@ -37,6 +49,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   const blobStore = createBlobStore(config.storageUrl, config.dataDir);
   app.addHook("onClose", () => blobStore.close());
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger: app.log });
+  app.addHook("onClose", () => mailer.close());
+
+  const audit = new AuditLogRepository(database.db);
+  const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit });
+  const auth = await createAuthModule({ config, db: database.db, mailer, invitations, audit, ...(options.now ? { now: options.now } : {}) });
+  const authenticateMember = memberAuthenticator(auth.sessions);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -44,6 +63,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
 
   await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: contentSecurityPolicy } });
+  // Limits are set per route (auth endpoints, invitation checks) from the AUTH_RATE_LIMIT_* settings.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(429, "over_request_rate_limit", "Request rate limit reached"),
+  });
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Memory Box API", version: config.version }, servers: [] },
     transform: jsonSchemaTransform,
@@ -52,6 +76,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get("/api/openapi.json", { schema: { hide: true } }, () => app.swagger());
 
   await app.register(healthRoutes, { db: database.db, blobStore, version: config.version });
+  await app.register(authRoutes, { prefix: "/auth/v1", accounts: auth.accounts, sessions: auth.sessions, keys: auth.keys, rateLimits: config.auth.rateLimits });
+  await app.register(rpcRoutes, {
+    service: invitations,
+    authenticate: async (request) => {
+      const { user } = await authenticateMember(request);
+      return { userId: user.id, email: user.email };
+    },
+    ...(config.auth.rateLimits ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } } : {}),
+  });
 
   await registerWebApp(app, config.webDir);
   return app;

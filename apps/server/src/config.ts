@@ -17,11 +17,53 @@ export interface Config {
   /** Unset: files under `{dataDir}/storage`. */
   storageUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** Sender of every e-mail. */
+  mailFrom: string;
   logLevel: LogLevel;
+  /** Use X-Forwarded-For for client addresses (rate limits, audit log); only behind a proxy you run. */
+  trustProxy: boolean;
+  auth: AuthConfig;
   /** The built web app; served at `/` when it exists. */
   webDir: string;
   version: string;
 }
+
+export interface AuthConfig {
+  /** Only addresses on the invitation list may sign up or sign in. */
+  inviteOnly: boolean;
+  /** New accounts are confirmed at once, without a confirmation e-mail. */
+  autoconfirm: boolean;
+  signupDisabled: boolean;
+  passwordMinLength: number;
+  accessTokenTtlSeconds: number;
+  /** How long a rotated refresh token may still be presented (two tabs refreshing at once). */
+  refreshTokenReuseIntervalSeconds: number;
+  emailLinkTtlSeconds: number;
+  /** The least time between two e-mails of one kind to one user. */
+  emailMinIntervalSeconds: number;
+  /** A password change in a session older than a day needs a nonce from /reauthenticate. */
+  passwordChangeRequiresReauthentication: boolean;
+  rateLimits: AuthRateLimits | false;
+  /** Private JWKs (RS256/ES256, each with a kid); the first signs. Empty: a generated ES256 key. */
+  jwtKeys: JwkObject[];
+  /** Optional HS256 secret that service-role tokens may be signed with. */
+  jwtSecret: string | undefined;
+  jwtIssuer: string;
+  /** Where links send people by default. */
+  siteUrl: string;
+  /** Further allowed redirect targets; `*` matches within a path segment, `**` across segments. */
+  redirectUrls: string[];
+}
+
+/** Requests per five minutes per client address. */
+export interface AuthRateLimits {
+  token: number;
+  verify: number;
+  email: number;
+  inviteCheck: number;
+}
+
+export type JwkObject = Record<string, unknown> & { kid: string; alg: string; kty: string };
 
 export type DatabaseConfig = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
 
@@ -47,6 +89,31 @@ const url = (protocols: string[], hint: string) =>
     message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")} (${hint})`,
   });
 
+const flag = (fallback: boolean) =>
+  optionalText
+    .refine((value) => value === undefined || /^(true|false|1|0|on|off|yes|no)$/i.test(value), { message: "must be true or false" })
+    .transform((value) => (value === undefined ? fallback : /^(true|1|on|yes)$/i.test(value)));
+
+const count = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+const jwkSet = optionalText.transform((value, context): JwkObject[] => {
+  if (value === undefined) return [];
+  const jwk = z.object({ kid: z.string().min(1), alg: z.enum(["RS256", "ES256"]), kty: z.enum(["RSA", "EC"]), d: z.string().min(1) }).loose();
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    context.addIssue({ code: "custom", message: "must be a JSON Web Key Set ({\"keys\": [...]}) or an array of private JWKs" });
+    return z.NEVER;
+  }
+  const parsed = z.union([z.object({ keys: z.array(jwk).min(1) }).transform((set) => set.keys), z.array(jwk).min(1)]).safeParse(json);
+  if (!parsed.success) {
+    context.addIssue({ code: "custom", message: "every key needs kid, alg (RS256 or ES256), kty and its private part d" });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   HOST: optionalText.default("127.0.0.1"),
@@ -62,7 +129,27 @@ const environmentSchema = z.object({
   }),
   PUBLIC_URL: url(["http:", "https:"], "the origin members open, such as https://memories.example.org"),
   SMTP_URL: url(["smtp:", "smtps:"], "smtp://user:pass@host:port"),
+  MAIL_FROM: optionalText,
   LOG_LEVEL: z.enum(logLevels).default("info"),
+  TRUST_PROXY: flag(false),
+  AUTH_INVITE_ONLY: flag(true),
+  AUTH_AUTOCONFIRM: flag(false),
+  AUTH_SIGNUP_DISABLED: flag(false),
+  AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
+  AUTH_ACCESS_TOKEN_TTL: count(3600, 300),
+  AUTH_REFRESH_TOKEN_REUSE_INTERVAL: count(10, 0),
+  AUTH_EMAIL_LINK_TTL: count(86_400, 300),
+  AUTH_EMAIL_MIN_INTERVAL: count(60, 0),
+  AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION: flag(true),
+  AUTH_RATE_LIMITS: flag(true),
+  AUTH_RATE_LIMIT_TOKEN: count(150),
+  AUTH_RATE_LIMIT_VERIFY: count(30),
+  AUTH_RATE_LIMIT_EMAIL: count(30),
+  AUTH_RATE_LIMIT_INVITE_CHECK: count(30),
+  AUTH_JWT_KEYS: jwkSet,
+  AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters" }),
+  AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
+  AUTH_REDIRECT_URLS: optionalText.transform((value) => (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)),
 });
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { webDir: string; version: string } = defaultPaths()): Config {
@@ -72,15 +159,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
   }
   const vars = parsed.data;
   const dataDir = path.resolve(vars.DATA_DIR);
+  const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, "");
   return {
     host: vars.HOST,
     port: vars.PORT,
-    publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, ""),
+    publicUrl,
     dataDir,
     database: databaseConfig(vars.DATABASE_URL, dataDir),
     storageUrl: vars.STORAGE_URL,
     smtpUrl: vars.SMTP_URL,
+    mailFrom: vars.MAIL_FROM ?? `Memory Box <no-reply@${new URL(publicUrl).hostname}>`,
     logLevel: vars.LOG_LEVEL,
+    trustProxy: vars.TRUST_PROXY,
+    auth: {
+      inviteOnly: vars.AUTH_INVITE_ONLY,
+      autoconfirm: vars.AUTH_AUTOCONFIRM,
+      signupDisabled: vars.AUTH_SIGNUP_DISABLED,
+      passwordMinLength: vars.AUTH_PASSWORD_MIN_LENGTH,
+      accessTokenTtlSeconds: vars.AUTH_ACCESS_TOKEN_TTL,
+      refreshTokenReuseIntervalSeconds: vars.AUTH_REFRESH_TOKEN_REUSE_INTERVAL,
+      emailLinkTtlSeconds: vars.AUTH_EMAIL_LINK_TTL,
+      emailMinIntervalSeconds: vars.AUTH_EMAIL_MIN_INTERVAL,
+      passwordChangeRequiresReauthentication: vars.AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION,
+      rateLimits: vars.AUTH_RATE_LIMITS
+        ? { token: vars.AUTH_RATE_LIMIT_TOKEN, verify: vars.AUTH_RATE_LIMIT_VERIFY, email: vars.AUTH_RATE_LIMIT_EMAIL, inviteCheck: vars.AUTH_RATE_LIMIT_INVITE_CHECK }
+        : false,
+      jwtKeys: vars.AUTH_JWT_KEYS,
+      jwtSecret: vars.AUTH_JWT_SECRET,
+      jwtIssuer: `${publicUrl}/auth/v1`,
+      siteUrl: (vars.AUTH_SITE_URL ?? publicUrl).replace(/\/+$/, ""),
+      redirectUrls: vars.AUTH_REDIRECT_URLS,
+    },
     webDir: defaults.webDir,
     version: defaults.version,
   };

@@ -20,8 +20,11 @@ export interface DatabaseHandle {
  * (timestamps as ISO strings, counts as numbers), so repositories never branch on the engine
  * to read a value.
  */
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
-  const db = config.engine === "sqlite" ? new Kysely<Database>({ dialect: sqliteDialect(config.file) }) : new Kysely<Database>({ dialect: postgresDialect(config.url) });
+export function openDatabase(config: DatabaseConfig, onIdleConnectionError: (error: Error) => void = () => {}): DatabaseHandle {
+  const db =
+    config.engine === "sqlite"
+      ? new Kysely<Database>({ dialect: sqliteDialect(config.file) })
+      : new Kysely<Database>({ dialect: postgresDialect(config.url, onIdleConnectionError) });
   return { db, engine: config.engine, destroy: () => db.destroy() };
 }
 
@@ -40,13 +43,16 @@ function sqliteDialect(file: string): SqliteDialect {
 /** PostgreSQL type ids whose default parsing would differ from what SQLite returns. */
 const pgTypeIds = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
 
-function postgresDialect(url: string): PostgresDialect {
+function postgresDialect(url: string, onIdleConnectionError: (error: Error) => void): PostgresDialect {
   const types = new pg.TypeOverrides();
   types.setTypeParser(pgTypeIds.int8, (value) => Number(value));
   types.setTypeParser(pgTypeIds.date, (value) => value);
   types.setTypeParser(pgTypeIds.timestamptz, (value) => new Date(value).toISOString());
   types.setTypeParser(pgTypeIds.timestamp, (value) => new Date(`${value}Z`).toISOString());
   const pool = new pg.Pool({ connectionString: url, max: 10, types });
+  // An idle connection can be cut by the server (restart, failover, admin); the pool replaces it.
+  // Without a listener that event would crash the process.
+  pool.on("error", onIdleConnectionError);
   return new PostgresDialect({ pool });
 }
 

@@ -1,11 +1,19 @@
 /**
  * Table types for Kysely: one interface per table, named `XTable`, collected in `Database`.
- * Timestamps are ISO-8601 strings on both engines (see database.ts).
+ * Timestamps are ISO-8601 strings and JSON values are text on both engines (ADR 0004).
  */
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable, Selectable, Updateable } from "kysely";
 
 export interface Database {
   instance_settings: InstanceSettingsTable;
+  users: UsersTable;
+  profiles: ProfilesTable;
+  invitations: InvitationsTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  flow_states: FlowStatesTable;
+  one_time_tokens: OneTimeTokensTable;
+  audit_log: AuditLogTable;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */
@@ -14,5 +22,117 @@ export interface InstanceSettingsTable {
   value: string;
   updated_at: string;
 }
-export type InstanceSettingRow = Selectable<InstanceSettingsTable>;
-export type NewInstanceSettingRow = Insertable<InstanceSettingsTable>;
+
+export interface UsersTable {
+  id: string;
+  aud: string;
+  role: string;
+  /** Always lower-case. */
+  email: string;
+  /** argon2id PHC string; null for accounts that never set a password. */
+  encrypted_password: string | null;
+  email_confirmed_at: string | null;
+  invited_at: string | null;
+  confirmation_sent_at: string | null;
+  recovery_sent_at: string | null;
+  /** The address an e-mail change waits to confirm. */
+  email_change: string | null;
+  email_change_sent_at: string | null;
+  reauthentication_sent_at: string | null;
+  last_sign_in_at: string | null;
+  banned_until: string | null;
+  /** JSON object. */
+  app_metadata: string;
+  /** JSON object. */
+  user_metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserRowUpdate = Updateable<UsersTable>;
+
+export interface ProfilesTable {
+  user_id: string;
+  display_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The invitation list: only these addresses may create an account or sign in. */
+export interface InvitationsTable {
+  /** Always lower-case. */
+  email: string;
+  invited_by: string | null;
+  invited_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+export type InvitationRow = Selectable<InvitationsTable>;
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  aal: string;
+  /** JSON array of `{method, timestamp}`, newest first. */
+  amr: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  updated_at: string;
+  refreshed_at: string | null;
+}
+export type SessionRow = Selectable<SessionsTable>;
+
+export interface RefreshTokensTable {
+  id: string;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  session_id: string;
+  parent_id: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+/** A PKCE flow: the code challenge sent with a request, and the auth code issued for it. */
+export interface FlowStatesTable {
+  id: string;
+  user_id: string;
+  code_challenge: string;
+  code_challenge_method: string;
+  authentication_method: string;
+  auth_code_hash: string | null;
+  auth_code_issued_at: string | null;
+  created_at: string;
+}
+export type FlowStateRow = Selectable<FlowStatesTable>;
+
+/** Links and codes sent by e-mail. Single use: a row is deleted when it is used. */
+export interface OneTimeTokensTable {
+  id: string;
+  user_id: string;
+  token_type: string;
+  /** SHA-256 of the link token. */
+  token_hash: string;
+  /** SHA-256 of the e-mail address and the numeric code. */
+  otp_hash: string;
+  relates_to: string;
+  flow_state_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
+
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  action: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  ip: string | null;
+  /** JSON object; never holds a password, token or key. */
+  detail: string | null;
+}
+export type NewAuditLogRow = Insertable<AuditLogTable>;

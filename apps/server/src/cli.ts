@@ -1,0 +1,17 @@
+import { inspect } from "node:util";
+import { runCli } from "./cli/run-cli";
+
+/** The operator commands' entry point (`npm run invite`); like main.ts, the only file with side effects. */
+const writer = (stream: NodeJS.WriteStream) => (line: string) => stream.write(`${line}\n`);
+
+runCli(process.argv.slice(2), { env: process.env, out: writer(process.stdout), err: writer(process.stderr) }).then(
+  // exitCode rather than exit(): pending output is flushed before the process ends.
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // inspect() shows the cause too, such as the connection error behind a failed migration.
+    process.stderr.write(`The command failed: ${inspect(error)}\n`);
+    process.exitCode = 1;
+  },
+);

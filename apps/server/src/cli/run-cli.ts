@@ -1,0 +1,64 @@
+import { ConfigError, loadConfig } from "../config";
+import { openDatabase } from "../db/database";
+import { migrateToLatest } from "../db/migrate";
+import { AppError } from "../errors";
+import { type Command, UsageError } from "./command";
+import { inviteCommand } from "./invite.command";
+
+/** Every operator command by name; `node dist/cli.js <name> ...` runs one. */
+export const commands: Record<string, Command> = {
+  invite: inviteCommand,
+};
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/**
+ * Runs one command against the configured database and returns the exit code. Mistakes the
+ * operator can fix (bad input, bad environment) print a message and return 1; anything else
+ * is a bug and is thrown.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  const command = name === undefined ? undefined : commands[name];
+  if (command === undefined) {
+    io.err(name === undefined ? "Name a command." : `Unknown command "${name}".`);
+    io.err(`Commands: ${Object.keys(commands).join(", ")}`);
+    return 1;
+  }
+
+  let config;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+
+  const database = openDatabase(config.database);
+  try {
+    // A fresh DATA_DIR works: invitations usually come before the server's first start.
+    await migrateToLatest(database.db);
+    await command.run({ args, db: database.db, out: io.out });
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(error.message);
+      io.err(`Usage:\n${command.usage.replace(/^/gm, "  ")}`);
+      return 1;
+    }
+    if (error instanceof AppError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.destroy();
+  }
+}

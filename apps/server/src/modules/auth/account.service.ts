@@ -1,0 +1,478 @@
+import { randomUUID } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { AuthConfig } from "../../config";
+import type { Database, UserRow } from "../../db/schema";
+import type { Mailer } from "../mail/mailer";
+import { renderEmail } from "../mail/templates";
+import type { AuditLogRepository } from "./audit-log.repository";
+import { AuthError } from "./auth-error";
+import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
+import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import type { PasswordHasher } from "./password-hasher";
+import { resolveRedirect } from "./redirects";
+import { codeHash, pkceVerifierMatches, randomCode, randomToken, sha256 } from "./secrets";
+import { type Caller, type InvitationCheck, notInvited, type RequestContext, type SessionService } from "./session.service";
+import type { SessionsRepository } from "./sessions.repository";
+import type { UsersRepository } from "./users.repository";
+
+/** E-mailed token kinds, as stored; the names match the `type` of /verify where they overlap. */
+export type TokenKind = "signup" | "invite" | "magiclink" | "recovery" | "email_change" | "reauthentication";
+export type VerifyType = "signup" | "invite" | "magiclink" | "recovery" | "email_change" | "email";
+
+export interface PkceChallenge {
+  codeChallenge: string;
+  codeChallengeMethod: string;
+}
+
+export interface TokenOptions {
+  redirectTo?: string | undefined;
+  pkce?: PkceChallenge | undefined;
+  /** Recorded on a PKCE flow, to name how its session was authenticated. */
+  authenticationMethod?: string;
+}
+
+export interface IssuedToken {
+  user: UserRow;
+  recipient: string;
+  /** The /verify link; absent for reauthentication, which has only a code. */
+  link: string | undefined;
+  code: string;
+  /** The link's token, which /verify also accepts as `token_hash`. */
+  linkToken: string;
+  redirectTo: string;
+}
+
+export interface VerifiedToken {
+  user: UserRow;
+  kind: TokenKind;
+  /** Set when the link belongs to a PKCE flow. */
+  flowStateId: string | null;
+  /** How the session that follows was authenticated, for its `amr` claim. */
+  amrMethod: string;
+}
+
+export interface InvitationLedger extends InvitationCheck {
+  markUsed(email: string, userId: string, trx?: Transaction<Database>): Promise<void>;
+}
+
+const mailKind = { signup: "confirmation", invite: "invite", magiclink: "magic_link", recovery: "recovery", email_change: "email_change", reauthentication: "reauthentication" } as const;
+/** The AMR method a session started from each kind of token records. */
+const amrMethod: Record<TokenKind, string> = { signup: "otp", invite: "invite", magiclink: "otp", recovery: "recovery", email_change: "email_change", reauthentication: "otp" };
+const flowStateTtlMs = 300_000;
+const reauthenticationWindowMs = 24 * 3600 * 1000;
+
+/**
+ * Accounts: sign-up, password sign-in, e-mailed links and codes, and changes to one's own
+ * account. Invitations are enforced here, on the server, for every way in.
+ */
+export class AccountService {
+  constructor(
+    private readonly deps: {
+      config: AuthConfig;
+      publicUrl: string;
+      users: UsersRepository;
+      sessions: SessionsRepository;
+      tokens: OneTimeTokensRepository;
+      sessionService: SessionService;
+      invitations: InvitationLedger;
+      hasher: PasswordHasher;
+      mailer: Mailer;
+      audit: AuditLogRepository;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  async signUp(
+    input: { email: string; password: string; data: Record<string, unknown>; pkce?: PkceChallenge },
+    redirectTo: string | undefined,
+    context: RequestContext,
+  ): Promise<SessionJson | Record<string, unknown>> {
+    const { config } = this.deps;
+    if (config.signupDisabled) throw new AuthError(422, "signup_disabled", "Signups not allowed for this instance");
+    const email = validEmail(input.email);
+    this.assertPasswordAllowed(input.password);
+    if (config.inviteOnly && !(await this.deps.invitations.isInvited(email))) throw notInvited();
+
+    const existing = await this.deps.users.findByEmail(email);
+    if (existing?.email_confirmed_at) {
+      if (config.autoconfirm) throw new AuthError(422, "user_already_exists", "User already registered");
+      // Same answer as a new sign-up, so the form cannot tell who has an account.
+      return obfuscatedUser(email, input.data, this.now());
+    }
+
+    const now = this.now().toISOString();
+    const passwordHash = await this.deps.hasher.hash(input.password);
+    const user: UserRow = existing
+      ? { ...existing, encrypted_password: passwordHash, user_metadata: JSON.stringify({ ...parseObject(existing.user_metadata), ...input.data }), updated_at: now }
+      : newUser(email, passwordHash, input.data, now);
+    if (config.autoconfirm) user.email_confirmed_at = now;
+
+    // The account, its profile and the used invitation are written together or not at all.
+    await this.deps.sessions.transaction(async (trx) => {
+      if (existing) await this.deps.users.update(user.id, { encrypted_password: user.encrypted_password, user_metadata: user.user_metadata, updated_at: now, email_confirmed_at: user.email_confirmed_at }, trx);
+      else await this.deps.users.create(user, displayNameFor(email, input.data), trx);
+      await this.deps.invitations.markUsed(email, user.id, trx);
+    });
+    await this.deps.audit.record({ action: "user.signed_up", actorId: user.id, actorEmail: email, ip: context.ip });
+
+    if (config.autoconfirm) return this.deps.sessionService.start(user, "password", context);
+    // Mail goes out after the commit: a failing mail server never loses the account, and the
+    // person can ask for the mail again.
+    const sent = await this.sendToken(user, "signup", { redirectTo, pkce: input.pkce, authenticationMethod: "email/signup" });
+    return presentUser(sent);
+  }
+
+  async signInWithPassword(input: { email: string; password: string }, context: RequestContext): Promise<SessionJson> {
+    const invalid = new AuthError(400, "invalid_credentials", "Invalid login credentials");
+    const email = input.email.trim().toLowerCase();
+    const user = email ? await this.deps.users.findByEmail(email) : undefined;
+    const passwordOk = user?.encrypted_password ? await this.deps.hasher.verify(user.encrypted_password, input.password) : await this.deps.hasher.verifyDummy(input.password);
+    if (!user || !passwordOk) {
+      await this.deps.audit.record({ action: "user.sign_in_failed", actorEmail: email || null, ip: context.ip });
+      throw invalid;
+    }
+    if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
+    this.deps.sessionService.assertNotBanned(user, 400);
+    if (!user.email_confirmed_at) throw new AuthError(400, "email_not_confirmed", "Email not confirmed");
+    const session = await this.deps.sessionService.start(user, "password", context);
+    await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
+    const reasons = this.weakPasswordReasons(input.password);
+    return reasons.length > 0 ? { ...session, weak_password: { message: weakPasswordMessage(this.deps.config.passwordMinLength), reasons } } : session;
+  }
+
+  /** PKCE: trades the auth code from a link's redirect, plus the verifier only the client has, for a session. */
+  async exchangeAuthCode(input: { authCode: string; codeVerifier: string }, context: RequestContext): Promise<SessionJson> {
+    if (!input.authCode || !input.codeVerifier) throw new AuthError(400, "validation_failed", "invalid request: both auth code and code verifier should be non-empty");
+    const flow = await this.deps.tokens.findFlowStateByAuthCode(sha256(input.authCode));
+    if (!flow) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+    if (this.now().getTime() - Date.parse(flow.auth_code_issued_at ?? flow.created_at) > flowStateTtlMs) {
+      await this.deps.tokens.deleteFlowState(flow.id);
+      throw new AuthError(422, "flow_state_expired", "invalid flow state, flow state has expired");
+    }
+    if (!pkceVerifierMatches(input.codeVerifier, flow.code_challenge, flow.code_challenge_method)) throw new AuthError(400, "bad_code_verifier", "code challenge does not match previously saved code verifier");
+    if (!(await this.deps.tokens.deleteFlowState(flow.id))) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+    const user = await this.deps.users.findById(flow.user_id);
+    if (!user) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+    if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
+    return this.deps.sessionService.start(user, flow.authentication_method === "recovery" ? "recovery" : "otp", context);
+  }
+
+  /**
+   * Consumes an e-mailed token (the link's token, or the address and its six-digit code) and
+   * applies it: confirms the address or switches to the new one. The caller then starts a
+   * session, or, for a PKCE flow opened from a link, issues an auth code instead.
+   */
+  async verify(input: { type: VerifyType; tokenHash?: string; email?: string; code?: string }, context: RequestContext): Promise<VerifiedToken> {
+    const expired = new AuthError(403, "otp_expired", input.tokenHash ? "Email link is invalid or has expired" : "Token has expired or is invalid");
+    const kinds: TokenKind[] = input.type === "email" ? ["signup", "magiclink"] : [input.type];
+    const token = input.tokenHash
+      ? await this.deps.tokens.findByTokenHash(sha256(input.tokenHash), kinds)
+      : input.email && input.code
+        ? await this.deps.tokens.findByOtpHash(codeHash(input.email.trim().toLowerCase(), input.code.trim()), kinds)
+        : undefined;
+    if (!token || Date.parse(token.expires_at) < this.now().getTime()) throw expired;
+    if (!(await this.deps.tokens.consume(token.id))) throw expired;
+
+    const user = await this.deps.users.findById(token.user_id);
+    if (!user) throw expired;
+    this.deps.sessionService.assertNotBanned(user, 403);
+    const now = this.now().toISOString();
+    const verified: UserRow = { ...user, email_confirmed_at: user.email_confirmed_at ?? now, updated_at: now };
+    if (token.token_type === "email_change") {
+      if (await this.deps.users.findByEmail(token.relates_to)) throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
+      Object.assign(verified, { email: token.relates_to, email_change: null, email_change_sent_at: null });
+    }
+    if (!(await this.deps.sessionService.isAllowedIn(verified))) throw notInvited();
+
+    await this.deps.sessions.transaction(async (trx) => {
+      await this.deps.users.update(user.id, { email: verified.email, email_confirmed_at: verified.email_confirmed_at, email_change: verified.email_change, email_change_sent_at: verified.email_change_sent_at, updated_at: now }, trx);
+      await this.deps.invitations.markUsed(verified.email, user.id, trx);
+    });
+    await this.deps.audit.record({ action: `user.verified_${token.token_type}`, actorId: user.id, actorEmail: verified.email, ip: context.ip });
+    return { user: verified, kind: token.token_type as TokenKind, flowStateId: token.flow_state_id, amrMethod: amrMethod[token.token_type as TokenKind] };
+  }
+
+  /** Where a link may send someone: the requested address when allowed, else the site. */
+  redirectTarget(requested: string | undefined): string {
+    return resolveRedirect(requested, this.deps.config.siteUrl, this.deps.config.redirectUrls);
+  }
+
+  /** After a PKCE link is opened: an auth code for the flow, to be exchanged with the verifier. */
+  async issueAuthCode(flowStateId: string): Promise<string> {
+    const authCode = randomUUID();
+    await this.deps.tokens.issueAuthCode(flowStateId, sha256(authCode), this.now().toISOString());
+    return authCode;
+  }
+
+  /**
+   * Passwordless sign-in. Answers the same way whether or not the address has an account or is
+   * invited, so it cannot be used to discover either.
+   */
+  async sendMagicLink(input: { email: string; createUser: boolean; data: Record<string, unknown>; pkce?: PkceChallenge }, redirectTo: string | undefined, context: RequestContext): Promise<void> {
+    const email = validEmail(input.email);
+    if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(email))) return;
+    const user = await this.deps.users.findByEmail(email);
+    if (!user) {
+      if (!input.createUser || this.deps.config.signupDisabled) return;
+      await this.signUp({ email, password: randomToken(), data: input.data, ...(input.pkce ? { pkce: input.pkce } : {}) }, redirectTo, context);
+      return;
+    }
+    const kind: TokenKind = user.email_confirmed_at ? "magiclink" : "signup";
+    await this.sendTokenQuietly(user, kind, { redirectTo, pkce: input.pkce, authenticationMethod: kind === "signup" ? "email/signup" : "magiclink" });
+  }
+
+  async sendRecovery(input: { email: string; pkce?: PkceChallenge }, redirectTo: string | undefined): Promise<void> {
+    const email = validEmail(input.email);
+    const user = await this.deps.users.findByEmail(email);
+    if (!user || !(await this.deps.sessionService.isAllowedIn(user))) return;
+    await this.sendTokenQuietly(user, "recovery", { redirectTo, pkce: input.pkce, authenticationMethod: "recovery" });
+  }
+
+  async resend(input: { type: "signup" | "email_change"; email: string; pkce?: PkceChallenge }, redirectTo: string | undefined): Promise<void> {
+    const email = validEmail(input.email);
+    if (input.type === "signup") {
+      const user = await this.deps.users.findByEmail(email);
+      if (user && !user.email_confirmed_at && (await this.deps.sessionService.isAllowedIn(user))) {
+        await this.sendTokenQuietly(user, "signup", { redirectTo, pkce: input.pkce, authenticationMethod: "email/signup" });
+      }
+      return;
+    }
+    const user = await this.deps.users.findByEmail(email);
+    if (user?.email_change) await this.sendTokenQuietly(user, "email_change", { redirectTo, pkce: input.pkce, authenticationMethod: "email_change" });
+  }
+
+  /** Sends a six-digit nonce that a password change in an old session must carry. */
+  async reauthenticate(caller: Caller): Promise<void> {
+    if (!caller.user.email_confirmed_at) throw new AuthError(422, "email_not_confirmed", "Email not confirmed");
+    await this.sendToken(caller.user, "reauthentication", {});
+  }
+
+  async updateUser(
+    caller: Caller,
+    input: { email?: string; password?: string; nonce?: string; data?: Record<string, unknown>; pkce?: PkceChallenge },
+    redirectTo: string | undefined,
+    context: RequestContext,
+  ): Promise<Record<string, unknown>> {
+    let user = caller.user;
+    const now = this.now().toISOString();
+
+    if (input.data) {
+      const metadata = mergeMetadata(parseObject(user.user_metadata), input.data);
+      user = { ...user, user_metadata: JSON.stringify(metadata), updated_at: now };
+      await this.deps.sessions.transaction(async (trx) => {
+        await this.deps.users.update(user.id, { user_metadata: user.user_metadata, updated_at: now }, trx);
+        if ("full_name" in input.data!) await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, metadata), now, trx);
+      });
+    }
+
+    if (input.password !== undefined) {
+      this.assertPasswordAllowed(input.password);
+      if (user.encrypted_password && (await this.deps.hasher.verify(user.encrypted_password, input.password))) {
+        throw new AuthError(422, "same_password", "New password should be different from the old password.");
+      }
+      await this.assertReauthenticated(caller, input.nonce);
+      const passwordHash = await this.deps.hasher.hash(input.password);
+      await this.deps.sessions.transaction(async (trx) => {
+        await this.deps.users.update(user.id, { encrypted_password: passwordHash, updated_at: now }, trx);
+        // A new password ends every other session and every pending link.
+        await this.deps.sessions.deleteAllOfUser(user.id, { keepSessionId: caller.claims.session_id }, trx);
+        await this.deps.tokens.deleteOfUser(user.id, ["recovery", "magiclink", "email_change", "reauthentication"], trx);
+      });
+      user = { ...user, encrypted_password: passwordHash, updated_at: now };
+      await this.deps.audit.record({ action: "user.password_changed", actorId: user.id, actorEmail: user.email, ip: context.ip });
+    }
+
+    if (input.email !== undefined) {
+      const newEmail = validEmail(input.email);
+      if (newEmail !== user.email) {
+        if (await this.deps.users.findByEmail(newEmail)) throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
+        if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(newEmail))) throw notInvited();
+        user = { ...user, email_change: newEmail };
+        user = await this.sendToken(user, "email_change", { redirectTo, pkce: input.pkce, authenticationMethod: "email_change" });
+        await this.deps.audit.record({ action: "user.email_change_requested", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { new_email: newEmail } });
+      }
+    }
+    return presentUser(user);
+  }
+
+  private async assertReauthenticated(caller: Caller, nonce: string | undefined): Promise<void> {
+    if (!this.deps.config.passwordChangeRequiresReauthentication) return;
+    const session = await this.deps.sessions.findById(caller.claims.session_id);
+    const sessionAge = this.now().getTime() - Date.parse(session?.created_at ?? "1970-01-01T00:00:00Z");
+    if (sessionAge < reauthenticationWindowMs) return;
+    if (!nonce) throw new AuthError(400, "reauthentication_needed", "Password update requires reauthentication");
+    const token = await this.deps.tokens.findByOtpHash(codeHash(caller.user.email, nonce.trim()), ["reauthentication"]);
+    if (!token || token.user_id !== caller.user.id || Date.parse(token.expires_at) < this.now().getTime() || !(await this.deps.tokens.consume(token.id))) {
+      throw new AuthError(422, "reauthentication_not_valid", "Nonce has expired or is invalid");
+    }
+  }
+
+  /**
+   * Creates a one-time token, records when it was sent and e-mails it. A second mail of the same
+   * kind within the minimum interval is refused with 429.
+   */
+  async sendToken(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<UserRow> {
+    const sentAtColumn = sentAtColumnFor(kind);
+    const lastSent = user[sentAtColumn];
+    const waitMs = lastSent ? Date.parse(lastSent) + this.deps.config.emailMinIntervalSeconds * 1000 - this.now().getTime() : 0;
+    if (waitMs > 0) {
+      throw new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${Math.ceil(waitMs / 1000)} seconds.`);
+    }
+    const issued = await this.issueToken(user, kind, options);
+    const mail = renderEmail(mailKind[kind], { code: issued.code, email: issued.recipient, ...(issued.link ? { link: issued.link } : {}), ...(kind === "email_change" ? { newEmail: issued.recipient } : {}) });
+    await this.deps.mailer.send({ to: issued.recipient, ...mail, ...(issued.link ? { link: issued.link } : {}) });
+    await this.deps.audit.record({ action: `mail.${kind}_sent`, actorId: user.id, actorEmail: user.email });
+    return issued.user;
+  }
+
+  /**
+   * Creates a one-time token (replacing the previous one of its kind) and records when it was
+   * issued. Returns the link and code to deliver; only hashes are stored.
+   */
+  async issueToken(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<IssuedToken> {
+    const now = this.now();
+    const sentAtColumn = sentAtColumnFor(kind);
+    const recipient = kind === "email_change" ? (user.email_change ?? user.email) : user.email;
+    const linkToken = randomToken();
+    const code = randomCode();
+    const flowStateId = options.pkce ? randomUUID() : null;
+    await this.deps.sessions.transaction(async (trx) => {
+      if (options.pkce && flowStateId) {
+        await this.deps.tokens.createFlowState(
+          { id: flowStateId, user_id: user.id, code_challenge: options.pkce.codeChallenge, code_challenge_method: options.pkce.codeChallengeMethod, authentication_method: options.authenticationMethod ?? kind, auth_code_hash: null, auth_code_issued_at: null, created_at: now.toISOString() },
+          trx,
+        );
+      }
+      await this.deps.tokens.replace(
+        {
+          id: randomUUID(),
+          user_id: user.id,
+          token_type: kind,
+          token_hash: sha256(linkToken),
+          otp_hash: codeHash(recipient, code),
+          relates_to: recipient,
+          flow_state_id: flowStateId,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + this.deps.config.emailLinkTtlSeconds * 1000).toISOString(),
+        },
+        trx,
+      );
+      await this.deps.users.update(user.id, { [sentAtColumn]: now.toISOString(), email_change: user.email_change }, trx);
+    });
+    const redirectTo = this.redirectTarget(options.redirectTo);
+    const link = kind === "reauthentication" ? undefined : `${this.deps.publicUrl}/auth/v1/verify?${new URLSearchParams({ token: linkToken, type: kind, redirect_to: redirectTo }).toString()}`;
+    return { user: { ...user, [sentAtColumn]: now.toISOString() }, recipient, link, code, linkToken, redirectTo };
+  }
+
+  /** For flows that must not reveal whether an account exists: throttling is silent. */
+  private async sendTokenQuietly(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<void> {
+    try {
+      await this.sendToken(user, kind, options);
+    } catch (error) {
+      if (error instanceof AuthError && error.code === "over_email_send_rate_limit") return;
+      throw error;
+    }
+  }
+
+  private assertPasswordAllowed(password: string): void {
+    if (!password) throw new AuthError(400, "validation_failed", "Signup requires a valid password");
+    if (Buffer.byteLength(password) > 72) throw new AuthError(400, "validation_failed", "Password cannot be longer than 72 characters");
+    const reasons = this.weakPasswordReasons(password);
+    if (reasons.length > 0) throw new AuthError(422, "weak_password", weakPasswordMessage(this.deps.config.passwordMinLength), reasons);
+  }
+
+  private weakPasswordReasons(password: string): string[] {
+    return [...password].length < this.deps.config.passwordMinLength ? ["length"] : [];
+  }
+}
+
+function weakPasswordMessage(minLength: number): string {
+  return `Password should be at least ${minLength} characters.`;
+}
+
+function sentAtColumnFor(kind: TokenKind) {
+  switch (kind) {
+    case "signup":
+      return "confirmation_sent_at" as const;
+    case "invite":
+      return "invited_at" as const;
+    case "magiclink":
+    case "recovery":
+      return "recovery_sent_at" as const;
+    case "email_change":
+      return "email_change_sent_at" as const;
+    case "reauthentication":
+      return "reauthentication_sent_at" as const;
+  }
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Lower-cased and trimmed; anything that is not plausibly an address is refused. */
+export function validEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!email || email.length > 254 || !emailPattern.test(email)) throw new AuthError(400, "validation_failed", "Unable to validate email address: invalid format");
+  return email;
+}
+
+/** `full_name` from the sign-up metadata, else the part of the address before the @. */
+export function displayNameFor(email: string, metadata: Record<string, unknown>): string {
+  const fullName = typeof metadata.full_name === "string" ? metadata.full_name.trim() : "";
+  return fullName || email.split("@")[0] || email;
+}
+
+/** Merges metadata the way Supabase Auth does: a `null` value removes that key. */
+function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export function newUser(email: string, passwordHash: string | null, data: Record<string, unknown>, now: string): UserRow {
+  return {
+    id: randomUUID(),
+    aud: "authenticated",
+    role: "authenticated",
+    email,
+    encrypted_password: passwordHash,
+    email_confirmed_at: null,
+    invited_at: null,
+    confirmation_sent_at: null,
+    recovery_sent_at: null,
+    email_change: null,
+    email_change_sent_at: null,
+    reauthentication_sent_at: null,
+    last_sign_in_at: null,
+    banned_until: null,
+    app_metadata: JSON.stringify({ provider: "email", providers: ["email"] }),
+    user_metadata: JSON.stringify(data),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** What Supabase Auth answers for a sign-up of an existing address: a user that does not exist. */
+function obfuscatedUser(email: string, data: Record<string, unknown>, now: Date): Record<string, unknown> {
+  const iso = now.toISOString();
+  return {
+    id: randomUUID(),
+    aud: "authenticated",
+    role: "",
+    email,
+    phone: "",
+    confirmation_sent_at: iso,
+    app_metadata: { provider: "email", providers: ["email"] },
+    user_metadata: data,
+    identities: [],
+    created_at: iso,
+    updated_at: iso,
+    is_anonymous: false,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Kysely } from "kysely";
+import type { Config } from "../../config";
+import type { Database } from "../../db/schema";
+import { InstanceSettingsRepository } from "../instance/instance-settings.repository";
+import type { InvitationsService } from "../invitations/invitations.service";
+import type { Mailer } from "../mail/mailer";
+import { AccountService } from "./account.service";
+import type { AuditLogRepository } from "./audit-log.repository";
+import { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import { PasswordHasher } from "./password-hasher";
+import { SessionService } from "./session.service";
+import { SessionsRepository } from "./sessions.repository";
+import { SigningKeys } from "./signing-keys";
+import { UsersRepository } from "./users.repository";
+
+export interface AuthModule {
+  keys: SigningKeys;
+  users: UsersRepository;
+  sessions: SessionService;
+  accounts: AccountService;
+}
+
+/** Builds the auth service's parts over one database; the routes and the product API share them. */
+export async function createAuthModule(deps: { config: Config; db: Kysely<Database>; mailer: Mailer; invitations: InvitationsService; audit: AuditLogRepository; now?: () => Date }): Promise<AuthModule> {
+  const { config, db, audit, invitations } = deps;
+  const keys = await SigningKeys.load({ keys: config.auth.jwtKeys, hsSecret: config.auth.jwtSecret, issuer: config.auth.jwtIssuer, settings: new InstanceSettingsRepository(db) });
+  const users = new UsersRepository(db);
+  const sessionsRepository = new SessionsRepository(db);
+  const clock = deps.now ? { now: deps.now } : {};
+  const sessions = new SessionService({ config: config.auth, users, sessions: sessionsRepository, keys, invitations, audit, ...clock });
+  const accounts = new AccountService({
+    config: config.auth,
+    publicUrl: config.publicUrl,
+    users,
+    sessions: sessionsRepository,
+    tokens: new OneTimeTokensRepository(db),
+    sessionService: sessions,
+    invitations,
+    hasher: new PasswordHasher(),
+    mailer: deps.mailer,
+    audit,
+    ...clock,
+  });
+  return { keys, users, sessions, accounts };
+}

@@ -1,0 +1,67 @@
+import type { UserRow } from "../../db/schema";
+
+/**
+ * The user object of the Supabase Auth wire format. Unset timestamps are omitted, e-mail and
+ * phone are strings (never null), and every account has one `email` identity.
+ */
+export function presentUser(user: UserRow): Record<string, unknown> {
+  const confirmedAt = user.email_confirmed_at ?? undefined;
+  return withoutUndefined({
+    id: user.id,
+    aud: user.aud,
+    role: user.role,
+    email: user.email,
+    email_confirmed_at: confirmedAt,
+    phone: "",
+    confirmed_at: confirmedAt,
+    confirmation_sent_at: user.confirmation_sent_at ?? undefined,
+    recovery_sent_at: user.recovery_sent_at ?? undefined,
+    email_change_sent_at: user.email_change_sent_at ?? undefined,
+    new_email: user.email_change ?? undefined,
+    reauthentication_sent_at: user.reauthentication_sent_at ?? undefined,
+    invited_at: user.invited_at ?? undefined,
+    last_sign_in_at: user.last_sign_in_at ?? undefined,
+    banned_until: user.banned_until ?? undefined,
+    app_metadata: parseObject(user.app_metadata),
+    user_metadata: parseObject(user.user_metadata),
+    identities: [
+      {
+        identity_id: user.id,
+        id: user.id,
+        user_id: user.id,
+        identity_data: { sub: user.id, email: user.email, email_verified: confirmedAt !== undefined, phone_verified: false },
+        provider: "email",
+        last_sign_in_at: user.last_sign_in_at ?? user.created_at,
+        created_at: user.created_at,
+        updated_at: user.updated_at,
+        email: user.email,
+      },
+    ],
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+    is_anonymous: false,
+  });
+}
+
+export interface SessionJson {
+  access_token: string;
+  token_type: "bearer";
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: Record<string, unknown>;
+  weak_password?: { message: string; reasons: string[] };
+}
+
+export function parseObject(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,230 @@
+import fastifyCors from "@fastify/cors";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { AuthRateLimits } from "../../config";
+import type { AccountService, PkceChallenge, VerifyType } from "./account.service";
+import { AuthError, registerAuthErrorHandling } from "./auth-error";
+import { presentUser } from "./auth.presenter";
+import * as schemas from "./auth.schemas";
+import type { SessionService } from "./session.service";
+import type { SigningKeys } from "./signing-keys";
+
+export interface AuthRoutesOptions {
+  accounts: AccountService;
+  sessions: SessionService;
+  keys: SigningKeys;
+  rateLimits: AuthRateLimits | false;
+}
+
+const fiveMinutes = 5 * 60 * 1000;
+const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
+
+/**
+ * The Supabase Auth (GoTrue) wire protocol under /auth/v1, so the unmodified `@supabase/auth-js`
+ * client signs members in. Handlers translate the wire format; the rules live in the services.
+ */
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
+  const { accounts, sessions } = options;
+  registerAuthErrorHandling(app);
+  acceptEmptyJsonBodies(app);
+  await app.register(fastifyCors, {
+    origin: true,
+    credentials: true,
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowedHeaders: ["Accept", "Authorization", "Content-Type", "X-Client-IP", "X-Client-Info", "X-JWT-AUD", "x-use-cookie", "X-Supabase-Api-Version", "apikey"],
+    exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"],
+  });
+
+  const limit = (key: keyof AuthRateLimits) => (options.rateLimits ? { config: { rateLimit: { max: options.rateLimits[key], timeWindow: fiveMinutes } } } : {});
+  const context = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] ?? null });
+  const caller = (request: FastifyRequest) => sessions.authenticate(request.headers.authorization);
+
+  app.post("/signup", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.SignUpBody } }, async (request) => {
+    const { body } = request;
+    if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone signups are disabled");
+    if (!body.email) throw new AuthError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+    return accounts.signUp(
+      { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
+      request.query.redirect_to,
+      context(request),
+    );
+  });
+
+  app.post("/token", { ...limit("token"), schema: { querystring: schemas.TokenQuery } }, async (request) => {
+    switch (request.query.grant_type) {
+      case "password": {
+        const body = schemas.PasswordGrantBody.parse(request.body ?? {});
+        if (body.email && body.phone) throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided on login.");
+        if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+        if (!body.email) throw new AuthError(400, "validation_failed", "missing email or phone");
+        return accounts.signInWithPassword({ email: body.email, password: body.password ?? "" }, context(request));
+      }
+      case "refresh_token": {
+        const body = schemas.RefreshGrantBody.parse(request.body ?? {});
+        if (!body.refresh_token) throw new AuthError(400, "validation_failed", "Refresh token is not valid");
+        return sessions.refresh(body.refresh_token, context(request));
+      }
+      case "pkce": {
+        const body = schemas.PkceGrantBody.parse(request.body ?? {});
+        return accounts.exchangeAuthCode({ authCode: body.auth_code ?? "", codeVerifier: body.code_verifier ?? "" }, context(request));
+      }
+      case "id_token":
+        throw new AuthError(400, "provider_disabled", "Provider (issuer) is not enabled");
+      case "web3":
+        throw new AuthError(422, "web3_provider_disabled", "Web3 provider is disabled");
+      default:
+        throw new AuthError(400, "invalid_credentials", "unsupported_grant_type");
+    }
+  });
+
+  app.post("/logout", { schema: { querystring: schemas.LogoutQuery } }, async (request, reply) => {
+    const scope = request.query.scope ?? "global";
+    if (scope !== "global" && scope !== "local" && scope !== "others") throw new AuthError(400, "validation_failed", `Unsupported logout scope "${scope}"`);
+    await sessions.logout(await caller(request), scope, context(request));
+    return reply.status(204).send();
+  });
+
+  app.get("/user", async (request) => presentUser((await caller(request)).user));
+
+  app.put("/user", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.UpdateUserBody } }, async (request) => {
+    const who = await caller(request);
+    const { body } = request;
+    if (body.app_metadata) throw new AuthError(403, "not_admin", "Updating app_metadata requires admin privileges");
+    if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+    return accounts.updateUser(
+      who,
+      { ...(body.email !== undefined ? { email: body.email } : {}), ...(body.password !== undefined ? { password: body.password } : {}), ...(body.nonce ? { nonce: body.nonce } : {}), ...(body.data ? { data: body.data } : {}), ...pkce(body) },
+      request.query.redirect_to,
+      context(request),
+    );
+  });
+
+  app.get("/reauthenticate", { ...limit("email") }, async (request) => {
+    await accounts.reauthenticate(await caller(request));
+    return {};
+  });
+
+  app.post("/otp", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.OtpBody } }, async (request) => {
+    const { body } = request;
+    if (body.email && body.phone) throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided");
+    if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+    if (!body.email) throw new AuthError(400, "validation_failed", "An email address or phone number is required");
+    await accounts.sendMagicLink({ email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) }, request.query.redirect_to, context(request));
+    return {};
+  });
+
+  app.post("/verify", { ...limit("verify"), schema: { querystring: schemas.RedirectQuery, body: schemas.VerifyBody } }, async (request) => {
+    const { body } = request;
+    const type = verifyType(body.type);
+    if (body.token && body.token_hash) throw new AuthError(400, "validation_failed", "Only one of token or token_hash may be provided");
+    if (body.token_hash && (body.email || body.phone)) throw new AuthError(400, "validation_failed", "token_hash cannot be combined with email or phone");
+    if (!body.token_hash && !(body.email && body.token)) throw new AuthError(400, "validation_failed", "Verify requires an email and token, or a token_hash");
+    const verified = await accounts.verify(body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! }, context(request));
+    return sessions.start(verified.user, verified.amrMethod, context(request));
+  });
+
+  // The target of e-mailed links: signs in and redirects to the app with the session in the
+  // fragment (or, for PKCE, an auth code in the query), or with the error in the fragment.
+  app.get("/verify", { ...limit("verify"), schema: { querystring: schemas.VerifyQuery } }, async (request, reply) => {
+    const { query } = request;
+    const redirectTo = accounts.redirectTarget(query.redirect_to);
+    try {
+      const type = verifyType(query.type);
+      if (!query.token) throw new AuthError(403, "otp_expired", "Email link is invalid or has expired");
+      const verified = await accounts.verify({ type, tokenHash: query.token }, context(request));
+      if (verified.flowStateId) {
+        const code = await accounts.issueAuthCode(verified.flowStateId);
+        const target = new URL(redirectTo);
+        target.searchParams.set("code", code);
+        return reply.redirect(target.toString(), 303);
+      }
+      const session = await sessions.start(verified.user, verified.amrMethod, context(request));
+      const fragment = new URLSearchParams(
+        Object.entries({
+          access_token: session.access_token,
+          expires_at: String(session.expires_at),
+          expires_in: String(session.expires_in),
+          refresh_token: session.refresh_token,
+          sb: "",
+          token_type: "bearer",
+          type: verified.kind,
+        }),
+      );
+      return reply.redirect(`${redirectTo.split("#")[0]}#${fragment.toString()}`, 303);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      return redirectWithError(reply, redirectTo, error);
+    }
+  });
+
+  app.post("/recover", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.RecoverBody } }, async (request) => {
+    if (!request.body.email) throw new AuthError(400, "validation_failed", "Password recovery requires an email");
+    await accounts.sendRecovery({ email: request.body.email, ...pkce(request.body) }, request.query.redirect_to);
+    return {};
+  });
+
+  app.post("/resend", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.ResendBody } }, async (request) => {
+    const { body } = request;
+    if (body.type !== "signup" && body.type !== "email_change") {
+      if (body.type === "sms" || body.type === "phone_change") throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+      throw new AuthError(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
+    }
+    if (!body.email) throw new AuthError(400, "validation_failed", "An email address is required");
+    await accounts.resend({ type: body.type, email: body.email, ...pkce(body) }, request.query.redirect_to);
+    return {};
+  });
+
+  app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=600").send(options.keys.jwks()));
+
+  // Ways in that Memory Box does not offer (yet): the answers Supabase Auth gives when they are off.
+  const notEnabled = (status: number, code: string, message: string) => async () => {
+    throw new AuthError(status, code, message);
+  };
+  app.get("/authorize", notEnabled(400, "provider_disabled", "Unsupported provider: provider is not enabled"));
+  app.post("/sso", notEnabled(422, "sso_provider_disabled", "SAML 2.0 is disabled"));
+  app.get("/user/identities/authorize", notEnabled(404, "manual_linking_disabled", "Manual linking is disabled"));
+  app.delete("/user/identities/:id", notEnabled(404, "manual_linking_disabled", "Manual linking is disabled"));
+  app.post("/factors", notEnabled(422, "mfa_totp_enroll_not_enabled", "MFA enroll is disabled for TOTP"));
+  app.post("/factors/:id/challenge", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
+  app.post("/factors/:id/verify", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
+  app.delete("/factors/:id", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
+};
+
+function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): { pkce?: PkceChallenge } {
+  const { code_challenge: challenge, code_challenge_method: method } = body;
+  if (!challenge && !method) return {};
+  if (!challenge || !method) throw new AuthError(400, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge");
+  if (!/^(s256|plain)$/i.test(method)) throw new AuthError(400, "validation_failed", "code challenge method not supported");
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge)) throw new AuthError(400, "validation_failed", "code challenge does not match previously saved code verifier");
+  return { pkce: { codeChallenge: challenge, codeChallengeMethod: method.toLowerCase() } };
+}
+
+function verifyType(type: string | undefined): VerifyType {
+  if (type && (verifyTypes as readonly string[]).includes(type)) return type as VerifyType;
+  throw new AuthError(400, "validation_failed", `Verify requires a verification type (${verifyTypes.join(", ")})`);
+}
+
+const oauthErrorByStatus: Record<number, string> = { 400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error", 503: "temporarily_unavailable" };
+
+function redirectWithError(reply: FastifyReply, redirectTo: string, error: AuthError): FastifyReply {
+  const params = new URLSearchParams({ error: oauthErrorByStatus[error.statusCode] ?? "server_error", error_code: error.code, error_description: error.message, sb: "" });
+  return reply.redirect(`${redirectTo.split("#")[0]}#${params.toString()}`, 303);
+}
+
+/**
+ * auth-js sends `Content-Type: application/json` on every POST, even with no body (logout).
+ * An empty body therefore means `{}` here, where Fastify would refuse it.
+ */
+function acceptEmptyJsonBodies(app: Parameters<FastifyPluginAsyncZod>[0]): void {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: 1024 * 1024 }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AuthError(400, "bad_json", "Could not parse request body as JSON"), undefined);
+    }
+  });
+}
+

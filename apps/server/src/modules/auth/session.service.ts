@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { AuthConfig } from "../../config";
+import type { Database, UserRow } from "../../db/schema";
+import type { AuditLogRepository } from "./audit-log.repository";
+import { AuthError } from "./auth-error";
+import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
+import { randomToken, sha256 } from "./secrets";
+import type { SessionsRepository } from "./sessions.repository";
+import type { AccessTokenClaims, AmrEntry, SigningKeys } from "./signing-keys";
+import type { UsersRepository } from "./users.repository";
+
+/** Who is asking: recorded on sessions and in the audit log. */
+export interface RequestContext {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The signed-in caller of a bearer-authenticated request. */
+export interface Caller {
+  user: UserRow;
+  claims: AccessTokenClaims;
+}
+
+export interface InvitationCheck {
+  isInvited(email: string): Promise<boolean>;
+}
+
+export const notInvited = () => new AuthError(403, "email_not_invited", "This email address is not invited to access the platform");
+
+/**
+ * Sessions: issuing them, rotating refresh tokens, ending them, and deciding whether a bearer
+ * token still belongs to a live session of an invited member.
+ */
+export class SessionService {
+  constructor(
+    private readonly deps: {
+      config: AuthConfig;
+      users: UsersRepository;
+      sessions: SessionsRepository;
+      keys: SigningKeys;
+      invitations: InvitationCheck;
+      audit: AuditLogRepository;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Starts a session for a user who just proved who they are (password, e-mailed link, code). */
+  async start(user: UserRow, method: string, context: RequestContext, trx?: Transaction<Database>): Promise<SessionJson> {
+    const now = this.now();
+    const sessionId = randomUUID();
+    const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
+    const refreshToken = randomToken();
+    const write = async (executor: Transaction<Database>) => {
+      await this.deps.sessions.create({ id: sessionId, userId: user.id, aal: "aal1", amr: JSON.stringify(amr), userAgent: context.userAgent, ip: context.ip }, now.toISOString(), executor);
+      await this.deps.sessions.addRefreshToken({ id: randomUUID(), tokenHash: sha256(refreshToken), sessionId, parentId: null }, now.toISOString(), executor);
+      await this.deps.users.update(user.id, { last_sign_in_at: now.toISOString() }, executor);
+    };
+    if (trx) await write(trx);
+    else await this.deps.sessions.transaction(write);
+    const signedIn = { ...user, last_sign_in_at: now.toISOString() };
+    return this.sessionJson(signedIn, sessionId, amr, refreshToken, now);
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair. Rotation with reuse detection: a token works once;
+   * presented again within the reuse interval (two tabs refreshing at once) it yields another
+   * child; presented later it is treated as stolen and the whole session ends.
+   */
+  async refresh(presented: string, context: RequestContext): Promise<SessionJson> {
+    const now = this.now();
+    const nowIso = now.toISOString();
+    const token = await this.deps.sessions.findRefreshToken(sha256(presented));
+    if (!token) throw new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+    const session = await this.deps.sessions.findById(token.session_id);
+    if (!session) throw new AuthError(400, "session_not_found", "Invalid Refresh Token: No Valid Session Found");
+    const user = await this.deps.users.findById(session.user_id);
+    if (!user) throw new AuthError(400, "session_not_found", "Invalid Refresh Token: No Valid Session Found");
+    this.assertNotBanned(user, 400);
+    if (!(await this.isAllowedIn(user))) {
+      await this.deps.sessions.delete(session.id);
+      throw notInvited();
+    }
+
+    const outcome = await this.deps.sessions.transaction(async (trx) => {
+      const revokedNow = await this.deps.sessions.revokeRefreshToken(token.id, nowIso, trx);
+      if (!revokedNow) {
+        const revokedAt = Date.parse(token.revoked_at ?? nowIso);
+        const withinReuseInterval = now.getTime() - revokedAt <= this.deps.config.refreshTokenReuseIntervalSeconds * 1000;
+        if (!withinReuseInterval) {
+          await this.deps.sessions.delete(session.id, trx);
+          return "reused" as const;
+        }
+      }
+      const child = randomToken();
+      await this.deps.sessions.addRefreshToken({ id: randomUUID(), tokenHash: sha256(child), sessionId: session.id, parentId: token.id }, nowIso, trx);
+      await this.deps.sessions.markRefreshed(session.id, context, nowIso, trx);
+      return child;
+    });
+
+    if (outcome === "reused") {
+      await this.deps.audit.record({ action: "token.reuse_detected", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } });
+      throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+    }
+    await this.deps.audit.record({ action: "token.refreshed", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } });
+    return this.sessionJson(user, session.id, JSON.parse(session.amr) as AmrEntry[], outcome, now);
+  }
+
+  /** `global` ends every session of the user, `local` this one, `others` all but this one. */
+  async logout(caller: Caller, scope: "global" | "local" | "others", context: RequestContext): Promise<void> {
+    const sessionId = caller.claims.session_id;
+    if (scope === "local") await this.deps.sessions.delete(sessionId);
+    else await this.deps.sessions.deleteAllOfUser(caller.user.id, scope === "others" ? { keepSessionId: sessionId } : {});
+    await this.deps.audit.record({ action: "user.signed_out", actorId: caller.user.id, actorEmail: caller.user.email, ip: context.ip, detail: { scope } });
+  }
+
+  /**
+   * Resolves `Authorization: Bearer <jwt>` to a caller, or throws the error auth-js expects.
+   * The session row is checked on every request, so a sign-out or a revoked invitation takes
+   * effect on the next request, not when the token expires.
+   */
+  async authenticate(authorization: string | undefined): Promise<Caller> {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
+    if (!match?.[1]) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
+    const claims = await this.deps.keys.verifyAccessToken(match[1], this.now());
+    const [user, session] = await Promise.all([this.deps.users.findById(claims.sub), this.deps.sessions.findById(claims.session_id)]);
+    if (!user) throw new AuthError(403, "user_not_found", "User from sub claim in JWT does not exist");
+    if (!session || session.user_id !== user.id) throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+    this.assertNotBanned(user, 403);
+    if (!(await this.isAllowedIn(user))) throw notInvited();
+    return { user, claims };
+  }
+
+  /** Members are invited addresses, unless the operator turned invite-only off. */
+  async isAllowedIn(user: Pick<UserRow, "email">): Promise<boolean> {
+    return !this.deps.config.inviteOnly || this.deps.invitations.isInvited(user.email);
+  }
+
+  assertNotBanned(user: UserRow, status: 400 | 403): void {
+    if (user.banned_until && Date.parse(user.banned_until) > this.now().getTime()) throw new AuthError(status, "user_banned", "User is banned");
+  }
+
+  private async sessionJson(user: UserRow, sessionId: string, amr: AmrEntry[], refreshToken: string, now: Date): Promise<SessionJson> {
+    const ttl = this.deps.config.accessTokenTtlSeconds;
+    const { token, expiresAt } = await this.deps.keys.signAccessToken(
+      {
+        sub: user.id,
+        aud: user.aud,
+        role: user.role,
+        email: user.email,
+        phone: "",
+        aal: "aal1",
+        amr,
+        session_id: sessionId,
+        is_anonymous: false,
+        app_metadata: parseObject(user.app_metadata),
+        user_metadata: parseObject(user.user_metadata),
+      },
+      ttl,
+      now,
+    );
+    return { access_token: token, token_type: "bearer", expires_in: ttl, expires_at: expiresAt, refresh_token: refreshToken, user: presentUser(user) };
+  }
+}

@@ -1,0 +1,77 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, RefreshTokenRow, SessionRow } from "../../db/schema";
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface NewSession {
+  id: string;
+  userId: string;
+  aal: string;
+  amr: string;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** Sessions and their refresh-token chains. Deleting a session deletes its tokens (cascade). */
+export class SessionsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async create(session: NewSession, now: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .insertInto("sessions")
+      .values({ id: session.id, user_id: session.userId, aal: session.aal, amr: session.amr, user_agent: session.userAgent, ip: session.ip, created_at: now, updated_at: now, refreshed_at: null })
+      .execute();
+  }
+
+  findById(id: string, executor: Executor = this.db): Promise<SessionRow | undefined> {
+    return executor.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async addRefreshToken(token: { id: string; tokenHash: string; sessionId: string; parentId: string | null }, now: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .insertInto("refresh_tokens")
+      .values({ id: token.id, token_hash: token.tokenHash, session_id: token.sessionId, parent_id: token.parentId, revoked_at: null, created_at: now, updated_at: now })
+      .execute();
+  }
+
+  findRefreshToken(tokenHash: string, executor: Executor = this.db): Promise<RefreshTokenRow | undefined> {
+    return executor.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
+  }
+
+  /** Revokes the token unless someone else already did; true when this call revoked it. */
+  async revokeRefreshToken(id: string, now: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor.updateTable("refresh_tokens").set({ revoked_at: now, updated_at: now }).where("id", "=", id).where("revoked_at", "is", null).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** The session's newest token that is still usable. */
+  findActiveRefreshToken(sessionId: string, executor: Executor = this.db): Promise<RefreshTokenRow | undefined> {
+    return executor
+      .selectFrom("refresh_tokens")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("revoked_at", "is", null)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .executeTakeFirst();
+  }
+
+  async markRefreshed(sessionId: string, details: { ip: string | null; userAgent: string | null }, now: string, executor: Executor = this.db): Promise<void> {
+    await executor.updateTable("sessions").set({ refreshed_at: now, updated_at: now, ip: details.ip, user_agent: details.userAgent }).where("id", "=", sessionId).execute();
+  }
+
+  async delete(id: string, executor: Executor = this.db): Promise<void> {
+    await executor.deleteFrom("sessions").where("id", "=", id).execute();
+  }
+
+  /** Ends every session of the user, or every one but `keepSessionId`. */
+  async deleteAllOfUser(userId: string, options: { keepSessionId?: string } = {}, executor: Executor = this.db): Promise<void> {
+    let query = executor.deleteFrom("sessions").where("user_id", "=", userId);
+    if (options.keepSessionId) query = query.where("id", "!=", options.keepSessionId);
+    await query.execute();
+  }
+}

@@ -1,0 +1,69 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, InvitationRow } from "../../db/schema";
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The invitation list. Addresses are stored trimmed and lower-cased and looked up the same way,
+ * so "Ann@Example.org" and "ann@example.org" are one invitation whoever calls.
+ */
+export class InvitationsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** Inserts the addresses not on the list yet and returns those, leaving existing rows untouched. */
+  async add(emails: string[], invitedBy: string | null, now: string): Promise<string[]> {
+    const unique = [...new Set(emails.map(storedForm))];
+    if (unique.length === 0) return [];
+    const inserted = await this.db
+      .insertInto("invitations")
+      .values(unique.map((email) => ({ email, invited_by: invitedBy, invited_at: now, used_at: null, used_by: null })))
+      .onConflict((conflict) => conflict.column("email").doNothing())
+      .returning("email")
+      .execute();
+    const added = new Set(inserted.map((row) => row.email));
+    return unique.filter((email) => added.has(email));
+  }
+
+  list(): Promise<InvitationRow[]> {
+    return this.db.selectFrom("invitations").selectAll().orderBy("invited_at").orderBy("email").execute();
+  }
+
+  get(email: string, executor: Executor = this.db): Promise<InvitationRow | undefined> {
+    return executor.selectFrom("invitations").selectAll().where("email", "=", storedForm(email)).executeTakeFirst();
+  }
+
+  /** True when the address was on the list. */
+  async remove(email: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor.deleteFrom("invitations").where("email", "=", storedForm(email)).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Records the first use only, so the original sign-up stays on record; true when this call marked it. */
+  async markUsed(email: string, userId: string, now: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .updateTable("invitations")
+      .set({ used_at: now, used_by: userId })
+      .where("email", "=", storedForm(email))
+      .where("used_at", "is", null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Ends every session of the account with this address (refresh tokens go by cascade); returns how many. */
+  async deleteSessionsOfUserWithEmail(email: string, executor: Executor = this.db): Promise<number> {
+    const result = await executor
+      .deleteFrom("sessions")
+      .where("user_id", "in", (eb) => eb.selectFrom("users").select("users.id").where("users.email", "=", storedForm(email)))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+/** The form every address is stored and compared in. */
+function storedForm(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,95 @@
+import type { Transaction } from "kysely";
+import type { Database, InvitationRow } from "../../db/schema";
+import { AppError } from "../../errors";
+import type { AuditLogRepository } from "../auth/audit-log.repository";
+import type { InvitationsRepository } from "./invitations.repository";
+
+export interface InviteResult {
+  email: string;
+  /** False when the address was already on the list. */
+  added: boolean;
+}
+
+/** A signed-in member, as far as invitations care. */
+export interface InvitationCaller {
+  userId: string;
+  email: string;
+}
+
+// Deliberately loose (real addresses are odd), but it rejects what is surely a typo or a paste
+// of several addresses: no blanks, separators, brackets or quotes, and a dotted domain.
+const emailPattern = /^[^\s@,;<>()[\]\\"]{1,64}@[^\s@,;<>()[\]\\".]+(?:\.[^\s@,;<>()[\]\\".]+)+$/u;
+
+/** The canonical form of an address (trimmed, lower-case), or null when it is not an address. */
+function parseEmail(raw: string): string | null {
+  const email = raw.trim().toLowerCase();
+  return email.length <= 254 && emailPattern.test(email) ? email : null;
+}
+
+/** Trims and lower-cases an address; throws 400 `invalid_email` when it is not one. */
+export function normalizeEmail(raw: string): string {
+  const email = parseEmail(raw);
+  if (email === null) throw new AppError(400, "invalid_email", `"${raw.trim()}" is not a valid e-mail address`);
+  return email;
+}
+
+/** Who may have an account: adding, listing and revoking invitations, and recording their use. */
+export class InvitationsService {
+  constructor(
+    private readonly deps: {
+      invitations: InvitationsRepository;
+      audit: AuditLogRepository;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Adds the addresses in the order given. One invalid address rejects the whole batch, so nothing is half-done. */
+  async invite(emails: string[], invitedBy: string | null): Promise<InviteResult[]> {
+    const normalized = [...new Set(emails.map(normalizeEmail))];
+    const now = this.now();
+    const added = new Set(await this.deps.invitations.add(normalized, invitedBy, now.toISOString()));
+    for (const email of added) {
+      await this.deps.audit.record({ action: "invitation.created", detail: { email, invitedBy } }, now);
+    }
+    return normalized.map((email) => ({ email, added: added.has(email) }));
+  }
+
+  list(): Promise<InvitationRow[]> {
+    return this.deps.invitations.list();
+  }
+
+  /**
+   * Takes the address off the list and ends the member's sessions in one transaction, so no
+   * session outlives the invitation. The account itself stays; it simply cannot sign in.
+   */
+  async revoke(rawEmail: string, revokedBy: string | null): Promise<{ email: string; sessionsEnded: number }> {
+    const email = normalizeEmail(rawEmail);
+    const sessionsEnded = await this.deps.invitations.transaction(async (trx) => {
+      if (!(await this.deps.invitations.remove(email, trx))) throw new AppError(404, "invitation_not_found", `${email} is not on the invitation list`);
+      return this.deps.invitations.deleteSessionsOfUserWithEmail(email, trx);
+    });
+    await this.deps.audit.record({ action: "invitation.revoked", detail: { email, revokedBy, sessionsEnded } }, this.now());
+    return { email, sessionsEnded };
+  }
+
+  /** Answers false for anything that is not an address: callers want a yes or no, not an error. */
+  async isInvited(rawEmail: string): Promise<boolean> {
+    const email = parseEmail(rawEmail);
+    return email !== null && (await this.deps.invitations.get(email)) !== undefined;
+  }
+
+  /** Records that the account `userId` used the invitation; a no-op once used or when not invited. */
+  async markUsed(rawEmail: string, userId: string, trx?: Transaction<Database>): Promise<void> {
+    await this.deps.invitations.markUsed(normalizeEmail(rawEmail), userId, this.now().toISOString(), trx);
+  }
+
+  /** Members may mark only their own address, so no one can spend another person's invitation. */
+  async markOwnAddressUsed(caller: InvitationCaller, rawEmail: string): Promise<void> {
+    if (normalizeEmail(rawEmail) !== caller.email.trim().toLowerCase()) throw new AppError(403, "forbidden", "You can only mark your own address");
+    await this.markUsed(caller.email, caller.userId);
+  }
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createTransport } from "nodemailer";
+import { AppError } from "../../errors";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The action link in the mail, for the outbox log line. */
+  link?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MailerLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface MailerOptions {
+  /** smtp:// or smtps:// with user:pass; unset writes mails to `{dataDir}/outbox` instead. */
+  smtpUrl: string | undefined;
+  from: string;
+  dataDir: string;
+  logger: MailerLogger;
+}
+
+/**
+ * A mail could not be handed over. The message is fixed: the mail server's reply, which may
+ * echo credentials, stays in `cause` and never reaches a client.
+ */
+export class MailDeliveryError extends AppError {
+  constructor(options?: ErrorOptions) {
+    super(502, "email_send_failed", "Error sending email", options);
+    this.name = "MailDeliveryError";
+  }
+}
+
+// Fail a request within seconds when the mail server is down, instead of nodemailer's minutes.
+const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl === undefined ? outboxMailer(options) : smtpMailer(options.smtpUrl, options);
+}
+
+function smtpMailer(smtpUrl: string, { from, logger }: MailerOptions): Mailer {
+  // Options in the URL's query (tls.rejectUnauthorized=false, ...) override these defaults.
+  const transport = createTransport({ url: smtpUrl, pool: true, ...smtpTimeouts });
+  const secrets = credentialForms(smtpUrl);
+  return {
+    send: (message) =>
+      deliver(message, logger, secrets, async () => {
+        await transport.sendMail(composed(from, message));
+        logger.info({ to: message.to, subject: message.subject }, "email sent");
+      }),
+    close: async () => transport.close(),
+  };
+}
+
+/**
+ * Without SMTP every mail becomes an .eml file an operator can open, and its link goes to the
+ * log, so invitations and sign-in links still reach people on an instance without a mail server.
+ */
+function outboxMailer({ from, dataDir, logger }: MailerOptions): Mailer {
+  const outbox = path.join(dataDir, "outbox");
+  // The stream transport only composes the MIME message; nothing is sent anywhere.
+  const composer = createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  return {
+    send: (message) =>
+      deliver(message, logger, [], async () => {
+        const { message: eml } = await composer.sendMail(composed(from, message));
+        // ISO 8601 basic format: sorts by time and has no colons, which Windows forbids in names.
+        const name = `${new Date().toISOString().replace(/[-:]/g, "")}-${randomBytes(4).toString("hex")}.eml`;
+        const file = path.join(outbox, name);
+        const temp = path.join(outbox, `.${name}.tmp`);
+        // The mails hold sign-in links: readable by the server's user only.
+        await mkdir(outbox, { recursive: true, mode: 0o700 });
+        try {
+          // Written whole, then renamed: whoever watches the folder never sees half a mail.
+          await writeFile(temp, eml, { mode: 0o600, flush: true });
+          await rename(temp, file);
+        } catch (error) {
+          await rm(temp, { force: true });
+          throw error;
+        }
+        logger.info({ to: message.to, subject: message.subject, file, link: message.link }, "email written to outbox");
+      }),
+    close: async () => undefined,
+  };
+}
+
+const composed = (from: string, { to, subject, text, html }: MailMessage) => ({ from, to, subject, text, html });
+
+/** Runs one delivery; any failure is logged without credentials and becomes a MailDeliveryError. */
+async function deliver(message: MailMessage, logger: MailerLogger, secrets: string[], attempt: () => Promise<void>): Promise<void> {
+  try {
+    await attempt();
+  } catch (error) {
+    logger.error({ to: message.to, subject: message.subject, err: describeFailure(error, secrets) }, "email could not be sent");
+    throw new MailDeliveryError({ cause: error });
+  }
+}
+
+/**
+ * The parts of a nodemailer error an operator needs, with every form the password can take on
+ * the wire blanked out: the raw error also carries the server's whole reply, which some servers
+ * fill with the AUTH exchange.
+ */
+function describeFailure(error: unknown, secrets: string[]): object {
+  if (!(error instanceof Error)) return { message: redact(String(error), secrets) };
+  const { code, command, responseCode } = error as Error & { code?: unknown; command?: unknown; responseCode?: unknown };
+  return { type: error.name, message: redact(error.message, secrets), code, command, responseCode };
+}
+
+function redact(text: string, secrets: string[]): string {
+  return secrets.reduce((result, secret) => result.split(secret).join("[redacted]"), text);
+}
+
+/** The SMTP password as written in the URL, decoded, and base64-encoded as AUTH LOGIN and AUTH PLAIN send it. */
+function credentialForms(smtpUrl: string): string[] {
+  const url = URL.parse(smtpUrl);
+  if (!url?.password) return [];
+  const password = decodeSafely(url.password);
+  return [...new Set([url.password, password, base64(password), base64(`\0${decodeSafely(url.username)}\0${password}`)])];
+}
+
+// As nodemailer does: a stray % in the URL is taken literally rather than failing.
+function decodeSafely(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const base64 = (value: string) => Buffer.from(value, "utf8").toString("base64");

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { extractLink } from "../../../test/smtp-test-server";
+import { escapeHtml, renderEmail, type EmailKind } from "./templates";
+
+const link = "https://memories.example.org/auth/v1/verify?token=abc123&type=magiclink&redirect_to=https%3A%2F%2Fmemories.example.org%2F";
+const code = "482913";
+const email = "zoe@example.org";
+
+const subjects: Record<EmailKind, string> = {
+  confirmation: "Confirm your Memory Box account",
+  magic_link: "Your Memory Box sign-in link",
+  recovery: "Reset your Memory Box password",
+  invite: "You're invited to Memory Box",
+  email_change: "Confirm your new email address",
+  reauthentication: "Your Memory Box confirmation code",
+};
+const kinds = Object.keys(subjects) as EmailKind[];
+const linkKinds = kinds.filter((kind) => kind !== "reauthentication");
+
+describe("renderEmail", () => {
+  it.each(kinds)("renders %s with its subject, the code, and a self-contained HTML body", (kind) => {
+    const mail = renderEmail(kind, { link, code, email });
+    expect(mail.subject).toBe(subjects[kind]);
+    expect(mail.text).toContain(code);
+    expect(mail.html).toContain(code);
+    expect(mail.html).toMatch(/^<!doctype html>/);
+    // No remote content, trackers or style sheets: inline styles only.
+    expect(mail.html).not.toMatch(/<img|<script|<style|<link|src=|url\(/i);
+  });
+
+  it.each(linkKinds)("offers the link in %s as a button and as a plain URL, with the code as the alternative", (kind) => {
+    const mail = renderEmail(kind, { link, code, email });
+    expect(extractLink(mail.text)).toBe(link);
+    expect(mail.text).toContain(`Or enter this code instead: ${code}`);
+    const escaped = escapeHtml(link);
+    expect(escaped).toContain("&amp;");
+    expect(mail.html.split(`href="${escaped}"`)).toHaveLength(3);
+    expect(mail.html).toContain(`>${escaped}</a>`);
+  });
+
+  it("gives reauthentication only a code, even when a link is passed", () => {
+    const mail = renderEmail("reauthentication", { link, code, email });
+    expect(mail.text).not.toContain("http");
+    expect(mail.html).not.toContain("<a ");
+    expect(mail.text).toContain(`Your code: ${code}`);
+  });
+
+  it("falls back to the code alone when a link kind has no link", () => {
+    const mail = renderEmail("magic_link", { code, email });
+    expect(mail.text).not.toContain("http");
+    expect(mail.html).not.toContain("<a ");
+    expect(mail.text).toContain(`Your code: ${code}`);
+  });
+
+  it("names the addresses the mail is about", () => {
+    expect(renderEmail("confirmation", { link, code, email }).text).toContain(email);
+    expect(renderEmail("recovery", { link, code, email }).text).toContain(email);
+    expect(renderEmail("email_change", { link, code, email, newEmail: "zoe@new.example.org" }).text).toContain("zoe@new.example.org");
+  });
+
+  it("uses the site name instead of Memory Box", () => {
+    const mail = renderEmail("invite", { link, code, email, siteName: "Our Little Box" });
+    expect(mail.subject).toBe("You're invited to Our Little Box");
+    expect(mail.text).not.toContain("Memory Box");
+  });
+
+  it.each(kinds)("escapes every interpolated value in the HTML of %s", (kind) => {
+    const hostile = '"<script>alert(1)</script>"@x.org';
+    const mail = renderEmail(kind, {
+      link: `https://x.org/?q="><script>alert(2)</script>`,
+      code: "<b>1</b>",
+      email: hostile,
+      newEmail: hostile,
+      siteName: "<i>Box</i>",
+    });
+    expect(mail.html).not.toMatch(/<script|<b>|<i>/);
+    expect(mail.html).toContain("&lt;i&gt;Box&lt;/i&gt;");
+    if (kind === "confirmation" || kind === "recovery" || kind === "email_change") {
+      expect(mail.html).toContain("&quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;@x.org");
+      // The plain-text part is not HTML: it keeps the address as typed.
+      expect(mail.text).toContain(hostile);
+    }
+  });
+});
+
+describe("escapeHtml", () => {
+  it("escapes the five characters that matter in content and quoted attributes", () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+  });
+});

@@ -1,0 +1,130 @@
+export type EmailKind = "confirmation" | "magic_link" | "recovery" | "invite" | "email_change" | "reauthentication";
+
+export interface EmailData {
+  /** The action link; ignored for reauthentication, which is code-only. */
+  link?: string;
+  /** The six-digit code, the alternative to the link. */
+  code: string;
+  email: string;
+  /** The address being changed to (email_change). */
+  newEmail?: string;
+  siteName?: string;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The words of one mail. Paragraphs are plain text: the HTML is derived from them, escaped. */
+interface Copy {
+  subject: string;
+  intro: string[];
+  /** The button's label; absent for a mail that carries only a code. */
+  action?: string;
+  outro: string[];
+}
+
+const copies: Record<EmailKind, (site: string, data: EmailData) => Copy> = {
+  confirmation: (site, { email }) => ({
+    subject: `Confirm your ${site} account`,
+    intro: ["Hello,", `Welcome to ${site}! Please confirm that ${email} is your email address to finish setting up your account.`],
+    action: "Confirm my account",
+    outro: ["If you didn't sign up, you can safely ignore this email."],
+  }),
+  magic_link: (site) => ({
+    subject: `Your ${site} sign-in link`,
+    intro: ["Hello,", `Here is your link to sign in to ${site}.`],
+    action: `Sign in to ${site}`,
+    outro: ["If you didn't ask to sign in, you can safely ignore this email."],
+  }),
+  recovery: (site, { email }) => ({
+    subject: `Reset your ${site} password`,
+    intro: ["Hello,", `Someone, hopefully you, asked to reset the password of the ${site} account for ${email}.`],
+    action: "Choose a new password",
+    outro: ["If you didn't ask for this, you can ignore this email; your password stays as it is."],
+  }),
+  invite: (site) => ({
+    subject: `You're invited to ${site}`,
+    intro: ["Hello,", `You've been invited to join ${site}, a private place to keep your shared memories.`],
+    action: "Accept the invitation",
+    outro: ["If you weren't expecting this invitation, you can safely ignore this email."],
+  }),
+  email_change: (site, { email, newEmail }) => ({
+    subject: "Confirm your new email address",
+    intro: ["Hello,", `Please confirm that you want to use ${newEmail ?? email} for your ${site} account from now on.`],
+    action: "Confirm my new address",
+    outro: ["If you didn't ask for this change, you can ignore this email; your address stays as it is."],
+  }),
+  reauthentication: (site) => ({
+    subject: `Your ${site} confirmation code`,
+    intro: ["Hello,", `To confirm it's really you, enter this code in ${site}:`],
+    outro: ["If you didn't ask for a code, you can ignore this email, but it may be worth changing your password."],
+  }),
+};
+
+/** Renders one transactional mail as a subject and matching plain-text and HTML bodies. */
+export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
+  const site = data.siteName ?? "Memory Box";
+  const copy = copies[kind](site, data);
+  const button = copy.action !== undefined && data.link !== undefined ? { label: copy.action, link: data.link } : undefined;
+  return { subject: copy.subject, text: renderText(copy, data.code, button, site), html: renderHtml(copy, data.code, button, site) };
+}
+
+interface Button {
+  label: string;
+  link: string;
+}
+
+const codeLead = (button: Button | undefined) => (button === undefined ? "Your code:" : "Or enter this code instead:");
+const footer = (site: string) => `${site}, your private memory journal.`;
+
+function renderText(copy: Copy, code: string, button: Button | undefined, site: string): string {
+  const action = button === undefined ? [] : [`${button.label}:\n${button.link}`];
+  return [...copy.intro, ...action, `${codeLead(button)} ${code}`, ...copy.outro, `-- \n${footer(site)}`].join("\n\n") + "\n";
+}
+
+// Mail clients drop <style> blocks and block remote content, so everything is inline and text-only.
+const styles = {
+  body: "margin:0;padding:24px;background:#faf6f2;font-family:Georgia,'Times New Roman',serif;color:#3d3430;",
+  card: "max-width:480px;margin:0 auto;padding:32px;background:#ffffff;border-radius:12px;",
+  paragraph: "margin:0 0 16px;font-size:16px;line-height:1.5;",
+  button: "display:inline-block;padding:12px 24px;background:#b5485d;color:#ffffff;text-decoration:none;border-radius:8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;font-weight:bold;",
+  linkLine: "margin:0 0 16px;font-size:13px;line-height:1.4;word-break:break-all;color:#7a6d66;",
+  code: "font-family:'Courier New',Courier,monospace;font-size:22px;font-weight:bold;letter-spacing:4px;",
+  footer: "margin:24px 0 0;font-size:13px;color:#9a8c85;",
+};
+
+function renderHtml(copy: Copy, code: string, button: Button | undefined, site: string): string {
+  const paragraph = (content: string, style = styles.paragraph) => `<p style="${style}">${content}</p>`;
+  const action = (label: string, href: string) => [
+    paragraph(`<a href="${href}" style="${styles.button}">${label}</a>`, "margin:24px 0;"),
+    paragraph(`Or open this link: <a href="${href}" style="color:#7a6d66;">${href}</a>`, styles.linkLine),
+  ];
+  const content = [
+    ...copy.intro.map((text) => paragraph(escapeHtml(text))),
+    ...(button === undefined ? [] : action(escapeHtml(button.label), escapeHtml(button.link))),
+    paragraph(`${escapeHtml(codeLead(button))} <span style="${styles.code}">${escapeHtml(code)}</span>`),
+    ...copy.outro.map((text) => paragraph(escapeHtml(text))),
+    paragraph(escapeHtml(footer(site)), styles.footer),
+  ];
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    `<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(copy.subject)}</title></head>`,
+    `<body style="${styles.body}">`,
+    `<div style="${styles.card}">`,
+    ...content,
+    "</div>",
+    "</body>",
+    "</html>",
+  ].join("\n");
+}
+
+const htmlEntities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escapes text for HTML content and double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => htmlEntities[char] ?? char);
+}
