@@ -2,6 +2,8 @@ import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { DestinationStream } from "pino";
@@ -9,6 +11,7 @@ import type { Config } from "./config";
 import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
+import { adminRoutes } from "./modules/auth/admin.routes";
 import { AuditLogRepository } from "./modules/auth/audit-log.repository";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { authRoutes } from "./modules/auth/auth.routes";
@@ -17,9 +20,21 @@ import { InvitationsRepository } from "./modules/invitations/invitations.reposit
 import { InvitationsService } from "./modules/invitations/invitations.service";
 import { rpcRoutes } from "./modules/invitations/rpc.routes";
 import { createMailer } from "./modules/mail/mailer";
+import { InProcessEventBus, PostgresEventBus } from "./modules/events/event-bus";
+import { eventsRoutes } from "./modules/events/events.routes";
+import { InstanceSettingsRepository } from "./modules/instance/instance-settings.repository";
+import { MemoriesRepository } from "./modules/memories/memories.repository";
+import { memoriesRoutes } from "./modules/memories/memories.routes";
+import { MemoriesService } from "./modules/memories/memories.service";
+import { PhotosRepository } from "./modules/photos/photos.repository";
+import { photoObjectRoutes, photoUploadRoutes } from "./modules/photos/photos.routes";
+import { PhotosService } from "./modules/photos/photos.service";
 import { createBlobStore } from "./modules/storage";
+import { BucketsRepository } from "./modules/storage/buckets.repository";
+import { BucketsService } from "./modules/storage/buckets.service";
+import { storageRoutes } from "./modules/storage/storage.routes";
 import { registerErrorHandler } from "./plugins/error-handler";
-import { memberAuthenticator } from "./plugins/member-auth";
+import { memberAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerWebApp } from "./plugins/web-app";
 
@@ -28,6 +43,10 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** The clock of the auth service, for tests that travel in time. */
   now?: () => Date;
+  /** Called for every database query, for tests that count them. */
+  onQuery?: () => void;
+  /** Interval of the live stream's heartbeat and session re-check (default 25 s). */
+  eventsHeartbeatMs?: number;
 }
 
 /**
@@ -37,7 +56,7 @@ export interface BuildOptions {
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: config.trustProxy });
-  const database = openDatabase(config.database, (error) => app.log.warn({ err: error }, "idle database connection lost"));
+  const database = openDatabase(config.database, { onIdleConnectionError: (error) => app.log.warn({ err: error }, "idle database connection lost"), ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
   app.addHook("onClose", () => database.destroy());
 
   try {
@@ -56,6 +75,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit });
   const auth = await createAuthModule({ config, db: database.db, mailer, invitations, audit, ...(options.now ? { now: options.now } : {}) });
   const authenticateMember = memberAuthenticator(auth.sessions);
+
+  const settings = new InstanceSettingsRepository(database.db);
+  const photosRepository = new PhotosRepository(database.db);
+  const photos = new PhotosService({
+    photos: photosRepository,
+    blobStore,
+    urlSecret: Buffer.from(config.photos.urlSecret ?? (await settings.putIfAbsent("photos.url_secret", randomBytes(32).toString("base64"))), config.photos.urlSecret ? "utf8" : "base64"),
+    uploadDir: path.join(config.dataDir, "uploads"),
+    maxPixels: config.photos.maxMegapixels * 1_000_000,
+    log: app.log,
+  });
+  const events =
+    config.database.engine === "postgres" ? await PostgresEventBus.connect(config.database.url, (error) => app.log.warn({ err: error }, "event bus connection problem")) : new InProcessEventBus();
+  app.addHook("onClose", () => events.close());
+  const memories = new MemoriesService({
+    memories: new MemoriesRepository(database.db, config.database.engine),
+    photos: photosRepository,
+    presentPhoto: (photo) => photos.present(photo),
+    deletePhotoFiles: (removed) => photos.deleteFiles(removed),
+    publish: (event) => events.publish(event),
+  });
+  schedulePhotoSweeps(app, photos);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -77,6 +118,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes, { db: database.db, blobStore, version: config.version });
   await app.register(authRoutes, { prefix: "/auth/v1", accounts: auth.accounts, sessions: auth.sessions, keys: auth.keys, rateLimits: config.auth.rateLimits });
+  await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin });
   await app.register(rpcRoutes, {
     service: invitations,
     authenticate: async (request) => {
@@ -85,9 +127,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     ...(config.auth.rateLimits ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } } : {}),
   });
+  await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
+  await app.register(photoUploadRoutes, { service: photos, authenticate: authenticateMember, maxUploadBytes: config.photos.maxUploadBytes });
+  await app.register(photoObjectRoutes, { service: photos });
+  await app.register(eventsRoutes, { bus: events, authenticate: authenticateMember, ...(options.eventsHeartbeatMs ? { heartbeatMs: options.eventsHeartbeatMs } : {}) });
+  await app.register(storageRoutes, {
+    buckets: new BucketsService({ buckets: new BucketsRepository(database.db), blobStore }),
+    requireServiceRole: serviceRoleAuthenticator(auth.keys),
+  });
 
   await registerWebApp(app, config.webDir);
   return app;
+}
+
+/** Uploads never attached to a memory are removed after a day; checked at start and every hour. */
+function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService): void {
+  const sweep = () => {
+    photos.sweepUnattached().then(
+      (swept) => swept > 0 && app.log.info({ swept }, "removed photos never attached to a memory"),
+      (error: unknown) => app.log.warn({ err: error }, "photo sweep failed"),
+    );
+  };
+  const timer = setInterval(sweep, 3600_000).unref();
+  app.addHook("onReady", async () => sweep());
+  app.addHook("onClose", async () => clearInterval(timer));
 }
 
 /** The web app loads only its own scripts; Radix positions popovers with inline styles. */

@@ -23,6 +23,7 @@ export interface Config {
   /** Use X-Forwarded-For for client addresses (rate limits, audit log); only behind a proxy you run. */
   trustProxy: boolean;
   auth: AuthConfig;
+  photos: PhotosConfig;
   /** The built web app; served at `/` when it exists. */
   webDir: string;
   version: string;
@@ -64,6 +65,13 @@ export interface AuthRateLimits {
 }
 
 export type JwkObject = Record<string, unknown> & { kid: string; alg: string; kty: string };
+
+export interface PhotosConfig {
+  maxUploadBytes: number;
+  maxMegapixels: number;
+  /** Key of the photo URL signatures; unset: a generated key kept in the database. */
+  urlSecret: string | undefined;
+}
 
 export type DatabaseConfig = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
 
@@ -147,6 +155,9 @@ const environmentSchema = z.object({
   AUTH_RATE_LIMIT_EMAIL: count(30),
   AUTH_RATE_LIMIT_INVITE_CHECK: count(30),
   AUTH_JWT_KEYS: jwkSet,
+  PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
+  PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
+  PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters" }),
   AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters" }),
   AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
   AUTH_REDIRECT_URLS: optionalText.transform((value) => (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)),
@@ -190,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       siteUrl: (vars.AUTH_SITE_URL ?? publicUrl).replace(/\/+$/, ""),
       redirectUrls: vars.AUTH_REDIRECT_URLS,
     },
+    photos: { maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024, maxMegapixels: vars.PHOTO_MAX_MEGAPIXELS, urlSecret: vars.PHOTO_URL_SECRET },
     webDir: defaults.webDir,
     version: defaults.version,
   };

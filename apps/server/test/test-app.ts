@@ -2,9 +2,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import type { DestinationStream } from "pino";
-import { buildApp } from "../src/app";
-import { type Config, loadConfig } from "../src/config";
+import { type BuildOptions, buildApp } from "../src/app";
+import { type Config, type DatabaseConfig, loadConfig } from "../src/config";
 import type { Engine } from "../src/db/database";
 import { createTestDatabase } from "./test-database";
 
@@ -17,20 +16,27 @@ export interface TestApp {
 
 /**
  * The real server on a fresh database of the given engine and a temporary DATA_DIR.
- * `env` adds environment variables as an operator would set them.
+ * `env` adds environment variables as an operator would set them; `now` is the auth service's
+ * clock, for tests that travel in time.
  */
 export async function createTestApp(
   engine: Engine,
-  options: { env?: Record<string, string>; webDir?: string; logStream?: DestinationStream } = {},
+  options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs"> & {
+    env?: Record<string, string>;
+    webDir?: string;
+    /** Another test app's database, to run a second server on it (dropped by its owner, not here). */
+    sharedDatabase?: DatabaseConfig;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-data-"));
-  const database = await createTestDatabase(engine);
+  const database = options.sharedDatabase ? { config: options.sharedDatabase, drop: async () => {} } : await createTestDatabase(engine);
   const config: Config = {
     ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: options.logStream ? "info" : "silent", ...options.env }),
     database: database.config,
     ...(options.webDir ? { webDir: options.webDir } : { webDir: path.join(dataDir, "no-web-app") }),
   };
-  const app = await buildApp(config, options.logStream ? { logStream: options.logStream } : {});
+  const { env: _env, webDir: _webDir, sharedDatabase: _shared, ...buildOptions } = options;
+  const app = await buildApp(config, buildOptions);
   return {
     app,
     config,

@@ -124,7 +124,7 @@ describe.each(testEngines)("runCli on %s", (engine) => {
   it("exits 1 for an unknown or missing command", async () => {
     expect(await run("frobnicate")).toBe(1);
     expect(await run()).toBe(1);
-    expect(err).toEqual(['Unknown command "frobnicate".', "Commands: invite", "Name a command.", "Commands: invite"]);
+    expect(err).toEqual(['Unknown command "frobnicate".', "Commands: invite, service-token", "Name a command.", "Commands: invite, service-token"]);
   });
 
   it("exits 1 with the configuration problems when the environment is invalid", async () => {

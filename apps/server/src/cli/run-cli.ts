@@ -4,10 +4,12 @@ import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
 import { type Command, UsageError } from "./command";
 import { inviteCommand } from "./invite.command";
+import { type ConfiguredCommandContext, serviceTokenCommand } from "./service-token.command";
 
 /** Every operator command by name; `node dist/cli.js <name> ...` runs one. */
 export const commands: Record<string, Command> = {
   invite: inviteCommand,
+  "service-token": serviceTokenCommand,
 };
 
 export interface CliIo {
@@ -45,7 +47,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     // A fresh DATA_DIR works: invitations usually come before the server's first start.
     await migrateToLatest(database.db);
-    await command.run({ args, db: database.db, out: io.out });
+    const context: ConfiguredCommandContext = { args, db: database.db, out: io.out, config };
+    await command.run(context);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

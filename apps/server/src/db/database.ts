@@ -20,11 +20,10 @@ export interface DatabaseHandle {
  * (timestamps as ISO strings, counts as numbers), so repositories never branch on the engine
  * to read a value.
  */
-export function openDatabase(config: DatabaseConfig, onIdleConnectionError: (error: Error) => void = () => {}): DatabaseHandle {
-  const db =
-    config.engine === "sqlite"
-      ? new Kysely<Database>({ dialect: sqliteDialect(config.file) })
-      : new Kysely<Database>({ dialect: postgresDialect(config.url, onIdleConnectionError) });
+export function openDatabase(config: DatabaseConfig, options: { onIdleConnectionError?: (error: Error) => void; onQuery?: () => void } = {}): DatabaseHandle {
+  const dialect = config.engine === "sqlite" ? sqliteDialect(config.file) : postgresDialect(config.url, options.onIdleConnectionError ?? (() => {}));
+  const onQuery = options.onQuery;
+  const db = new Kysely<Database>({ dialect, ...(onQuery ? { log: () => onQuery() } : {}) });
   return { db, engine: config.engine, destroy: () => db.destroy() };
 }
 

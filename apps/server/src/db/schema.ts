@@ -14,6 +14,10 @@ export interface Database {
   flow_states: FlowStatesTable;
   one_time_tokens: OneTimeTokensTable;
   audit_log: AuditLogTable;
+  memories: MemoriesTable;
+  memory_tags: MemoryTagsTable;
+  photos: PhotosTable;
+  buckets: BucketsTable;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */
@@ -136,3 +140,64 @@ export interface AuditLogTable {
   detail: string | null;
 }
 export type NewAuditLogRow = Insertable<AuditLogTable>;
+
+export interface MemoriesTable {
+  id: string;
+  title: string;
+  content: string | null;
+  /** "YYYY-MM-DD" or null. */
+  memory_date: string | null;
+  /** The author; null once their account is deleted. */
+  user_id: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Increases with every change; a save based on an older version is refused. */
+  version: number;
+  /** `{memory_date or 0000-00-00}|{created_at}|{id}`: listing order and keyset cursor in one column. */
+  sort_key: string;
+  /** Lower-cased title, description and tags, for substring search. */
+  search_text: string;
+}
+export type MemoryRow = Selectable<MemoriesTable>;
+
+export interface MemoryTagsTable {
+  memory_id: string;
+  position: number;
+  tag: string;
+  /** Lower-cased, for filtering and counting regardless of case. */
+  tag_key: string;
+}
+
+export interface PhotosTable {
+  id: string;
+  /** Null until the photo is attached to a memory; unattached uploads are swept. */
+  memory_id: string | null;
+  position: number | null;
+  owner_id: string | null;
+  object_key: string;
+  preview_key: string;
+  thumbnail_key: string;
+  content_type: string;
+  bytes: number;
+  width: number;
+  height: number;
+  taken_at: string | null;
+  placeholder: string;
+  created_at: string;
+}
+export type PhotoRow = Selectable<PhotosTable>;
+export type NewPhotoRow = Insertable<PhotosTable>;
+
+export interface BucketsTable {
+  id: string;
+  name: string;
+  /** 1 or 0. Memory Box never serves a bucket publicly; the flag is kept for compatibility. */
+  public: number;
+  file_size_limit: number | null;
+  /** JSON array of MIME types, or null for any. */
+  allowed_mime_types: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type BucketRow = Selectable<BucketsTable>;

@@ -1,6 +1,8 @@
 import type { Migration } from "kysely";
 import * as createInstanceSettings from "./2026_11_21_090000_create_instance_settings";
 import * as createAuthTables from "./2026_11_21_100000_create_auth_tables";
+import * as createMemories from "./2026_11_21_110000_create_memories";
+import * as createBuckets from "./2026_11_21_110100_create_buckets";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -10,4 +12,6 @@ import * as createAuthTables from "./2026_11_21_100000_create_auth_tables";
 export const migrations: Record<string, Migration> = {
   "2026_11_21_090000_create_instance_settings": createInstanceSettings,
   "2026_11_21_100000_create_auth_tables": createAuthTables,
+  "2026_11_21_110000_create_memories": createMemories,
+  "2026_11_21_110100_create_buckets": createBuckets,
 };

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, UserRow } from "../../db/schema";
-import type { Mailer } from "../mail/mailer";
+import { type Mailer, MailDeliveryError } from "../mail/mailer";
 import { renderEmail } from "../mail/templates";
 import type { AuditLogRepository } from "./audit-log.repository";
+import { assertPasswordAllowed, displayNameFor, mergeMetadata, newUser, validEmail, weakPasswordMessage, weakPasswordReasons } from "./account-rules";
 import { AuthError } from "./auth-error";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
@@ -94,7 +95,7 @@ export class AccountService {
     const { config } = this.deps;
     if (config.signupDisabled) throw new AuthError(422, "signup_disabled", "Signups not allowed for this instance");
     const email = validEmail(input.email);
-    this.assertPasswordAllowed(input.password);
+    assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
     if (config.inviteOnly && !(await this.deps.invitations.isInvited(email))) throw notInvited();
 
     const existing = await this.deps.users.findByEmail(email);
@@ -102,6 +103,13 @@ export class AccountService {
       if (config.autoconfirm) throw new AuthError(422, "user_already_exists", "User already registered");
       // Same answer as a new sign-up, so the form cannot tell who has an account.
       return obfuscatedUser(email, input.data, this.now());
+    }
+    if (existing && !config.autoconfirm) {
+      // Nobody has proved the address yet, so this request may not set the password (or the
+      // metadata) that the owner's confirmation link would then confirm: it only sends the mail
+      // again. Supabase Auth does the same ("we can't be sure of their claimed identity").
+      const resent = await this.sendToken(existing, "signup", { redirectTo, pkce: input.pkce, authenticationMethod: "email/signup" });
+      return presentUser(resent);
     }
 
     const now = this.now().toISOString();
@@ -112,11 +120,14 @@ export class AccountService {
     if (config.autoconfirm) user.email_confirmed_at = now;
 
     // The account, its profile and the used invitation are written together or not at all.
-    await this.deps.sessions.transaction(async (trx) => {
+    const written = await this.deps.sessions.transaction(async (trx) => {
       if (existing) await this.deps.users.update(user.id, { encrypted_password: user.encrypted_password, user_metadata: user.user_metadata, updated_at: now, email_confirmed_at: user.email_confirmed_at }, trx);
-      else await this.deps.users.create(user, displayNameFor(email, input.data), trx);
+      else if (!(await this.deps.users.createIfEmailFree(user, displayNameFor(email, input.data), trx))) return false;
       await this.deps.invitations.markUsed(email, user.id, trx);
+      return true;
     });
+    // Another sign-up of this address committed first (a double submit): answer as to a repeated one.
+    if (!written) return this.signUp(input, redirectTo, context);
     await this.deps.audit.record({ action: "user.signed_up", actorId: user.id, actorEmail: email, ip: context.ip });
 
     if (config.autoconfirm) return this.deps.sessionService.start(user, "password", context);
@@ -140,7 +151,7 @@ export class AccountService {
     if (!user.email_confirmed_at) throw new AuthError(400, "email_not_confirmed", "Email not confirmed");
     const session = await this.deps.sessionService.start(user, "password", context);
     await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
-    const reasons = this.weakPasswordReasons(input.password);
+    const reasons = weakPasswordReasons(input.password, this.deps.config.passwordMinLength);
     return reasons.length > 0 ? { ...session, weak_password: { message: weakPasswordMessage(this.deps.config.passwordMinLength), reasons } } : session;
   }
 
@@ -218,7 +229,13 @@ export class AccountService {
     const user = await this.deps.users.findByEmail(email);
     if (!user) {
       if (!input.createUser || this.deps.config.signupDisabled) return;
-      await this.signUp({ email, password: randomToken(), data: input.data, ...(input.pkce ? { pkce: input.pkce } : {}) }, redirectTo, context);
+      try {
+        await this.signUp({ email, password: randomToken(), data: input.data, ...(input.pkce ? { pkce: input.pkce } : {}) }, redirectTo, context);
+      } catch (error) {
+        // As for members, the answer must not tell how the mail server fared (the mailer logs it).
+        if (error instanceof MailDeliveryError) return;
+        throw error;
+      }
       return;
     }
     const kind: TokenKind = user.email_confirmed_at ? "magiclink" : "signup";
@@ -270,11 +287,13 @@ export class AccountService {
     }
 
     if (input.password !== undefined) {
-      this.assertPasswordAllowed(input.password);
+      assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
+      // Reauthentication first: otherwise an old (perhaps stolen) session could learn whether a
+      // guess is the current password from same_password, without the e-mailed nonce.
+      await this.assertReauthenticated(caller, input.nonce);
       if (user.encrypted_password && (await this.deps.hasher.verify(user.encrypted_password, input.password))) {
         throw new AuthError(422, "same_password", "New password should be different from the old password.");
       }
-      await this.assertReauthenticated(caller, input.nonce);
       const passwordHash = await this.deps.hasher.hash(input.password);
       await this.deps.sessions.transaction(async (trx) => {
         await this.deps.users.update(user.id, { encrypted_password: passwordHash, updated_at: now }, trx);
@@ -313,9 +332,10 @@ export class AccountService {
 
   /**
    * Creates a one-time token, records when it was sent and e-mails it. A second mail of the same
-   * kind within the minimum interval is refused with 429.
+   * kind within the minimum interval is refused with 429. With `background`, the answer does not
+   * wait for the mail server (nor learn how it fared: the mailer logs failures).
    */
-  async sendToken(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<UserRow> {
+  async sendToken(user: UserRow, kind: TokenKind, options: TokenOptions, delivery: { background?: boolean } = {}): Promise<UserRow> {
     const sentAtColumn = sentAtColumnFor(kind);
     const lastSent = user[sentAtColumn];
     const waitMs = lastSent ? Date.parse(lastSent) + this.deps.config.emailMinIntervalSeconds * 1000 - this.now().getTime() : 0;
@@ -324,8 +344,18 @@ export class AccountService {
     }
     const issued = await this.issueToken(user, kind, options);
     const mail = renderEmail(mailKind[kind], { code: issued.code, email: issued.recipient, ...(issued.link ? { link: issued.link } : {}), ...(kind === "email_change" ? { newEmail: issued.recipient } : {}) });
-    await this.deps.mailer.send({ to: issued.recipient, ...mail, ...(issued.link ? { link: issued.link } : {}) });
-    await this.deps.audit.record({ action: `mail.${kind}_sent`, actorId: user.id, actorEmail: user.email });
+    const deliver = async () => {
+      try {
+        await this.deps.mailer.send({ to: issued.recipient, ...mail, ...(issued.link ? { link: issued.link } : {}) });
+      } catch (error) {
+        // Nothing reached the person, so the minimum interval must not make them wait to ask again.
+        await this.deps.users.update(user.id, { [sentAtColumn]: lastSent });
+        throw error;
+      }
+      await this.deps.audit.record({ action: `mail.${kind}_sent`, actorId: user.id, actorEmail: user.email });
+    };
+    if (delivery.background) void deliver().catch(() => undefined);
+    else await deliver();
     return issued.user;
   }
 
@@ -368,30 +398,20 @@ export class AccountService {
     return { user: { ...user, [sentAtColumn]: now.toISOString() }, recipient, link, code, linkToken, redirectTo };
   }
 
-  /** For flows that must not reveal whether an account exists: throttling is silent. */
+  /**
+   * For flows that must not reveal whether an account exists: throttling is silent, and the mail
+   * goes out in the background, so neither the mail server's delay nor its failure shows in the
+   * answer (an unknown address answers at once).
+   */
   private async sendTokenQuietly(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<void> {
     try {
-      await this.sendToken(user, kind, options);
+      await this.sendToken(user, kind, options, { background: true });
     } catch (error) {
       if (error instanceof AuthError && error.code === "over_email_send_rate_limit") return;
       throw error;
     }
   }
 
-  private assertPasswordAllowed(password: string): void {
-    if (!password) throw new AuthError(400, "validation_failed", "Signup requires a valid password");
-    if (Buffer.byteLength(password) > 72) throw new AuthError(400, "validation_failed", "Password cannot be longer than 72 characters");
-    const reasons = this.weakPasswordReasons(password);
-    if (reasons.length > 0) throw new AuthError(422, "weak_password", weakPasswordMessage(this.deps.config.passwordMinLength), reasons);
-  }
-
-  private weakPasswordReasons(password: string): string[] {
-    return [...password].length < this.deps.config.passwordMinLength ? ["length"] : [];
-  }
-}
-
-function weakPasswordMessage(minLength: number): string {
-  return `Password should be at least ${minLength} characters.`;
 }
 
 function sentAtColumnFor(kind: TokenKind) {
@@ -408,54 +428,6 @@ function sentAtColumnFor(kind: TokenKind) {
     case "reauthentication":
       return "reauthentication_sent_at" as const;
   }
-}
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Lower-cased and trimmed; anything that is not plausibly an address is refused. */
-export function validEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (!email || email.length > 254 || !emailPattern.test(email)) throw new AuthError(400, "validation_failed", "Unable to validate email address: invalid format");
-  return email;
-}
-
-/** `full_name` from the sign-up metadata, else the part of the address before the @. */
-export function displayNameFor(email: string, metadata: Record<string, unknown>): string {
-  const fullName = typeof metadata.full_name === "string" ? metadata.full_name.trim() : "";
-  return fullName || email.split("@")[0] || email;
-}
-
-/** Merges metadata the way Supabase Auth does: a `null` value removes that key. */
-function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
-  const merged = { ...current };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
-
-export function newUser(email: string, passwordHash: string | null, data: Record<string, unknown>, now: string): UserRow {
-  return {
-    id: randomUUID(),
-    aud: "authenticated",
-    role: "authenticated",
-    email,
-    encrypted_password: passwordHash,
-    email_confirmed_at: null,
-    invited_at: null,
-    confirmation_sent_at: null,
-    recovery_sent_at: null,
-    email_change: null,
-    email_change_sent_at: null,
-    reauthentication_sent_at: null,
-    last_sign_in_at: null,
-    banned_until: null,
-    app_metadata: JSON.stringify({ provider: "email", providers: ["email"] }),
-    user_metadata: JSON.stringify(data),
-    created_at: now,
-    updated_at: now,
-  };
 }
 
 /** What Supabase Auth answers for a sign-up of an existing address: a user that does not exist. */

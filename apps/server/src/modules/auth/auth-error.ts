@@ -33,7 +33,29 @@ export function registerAuthErrorHandling(app: FastifyInstance): void {
     if (authError.statusCode >= 500) request.log.error({ err: error }, "auth request failed");
     return sendAuthError(request, reply, authError);
   });
+  acceptEmptyJsonBodies(app);
+}
+
+/** Unknown paths under /auth/v1, in the same envelope. Fastify allows one such handler per prefix. */
+export function registerAuthNotFound(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => sendAuthError(request, reply, new AuthError(404, "not_found", "Not found")));
+}
+
+/**
+ * auth-js sends `Content-Type: application/json` on every POST, even with no body (logout).
+ * An empty body therefore means `{}` here, where Fastify would refuse it.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: 1024 * 1024 }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AuthError(400, "bad_json", "Could not parse request body as JSON"), undefined);
+    }
+  });
 }
 
 export function sendAuthError(request: FastifyRequest, reply: FastifyReply, error: AuthError): FastifyReply {

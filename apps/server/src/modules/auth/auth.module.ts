@@ -5,6 +5,7 @@ import { InstanceSettingsRepository } from "../instance/instance-settings.reposi
 import type { InvitationsService } from "../invitations/invitations.service";
 import type { Mailer } from "../mail/mailer";
 import { AccountService } from "./account.service";
+import { AdminService } from "./admin.service";
 import type { AuditLogRepository } from "./audit-log.repository";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { PasswordHasher } from "./password-hasher";
@@ -18,6 +19,7 @@ export interface AuthModule {
   users: UsersRepository;
   sessions: SessionService;
   accounts: AccountService;
+  admin: AdminService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -26,6 +28,8 @@ export async function createAuthModule(deps: { config: Config; db: Kysely<Databa
   const keys = await SigningKeys.load({ keys: config.auth.jwtKeys, hsSecret: config.auth.jwtSecret, issuer: config.auth.jwtIssuer, settings: new InstanceSettingsRepository(db) });
   const users = new UsersRepository(db);
   const sessionsRepository = new SessionsRepository(db);
+  const tokens = new OneTimeTokensRepository(db);
+  const hasher = new PasswordHasher();
   const clock = deps.now ? { now: deps.now } : {};
   const sessions = new SessionService({ config: config.auth, users, sessions: sessionsRepository, keys, invitations, audit, ...clock });
   const accounts = new AccountService({
@@ -33,13 +37,14 @@ export async function createAuthModule(deps: { config: Config; db: Kysely<Databa
     publicUrl: config.publicUrl,
     users,
     sessions: sessionsRepository,
-    tokens: new OneTimeTokensRepository(db),
+    tokens,
     sessionService: sessions,
     invitations,
-    hasher: new PasswordHasher(),
+    hasher,
     mailer: deps.mailer,
     audit,
     ...clock,
   });
-  return { keys, users, sessions, accounts };
+  const admin = new AdminService({ config: config.auth, users, sessions: sessionsRepository, tokens, accounts, keys, invitations, hasher, audit, ...clock });
+  return { keys, users, sessions, accounts, admin };
 }

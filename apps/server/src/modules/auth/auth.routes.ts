@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AuthRateLimits } from "../../config";
 import type { AccountService, PkceChallenge, VerifyType } from "./account.service";
-import { AuthError, registerAuthErrorHandling } from "./auth-error";
+import { AuthError, registerAuthErrorHandling, registerAuthNotFound } from "./auth-error";
 import { presentUser } from "./auth.presenter";
 import * as schemas from "./auth.schemas";
 import type { SessionService } from "./session.service";
@@ -26,7 +26,7 @@ const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change"
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { accounts, sessions } = options;
   registerAuthErrorHandling(app);
-  acceptEmptyJsonBodies(app);
+  registerAuthNotFound(app);
   await app.register(fastifyCors, {
     origin: true,
     credentials: true,
@@ -51,7 +51,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   });
 
   app.post("/token", { ...limit("token"), schema: { querystring: schemas.TokenQuery } }, async (request) => {
-    switch (request.query.grant_type) {
+    switch (request.query.grant_type ?? "") {
       case "password": {
         const body = schemas.PasswordGrantBody.parse(request.body ?? {});
         if (body.email && body.phone) throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided on login.");
@@ -210,21 +210,3 @@ function redirectWithError(reply: FastifyReply, redirectTo: string, error: AuthE
   const params = new URLSearchParams({ error: oauthErrorByStatus[error.statusCode] ?? "server_error", error_code: error.code, error_description: error.message, sb: "" });
   return reply.redirect(`${redirectTo.split("#")[0]}#${params.toString()}`, 303);
 }
-
-/**
- * auth-js sends `Content-Type: application/json` on every POST, even with no body (logout).
- * An empty body therefore means `{}` here, where Fastify would refuse it.
- */
-function acceptEmptyJsonBodies(app: Parameters<FastifyPluginAsyncZod>[0]): void {
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: 1024 * 1024 }, (_request, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new AuthError(400, "bad_json", "Could not parse request body as JSON"), undefined);
-    }
-  });
-}
-

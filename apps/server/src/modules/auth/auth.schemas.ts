@@ -16,7 +16,8 @@ const pkceFields = {
 export const RedirectQuery = z.looseObject({ redirect_to: text });
 
 export const SignUpBody = z.looseObject({ email: text, phone: text, password: text, data: metadata, ...pkceFields });
-export const TokenQuery = z.looseObject({ grant_type: z.string() });
+// A missing grant_type is an unsupported one (invalid_credentials), as in Supabase Auth, not a validation error.
+export const TokenQuery = z.looseObject({ grant_type: text });
 export const PasswordGrantBody = z.looseObject({ email: text, phone: text, password: text });
 export const RefreshGrantBody = z.looseObject({ refresh_token: text });
 export const PkceGrantBody = z.looseObject({ auth_code: text, code_verifier: text });

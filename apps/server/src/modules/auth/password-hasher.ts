@@ -1,4 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
+import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 
 /** `Algorithm.Argon2id` of @node-rs/argon2, whose const enum cannot be imported under isolatedModules. */
 const argon2id = 2;
@@ -9,18 +10,19 @@ const argon2id = 2;
  */
 export class PasswordHasher {
   static readonly options = { algorithm: argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly limit: ConcurrencyLimit;
 
-  constructor(private readonly maxConcurrent = 2) {}
+  constructor(maxConcurrent = 2) {
+    this.limit = new ConcurrencyLimit(maxConcurrent);
+  }
 
   hash(password: string): Promise<string> {
-    return this.limited(() => hash(password, PasswordHasher.options));
+    return this.limit.run(() => hash(password, PasswordHasher.options));
   }
 
   /** Constant-time comparison inside argon2; false for a malformed stored hash. */
   verify(storedHash: string, password: string): Promise<boolean> {
-    return this.limited(() => verify(storedHash, password).catch(() => false));
+    return this.limit.run(() => verify(storedHash, password).catch(() => false));
   }
 
   /**
@@ -30,19 +32,6 @@ export class PasswordHasher {
   async verifyDummy(password: string): Promise<false> {
     await this.verify(dummyHash, password);
     return false;
-  }
-
-  private async limited<T>(task: () => Promise<T>): Promise<T> {
-    // A finishing task hands its slot straight to the next waiter, so the limit holds exactly.
-    if (this.running < this.maxConcurrent) this.running += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
   }
 }
 

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import type { UserRow } from "../../db/schema";
+import { AuthError } from "./auth-error";
+
+/** Rules about accounts shared by the member-facing flows and the admin API. */
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Lower-cased and trimmed; anything that is not plausibly an address is refused. */
+export function validEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!email || email.length > 254 || !emailPattern.test(email)) throw new AuthError(400, "validation_failed", "Unable to validate email address: invalid format");
+  return email;
+}
+
+/**
+ * The password policy: present, at most 72 bytes (the reference server's bcrypt limit), and at
+ * least the configured length (`422 weak_password` with the reasons).
+ */
+export function assertPasswordAllowed(password: string, minLength: number): void {
+  if (!password) throw new AuthError(400, "validation_failed", "Signup requires a valid password");
+  assertPasswordFits(password);
+  const reasons = weakPasswordReasons(password, minLength);
+  if (reasons.length > 0) throw new AuthError(422, "weak_password", weakPasswordMessage(minLength), reasons);
+}
+
+/** argon2 has no length limit, but the reference server (bcrypt) refuses more than 72 bytes; so do we. */
+export function assertPasswordFits(password: string): void {
+  if (Buffer.byteLength(password) > 72) throw new AuthError(400, "validation_failed", "Password cannot be longer than 72 characters");
+}
+
+export function weakPasswordReasons(password: string, minLength: number): string[] {
+  return [...password].length < minLength ? ["length"] : [];
+}
+
+export function weakPasswordMessage(minLength: number): string {
+  return `Password should be at least ${minLength} characters.`;
+}
+
+/** `full_name` from the metadata, else the part of the address before the @. */
+export function displayNameFor(email: string, metadata: Record<string, unknown>): string {
+  const fullName = typeof metadata.full_name === "string" ? metadata.full_name.trim() : "";
+  return fullName || email.split("@")[0] || email;
+}
+
+/** Merges metadata the way Supabase Auth does: a `null` value removes that key. */
+export function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export function newUser(email: string, passwordHash: string | null, data: Record<string, unknown>, now: string): UserRow {
+
+  return {
+    id: randomUUID(),
+    aud: "authenticated",
+    role: "authenticated",
+    email,
+    encrypted_password: passwordHash,
+    email_confirmed_at: null,
+    invited_at: null,
+    confirmation_sent_at: null,
+    recovery_sent_at: null,
+    email_change: null,
+    email_change_sent_at: null,
+    reauthentication_sent_at: null,
+    last_sign_in_at: null,
+    banned_until: null,
+    app_metadata: JSON.stringify({ provider: "email", providers: ["email"] }),
+    user_metadata: JSON.stringify(data),
+    created_at: now,
+    updated_at: now,
+  };
+}

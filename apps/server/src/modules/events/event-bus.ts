@@ -1,0 +1,134 @@
+import pg from "pg";
+
+/** Something a member did that other members' screens should show at once. */
+export interface CollectionEvent {
+  type: "memory.created" | "memory.updated" | "memory.deleted";
+  /** The memory's id. */
+  id: string;
+  /** The member who did it. */
+  actor: string;
+}
+
+export interface DeliveredEvent extends CollectionEvent {
+  /** Increasing within a process's stream; sent as the SSE id so a reconnect can resume. */
+  eventId: string;
+}
+
+export interface EventBus {
+  publish(event: CollectionEvent): void;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (event: DeliveredEvent) => void): () => void;
+  /** Events after `eventId`, or null when it is too old (or unknown) to replay. */
+  since(eventId: string): DeliveredEvent[] | null;
+  close(): Promise<void>;
+}
+
+const replayCapacity = 1000;
+
+/**
+ * Delivers to this process's subscribers and keeps the last events for reconnects. Event ids are
+ * `{ms}-{seq}` with zero padding, so they sort as text in the order they were delivered here.
+ */
+class LocalDelivery {
+  private readonly listeners = new Set<(event: DeliveredEvent) => void>();
+  private readonly recent: DeliveredEvent[] = [];
+  private sequence = 0;
+
+  deliver(event: CollectionEvent): void {
+    this.sequence += 1;
+    const delivered: DeliveredEvent = { ...event, eventId: `${Date.now().toString().padStart(15, "0")}-${this.sequence.toString().padStart(9, "0")}` };
+    this.recent.push(delivered);
+    if (this.recent.length > replayCapacity) this.recent.shift();
+    for (const listener of this.listeners) listener(delivered);
+  }
+
+  subscribe(listener: (event: DeliveredEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Unknown ids (too old, or from another process's stream) mean the client must reload. */
+  since(eventId: string): DeliveredEvent[] | null {
+    const index = this.recent.findIndex((event) => event.eventId === eventId);
+    return index === -1 ? null : this.recent.slice(index + 1);
+  }
+}
+
+/** One process (SQLite): events go straight to this process's subscribers. */
+export class InProcessEventBus implements EventBus {
+  private readonly delivery = new LocalDelivery();
+
+  publish(event: CollectionEvent): void {
+    this.delivery.deliver(event);
+  }
+
+  subscribe(listener: (event: DeliveredEvent) => void): () => void {
+    return this.delivery.subscribe(listener);
+  }
+
+  since(eventId: string): DeliveredEvent[] | null {
+    return this.delivery.since(eventId);
+  }
+
+  async close(): Promise<void> {}
+}
+
+const channel = "memory_box_events";
+
+/**
+ * Several processes on one PostgreSQL database: every publish is a NOTIFY, and every process
+ * LISTENs, so a member connected to any process sees what happened on any other. A process also
+ * receives its own notifications, so delivery is the same path for all.
+ */
+export class PostgresEventBus implements EventBus {
+  private readonly delivery = new LocalDelivery();
+  private closed = false;
+
+  private constructor(
+    private readonly listener: pg.Client,
+    private readonly pool: pg.Pool,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  static async connect(url: string, onError: (error: Error) => void): Promise<PostgresEventBus> {
+    const listener = new pg.Client({ connectionString: url });
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pool.on("error", onError);
+    const bus = new PostgresEventBus(listener, pool, onError);
+    listener.on("notification", (message) => bus.receive(message.payload));
+    listener.on("error", (error) => {
+      if (!bus.closed) onError(error);
+    });
+    await listener.connect();
+    await listener.query(`listen ${channel}`);
+    return bus;
+  }
+
+  publish(event: CollectionEvent): void {
+    this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(event)]).catch(this.onError);
+  }
+
+  subscribe(listener: (event: DeliveredEvent) => void): () => void {
+    return this.delivery.subscribe(listener);
+  }
+
+  since(eventId: string): DeliveredEvent[] | null {
+    return this.delivery.since(eventId);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([this.listener.end(), this.pool.end()]);
+  }
+
+  private receive(payload: string | undefined): void {
+    try {
+      const parsed = JSON.parse(payload ?? "") as Partial<CollectionEvent>;
+      if ((parsed.type === "memory.created" || parsed.type === "memory.updated" || parsed.type === "memory.deleted") && typeof parsed.id === "string" && typeof parsed.actor === "string") {
+        this.delivery.deliver({ type: parsed.type, id: parsed.id, actor: parsed.actor });
+      }
+    } catch (error) {
+      this.onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { requireMembers } from "../../plugins/member-auth";
+import type { Caller } from "../auth/session.service";
+import type { DeliveredEvent, EventBus } from "./event-bus";
+
+export interface EventsRoutesOptions {
+  bus: EventBus;
+  authenticate: (request: FastifyRequest) => Promise<Caller>;
+  /** How often a comment line keeps proxies from closing an idle stream, and the session is re-checked. */
+  heartbeatMs?: number;
+}
+
+/**
+ * `GET /api/v1/events`: a Server-Sent Events stream of changes to the collection. The client
+ * sends `Last-Event-ID` when it reconnects and receives what it missed, or a `resync` event when
+ * that is no longer known (then it reloads). The stream ends when the member's session ends.
+ */
+export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (app, { bus, authenticate, heartbeatMs = 25_000 }) => {
+  requireMembers(app, authenticate);
+  // Open streams would keep the server from shutting down; they end before it stops listening.
+  const open = new Set<(options?: { closeConnection?: boolean }) => void>();
+  app.addHook("preClose", async () => {
+    for (const end of open) end({ closeConnection: true });
+  });
+
+  app.get("/api/v1/events", { schema: { tags: ["events"], summary: "Live changes to the collection (text/event-stream)" } }, async (request, reply) => {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      // The stream is the whole life of the connection; when it ends the socket goes too, so
+      // shutdown never waits for an idle keep-alive socket.
+      connection: "close",
+      "x-accel-buffering": "no",
+      "x-request-id": request.id,
+    });
+    const send = (event: DeliveredEvent) => raw.write(`id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify({ id: event.id, actor: event.actor })}\n\n`);
+    raw.write("retry: 3000\n\n");
+
+    const lastEventId = request.headers["last-event-id"];
+    if (typeof lastEventId === "string" && lastEventId !== "") {
+      const missed = bus.since(lastEventId);
+      if (missed === null) raw.write("event: resync\ndata: {}\n\n");
+      else missed.forEach(send);
+    }
+    const unsubscribe = bus.subscribe(send);
+
+    const end = (options: { closeConnection?: boolean } = {}) => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(end);
+      if (!raw.writableEnded) raw.end();
+      // At shutdown a client that stopped reading must not hold the server open.
+      if (options.closeConnection) request.raw.socket.destroy();
+    };
+    const heartbeat = setInterval(() => {
+      authenticate(request).then(
+        () => raw.write(": ping\n\n"),
+        () => end(),
+      );
+    }, heartbeatMs);
+    open.add(end);
+    raw.on("close", () => end());
+  });
+};

@@ -1,0 +1,134 @@
+import type { Memory } from "@memory-box/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, type TestMember } from "../../../test/members";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { testEngines } from "../../../test/test-database";
+
+interface StreamedEvent {
+  id: string | undefined;
+  event: string;
+  data: string;
+}
+
+/** Reads an SSE stream as a member would, until aborted. */
+async function openStream(baseUrl: string, member: TestMember, lastEventId?: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl}/api/v1/events`, { headers: { ...member.headers, ...(lastEventId ? { "last-event-id": lastEventId } : {}) }, signal: controller.signal });
+  const events: StreamedEvent[] = [];
+  let ended = false;
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let boundary: number;
+        while ((boundary = buffer.indexOf("\n\n")) !== -1) {
+          const block = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
+          const event = field("event");
+          if (event) events.push({ id: field("id"), event, data: field("data") ?? "" });
+        }
+      }
+    } catch {
+      // aborted
+    }
+    ended = true;
+  })();
+  const waitFor = async (predicate: (event: StreamedEvent) => boolean, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const found = events.find(predicate);
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no matching event; got ${JSON.stringify(events)}`);
+  };
+  return { response, events, waitFor, hasEnded: () => ended, close: async () => { controller.abort(); await reading; } };
+}
+
+describe.each(testEngines)("live events on %s", (engine) => {
+  let testApp: TestApp;
+  let baseUrl: string;
+  let ann: TestMember;
+  let ben: TestMember;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, eventsHeartbeatMs: 200 });
+    baseUrl = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
+    ann = await createMember(testApp, "ann@memory-box.test");
+    ben = await createMember(testApp, "ben@memory-box.test");
+  });
+  afterAll(() => testApp.close());
+
+  it("refuses anyone who is not signed in", async () => {
+    const response = await fetch(`${baseUrl}/api/v1/events`);
+    expect(response.status).toBe(401);
+  });
+
+  it("tells a member what the other member created, changed and deleted", async () => {
+    const stream = await openStream(baseUrl, ann);
+    expect(stream.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const created = (await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "Live" } })).json<Memory>();
+    const createdEvent = await stream.waitFor((event) => event.event === "memory.created");
+    expect(JSON.parse(createdEvent.data)).toEqual({ id: created.id, actor: ben.userId });
+    await testApp.app.inject({ method: "PUT", url: `/api/v1/memories/${created.id}`, headers: ben.headers, payload: { title: "Live, edited" } });
+    await stream.waitFor((event) => event.event === "memory.updated");
+    await testApp.app.inject({ method: "DELETE", url: `/api/v1/memories/${created.id}`, headers: ben.headers });
+    await stream.waitFor((event) => event.event === "memory.deleted");
+    await stream.close();
+  });
+
+  it("replays what was missed after a reconnect, or asks for a reload when it cannot", async () => {
+    const first = await openStream(baseUrl, ann);
+    await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "Before the drop" } });
+    const seen = await first.waitFor((event) => event.event === "memory.created");
+    await first.close();
+    const missed = (await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "While away" } })).json<Memory>();
+
+    const resumed = await openStream(baseUrl, ann, seen.id);
+    const replayed = await resumed.waitFor((event) => event.event === "memory.created");
+    expect(JSON.parse(replayed.data)).toMatchObject({ id: missed.id });
+    await resumed.close();
+
+    const unknown = await openStream(baseUrl, ann, "000000000000001-000000001");
+    await unknown.waitFor((event) => event.event === "resync");
+    await unknown.close();
+  });
+
+  it("ends the stream when the member's session ends", async () => {
+    const carol = await createMember(testApp, "carol@memory-box.test");
+    const stream = await openStream(baseUrl, carol);
+    await testApp.app.inject({ method: "POST", url: "/auth/v1/logout?scope=global", headers: carol.headers });
+    const deadline = Date.now() + 5000;
+    while (!stream.hasEnded() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stream.hasEnded()).toBe(true);
+    await stream.close();
+  });
+});
+
+describe.runIf(testEngines.includes("postgres"))("live events across two server processes on one PostgreSQL database", () => {
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    first = await createTestApp("postgres", { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    second = await createTestApp("postgres", { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, sharedDatabase: first.config.database });
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it("delivers a change made through one server to a member connected to the other", async () => {
+    const baseUrl = await first.app.listen({ port: 0, host: "127.0.0.1" });
+    const ann = await createMember(first, "ann@memory-box.test");
+    const ben = await createMember(second, "ben@memory-box.test");
+    const stream = await openStream(baseUrl, ann);
+    const created = (await second.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "From the other server" } })).json<Memory>();
+    const event = await stream.waitFor((received) => received.event === "memory.created");
+    expect(JSON.parse(event.data)).toEqual({ id: created.id, actor: ben.userId });
+    await stream.close();
+  });
+});

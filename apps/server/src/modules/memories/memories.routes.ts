@@ -1,0 +1,64 @@
+import { ApiError, Memory, MemoryInput, MemoryListQuery, MemoryPage, TagList } from "@memory-box/contract";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../errors";
+import type { Caller } from "../auth/session.service";
+import { memberOf, requireMembers } from "../../plugins/member-auth";
+import type { MemoriesService } from "./memories.service";
+
+export interface MemoriesRoutesOptions {
+  service: MemoriesService;
+  authenticate: (request: FastifyRequest) => Promise<Caller>;
+}
+
+const IdParams = z.object({ id: z.uuid({ message: "must be a memory id (UUID)" }) });
+const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError };
+
+/** `/api/v1/memories` and `/api/v1/tags`: the shared collection, for signed-in members only. */
+export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (app, { service, authenticate }) => {
+  requireMembers(app, authenticate);
+  const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
+
+  app.get("/api/v1/memories", { schema: { tags: ["memories"], summary: "List memories, newest first", querystring: MemoryListQuery, response: { 200: MemoryPage, ...errors } } }, (request) =>
+    service.list(request.query),
+  );
+
+  app.get("/api/v1/memories/:id", { schema: { tags: ["memories"], summary: "One memory", params: IdParams, response: { 200: Memory, ...errors } } }, async (request, reply) => {
+    const memory = await service.get(request.params.id);
+    return reply.header("etag", etagOf(memory.version)).send(memory);
+  });
+
+  app.post("/api/v1/memories", { schema: { tags: ["memories"], summary: "Add a memory", body: MemoryInput, response: { 201: Memory, ...errors } } }, async (request, reply) => {
+    const memory = await service.create(actor(request), request.body);
+    return reply.status(201).header("etag", etagOf(memory.version)).send(memory);
+  });
+
+  app.put(
+    "/api/v1/memories/:id",
+    { schema: { tags: ["memories"], summary: "Replace a memory's fields and photos", params: IdParams, body: MemoryInput, response: { 200: Memory, ...errors } } },
+    async (request, reply) => {
+      const memory = await service.update(actor(request), request.params.id, request.body, expectedVersion(request.headers["if-match"]));
+      return reply.header("etag", etagOf(memory.version)).send(memory);
+    },
+  );
+
+  app.delete("/api/v1/memories/:id", { schema: { tags: ["memories"], summary: "Delete a memory and its photos", params: IdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+    await service.remove(actor(request), request.params.id);
+    return reply.status(204).send(null);
+  });
+
+  app.get("/api/v1/tags", { schema: { tags: ["memories"], summary: "Every tag with its count, most used first", response: { 200: TagList, 401: ApiError } } }, () => service.tags());
+};
+
+function etagOf(version: number): string {
+  return `"v${version}"`;
+}
+
+/** `If-Match: "v3"` → 3. Anything else that is present is a client error, not a silent overwrite. */
+function expectedVersion(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const match = /^"v(\d{1,9})"$/.exec(header.trim());
+  if (!match?.[1]) throw new AppError(400, "invalid_if_match", 'If-Match must be an ETag of this API, such as "v3".');
+  return Number(match[1]);
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import type { Memory, MemoryPage, ParsedMemoryInput, Photo, TagList } from "@memory-box/contract";
+import { AppError, notFound } from "../../errors";
+import type { Transaction } from "kysely";
+import type { Database, PhotoRow } from "../../db/schema";
+import type { MemoriesRepository, MemoryRecord } from "./memories.repository";
+import type { PhotosRepository } from "../photos/photos.repository";
+
+export interface Actor {
+  userId: string;
+}
+
+export type MemoryEvent = { type: "memory.created" | "memory.updated" | "memory.deleted"; id: string; actor: string };
+
+export interface MemoriesServiceDeps {
+  memories: MemoriesRepository;
+  photos: PhotosRepository;
+  /** Turns a stored photo into its API form with signed, expiring URLs. */
+  presentPhoto: (photo: PhotoRow) => Photo;
+  /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
+  deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
+  publish: (event: MemoryEvent) => void;
+  now?: () => Date;
+}
+
+const memoryNotFound = () => notFound("memory_not_found", "Memory not found.");
+const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
+
+/**
+ * The shared collection: every member reads, edits and deletes every memory. The author stays
+ * the author; the last editor is recorded. Photos change hands only inside a memory's save.
+ */
+export class MemoriesService {
+  constructor(private readonly deps: MemoriesServiceDeps) {}
+
+  private now(): string {
+    return (this.deps.now?.() ?? new Date()).toISOString();
+  }
+
+  async list(query: { q?: string | undefined; tag?: string | undefined; cursor?: string | undefined; limit: number }): Promise<MemoryPage> {
+    const filter = { q: query.q, tag: query.tag };
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const [{ records, hasMore }, counts] = await Promise.all([this.deps.memories.page(filter, after, query.limit), this.deps.memories.counts(filter)]);
+    const last = records.at(-1);
+    return {
+      items: records.map((record) => this.present(record)),
+      next_cursor: hasMore && last ? encodeCursor(last.sort_key) : null,
+      matched: counts.matched,
+      total: counts.total,
+    };
+  }
+
+  async get(id: string): Promise<Memory> {
+    const record = await this.deps.memories.findById(id);
+    if (!record) throw memoryNotFound();
+    return this.present(record);
+  }
+
+  async tags(): Promise<TagList> {
+    return { tags: await this.deps.memories.tagCounts() };
+  }
+
+  async create(actor: Actor, input: ParsedMemoryInput): Promise<Memory> {
+    const id = randomUUID();
+    await this.deps.memories.transaction(async (trx) => {
+      await this.assertAttachable(input.photo_ids, null, trx);
+      await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fieldsOf(input) }, trx);
+      await this.deps.photos.attach(id, input.photo_ids, trx);
+    });
+    this.deps.publish({ type: "memory.created", id, actor: actor.userId });
+    return this.get(id);
+  }
+
+  /**
+   * Replaces the memory's fields and photo list. With `expectedVersion`, an edit made from a
+   * stale copy (another tab saved first) is refused with 409 instead of silently winning.
+   */
+  async update(actor: Actor, id: string, input: ParsedMemoryInput, expectedVersion?: number): Promise<Memory> {
+    const removed = await this.deps.memories.transaction(async (trx) => {
+      const current = await this.deps.memories.findById(id, trx);
+      if (!current) throw memoryNotFound();
+      if (expectedVersion !== undefined && current.version !== expectedVersion) throw conflict();
+      await this.assertAttachable(input.photo_ids, id, trx);
+      const updated = await this.deps.memories.update(current, fieldsOf(input), { userId: actor.userId, at: this.now(), expectedVersion: current.version }, trx);
+      if (!updated) throw conflict();
+      const keep = new Set(input.photo_ids);
+      const dropped = current.photos.filter((photo) => !keep.has(photo.id));
+      await this.deps.photos.deleteByIds(dropped.map((photo) => photo.id), trx);
+      await this.deps.photos.attach(id, input.photo_ids, trx);
+      return dropped;
+    });
+    await this.deps.deletePhotoFiles(removed);
+    this.deps.publish({ type: "memory.updated", id, actor: actor.userId });
+    return this.get(id);
+  }
+
+  async remove(actor: Actor, id: string): Promise<void> {
+    const photos = await this.deps.memories.transaction(async (trx) => {
+      const owned = await this.deps.photos.ofMemory(id, trx);
+      await this.deps.photos.deleteByIds(owned.map((photo) => photo.id), trx);
+      if (!(await this.deps.memories.delete(id, trx))) throw memoryNotFound();
+      return owned;
+    });
+    await this.deps.deletePhotoFiles(photos);
+    this.deps.publish({ type: "memory.deleted", id, actor: actor.userId });
+  }
+
+  /** Photos listed in a save must exist and be free, or already belong to this memory. */
+  private async assertAttachable(photoIds: string[], memoryId: string | null, trx: Transaction<Database>): Promise<void> {
+    if (new Set(photoIds).size !== photoIds.length) throw new AppError(400, "duplicate_photo", "A photo is listed twice.");
+    const photos = await this.deps.photos.findByIds(photoIds, trx);
+    if (photos.length !== photoIds.length) throw new AppError(400, "unknown_photo", "A listed photo does not exist. Upload it first.");
+    if (photos.some((photo) => photo.memory_id !== null && photo.memory_id !== memoryId)) {
+      throw new AppError(409, "photo_in_use", "A listed photo belongs to another memory.");
+    }
+  }
+
+  private present(record: MemoryRecord): Memory {
+    const photos = record.photos.map((photo) => this.deps.presentPhoto(photo));
+    return {
+      id: record.id,
+      title: record.title,
+      content: record.content,
+      memory_date: record.memory_date,
+      tags: record.tags.length > 0 ? record.tags : null,
+      photo_urls: photos.length > 0 ? photos.map((photo) => photo.url) : null,
+      photos,
+      user_id: record.user_id,
+      profiles: record.display_name === null ? null : { display_name: record.display_name },
+      updated_by: record.updated_by,
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+      version: record.version,
+    };
+  }
+}
+
+function fieldsOf(input: ParsedMemoryInput) {
+  return { title: input.title, content: input.content, memory_date: input.memory_date, tags: input.tags ?? [] };
+}
+
+function conflict(): AppError {
+  return new AppError(409, "memory_changed", "Someone else changed this memory in the meantime. Reload it and try again.");
+}
+
+function encodeCursor(sortKey: string): string {
+  return Buffer.from(sortKey).toString("base64url");
+}
+
+function decodeCursor(cursor: string): string {
+  const sortKey = Buffer.from(cursor, "base64url").toString("utf8");
+  if (!cursorPattern.test(sortKey)) throw new AppError(400, "invalid_cursor", "The page cursor is not valid.");
+  return sortKey;
+}

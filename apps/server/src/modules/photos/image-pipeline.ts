@@ -1,0 +1,273 @@
+import decodeHeic from "heic-decode";
+import sharp, { type Metadata, type ResizeOptions, type Sharp, type SharpOptions } from "sharp";
+import { rgbaToThumbHash } from "thumbhash";
+import { AppError } from "../../errors";
+import { parseExifDate } from "./exif-date";
+
+/**
+ * The image half of a photo upload: sniff, bound, decode once, re-encode. No HTTP, no storage.
+ *
+ * Order matters for safety (security checklist §3): the type comes from magic bytes, the pixel
+ * count from the header, and only then are pixels decoded, straight into a downscaled rendition.
+ * Every derivative is re-encoded WebP without metadata, so no EXIF or GPS leaves this function
+ * except the capture date, which is returned separately.
+ */
+
+export type ImageFormat = "jpeg" | "png" | "webp" | "gif" | "avif" | "heic";
+
+export interface Derivative {
+  data: Buffer;
+  width: number;
+  height: number;
+  contentType: "image/webp";
+}
+
+export interface ProcessedImage {
+  format: ImageFormat;
+  /** Of the original, e.g. "image/jpeg". */
+  contentType: string;
+  /** Of the original, without a dot, e.g. "jpg". */
+  extension: string;
+  /** Display orientation, i.e. after the EXIF rotation. */
+  width: number;
+  height: number;
+  /** See `parseExifDate`: "YYYY-MM-DDTHH:MM:SS" local wall time, "+HH:MM" appended when recorded. */
+  takenAt: string | null;
+  /** ThumbHash, base64. */
+  placeholder: string;
+  /** Longest side at most 400 px, never upscaled. */
+  thumbnail: Derivative;
+  /** Longest side at most 1600 px, never upscaled. */
+  preview: Derivative;
+}
+
+export interface ProcessImageOptions {
+  /** Width × height above which an image is refused before decoding. */
+  maxPixels?: number;
+}
+
+/**
+ * 50 MP: the 48–50 MP modes of current phones pass (8160 × 6120 ≈ 49.9 MP), 100 MP and up are
+ * refused. Lower than the checklist's 100 MP because a HEIC is decoded in full into WebAssembly
+ * memory (4 bytes per pixel), and that memory is never returned to the system.
+ */
+export const DEFAULT_MAX_PIXELS = 50_000_000;
+
+const FORMATS: Record<ImageFormat, { contentType: string; extension: string }> = {
+  jpeg: { contentType: "image/jpeg", extension: "jpg" },
+  png: { contentType: "image/png", extension: "png" },
+  webp: { contentType: "image/webp", extension: "webp" },
+  gif: { contentType: "image/gif", extension: "gif" },
+  avif: { contentType: "image/avif", extension: "avif" },
+  heic: { contentType: "image/heic", extension: "heic" },
+};
+
+const PREVIEW = { size: 1600, quality: 80 };
+const THUMBNAIL = { size: 400, quality: 70 };
+// rgbaToThumbHash accepts at most 100 × 100.
+const PLACEHOLDER_SIZE = 100;
+
+export class UnsupportedImageError extends AppError {
+  constructor() {
+    super(415, "unsupported_image_type", "The file is not a supported image; use JPEG, PNG, WebP, GIF, AVIF or HEIC.");
+    this.name = "UnsupportedImageError";
+  }
+}
+
+export class ImageTooLargeError extends AppError {
+  constructor(maxPixels: number, width?: number, height?: number) {
+    const size = width !== undefined && height !== undefined ? `${width} × ${height} pixels` : "larger than that";
+    super(422, "image_too_large", `The image may have at most ${maxPixels / 1_000_000} megapixels; this one is ${size}.`);
+    this.name = "ImageTooLargeError";
+  }
+}
+
+export class CorruptImageError extends AppError {
+  constructor(options?: ErrorOptions) {
+    super(422, "corrupt_image", "The image could not be read; the file may be damaged or incomplete.", options);
+    this.name = "CorruptImageError";
+  }
+}
+
+const JPEG_MAGIC = [0xff, 0xd8, 0xff];
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const AVIF_BRANDS = new Set(["avif", "avis"]);
+const HEIC_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis"]);
+// Generic HEIF brands say nothing about the codec; they count only when no specific brand is listed.
+const GENERIC_HEIF_BRANDS = new Set(["mif1", "msf1"]);
+// An ftyp box lists a handful of brands; reading more than this is pointless.
+const MAX_BRANDS = 32;
+
+/**
+ * The format by magic bytes alone; file names and client MIME types are never consulted.
+ * Anything else, SVG, PDF, TIFF and HTML included, is null. `head` may be just the first bytes.
+ */
+export function detectImageFormat(head: Uint8Array): ImageFormat | null {
+  if (startsWith(head, 0, JPEG_MAGIC)) return "jpeg";
+  if (startsWith(head, 0, PNG_MAGIC)) return "png";
+  const ascii = (start: number, end: number) => Buffer.from(head.subarray(start, end)).toString("latin1");
+  if (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a") return "gif";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
+  if (ascii(4, 8) !== "ftyp" || head.length < 12) return null;
+
+  // ISO-BMFF: size, "ftyp", major brand, minor version, compatible brands up to the box's end.
+  const boxSize = ((head[0]! << 24) | (head[1]! << 16) | (head[2]! << 8) | head[3]!) >>> 0;
+  const end = Math.min(boxSize, head.length, 16 + MAX_BRANDS * 4);
+  const brands = [ascii(8, 12)];
+  for (let at = 16; at + 4 <= end; at += 4) brands.push(ascii(at, at + 4));
+  const specific = brands.find((brand) => AVIF_BRANDS.has(brand) || HEIC_BRANDS.has(brand));
+  if (specific !== undefined) return AVIF_BRANDS.has(specific) ? "avif" : "heic";
+  return brands.some((brand) => GENERIC_HEIF_BRANDS.has(brand)) ? "heic" : null;
+}
+
+/**
+ * Blocks every libvips loader except the five this pipeline reads from buffers (checklist §3.4):
+ * bytes that slipped past the sniffing still cannot reach the SVG, PDF, TIFF or Magick decoders.
+ * Process-wide, so call it once at start-up; it restricts every other sharp user too.
+ */
+export function restrictImageDecoders(): void {
+  sharp.block({ operation: ["VipsForeignLoad"] });
+  sharp.unblock({
+    operation: ["VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer", "VipsForeignLoadWebpBuffer", "VipsForeignLoadNsgifBuffer", "VipsForeignLoadHeifBuffer"],
+  });
+}
+
+function startsWith(data: Uint8Array, offset: number, magic: readonly number[]): boolean {
+  return data.length >= offset + magic.length && magic.every((byte, i) => data[offset + i] === byte);
+}
+
+/**
+ * Validates an upload and renders its derivatives. Throws UnsupportedImageError (415) for anything
+ * that is not an allowed image, ImageTooLargeError (422) above `maxPixels`, CorruptImageError (422)
+ * for data that does not decode cleanly (a truncated file included).
+ */
+export async function processImage(input: Buffer, options: ProcessImageOptions = {}): Promise<ProcessedImage> {
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const detected = detectImageFormat(input);
+  if (detected === null) throw new UnsupportedImageError();
+
+  try {
+    const { format, metadata } = await readHeader(input, detected, maxPixels);
+    const source = format === "heic" ? await decodeHeicSource(input, maxPixels) : sharpSource(input, metadata, maxPixels);
+    const { preview, thumbnail, placeholder } = await renderDerivatives(source.image);
+    return {
+      format,
+      ...FORMATS[format],
+      width: source.width,
+      height: source.height,
+      takenAt: parseExifDate(metadata.exif),
+      placeholder,
+      thumbnail,
+      preview,
+    };
+  } catch (error) {
+    throw asImageError(error, maxPixels);
+  }
+}
+
+// What libvips calls each format; both HEIF flavours are "heif", told apart by their codec.
+const SHARP_FORMAT: Record<ImageFormat, string> = { jpeg: "jpeg", png: "png", webp: "webp", gif: "gif", avif: "heif", heic: "heif" };
+const HEIF_CODECS: Partial<Record<string, ImageFormat>> = { av1: "avif", hevc: "heic" };
+
+/**
+ * Header only, no pixels: libvips must agree with the magic bytes (a polyglot that one decoder
+ * reads differently is refused), and the pixel count is checked before anything is decoded.
+ * For HEIF the codec decides: AV1 is AVIF whatever the brands say, HEVC is HEIC.
+ */
+async function readHeader(input: Buffer, detected: ImageFormat, maxPixels: number): Promise<{ format: ImageFormat; metadata: Metadata }> {
+  // No limitInputPixels here: reading the header is cheap, and our own check can name the size.
+  const metadata = await sharp(input, { ...decodeOptions(maxPixels), limitInputPixels: false }).metadata();
+  if (metadata.format !== SHARP_FORMAT[detected]) throw new UnsupportedImageError();
+  const format = metadata.format === "heif" ? HEIF_CODECS[metadata.compression ?? ""] : detected;
+  if (format === undefined) throw new UnsupportedImageError();
+  assertWithinPixelLimit(metadata.width, metadata.height, maxPixels);
+  return { format, metadata };
+}
+
+function assertWithinPixelLimit(width: number, height: number, maxPixels: number): void {
+  if (width * height > maxPixels) throw new ImageTooLargeError(maxPixels, width, height);
+}
+
+function decodeOptions(maxPixels: number): SharpOptions {
+  return {
+    // sharp's own guard too, in case the header we checked is not what libvips decodes.
+    limitInputPixels: maxPixels,
+    // "error" refuses truncated and undecodable data; "warning" would also refuse the harmless
+    // libjpeg warnings ("extraneous bytes before marker") that some cameras' files carry.
+    failOn: "error",
+    sequentialRead: true,
+    // Animated GIF/WebP: the first frame only.
+    pages: 1,
+  };
+}
+
+interface Source {
+  /** Decoded pixels in display orientation, not yet resized. */
+  image: Sharp;
+  width: number;
+  height: number;
+}
+
+function sharpSource(input: Buffer, metadata: Metadata, maxPixels: number): Source {
+  return { image: sharp(input, decodeOptions(maxPixels)).autoOrient(), ...metadata.autoOrient };
+}
+
+/**
+ * sharp's prebuilt libvips reads HEIF containers but has no HEVC decoder (patents), and the
+ * checklist's alternatives are a system libvips we cannot use or an external converter process.
+ * heic-decode is libheif + libde265 compiled to WebAssembly: in-process, no native build, and it
+ * applies the container's rotation and mirroring (irot/imir) itself, so its pixels are already in
+ * display orientation. Costs: it decodes at full size (4 bytes per pixel) on the main thread.
+ */
+async function decodeHeicSource(input: Buffer, maxPixels: number): Promise<Source> {
+  const images = await decodeHeic.all({ buffer: input });
+  try {
+    // The image heic-decode's own default would decode; checked again because it is the one
+    // whose pixels are about to be allocated, whatever the header sharp read said.
+    const first = images[0];
+    if (first === undefined) throw new CorruptImageError();
+    assertWithinPixelLimit(first.width, first.height, maxPixels);
+    const { width, height, data } = await first.decode();
+    const raw = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    // Always RGBA; an all-opaque alpha channel is dropped by the WebP encoder.
+    return { image: sharp(raw, { raw: { width, height, channels: 4 } }), width, height };
+  } finally {
+    images.dispose();
+  }
+}
+
+const fitInside = (size: number): ResizeOptions => ({ width: size, height: size, fit: "inside", withoutEnlargement: true });
+
+/**
+ * One decode: the source is rendered once at preview size into raw sRGB, and the thumbnail and the
+ * placeholder are cut from that small buffer instead of decoding the original again.
+ */
+async function renderDerivatives(image: Sharp): Promise<{ preview: Derivative; thumbnail: Derivative; placeholder: string }> {
+  const base = await image
+    .resize(fitInside(PREVIEW.size))
+    .toColourspace("srgb")
+    .raw({ depth: "uchar" })
+    .toBuffer({ resolveWithObject: true });
+  const fromBase = () => sharp(base.data, { raw: { width: base.info.width, height: base.info.height, channels: base.info.channels } });
+
+  const [preview, thumbnail, placeholder] = await Promise.all([
+    encodeWebp(fromBase(), PREVIEW.quality),
+    encodeWebp(fromBase().resize(fitInside(THUMBNAIL.size)), THUMBNAIL.quality),
+    fromBase().resize(fitInside(PLACEHOLDER_SIZE)).ensureAlpha().raw().toBuffer({ resolveWithObject: true }),
+  ]);
+  const hash = rgbaToThumbHash(placeholder.info.width, placeholder.info.height, placeholder.data);
+  return { preview, thumbnail, placeholder: Buffer.from(hash).toString("base64") };
+}
+
+// sharp writes no metadata unless asked (keepMetadata/withMetadata): no EXIF, GPS, XMP or ICC.
+async function encodeWebp(image: Sharp, quality: number): Promise<Derivative> {
+  const { data, info } = await image.webp({ quality }).toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, contentType: "image/webp" };
+}
+
+/** Our own errors pass through; sharp's and libheif's become the client's fault, as they are. */
+function asImageError(error: unknown, maxPixels: number): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof Error && /exceeds pixel limit/i.test(error.message)) return new ImageTooLargeError(maxPixels);
+  return new CorruptImageError({ cause: error });
+}

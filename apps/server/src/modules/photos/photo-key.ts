@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import { validateBlobKey } from "../storage/blob-key";
+
+/** The bucket name in photo URLs; callers put it in front of these keys where a path needs it. */
+export const photoBucket = "memory-photos";
+
+export type DerivativeKind = "thumbnail" | "preview";
+
+const DERIVATIVE_SUFFIX: Record<DerivativeKind, string> = { thumbnail: "thumb.webp", preview: "preview.webp" };
+const EXTENSION = /^[a-z0-9]{1,10}$/;
+
+/**
+ * `{userId}/{timestamp}-{random}.{extension}`: the spec's `{userId}/{timestamp}.{extension}` plus
+ * a random suffix. BlobStore.put replaces an existing object and has no "only if absent", so two
+ * uploads in the same millisecond (two tabs, a retried request, a batch) would silently overwrite
+ * each other with the bare timestamp; 48 random bits make that practically impossible without
+ * a read-before-write. Lower-case hex, so case-insensitive file systems cannot alias two keys.
+ * Keys still sort by upload time, and nobody can guess a neighbour's key.
+ */
+export function originalPhotoKey(userId: string, now: Date, extension: string): string {
+  const timestamp = now.getTime();
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError("Photo keys need a valid date.");
+  if (userId.includes("/")) throw new TypeError("A user id cannot contain '/'.");
+  if (!EXTENSION.test(extension)) throw new TypeError(`Invalid photo extension ${JSON.stringify(extension)}.`);
+  const key = `${userId}/${timestamp}-${randomBytes(6).toString("hex")}.${extension}`;
+  validateBlobKey(key);
+  return key;
+}
+
+/** `{userId}/{timestamp}-{random}.thumb.webp` or `.preview.webp`, next to the original. */
+export function derivativeKey(originalKey: string, kind: DerivativeKind): string {
+  const lastSlash = originalKey.lastIndexOf("/");
+  const lastDot = originalKey.lastIndexOf(".");
+  const stem = lastDot > lastSlash + 1 ? originalKey.slice(0, lastDot) : originalKey;
+  return `${stem}.${DERIVATIVE_SUFFIX[kind]}`;
+}

@@ -1,0 +1,49 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, NewPhotoRow, PhotoRow } from "../../db/schema";
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Photo records; the bytes live in the blob store under the keys recorded here. */
+export class PhotosRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(photo: NewPhotoRow, executor: Executor = this.db): Promise<void> {
+    await executor.insertInto("photos").values(photo).execute();
+  }
+
+  findById(id: string, executor: Executor = this.db): Promise<PhotoRow | undefined> {
+    return executor.selectFrom("photos").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  findByIds(ids: string[], executor: Executor = this.db): Promise<PhotoRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return executor.selectFrom("photos").selectAll().where("id", "in", ids).execute();
+  }
+
+  ofMemory(memoryId: string, executor: Executor = this.db): Promise<PhotoRow[]> {
+    return executor.selectFrom("photos").selectAll().where("memory_id", "=", memoryId).orderBy("position").execute();
+  }
+
+  /** Gives the photos to the memory in the listed order. */
+  async attach(memoryId: string, orderedIds: string[], executor: Executor): Promise<void> {
+    for (const [position, id] of orderedIds.entries()) {
+      await executor.updateTable("photos").set({ memory_id: memoryId, position }).where("id", "=", id).execute();
+    }
+  }
+
+  async deleteByIds(ids: string[], executor: Executor): Promise<void> {
+    if (ids.length > 0) await executor.deleteFrom("photos").where("id", "in", ids).execute();
+  }
+
+  /** Deletes those of the photos that are still unattached; returns their ids. */
+  async deleteUnattached(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const deleted = await this.db.deleteFrom("photos").where("id", "in", ids).where("memory_id", "is", null).returning("id").execute();
+    return deleted.map((row) => row.id);
+  }
+
+  /** Uploads never attached to a memory, older than `before`. */
+  unattachedBefore(before: string, limit: number): Promise<PhotoRow[]> {
+    return this.db.selectFrom("photos").selectAll().where("memory_id", "is", null).where("created_at", "<", before).orderBy("created_at").limit(limit).execute();
+  }
+}

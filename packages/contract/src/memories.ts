@@ -1,0 +1,141 @@
+import { z } from "zod";
+
+/** Limits shared by the form and the server. */
+export const MemoryLimits = {
+  titleMaxLength: 200,
+  contentMaxLength: 20_000,
+  tagMaxLength: 50,
+  maxTags: 30,
+  maxPhotos: 100,
+  pageSizeDefault: 30,
+  pageSizeMax: 100,
+} as const;
+
+const trimmedOrNull = (max: number) =>
+  z
+    .string()
+    .max(max * 2)
+    .nullish()
+    .transform((value) => {
+      const trimmed = value?.trim() ?? "";
+      return trimmed === "" ? null : trimmed;
+    })
+    .refine((value) => value === null || value.length <= max, { message: `must be at most ${max} characters` });
+
+/** "YYYY-MM-DD", a real calendar date; an empty string means no date. */
+const memoryDate = z
+  .string()
+  .nullish()
+  .transform((value) => (value?.trim() ? value.trim() : null))
+  .refine((value) => value === null || isCalendarDate(value), { message: "must be a date as YYYY-MM-DD" });
+
+/** Trimmed, empty ones dropped, duplicates (ignoring case) removed; an empty list is null. */
+const tags = z
+  .array(z.string().max(MemoryLimits.tagMaxLength * 2))
+  .max(MemoryLimits.maxTags * 2)
+  .nullish()
+  .transform((values) => normalizeTags(values ?? []))
+  .refine((values) => values === null || values.every((tag) => tag.length <= MemoryLimits.tagMaxLength), { message: `each tag must be at most ${MemoryLimits.tagMaxLength} characters` })
+  .refine((values) => values === null || values.length <= MemoryLimits.maxTags, { message: `at most ${MemoryLimits.maxTags} tags` });
+
+/** Create and full update share one shape: what the memory form sends. */
+export const MemoryInput = z
+  .object({
+    title: z
+      .string()
+      .max(MemoryLimits.titleMaxLength * 2)
+      .transform((value) => value.trim())
+      .refine((value) => value.length > 0, { message: "is required" })
+      .refine((value) => value.length <= MemoryLimits.titleMaxLength, { message: `must be at most ${MemoryLimits.titleMaxLength} characters` }),
+    content: trimmedOrNull(MemoryLimits.contentMaxLength),
+    memory_date: memoryDate,
+    tags,
+    /** Uploaded photos in display order; photos of the memory not listed are removed. */
+    photo_ids: z.array(z.uuid()).max(MemoryLimits.maxPhotos).default([]),
+  })
+  .strict();
+export type MemoryInput = z.input<typeof MemoryInput>;
+export type ParsedMemoryInput = z.output<typeof MemoryInput>;
+
+export const Photo = z.object({
+  id: z.uuid(),
+  /** Signed, expiring URLs: the original, a ~1600 px preview and a ~400 px thumbnail. */
+  url: z.string(),
+  preview_url: z.string(),
+  thumbnail_url: z.string(),
+  content_type: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  taken_at: z.string().nullable(),
+  /** A ThumbHash (base64) to paint while the image loads. */
+  placeholder: z.string(),
+});
+export type Photo = z.infer<typeof Photo>;
+
+export const Memory = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  content: z.string().nullable(),
+  memory_date: z.string().nullable(),
+  tags: z.array(z.string()).nullable(),
+  /** The originals' signed URLs, in order (the spec's field); `photos` has more. */
+  photo_urls: z.array(z.string()).nullable(),
+  photos: z.array(Photo),
+  user_id: z.string().nullable(),
+  profiles: z.object({ display_name: z.string() }).nullable(),
+  updated_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Increases with every change. Send it back as `If-Match` to refuse overwriting someone else's edit. */
+  version: z.number().int(),
+});
+export type Memory = z.infer<typeof Memory>;
+
+export const MemoryListQuery = z
+  .object({
+    q: z.string().max(200).optional(),
+    tag: z.string().max(MemoryLimits.tagMaxLength * 2).optional(),
+    cursor: z.string().max(500).optional(),
+    limit: z.coerce.number().int().min(1).max(MemoryLimits.pageSizeMax).default(MemoryLimits.pageSizeDefault),
+  })
+  .strict();
+export type MemoryListQuery = z.input<typeof MemoryListQuery>;
+
+export const MemoryPage = z.object({
+  items: z.array(Memory),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: z.string().nullable(),
+  /** Memories matching the search and tag filter. */
+  matched: z.number().int(),
+  /** All memories in the collection. */
+  total: z.number().int(),
+});
+export type MemoryPage = z.infer<typeof MemoryPage>;
+
+export const TagCount = z.object({ tag: z.string(), count: z.number().int() });
+export const TagList = z.object({ tags: z.array(TagCount) });
+export type TagList = z.infer<typeof TagList>;
+
+export function normalizeTags(values: string[]): string[] | null {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const raw of values) {
+    const tag = raw.trim();
+    const key = tag.toLowerCase();
+    if (tag === "" || seen.has(key)) continue;
+    seen.add(key);
+    result.push(tag);
+  }
+  return result.length > 0 ? result : null;
+}
+
+/** The form's comma-separated text → tags, by the same rules as the server. */
+export function parseTagText(text: string): string[] | null {
+  return normalizeTags(text.split(","));
+}
+
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
