@@ -1,14 +1,11 @@
-import { render, screen } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { routes } from "@/app/router";
 import { paths } from "@/config/paths";
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { renderApp } from "@/testing/render-app";
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  return render(<RouterProvider router={router} />);
-}
+const signedIn = () => new FakeAuthClient({ session: fakeSession() });
 
 describe("route table", () => {
   afterEach(() => {
@@ -16,27 +13,27 @@ describe("route table", () => {
   });
 
   it("shows the sign-in screen at /auth", async () => {
-    renderAt(paths.auth);
+    renderApp(paths.auth);
 
     expect(await screen.findByRole("heading", { name: "Welcome to Memory Box" })).toBeInTheDocument();
     expect(screen.getByText("Your personal memory collection for two")).toBeInTheDocument();
   });
 
   it("shows the home screen at /", async () => {
-    renderAt(paths.home);
+    renderApp(paths.home, { client: signedIn() });
 
     expect(await screen.findByRole("heading", { name: "Memory Box" })).toBeInTheDocument();
   });
 
   it("opens a memory by the link paths.memory builds", async () => {
-    renderAt(paths.memory("trip to lisbon/2024"));
+    renderApp(paths.memory("trip to lisbon/2024"), { client: signedIn() });
 
     expect(await screen.findByText("trip to lisbon/2024")).toBeInTheDocument();
   });
 
-  it("sends unknown paths to the 404 page", async () => {
+  it("sends unknown paths to the 404 page, signed in or not", async () => {
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
-    renderAt("/does/not/exist");
+    renderApp("/does/not/exist");
 
     expect(await screen.findByText("Oops! Page not found")).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(

@@ -1,17 +1,22 @@
-import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Navigate, useSearchParams } from "react-router";
 
-/** Sign-in screen. Placeholder until the invitation/sign-in form lands. */
+import { AuthCard } from "@/features/auth/components/auth-card";
+import { safeNextPath } from "@/features/auth/utils/next-path";
+import { useAuth } from "@/lib/auth-context";
+
+/**
+ * Sign in and sign up. Someone with a session (already on arrival, or the moment a sign-in
+ * succeeds) goes on to where they were heading (`?next=`), else home.
+ */
 export function AuthRoute() {
+  const { status } = useAuth();
+  const [searchParams] = useSearchParams();
+
+  if (status === "signedIn") return <Navigate to={safeNextPath(searchParams.get("next"))} replace />;
+
   return (
     <main className="flex min-h-svh items-center justify-center bg-muted p-4">
-      <Card className="w-full max-w-sm">
-        <CardHeader className="text-center">
-          <CardTitle>
-            <h1 className="text-2xl">Welcome to Memory Box</h1>
-          </CardTitle>
-          <CardDescription>Your personal memory collection for two</CardDescription>
-        </CardHeader>
-      </Card>
+      <AuthCard />
     </main>
   );
 }

@@ -18,19 +18,21 @@ const spinnerVariants = cva("animate-spin text-muted-foreground", {
 });
 
 /**
- * A spinner centred in its box. `role="status"` plus visually hidden text makes screen readers
- * announce the label; the icon itself is decorative.
+ * A spinner centred in its box. `role="status"` makes screen readers announce the text; the icon
+ * itself is decorative. Children are shown next to the icon (add `flex-col` to put them below);
+ * without children, `label` is announced but visually hidden.
  */
 function Spinner({
   className,
   size,
   label = "Loading",
+  children,
   ...props
 }: React.ComponentProps<"div"> & VariantProps<typeof spinnerVariants> & { label?: string }) {
   return (
-    <div role="status" data-slot="spinner" className={cn("flex items-center justify-center", className)} {...props}>
+    <div role="status" data-slot="spinner" className={cn("flex items-center justify-center gap-3", className)} {...props}>
       <Loader2 aria-hidden="true" className={spinnerVariants({ size })} />
-      <span className="sr-only">{label}</span>
+      {children == null ? <span className="sr-only">{label}</span> : <span className="text-muted-foreground">{children}</span>}
     </div>
   );
 }

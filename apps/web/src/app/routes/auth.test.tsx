@@ -1,0 +1,324 @@
+import { AuthApiError } from "@supabase/auth-js";
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
+import { currentPath, renderApp } from "@/testing/render-app";
+import { rpcCalls, stubRpc } from "@/testing/stub-rpc";
+
+const invitedEverywhere = { is_email_invited: () => true, mark_email_used: () => null };
+
+/** A promise the test settles by hand, to hold a request in flight. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+async function openSignUp(user: ReturnType<typeof renderApp>["user"]) {
+  await user.click(await screen.findByRole("tab", { name: "Sign Up" }));
+}
+
+async function fillIn(user: ReturnType<typeof renderApp>["user"], email: string, password: string) {
+  await user.type(screen.getByLabelText("Email"), email);
+  await user.type(screen.getByLabelText("Password"), password);
+}
+
+describe("auth screen", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("shows the card with Sign In selected and its fields", async () => {
+    stubRpc(invitedEverywhere);
+    renderApp("/auth");
+
+    expect(await screen.findByRole("heading", { name: "Welcome to Memory Box" })).toBeInTheDocument();
+    expect(screen.getByText("Your personal memory collection for two")).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Sign In" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tab", { name: "Sign Up" })).toHaveAttribute("aria-selected", "false");
+
+    const email = screen.getByLabelText("Email");
+    expect(email).toHaveAttribute("type", "email");
+    expect(email).toHaveAttribute("placeholder", "Enter your email");
+    expect(screen.getByLabelText("Password")).toHaveAttribute("placeholder", "Enter your password");
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
+  });
+
+  it("asks to create a password on the Sign Up tab", async () => {
+    stubRpc(invitedEverywhere);
+    const { user } = renderApp("/auth");
+    await openSignUp(user);
+
+    const panel = screen.getByRole("tabpanel");
+    expect(within(panel).getByLabelText("Email")).toHaveAttribute("placeholder", "Enter your email");
+    expect(within(panel).getByLabelText("Email")).toHaveAttribute("type", "email");
+    expect(within(panel).getByLabelText("Password")).toHaveAttribute("placeholder", "Create a password");
+    expect(within(panel).getByRole("button", { name: "Sign Up" })).toBeInTheDocument();
+  });
+
+  it.each([
+    ["Sign In", false],
+    ["Sign Up", true],
+  ])("keeps %s disabled until both e-mail and password are filled in", async (label, signUp) => {
+    stubRpc(invitedEverywhere);
+    const { user } = renderApp("/auth");
+    if (signUp) await openSignUp(user);
+    const submit = await screen.findByRole("button", { name: label });
+
+    expect(submit).toBeDisabled();
+    await user.type(screen.getByLabelText("Email"), "alex@example.com");
+    expect(submit).toBeDisabled();
+    await user.type(screen.getByLabelText("Password"), "secret-password");
+    expect(submit).toBeEnabled();
+    await user.clear(screen.getByLabelText("Email"));
+    await user.type(screen.getByLabelText("Email"), "   ");
+    expect(submit).toBeDisabled();
+  });
+
+  it("shows Signing in... and disables the button while signing in", async () => {
+    const answer = deferred<boolean>();
+    stubRpc({ is_email_invited: () => answer.promise });
+    const { user, client } = renderApp("/auth");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    const busy = await screen.findByRole("button", { name: "Signing in..." });
+    expect(busy).toBeDisabled();
+    answer.resolve(true);
+    await waitFor(() => expect(client.signInWithPassword).toHaveBeenCalledOnce());
+  });
+
+  it("shows Creating account... and disables the button while signing up", async () => {
+    const answer = deferred<boolean>();
+    stubRpc({ is_email_invited: () => answer.promise, mark_email_used: () => null });
+    const { user, client } = renderApp("/auth");
+    await openSignUp(user);
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByRole("button", { name: "Creating account..." })).toBeDisabled();
+    answer.resolve(true);
+    expect(await screen.findByRole("button", { name: "Sign Up" })).toBeEnabled();
+    expect(client.signUp).toHaveBeenCalledOnce();
+  });
+
+  it("signs an invited member in and takes them home", async () => {
+    const fetchMock = stubRpc(invitedEverywhere);
+    const { user, client, router } = renderApp("/auth");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, " alex@example.com ", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("Welcome back, alex!")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/");
+    expect(rpcCalls(fetchMock, "is_email_invited").map((call) => call.args)).toEqual([{ check_email: "alex@example.com" }]);
+    expect(client.signInWithPassword).toHaveBeenCalledWith({ email: "alex@example.com", password: "secret-password" });
+  });
+
+  it("after signing in, goes on to the page the visitor was heading for", async () => {
+    stubRpc(invitedEverywhere);
+    const { user, router } = renderApp("/auth?next=/memory/42");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("42")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/memory/42");
+  });
+
+  it("ignores a next parameter that leads off the site", async () => {
+    stubRpc(invitedEverywhere);
+    const { user, router } = renderApp("/auth?next=//evil.example/steal");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("Welcome back, alex!")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/");
+  });
+
+  it("turns away an address that is not invited, without trying to sign in", async () => {
+    stubRpc({ is_email_invited: () => false });
+    const { user, client } = renderApp("/auth");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "stranger@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("Access Denied")).toBeInTheDocument();
+    expect(screen.getByText("This email address is not invited to access the platform")).toBeInTheDocument();
+    expect(client.signInWithPassword).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeEnabled();
+  });
+
+  it("turns away an uninvited address on Sign Up too", async () => {
+    stubRpc({ is_email_invited: () => false });
+    const { user, client } = renderApp("/auth");
+    await openSignUp(user);
+    await fillIn(user, "stranger@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByText("This email address is not invited to access the platform")).toBeInTheDocument();
+    expect(client.signUp).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ["the server cannot be reached", () => Promise.reject(new TypeError("Failed to fetch"))],
+    ["the server answers an error", () => Response.json({ message: "Too many requests" }, { status: 429 })],
+    ["the server answers something else than a boolean", () => ({ invited: true })],
+  ])("says the invitation could not be checked when %s, and logs it", async (_case, isEmailInvited) => {
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    stubRpc({ is_email_invited: isEmailInvited });
+    const { user, client } = renderApp("/auth");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("Unable to verify invitation status")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith("Error checking invitation:", expect.anything());
+    expect(client.signInWithPassword).not.toHaveBeenCalled();
+  });
+
+  it("shows the provider's message when the sign-in is refused", async () => {
+    stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    client.signInWithPassword.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: new AuthApiError("Invalid login credentials", 400, "invalid_credentials"),
+    });
+    const { user, router } = renderApp("/auth", { client });
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "wrong-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("Authentication Error")).toBeInTheDocument();
+    expect(screen.getByText("Invalid login credentials")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/auth");
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeEnabled();
+  });
+
+  it("shows the provider's message when the sign-up is refused", async () => {
+    const fetchMock = stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    client.signUp.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: new AuthApiError("Password should be at least 8 characters.", 422, "weak_password"),
+    });
+    const { user } = renderApp("/auth", { client });
+    await openSignUp(user);
+    await fillIn(user, "alex@example.com", "short");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByText("Authentication Error")).toBeInTheDocument();
+    expect(screen.getByText("Password should be at least 8 characters.")).toBeInTheDocument();
+    expect(rpcCalls(fetchMock, "mark_email_used")).toEqual([]);
+    expect(screen.queryByText("Success")).not.toBeInTheDocument();
+  });
+
+  it("reports an unexpected failure of the auth client", async () => {
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    client.signInWithPassword.mockRejectedValueOnce(new Error("boom"));
+    const { user } = renderApp("/auth", { client });
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("An unexpected error occurred")).toBeInTheDocument();
+    expect(screen.getByText("Error")).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeEnabled();
+  });
+
+  it("creates the account, marks the invitation used and says to check the e-mail", async () => {
+    const fetchMock = stubRpc(invitedEverywhere);
+    const { user, client, router } = renderApp("/auth");
+    await openSignUp(user);
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByText("Success")).toBeInTheDocument();
+    expect(screen.getByText("Check your email for confirmation link")).toBeInTheDocument();
+    expect(client.signUp).toHaveBeenCalledWith({
+      email: "alex@example.com",
+      password: "secret-password",
+      options: { emailRedirectTo: `${window.location.origin}/` },
+    });
+    expect(rpcCalls(fetchMock, "mark_email_used").map((call) => call.args)).toEqual([{ user_email: "alex@example.com" }]);
+    // Confirmation is pending: no session, so the visitor stays on the auth screen.
+    expect(currentPath(router)).toBe("/auth");
+  });
+
+  it("still reports success when marking the invitation fails for want of a session", async () => {
+    const consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const fetchMock = stubRpc({
+      is_email_invited: () => true,
+      mark_email_used: () => Response.json({ message: "This endpoint requires a valid Bearer token" }, { status: 401 }),
+    });
+    const { user } = renderApp("/auth");
+    await openSignUp(user);
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByText("Check your email for confirmation link")).toBeInTheDocument();
+    expect(rpcCalls(fetchMock, "mark_email_used")[0]?.headers.has("Authorization")).toBe(false);
+    expect(consoleWarn).toHaveBeenCalledWith("Could not mark the invitation as used:", expect.anything());
+    expect(screen.queryByText("Error")).not.toBeInTheDocument();
+  });
+
+  it("marks the invitation with the new session when the account needs no confirmation", async () => {
+    const fetchMock = stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    const session = fakeSession(fakeUser({ email: "alex@example.com" }));
+    client.signUp.mockImplementationOnce(async () => {
+      client.emit("SIGNED_IN", session);
+      return { data: { user: session.user, session }, error: null };
+    });
+    const { user, router } = renderApp("/auth", { client });
+    await openSignUp(user);
+    await fillIn(user, "alex@example.com", "secret-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByText("Welcome back, alex!")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/");
+    await waitFor(() =>
+      expect(rpcCalls(fetchMock, "mark_email_used")[0]?.headers.get("Authorization")).toBe(`Bearer ${session.access_token}`),
+    );
+  });
+
+  it("sends someone who is already signed in home", async () => {
+    stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient({ session: fakeSession() });
+    const { router } = renderApp("/auth", { client });
+
+    expect(await screen.findByText("Welcome back, alex!")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/");
+  });
+
+  it("sends someone who is already signed in on to next", async () => {
+    stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient({ session: fakeSession() });
+    const { router } = renderApp("/auth?next=/memory/7", { client });
+
+    await waitFor(() => expect(currentPath(router)).toBe("/memory/7"));
+  });
+});

@@ -1,0 +1,25 @@
+import { isEmailInvited } from "@/features/auth/api/invitations";
+import { notify } from "@/lib/notify";
+
+/**
+ * The first step of sign-in and sign-up: is the address invited? Tells the visitor why not and
+ * answers false when it is not, or when the list could not be checked.
+ */
+export async function passesInvitationGate(email: string): Promise<boolean> {
+  let invited: boolean;
+  try {
+    invited = await isEmailInvited(email);
+  } catch (error) {
+    console.error("Error checking invitation:", error);
+    notify.error("Error", "Unable to verify invitation status");
+    return false;
+  }
+  if (!invited) notify.error("Access Denied", "This email address is not invited to access the platform");
+  return invited;
+}
+
+/** Anything the flows did not foresee (a bug, a broken client) ends here rather than in silence. */
+export function reportUnexpectedAuthError(error: unknown): void {
+  console.error("Unexpected authentication error:", error);
+  notify.error("Error", "An unexpected error occurred");
+}

@@ -1,0 +1,35 @@
+import { GoTrueClient } from "@supabase/auth-js";
+
+/**
+ * The part of GoTrueClient the app relies on. Code depends on this rather than the class, so a
+ * test can swap in a small fake (see `setAuthClient`) without a server or a browser URL.
+ */
+export type AuthClient = Pick<GoTrueClient, "getSession" | "onAuthStateChange" | "signInWithPassword" | "signOut" | "signUp">;
+
+/** localStorage key of the persisted session. */
+export const authStorageKey = "memory-box-auth";
+
+let client: AuthClient | undefined;
+
+/**
+ * The app's one auth client, created on first use (not at import, so tests and tooling can import
+ * the app without it reading the URL or starting timers). It restores the session from storage,
+ * picks up a session from a confirmation link's `#access_token=…` fragment, and refreshes tokens
+ * on its own schedule (a 30 s tick; a refresh when three ticks or fewer remain).
+ */
+export function getAuthClient(): AuthClient {
+  client ??= new GoTrueClient({
+    url: `${window.location.origin}/auth/v1`,
+    storageKey: authStorageKey,
+    persistSession: true,
+    autoRefreshToken: true,
+    detectSessionInUrl: true,
+    flowType: "implicit",
+  });
+  return client;
+}
+
+/** For tests: use `replacement` as the auth client; `undefined` goes back to the real one on next use. */
+export function setAuthClient(replacement: AuthClient | undefined): void {
+  client = replacement;
+}

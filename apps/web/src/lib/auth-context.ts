@@ -1,0 +1,22 @@
+import { createContext, use } from "react";
+import type { Session, User } from "@supabase/auth-js";
+
+/** `loading` lasts until the auth client has restored (or failed to restore) the stored session. */
+export type AuthStatus = "loading" | "signedIn" | "signedOut";
+
+export interface AuthContextValue {
+  status: AuthStatus;
+  session: Session | null;
+  user: User | null;
+  /** Ends the session. A failure is logged, not thrown: there is nothing the visitor could do about it. */
+  signOut: () => Promise<void>;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+
+/** The current session. Only inside `<AuthProvider>`. */
+export function useAuth(): AuthContextValue {
+  const value = use(AuthContext);
+  if (value === null) throw new Error("useAuth must be used inside <AuthProvider>");
+  return value;
+}

@@ -1,0 +1,104 @@
+import type { AuthChangeEvent, Session, Subscription, User } from "@supabase/auth-js";
+import { vi } from "vitest";
+
+import type { AuthClient } from "@/lib/auth-client";
+
+type Listener = (event: AuthChangeEvent, session: Session | null) => void | Promise<void>;
+
+export function fakeUser(overrides: Partial<User> = {}): User {
+  return {
+    id: "00000000-0000-4000-8000-000000000001",
+    aud: "authenticated",
+    role: "authenticated",
+    email: "alex@example.com",
+    app_metadata: { provider: "email" },
+    user_metadata: {},
+    created_at: "2024-01-01T00:00:00Z",
+    ...overrides,
+  };
+}
+
+export function fakeSession(user: User = fakeUser()): Session {
+  return {
+    access_token: `access-token-for-${user.id}`,
+    refresh_token: "refresh-token",
+    expires_in: 3600,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    token_type: "bearer",
+    user,
+  };
+}
+
+export interface FakeAuthClientOptions {
+  /** The session restored at start-up; none by default. */
+  session?: Session | null;
+  /** Hold INITIAL_SESSION back until `finishInitialising()`, to observe the loading state. */
+  deferInitialSession?: boolean;
+}
+
+/**
+ * A stand-in for GoTrueClient with the methods the app uses. It behaves like a healthy server by
+ * default: password sign-in succeeds (and announces SIGNED_IN), sign-up succeeds without a session
+ * (confirmation pending). The methods are Vitest mocks, so a test can make any call fail.
+ */
+export class FakeAuthClient implements AuthClient {
+  session: Session | null;
+  private readonly listeners = new Map<symbol, Listener>();
+  private readonly initialised: Promise<void>;
+  private markInitialised: () => void = () => {};
+
+  constructor({ session = null, deferInitialSession = false }: FakeAuthClientOptions = {}) {
+    this.session = session;
+    this.initialised = deferInitialSession
+      ? new Promise((resolve) => {
+          this.markInitialised = resolve;
+        })
+      : Promise.resolve();
+  }
+
+  finishInitialising(): void {
+    this.markInitialised();
+  }
+
+  /** Announces an event to every subscriber, as the real client does after a change. */
+  emit(event: AuthChangeEvent, session: Session | null): void {
+    this.session = session;
+    for (const listener of this.listeners.values()) void listener(event, session);
+  }
+
+  onAuthStateChange(callback: Listener): { data: { subscription: Subscription } } {
+    const id = Symbol("subscription");
+    this.listeners.set(id, callback);
+    // Like GoTrueClient: INITIAL_SESSION arrives asynchronously, once initialisation is done.
+    void this.initialised.then(() => {
+      if (this.listeners.has(id)) void callback("INITIAL_SESSION", this.session);
+    });
+    const subscription: Subscription = {
+      id,
+      callback: (event, session) => void callback(event, session),
+      unsubscribe: () => this.listeners.delete(id),
+    };
+    return { data: { subscription } };
+  }
+
+  getSession = vi.fn<AuthClient["getSession"]>(async () => {
+    return this.session ? { data: { session: this.session }, error: null } : { data: { session: null }, error: null };
+  });
+
+  signInWithPassword = vi.fn<AuthClient["signInWithPassword"]>(async (credentials) => {
+    const email = "email" in credentials ? credentials.email : undefined;
+    const session = fakeSession(fakeUser({ email }));
+    this.emit("SIGNED_IN", session);
+    return { data: { user: session.user, session }, error: null };
+  });
+
+  signUp = vi.fn<AuthClient["signUp"]>(async (credentials) => {
+    const email = "email" in credentials ? credentials.email : undefined;
+    return { data: { user: fakeUser({ email }), session: null }, error: null };
+  });
+
+  signOut = vi.fn<AuthClient["signOut"]>(async () => {
+    this.emit("SIGNED_OUT", null);
+    return { error: null };
+  });
+}
