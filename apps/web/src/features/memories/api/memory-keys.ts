@@ -1,0 +1,9 @@
+/** TanStack Query keys of the memories feature; invalidate through these, never hand-written arrays. */
+export const memoryKeys = {
+  all: ["memories"] as const,
+  lists: () => [...memoryKeys.all, "list"] as const,
+  list: (filter: { q: string; tag: string }) => [...memoryKeys.lists(), filter] as const,
+  details: () => [...memoryKeys.all, "detail"] as const,
+  detail: (id: string) => [...memoryKeys.details(), id] as const,
+  tags: () => [...memoryKeys.all, "tags"] as const,
+};
