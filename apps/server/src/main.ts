@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
+import { restrictImageDecoders } from "./modules/photos/image-pipeline";
 
 /** The only module with start-up side effects: read the environment, build, listen. */
 async function main(): Promise<void> {
@@ -14,6 +15,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Only the decoders of accepted formats stay loaded, process-wide: a file that slips past
+  // format detection still cannot reach libvips' other parsers.
+  restrictImageDecoders();
   const app = await buildApp(config);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -103,8 +103,8 @@ const MAX_BRANDS = 32;
  * Anything else, SVG, PDF, TIFF and HTML included, is null. `head` may be just the first bytes.
  */
 export function detectImageFormat(head: Uint8Array): ImageFormat | null {
-  if (startsWith(head, 0, JPEG_MAGIC)) return "jpeg";
-  if (startsWith(head, 0, PNG_MAGIC)) return "png";
+  if (startsWith(head, JPEG_MAGIC)) return "jpeg";
+  if (startsWith(head, PNG_MAGIC)) return "png";
   const ascii = (start: number, end: number) => Buffer.from(head.subarray(start, end)).toString("latin1");
   if (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a") return "gif";
   if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
@@ -120,6 +120,10 @@ export function detectImageFormat(head: Uint8Array): ImageFormat | null {
   return brands.some((brand) => GENERIC_HEIF_BRANDS.has(brand)) ? "heic" : null;
 }
 
+function startsWith(data: Uint8Array, magic: readonly number[]): boolean {
+  return data.length >= magic.length && magic.every((byte, i) => data[i] === byte);
+}
+
 /**
  * Blocks every libvips loader except the five this pipeline reads from buffers (checklist §3.4):
  * bytes that slipped past the sniffing still cannot reach the SVG, PDF, TIFF or Magick decoders.
@@ -130,10 +134,6 @@ export function restrictImageDecoders(): void {
   sharp.unblock({
     operation: ["VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer", "VipsForeignLoadWebpBuffer", "VipsForeignLoadNsgifBuffer", "VipsForeignLoadHeifBuffer"],
   });
-}
-
-function startsWith(data: Uint8Array, offset: number, magic: readonly number[]): boolean {
-  return data.length >= offset + magic.length && magic.every((byte, i) => data[offset + i] === byte);
 }
 
 /**
@@ -259,7 +259,8 @@ async function renderDerivatives(image: Sharp): Promise<{ preview: Derivative; t
   return { preview, thumbnail, placeholder: Buffer.from(hash).toString("base64") };
 }
 
-// sharp writes no metadata unless asked (keepMetadata/withMetadata): no EXIF, GPS, XMP or ICC.
+// Encoded from raw pixels, which carry no metadata, and sharp adds none unless asked
+// (keepMetadata/withMetadata): no EXIF, GPS, XMP or ICC profile can reach a derivative.
 async function encodeWebp(image: Sharp, quality: number): Promise<Derivative> {
   const { data, info } = await image.webp({ quality }).toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, contentType: "image/webp" };

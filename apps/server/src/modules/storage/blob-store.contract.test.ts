@@ -1,11 +1,9 @@
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import crypto, { createHash, randomBytes, randomUUID, type BinaryLike, type CipherKey } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Readable, type TransformOptions } from "node:stream";
+import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BlobNotFoundError,
@@ -16,7 +14,8 @@ import {
   type BlobStore,
 } from "./blob-store";
 import { LocalBlobStore } from "./local-blob-store";
-import { S3BlobStore, type S3BlobStoreOptions } from "./s3-blob-store";
+import { startTestS3Server } from "../../../test/s3-test-server";
+import { S3BlobStore } from "./s3-blob-store";
 import { failingStream, generatedStream } from "./test-helpers";
 
 interface Harness {
@@ -40,54 +39,18 @@ async function startLocal(): Promise<Harness> {
 }
 
 async function startS3rver(): Promise<Harness> {
-  const restoreCrypto = letS3rverUseDes();
-  const dir = await mkdtemp(path.join(os.tmpdir(), "memory-box-blob-s3-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: dir });
-  const { port } = await server.run();
-  const connection: S3BlobStoreOptions = {
-    bucket: "memory-box-test",
-    endpoint: `http://127.0.0.1:${port}`,
-    region: "us-east-1",
-    forcePathStyle: true,
-    // s3rver checks signatures against these fixed credentials.
-    accessKeyId: "S3RVER",
-    secretAccessKey: "S3RVER",
-  };
-  const admin = new S3Client({ ...connection, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-  await admin.send(new CreateBucketCommand({ Bucket: connection.bucket }));
-  admin.destroy();
+  const server = await startTestS3Server();
   // A key prefix inside the bucket, so the suite also proves keys are mapped in and out of it.
-  const store = new S3BlobStore({ ...connection, prefix: "instance-1", listPageSize: LIST_PAGE_SIZE });
-  const unusableStore = new S3BlobStore({ ...connection, bucket: "no-such-bucket" });
+  const store = new S3BlobStore({ ...server.connection, prefix: "instance-1", listPageSize: LIST_PAGE_SIZE });
+  const unusableStore = new S3BlobStore({ ...server.connection, bucket: "no-such-bucket" });
   return {
     store,
     unusableStore,
     stop: async () => {
       await store.close();
       await unusableStore.close();
-      await server.close();
-      await rm(dir, { recursive: true, force: true });
-      restoreCrypto();
+      await server.stop();
     },
-  };
-}
-
-/**
- * s3rver encrypts ListObjectsV2 continuation tokens with single DES, which OpenSSL 3 only
- * offers through its legacy provider, so every truncated listing fails with a 500. Triple
- * DES with the key repeated three times computes exactly single DES and is still built in;
- * this swaps it in for "des" only, and only while the s3rver suite runs.
- */
-function letS3rverUseDes(): () => void {
-  const { createCipheriv, createDecipheriv } = crypto;
-  const tripled = (key: CipherKey) => Buffer.concat([key, key, key] as Buffer[]);
-  crypto.createCipheriv = ((algorithm: string, key: CipherKey, iv: BinaryLike | null, options?: TransformOptions) =>
-    algorithm === "des" ? createCipheriv("des-ede3-cbc", tripled(key), iv, options) : createCipheriv(algorithm, key, iv, options)) as typeof createCipheriv;
-  crypto.createDecipheriv = ((algorithm: string, key: CipherKey, iv: BinaryLike | null, options?: TransformOptions) =>
-    algorithm === "des" ? createDecipheriv("des-ede3-cbc", tripled(key), iv, options) : createDecipheriv(algorithm, key, iv, options)) as typeof createDecipheriv;
-  return () => {
-    crypto.createCipheriv = createCipheriv;
-    crypto.createDecipheriv = createDecipheriv;
   };
 }
 

@@ -1,0 +1,194 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import type { Memory, Photo } from "@memory-box/contract";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, type TestMember } from "../../../test/members";
+import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { testEngines } from "../../../test/test-database";
+import { openDatabase } from "../../db/database";
+import { createBlobStore } from "../storage";
+import { heicSample, pngBomb, rotatedCameraJpeg, twoTone } from "./fixtures/test-images";
+
+const boundary = "memory-box-test-boundary";
+
+/** A multipart/form-data body with one file, as a browser sends it. */
+function multipart(filename: string, contentType: string, data: Buffer, field = "file") {
+  return {
+    payload: Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+const storages = ["local disk", "S3 (s3rver)"] as const;
+const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
+
+describe.each(combinations)("photos on %s with %s storage", (engine, storage) => {
+  let testApp: TestApp;
+  let s3: TestS3Server | undefined;
+  let ann: TestMember;
+  let jpeg: Buffer;
+
+  beforeAll(async () => {
+    s3 = storage === "S3 (s3rver)" ? await startTestS3Server() : undefined;
+    testApp = await createTestApp(engine, {
+      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false", PHOTO_MAX_UPLOAD_MB: "2", ...(s3 ? { STORAGE_URL: s3.storageUrl } : {}) },
+    });
+    ann = await createMember(testApp, "ann@memory-box.test", "Ann");
+    jpeg = await rotatedCameraJpeg(twoTone(400, 200));
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await s3?.stop();
+  });
+
+  const upload = (filename: string, contentType: string, data: Buffer, member: TestMember | null = ann) => {
+    const body = multipart(filename, contentType, data);
+    return testApp.app.inject({ method: "POST", url: "/api/v1/photos", payload: body.payload, headers: { ...body.headers, ...(member ? member.headers : {}) } });
+  };
+  /** Every stored photo object, as keys under the bucket. */
+  const storedObjects = async () => {
+    const store = createBlobStore(testApp.config.storageUrl, testApp.config.dataDir);
+    const keys: string[] = [];
+    for await (const object of store.list("memory-photos/")) keys.push(object.key);
+    await store.close();
+    return keys.sort();
+  };
+  const photoRows = async () => {
+    const database = openDatabase(testApp.config.database);
+    try {
+      return await database.db.selectFrom("photos").selectAll().execute();
+    } finally {
+      await database.destroy();
+    }
+  };
+  const fetchUrl = (url: string, headers: Record<string, string> = {}) => testApp.app.inject({ method: "GET", url, headers });
+
+  it("needs a signed-in member to upload", async () => {
+    expect((await upload("a.jpg", "image/jpeg", jpeg, null)).statusCode).toBe(401);
+  });
+
+  it("stores a photo with its rotation applied, a thumbnail, a preview and a placeholder", async () => {
+    const response = await upload("IMG_0001.JPG", "image/jpeg", jpeg);
+    expect(response.statusCode, response.body).toBe(201);
+    const photo = response.json<Photo>();
+    expect(photo).toMatchObject({ content_type: "image/jpeg", width: 200, height: 400, taken_at: "2023-07-14T18:30:05+02:00" });
+    expect(photo.placeholder.length).toBeGreaterThan(10);
+    const [ownerId, file] = decodeURIComponent(new URL(photo.url, "http://x").pathname.replace("/storage/v1/object/sign/memory-photos/", "")).split("/");
+    expect(ownerId).toBe(ann.userId);
+    expect(file).toMatch(/^\d{13}-[0-9a-f]{12}\.jpg$/);
+
+    const original = await fetchUrl(photo.url);
+    expect(original.statusCode).toBe(200);
+    expect(original.rawPayload.equals(jpeg)).toBe(true);
+    expect(original.headers).toMatchObject({ "content-type": "image/jpeg", "x-content-type-options": "nosniff", "accept-ranges": "bytes" });
+    expect(original.headers["cache-control"]).toMatch(/^private, max-age=\d+/);
+    expect(original.headers["content-security-policy"]).toContain("sandbox");
+
+    const thumbnail = await fetchUrl(photo.thumbnail_url);
+    expect(thumbnail.headers["content-type"]).toBe("image/webp");
+    const thumbnailMeta = await sharp(thumbnail.rawPayload).metadata();
+    expect([thumbnailMeta.width, thumbnailMeta.height]).toEqual([200, 400]);
+    expect(thumbnailMeta.exif).toBeUndefined();
+    const preview = await fetchUrl(photo.preview_url);
+    expect((await sharp(preview.rawPayload).metadata()).exif).toBeUndefined();
+  });
+
+  it("accepts HEIC from an iPhone", async () => {
+    const response = await upload("IMG_0002.HEIC", "image/heic", heicSample());
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json<Photo>()).toMatchObject({ content_type: "image/heic", width: 96, height: 64 });
+  });
+
+  it("serves byte ranges", async () => {
+    const photo = (await upload("range.jpg", "image/jpeg", jpeg)).json<Photo>();
+    const partial = await fetchUrl(photo.url, { range: "bytes=2-9" });
+    expect(partial.statusCode).toBe(206);
+    expect(partial.headers["content-range"]).toBe(`bytes 2-9/${jpeg.length}`);
+    expect(partial.rawPayload.equals(jpeg.subarray(2, 10))).toBe(true);
+    const beyond = await fetchUrl(photo.url, { range: `bytes=${jpeg.length + 10}-` });
+    expect(beyond.statusCode).toBe(416);
+  });
+
+  it("refuses a missing, altered or expired signature with 403 and no bytes", async () => {
+    const photo = (await upload("signed.jpg", "image/jpeg", jpeg)).json<Photo>();
+    const url = new URL(photo.url, "http://x");
+    const variants = [
+      url.pathname,
+      `${url.pathname}?expires=${url.searchParams.get("expires")}`,
+      `${url.pathname}?expires=${Number(url.searchParams.get("expires")) + 3600}&token=${url.searchParams.get("token")}`,
+      `${url.pathname}?expires=${url.searchParams.get("expires")}&token=${"A".repeat(43)}`,
+      `${url.pathname.replace(/\.jpg$/, ".thumb.webp")}?${url.searchParams.toString()}`,
+      `${url.pathname}?expires=1000000000&token=${url.searchParams.get("token")}`,
+    ];
+    for (const variant of variants) {
+      const response = await fetchUrl(variant);
+      expect(response.statusCode, variant).toBe(403);
+      expect(response.json(), variant).toMatchObject({ code: "invalid_signature" });
+      expect(response.body).not.toContain("JFIF");
+    }
+  });
+
+  it.each([
+    ["an HTML page named .jpg", "evil.jpg", "image/jpeg", Buffer.from("<!doctype html><script>alert(1)</script>"), 415],
+    ["an SVG", "drawing.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 415],
+    ["a PDF named .png", "scan.png", "image/png", Buffer.from("%PDF-1.7\n%âãÏÓ\n1 0 obj<<>>endobj"), 415],
+    ["an empty file", "empty.jpg", "image/jpeg", Buffer.alloc(0), 415],
+  ])("refuses %s and stores nothing", async (_name, filename, type, data, status) => {
+    const [objectsBefore, rowsBefore] = [await storedObjects(), (await photoRows()).length];
+    const response = await upload(filename, type, data);
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toMatchObject({ code: "unsupported_image_type" });
+    expect(await storedObjects()).toEqual(objectsBefore);
+    expect((await photoRows()).length).toBe(rowsBefore);
+  });
+
+  it("refuses a truncated JPEG, a pixel bomb and an oversized file, leaving nothing behind", async () => {
+    const objectsBefore = await storedObjects();
+    const truncated = await upload("cut.jpg", "image/jpeg", jpeg.subarray(0, Math.floor(jpeg.length / 2)));
+    expect(truncated.statusCode).toBe(422);
+    expect(truncated.json()).toMatchObject({ code: "corrupt_image" });
+    const started = performance.now();
+    const bomb = await upload("bomb.png", "image/png", pngBomb(20_000, 20_000));
+    expect(bomb.statusCode).toBe(422);
+    expect(bomb.json()).toMatchObject({ code: "image_too_large" });
+    expect(performance.now() - started).toBeLessThan(5000);
+    const huge = await upload("huge.jpg", "image/jpeg", Buffer.concat([jpeg, Buffer.alloc(3 * 1024 * 1024)]));
+    expect(huge.statusCode).toBe(413);
+    expect(await storedObjects()).toEqual(objectsBefore);
+    const leftovers = await readdir(path.join(testApp.config.dataDir, "uploads")).catch(() => []);
+    expect(leftovers).toEqual([]);
+  });
+
+  it("attaches photos to a memory in order, removes dropped ones with their files, and deletes all with the memory", async () => {
+    const photos: Photo[] = [];
+    for (let i = 0; i < 3; i++) photos.push((await upload(`p${i}.jpg`, "image/jpeg", jpeg)).json<Photo>());
+    const [first, second, third] = photos as [Photo, Photo, Photo];
+    const created = await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload: { title: "With photos", photo_ids: [third.id, first.id, second.id] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const memory = created.json<Memory>();
+    expect(memory.photos.map((photo) => photo.id)).toEqual([third.id, first.id, second.id]);
+    expect(memory.photo_urls).toHaveLength(3);
+
+    const otherMemory = await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload: { title: "Thief", photo_ids: [first.id] } });
+    expect(otherMemory.statusCode).toBe(409);
+    expect(otherMemory.json()).toMatchObject({ code: "photo_in_use" });
+
+    const secondKey = decodeURIComponent(new URL(second.url, "http://x").pathname.replace("/storage/v1/object/sign/", ""));
+    const edited = await testApp.app.inject({ method: "PUT", url: `/api/v1/memories/${memory.id}`, headers: ann.headers, payload: { title: "With photos", photo_ids: [first.id, third.id] } });
+    expect(edited.json<Memory>().photos.map((photo) => photo.id)).toEqual([first.id, third.id]);
+    const objects = await storedObjects();
+    expect(objects).not.toContain(secondKey);
+    expect(objects.filter((key) => key.startsWith(secondKey.replace(/\.jpg$/, "")))).toEqual([]);
+    expect((await fetchUrl(second.url)).statusCode).toBe(404);
+
+    await testApp.app.inject({ method: "DELETE", url: `/api/v1/memories/${memory.id}`, headers: ann.headers });
+    for (const photo of [first, third]) expect((await fetchUrl(photo.url)).statusCode).toBe(404);
+    expect((await photoRows()).some((row) => row.id === first.id || row.id === third.id)).toBe(false);
+  });
+});

@@ -1,0 +1,60 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
+import { LocalBlobStore } from "../storage";
+import { twoTone } from "./fixtures/test-images";
+import { PhotosRepository } from "./photos.repository";
+import { PhotosService, unattachedPhotoLifetimeMs } from "./photos.service";
+
+describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
+  let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
+  let dir: string;
+  let clock: Date;
+  let service: PhotosService;
+  let store: LocalBlobStore;
+  let ownerId: string;
+
+  beforeEach(async () => {
+    database = await openMigratedTestDatabase(engine);
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-sweep-"));
+    store = new LocalBlobStore(path.join(dir, "storage"));
+    clock = new Date("2026-01-01T12:00:00Z");
+    service = new PhotosService({ photos: new PhotosRepository(database.db), blobStore: store, urlSecret: Buffer.alloc(32, 7), uploadDir: path.join(dir, "uploads"), log: { warn: () => {} }, now: () => clock });
+    ownerId = "8a0c1f5e-0000-4000-8000-000000000001";
+    const now = clock.toISOString();
+    await database.db.insertInto("users").values({ id: ownerId, aud: "authenticated", role: "authenticated", email: "ann@memory-box.test", encrypted_password: null, email_confirmed_at: now, invited_at: null, confirmation_sent_at: null, recovery_sent_at: null, email_change: null, email_change_sent_at: null, reauthentication_sent_at: null, last_sign_in_at: null, banned_until: null, app_metadata: "{}", user_metadata: "{}", created_at: now, updated_at: now }).execute();
+  });
+  afterEach(async () => {
+    await database.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  const upload = async () => service.upload(ownerId, Readable.from([await twoTone(64, 48).jpeg().toBuffer()]), () => false);
+  const objectCount = async () => {
+    let count = 0;
+    for await (const _object of store.list("memory-photos/")) count += 1;
+    return count;
+  };
+
+  it("removes uploads never attached within a day, with their files, and keeps the rest", async () => {
+    const stale = await upload();
+    const attached = await upload();
+    await database.db.insertInto("memories").values({ id: "8a0c1f5e-0000-4000-8000-0000000000aa", title: "Kept", content: null, memory_date: null, user_id: ownerId, updated_by: ownerId, created_at: clock.toISOString(), updated_at: clock.toISOString(), version: 1, sort_key: "x", search_text: "kept" }).execute();
+    await database.db.updateTable("photos").set({ memory_id: "8a0c1f5e-0000-4000-8000-0000000000aa", position: 0 }).where("id", "=", attached.id).execute();
+    expect(await objectCount()).toBe(6);
+
+    clock = new Date(clock.getTime() + unattachedPhotoLifetimeMs - 60_000);
+    expect(await service.sweepUnattached()).toBe(0);
+    const fresh = await upload();
+
+    clock = new Date(clock.getTime() + 2 * 60_000);
+    expect(await service.sweepUnattached()).toBe(1);
+    const remaining = (await database.db.selectFrom("photos").select("id").execute()).map((row) => row.id).sort();
+    expect(remaining).toEqual([attached.id, fresh.id].sort());
+    expect(remaining).not.toContain(stale.id);
+    expect(await objectCount()).toBe(6);
+  });
+});
