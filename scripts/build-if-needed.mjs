@@ -17,8 +17,9 @@ for (const target of serverOnly ? targets.slice(0, 1) : targets) {
   const builtAt = modifiedAt(path.join(root, target.output));
   const changedAt = Math.max(...[...target.inputs, ...sharedInputs].map((input) => newestIn(path.join(root, input))));
   if (builtAt >= changedAt) continue;
-  console.log(`Building ${target.workspace}…`);
-  const result = spawnSync("npm", ["run", "build", "--workspace", target.workspace], { cwd: root, stdio: "inherit" });
+  // Progress goes to stderr, so commands that print a value (service-token) stay pipeable.
+  console.error(`Building ${target.workspace}…`);
+  const result = spawnSync("npm", ["run", "build", "--workspace", target.workspace], { cwd: root, stdio: ["ignore", process.stderr, "inherit"] });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
