@@ -338,9 +338,14 @@ export class AccountService {
   async sendToken(user: UserRow, kind: TokenKind, options: TokenOptions, delivery: { background?: boolean } = {}): Promise<UserRow> {
     const sentAtColumn = sentAtColumnFor(kind);
     const lastSent = user[sentAtColumn];
-    const waitMs = lastSent ? Date.parse(lastSent) + this.deps.config.emailMinIntervalSeconds * 1000 - this.now().getTime() : 0;
-    if (waitMs > 0) {
-      throw new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${Math.ceil(waitMs / 1000)} seconds.`);
+    const now = this.now();
+    const intervalMs = this.deps.config.emailMinIntervalSeconds * 1000;
+    // Claimed in the database, not checked on `user`: requests racing each other (a burst of
+    // /recover calls) must not all pass the interval and flood the inbox.
+    if (!(await this.deps.users.claimMailSlot(user.id, sentAtColumn, now.toISOString(), new Date(now.getTime() - intervalMs).toISOString()))) {
+      const latest = (await this.deps.users.findById(user.id))?.[sentAtColumn];
+      const waitMs = latest ? Date.parse(latest) + intervalMs - now.getTime() : intervalMs;
+      throw new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`);
     }
     const issued = await this.issueToken(user, kind, options);
     const mail = renderEmail(mailKind[kind], { code: issued.code, email: issued.recipient, ...(issued.link ? { link: issued.link } : {}), ...(kind === "email_change" ? { newEmail: issued.recipient } : {}) });

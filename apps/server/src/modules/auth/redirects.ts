@@ -2,9 +2,17 @@
  * Where may an e-mailed link send someone after it is opened? Only to the site itself or to an
  * address the operator allowed; anything else falls back to the site, so a link can never carry a
  * session to a stranger's server.
+ *
+ * Decisions are made on the URL as a browser reads it (WHATWG parsing, serialised back), and that
+ * serialised form is what the redirect uses: matching the raw string instead would let
+ * `http://localhost:@3405803783/x` match an allowed "any localhost port" pattern while the
+ * browser goes to 203.0.113.7 (that number's dotted form), and a raw control character or
+ * non-ASCII text would break the Location header.
  */
 export function resolveRedirect(requested: string | undefined, siteUrl: string, allowList: string[]): string {
   if (!requested) return siteUrl;
+  // Go's URL parser, which Supabase Auth uses, refuses control characters; the WHATWG one drops them.
+  if (/\p{Cc}/u.test(requested)) return siteUrl;
   let target: URL;
   try {
     target = new URL(requested);
@@ -12,8 +20,12 @@ export function resolveRedirect(requested: string | undefined, siteUrl: string, 
     return siteUrl;
   }
   if (target.protocol !== "http:" && target.protocol !== "https:") return siteUrl;
-  if (target.origin === new URL(siteUrl).origin) return requested;
-  return allowList.some((pattern) => globToRegExp(pattern).test(requested)) ? requested : siteUrl;
+  // Credentials in a redirect serve no one but a phisher.
+  if (target.username !== "" || target.password !== "") return siteUrl;
+  if (target.origin === new URL(siteUrl).origin) return target.href;
+  // "https://app.example.org" in the list still matches that bare origin, which serialises with a slash.
+  const candidates = target.pathname === "/" && !target.search && !target.hash ? [target.href, target.origin] : [target.href];
+  return allowList.some((pattern) => candidates.some((candidate) => globToRegExp(pattern).test(candidate))) ? target.href : siteUrl;
 }
 
 /** `**` matches anything, `*` anything but `/` and `.`; everything else is literal. */

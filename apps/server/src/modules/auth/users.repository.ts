@@ -3,6 +3,9 @@ import type { Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/sche
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The columns that record when the last mail of each kind went out. */
+export type MailSentColumn = "confirmation_sent_at" | "invited_at" | "recovery_sent_at" | "email_change_sent_at" | "reauthentication_sent_at";
+
 /** Accounts and their profiles. E-mails are stored lower-case, so lookups compare exactly. */
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -22,6 +25,40 @@ export class UsersRepository {
       .insertInto("profiles")
       .values({ user_id: user.id, display_name: displayName, created_at: user.created_at, updated_at: user.updated_at })
       .execute();
+  }
+
+  /**
+   * Creates the account and its profile unless the address is taken meanwhile (two sign-ups of
+   * one address at once): then writes nothing and returns false, instead of failing on the
+   * unique index.
+   */
+  async createIfEmailFree(user: NewUserRow, displayName: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .insertInto("users")
+      .values(user)
+      .onConflict((conflict) => conflict.column("email").doNothing())
+      .executeTakeFirst();
+    if (!result.numInsertedOrUpdatedRows) return false;
+    await executor
+      .insertInto("profiles")
+      .values({ user_id: user.id, display_name: displayName, created_at: user.created_at, updated_at: user.updated_at })
+      .execute();
+    return true;
+  }
+
+  /**
+   * Records that a mail goes out now, unless one of the same kind (`column`) went out after
+   * `since`; true when the caller may send. One statement, so requests racing each other cannot
+   * all pass the minimum interval.
+   */
+  async claimMailSlot(userId: string, column: MailSentColumn, now: string, since: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .updateTable("users")
+      .set({ [column]: now })
+      .where("id", "=", userId)
+      .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", since)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async update(id: string, patch: UserRowUpdate, executor: Executor = this.db): Promise<void> {

@@ -1,0 +1,210 @@
+import { randomUUID } from "node:crypto";
+import net from "node:net";
+import { GoTrueClient, type Session, type SupportedStorage } from "@supabase/auth-js";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { Kysely } from "kysely";
+import { expect } from "vitest";
+import { type DatabaseHandle, type Engine, openDatabase } from "../src/db/database";
+import type { Database } from "../src/db/schema";
+import { AuditLogRepository } from "../src/modules/auth/audit-log.repository";
+import { InvitationsRepository } from "../src/modules/invitations/invitations.repository";
+import { InvitationsService } from "../src/modules/invitations/invitations.service";
+import { type CapturedMail, extractLink, startTestSmtpServer, type TestSmtpServer } from "./smtp-test-server";
+import { createTestApp, type TestApp } from "./test-app";
+
+// Shared by the auth service's tests: the real server listening on loopback, a local SMTP
+// server catching its mails, a clock the test can move, and the real auth-js client.
+
+/** The auth service's clock: real time plus an offset the test moves forward. */
+export class TestClock {
+  private offsetMs = 0;
+
+  readonly now = (): Date => new Date(Date.now() + this.offsetMs);
+
+  advance(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+}
+
+export interface AuthTestServer {
+  testApp: TestApp;
+  app: FastifyInstance;
+  /** http://127.0.0.1:PORT, which is also PUBLIC_URL (and so the site URL unless AUTH_SITE_URL is set). */
+  origin: string;
+  /** `${origin}/auth/v1`, the URL auth-js is given. */
+  authUrl: string;
+  smtp: TestSmtpServer;
+  clock: TestClock;
+  /** A second connection to the app's database, for arranging and inspecting rows. */
+  db: Kysely<Database>;
+  invitations: InvitationsService;
+  invite(...emails: string[]): Promise<void>;
+  /** A fresh auth-js client; PKCE clients keep their code verifier in `storage`. */
+  client(flowType?: "implicit" | "pkce", options?: { fetch?: typeof fetch }): TestClient;
+  close(): Promise<void>;
+}
+
+export interface TestClient {
+  auth: GoTrueClient;
+  storage: MemoryStorage;
+}
+
+/** What auth-js needs of a storage: getItem/setItem/removeItem over an in-memory map. */
+export class MemoryStorage implements SupportedStorage {
+  readonly items = new Map<string, string>();
+
+  getItem(key: string): string | null {
+    return this.items.get(key) ?? null;
+  }
+
+  setItem(key: string, value: string): void {
+    this.items.set(key, value);
+  }
+
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
+}
+
+/**
+ * The whole server on a fresh database of `engine`, listening on a free loopback port that is
+ * also its PUBLIC_URL, so e-mailed links work as sent. Rate limits are off unless `env` turns
+ * them on; mail goes to `smtp` (a new local server when not given).
+ */
+export async function startAuthServer(engine: Engine, options: { env?: Record<string, string>; smtp?: TestSmtpServer } = {}): Promise<AuthTestServer> {
+  const smtp = options.smtp ?? (await startTestSmtpServer());
+  const clock = new TestClock();
+  // PUBLIC_URL must be known before the app is built; another process could take the port in
+  // between, so a clash is retried on a new port.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const testApp = await createTestApp(engine, { env: { SMTP_URL: smtp.url, PUBLIC_URL: origin, AUTH_RATE_LIMITS: "false", ...options.env }, now: clock.now });
+    try {
+      await testApp.app.listen({ port, host: "127.0.0.1" });
+    } catch (error) {
+      await testApp.close();
+      if (attempt < 5 && (error as NodeJS.ErrnoException).code === "EADDRINUSE") continue;
+      throw error;
+    }
+    const database: DatabaseHandle = openDatabase(testApp.config.database);
+    const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit: new AuditLogRepository(database.db) });
+    return {
+      testApp,
+      app: testApp.app,
+      origin,
+      authUrl: `${origin}/auth/v1`,
+      smtp,
+      clock,
+      db: database.db,
+      invitations,
+      invite: async (...emails) => {
+        await invitations.invite(emails, "test");
+      },
+      client: (flowType = "implicit", clientOptions = {}) => {
+        const storage = new MemoryStorage();
+        // Each client has its own storage key, so none shares another's stored session or cached JWKS.
+        const auth = new GoTrueClient({ url: `${origin}/auth/v1`, autoRefreshToken: false, flowType, persistSession: true, storage, storageKey: `test-${randomUUID()}`, ...clientOptions });
+        return { auth, storage };
+      },
+      close: async () => {
+        await database.destroy();
+        await testApp.close();
+        if (!options.smtp) await smtp.close();
+      },
+    };
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `expect.any(String)` / `expect.stringMatching()`, typed, so object literals with them stay type-safe. */
+export const anyString = expect.any(String) as unknown as string;
+export const stringMatching = (pattern: RegExp) => expect.stringMatching(pattern) as unknown as string;
+
+/** A new address on each call, so tests sharing a server never meet. */
+export function uniqueEmail(label = "member"): string {
+  return `${label}-${randomUUID().slice(0, 8)}@example.org`;
+}
+
+/** Long enough for the default policy (8 characters). */
+export const password = "correct horse battery staple";
+
+/** The action link of an e-mail, as written in its plain-text part. */
+export function linkIn(mail: CapturedMail): string {
+  return extractLink(mail.text);
+}
+
+/** The six-digit code of an e-mail. */
+export function codeIn(mail: CapturedMail): string {
+  const match = /code(?: instead)?:\s*(\d{6})\b/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`No code in: ${mail.text}`);
+  return match[1];
+}
+
+export interface OpenedLink {
+  status: number;
+  /** Where the redirect goes, without fragment and query. */
+  target: string;
+  query: URLSearchParams;
+  fragment: URLSearchParams;
+}
+
+/** Opens an e-mailed link as a browser would, without following the redirect. */
+export async function openLink(link: string): Promise<OpenedLink> {
+  const response = await fetch(link, { redirect: "manual" });
+  await response.arrayBuffer();
+  const location = response.headers.get("location");
+  if (!location) return { status: response.status, target: "", query: new URLSearchParams(), fragment: new URLSearchParams() };
+  const url = new URL(location);
+  return { status: response.status, target: `${url.origin}${url.pathname}`, query: url.searchParams, fragment: new URLSearchParams(url.hash.slice(1)) };
+}
+
+/** The session an implicit-flow link carried in its fragment. */
+export function sessionFrom(opened: OpenedLink): { access_token: string; refresh_token: string; expires_in: number; type: string } {
+  expect(opened.status).toBe(303);
+  const accessToken = opened.fragment.get("access_token");
+  const refreshToken = opened.fragment.get("refresh_token");
+  if (!accessToken || !refreshToken) throw new Error(`No session in the redirect: ${opened.fragment.toString()}`);
+  return { access_token: accessToken, refresh_token: refreshToken, expires_in: Number(opened.fragment.get("expires_in")), type: opened.fragment.get("type") ?? "" };
+}
+
+/**
+ * A confirmed member: invited, signed up through auth-js, confirmed by opening the mailed link.
+ * Returns the link's session (one argon2 hash in all).
+ */
+export async function confirmedMember(server: AuthTestServer, email = uniqueEmail(), options: { data?: Record<string, unknown> } = {}): Promise<{ email: string; userId: string; session: { access_token: string; refresh_token: string } }> {
+  await server.invite(email);
+  const { auth } = server.client();
+  const { data, error } = await auth.signUp({ email, password, options: { data: options.data ?? {} } });
+  expect(error).toBeNull();
+  const session = sessionFrom(await openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Confirm your/ }))));
+  return { email, userId: data.user!.id, session };
+}
+
+/** Signs in with the password through a new client; returns the client holding the session. */
+export async function signedInClient(server: AuthTestServer, email: string, secret = password): Promise<{ auth: GoTrueClient; session: Session }> {
+  const { auth } = server.client();
+  const { data, error } = await auth.signInWithPassword({ email, password: secret });
+  expect(error).toBeNull();
+  return { auth, session: data.session! };
+}
+
+/** GET /user with a bearer token: the status and error code (or the user). */
+export async function getUser(server: AuthTestServer, accessToken: string): Promise<LightMyRequestResponse> {
+  return server.app.inject({ method: "GET", url: "/auth/v1/user", headers: { authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" } });
+}
+
+/** POST /token?grant_type=refresh_token as auth-js sends it. */
+export async function refreshWith(server: AuthTestServer, refreshToken: string): Promise<LightMyRequestResponse> {
+  return server.app.inject({ method: "POST", url: "/auth/v1/token?grant_type=refresh_token", headers: { "x-supabase-api-version": "2024-01-01" }, payload: { refresh_token: refreshToken } });
+}
