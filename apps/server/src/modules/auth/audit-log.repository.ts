@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 
 export interface AuditEvent {
@@ -16,8 +16,9 @@ export interface AuditEvent {
 export class AuditLogRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async record(event: AuditEvent, now = new Date()): Promise<void> {
-    await this.db
+  /** With `executor`, the entry commits (or not) with the caller's transaction. */
+  async record(event: AuditEvent, now = new Date(), executor: Kysely<Database> | Transaction<Database> = this.db): Promise<void> {
+    await executor
       .insertInto("audit_log")
       .values({
         id: randomUUID(),

@@ -74,11 +74,11 @@ export class SessionService {
   async refresh(presented: string, context: RequestContext): Promise<SessionJson> {
     const now = this.now();
     const nowIso = now.toISOString();
-    const token = await this.deps.sessions.findRefreshToken(sha256(presented));
+    // Tokens die with their session (cascade), so a token found here always has one.
+    const token = await this.deps.sessions.findRefreshTokenWithSession(sha256(presented));
     if (!token) throw new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
-    const session = await this.deps.sessions.findById(token.session_id);
-    if (!session) throw new AuthError(400, "session_not_found", "Invalid Refresh Token: No Valid Session Found");
-    const user = await this.deps.users.findById(session.user_id);
+    const session = { id: token.session_id, amr: token.amr };
+    const user = await this.deps.users.findById(token.user_id);
     if (!user) throw new AuthError(400, "session_not_found", "Invalid Refresh Token: No Valid Session Found");
     this.assertNotBanned(user, 400);
     if (!(await this.isAllowedIn(user))) {
@@ -99,6 +99,8 @@ export class SessionService {
       const child = randomToken();
       await this.deps.sessions.addRefreshToken({ id: randomUUID(), tokenHash: sha256(child), sessionId: session.id, parentId: token.id }, nowIso, trx);
       await this.deps.sessions.markRefreshed(session.id, context, nowIso, trx);
+      // In the same transaction: one durable commit per refresh, not two.
+      await this.deps.audit.record({ action: "token.refreshed", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } }, now, trx);
       return child;
     });
 
@@ -106,7 +108,6 @@ export class SessionService {
       await this.deps.audit.record({ action: "token.reuse_detected", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } });
       throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
     }
-    await this.deps.audit.record({ action: "token.refreshed", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } });
     return this.sessionJson(user, session.id, JSON.parse(session.amr) as AmrEntry[], outcome, now);
   }
 

@@ -38,6 +38,17 @@ export class SessionsRepository {
       .execute();
   }
 
+  /** A refresh token with its session's owner and settings, in one query (the refresh hot path). */
+  findRefreshTokenWithSession(tokenHash: string): Promise<(RefreshTokenRow & { user_id: string; amr: string }) | undefined> {
+    return this.db
+      .selectFrom("refresh_tokens")
+      .innerJoin("sessions", "sessions.id", "refresh_tokens.session_id")
+      .selectAll("refresh_tokens")
+      .select(["sessions.user_id", "sessions.amr"])
+      .where("refresh_tokens.token_hash", "=", tokenHash)
+      .executeTakeFirst();
+  }
+
   findRefreshToken(tokenHash: string, executor: Executor = this.db): Promise<RefreshTokenRow | undefined> {
     return executor.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
   }
