@@ -1,0 +1,105 @@
+// Web benchmark, in Debian's Chromium against the production build on loopback: the JavaScript
+// the sign-in page needs, the image bytes of a home page showing 30 memories of 4 photos, and the
+// largest contentful paint of that home page.
+import { gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import sharp from "sharp";
+import { cli, machineLine, round, startServer, writeResults } from "./lib";
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const password = "correct horse battery staple";
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+
+async function main(): Promise<void> {
+  const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  try {
+    const email = "bench-web@memory-box.test";
+    cli(server, ["invite", email]);
+    const session = (await (
+      await fetch(`${server.url}/auth/v1/signup`, { method: "POST", headers: { "content-type": "application/json", "x-supabase-api-version": "2024-01-01" }, body: JSON.stringify({ email, password, data: { full_name: "Bench" } }) })
+    ).json()) as Record<string, unknown> & { access_token: string; expires_in: number };
+    const auth = { authorization: `Bearer ${session.access_token}` };
+
+    // 30 memories with 4 distinct phone-sized photos each.
+    for (let memory = 0; memory < 30; memory++) {
+      const photoIds: string[] = [];
+      for (let photo = 0; photo < 4; photo++) {
+        const jpeg = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: (memory * 8) % 255, g: (photo * 60) % 255, b: 128 }, noise: { type: "gaussian", mean: 128, sigma: 30 } } })
+          .blur(1.2)
+          .jpeg({ quality: 85 })
+          .toBuffer();
+        const form = new FormData();
+        form.append("file", new Blob([jpeg], { type: "image/jpeg" }), `photo-${memory}-${photo}.jpg`);
+        const uploaded = (await (await fetch(`${server.url}/api/v1/photos`, { method: "POST", headers: auth, body: form })).json()) as { id: string };
+        photoIds.push(uploaded.id);
+      }
+      await fetch(`${server.url}/api/v1/memories`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ title: `Memory ${memory + 1}`, content: "A day worth keeping.", memory_date: `2024-05-${String((memory % 28) + 1).padStart(2, "0")}`, tags: ["bench", `t${memory % 7}`], photo_ids: photoIds }),
+      });
+    }
+
+    // JavaScript of /auth for a first-time visitor (empty cache), gzip-compressed as a server would send it.
+    const authPage = await browser.newPage();
+    const scripts = new Map<string, number>();
+    authPage.on("response", async (response) => {
+      if (response.request().resourceType() === "script") scripts.set(response.url(), gzipSync(await response.body(), { level: 9 }).length);
+    });
+    await authPage.goto(`${server.url}/auth`, { waitUntil: "networkidle" });
+    await authPage.close();
+    const authJsKb = round([...scripts.values()].reduce((sum, bytes) => sum + bytes, 0) / 1024, 1);
+
+    // Home: signed in (the session stored as auth-js stores it), 1280 × 800, empty cache each run.
+    const stored = JSON.stringify({ ...session, expires_at: Math.floor(Date.now() / 1000) + session.expires_in });
+    const lcps: number[] = [];
+    const imageKbs: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript((value) => window.localStorage.setItem("memory-box-auth", value), stored);
+      const page = await context.newPage();
+      let imageBytes = 0;
+      page.on("response", async (response) => {
+        if (response.request().resourceType() === "image") imageBytes += (await response.body().catch(() => Buffer.alloc(0))).length;
+      });
+      await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
+      await page.getByText("Memory 1", { exact: true }).waitFor();
+      await page.waitForTimeout(500);
+      const lcp = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            new PerformanceObserver((list) => {
+              const entries = list.getEntries();
+              resolve(entries.at(-1)?.startTime ?? Number.NaN);
+            }).observe({ type: "largest-contentful-paint", buffered: true });
+          }),
+      );
+      lcps.push(lcp);
+      imageKbs.push(imageBytes / 1024);
+      await context.close();
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+    const lcp = round(median(lcps), 0);
+    const imagesKb = round(median(imageKbs), 0);
+
+    writeResults(
+      "Web (Chromium)",
+      `${machineLine()}
+Production build served by the real server on loopback; Debian's Chromium, headless, empty cache per run; home signed in at 1280 × 800 with 30 memories of 4 photos (2000 × 1500 JPEGs); median of ${runs} runs.
+
+| Measure | Result | Target | |
+|---|---|---|---|
+| JavaScript loaded by \`/auth\` (gzip) | ${authJsKb} KB in ${scripts.size} files | ≤ 150 KB | ${authJsKb <= 150 ? "pass" : "FAIL"} |
+| Image bytes transferred by home | ${imagesKb} KB | ≤ 2048 KB | ${imagesKb <= 2048 ? "pass" : "FAIL"} |
+| Largest contentful paint of home | ${lcp} ms | ≤ 1000 ms | ${lcp <= 1000 ? "pass" : "FAIL"} |
+`,
+    );
+    console.log({ authJsKb, scripts: scripts.size, imagesKb, lcp, lcps });
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+await main();
