@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { paths } from "@/config/paths";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { fakeMemory } from "@/testing/memory-fixtures";
 import { renderApp } from "@/testing/render-app";
+import { apiError, stubMemoryApi } from "@/testing/stub-memory-api";
 
 const signedIn = () => new FakeAuthClient({ session: fakeSession() });
 
@@ -26,9 +28,13 @@ describe("route table", () => {
   });
 
   it("opens a memory by the link paths.memory builds", async () => {
+    const api = stubMemoryApi({
+      "GET /api/v1/memories/:id": ({ params }) => (params.id === "trip to lisbon/2024" ? fakeMemory({ title: "Lisbon" }) : apiError(404, "memory_not_found")),
+    });
     renderApp(paths.memory("trip to lisbon/2024"), { client: signedIn() });
 
-    expect(await screen.findByText("trip to lisbon/2024")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Lisbon" })).toBeInTheDocument();
+    expect(api.calls("GET /api/v1/memories/:id")[0]?.path).toBe("/api/v1/memories/trip%20to%20lisbon%2F2024");
   });
 
   it("sends unknown paths to the 404 page, signed in or not", async () => {

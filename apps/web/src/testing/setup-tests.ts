@@ -1,7 +1,11 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
+
+// Lazy routes load their chunk on first render; on a busy two-core machine that can take longer
+// than Testing Library's default one second of waiting.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   // Testing Library only cleans up by itself when Vitest globals are on; they are off here.
@@ -10,3 +14,18 @@ afterEach(() => {
   toast.dismiss();
   vi.unstubAllGlobals();
 });
+
+// jsdom gaps that browser-only UI relies on. Radix ScrollArea measures its viewport with
+// ResizeObserver; photo previews use object URLs. Plain stand-ins; tests may spy on them.
+if (!("ResizeObserver" in globalThis)) {
+  globalThis.ResizeObserver = class ResizeObserver {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+if (typeof URL.createObjectURL !== "function") {
+  let objectUrlCount = 0;
+  URL.createObjectURL = () => `blob:http://localhost/object-${++objectUrlCount}`;
+  URL.revokeObjectURL = () => {};
+}

@@ -130,7 +130,8 @@ describe("auth screen", () => {
 
     await user.click(screen.getByRole("button", { name: "Sign In" }));
 
-    expect(await screen.findByText("42")).toBeInTheDocument();
+    // The memory screen (the stub knows no memory 42).
+    expect(await screen.findByText("Memory not found.")).toBeInTheDocument();
     expect(currentPath(router)).toBe("/memory/42");
   });
 

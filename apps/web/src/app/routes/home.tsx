@@ -1,11 +1,18 @@
+import { useState } from "react";
+import { Plus } from "lucide-react";
+
 import { Button } from "@/components/ui/button";
-import { Card, CardContent } from "@/components/ui/card";
+import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { MemoryList } from "@/features/memories/components/memory-list";
+import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useAuth } from "@/lib/auth-context";
 import { userDisplayName } from "@/lib/user-name";
 
-/** The memory list. The header is final; the list itself comes with the memories feature. */
+/** The memory list: header with the greeting, "Add Memory" and "Sign Out", then the collection. */
 export function HomeRoute() {
   const { user, signOut } = useAuth();
+  const [adding, setAdding] = useState(false);
+  useLiveUpdates();
 
   return (
     <div className="min-h-svh bg-muted">
@@ -15,16 +22,22 @@ export function HomeRoute() {
             <h1 className="text-xl font-semibold">Memory Box</h1>
             <p className="text-sm text-muted-foreground">Welcome back, {userDisplayName(user)}!</p>
           </div>
-          <Button variant="outline" onClick={() => void signOut()}>
-            Sign Out
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={() => setAdding(true)}>
+              <Plus aria-hidden="true" />
+              Add Memory
+            </Button>
+            <Button variant="outline" onClick={() => void signOut()}>
+              Sign Out
+            </Button>
+          </div>
         </div>
       </header>
       <main className="mx-auto max-w-6xl p-4">
-        <Card>
-          <CardContent className="text-muted-foreground">Your memories will appear here.</CardContent>
-        </Card>
+        <MemoryList onAddMemory={() => setAdding(true)} />
       </main>
+      {/* Closes itself after a save; the save refreshes the list and the tags. */}
+      <MemoryFormDialog open={adding} onOpenChange={setAdding} />
     </div>
   );
 }

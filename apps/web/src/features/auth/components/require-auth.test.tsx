@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { currentPath, renderApp } from "@/testing/render-app";
+import { stubMemoryApi } from "@/testing/stub-memory-api";
 
 /** Every path the router has been at, starting with the first. */
 function recordPaths(router: ReturnType<typeof renderApp>["router"]) {
@@ -55,9 +56,10 @@ describe("member screens guard", () => {
   });
 
   it("sends a member away when the session ends on a member screen", async () => {
+    stubMemoryApi({});
     const client = new FakeAuthClient({ session: fakeSession() });
     const { router } = renderApp("/memory/42", { client });
-    expect(await screen.findByText("42")).toBeInTheDocument();
+    expect(await screen.findByText("Memory not found.")).toBeInTheDocument();
 
     act(() => client.emit("SIGNED_OUT", null));
 

@@ -1,0 +1,25 @@
+import type { Memory, MemoryInput } from "@memory-box/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+
+import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { apiFetch } from "@/lib/api-client";
+
+/** `POST /api/v1/memories`; upload the photos first and list their ids in `photo_ids`. */
+export function createMemory(input: MemoryInput): Promise<Memory> {
+  return apiFetch<Memory>("/api/v1/memories", { method: "POST", body: input });
+}
+
+/** Adds a memory; the list, the tag counts and the memory's own cache entry are refreshed. */
+export function useCreateMemory() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createMemory,
+    onSuccess: async (memory) => {
+      queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: memoryKeys.tags() }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,43 @@
+import type { MemoryPage } from "@memory-box/contract";
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+
+import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { apiFetch } from "@/lib/api-client";
+
+/** The home filter: search text and one tag; empty strings mean "no filter". */
+export interface MemoryFilter {
+  q: string;
+  tag: string;
+}
+
+export interface GetMemoriesParams extends Partial<MemoryFilter> {
+  cursor?: string | null;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/** One page of the collection, newest memory date first; search and tag are applied by the API. */
+export function getMemories({ q, tag, cursor, limit, signal }: GetMemoriesParams = {}): Promise<MemoryPage> {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (tag) params.set("tag", tag);
+  if (cursor) params.set("cursor", cursor);
+  if (limit !== undefined) params.set("limit", String(limit));
+  const query = params.toString();
+  return apiFetch<MemoryPage>(`/api/v1/memories${query ? `?${query}` : ""}`, { signal });
+}
+
+/** Pages chained by `next_cursor`; a refetch (after a change) re-walks the chain from the first page. */
+export function memoriesInfiniteQueryOptions(filter: MemoryFilter) {
+  return infiniteQueryOptions({
+    queryKey: memoryKeys.list(filter),
+    queryFn: ({ pageParam, signal }) => getMemories({ ...filter, cursor: pageParam, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.next_cursor,
+  });
+}
+
+/** The memory list for `filter`. While a new filter loads, the previous results stay on screen. */
+export function useMemories(filter: MemoryFilter) {
+  return useInfiniteQuery({ ...memoriesInfiniteQueryOptions(filter), placeholderData: keepPreviousData });
+}

@@ -1,0 +1,77 @@
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import { useDeleteMemory } from "@/features/memories/api/delete-memory";
+import { useReturnFocus } from "@/hooks/use-return-focus";
+import { notify } from "@/lib/notify";
+
+export interface DeleteMemoryDialogProps {
+  memoryId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** After the memory is gone and the success toast is up (the detail page leaves for home). */
+  onDeleted: () => void;
+}
+
+/**
+ * The detail page's "Delete Memory" confirmation. A click outside never dismisses it (Radix's
+ * AlertDialog refuses outside interaction by design); while deleting, neither does Escape nor Cancel. A failure closes it, so the error
+ * toast is not hidden from screen readers behind the modal, and focus returns to "Delete".
+ */
+export function DeleteMemoryDialog({ memoryId, open, onOpenChange, onDeleted }: DeleteMemoryDialogProps) {
+  const deleteMemory = useDeleteMemory({
+    onSuccess: () => {
+      notify.success("Memory deleted", "Your memory has been deleted successfully.");
+      onDeleted();
+    },
+    onError: () => {
+      notify.error("Error", "Failed to delete memory. Please try again.");
+      onOpenChange(false);
+    },
+  });
+  const deleting = deleteMemory.isPending;
+  const returnFocus = useReturnFocus();
+
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next && deleting) return;
+        onOpenChange(next);
+      }}
+    >
+      <AlertDialogContent
+        {...returnFocus}
+        onEscapeKeyDown={(event) => {
+          if (deleting) event.preventDefault();
+        }}
+      >
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete Memory</AlertDialogTitle>
+          <AlertDialogDescription>Are you sure you want to delete this memory? This action cannot be undone.</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={deleting}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            variant="destructive"
+            disabled={deleting}
+            onClick={(event) => {
+              // Stay open with "Deleting..." until the server answers.
+              event.preventDefault();
+              deleteMemory.mutate(memoryId);
+            }}
+          >
+            {deleting ? "Deleting..." : "Delete"}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,130 @@
+import { useState, type ReactNode } from "react";
+import type { Memory } from "@memory-box/contract";
+import { Calendar, Pencil, Trash, User } from "lucide-react";
+import { Link } from "react-router";
+
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { paths } from "@/config/paths";
+import { useDeleteMemory } from "@/features/memories/api/delete-memory";
+import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-grid";
+import { authorName } from "@/features/memories/utils/author-name";
+import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
+import { notify } from "@/lib/notify";
+
+/**
+ * One memory in the home grid. The title is the link to the detail page and stretches over the
+ * whole card; the edit and delete buttons sit above it. Edit opens the memory form; delete asks
+ * for confirmation first.
+ */
+export function MemoryCard({ memory }: { memory: Memory }) {
+  const [editing, setEditing] = useState(false);
+
+  return (
+    <Card className="relative h-full gap-4 transition-shadow hover:shadow-md">
+      <CardHeader className="flex items-start justify-between gap-2">
+        <div className="min-w-0 space-y-1.5">
+          <h2 className="text-lg leading-tight font-semibold break-words">
+            <Link
+              to={paths.memory(memory.id)}
+              className="outline-none after:absolute after:inset-0 after:rounded-xl after:content-[''] focus-visible:after:ring-[3px] focus-visible:after:ring-ring/50"
+            >
+              {memory.title}
+            </Link>
+          </h2>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
+            <span className="inline-flex items-center gap-1">
+              <User aria-hidden="true" className="size-3.5" />
+              {authorName(memory)}
+            </span>
+            {memory.memory_date && (
+              <span className="inline-flex items-center gap-1">
+                <Calendar aria-hidden="true" className="size-3.5" />
+                <time dateTime={memory.memory_date}>{formatMemoryDate(memory.memory_date)}</time>
+              </span>
+            )}
+          </div>
+        </div>
+        <div className="relative z-10 flex shrink-0 gap-1">
+          <Button variant="ghost" size="icon" aria-label={`Edit ${memory.title}`} title="Edit" onClick={() => setEditing(true)}>
+            <Pencil aria-hidden="true" />
+          </Button>
+          <ConfirmDeleteMemory memory={memory}>
+            <Button variant="ghost" size="icon" aria-label={`Delete ${memory.title}`} title="Delete">
+              <Trash aria-hidden="true" />
+            </Button>
+          </ConfirmDeleteMemory>
+        </div>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {memory.content && <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-muted-foreground">{memory.content}</p>}
+        {memory.tags && memory.tags.length > 0 && (
+          <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
+            {memory.tags.map((tag) => (
+              <li key={tag}>
+                <Badge variant="secondary">{tag}</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+        <MemoryPhotosGrid photos={memory.photos} />
+      </CardContent>
+      <MemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
+    </Card>
+  );
+}
+
+/**
+ * "Are you sure you want to delete this memory?" — an alert dialog: it needs an explicit answer
+ * and stays open with "Deleting..." until the list no longer has the memory.
+ */
+function ConfirmDeleteMemory({ memory, children }: { memory: Memory; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const deletion = useDeleteMemory({
+    onSuccess: () => notify.success("Memory deleted", "Your memory has been removed."),
+    onError: (error) => {
+      console.error("Error deleting memory:", error);
+      notify.error("Error", "Failed to delete memory. Please try again.");
+    },
+    onSettled: () => setOpen(false),
+  });
+  const busy = deletion.isPending;
+
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
+      <AlertDialogTrigger asChild>{children}</AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Are you sure you want to delete this memory?</AlertDialogTitle>
+          <AlertDialogDescription>{memory.title}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            variant="destructive"
+            disabled={busy}
+            onClick={(event) => {
+              event.preventDefault();
+              deletion.mutate(memory.id);
+            }}
+          >
+            {busy ? "Deleting..." : "Delete"}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,487 @@
+import { useState } from "react";
+import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+
+import { Button } from "@/components/ui/button";
+import { Toaster } from "@/components/ui/sonner";
+import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { uploadPhotos } from "@/features/memories/api/upload-photo";
+import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { setAuthClient } from "@/lib/auth-client";
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
+import { apiError, deferred, stubMemoryApi, type ApiHandler, type ApiRequestInfo } from "@/testing/stub-memory-api";
+
+const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: "image/png" });
+const text = (name: string) => new File(["not a photo"], name, { type: "text/plain" });
+
+/** Echoes a create or update as the server would: the input applied, photos looked up by id. */
+function savedFrom(body: unknown, photos: Photo[], base: Partial<Memory> = {}): Memory {
+  const input = body as MemoryInput;
+  const byId = new Map(photos.map((photo) => [photo.id, photo]));
+  const kept = (input.photo_ids ?? []).map((id) => byId.get(id) ?? fakePhoto({ id }));
+  return fakeMemory({
+    ...base,
+    title: input.title,
+    content: input.content ?? null,
+    memory_date: input.memory_date ?? null,
+    tags: input.tags ?? null,
+    photos: kept,
+    photo_urls: kept.length > 0 ? kept.map((photo) => photo.url) : null,
+    version: (base.version ?? 0) + 1,
+  });
+}
+
+/** Answers uploads with fresh photos, in call order, named after the uploaded file. */
+function uploadHandler(uploaded: Photo[], fail: (file: File) => Response | undefined = () => undefined): ApiHandler {
+  return ({ body }: ApiRequestInfo) => {
+    const file = (body as FormData).get("file") as File;
+    const failure = fail(file);
+    if (failure) return failure;
+    const photo = fakePhoto({ url: `/original/${file.name}` });
+    uploaded.push(photo);
+    return photo;
+  };
+}
+
+function renderDialog({ memory, queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }) }: { memory?: Memory; queryClient?: QueryClient } = {}) {
+  setAuthClient(new FakeAuthClient({ session: fakeSession() }));
+  onTestFinished(() => setAuthClient(undefined));
+  const onSaved = vi.fn<(memory: Memory) => void>();
+  const onOpenChange = vi.fn<(open: boolean) => void>();
+
+  function Harness() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <Button onClick={() => setOpen(true)}>{memory ? "Edit" : "Add Memory"}</Button>
+        <MemoryFormDialog
+          open={open}
+          memory={memory}
+          onSaved={onSaved}
+          onOpenChange={(next) => {
+            onOpenChange(next);
+            setOpen(next);
+          }}
+        />
+      </>
+    );
+  }
+
+  // The accept filter is the form's job here: user-event would otherwise drop non-images itself.
+  const user = userEvent.setup({ applyAccept: false });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <Harness />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return { user, onSaved, onOpenChange, queryClient };
+}
+
+async function openDialog(user: ReturnType<typeof userEvent.setup>, trigger = "Add Memory") {
+  await user.click(screen.getByRole("button", { name: trigger }));
+  return screen.findByRole("dialog");
+}
+
+describe("MemoryFormDialog — add", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("shows the labelled fields in a narrow dialog with an 80vh scrolling card", async () => {
+    stubMemoryApi({});
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    expect(dialog).toHaveAccessibleName("Add Memory");
+    expect(dialog).toHaveAccessibleDescription(/title/i);
+    expect(dialog).toHaveClass("sm:max-w-md");
+    expect(within(dialog).getByLabelText("Title")).toHaveFocus();
+    expect(within(dialog).getByLabelText("Description").tagName).toBe("TEXTAREA");
+    expect(within(dialog).getByLabelText("Date")).toHaveAttribute("type", "date");
+    expect(within(dialog).getByLabelText("Tags")).toHaveAccessibleDescription("Separate tags with commas");
+    const photos = within(dialog).getByLabelText("Photos");
+    expect(photos).toHaveAttribute("type", "file");
+    expect(photos).toHaveAttribute("accept", "image/*");
+    expect(photos).toHaveAttribute("multiple");
+    expect(dialog.querySelector('[data-slot="card"]')).toHaveClass("h-[80vh]");
+    expect(dialog.querySelector('[data-slot="scroll-area"]')).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Cancel" })).toBeEnabled();
+  });
+
+  it("keeps Save Memory disabled until the title has more than spaces", async () => {
+    stubMemoryApi({});
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    const save = within(dialog).getByRole("button", { name: "Save Memory" });
+
+    expect(save).toBeDisabled();
+    await user.type(within(dialog).getByLabelText("Title"), "   ");
+    expect(save).toBeDisabled();
+    await user.type(within(dialog).getByLabelText("Title"), "Beach");
+    expect(save).toBeEnabled();
+  });
+
+  it("saves the fields by the server's rules, says so, closes and reports the memory", async () => {
+    const create = deferred<unknown>();
+    const api = stubMemoryApi({ "POST /api/v1/memories": () => create.promise });
+    const { user, onSaved, queryClient } = renderDialog();
+    const invalidate = vi.spyOn(queryClient, "invalidateQueries");
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "  Beach day  ");
+    await user.type(within(dialog).getByLabelText("Description"), "   ");
+    await user.type(within(dialog).getByLabelText("Tags"), " summer, sea ,Summer,, ");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    // Busy: the label changes and every control waits.
+    expect(await within(dialog).findByRole("button", { name: "Saving..." })).toBeDisabled();
+    expect(within(dialog).getByRole("button", { name: "Cancel" })).toBeDisabled();
+    const [request] = api.calls("POST /api/v1/memories");
+    expect(request?.body).toEqual({ title: "Beach day", content: null, memory_date: null, tags: ["summer", "sea"], photo_ids: [] });
+
+    const saved = savedFrom(request?.body, []);
+    create.resolve(Response.json(saved, { status: 201 }));
+
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(screen.getByText("Your memory has been saved successfully.")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(onSaved).toHaveBeenCalledWith(saved);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.lists() });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.tags() });
+    expect(queryClient.getQueryData(memoryKeys.detail(saved.id))).toEqual(saved);
+  });
+
+  it("sends a date and a description when given", async () => {
+    const api = stubMemoryApi({ "POST /api/v1/memories": ({ body }) => savedFrom(body, []) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Anniversary");
+    await user.type(within(dialog).getByLabelText("Description"), "  Dinner{enter}and a walk  ");
+    await user.type(within(dialog).getByLabelText("Date"), "2024-02-14");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    await screen.findByText("Memory added!");
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ content: "Dinner\nand a walk", memory_date: "2024-02-14", tags: null });
+  });
+
+  it("uploads the chosen images first, skips other files, then saves with the photo ids in order", async () => {
+    const uploaded: Photo[] = [];
+    const uploadsReleased = deferred<void>();
+    const handleUpload = uploadHandler(uploaded);
+    const create = deferred<unknown>();
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": async (request) => {
+        await uploadsReleased.promise;
+        return handleUpload(request);
+      },
+      "POST /api/v1/memories": () => create.promise,
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Holiday");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("first.png"), text("notes.txt"), png("second.png")]);
+
+    // Two previews; the text file is silently left out.
+    expect(within(dialog).getByRole("img", { name: "New photo 1" })).toHaveAttribute("src", expect.stringMatching(/^blob:/));
+    expect(within(dialog).getByRole("img", { name: "New photo 2" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole("img", { name: "New photo 3" })).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await within(dialog).findByRole("button", { name: "Uploading..." })).toBeDisabled();
+
+    uploadsReleased.resolve();
+    expect(await within(dialog).findByRole("button", { name: "Saving..." })).toBeDisabled();
+    expect(api.calls("POST /api/v1/photos").map((call) => (call.body as FormData).get("file") as File).map((file) => file.name)).toEqual(["first.png", "second.png"]);
+    expect(await screen.findByText("Photos uploaded!")).toBeInTheDocument();
+    expect(screen.getByText("2 photo(s) added successfully.")).toBeInTheDocument();
+
+    const body = api.calls("POST /api/v1/memories")[0]?.body as MemoryInput;
+    const byName = (name: string) => uploaded.find((photo) => photo.url === `/original/${name}`)?.id;
+    expect(body.photo_ids).toEqual([byName("first.png"), byName("second.png")]);
+    create.resolve(Response.json(savedFrom(body, uploaded), { status: 201 }));
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+  });
+
+  it("uploads nothing when only non-image files are chosen", async () => {
+    const api = stubMemoryApi({ "POST /api/v1/memories": ({ body }) => savedFrom(body, []) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Notes");
+    await user.upload(within(dialog).getByLabelText("Photos"), [text("notes.txt")]);
+    expect(within(dialog).queryByRole("img")).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/photos")).toHaveLength(0);
+    expect(screen.queryByText("Photos uploaded!")).not.toBeInTheDocument();
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [] });
+  });
+
+  it("saves the memory with the photos that did upload when some fail", async () => {
+    const uploaded: Photo[] = [];
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": uploadHandler(uploaded, (file) => (file.name === "broken.png" ? apiError(422, "corrupt_image") : undefined)),
+      "POST /api/v1/memories": ({ body }) => savedFrom(body, uploaded),
+    });
+    const { user, onSaved } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Mixed bag");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("good.png"), png("broken.png")]);
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await screen.findByText("Upload failed")).toBeInTheDocument();
+    expect(screen.getByText("Some photos couldn't be uploaded. Please try again.")).toBeInTheDocument();
+    expect(screen.getByText("Photos uploaded!")).toBeInTheDocument();
+    expect(screen.getByText("1 photo(s) added successfully.")).toBeInTheDocument();
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [uploaded[0]?.id] });
+    expect(onSaved).toHaveBeenCalledOnce();
+  });
+
+  it("reports a failed save and stays open for another try", async () => {
+    stubMemoryApi({ "POST /api/v1/memories": () => apiError(500, "internal_error") });
+    const { user, onSaved } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Lost");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await screen.findByText("Error")).toBeInTheDocument();
+    expect(screen.getByText("Failed to save memory. Please try again.")).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Save Memory" })).toBeEnabled();
+    expect(within(dialog).getByLabelText("Title")).toHaveValue("Lost");
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it("does not upload a photo twice when the save is retried", async () => {
+    const uploaded: Photo[] = [];
+    let attempts = 0;
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": uploadHandler(uploaded),
+      "POST /api/v1/memories": ({ body }) => (++attempts === 1 ? apiError(503, "unavailable") : savedFrom(body, uploaded)),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Retry");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("one.png")]);
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    await screen.findByText("Failed to save memory. Please try again.");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/photos")).toHaveLength(1);
+    expect(api.calls("POST /api/v1/memories")[1]?.body).toMatchObject({ photo_ids: [uploaded[0]?.id] });
+  });
+
+  it("closes on Cancel, returns focus to the opener and revokes the preview URLs", async () => {
+    stubMemoryApi({});
+    const revoke = vi.spyOn(URL, "revokeObjectURL");
+    const create = vi.spyOn(URL, "createObjectURL");
+    const { user, onOpenChange } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("a.png")]);
+    const previewUrl = create.mock.results[0]?.value as string;
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+    expect(revoke).toHaveBeenCalledWith(previewUrl);
+    expect(screen.getByRole("button", { name: "Add Memory" })).toHaveFocus();
+  });
+
+  it("lets a newly chosen photo be taken out again before saving", async () => {
+    const api = stubMemoryApi({ "POST /api/v1/memories": ({ body }) => savedFrom(body, []) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Second thoughts");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("a.png")]);
+    await user.click(within(dialog).getByRole("button", { name: "Remove new photo 1" }));
+    expect(within(dialog).queryByRole("img")).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Photos")).toHaveFocus();
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    await screen.findByText("Memory added!");
+    expect(api.calls("POST /api/v1/photos")).toHaveLength(0);
+  });
+});
+
+describe("MemoryFormDialog — edit", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const photos = [fakePhoto({ width: 640, height: 480 }), fakePhoto({ width: 480, height: 640 }), fakePhoto()];
+  const memory = fakeMemory({
+    title: "Road trip",
+    content: "Long drive\nGood music",
+    memory_date: "2023-08-12",
+    tags: ["travel", "summer"],
+    photos,
+    photo_urls: photos.map((photo) => photo.url),
+    version: 3,
+  });
+
+  it("starts from the memory's values and shows its photos as thumbnails", async () => {
+    stubMemoryApi({});
+    const { user } = renderDialog({ memory });
+    const dialog = await openDialog(user, "Edit");
+
+    expect(dialog).toHaveAccessibleName("Edit Memory");
+    expect(within(dialog).getByLabelText("Title")).toHaveValue("Road trip");
+    expect(within(dialog).getByLabelText("Description")).toHaveValue("Long drive\nGood music");
+    expect(within(dialog).getByLabelText("Date")).toHaveValue("2023-08-12");
+    expect(within(dialog).getByLabelText("Tags")).toHaveValue("travel, summer");
+    const first = within(dialog).getByRole("img", { name: "Memory photo 1" });
+    expect(first).toHaveAttribute("src", photos[0]?.thumbnail_url);
+    expect(first).toHaveAttribute("width", "640");
+    expect(first).toHaveAttribute("height", "480");
+    expect(first.style.backgroundImage).toMatch(/^url\("data:image\/png;base64,/);
+    expect(within(dialog).getAllByRole("button", { name: /^Remove photo \d$/ })).toHaveLength(3);
+    expect(within(dialog).getByRole("button", { name: "Update Memory" })).toBeEnabled();
+  });
+
+  it("removes a photo with the save (left out of photo_ids) and guards the save with If-Match", async () => {
+    const update = deferred<unknown>();
+    const api = stubMemoryApi({ "PUT /api/v1/memories/:id": () => update.promise });
+    const { user, onSaved, queryClient } = renderDialog({ memory });
+    const invalidate = vi.spyOn(queryClient, "invalidateQueries");
+    const dialog = await openDialog(user, "Edit");
+
+    // Keyboard: the remove button is reachable and operable; focus moves to the next one.
+    within(dialog).getByRole("button", { name: "Remove photo 2" }).focus();
+    await user.keyboard("{Enter}");
+    expect(within(dialog).getAllByRole("button", { name: /^Remove photo \d$/ })).toHaveLength(2);
+    expect(within(dialog).getByRole("button", { name: "Remove photo 2" })).toHaveFocus();
+    expect(within(dialog).getByRole("img", { name: "Memory photo 2" })).toHaveAttribute("src", photos[2]?.thumbnail_url);
+    // Nothing is deleted until the memory is saved.
+    expect(api.fetchMock).not.toHaveBeenCalled();
+
+    await user.clear(within(dialog).getByLabelText("Title"));
+    await user.type(within(dialog).getByLabelText("Title"), "Road trip 2023");
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+
+    expect(await within(dialog).findByRole("button", { name: "Updating..." })).toBeDisabled();
+    const [request] = api.calls("PUT /api/v1/memories/:id");
+    expect(request?.path).toBe(`/api/v1/memories/${memory.id}`);
+    expect(request?.headers.get("If-Match")).toBe('"v3"');
+    expect(request?.body).toEqual({
+      title: "Road trip 2023",
+      content: "Long drive\nGood music",
+      memory_date: "2023-08-12",
+      tags: ["travel", "summer"],
+      photo_ids: [photos[0]?.id, photos[2]?.id],
+    });
+
+    const saved = savedFrom(request?.body, photos, memory);
+    update.resolve(Response.json(saved));
+    expect(await screen.findByText("Memory updated!")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(onSaved).toHaveBeenCalledWith(saved);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.lists() });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.tags() });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.detail(memory.id) });
+    expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus();
+  });
+
+  it("adds new photos after the kept ones, labelled Uploading... then Updating...", async () => {
+    const uploaded: Photo[] = [];
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": uploadHandler(uploaded),
+      "PUT /api/v1/memories/:id": ({ body }) => savedFrom(body, [...photos, ...uploaded], memory),
+    });
+    const { user } = renderDialog({ memory });
+    const dialog = await openDialog(user, "Edit");
+
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("new.png")]);
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+
+    expect(await screen.findByText("Memory updated!")).toBeInTheDocument();
+    expect(screen.getByText("1 photo(s) added successfully.")).toBeInTheDocument();
+    expect(api.calls("PUT /api/v1/memories/:id")[0]?.body).toMatchObject({ photo_ids: [...photos.map((photo) => photo.id), uploaded[0]?.id] });
+  });
+
+  it("reports a failed update, including the photo removal that did not happen", async () => {
+    stubMemoryApi({ "PUT /api/v1/memories/:id": () => apiError(500, "internal_error") });
+    const { user, onSaved } = renderDialog({ memory });
+    const dialog = await openDialog(user, "Edit");
+
+    await user.click(within(dialog).getByRole("button", { name: "Remove photo 1" }));
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+
+    expect(await screen.findByText("Failed to update memory. Please try again.")).toBeInTheDocument();
+    expect(screen.getByText("Failed to remove photo.")).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Update Memory" })).toBeEnabled();
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it("on 409 reports the failure, reloads the memory, and a retry starts from the new version", async () => {
+    const theirs = { ...memory, title: "Their title", version: 4, photos: photos.slice(0, 2) };
+    let puts = 0;
+    const api = stubMemoryApi({
+      "GET /api/v1/memories/:id": () => theirs,
+      "PUT /api/v1/memories/:id": ({ body }) => (++puts === 1 ? apiError(409, "memory_changed") : savedFrom(body, photos, theirs)),
+    });
+    const { user } = renderDialog({ memory });
+    const dialog = await openDialog(user, "Edit");
+
+    await user.clear(within(dialog).getByLabelText("Title"));
+    await user.type(within(dialog).getByLabelText("Title"), "My title");
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+
+    expect(await screen.findByText("Error")).toBeInTheDocument();
+    expect(screen.getByText("Failed to update memory. Please try again.")).toBeInTheDocument();
+    await waitFor(() => expect(api.calls("GET /api/v1/memories/:id")).not.toHaveLength(0));
+    // The reloaded copy has two photos; the typed title stays.
+    await waitFor(() => expect(within(dialog).getAllByRole("button", { name: /^Remove photo \d$/ })).toHaveLength(2));
+    expect(within(dialog).getByLabelText("Title")).toHaveValue("My title");
+
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+    expect(await screen.findByText("Memory updated!")).toBeInTheDocument();
+    const retry = api.calls("PUT /api/v1/memories/:id")[1];
+    expect(retry?.headers.get("If-Match")).toBe('"v4"');
+    expect(retry?.body).toMatchObject({ title: "My title", photo_ids: [photos[0]?.id, photos[1]?.id] });
+  });
+});
+
+describe("uploadPhotos", () => {
+  it("runs two uploads at a time and reports each outcome at its file's index", async () => {
+    const files = ["a", "b", "c", "d"].map((name) => png(`${name}.png`));
+    const pending = new Map<string, ReturnType<typeof deferred<Photo>>>();
+    let inFlight = 0;
+    let peak = 0;
+    const upload = (file: File) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      const answer = deferred<Photo>();
+      pending.set(file.name, answer);
+      return answer.promise.finally(() => {
+        inFlight -= 1;
+      });
+    };
+
+    const done = uploadPhotos(files, { upload });
+    await vi.waitFor(() => expect(pending.size).toBe(2));
+    pending.get("b.png")?.resolve(fakePhoto({ url: "b" }));
+    await vi.waitFor(() => expect(pending.size).toBe(3));
+    pending.get("a.png")?.reject(new Error("boom"));
+    await vi.waitFor(() => expect(pending.size).toBe(4));
+    pending.get("c.png")?.resolve(fakePhoto({ url: "c" }));
+    pending.get("d.png")?.resolve(fakePhoto({ url: "d" }));
+
+    const results = await done;
+    expect(peak).toBe(2);
+    expect(results.map((result) => (result.status === "fulfilled" ? result.value.url : "failed"))).toEqual(["failed", "b", "c", "d"]);
+  });
+});

@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { Plus } from "lucide-react";
+
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { useMemories, type MemoryFilter } from "@/features/memories/api/get-memories";
+import { useTags } from "@/features/memories/api/get-tags";
+import { LoadMore } from "@/features/memories/components/load-more";
+import { MemoryGrid } from "@/features/memories/components/memory-grid";
+import { SearchBox } from "@/features/memories/components/search-box";
+import { TagFilter } from "@/features/memories/components/tag-filter";
+import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
+
+/** How long typing must pause before the search goes to the API. */
+export const searchDebounceMs = 250;
+
+/**
+ * The home screen's collection: search, tag filter, count, the card grid with infinite loading,
+ * and the loading, empty and no-match states. Search and tag are applied by the API, so they
+ * cover the whole collection, not just the pages loaded so far.
+ */
+export function MemoryList({ onAddMemory }: { onAddMemory: () => void }) {
+  const [searchText, setSearchText] = useState("");
+  const [search, setSearch] = useDebouncedValue(searchText.trim(), searchDebounceMs);
+  const [tag, setTag] = useState("");
+  const searchInput = useRef<HTMLInputElement>(null);
+  const filter: MemoryFilter = { q: search, tag };
+  const filtered = search !== "" || tag !== "";
+
+  const memories = useMemories(filter);
+  const tags = useTags();
+  const { fetchNextPage } = memories;
+
+  // A failed fetch is only logged (spec); the list keeps what it had, and the button below retries.
+  useEffect(() => {
+    if (memories.error) console.error("Error fetching memories:", memories.error);
+  }, [memories.error]);
+  useEffect(() => {
+    if (tags.error) console.error("Error fetching tags:", tags.error);
+  }, [tags.error]);
+
+  const loadMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+
+  const clearFilters = () => {
+    setSearchText("");
+    setSearch("");
+    setTag("");
+    searchInput.current?.focus();
+  };
+
+  if (memories.isPending) {
+    return <Spinner className="flex-col py-16">Loading your memories...</Spinner>;
+  }
+
+  if (memories.data === undefined) {
+    return (
+      <StateCard title="Your memories could not be loaded.">
+        <Button variant="outline" onClick={() => void memories.refetch()}>
+          Try again
+        </Button>
+      </StateCard>
+    );
+  }
+
+  const pages = memories.data.pages;
+  const latest = pages[pages.length - 1]!;
+  const items = pages.flatMap((page) => page.items);
+
+  if (latest.total === 0 && !filtered) {
+    return (
+      <StateCard title="No memories yet" description="Start building your memory collection by adding your first memory!">
+        <Button onClick={onAddMemory}>
+          <Plus aria-hidden="true" />
+          Add Your First Memory
+        </Button>
+      </StateCard>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-col gap-4">
+        <SearchBox value={searchText} onChange={setSearchText} inputRef={searchInput} />
+        <TagFilter tags={tags.data?.tags ?? []} selected={tag} onSelect={setTag} />
+      </div>
+
+      <p className="text-sm font-medium" aria-live="polite">
+        {filtered ? `${latest.matched} of ${latest.total} memories` : `${latest.total} memories`}
+      </p>
+
+      {items.length === 0 ? (
+        <StateCard title="No memories found" description="Try adjusting your search or filter criteria.">
+          <Button variant="outline" onClick={clearFilters}>
+            Clear Filters
+          </Button>
+        </StateCard>
+      ) : (
+        <div aria-busy={memories.isPlaceholderData} className={memories.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+          <MemoryGrid memories={items} />
+        </div>
+      )}
+
+      <LoadMore
+        hasMore={memories.hasNextPage && !memories.isPlaceholderData}
+        loading={memories.isFetchingNextPage}
+        pauseAuto={memories.isFetching || memories.isFetchNextPageError}
+        onLoadMore={loadMore}
+      />
+    </div>
+  );
+}
+
+function StateCard({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <Card className="py-12 text-center">
+      <CardContent className="flex flex-col items-center gap-4">
+        <h2 className="text-xl font-semibold">{title}</h2>
+        {description && <p className="text-muted-foreground">{description}</p>}
+        {children}
+      </CardContent>
+    </Card>
+  );
+}

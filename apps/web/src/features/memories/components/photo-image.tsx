@@ -1,0 +1,40 @@
+import { useState, type ComponentProps } from "react";
+import type { Photo } from "@memory-box/contract";
+
+import { thumbHashDataUrl } from "@/features/memories/utils/thumbhash";
+import { cn } from "@/lib/utils";
+
+export interface PhotoImageProps extends Omit<ComponentProps<"img">, "src" | "width" | "height"> {
+  photo: Photo;
+  /** Which rendition: the ~400 px thumbnail (forms, cards) or the ~1600 px preview (detail page). */
+  size: "thumbnail" | "preview";
+  alt: string;
+}
+
+/**
+ * A memory photo with its intrinsic size set (no layout shift) and its ThumbHash painted behind it
+ * until the image has loaded; a neutral tint when the hash cannot be decoded.
+ */
+export function PhotoImage({ photo, size, alt, className, style, onLoad, ...props }: PhotoImageProps) {
+  const [loaded, setLoaded] = useState(false);
+  const placeholder = loaded ? null : thumbHashDataUrl(photo.placeholder);
+
+  return (
+    <img
+      src={size === "preview" ? photo.preview_url : photo.thumbnail_url}
+      width={photo.width}
+      height={photo.height}
+      alt={alt}
+      loading="lazy"
+      decoding="async"
+      data-loaded={loaded}
+      className={cn(!loaded && "bg-muted", "bg-cover bg-center", className)}
+      style={placeholder ? { ...style, backgroundImage: `url("${placeholder}")` } : style}
+      onLoad={(event) => {
+        setLoaded(true);
+        onLoad?.(event);
+      }}
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,37 @@
+import { useId, type Ref } from "react";
+import { Search } from "lucide-react";
+
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { cn } from "@/lib/utils";
+
+export interface SearchBoxProps {
+  value: string;
+  onChange: (value: string) => void;
+  inputRef?: Ref<HTMLInputElement>;
+  className?: string;
+}
+
+/** The home search field: a search input with a (visually hidden) label and a magnifier. */
+export function SearchBox({ value, onChange, inputRef, className }: SearchBoxProps) {
+  const id = useId();
+
+  return (
+    <div role="search" className={cn("relative", className)}>
+      <Label htmlFor={id} className="sr-only">
+        Search memories
+      </Label>
+      <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+      <Input
+        ref={inputRef}
+        id={id}
+        type="search"
+        placeholder="Search memories..."
+        autoComplete="off"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className="bg-background pl-9"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+import type { ReactNode } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { deleteMemoryMutationKey } from "@/features/memories/api/delete-memory";
+import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { applyLiveEvent, useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
+import { setAuthClient } from "@/lib/auth-client";
+import { AuthContext, type AuthContextValue } from "@/lib/auth-context";
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { FakeEventServer } from "@/testing/fake-event-stream";
+
+const listKey = memoryKeys.list({ q: "", tag: "" });
+const searchKey = memoryKeys.list({ q: "lisbon", tag: "" });
+
+/** A cache holding a list, a search, the tags and two memories, all fresh. */
+function seededClient(): QueryClient {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  client.setQueryData(listKey, { pages: [], pageParams: [] });
+  client.setQueryData(searchKey, { pages: [], pageParams: [] });
+  client.setQueryData(memoryKeys.tags(), { tags: [] });
+  client.setQueryData(memoryKeys.detail("m1"), { id: "m1" });
+  client.setQueryData(memoryKeys.detail("m2"), { id: "m2" });
+  return client;
+}
+
+function invalidated(client: QueryClient): string[] {
+  return client
+    .getQueryCache()
+    .getAll()
+    .filter((query) => query.state.isInvalidated)
+    .map((query) => JSON.stringify(query.queryKey));
+}
+
+const key = (queryKey: readonly unknown[]) => JSON.stringify(queryKey);
+
+describe("applyLiveEvent", () => {
+  it.each(["memory.created", "memory.updated", "memory.deleted"])("refreshes every list, the tags and the memory on %s", (type) => {
+    const client = seededClient();
+
+    applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
+
+    expect(invalidated(client).sort()).toEqual([key(listKey), key(searchKey), key(memoryKeys.tags()), key(memoryKeys.detail("m1"))].sort());
+  });
+
+  it("refreshes everything on resync", () => {
+    const client = seededClient();
+
+    applyLiveEvent(client, { type: "resync", data: "{}", lastEventId: "" });
+
+    expect(invalidated(client)).toHaveLength(5);
+  });
+
+  it("ignores events it does not know", () => {
+    const client = seededClient();
+
+    applyLiveEvent(client, { type: "message", data: '{"id":"m1"}', lastEventId: "" });
+
+    expect(invalidated(client)).toEqual([]);
+  });
+
+  it("still refreshes the lists when the data is not the expected JSON", () => {
+    const client = seededClient();
+
+    applyLiveEvent(client, { type: "memory.updated", data: "not json", lastEventId: "" });
+
+    expect(invalidated(client).sort()).toEqual([key(listKey), key(searchKey), key(memoryKeys.tags())].sort());
+  });
+
+  it("leaves the memory alone when this screen deleted it (its detail page is leaving)", async () => {
+    const client = seededClient();
+    await client
+      .getMutationCache()
+      .build(client, { mutationKey: deleteMemoryMutationKey, mutationFn: async (_id: string) => {} })
+      .execute("m1");
+
+    applyLiveEvent(client, { type: "memory.deleted", data: JSON.stringify({ id: "m1", actor: "u1" }), lastEventId: "e1" });
+
+    expect(invalidated(client)).not.toContain(key(memoryKeys.detail("m1")));
+    expect(invalidated(client)).toContain(key(listKey));
+  });
+});
+
+describe("useLiveUpdates", () => {
+  let server: FakeEventServer;
+  let authClient: FakeAuthClient;
+
+  beforeEach(() => {
+    server = new FakeEventServer();
+    vi.stubGlobal("fetch", server.fetch);
+    authClient = new FakeAuthClient({ session: fakeSession() });
+    setAuthClient(authClient);
+  });
+
+  afterEach(() => {
+    setAuthClient(undefined);
+    vi.useRealTimers();
+  });
+
+  function renderLive(client: QueryClient, auth: Partial<AuthContextValue>) {
+    const value: AuthContextValue = { status: "signedIn", session: authClient.session, user: authClient.session?.user ?? null, signOut: async () => {}, ...auth };
+    let current = value;
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>
+        <AuthContext value={current}>{children}</AuthContext>
+      </QueryClientProvider>
+    );
+    const view = renderHook(() => useLiveUpdates(), { wrapper });
+    return {
+      ...view,
+      setAuth(next: Partial<AuthContextValue>) {
+        current = { ...current, ...next };
+        view.rerender();
+      },
+    };
+  }
+
+  it("does not connect while signed out or loading", async () => {
+    renderLive(seededClient(), { status: "loading", session: null, user: null });
+    renderLive(seededClient(), { status: "signedOut", session: null, user: null });
+    await act(async () => {});
+
+    expect(server.requests).toBe(0);
+  });
+
+  it("connects with the session's token and applies events", async () => {
+    const client = seededClient();
+    renderLive(client, {});
+
+    await waitFor(() => expect(server.connections).toHaveLength(1));
+    expect(server.latest.url).toBe("/api/v1/events");
+    expect(server.latest.headers.get("authorization")).toBe(`Bearer ${authClient.session?.access_token}`);
+
+    server.latest.send("memory.updated", { id: "m2", actor: "u2" }, "e7");
+    await waitFor(() => expect(invalidated(client)).toContain(key(memoryKeys.detail("m2"))));
+  });
+
+  it("disconnects on sign-out", async () => {
+    const view = renderLive(seededClient(), {});
+    await waitFor(() => expect(server.connections).toHaveLength(1));
+
+    view.setAuth({ status: "signedOut", session: null, user: null });
+
+    await waitFor(() => expect(server.latest.aborted).toBe(true));
+    expect(server.requests).toBe(1);
+  });
+
+  it("warns only once reconnecting keeps failing", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    server.next.push(new TypeError("Failed to fetch"), new TypeError("Failed to fetch"), new TypeError("Failed to fetch"));
+    renderLive(seededClient(), {});
+
+    await act(() => vi.advanceTimersByTimeAsync(1_000 + 2_000));
+    expect(server.requests).toBe(3);
+    expect(warn).toHaveBeenCalledOnce();
+    expect(warn).toHaveBeenCalledWith("Live updates unavailable; retrying in 4 s.", expect.any(TypeError));
+
+    await act(() => vi.advanceTimersByTimeAsync(4_000));
+    await vi.waitFor(() => expect(server.connections).toHaveLength(1));
+  });
+
+  it("disconnects on unmount", async () => {
+    const view = renderLive(seededClient(), {});
+    await waitFor(() => expect(server.connections).toHaveLength(1));
+
+    view.unmount();
+
+    await waitFor(() => expect(server.latest.aborted).toBe(true));
+  });
+
+  it("reconnects after a drop, and reloads everything when the server could not replay", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const client = seededClient();
+    renderLive(client, {});
+    await vi.waitFor(() => expect(server.connections).toHaveLength(1));
+
+    server.latest.end();
+    await act(() => vi.advanceTimersByTimeAsync(999));
+    expect(server.requests).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+
+    await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+    expect(invalidated(client)).toHaveLength(5);
+  });
+
+  it("resumes from the last event after a drop without reloading everything", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const client = seededClient();
+    renderLive(client, {});
+    await vi.waitFor(() => expect(server.connections).toHaveLength(1));
+    server.latest.send("memory.updated", { id: "m1", actor: "u2" }, "e9");
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    // Refetch what that event invalidated, so only the reconnect could invalidate anything now.
+    for (const query of client.getQueryCache().getAll()) query.setState({ isInvalidated: false });
+
+    server.latest.end();
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+
+    await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+    expect(server.latest.headers.get("last-event-id")).toBe("e9");
+    expect(invalidated(client)).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+import { useEffect } from "react";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+
+import { isDeletedHere } from "@/features/memories/api/delete-memory";
+import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { getAuthClient } from "@/lib/auth-client";
+import { useAuth } from "@/lib/auth-context";
+import { openEventStream, type SseEvent } from "@/lib/sse";
+
+export const liveEventsPath = "/api/v1/events";
+
+const memoryEvents = new Set(["memory.created", "memory.updated", "memory.deleted"]);
+
+/**
+ * Keeps the memory screens current while someone else (or this member in another tab) adds,
+ * edits or deletes: follows `GET /api/v1/events` and refetches what changed. Runs while signed
+ * in; reconnects with backoff (1 s → 30 s) and resumes from the last event id.
+ */
+export function useLiveUpdates(): void {
+  const { status, session } = useAuth();
+  const queryClient = useQueryClient();
+  const userId = session?.user.id;
+  const signedIn = status === "signedIn";
+
+  useEffect(() => {
+    if (!signedIn || userId === undefined) return;
+    return openEventStream({
+      url: liveEventsPath,
+      headers: authorization,
+      onEvent: (event) => applyLiveEvent(queryClient, event),
+      onOpen: ({ reconnected, resumed }) => {
+        // Changes made while the stream was down are unknown: reload. (A resumed stream replays them.)
+        if (reconnected && !resumed) void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+      },
+      // A dropped stream is routine (the server ends it when the access token expires); only a
+      // third failure in a row, with no stream opened since, is worth a warning.
+      onError: (error, retryInMs) => {
+        if (retryInMs >= 4_000) console.warn(`Live updates unavailable; retrying in ${retryInMs / 1000} s.`, error);
+      },
+    });
+  }, [signedIn, userId, queryClient]);
+}
+
+async function authorization(): Promise<Record<string, string>> {
+  const { data } = await getAuthClient().getSession();
+  return data.session ? { Authorization: `Bearer ${data.session.access_token}` } : {};
+}
+
+/** What one event means for the cache. Exported for tests. */
+export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void {
+  if (event.type === "resync") {
+    void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+    return;
+  }
+  if (!memoryEvents.has(event.type)) return;
+
+  void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
+  const id = memoryIdOf(event.data);
+  if (id === undefined) return;
+  // This screen's own delete: the detail page is leaving, and must not refetch a 404 first.
+  if (event.type === "memory.deleted" && isDeletedHere(queryClient, id)) return;
+  void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
+}
+
+function memoryIdOf(data: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    if (typeof parsed === "object" && parsed !== null && "id" in parsed && typeof parsed.id === "string") return parsed.id;
+  } catch {
+    // Not JSON: the lists were refreshed already; nothing more to do.
+  }
+  return undefined;
+}

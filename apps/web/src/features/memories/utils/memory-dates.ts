@@ -1,0 +1,26 @@
+/**
+ * Dates as the spec shows them: en-US with a short month, in the viewer's time zone.
+ */
+
+/**
+ * A calendar date ("2024-06-01") → "Jun 1, 2024". Built from its Y-M-D parts as a local date:
+ * `new Date("2024-06-01")` would be midnight UTC, which is still May 31 west of Greenwich.
+ */
+export function formatMemoryDate(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return value;
+  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return date.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** An instant ("2024-06-01T18:30:00.000Z") → "Jun 1, 2024, 8:30 PM" in local time. */
+export function formatTimestamp(value: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+}
+
+/** Whether two instants differ (compared as times, not as strings). */
+export function isSameInstant(a: string, b: string): boolean {
+  return new Date(a).getTime() === new Date(b).getTime();
+}

@@ -1,0 +1,92 @@
+import type { Memory, MemoryPage, TagList } from "@memory-box/contract";
+import { vi } from "vitest";
+
+import { FakeEventServer } from "@/testing/fake-event-stream";
+
+/** Handles one request instead of the fake's own logic: a Response, or undefined to fall through. */
+export type RouteOverride = (url: URL, init: RequestInit | undefined) => Response | undefined | Promise<Response | undefined>;
+
+/**
+ * The product API's list, tags, delete and live events over an in-memory collection, for screen
+ * tests. It behaves like the server: `q` matches title, description or tags ignoring case; `tag`
+ * is an exact tag ignoring case; pages are chained by an opaque `next_cursor`; `matched` and
+ * `total` count the filtered and whole collection; tags are counted, most used first. The
+ * `memories` array is taken to be in the API's order already.
+ */
+export class FakeMemoryBackend {
+  memories: Memory[];
+  pageSize = 30;
+  readonly events = new FakeEventServer();
+  /** Keyed "METHOD /api/v1/path" (no query); consulted before the built-in behaviour. */
+  readonly overrides = new Map<string, RouteOverride>();
+
+  readonly fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
+    const method = (init?.method ?? "GET").toUpperCase();
+    if (url.pathname === "/api/v1/events") return this.events.fetch(input, init);
+
+    const override = this.overrides.get(`${method} ${url.pathname}`) ?? this.overrides.get(`${method} ${url.pathname.replace(/[^/]+$/, ":id")}`);
+    const overridden = await override?.(url, init);
+    if (overridden) return overridden;
+
+    if (method === "GET" && url.pathname === "/api/v1/memories") return Response.json(this.list(url.searchParams));
+    if (method === "GET" && url.pathname === "/api/v1/tags") return Response.json(this.tags());
+    const id = /^\/api\/v1\/memories\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (method === "DELETE" && id !== undefined) {
+      const before = this.memories.length;
+      this.memories = this.memories.filter((memory) => memory.id !== decodeURIComponent(id));
+      return this.memories.length < before ? new Response(null, { status: 204 }) : notFound();
+    }
+    return notFound();
+  });
+
+  constructor(memories: Memory[] = []) {
+    this.memories = memories;
+  }
+
+  /** Makes this backend the global `fetch` for the current test. */
+  install(): this {
+    vi.stubGlobal("fetch", this.fetch);
+    return this;
+  }
+
+  /** The URLs requested with `method` at `pathname`, in order. */
+  requests(method: string, pathname: string): URL[] {
+    return this.fetch.mock.calls.flatMap(([input, init]) => {
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
+      return (init?.method ?? "GET").toUpperCase() === method && url.pathname === pathname ? [url] : [];
+    });
+  }
+
+  /** The list requests' query parameters, e.g. `{ q: "lis" }`, in order. */
+  listQueries(): Array<Record<string, string>> {
+    return this.requests("GET", "/api/v1/memories").map((url) => Object.fromEntries(url.searchParams));
+  }
+
+  list(params: URLSearchParams): MemoryPage {
+    const q = params.get("q")?.toLowerCase() ?? "";
+    const tag = params.get("tag")?.toLowerCase() ?? "";
+    const matching = this.memories.filter((memory) => {
+      const tags = memory.tags ?? [];
+      if (tag && !tags.some((candidate) => candidate.toLowerCase() === tag)) return false;
+      if (!q) return true;
+      return [memory.title, memory.content ?? "", ...tags].some((text) => text.toLowerCase().includes(q));
+    });
+    const offset = Number(params.get("cursor")?.replace(/^after-/, "") ?? 0);
+    const limit = Number(params.get("limit") ?? this.pageSize);
+    const items = matching.slice(offset, offset + limit);
+    const end = offset + items.length;
+    return { items, next_cursor: end < matching.length ? `after-${end}` : null, matched: matching.length, total: this.memories.length };
+  }
+
+  tags(): TagList {
+    const counts = new Map<string, number>();
+    for (const memory of this.memories) for (const tag of memory.tags ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    const tags = Array.from(counts, ([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+    return { tags };
+  }
+}
+
+function notFound(): Response {
+  return Response.json({ code: "not_found", message: "Not found" }, { status: 404 });
+}

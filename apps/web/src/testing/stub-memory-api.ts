@@ -1,0 +1,84 @@
+import type { ApiError } from "@memory-box/contract";
+import { vi } from "vitest";
+
+/** One request to the product API as a handler sees it. */
+export interface ApiRequestInfo {
+  method: string;
+  path: string;
+  /** Values of the route's `:name` segments. */
+  params: Record<string, string>;
+  headers: Headers;
+  /** Parsed JSON, or the FormData of an upload; undefined without a body. */
+  body: unknown;
+}
+
+/** A JSON value (200), a Response (any status), or a throw (network failure). May be async. */
+export type ApiHandler = (request: ApiRequestInfo) => unknown;
+
+/** An API error answer, shaped like the server's. */
+export function apiError(status: number, code: string, message = code): Response {
+  return Response.json({ code, message } satisfies ApiError, { status });
+}
+
+/** A deferred answer, to hold a request open (busy labels) and release it later. */
+export function deferred<T = unknown>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/**
+ * Replaces global fetch with one that answers `/api/v1/*` from `routes`, keyed "METHOD /path"
+ * with `:name` segments, e.g. "GET /api/v1/memories/:id". Unmatched requests get a 404
+ * `not_found`; the live-events stream stays open (silent) until aborted. Undone after each test.
+ */
+export function stubMemoryApi(routes: Record<string, ApiHandler>) {
+  const compiled = Object.entries(routes).map(([key, handler]) => ({ ...compileRoute(key), handler }));
+
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
+    const method = (init?.method ?? "GET").toUpperCase();
+    if (url.pathname === "/api/v1/events") return neverAnswered(init?.signal);
+    for (const route of compiled) {
+      const match = route.method === method ? route.regex.exec(url.pathname) : null;
+      if (!match) continue;
+      const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? "")]));
+      const body = init?.body instanceof FormData ? init.body : typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
+      const result = await route.handler({ method, path: url.pathname, params, headers: new Headers(init?.headers), body });
+      if (result instanceof Response) return result;
+      return result === undefined ? new Response(null, { status: 204 }) : Response.json(result, { status: method === "POST" ? 201 : 200 });
+    }
+    return apiError(404, "not_found", `no stub for ${method} ${url.pathname}`);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+
+  /** The requests made to one route, in order. */
+  function calls(key: string): ApiRequestInfo[] {
+    const { method, regex } = compileRoute(key);
+    return fetchMock.mock.calls.flatMap(([input, init]) => {
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
+      if ((init?.method ?? "GET").toUpperCase() !== method || !regex.test(url.pathname)) return [];
+      const body = init?.body instanceof FormData ? init.body : typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
+      return [{ method, path: url.pathname, params: {}, headers: new Headers(init?.headers), body }];
+    });
+  }
+
+  return { fetchMock, calls };
+}
+
+function compileRoute(key: string) {
+  const [method = "GET", pattern = ""] = key.split(" ");
+  const names = Array.from(pattern.matchAll(/:([a-z_]+)/gi), (match) => match[1] ?? "");
+  const regex = new RegExp(`^${pattern.replace(/:[a-z_]+/gi, "([^/]+)")}$`);
+  return { method, regex, names };
+}
+
+function neverAnswered(signal: AbortSignal | null | undefined): Promise<Response> {
+  return new Promise((_resolve, reject) => {
+    signal?.addEventListener("abort", () => reject(new DOMException("The operation was aborted.", "AbortError")));
+  });
+}
