@@ -110,7 +110,7 @@ export function writeResults(title: string, markdown: string): void {
     return;
   }
   const next = current.indexOf("\n## ", start + heading.length);
-  fs.writeFileSync(file, `${current.slice(0, start)}${section}${next === -1 ? "" : current.slice(next + 1)}`);
+  fs.writeFileSync(file, `${current.slice(0, start)}${section}${next === -1 ? "" : `\n${current.slice(next + 1)}`}`);
 }
 
 export function machineLine(): string {

@@ -1,0 +1,191 @@
+// Memories list benchmark: the first page, a search and a tag filter over 100,000 seeded memories
+// (~3 tags and ~2 photos each), 10 concurrent clients on loopback, on SQLite and PostgreSQL; and
+// the list route's throughput against a bare Fastify JSON route measured in the same run.
+//
+//   BENCH_SECONDS   seconds per measured run (default 10)
+//   BENCH_ENGINE    sqlite | postgres | both (default both)
+//   BENCH_MEMORIES  seed size (default 100000; the targets are stated for 100,000)
+//   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
+//                   (default postgres://postgres@127.0.0.1:5432/test)
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { HttpClient, startBareFastify } from "./http";
+import { cli, type LoadResult, machineLine, round, runLoad, startServer, writeResults } from "./lib";
+import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-breakdown";
+import { filterTags, type SeedCounts, searchWords, seedPostgres, seedSqlite } from "./seed";
+
+type Engine = "sqlite" | "postgres";
+
+const concurrency = 10;
+const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
+const warmupMs = Math.min(3000, durationMs / 2);
+const memoryCount = Number(process.env.BENCH_MEMORIES ?? 100_000);
+const engineChoice = process.env.BENCH_ENGINE ?? "both";
+const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const password = "correct horse battery staple";
+const emails = ["ada@memory-box.test", "grace@memory-box.test"];
+const authHeaders = { "x-supabase-api-version": "2024-01-01" };
+const engineName: Record<Engine, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
+
+interface Page {
+  items: unknown[];
+  matched: number;
+  total: number;
+}
+
+/** A database the server can be pointed at, made empty and removed afterwards. */
+async function scratchDatabase(engine: Engine): Promise<{ env: Record<string, string>; target: BreakdownTarget; seed(userIds: string[]): Promise<SeedCounts>; drop(): Promise<void> }> {
+  if (engine === "sqlite") {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-memories-"));
+    return {
+      env: { DATA_DIR: dataDir },
+      target: { engine, file: path.join(dataDir, "memory-box.sqlite") },
+      seed: async (userIds) => seedSqlite(path.join(dataDir, "memory-box.sqlite"), memoryCount, userIds),
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `memory_box_bench_${randomBytes(4).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    target: { engine, url: url.toString() },
+    seed: (userIds) => seedPostgres(url.toString(), memoryCount, userIds),
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
+
+async function benchEngine(engine: Engine): Promise<void> {
+  const database = await scratchDatabase(engine);
+  const env = { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false", ...database.env };
+  try {
+    // 1. Migrations and the members, through the real server and CLI.
+    let server = await startServer(env);
+    const userIds: string[] = [];
+    try {
+      cli(server, ["invite", ...emails]);
+      const client = new HttpClient(server.url, 1);
+      for (const email of emails) {
+        const session = await client.json<{ user: { id: string } }>("POST", "/auth/v1/signup", authHeaders, { email, password });
+        userIds.push(session.user.id);
+      }
+      client.close();
+    } finally {
+      await server.stop();
+    }
+
+    // 2. The seed, straight into the stopped server's database.
+    const seedStarted = performance.now();
+    const seeded = await database.seed(userIds);
+    const seedSeconds = round((performance.now() - seedStarted) / 1000, 1);
+    console.log(`${engine}: seeded ${memoryCount} memories in ${seedSeconds} s`);
+
+    // 3. The server again, on the seeded data.
+    server = await startServer(env);
+    const client = new HttpClient(server.url, concurrency);
+    try {
+      const session = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, { email: emails[0], password });
+      const headers = { authorization: `Bearer ${session.access_token}` };
+      const firstPagePath = "/api/v1/memories?limit=30";
+      const list = (query: string) => `/api/v1/memories?${query}&limit=30`;
+      const searches = searchWords.map((word) => list(`q=${encodeURIComponent(word)}`));
+      const tagFilters = filterTags.map((tag) => list(`tag=${encodeURIComponent(tag.toLowerCase())}`));
+
+      // The answers are what the benchmark claims they are: 30 items, ~1% matched.
+      const share = async (query: string) => {
+        const page = await client.json<Page>("GET", query, headers);
+        if (page.total !== memoryCount || page.items.length !== 30) throw new Error(`${query}: total ${page.total}, ${page.items.length} items`);
+        return page.matched;
+      };
+      await share(firstPagePath);
+      const searchMatched = await Promise.all(searches.map(share));
+      const tagMatched = await Promise.all(tagFilters.map(share));
+      const percent = (counts: number[]) => `${counts.map((count) => ((100 * count) / memoryCount).toFixed(2)).join(" / ")}%`;
+
+      let turn = 0;
+      const rotating = (paths: string[]) => () => client.ok(paths[turn++ % paths.length]!, headers);
+      const firstPage = () => client.ok(firstPagePath, headers);
+      await runLoad({ concurrency, durationMs: warmupMs, request: rotating([firstPagePath, ...searches, ...tagFilters]) });
+
+      const firstPageJson = path.join(os.tmpdir(), `memory-box-bench-page-${process.pid}.json`);
+      const firstPageBody = (await client.request("GET", firstPagePath, headers)).body;
+      fs.writeFileSync(firstPageJson, firstPageBody);
+      const { bare, barePage } = await bareRates(firstPageJson).finally(() => fs.rmSync(firstPageJson, { force: true }));
+      const page = await runLoad({ concurrency, durationMs, request: firstPage });
+      const search = await runLoad({ concurrency, durationMs, request: rotating(searches) });
+      const tag = await runLoad({ concurrency, durationMs, request: rotating(tagFilters) });
+      const ratio = page.perSecond / bare.perSecond;
+      const rssMb = round(server.rssMb(), 0);
+      const breakdown = await queryBreakdown(database.target, [
+        { name: "first page", filter: {} },
+        { name: `search \`${searchWords[0]}\``, filter: { q: searchWords[0] } },
+        { name: `tag \`${filterTags[0]!.toLowerCase()}\``, filter: { tag: filterTags[0] } },
+      ]);
+
+      const verdict = (pass: boolean) => (pass ? "pass" : "**FAIL**");
+      const latency = (r: LoadResult) => `${r.p50} / **${r.p95}** / ${r.p99} ms (${r.perSecond} req/s, ${r.errors} errors)`;
+      writeResults(
+        `Memories list (${engineName[engine]})`,
+        `${machineLine()}
+The production server bundle on ${engineName[engine]}, seeded straight into the database (${seedSeconds} s) with ${memoryCount.toLocaleString("en")} memories by two members: dates over 20 years (5% undated), 1–5 tags and 0–4 photos each (${seeded.tags.toLocaleString("en")} tags and ${seeded.photos.toLocaleString("en")} photos in all), text from a small word list, deterministic. ${concurrency} concurrent clients on loopback (kept-alive connections, load generator in the bench process on the same machine), ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s per row. Each search word matches ${percent(searchMatched)} of the memories (\`${searchWords.join("`, `")}\`, in turn), each filter tag ${percent(tagMatched)} (\`${filterTags.join("`, `")}\`, in turn). The bare Fastify app (its own process and port; one route answering a small JSON object, and for comparison one answering a copy of the real first page, ${round(firstPageBody.length / 1024, 0)} KB, serialized per request) is loaded the same way just before the list. Server RSS after the runs: ${rssMb} MB.
+
+| Measure | Result | Target | Verdict |
+|---|---|---|---|
+| First page, \`GET /api/v1/memories?limit=30\`, p50 / p95 / p99 | ${latency(page)} | p95 ≤ 10 ms | ${verdict(page.p95 <= 10 && page.errors === 0)} |
+| Search, \`?q=<word on ~1%>&limit=30\`, p50 / p95 / p99 | ${latency(search)} | p95 ≤ 30 ms | ${verdict(search.p95 <= 30 && search.errors === 0)} |
+| Tag filter, \`?tag=<tag on ~1%>&limit=30\`, p50 / p95 / p99 | ${latency(tag)} | p95 ≤ 10 ms | ${verdict(tag.p95 <= 10 && tag.errors === 0)} |
+| Bare Fastify JSON route (small object) | ${bare.perSecond} req/s (p95 ${bare.p95} ms, ${bare.errors} errors) | — | — |
+| Bare Fastify route answering the same first-page JSON (for comparison) | ${barePage.perSecond} req/s (p95 ${barePage.p95} ms, ${barePage.errors} errors) | — | — |
+| First-page throughput ÷ bare Fastify | **${Math.round(ratio * 100)}%** (${page.perSecond} ÷ ${bare.perSecond} req/s) | ≥ 30% | ${verdict(ratio >= 0.3)} |
+
+Where the database time of one list request goes: the server's own \`MemoriesRepository.page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; authentication's queries not included.
+
+${breakdownTable(breakdown)}
+`,
+      );
+      console.log({ engine, seedSeconds, searchMatched, tagMatched, bare, barePage, page, search, tag, ratio: round(ratio, 3), rssMb });
+    } finally {
+      client.close();
+      await server.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+/** A bare Fastify app under the same load loop: its small JSON route, then the first-page copy. */
+async function bareRates(payloadFile: string): Promise<{ bare: LoadResult; barePage: LoadResult }> {
+  const bare = await startBareFastify(payloadFile);
+  const client = new HttpClient(bare.url, concurrency);
+  try {
+    const load = async (route: string) => {
+      await runLoad({ concurrency, durationMs: Math.min(1000, warmupMs), request: () => client.ok(route) });
+      return runLoad({ concurrency, durationMs, request: () => client.ok(route) });
+    };
+    return { bare: await load("/"), barePage: await load("/page") };
+  } finally {
+    client.close();
+    await bare.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const engines: Engine[] = engineChoice === "both" ? ["sqlite", "postgres"] : [engineChoice as Engine];
+  if (!engines.every((engine) => engine === "sqlite" || engine === "postgres")) throw new Error("BENCH_ENGINE must be sqlite, postgres or both");
+  for (const engine of engines) await benchEngine(engine);
+}
+
+await main();
