@@ -1,110 +1,9 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { deflateSync } from "node:zlib";
-import { expect, test, type Page } from "@playwright/test";
-
-// The same throw-away data folder the server of this run uses (scripts/test-e2e.mjs sets it).
-const dataDir = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
-const outbox = path.join(dataDir, "outbox");
-const password = "correct horse battery staple";
-
-function freshEmail(name: string): string {
-  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
-
-function invite(email: string): void {
-  execFileSync("node", ["apps/server/dist/cli.js", "invite", email], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    stdio: "pipe",
-  });
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === "=" && /^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i]!, "utf8"));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-async function confirmationLink(email: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith(".eml")).sort().reverse() : [];
-        for (const name of mails) {
-          const mail = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, name), "utf8"));
-          if (!mail.includes(email)) continue;
-          link = /https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+/.exec(mail)?.[0]?.replaceAll("&amp;", "&");
-          return link;
-        }
-        return undefined;
-      },
-      { message: `a confirmation mail to ${email} in ${outbox}` },
-    )
-    .toBeTruthy();
-  return link!;
-}
-
-/** Invites a fresh address, signs it up and follows the confirmation link: signed in, at home. */
-async function signUpMember(page: Page): Promise<void> {
-  const email = freshEmail("journal");
-  invite(email);
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign Up" }).click();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign Up" }).click();
-  await expect(page.getByText("Check your email for confirmation link")).toBeVisible();
-  await page.goto(await confirmationLink(email));
-  await expect(page.getByText(/^Welcome back, /)).toBeVisible();
-}
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A real, decodable PNG: `size`×`size` pixels of one RGB colour. */
-function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(2, 9); // colour type: RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r, g, b]).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
-}
+import { expect, test } from "@playwright/test";
+import { signUpMember, solidPng } from "./support";
 
 test("a member adds a memory with photos, opens it, edits it and deletes it from its page", async ({ page }) => {
   test.setTimeout(60_000);
-  await signUpMember(page);
+  await signUpMember(page, "journal");
   const title = `Lake weekend ${Date.now()}`;
 
   // Add: two generated PNGs and a text file, which is skipped without a word.
@@ -117,9 +16,9 @@ test("a member adds a memory with photos, opens it, edits it and deletes it from
   await dialog.getByLabel("Date").fill("2024-07-13");
   await dialog.getByLabel("Tags").fill("summer, lake, Summer");
   await dialog.getByLabel("Photos").setInputFiles([
-    { name: "blue.png", mimeType: "image/png", buffer: solidPng(64, [40, 90, 200]) },
+    { name: "blue.png", mimeType: "image/png", buffer: await solidPng(64, 64, [40, 90, 200]) },
     { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a photo") },
-    { name: "green.png", mimeType: "image/png", buffer: solidPng(48, [30, 160, 70]) },
+    { name: "green.png", mimeType: "image/png", buffer: await solidPng(48, 48, [30, 160, 70]) },
   ]);
   await expect(dialog.getByRole("img", { name: /^New photo/ })).toHaveCount(2);
   await dialog.getByRole("button", { name: "Save Memory" }).click();

@@ -1,16 +1,17 @@
 import type { ReactNode } from "react";
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 
-import { Toaster } from "@/components/ui/sonner";
+import { DeferredToaster } from "@/components/deferred-toaster";
 import { AuthProvider } from "@/lib/auth-provider";
-import { queryClient as appQueryClient } from "@/lib/query-client";
 
-/** Everything the screens share: the query cache, the session, and the one toaster. */
-export function AppProvider({ children, queryClient = appQueryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+/**
+ * Everything the screens share: the session and the one toaster (loaded with the first toast).
+ * The query cache is the member screens' alone; their layout route provides it.
+ */
+export function AppProvider({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       <AuthProvider>{children}</AuthProvider>
-      <Toaster position="top-center" richColors closeButton />
-    </QueryClientProvider>
+      <DeferredToaster position="top-center" richColors closeButton />
+    </>
   );
 }

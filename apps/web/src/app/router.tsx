@@ -24,12 +24,18 @@ export function createRoutes(): RouteObject[] {
           Component: RequireAuth,
           children: [
             {
-              path: routePatterns.home,
-              lazy: { Component: async () => (await import("@/app/routes/home")).HomeRoute },
-            },
-            {
-              path: routePatterns.memory,
-              lazy: { Component: async () => (await import("@/app/routes/memory-detail")).MemoryDetailRoute },
+              // Their query cache; lazy, so TanStack Query stays out of the auth screen's code.
+              lazy: { Component: async () => (await import("@/app/routes/member-layout")).MemberLayout },
+              children: [
+                {
+                  path: routePatterns.home,
+                  lazy: { Component: async () => (await import("@/app/routes/home")).HomeRoute },
+                },
+                {
+                  path: routePatterns.memory,
+                  lazy: { Component: async () => (await import("@/app/routes/memory-detail")).MemoryDetailRoute },
+                },
+              ],
             },
           ],
         },

@@ -20,3 +20,20 @@ export function useAuth(): AuthContextValue {
   if (value === null) throw new Error("useAuth must be used inside <AuthProvider>");
   return value;
 }
+
+const signOutListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever a session ends (the auth client's SIGNED_OUT, announced by
+ * `<AuthProvider>`), for state that must not outlive it, such as the member screens' query cache,
+ * which is loaded with those screens. Returns the unsubscribe.
+ */
+export function onSignOut(listener: () => void): () => void {
+  signOutListeners.add(listener);
+  return () => signOutListeners.delete(listener);
+}
+
+/** For `<AuthProvider>`: the session has ended. */
+export function announceSignOut(): void {
+  for (const listener of signOutListeners) listener();
+}

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Session } from "@supabase/auth-js";
-import { useQueryClient } from "@tanstack/react-query";
 
 import { getAuthClient } from "@/lib/auth-client";
-import { AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
+import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
 
 interface AuthState {
   status: AuthStatus;
@@ -14,21 +13,19 @@ interface AuthState {
  * Follows the auth client's state and shares it with the app. Every event carries the session
  * as it now is (INITIAL_SESSION once the stored or URL session is settled, then SIGNED_IN,
  * SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED…), so the state is simply "is there a session".
- * Goes inside QueryClientProvider: a sign-out empties the query cache.
+ * A sign-out is also announced to `onSignOut` listeners (the query cache empties itself).
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [client] = useState(getAuthClient);
-  const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>({ status: "loading", session: null });
 
   useEffect(() => {
     const { data } = client.onAuthStateChange((event, session) => {
       setState({ status: session ? "signedIn" : "signedOut", session });
-      // Cached data belongs to the person who fetched it; the next one on this device starts clean.
-      if (event === "SIGNED_OUT") queryClient.clear();
+      if (event === "SIGNED_OUT") announceSignOut();
     });
     return () => data.subscription.unsubscribe();
-  }, [client, queryClient]);
+  }, [client]);
 
   const signOut = useCallback(async () => {
     try {

@@ -7,6 +7,7 @@ import { onTestFinished } from "vitest";
 import { AppProvider } from "@/app/provider";
 import { createRoutes } from "@/app/router";
 import { setAuthClient } from "@/lib/auth-client";
+import { setQueryClient } from "@/lib/query-client";
 import { FakeAuthClient } from "@/testing/fake-auth-client";
 
 /**
@@ -17,11 +18,15 @@ export function renderApp(path: string, { client = new FakeAuthClient() }: { cli
   setAuthClient(client);
   onTestFinished(() => setAuthClient(undefined));
 
-  const router = createMemoryRouter(createRoutes(), { initialEntries: [path] });
+  // The member screens' cache, fresh for each test and without retries (failures show at once).
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  setQueryClient(queryClient);
+  onTestFinished(() => setQueryClient(undefined));
+
+  const router = createMemoryRouter(createRoutes(), { initialEntries: [path] });
   const user = userEvent.setup();
   const view = render(
-    <AppProvider queryClient={queryClient}>
+    <AppProvider>
       <RouterProvider router={router} />
     </AppProvider>,
   );

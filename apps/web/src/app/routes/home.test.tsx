@@ -66,13 +66,31 @@ describe("home screen", () => {
 
     it("signs out and returns to the auth screen", async () => {
       const client = signedInAs({ email: "alex@example.com" });
-      const { user, router } = renderHome(undefined, client);
+      const { user, router, queryClient } = renderHome(new FakeMemoryBackend([picnic()]), client);
+      await screen.findByText("1 memories");
+      expect(queryClient.getQueryCache().getAll()).not.toEqual([]);
 
       await user.click(await screen.findByRole("button", { name: "Sign Out" }));
 
       expect(await screen.findByRole("heading", { name: "Welcome to Memory Box" })).toBeInTheDocument();
       expect(client.signOut).toHaveBeenCalledOnce();
       expect(currentPath(router)).toBe("/auth");
+      // What this member loaded is gone; the next one on this device starts clean.
+      expect(queryClient.getQueryCache().getAll()).toEqual([]);
+    });
+
+    it("empties the cache when the session ends away from the member screens too", async () => {
+      const client = signedInAs({ email: "alex@example.com" });
+      const { router, queryClient } = renderHome(new FakeMemoryBackend([picnic()]), client);
+      await screen.findByText("1 memories");
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      await act(() => router.navigate("/does/not/exist"));
+      expect(await screen.findByText("Oops! Page not found")).toBeInTheDocument();
+      expect(queryClient.getQueryCache().getAll()).not.toEqual([]);
+
+      act(() => client.emit("SIGNED_OUT", null));
+
+      expect(queryClient.getQueryCache().getAll()).toEqual([]);
     });
 
     it("only logs a failed sign-out", async () => {

@@ -16,7 +16,7 @@ export function NotFoundRoute() {
     <main className="flex min-h-svh items-center justify-center bg-muted p-4">
       <div className="text-center">
         <h1 className="mb-4 text-4xl font-bold">404</h1>
-        <p className="mb-4 text-xl text-muted-foreground">Oops! Page not found</p>
+        <p className="mb-4 text-xl text-foreground/80">Oops! Page not found</p>
         <Button asChild variant="link">
           <Link to={paths.home}>Return to Home</Link>
         </Button>

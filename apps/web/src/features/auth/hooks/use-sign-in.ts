@@ -1,7 +1,6 @@
-import { useMutation } from "@tanstack/react-query";
-
 import { signInWithPassword, type Credentials } from "@/features/auth/api/credentials";
-import { passesInvitationGate, reportUnexpectedAuthError } from "@/features/auth/hooks/invitation-gate";
+import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
+import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
 
 async function signIn(credentials: Credentials): Promise<void> {
@@ -11,7 +10,7 @@ async function signIn(credentials: Credentials): Promise<void> {
   // On success the auth client announces SIGNED_IN, and the auth screen moves the visitor on.
 }
 
-/** Invitation check, then a password sign-in. `isPending` is the busy flag. */
+/** Invitation check, then a password sign-in. `run` starts it, `isPending` is the busy flag. */
 export function useSignIn() {
-  return useMutation({ mutationFn: signIn, onError: reportUnexpectedAuthError });
+  return useAuthAction(signIn);
 }

@@ -1,8 +1,7 @@
-import { useMutation } from "@tanstack/react-query";
-
 import { signUpWithPassword, type Credentials } from "@/features/auth/api/credentials";
 import { markEmailUsed } from "@/features/auth/api/invitations";
-import { passesInvitationGate, reportUnexpectedAuthError } from "@/features/auth/hooks/invitation-gate";
+import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
+import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
 
 async function signUp(credentials: Credentials): Promise<void> {
@@ -21,7 +20,7 @@ async function signUp(credentials: Credentials): Promise<void> {
   notify.success("Success", "Check your email for confirmation link");
 }
 
-/** Invitation check, account creation, then the invitation is marked used. `isPending` is the busy flag. */
+/** Invitation check, account creation, then the invitation is marked used. `run` starts it, `isPending` is the busy flag. */
 export function useSignUp() {
-  return useMutation({ mutationFn: signUp, onError: reportUnexpectedAuthError });
+  return useAuthAction(signUp);
 }

@@ -1,0 +1,105 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import sharp from "sharp";
+
+/** What the browser journeys share: members invited and signed up as a person would be. */
+
+// The same throw-away data folder the server of this run uses (scripts/test-e2e.mjs sets it).
+export const dataDir = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
+const outbox = path.join(dataDir, "outbox");
+export const password = "correct horse battery staple";
+
+/** A fresh address per run, so reruns against a kept data folder never collide. */
+export function freshEmail(name: string): string {
+  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Puts `email` on the invitation list the way an operator does, with the server's CLI. */
+export function invite(email: string): void {
+  execFileSync("node", ["apps/server/dist/cli.js", "invite", email], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" }, stdio: "pipe" });
+}
+
+/** Soft line breaks ("=\r\n") removed, then "=XX" bytes decoded as UTF-8. */
+function decodeQuotedPrintable(text: string): string {
+  const joined = text.replace(/=\r?\n/g, "");
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    const hex = joined.slice(i + 1, i + 3);
+    if (joined[i] === "=" && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[i]!, "utf8"));
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** The confirmation link from the newest mail in the outbox addressed to `email`. */
+export async function confirmationLink(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith(".eml")).sort().reverse() : [];
+        for (const name of mails) {
+          const mail = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, name), "utf8"));
+          if (!mail.includes(email)) continue;
+          link = /https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+/.exec(mail)?.[0]?.replaceAll("&amp;", "&");
+          return link;
+        }
+        return undefined;
+      },
+      { message: `a confirmation mail to ${email} in ${outbox}` },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
+export async function fillCredentials(page: Page, email: string, secret: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(secret);
+}
+
+/** Invites a fresh address, signs it up on the page and opens the confirmation link: lands on home. */
+export async function signUpMember(page: Page, label: string): Promise<string> {
+  const email = freshEmail(label);
+  invite(email);
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Sign Up" }).click();
+  await fillCredentials(page, email, password);
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page.getByText("Check your email for confirmation link")).toBeVisible();
+  await page.goto(await confirmationLink(email));
+  await expect(page.getByText(/^Welcome back, /)).toBeVisible();
+  return email;
+}
+
+/** The member's API, with the access token the page keeps in localStorage. */
+export async function memberApi(page: Page, request: APIRequestContext) {
+  const { origins } = await page.context().storageState();
+  const stored = origins.flatMap((origin) => origin.localStorage).find((entry) => entry.name === "memory-box-auth")?.value;
+  const token = (JSON.parse(stored ?? "{}") as { access_token?: string }).access_token;
+  expect(token).toBeTruthy();
+  const headers = { Authorization: `Bearer ${token}` };
+  return {
+    async uploadPhoto(image: Buffer, name = "photo.png"): Promise<Photo> {
+      const response = await request.post("/api/v1/photos", { headers, multipart: { file: { name, mimeType: "image/png", buffer: image } } });
+      expect(response.status(), await response.text()).toBe(201);
+      return (await response.json()) as Photo;
+    },
+    async createMemory(input: MemoryInput): Promise<Memory> {
+      const response = await request.post("/api/v1/memories", { headers, data: input });
+      expect(response.status(), await response.text()).toBe(201);
+      return (await response.json()) as Memory;
+    },
+  };
+}
+
+/** A decodable PNG of one colour, made here so the journeys need no image files. */
+export function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).png().toBuffer();
+}
