@@ -33,7 +33,7 @@ import { createBlobStore } from "./modules/storage";
 import { BucketsRepository } from "./modules/storage/buckets.repository";
 import { BucketsService } from "./modules/storage/buckets.service";
 import { storageRoutes } from "./modules/storage/storage.routes";
-import { registerErrorHandler } from "./plugins/error-handler";
+import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { memberAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerWebApp } from "./plugins/web-app";
@@ -55,7 +55,7 @@ export interface BuildOptions {
  * `inject()`; main.ts listens on it. Closing the app closes the database.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: config.trustProxy });
+  const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: config.trustProxy, frameworkErrors: answerFrameworkError });
   const database = openDatabase(config.database, { onIdleConnectionError: (error) => app.log.warn({ err: error }, "idle database connection lost"), ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
   app.addHook("onClose", () => database.destroy());
 
@@ -102,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerRequestLogging(app);
   registerErrorHandler(app);
+  rejectNulCharacters(app);
 
   await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: contentSecurityPolicy } });
   // Limits are set per route (auth endpoints, invitation checks) from the AUTH_RATE_LIMIT_* settings.

@@ -1,8 +1,10 @@
 import type { ApiError } from "@memory-box/contract";
 import { CommonErrorCode } from "@memory-box/contract";
-import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../errors";
+import { AuthError, sendAuthError } from "../modules/auth/auth-error";
+import { sendStorageError } from "../modules/storage/storage.routes";
 
 /**
  * Turns every error on the API prefixes into a JSON body with a stable code. Errors a client
@@ -50,4 +52,50 @@ function codeForClientError(statusCode: number): string {
     default:
       return "bad_request";
   }
+}
+
+/**
+ * The few errors Fastify answers before any route or hook runs (a path with a broken %-escape, a
+ * path parameter over the router's length limit), in the envelope of the API that was asked.
+ * Passed to Fastify as `frameworkErrors`.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+  const status = tooLong ? 414 : 400;
+  const code = tooLong ? "uri_too_long" : "invalid_url";
+  const message = tooLong ? "A part of the path is too long." : "The URL is not valid.";
+  const path = request.url.split("?")[0] ?? "";
+  if (path.startsWith("/auth/v1/")) {
+    sendAuthError(request, reply, new AuthError(status, "validation_failed", message));
+  } else if (path.startsWith("/storage/v1/bucket")) {
+    sendStorageError(request, reply, new AppError(status, code, message));
+  } else {
+    sendError(reply, status, { code, message });
+  }
+}
+
+/**
+ * PostgreSQL cannot store U+0000 in text, and SQLite's full-text search ends a query at it: no
+ * parameter, query value or body string may carry one. Checked before validation, for every route.
+ */
+export function rejectNulCharacters(app: FastifyInstance): void {
+  app.addHook("preValidation", async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new AppError(400, "nul_character", "Text may not contain the NUL character (U+0000).");
+    }
+  });
+}
+
+/** Iterative: a body nested thousands deep must not overflow the check. */
+function containsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  for (let index = 0; index < pending.length; index++) {
+    const item = pending[index];
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) return true;
+    } else if (item !== null && typeof item === "object" && !Buffer.isBuffer(item)) {
+      for (const [key, child] of Object.entries(item)) pending.push(key, child);
+    }
+  }
+  return false;
 }

@@ -10,7 +10,8 @@ const metadata = SignUpBody.shape.data;
 const flag = z.boolean().nullish().transform((value) => value ?? undefined);
 
 export { RedirectQuery };
-export const ListUsersQuery = z.looseObject({ page: text, per_page: text, filter: text });
+// SQLite refuses LIKE patterns over 50,000 bytes; no address or name is anywhere near 256 characters.
+export const ListUsersQuery = z.looseObject({ page: text, per_page: text, filter: z.string().max(256).nullish().transform((value) => value ?? undefined) });
 export const UserIdParams = z.object({ id: z.string() });
 export const AdminUserBody = z.looseObject({
   email: text,

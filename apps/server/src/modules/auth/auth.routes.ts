@@ -30,6 +30,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   await app.register(fastifyCors, {
     origin: true,
     credentials: true,
+    // An OPTIONS request that is not a CORS preflight (no Origin or Access-Control-Request-Method)
+    // is answered 204 too, instead of @fastify/cors's text/plain 400.
+    strictPreflight: false,
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
     allowedHeaders: ["Accept", "Authorization", "Content-Type", "X-Client-IP", "X-Client-Info", "X-JWT-AUD", "x-use-cookie", "X-Supabase-Api-Version", "apikey"],
     exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"],

@@ -6,7 +6,32 @@ import { z } from "zod";
  * as absent, as in Supabase Auth.
  */
 const text = z.string().nullish().transform((value) => value ?? undefined);
-const metadata = z.record(z.string(), z.unknown()).nullish().transform((value) => value ?? undefined);
+/**
+ * Metadata is stored as JSON and copied into every access token, so it stays shallow and small:
+ * JSON nested thousands deep overflows the stack of JSON.stringify and of jose's structuredClone,
+ * and an account that held it could never sign in again.
+ */
+export const maxMetadataDepth = 16;
+export const maxMetadataBytes = 16 * 1024;
+const metadata = z
+  .record(z.string(), z.unknown())
+  .refine((value) => withinDepth(value, maxMetadataDepth) && JSON.stringify(value).length <= maxMetadataBytes, {
+    message: `must be JSON of at most ${maxMetadataBytes} bytes, nested at most ${maxMetadataDepth} levels deep`,
+  })
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/** Iterative, so a hostile depth cannot overflow the check itself. */
+function withinDepth(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > maxDepth) return false;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
 
 const pkceFields = {
   code_challenge: text,

@@ -14,7 +14,8 @@ export interface StorageRoutesOptions {
 const BucketParams = z.object({ id: z.string().min(1).max(100) });
 const BucketSettings = z.looseObject({
   public: z.boolean().optional(),
-  file_size_limit: z.union([z.number().int().positive(), z.null()]).optional(),
+  // An integer column: PostgreSQL's is 32-bit.
+  file_size_limit: z.union([z.number().int().positive().max(2_147_483_647), z.null()]).optional(),
   allowed_mime_types: z.union([z.array(z.string().max(100)).max(100), z.null()]).optional(),
 });
 const CreateBucket = BucketSettings.extend({ id: z.string().max(100).optional(), name: z.string().min(1).max(100) });
