@@ -1,15 +1,5 @@
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { useDeleteMemory } from "@/features/memories/api/delete-memory";
-import { useReturnFocus } from "@/hooks/use-return-focus";
+import { ConfirmDeleteDialog } from "@/features/memories/components/confirm-delete-dialog";
 import { notify } from "@/lib/notify";
 
 export interface DeleteMemoryDialogProps {
@@ -36,42 +26,14 @@ export function DeleteMemoryDialog({ memoryId, open, onOpenChange, onDeleted }: 
       onOpenChange(false);
     },
   });
-  const deleting = deleteMemory.isPending;
-  const returnFocus = useReturnFocus();
-
   return (
-    <AlertDialog
+    <ConfirmDeleteDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next && deleting) return;
-        onOpenChange(next);
-      }}
-    >
-      <AlertDialogContent
-        {...returnFocus}
-        onEscapeKeyDown={(event) => {
-          if (deleting) event.preventDefault();
-        }}
-      >
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete Memory</AlertDialogTitle>
-          <AlertDialogDescription>Are you sure you want to delete this memory? This action cannot be undone.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={deleting}>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={deleting}
-            onClick={(event) => {
-              // Stay open with "Deleting..." until the server answers.
-              event.preventDefault();
-              deleteMemory.mutate(memoryId);
-            }}
-          >
-            {deleting ? "Deleting..." : "Delete"}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      onOpenChange={onOpenChange}
+      title="Delete Memory"
+      description="Are you sure you want to delete this memory? This action cannot be undone."
+      deleting={deleteMemory.isPending}
+      onConfirm={() => deleteMemory.mutate(memoryId)}
+    />
   );
 }

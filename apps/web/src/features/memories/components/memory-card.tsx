@@ -3,22 +3,12 @@ import type { Memory } from "@memory-box/contract";
 import { Calendar, Pencil, Trash, User } from "lucide-react";
 import { Link } from "react-router";
 
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { paths } from "@/config/paths";
 import { useDeleteMemory } from "@/features/memories/api/delete-memory";
+import { ConfirmDeleteDialog } from "@/features/memories/components/confirm-delete-dialog";
 import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
 import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-grid";
 import { authorName } from "@/features/memories/utils/author-name";
@@ -101,30 +91,15 @@ function ConfirmDeleteMemory({ memory, children }: { memory: Memory; children: R
     },
     onSettled: () => setOpen(false),
   });
-  const busy = deletion.isPending;
-
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
-      <AlertDialogTrigger asChild>{children}</AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Are you sure you want to delete this memory?</AlertDialogTitle>
-          <AlertDialogDescription>{memory.title}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={busy}
-            onClick={(event) => {
-              event.preventDefault();
-              deletion.mutate(memory.id);
-            }}
-          >
-            {busy ? "Deleting..." : "Delete"}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDeleteDialog
+      open={open}
+      onOpenChange={setOpen}
+      title="Are you sure you want to delete this memory?"
+      description={memory.title}
+      deleting={deletion.isPending}
+      onConfirm={() => deletion.mutate(memory.id)}
+      trigger={children}
+    />
   );
 }
