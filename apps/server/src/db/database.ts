@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config";
+import { BoundedCache } from "../lib/bounded-cache";
 import type { Database } from "./schema";
 
 export type Engine = DatabaseConfig["engine"];
@@ -36,7 +37,29 @@ function sqliteDialect(file: string): SqliteDialect {
   connection.pragma("synchronous = FULL");
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
-  return new SqliteDialect({ database: connection });
+  return new SqliteDialect({ database: withStatementCache(connection) });
+}
+
+/** Distinct SQL texts kept prepared: the server's queries, times the page sizes of the `in (…)` lists. */
+const statementCacheSize = 500;
+
+/**
+ * better-sqlite3 with one prepared statement per SQL text. Kysely's SQLite driver prepares every
+ * query anew (parsing and planning it each time); the driver only calls `prepare` and `close` on
+ * the database and `reader`, `all`, `run` and `iterate` on a statement, and runs one query at a
+ * time on its single connection (a mutex, held for a whole stream or transaction), so a cached
+ * statement is never asked to run while it is still running. SQLite re-prepares a statement by
+ * itself when a migration changes the schema under it.
+ */
+export function withStatementCache(connection: SQLite.Database, capacity = statementCacheSize): SqliteDatabase {
+  const statements = new BoundedCache<string, SqliteStatement>(capacity);
+  return {
+    prepare: (text) => statements.getOrCreate(text, () => connection.prepare(text)),
+    close: () => {
+      statements.clear();
+      connection.close();
+    },
+  };
 }
 
 /** PostgreSQL type ids whose default parsing would differ from what SQLite returns. */

@@ -1,4 +1,4 @@
-import { Migrator, NO_MIGRATIONS } from "kysely";
+import { Migrator, NO_MIGRATIONS, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";
@@ -28,6 +28,43 @@ describe.each(testEngines)("migrations on %s", (engine) => {
     const down = await migrator.migrateTo(NO_MIGRATIONS);
     expect(down.error).toBeUndefined();
     expect(await migrateToLatest(database.db)).toEqual(Object.keys(migrations));
+  });
+
+  it("counts the memories already there and copies their sort keys into their tags, and rolls back with them", async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    const countersMigration = "2026_11_21_120000_add_memory_list_counters";
+    const previous = Object.keys(migrations)[Object.keys(migrations).indexOf(countersMigration) - 1]!;
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    const memories = ["a", "b", "c"].map((letter, index) => ({
+      id: `5e1d0c2b-0000-4000-8000-00000000000${index}`,
+      title: letter,
+      content: null,
+      memory_date: null,
+      user_id: null,
+      updated_by: null,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      version: 1,
+      sort_key: `0000-00-00|2026-01-01T00:00:00.000Z|${letter}`,
+      search_text: letter,
+    }));
+    await database.db.insertInto("memories").values(memories).execute();
+    // The table as it was: no sort_key column yet.
+    await sql`insert into memory_tags (memory_id, position, tag, tag_key) values (${memories[0]!.id}, 0, 'Sea', 'sea'), (${memories[1]!.id}, 0, 'sea', 'sea'), (${memories[1]!.id}, 1, 'sun', 'sun')`.execute(database.db);
+
+    expect(await migrateToLatest(database.db)).toEqual([countersMigration, ...Object.keys(migrations).slice(Object.keys(migrations).indexOf(countersMigration) + 1)]);
+    const stats = await database.db.selectFrom("memory_stats").selectAll().execute();
+    expect(stats.map((row) => ({ id: row.id, total: Number(row.total) }))).toEqual([{ id: 1, total: 3 }]);
+    const tags = await database.db.selectFrom("memory_tags").select(["memory_id", "sort_key"]).orderBy("memory_id").orderBy("position").execute();
+    expect(tags).toEqual([
+      { memory_id: memories[0]!.id, sort_key: memories[0]!.sort_key },
+      { memory_id: memories[1]!.id, sort_key: memories[1]!.sort_key },
+      { memory_id: memories[1]!.id, sort_key: memories[1]!.sort_key },
+    ]);
+
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    expect(await migrateToLatest(database.db)).toContain(countersMigration);
+    expect(Number((await database.db.selectFrom("memory_stats").select("total").executeTakeFirstOrThrow()).total)).toBe(3);
   });
 });
 

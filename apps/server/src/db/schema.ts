@@ -2,7 +2,7 @@
  * Table types for Kysely: one interface per table, named `XTable`, collected in `Database`.
  * Timestamps are ISO-8601 strings and JSON values are text on both engines (ADR 0004).
  */
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
 export interface Database {
   instance_settings: InstanceSettingsTable;
@@ -16,6 +16,7 @@ export interface Database {
   audit_log: AuditLogTable;
   memories: MemoriesTable;
   memory_tags: MemoryTagsTable;
+  memory_stats: MemoryStatsTable;
   photos: PhotosTable;
   buckets: BucketsTable;
 }
@@ -167,6 +168,17 @@ export interface MemoryTagsTable {
   tag: string;
   /** Lower-cased, for filtering and counting regardless of case. */
   tag_key: string;
+  /** A copy of the memory's `sort_key`, so a tag's memories come out of one index in listing order. Filled and kept by triggers when not given. */
+  sort_key: Generated<string>;
+}
+
+/** One row (id 1), kept by triggers: see migration 2026_11_21_120000_add_memory_list_counters. */
+export interface MemoryStatsTable {
+  id: number;
+  /** How many memories there are. */
+  total: number;
+  /** Grows with every change to memories or their tags; a count made at one generation holds until it moves. */
+  generation: number;
 }
 
 export interface PhotosTable {

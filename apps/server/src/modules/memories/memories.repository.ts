@@ -1,6 +1,7 @@
-import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
+import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
+import { BoundedCache } from "../../lib/bounded-cache";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -26,12 +27,16 @@ export interface ListFilter {
 
 /** Shorter searches cannot use the trigram index (it needs three characters) and scan instead. */
 const trigramLength = 3;
+/** Distinct searches and tag filters whose counts are kept between changes. */
+const matchedCountCacheSize = 500;
 
 /**
  * Memories with their tags and photos. Every read is a fixed number of queries whatever the
  * page size: the page, then the tags and the photos of all its memories at once.
  */
 export class MemoriesRepository {
+  private readonly matchedCounts = new MatchedCounts();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
@@ -50,24 +55,73 @@ export class MemoriesRepository {
 
   /** One page in listing order, starting after `afterSortKey`; one extra row tells whether more follow. */
   async page(filter: ListFilter, afterSortKey: string | undefined, limit: number): Promise<{ records: MemoryRecord[]; hasMore: boolean }> {
-    let query = this.selectWithAuthor(this.db);
-    const condition = this.filterCondition(filter);
-    if (condition) query = query.where(condition);
-    if (afterSortKey !== undefined) query = query.where("memories.sort_key", "<", afterSortKey);
-    const rows = await query.orderBy("memories.sort_key", "desc").limit(limit + 1).execute();
+    const tag = tagKeyOf(filter);
+    const search = this.searchCondition(filter);
+    let rows: (MemoryRow & { display_name: string | null })[];
+    if (tag) {
+      // Walks the tag's entries of memory_tags_tag_order_idx (the memory's sort_key copied) in
+      // listing order and stops after the page, instead of walking every memory to probe its tags.
+      let query = this.db
+        .selectFrom("memory_tags")
+        .innerJoin("memories", "memories.id", "memory_tags.memory_id")
+        .leftJoin("profiles", "profiles.user_id", "memories.user_id")
+        .selectAll("memories")
+        .select("profiles.display_name")
+        .where("memory_tags.tag_key", "=", tag);
+      if (search) query = query.where(search);
+      if (afterSortKey !== undefined) query = query.where("memory_tags.sort_key", "<", afterSortKey);
+      rows = await query.orderBy("memory_tags.sort_key", "desc").limit(limit + 1).execute();
+    } else {
+      let query = this.selectWithAuthor(this.db);
+      if (search) query = query.where(search);
+      if (afterSortKey !== undefined) query = query.where("memories.sort_key", "<", afterSortKey);
+      rows = await query.orderBy("memories.sort_key", "desc").limit(limit + 1).execute();
+    }
     const hasMore = rows.length > limit;
     return { records: await this.withDetails(rows.slice(0, limit), this.db), hasMore };
   }
 
-  /** How many memories match the filter, and how many there are in all. */
+  /**
+   * How many memories match the filter, and how many there are in all. The total is kept by
+   * triggers in `memory_stats`; a filter's count is counted once and then reused for as long as
+   * `memory_stats.generation` (moved by every change to memories or tags, by any process) stays
+   * where it was.
+   */
   async counts(filter: ListFilter): Promise<{ matched: number; total: number }> {
-    const count = this.db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("count"));
-    const condition = this.filterCondition(filter);
-    const [all, matched] = await Promise.all([
-      count.executeTakeFirstOrThrow(),
-      condition ? count.where(condition).executeTakeFirstOrThrow() : undefined,
-    ]);
-    return { total: Number(all.count), matched: Number((matched ?? all).count) };
+    const stats = await this.db.selectFrom("memory_stats").select(["total", "generation"]).where("id", "=", 1).executeTakeFirst();
+    const total = stats ? Number(stats.total) : await this.countAll();
+    const tag = tagKeyOf(filter);
+    const q = searchTermOf(filter);
+    if (!tag && !q) return { total, matched: total };
+    const key = JSON.stringify([tag ?? null, q ?? null]);
+    const generation = stats ? Number(stats.generation) : undefined;
+    // Read after the generation: a count that is newer than its generation is harmless (a later
+    // reader sees the newer generation and counts again); an older one could not happen.
+    const cached = generation === undefined ? undefined : this.matchedCounts.get(generation, key);
+    if (cached !== undefined) return { total, matched: cached };
+    const matched = await this.countMatched(tag, q);
+    if (generation !== undefined) this.matchedCounts.set(generation, key, matched);
+    return { total, matched };
+  }
+
+  /** Only if the `memory_stats` row were missing (removed by hand). */
+  private async countAll(): Promise<number> {
+    const row = await this.db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private async countMatched(tag: string | undefined, q: string | undefined): Promise<number> {
+    const row = await (q
+      ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
+        this.db
+          .selectFrom("memories")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .where(this.searchCondition({ q })!)
+          .$if(tag !== undefined, (query) => query.where("memories.id", "in", (eb) => eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!)))
+      : // The tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is unique.
+        this.db.selectFrom("memory_tags").select((eb) => eb.fn.countAll<number>().as("count")).where("memory_tags.tag_key", "=", tag!)
+    ).executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   /** Every tag with the number of memories carrying it, most used first. */
@@ -83,6 +137,7 @@ export class MemoriesRepository {
   }
 
   async insert(memory: { id: string; userId: string; createdAt: string } & MemoryFields, executor: Executor): Promise<void> {
+    const key = sortKey(memory.memory_date, memory.createdAt, memory.id);
     await executor
       .insertInto("memories")
       .values({
@@ -95,11 +150,11 @@ export class MemoriesRepository {
         created_at: memory.createdAt,
         updated_at: memory.createdAt,
         version: 1,
-        sort_key: sortKey(memory.memory_date, memory.createdAt, memory.id),
+        sort_key: key,
         search_text: searchText(memory),
       })
       .execute();
-    await this.replaceTags(memory.id, memory.tags, executor);
+    await this.replaceTags(memory.id, key, memory.tags, executor);
   }
 
   /**
@@ -107,6 +162,7 @@ export class MemoriesRepository {
    * the memory is gone or was changed in the meantime.
    */
   async update(current: MemoryRow, fields: MemoryFields, editor: { userId: string; at: string; expectedVersion?: number | undefined }, executor: Executor): Promise<boolean> {
+    const key = sortKey(fields.memory_date, current.created_at, current.id);
     let query = executor
       .updateTable("memories")
       .set({
@@ -116,14 +172,16 @@ export class MemoriesRepository {
         updated_by: editor.userId,
         updated_at: editor.at,
         version: sql<number>`version + 1`,
-        sort_key: sortKey(fields.memory_date, current.created_at, current.id),
+        sort_key: key,
         search_text: searchText(fields),
       })
       .where("id", "=", current.id);
     if (editor.expectedVersion !== undefined) query = query.where("version", "=", editor.expectedVersion);
     const result = await query.executeTakeFirst();
     if (result.numUpdatedRows === 0n) return false;
-    await this.replaceTags(current.id, fields.tags, executor);
+    // Rewrites the tag rows with the new sort_key copy (for writes that bypass this repository, a
+    // trigger moves the copies when a memory's sort_key changes).
+    await this.replaceTags(current.id, key, fields.tags, executor);
     return true;
   }
 
@@ -132,12 +190,13 @@ export class MemoriesRepository {
     return result.numDeletedRows > 0n;
   }
 
-  private async replaceTags(memoryId: string, tags: string[], executor: Executor): Promise<void> {
+  /** `memorySortKey` is the memory's own `sort_key`, copied into each tag row for the tag filter's index. */
+  private async replaceTags(memoryId: string, memorySortKey: string, tags: string[], executor: Executor): Promise<void> {
     await executor.deleteFrom("memory_tags").where("memory_id", "=", memoryId).execute();
     if (tags.length === 0) return;
     await executor
       .insertInto("memory_tags")
-      .values(tags.map((tag, position) => ({ memory_id: memoryId, position, tag, tag_key: tag.toLowerCase() })))
+      .values(tags.map((tag, position) => ({ memory_id: memoryId, position, tag, tag_key: tag.toLowerCase(), sort_key: memorySortKey })))
       .execute();
   }
 
@@ -145,26 +204,17 @@ export class MemoriesRepository {
     return executor.selectFrom("memories").leftJoin("profiles", "profiles.user_id", "memories.user_id").selectAll("memories").select("profiles.display_name");
   }
 
-  /** The search and tag filter as one condition on `memories`, shared by the page and the count. */
-  private filterCondition(filter: ListFilter): Expression<SqlBool> | undefined {
-    const eb = expressionBuilder<Database, "memories">();
-    const conditions: Expression<SqlBool>[] = [];
-    const tag = filter.tag?.trim().toLowerCase();
-    if (tag) {
-      conditions.push(eb.exists(eb.selectFrom("memory_tags").select(sql`1`.as("one")).whereRef("memory_tags.memory_id", "=", "memories.id").where("memory_tags.tag_key", "=", tag)));
+  /** The search as a condition on `memories`, shared by the page and the count. */
+  private searchCondition(filter: ListFilter): Expression<SqlBool> | undefined {
+    const q = searchTermOf(filter);
+    if (!q) return undefined;
+    if (this.engine === "sqlite" && [...q].length >= trigramLength) {
+      // FTS5 trigram: a quoted phrase matches as a substring, served by the index.
+      const phrase = `"${q.replaceAll('"', '""')}"`;
+      return sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${phrase})`;
     }
-    const q = filter.q?.trim().toLowerCase();
-    if (q) {
-      if (this.engine === "sqlite" && [...q].length >= trigramLength) {
-        // FTS5 trigram: a quoted phrase matches as a substring, served by the index.
-        const phrase = `"${q.replaceAll('"', '""')}"`;
-        conditions.push(sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${phrase})`);
-      } else {
-        // PostgreSQL's pg_trgm GIN index serves LIKE; on SQLite short terms scan.
-        conditions.push(sql<SqlBool>`memories.search_text like ${`%${escapeLike(q)}%`} escape '\\'`);
-      }
-    }
-    return conditions.length > 0 ? eb.and(conditions) : undefined;
+    // PostgreSQL's pg_trgm GIN index serves LIKE; on SQLite short terms scan.
+    return sql<SqlBool>`memories.search_text like ${`%${escapeLike(q)}%`} escape '\\'`;
   }
 
   private async withDetails(rows: (MemoryRow & { display_name: string | null })[], executor: Executor): Promise<MemoryRecord[]> {
@@ -177,6 +227,37 @@ export class MemoriesRepository {
     const tagsOf = groupBy(tagRows, (row) => row.memory_id);
     const photosOf = groupBy(photoRows, (row) => row.memory_id ?? "");
     return rows.map((row) => ({ ...row, tags: (tagsOf.get(row.id) ?? []).map((tag) => tag.tag), photos: photosOf.get(row.id) ?? [] }));
+  }
+}
+
+/** The tag filter as stored in `memory_tags.tag_key`, or undefined for none. */
+function tagKeyOf(filter: ListFilter): string | undefined {
+  return filter.tag?.trim().toLowerCase() || undefined;
+}
+
+function searchTermOf(filter: ListFilter): string | undefined {
+  return filter.q?.trim().toLowerCase() || undefined;
+}
+
+/**
+ * Counts of filtered lists by filter, all made at one `memory_stats.generation`: a count read at
+ * another generation is a miss, and the first count made at a newer one drops the rest.
+ */
+class MatchedCounts {
+  private generation = -1;
+  private readonly counts = new BoundedCache<string, number>(matchedCountCacheSize);
+
+  get(generation: number, key: string): number | undefined {
+    return generation === this.generation ? this.counts.get(key) : undefined;
+  }
+
+  set(generation: number, key: string, count: number): void {
+    if (generation < this.generation) return;
+    if (generation > this.generation) {
+      this.counts.clear();
+      this.generation = generation;
+    }
+    this.counts.set(key, count);
   }
 }
 

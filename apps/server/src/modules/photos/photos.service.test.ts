@@ -7,7 +7,9 @@ import { openMigratedTestDatabase, testEngines } from "../../../test/test-databa
 import { LocalBlobStore } from "../storage";
 import { twoTone } from "./fixtures/test-images";
 import { PhotosRepository } from "./photos.repository";
+import type { PhotoRow } from "../../db/schema";
 import { PhotosService, unattachedPhotoLifetimeMs } from "./photos.service";
+import { signedPhotoUrl } from "./signed-url";
 
 describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
@@ -56,5 +58,47 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
     expect(remaining).toEqual([attached.id, fresh.id].sort());
     expect(remaining).not.toContain(stale.id);
     expect(await objectCount()).toBe(6);
+  });
+});
+
+describe("signed photo URLs in the API form", () => {
+  const secret = Buffer.alloc(32, 9);
+  const photo = (key: string): PhotoRow => ({
+    id: "8a0c1f5e-0000-4000-8000-0000000000f1",
+    memory_id: null,
+    position: null,
+    owner_id: null,
+    object_key: `${key}.jpg`,
+    preview_key: `${key}.preview.webp`,
+    thumbnail_key: `${key}.thumb.webp`,
+    content_type: "image/jpeg",
+    bytes: 1,
+    width: 1,
+    height: 1,
+    taken_at: null,
+    placeholder: "",
+    created_at: "2026-01-01T00:00:00.000Z",
+  });
+
+  it("are the same as signing afresh, within the hour and after it", () => {
+    let clock = new Date("2026-01-01T12:00:01Z");
+    const service = new PhotosService({ photos: {} as PhotosRepository, blobStore: {} as LocalBlobStore, urlSecret: secret, uploadDir: "/nonexistent", log: { warn: () => {} }, now: () => clock });
+    const fresh = (key: string) => signedPhotoUrl("", key, secret, clock);
+    const keys = ["user/one", "user/two words#?"];
+    const check = () => {
+      for (const key of keys) {
+        const presented = service.present(photo(key));
+        expect([presented.url, presented.preview_url, presented.thumbnail_url]).toEqual([fresh(`${key}.jpg`), fresh(`${key}.preview.webp`), fresh(`${key}.thumb.webp`)]);
+      }
+      return service.present(photo(keys[0]!)).url;
+    };
+    const first = check();
+    clock = new Date("2026-01-01T12:59:59Z");
+    expect(check()).toBe(first);
+    clock = new Date("2026-01-01T13:00:01Z");
+    expect(check()).not.toBe(first);
+    // Back in time (a test clock, a corrected system clock): still exactly what signing gives.
+    clock = new Date("2026-01-01T12:30:00Z");
+    expect(check()).toBe(first);
   });
 });

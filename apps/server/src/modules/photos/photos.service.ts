@@ -7,12 +7,13 @@ import { pipeline } from "node:stream/promises";
 import type { Photo } from "@memory-box/contract";
 import type { PhotoRow } from "../../db/schema";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
+import { BoundedCache } from "../../lib/bounded-cache";
 import { AppError } from "../../errors";
 import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
 import { processImage } from "./image-pipeline";
 import { derivativeKey, originalPhotoKey, photoBucket } from "./photo-key";
 import type { PhotosRepository } from "./photos.repository";
-import { signedPhotoUrl, verifyPhotoSignature } from "./signed-url";
+import { photoUrlExpiry, signedPhotoUrlExpiring, verifyPhotoSignature } from "./signed-url";
 
 export interface PhotosServiceDeps {
   photos: PhotosRepository;
@@ -30,6 +31,8 @@ export interface PhotosServiceDeps {
 export const unattachedPhotoLifetimeMs = 24 * 3600 * 1000;
 /** Image decoding is memory-hungry: at most this many at once, the rest wait their turn. */
 const concurrentDecodes = 2;
+/** Signed URLs kept for reuse within the hour: ~3 MB, enough for 50 list pages of 30 memories. */
+const signedUrlCacheSize = 10_000;
 
 /**
  * Photos: checking and storing uploads, signed URLs, and serving the bytes behind them.
@@ -37,6 +40,9 @@ const concurrentDecodes = 2;
  */
 export class PhotosService {
   private readonly decoding = new ConcurrencyLimit(concurrentDecodes);
+  /** Signed URLs by object key, all for the expiry `signedUrlsExpire`. */
+  private readonly signedUrls = new BoundedCache<string, string>(signedUrlCacheSize);
+  private signedUrlsExpire = 0;
 
   constructor(private readonly deps: PhotosServiceDeps) {}
 
@@ -94,8 +100,8 @@ export class PhotosService {
 
   /** The API form of a photo, with signed URLs that stay the same for an hour (browser caching). */
   present(photo: PhotoRow): Photo {
-    const now = this.now();
-    const url = (key: string) => signedPhotoUrl("", key, this.deps.urlSecret, now);
+    const expires = photoUrlExpiry(this.now());
+    const url = (key: string) => this.signedUrl(key, expires);
     return {
       id: photo.id,
       url: url(photo.object_key),
@@ -107,6 +113,21 @@ export class PhotosService {
       taken_at: photo.taken_at,
       placeholder: photo.placeholder,
     };
+  }
+
+  /**
+   * A photo's signed URL for `expires`, memoised: a list page carries three URLs for each of its
+   * ~60 photos, and every URL signed within the same hour is the same string (see signed-url.ts),
+   * so each is computed once an hour instead of once per request. Entries are keyed by key and
+   * expiry (so a cached URL is always exactly what signing would return now) and dropped as soon
+   * as the expiry moves on.
+   */
+  private signedUrl(key: string, expires: number): string {
+    if (expires !== this.signedUrlsExpire) {
+      this.signedUrls.clear();
+      this.signedUrlsExpire = expires;
+    }
+    return this.signedUrls.getOrCreate(key, () => signedPhotoUrlExpiring("", key, this.deps.urlSecret, expires));
   }
 
   /** The bytes behind a signed URL; 403 for a missing, altered or expired signature, before any lookup. */

@@ -32,12 +32,17 @@ const MIN_SECRET_BYTES = 32;
 const EXPIRES = /^[1-9][0-9]{0,14}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 
-export function signPhotoPath(path: string, secret: Buffer, now: Date, options: SignOptions = {}): PhotoSignature {
+/** The `expires` of a URL signed at `now`: the same for every URL signed within one rounding period. */
+export function photoUrlExpiry(now: Date, options: SignOptions = {}): number {
   const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   const roundTo = options.roundToSeconds ?? DEFAULT_ROUND_TO_SECONDS;
   if (!Number.isSafeInteger(ttl) || ttl <= 0) throw new RangeError("ttlSeconds must be a positive integer.");
   if (!Number.isSafeInteger(roundTo) || roundTo <= 0) throw new RangeError("roundToSeconds must be a positive integer.");
-  const expires = Math.ceil((Math.floor(now.getTime() / 1000) + ttl) / roundTo) * roundTo;
+  return Math.ceil((Math.floor(now.getTime() / 1000) + ttl) / roundTo) * roundTo;
+}
+
+export function signPhotoPath(path: string, secret: Buffer, now: Date, options: SignOptions = {}): PhotoSignature {
+  const expires = photoUrlExpiry(now, options);
   return { expires, signature: hmac(path, expires, secret) };
 }
 
@@ -60,7 +65,13 @@ export function verifyPhotoSignature(path: string, expires: string | number, sig
  * the signature covers the decoded key, which is what the route receives.
  */
 export function signedPhotoUrl(baseUrl: string, path: string, secret: Buffer, now: Date, options?: SignOptions): string {
-  const { expires, signature } = signPhotoPath(path, secret, now, options);
+  return signedPhotoUrlExpiring(baseUrl, path, secret, photoUrlExpiry(now, options));
+}
+
+/** The signed URL with a given `expires` (from `photoUrlExpiry`): a pure function of its arguments, so it can be memoised. */
+export function signedPhotoUrlExpiring(baseUrl: string, path: string, secret: Buffer, expires: number): string {
+  if (!Number.isSafeInteger(expires) || expires <= 0) throw new RangeError("expires must be a positive integer.");
+  const signature = hmac(path, expires, secret);
   const encodedPath = path.split("/").map(encodeURIComponent).join("/");
   return `${baseUrl.replace(/\/+$/, "")}/storage/v1/object/sign/${photoBucket}/${encodedPath}?expires=${expires}&token=${signature}`;
 }

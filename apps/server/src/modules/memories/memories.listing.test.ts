@@ -1,0 +1,203 @@
+import type { Memory, MemoryPage } from "@memory-box/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/database";
+import { createMember, type TestMember } from "../../../test/members";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { testEngines } from "../../../test/test-database";
+import { sortKey } from "./memories.repository";
+
+/**
+ * Counts and tag-filter pages are served from `memory_stats` and `memory_tags.sort_key` (kept by
+ * triggers) and from a count cache keyed by `memory_stats.generation`: they must stay exactly
+ * what a scan of the collection would answer, through every kind of change, on every process.
+ */
+describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
+  let testApp: TestApp;
+  /** A second server process on the same database, with its own caches. */
+  let otherApp: TestApp;
+  let ann: TestMember;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    otherApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, sharedDatabase: testApp.config.database });
+    ann = await createMember(testApp, "ann@memory-box.test", "Ann");
+  });
+  afterAll(async () => {
+    await otherApp.close();
+    await testApp.close();
+  });
+
+  const call = async (app: TestApp, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) => {
+    const response = await app.app.inject({ method, url, headers: ann.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response;
+  };
+  const create = async (body: Record<string, unknown>, app = testApp) => (await call(app, "POST", "/api/v1/memories", body)).json<Memory>();
+  const edit = async (memory: Memory, body: Record<string, unknown>, app = testApp) => (await call(app, "PUT", `/api/v1/memories/${memory.id}`, { title: memory.title, content: memory.content, memory_date: memory.memory_date, tags: memory.tags, ...body })).json<Memory>();
+  const remove = async (memory: Memory, app = testApp) => call(app, "DELETE", `/api/v1/memories/${memory.id}`);
+  const list = async (query: Record<string, string>, app = testApp) => (await call(app, "GET", `/api/v1/memories?${new URLSearchParams(query).toString()}`)).json<MemoryPage>();
+  /** Every page of a listing, following the cursor. */
+  const walkItems = async (query: Record<string, string>, limit: number, app = testApp) => {
+    const items: Memory[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: MemoryPage = await list({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) }, app);
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      items.push(...page.items);
+      cursor = page.next_cursor;
+      pages += 1;
+    } while (cursor && pages < 50);
+    return items;
+  };
+  const walk = async (query: Record<string, string>, limit: number, app = testApp) => (await walkItems(query, limit, app)).map((memory) => memory.title);
+  /** The same answer computed the slow way: every memory in listing order, filtered here. */
+  const expected = async (filter: { tag?: string; q?: string }) =>
+    (await walkItems({}, 100))
+      .filter((memory) => !filter.tag || (memory.tags ?? []).some((tag) => tag.toLowerCase() === filter.tag!.toLowerCase()))
+      .filter((memory) => !filter.q || [memory.title, memory.content ?? "", ...(memory.tags ?? [])].join("\n").toLowerCase().includes(filter.q.toLowerCase()))
+      .map((memory) => memory.title);
+  const counts = async (query: { tag?: string; q?: string }, app = testApp) => {
+    const { matched, total } = await list({ ...query, limit: "1" }, app);
+    return { matched, total };
+  };
+
+  it("counts every memory, and each filter's matches, through creates, edits and deletes", async () => {
+    expect(await counts({})).toEqual({ matched: 0, total: 0 });
+    const hike = await create({ title: "Counting hike", content: "Ridge walk", memory_date: "2024-03-01", tags: ["Hiking", "spring"] });
+    const swim = await create({ title: "Counting swim", content: "Cold lake", memory_date: "2024-07-01", tags: ["summer"] });
+    await create({ title: "Counting picnic", content: "Ridge picnic", memory_date: null, tags: ["hiking", "summer"] });
+    // Counted once, then answered from the cache: both must follow every change below.
+    expect(await counts({})).toEqual({ matched: 3, total: 3 });
+    expect(await counts({ tag: "HIKING" })).toEqual({ matched: 2, total: 3 });
+    expect(await counts({ q: "ridge" })).toEqual({ matched: 2, total: 3 });
+    expect(await counts({ q: "ridge", tag: "summer" })).toEqual({ matched: 1, total: 3 });
+    expect(await counts({ q: "rid" })).toEqual({ matched: 2, total: 3 });
+    // Filters that a careless cache key could confuse with one another.
+    expect(await counts({ tag: "hiking", q: "hike\nridge" })).toEqual({ matched: 1, total: 3 });
+    expect(await counts({ tag: "hiking\nhike", q: "ridge" })).toEqual({ matched: 0, total: 3 });
+
+    // A search word added by an edit, and a tag renamed.
+    await edit(swim, { content: "Cold lake below the ridge" });
+    expect(await counts({ q: "ridge" })).toEqual({ matched: 3, total: 3 });
+    expect(await counts({ q: "ridge", tag: "summer" })).toEqual({ matched: 2, total: 3 });
+    await edit(hike, { tags: ["Trekking", "spring"] });
+    expect(await counts({ tag: "hiking" })).toEqual({ matched: 1, total: 3 });
+    expect(await counts({ tag: "trekking" })).toEqual({ matched: 1, total: 3 });
+    expect((await list({ tag: "Trekking" })).items.map((memory) => memory.title)).toEqual(["Counting hike"]);
+    expect((await list({ tag: "hiking" })).items.map((memory) => memory.title)).toEqual(["Counting picnic"]);
+
+    // A rejected edit changes nothing.
+    const stale = await testApp.app.inject({ method: "PUT", url: `/api/v1/memories/${hike.id}`, headers: { ...ann.headers, "if-match": '"v1"' }, payload: { title: "Stale" } });
+    expect(stale.statusCode).toBe(409);
+    expect(await counts({ tag: "trekking" })).toEqual({ matched: 1, total: 3 });
+
+    await remove(swim);
+    expect(await counts({})).toEqual({ matched: 2, total: 2 });
+    expect(await counts({ q: "ridge" })).toEqual({ matched: 2, total: 2 });
+    expect(await counts({ tag: "summer" })).toEqual({ matched: 1, total: 2 });
+    const filters: { tag?: string; q?: string }[] = [{ tag: "hiking" }, { tag: "trekking" }, { q: "ridge" }, { q: "ridge", tag: "summer" }, { q: "ri" }];
+    for (const query of filters) {
+      expect((await counts(query)).matched).toBe((await expected(query)).length);
+    }
+  });
+
+  it("agrees across server processes: a change made on one is counted at once on the other", async () => {
+    const before = await counts({}, otherApp);
+    const cachedOnOther = await counts({ tag: "crossing" }, otherApp);
+    expect(cachedOnOther.matched).toBe(0);
+    const crossing = await create({ title: "Crossing over", tags: ["crossing"] }, testApp);
+    expect(await counts({ tag: "crossing" }, otherApp)).toEqual({ matched: 1, total: before.total + 1 });
+    expect(await counts({ q: "crossing over" }, otherApp)).toEqual({ matched: 1, total: before.total + 1 });
+    await edit(crossing, { title: "Crossed", tags: ["crossed"] }, otherApp);
+    expect(await counts({ tag: "crossing" }, testApp)).toEqual({ matched: 0, total: before.total + 1 });
+    expect(await counts({ q: "crossing over" }, testApp)).toEqual({ matched: 0, total: before.total + 1 });
+    await remove(crossing, otherApp);
+    expect(await counts({ tag: "crossed" }, testApp)).toEqual({ matched: 0, total: before.total });
+  });
+
+  it("walks a tag's pages in listing order, complete and without repeats, alone and with a search", async () => {
+    // Several dates, a shared date, undated ones and memories without the tag in between.
+    const dates = ["2021-05-01", null, "2023-01-15", "2023-01-15", "2019-12-31", null, "2023-01-15", "2025-02-02", "2020-06-06"];
+    for (const [index, date] of dates.entries()) {
+      await create({ title: `Walk ${index}`, memory_date: date, content: index % 2 === 0 ? "even steps" : "odd steps", tags: index % 3 === 2 ? ["other"] : ["Walking", `w${index}`] });
+    }
+    const wanted = await expected({ tag: "walking" });
+    expect(wanted.length).toBe(6);
+    for (const limit of [1, 2, 4, 100]) {
+      expect(await walk({ tag: "walking" }, limit)).toEqual(wanted);
+      expect(await walk({ tag: "WALKING", q: "even" }, limit)).toEqual(await expected({ tag: "walking", q: "even" }));
+    }
+    // The tag's order is the listing's order restricted to it.
+    const listing = await walk({}, 100);
+    expect(wanted).toEqual(listing.filter((title) => wanted.includes(title)));
+    expect((await list({ tag: "walking", limit: "2" })).matched).toBe(6);
+  });
+
+  it("moves a memory between a tag's pages when its date changes", async () => {
+    const first = (await list({ tag: "walking", limit: "2" })).items;
+    const memory = (await walkItems({ tag: "walking" }, 2)).at(-1)!;
+    const last = memory.title;
+    expect(first.map((item) => item.title)).not.toContain(last);
+
+    const moved = await edit(memory, { memory_date: "2030-01-01" });
+    expect((await list({ tag: "walking", limit: "2" })).items[0]?.title).toBe(last);
+    expect(await walk({ tag: "walking" }, 2)).toEqual(await expected({ tag: "walking" }));
+
+    // Into the middle (after the 2025 and the two 2023 ones), then back to the end (undated).
+    const middle = await edit(moved, { memory_date: "2022-06-01" });
+    const inTheMiddle = await walk({ tag: "walking" }, 2);
+    expect(inTheMiddle).toEqual(await expected({ tag: "walking" }));
+    expect(inTheMiddle.indexOf(last)).toBe(3);
+    await edit(middle, { memory_date: null });
+    const atTheEnd = await walk({ tag: "walking" }, 3);
+    expect(atTheEnd).toEqual(await expected({ tag: "walking" }));
+    expect(atTheEnd.at(-1)).toBe(last);
+  });
+
+  it("keeps every tag row's sort_key equal to its memory's, and the total equal to a count", async () => {
+    const database = openDatabase(testApp.config.database);
+    try {
+      const drift = await database.db
+        .selectFrom("memory_tags")
+        .innerJoin("memories", "memories.id", "memory_tags.memory_id")
+        .select(["memory_tags.memory_id", "memory_tags.sort_key as copy", "memories.sort_key"])
+        .whereRef("memory_tags.sort_key", "!=", "memories.sort_key")
+        .execute();
+      expect(drift).toEqual([]);
+      const { count } = await database.db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+      expect((await counts({})).total).toBe(Number(count));
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  it("stays right for rows written straight into the database, bypassing the server", async () => {
+    const database = openDatabase(testApp.config.database);
+    const before = await counts({});
+    const id = "5e1d0c2b-0000-4000-8000-0000000000d1";
+    const createdAt = "2026-01-02T03:04:05.000Z";
+    try {
+      await database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("memories")
+          .values({ id, title: "Imported", content: null, memory_date: "2031-01-01", user_id: null, updated_by: null, created_at: createdAt, updated_at: createdAt, version: 1, sort_key: sortKey("2031-01-01", createdAt, id), search_text: "imported\n\nwalking" })
+          .execute();
+        // Without sort_key, as an import or the benchmark's seed writes them.
+        await trx.insertInto("memory_tags").values({ memory_id: id, position: 0, tag: "Walking", tag_key: "walking" }).execute();
+      });
+      expect(await counts({})).toEqual({ matched: before.total + 1, total: before.total + 1 });
+      const page = await list({ tag: "walking", limit: "1" });
+      expect(page.items[0]?.title).toBe("Imported");
+      expect(page.matched).toBe((await expected({ tag: "walking" })).length);
+
+      await database.db.updateTable("memories").set({ memory_date: null, sort_key: sortKey(null, createdAt, id) }).where("id", "=", id).execute();
+      expect((await walk({ tag: "walking" }, 2)).at(-1)).toBe("Imported");
+      await database.db.deleteFrom("memories").where("id", "=", id).execute();
+      expect(await counts({})).toEqual({ matched: before.total, total: before.total });
+      expect(await walk({ tag: "walking" }, 2)).not.toContain("Imported");
+    } finally {
+      await database.destroy();
+    }
+  });
+});
