@@ -55,17 +55,30 @@ async function main(): Promise<void> {
     const stored = JSON.stringify({ ...session, expires_at: Math.floor(Date.now() / 1000) + session.expires_in });
     const lcps: number[] = [];
     const imageKbs: number[] = [];
+    const imageCounts: number[] = [];
     for (let run = 0; run < runs; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript((value) => window.localStorage.setItem("memory-box-auth", value), stored);
       const page = await context.newPage();
+      // Bytes on the wire per image response, as Chromium reports them (bodies of data: URLs and
+      // cache hits are not transfers).
       let imageBytes = 0;
-      page.on("response", async (response) => {
-        if (response.request().resourceType() === "image") imageBytes += (await response.body().catch(() => Buffer.alloc(0))).length;
+      let imageCount = 0;
+      page.on("requestfinished", async (request) => {
+        if (request.resourceType() !== "image" || request.url().startsWith("data:")) return;
+        const sizes = await request.sizes().catch(() => undefined);
+        imageCount += 1;
+        imageBytes += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
       });
-      await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
+      // Not "networkidle": the live-updates stream stays open for as long as the page does.
+      await page.goto(`${server.url}/`, { waitUntil: "load" });
       await page.getByText("Memory 1", { exact: true }).waitFor();
-      await page.waitForTimeout(500);
+      // Every image in the first screenful has arrived (the rest load lazily on scroll).
+      await page.waitForFunction(() => {
+        const visible = [...document.images].filter((image) => image.getBoundingClientRect().top < window.innerHeight);
+        return visible.length > 0 && visible.every((image) => image.complete);
+      });
+      await page.waitForTimeout(300);
       const lcp = await page.evaluate(
         () =>
           new Promise<number>((resolve) => {
@@ -77,6 +90,7 @@ async function main(): Promise<void> {
       );
       lcps.push(lcp);
       imageKbs.push(imageBytes / 1024);
+      imageCounts.push(imageCount);
       await context.close();
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -91,11 +105,11 @@ Production build served by the real server on loopback; Debian's Chromium, headl
 | Measure | Result | Target | |
 |---|---|---|---|
 | JavaScript loaded by \`/auth\` (gzip) | ${authJsKb} KB in ${scripts.size} files | ≤ 150 KB | ${authJsKb <= 150 ? "pass" : "FAIL"} |
-| Image bytes transferred by home | ${imagesKb} KB | ≤ 2048 KB | ${imagesKb <= 2048 ? "pass" : "FAIL"} |
+| Image bytes transferred by home (first screen; the rest load on scroll) | ${imagesKb} KB in ${median(imageCounts)} images | ≤ 2048 KB | ${imagesKb <= 2048 ? "pass" : "FAIL"} |
 | Largest contentful paint of home | ${lcp} ms | ≤ 1000 ms | ${lcp <= 1000 ? "pass" : "FAIL"} |
 `,
     );
-    console.log({ authJsKb, scripts: scripts.size, imagesKb, lcp, lcps });
+    console.log({ authJsKb, scripts: scripts.size, imagesKb, imageCounts, lcp, lcps });
   } finally {
     await browser.close();
     await server.stop();

@@ -63,6 +63,14 @@ test("every screen is accessible and looks right on phones, tablets and desktops
   await expect(dialog).toBeHidden();
   await expect(addButton).toBeFocused();
 
+  // Edit from the card.
+  await page.getByRole("button", { name: "Edit Picnic by the lake" }).click();
+  const editDialog = page.getByRole("dialog");
+  await editDialog.getByLabel("Title").fill("Picnic by the lake, with Ben");
+  await editDialog.getByRole("button", { name: "Update Memory" }).click();
+  await expect(page.getByText("Memory updated!")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Picnic by the lake, with Ben" })).toBeVisible();
+
   await page.getByRole("link", { name: /Picnic by the lake/ }).first().click();
   await expect(page.getByText("Sandwiches,")).toBeVisible();
   await expect(page.getByAltText("Memory photo 5")).toBeVisible();
