@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
+import { newUser } from "../auth/account-rules";
 
 // Shared by the invitation and CLI tests only; nothing in the server imports this file.
 
@@ -11,26 +12,7 @@ export async function insertMemberWithSession(db: Kysely<Database>, email: strin
   const sessionId = randomUUID();
   await db
     .insertInto("users")
-    .values({
-      id: userId,
-      aud: "authenticated",
-      role: "authenticated",
-      email,
-      encrypted_password: null,
-      email_confirmed_at: now,
-      invited_at: null,
-      confirmation_sent_at: null,
-      recovery_sent_at: null,
-      email_change: null,
-      email_change_sent_at: null,
-      reauthentication_sent_at: null,
-      last_sign_in_at: now,
-      banned_until: null,
-      app_metadata: "{}",
-      user_metadata: "{}",
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ ...newUser(email, null, {}, now), id: userId, email_confirmed_at: now, last_sign_in_at: now })
     .execute();
   await db.insertInto("sessions").values({ id: sessionId, user_id: userId, aal: "aal1", amr: "[]", user_agent: null, ip: null, created_at: now, updated_at: now, refreshed_at: null }).execute();
   await db

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { LocalBlobStore } from "../storage";
 import { twoTone } from "./fixtures/test-images";
+import { newUser } from "../auth/account-rules";
 import { PhotosRepository } from "./photos.repository";
 import type { PhotoRow } from "../../db/schema";
 import { PhotosService, unattachedPhotoLifetimeMs } from "./photos.service";
@@ -27,7 +28,7 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
     service = new PhotosService({ photos: new PhotosRepository(database.db), blobStore: store, urlSecret: Buffer.alloc(32, 7), uploadDir: path.join(dir, "uploads"), log: { warn: () => {} }, now: () => clock });
     ownerId = "8a0c1f5e-0000-4000-8000-000000000001";
     const now = clock.toISOString();
-    await database.db.insertInto("users").values({ id: ownerId, aud: "authenticated", role: "authenticated", email: "ann@memory-box.test", encrypted_password: null, email_confirmed_at: now, invited_at: null, confirmation_sent_at: null, recovery_sent_at: null, email_change: null, email_change_sent_at: null, reauthentication_sent_at: null, last_sign_in_at: null, banned_until: null, app_metadata: "{}", user_metadata: "{}", created_at: now, updated_at: now }).execute();
+    await database.db.insertInto("users").values({ ...newUser("ann@memory-box.test", null, {}, now), id: ownerId, email_confirmed_at: now }).execute();
   });
   afterEach(async () => {
     await database.close();
