@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../db/schema";
+import { parseEmail } from "../../lib/email";
 import { AuthError } from "./auth-error";
 
 /** Rules about accounts shared by the member-facing flows and the admin API. */
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Lower-cased and trimmed; anything that is not plausibly an address is refused. */
+/** Lower-cased and trimmed; anything that is not an address (by the invitation list's rule) is refused. */
 export function validEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (!email || email.length > 254 || !emailPattern.test(email)) throw new AuthError(400, "validation_failed", "Unable to validate email address: invalid format");
+  const email = parseEmail(raw);
+  if (email === null) throw new AuthError(400, "validation_failed", "Unable to validate email address: invalid format");
   return email;
 }
 

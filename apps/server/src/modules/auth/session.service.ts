@@ -128,12 +128,12 @@ export class SessionService {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
     if (!match?.[1]) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
     const claims = await this.deps.keys.verifyAccessToken(match[1], this.now());
-    const [user, session] = await Promise.all([this.deps.users.findById(claims.sub), this.deps.sessions.findById(claims.session_id)]);
-    if (!user) throw new AuthError(403, "user_not_found", "User from sub claim in JWT does not exist");
-    if (!session || session.user_id !== user.id) throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
-    this.assertNotBanned(user, 403);
-    if (!(await this.isAllowedIn(user))) throw notInvited();
-    return { user, claims };
+    const found = await this.deps.users.findForSession(claims.sub, claims.session_id);
+    if (!found) throw new AuthError(403, "user_not_found", "User from sub claim in JWT does not exist");
+    if (!found.hasSession) throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+    this.assertNotBanned(found.user, 403);
+    if (this.deps.config.inviteOnly && !found.invited) throw notInvited();
+    return { user: found.user, claims };
   }
 
   /** Members are invited addresses, unless the operator turned invite-only off. */

@@ -14,6 +14,24 @@ export class UsersRepository {
     return executor.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
+  /**
+   * The account with whether the session belongs to it and whether its address is invited, in
+   * one query: this runs on every authenticated request.
+   */
+  async findForSession(userId: string, sessionId: string): Promise<{ user: UserRow; hasSession: boolean; invited: boolean } | undefined> {
+    const row = await this.db
+      .selectFrom("users")
+      .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
+      .leftJoin("invitations", "invitations.email", "users.email")
+      .selectAll("users")
+      .select(["sessions.id as session_id", "invitations.email as invited_email"])
+      .where("users.id", "=", userId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { session_id: joinedSession, invited_email: invitedEmail, ...user } = row;
+    return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null };
+  }
+
   findByEmail(email: string, executor: Executor = this.db): Promise<UserRow | undefined> {
     return executor.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   }

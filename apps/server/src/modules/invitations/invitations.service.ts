@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database, InvitationRow } from "../../db/schema";
 import { AppError } from "../../errors";
+import { parseEmail } from "../../lib/email";
 import type { AuditLogRepository } from "../auth/audit-log.repository";
 import type { InvitationsRepository } from "./invitations.repository";
 
@@ -14,16 +15,6 @@ export interface InviteResult {
 export interface InvitationCaller {
   userId: string;
   email: string;
-}
-
-// Deliberately loose (real addresses are odd), but it rejects what is surely a typo or a paste
-// of several addresses: no blanks, separators, brackets or quotes, and a dotted domain.
-const emailPattern = /^[^\s@,;<>()[\]\\"]{1,64}@[^\s@,;<>()[\]\\".]+(?:\.[^\s@,;<>()[\]\\".]+)+$/u;
-
-/** The canonical form of an address (trimmed, lower-case), or null when it is not an address. */
-function parseEmail(raw: string): string | null {
-  const email = raw.trim().toLowerCase();
-  return email.length <= 254 && emailPattern.test(email) ? email : null;
 }
 
 /** Trims and lower-cases an address; throws 400 `invalid_email` when it is not one. */
