@@ -56,8 +56,9 @@ export class HttpClient {
 
 /**
  * A bare Fastify 5 app in its own process, like the real server: `/` answers a small JSON object;
- * with `payloadFile`, `/page` answers that JSON document (parsed once, serialized per request),
- * to tell the cost of the payload's size from the cost of the route's work.
+ * with `payloadFile`, `/page` answers that JSON document (parsed once, serialized per request)
+ * and `/page-bytes` its bytes as read, to tell the cost of the payload's size from the cost of
+ * the route's work.
  */
 export async function startBareFastify(payloadFile?: string): Promise<{ url: string; stop(): Promise<void> }> {
   const source = `
@@ -66,8 +67,10 @@ export async function startBareFastify(payloadFile?: string): Promise<{ url: str
     const app = Fastify({ logger: false });
     app.get("/", async () => ({ ok: true, name: "memory-box", items: [1, 2, 3] }));
     if (process.env.BARE_PAYLOAD) {
-      const page = JSON.parse(fs.readFileSync(process.env.BARE_PAYLOAD, "utf8"));
+      const bytes = fs.readFileSync(process.env.BARE_PAYLOAD);
+      const page = JSON.parse(bytes.toString("utf8"));
       app.get("/page", async () => page);
+      app.get("/page-bytes", async (request, reply) => reply.type("application/json; charset=utf-8").send(bytes));
     }
     await app.listen({ host: "127.0.0.1", port: 0 });
     process.stdout.write(app.server.address().port + "\\n");

@@ -17,13 +17,16 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Builds if needed, then starts the production server bundle with the given settings. */
+/**
+ * Builds if needed, then starts the production server bundle with the given settings.
+ * `BENCH_SERVER_NODE_ARGS` passes options to the server's node, e.g. `--cpu-prof` to profile it.
+ */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   spawnSync("node", ["scripts/build-if-needed.mjs"], { cwd: root, stdio: "inherit" });
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-"));
   const fullEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", PUBLIC_URL: `http://127.0.0.1:${port}`, ...env } as Record<string, string>;
-  const child: ChildProcess = spawn("node", ["apps/server/dist/main.js"], { cwd: root, env: fullEnv, stdio: ["ignore", "inherit", "inherit"] });
+  const child: ChildProcess = spawn("node", [...serverNodeArgs(), "apps/server/dist/main.js"], { cwd: root, env: fullEnv, stdio: ["ignore", "inherit", "inherit"] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -49,6 +52,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function serverNodeArgs(): string[] {
+  return (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
 }
 
 /** Runs the operator CLI against the server's data folder (same database). */

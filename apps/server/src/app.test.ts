@@ -77,11 +77,17 @@ describe.each(testEngines)("the server on %s", (engine) => {
     expect(missing.headers["content-type"]).toMatch(/^application\/json/);
   });
 
-  it("sends security headers with every page", async () => {
-    const response = await testApp.app.inject({ method: "GET", url: "/" });
+  it.each(["/", "/api/health", "/api/v1/no-such-route"])("sends security headers with every answer (%s)", async (url) => {
+    const response = await testApp.app.inject({ method: "GET", url });
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
     expect(response.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(response.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    expect(response.headers["strict-transport-security"]).toMatch(/^max-age=\d+/);
+    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(response.headers["referrer-policy"]).toBe("no-referrer");
+    expect(response.headers["cross-origin-opener-policy"]).toBe("same-origin");
+    expect(response.headers["x-powered-by"]).toBeUndefined();
   });
 
   it("rejects an invalid body with 400 and the fields at fault", async () => {

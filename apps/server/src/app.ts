@@ -1,4 +1,3 @@
-import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -36,12 +35,13 @@ import { storageRoutes } from "./modules/storage/storage.routes";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { memberAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
+import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerWebApp } from "./plugins/web-app";
 
 export interface BuildOptions {
   /** Where log lines go; standard output when absent. */
   logStream?: DestinationStream;
-  /** The clock of the auth service, for tests that travel in time. */
+  /** The clock of the auth service and of photo URLs, for tests that travel in time. */
   now?: () => Date;
   /** Called for every database query, for tests that count them. */
   onQuery?: () => void;
@@ -85,6 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     uploadDir: path.join(config.dataDir, "uploads"),
     maxPixels: config.photos.maxMegapixels * 1_000_000,
     log: app.log,
+    ...(options.now ? { now: options.now } : {}),
   });
   const events =
     config.database.engine === "postgres" ? await PostgresEventBus.connect(config.database.url, (error) => app.log.warn({ err: error }, "event bus connection problem")) : new InProcessEventBus();
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     memories: new MemoriesRepository(database.db, config.database.engine),
     photos: photosRepository,
     presentPhoto: (photo) => photos.present(photo),
+    photoUrlExpiry: () => photos.urlExpiry(),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
   });
@@ -104,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   rejectNulCharacters(app);
 
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: contentSecurityPolicy } });
+  registerSecurityHeaders(app);
   // Limits are set per route (auth endpoints, invitation checks) from the AUTH_RATE_LIMIT_* settings.
   await app.register(fastifyRateLimit, {
     global: false,
@@ -153,19 +155,3 @@ function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService): void 
   app.addHook("onReady", async () => sweep());
   app.addHook("onClose", async () => clearInterval(timer));
 }
-
-/** The web app loads only its own scripts; Radix positions popovers with inline styles. */
-const contentSecurityPolicy = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", "data:", "blob:"],
-  fontSrc: ["'self'", "data:"],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-  // Members may open the app over plain HTTP on their home network; upgrading would break it.
-  upgradeInsecureRequests: null,
-};

@@ -16,8 +16,8 @@ export interface TestApp {
 
 /**
  * The real server on a fresh database of the given engine and a temporary DATA_DIR.
- * `env` adds environment variables as an operator would set them; `now` is the auth service's
- * clock, for tests that travel in time.
+ * `env` adds environment variables as an operator would set them; `now` is the server's clock
+ * (auth service, photo URLs), for tests that travel in time.
  */
 export async function createTestApp(
   engine: Engine,

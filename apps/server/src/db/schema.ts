@@ -172,12 +172,12 @@ export interface MemoryTagsTable {
   sort_key: Generated<string>;
 }
 
-/** One row (id 1), kept by triggers: see migration 2026_11_21_120000_add_memory_list_counters. */
+/** One row (id 1), kept by triggers: see migrations 2026_11_21_120000 and 2026_11_21_130000. */
 export interface MemoryStatsTable {
   id: number;
   /** How many memories there are. */
   total: number;
-  /** Grows with every change to memories or their tags; a count made at one generation holds until it moves. */
+  /** Grows with every change a list page can show (memories, tags, attached photos, authors' names); a count or page made at one generation holds until it moves. */
   generation: number;
 }
 

@@ -4,6 +4,7 @@ import * as createAuthTables from "./2026_11_21_100000_create_auth_tables";
 import * as createMemories from "./2026_11_21_110000_create_memories";
 import * as createBuckets from "./2026_11_21_110100_create_buckets";
 import * as addMemoryListCounters from "./2026_11_21_120000_add_memory_list_counters";
+import * as extendListGeneration from "./2026_11_21_130000_extend_list_generation";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_21_110000_create_memories": createMemories,
   "2026_11_21_110100_create_buckets": createBuckets,
   "2026_11_21_120000_add_memory_list_counters": addMemoryListCounters,
+  "2026_11_21_130000_extend_list_generation": extendListGeneration,
 };

@@ -202,6 +202,16 @@ describe.each(["ES256", "RS256"] as const)("SigningKeys rejects forged and inval
     await expectRejected(token, new Date(now.getTime() + 91_000));
   });
 
+  it("checks the time again when a token verified before comes back (verified tokens are remembered)", async () => {
+    const { token } = await keys.signAccessToken(userClaims(), 60, now);
+    await expect(keys.verifyAccessToken(token, now)).resolves.toBeDefined();
+    await expect(keys.verifyAccessToken(token, new Date(now.getTime() + 89_000))).resolves.toBeDefined();
+    await expectRejected(token, new Date(now.getTime() + 91_000));
+    const early = await signWith(ourPrivateKey, ourHeader(), { ...validPayload(), nbf: nowSeconds + 30 });
+    await expect(keys.verifyAccessToken(early, now)).resolves.toBeDefined();
+    await expectRejected(early, new Date(now.getTime() - 2_000));
+  });
+
   it("tolerates nbf 30 s ahead but not 31 s", async () => {
     const early = await signWith(ourPrivateKey, ourHeader(), { ...validPayload(), nbf: nowSeconds + 30 });
     await expect(keys.verifyAccessToken(early, now)).resolves.toBeDefined();

@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT } from "jose";
 import type { CryptoKey, JWK, JWSHeaderParameters, JWTPayload, JWTVerifyOptions } from "jose";
 import type { JwkObject } from "../../config";
+import { BoundedCache } from "../../lib/bounded-cache";
 import type { InstanceSettingsRepository } from "../instance/instance-settings.repository";
 import { AuthError } from "./auth-error";
 
@@ -40,6 +41,8 @@ const privateMembers: Record<SigningAlgorithm, string[]> = { RS256: ["d", "p", "
 const generatedKeySetting = "auth.generated_signing_key";
 const adminRoles = new Set(["service_role", "supabase_admin"]);
 const clockToleranceSeconds = 30;
+/** Verified access tokens remembered: one per signed-in device, each used for up to an hour. */
+const verifiedTokenCacheSize = 1000;
 const tenYearsInSeconds = 10 * 365 * 24 * 60 * 60;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,6 +61,12 @@ interface KeyPair {
  */
 export class SigningKeys {
   private readonly byKid: ReadonlyMap<string, KeyPair>;
+  /**
+   * Access tokens whose signature and claims were verified, by their exact text: a client sends
+   * the same token with every request until it refreshes, and an ECDSA or RSA verification costs
+   * more than the rest of a cached list request. Only the time checks are made again.
+   */
+  private readonly verifiedAccessTokens = new BoundedCache<string, AccessTokenClaims>(verifiedTokenCacheSize);
 
   private constructor(
     private readonly signer: KeyPair,
@@ -98,11 +107,18 @@ export class SigningKeys {
 
   /** Verifies a user access token signed by one of OUR asymmetric keys: alg allow-list RS256/ES256 matched to the key found by kid (only in our local key set; no kid → reject; never honour jku/jwk/x5u), issuer must equal ours, audience "authenticated", exp/nbf with 30 s tolerance, required claims present (sub a UUID, session_id a string). Throws AuthError(403, "bad_jwt", "invalid JWT: unable to parse or verify signature, …") on any failure (keep messages generic; never echo the token). */
   async verifyAccessToken(token: string, now = new Date()): Promise<AccessTokenClaims> {
+    const verified = this.verifiedAccessTokens.get(token);
+    if (verified) {
+      assertWithinLifetime(verified, now);
+      return verified;
+    }
     const payload = await this.verify(token, now, false, { issuer: this.issuer, audience: "authenticated", typ: "JWT", requiredClaims: ["exp", "iat"] });
     if (typeof payload.sub !== "string" || !uuidPattern.test(payload.sub) || typeof payload.session_id !== "string") {
-      throw badJwt("token has invalid claims");
+      throw badJwt(invalidClaimsReason);
     }
-    return payload as unknown as AccessTokenClaims;
+    const claims = payload as unknown as AccessTokenClaims;
+    this.verifiedAccessTokens.set(token, claims);
+    return claims;
   }
 
   /** For admin endpoints: accepts a JWT signed by one of our keys, or HS256 with the configured hsSecret (only if set; HS256 is never accepted when no secret is configured), whose role claim is "service_role" or "supabase_admin" (issuer/audience NOT required for these, as Supabase service keys carry iss "supabase"). Bad signature/format → AuthError(403,"bad_jwt",…); valid but other role → AuthError(403,"not_admin","User not allowed"). Returns the payload. */
@@ -202,9 +218,19 @@ function optionalString(value: unknown): string | undefined {
 }
 
 /** A coarse reason in the reference server's words; details stay out of responses. */
+const expiredReason = "token has invalid claims: token is expired";
+const invalidClaimsReason = "token has invalid claims";
+
+/** The time checks of a verified token again, as jose makes them (`exp` required, `nbf` optional, same tolerance). */
+function assertWithinLifetime(claims: { exp: number; nbf?: unknown }, now: Date): void {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (claims.exp <= nowSeconds - clockToleranceSeconds) throw badJwt(expiredReason);
+  if (typeof claims.nbf === "number" && claims.nbf > nowSeconds + clockToleranceSeconds) throw badJwt(invalidClaimsReason);
+}
+
 function reasonFor(error: unknown): string {
-  if (error instanceof errors.JWTExpired) return "token has invalid claims: token is expired";
-  if (error instanceof errors.JWTClaimValidationFailed) return "token has invalid claims";
+  if (error instanceof errors.JWTExpired) return expiredReason;
+  if (error instanceof errors.JWTClaimValidationFailed) return invalidClaimsReason;
   if (error instanceof errors.JWSSignatureVerificationFailed) return "token signature is invalid";
   return "token is malformed or its key is unknown";
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { preparedQuery } from "../../db/prepared-query";
 import type { Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -8,7 +9,20 @@ export type MailSentColumn = "confirmation_sent_at" | "invited_at" | "recovery_s
 
 /** Accounts and their profiles. E-mails are stored lower-case, so lookups compare exactly. */
 export class UsersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The member check's query, built once: it runs on every authenticated request. */
+  private readonly selectForSession;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.selectForSession = preparedQuery(db, (userId: string, sessionId: string) =>
+      db
+        .selectFrom("users")
+        .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
+        .leftJoin("invitations", "invitations.email", "users.email")
+        .selectAll("users")
+        .select(["sessions.id as session_id", "invitations.email as invited_email"])
+        .where("users.id", "=", userId),
+    );
+  }
 
   findById(id: string, executor: Executor = this.db): Promise<UserRow | undefined> {
     return executor.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
@@ -19,14 +33,7 @@ export class UsersRepository {
    * one query: this runs on every authenticated request.
    */
   async findForSession(userId: string, sessionId: string): Promise<{ user: UserRow; hasSession: boolean; invited: boolean } | undefined> {
-    const row = await this.db
-      .selectFrom("users")
-      .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
-      .leftJoin("invitations", "invitations.email", "users.email")
-      .selectAll("users")
-      .select(["sessions.id as session_id", "invitations.email as invited_email"])
-      .where("users.id", "=", userId)
-      .executeTakeFirst();
+    const [row] = await this.selectForSession(userId, sessionId);
     if (!row) return undefined;
     const { session_id: joinedSession, invited_email: invitedEmail, ...user } = row;
     return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null };

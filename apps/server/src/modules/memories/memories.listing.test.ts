@@ -8,8 +8,9 @@ import { sortKey } from "./memories.repository";
 
 /**
  * Counts and tag-filter pages are served from `memory_stats` and `memory_tags.sort_key` (kept by
- * triggers) and from a count cache keyed by `memory_stats.generation`: they must stay exactly
- * what a scan of the collection would answer, through every kind of change, on every process.
+ * triggers), and whole pages and counts from caches keyed by `memory_stats.generation`: they
+ * must stay exactly what a scan of the collection would answer, through every kind of change
+ * (authors' names and attached photos included), on every process.
  */
 describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
   let testApp: TestApp;
@@ -200,4 +201,93 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
       await database.destroy();
     }
   });
+
+  it("shows an author's new name on pages answered before, on every process", async () => {
+    const memory = await create({ title: "Named by its author" });
+    const authorOf = async (app: TestApp) => (await list({ q: "named by its author" }, app)).items.find((item) => item.id === memory.id)?.profiles?.display_name;
+    expect(await authorOf(testApp)).toBe("Ann");
+    expect(await authorOf(otherApp)).toBe("Ann");
+    const renamed = await testApp.app.inject({ method: "PUT", url: "/auth/v1/user", headers: ann.headers, payload: { data: { full_name: "Ann Lee" } } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await authorOf(testApp)).toBe("Ann Lee");
+    expect(await authorOf(otherApp)).toBe("Ann Lee");
+  });
+
+  it("shows a photo attached or detached straight in the database on pages answered before", async () => {
+    const memory = await create({ title: "Photo added by an import" });
+    const photosOf = async () => (await list({ q: "photo added by an import" })).items.find((item) => item.id === memory.id)?.photos.map((photo) => photo.id);
+    expect(await photosOf()).toEqual([]);
+    const database = openDatabase(testApp.config.database);
+    try {
+      const photo = importedPhoto(memory.id, ann.userId);
+      await database.db.insertInto("photos").values(photo).execute();
+      expect(await photosOf()).toEqual([photo.id]);
+      await database.db.updateTable("photos").set({ memory_id: null, position: null }).where("id", "=", photo.id).execute();
+      expect(await photosOf()).toEqual([]);
+      await database.db.updateTable("photos").set({ memory_id: memory.id, position: 0 }).where("id", "=", photo.id).execute();
+      expect(await photosOf()).toEqual([photo.id]);
+      await database.db.deleteFrom("photos").where("id", "=", photo.id).execute();
+      expect(await photosOf()).toEqual([]);
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  it("signs a page's photo URLs anew when the hour of their expiry has passed, with nothing else changed", async () => {
+    let clock = new Date("2031-03-04T10:15:00Z");
+    const clocked = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, sharedDatabase: testApp.config.database, now: () => clock });
+    const database = openDatabase(testApp.config.database);
+    try {
+      const memory = await create({ title: "Photo signed per hour" });
+      await database.db.insertInto("photos").values(importedPhoto(memory.id, ann.userId)).execute();
+      const expiryOf = async () => {
+        const response = await clocked.app.inject({ method: "GET", url: "/api/v1/memories?q=photo%20signed%20per%20hour", headers: { authorization: `Bearer ${await tokenAt(clocked)}` } });
+        expect(response.statusCode, response.body).toBe(200);
+        const url = response.json<MemoryPage>().items[0]!.photos[0]!.thumbnail_url;
+        return Number(new URL(url, "http://memory-box.test").searchParams.get("expires"));
+      };
+      const first = await expiryOf();
+      clock = new Date("2031-03-04T10:59:00Z");
+      expect(await expiryOf()).toBe(first);
+      clock = new Date("2031-03-04T11:00:01Z");
+      expect(await expiryOf()).toBe(first + 3600);
+    } finally {
+      await database.destroy();
+      await clocked.close();
+    }
+  });
 });
+
+/** A photo row as an import would write it, attached to a memory. */
+function importedPhoto(memoryId: string, ownerId: string) {
+  const id = crypto.randomUUID();
+  const key = `${ownerId}/${Date.now()}-${id.slice(0, 8)}`;
+  return {
+    id,
+    memory_id: memoryId,
+    position: 0,
+    owner_id: ownerId,
+    object_key: `${key}.jpg`,
+    preview_key: `${key}.preview.webp`,
+    thumbnail_key: `${key}.thumb.webp`,
+    content_type: "image/jpeg",
+    bytes: 1000,
+    width: 40,
+    height: 30,
+    taken_at: null,
+    placeholder: "AAAA",
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** A fresh access token for ann, signed by the app's own clock (so it is valid at that time). */
+async function tokenAt(app: TestApp): Promise<string> {
+  const response = await app.app.inject({
+    method: "POST",
+    url: "/auth/v1/token?grant_type=password",
+    headers: { "x-supabase-api-version": "2024-01-01" },
+    payload: { email: "ann@memory-box.test", password: "correct horse battery" },
+  });
+  if (response.statusCode !== 200) throw new Error(response.body);
+  return response.json<{ access_token: string }>().access_token;
+}

@@ -1,7 +1,8 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
-import { BoundedCache } from "../../lib/bounded-cache";
+import { preparedQuery } from "../../db/prepared-query";
+import { GenerationCache } from "../../lib/generation-cache";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -35,12 +36,16 @@ const matchedCountCacheSize = 500;
  * page size: the page, then the tags and the photos of all its memories at once.
  */
 export class MemoriesRepository {
-  private readonly matchedCounts = new MatchedCounts();
+  private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
+  /** Built once: every list request reads the generation. */
+  private readonly selectGeneration;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    this.selectGeneration = preparedQuery(db, () => db.selectFrom("memory_stats").select("generation").where("id", "=", 1));
+  }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -82,10 +87,18 @@ export class MemoriesRepository {
   }
 
   /**
+   * `memory_stats.generation`, which grows with every change that can alter a list page (kept by
+   * triggers, for every process and every writer), or undefined if the row was removed by hand.
+   */
+  async generation(): Promise<number | undefined> {
+    const [stats] = await this.selectGeneration();
+    return stats ? Number(stats.generation) : undefined;
+  }
+
+  /**
    * How many memories match the filter, and how many there are in all. The total is kept by
    * triggers in `memory_stats`; a filter's count is counted once and then reused for as long as
-   * `memory_stats.generation` (moved by every change to memories or tags, by any process) stays
-   * where it was.
+   * `memory_stats.generation` stays where it was.
    */
   async counts(filter: ListFilter): Promise<{ matched: number; total: number }> {
     const stats = await this.db.selectFrom("memory_stats").select(["total", "generation"]).where("id", "=", 1).executeTakeFirst();
@@ -237,28 +250,6 @@ function tagKeyOf(filter: ListFilter): string | undefined {
 
 function searchTermOf(filter: ListFilter): string | undefined {
   return filter.q?.trim().toLowerCase() || undefined;
-}
-
-/**
- * Counts of filtered lists by filter, all made at one `memory_stats.generation`: a count read at
- * another generation is a miss, and the first count made at a newer one drops the rest.
- */
-class MatchedCounts {
-  private generation = -1;
-  private readonly counts = new BoundedCache<string, number>(matchedCountCacheSize);
-
-  get(generation: number, key: string): number | undefined {
-    return generation === this.generation ? this.counts.get(key) : undefined;
-  }
-
-  set(generation: number, key: string, count: number): void {
-    if (generation < this.generation) return;
-    if (generation > this.generation) {
-      this.counts.clear();
-      this.generation = generation;
-    }
-    this.counts.set(key, count);
-  }
 }
 
 /** Newest date first, undated last ("0000-00-00" sorts lowest), then newest created, then id. */

@@ -1,4 +1,5 @@
 import type { Memory, MemoryPage } from "@memory-box/contract";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
@@ -212,6 +213,28 @@ describe.each(testEngines)("memories API on %s", (engine) => {
         return queries;
       };
       expect(await measure(1)).toBe(await measure(100));
+    });
+
+    it("answers a page asked for again, with nothing changed, from two queries: the member check and the collection's generation", async () => {
+      const first = await list("?limit=7");
+      queries = 0;
+      expect(await list("?limit=7")).toEqual(first);
+      expect(queries).toBe(2);
+    });
+
+    it("gzips a page for clients that accept it, and only for them", async () => {
+      const plain = await request(ann, "GET", "/api/v1/memories?limit=100");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.headers.vary).toContain("accept-encoding");
+      expect(plain.rawPayload.length).toBeGreaterThan(1024);
+      const zipped = await request(ann, "GET", "/api/v1/memories?limit=100", undefined, { "accept-encoding": "gzip, deflate, br, zstd" });
+      expect(zipped.headers["content-encoding"]).toBe("gzip");
+      expect(zipped.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"))).toEqual(plain.json());
+      const refused = await request(ann, "GET", "/api/v1/memories?limit=100", undefined, { "accept-encoding": "gzip;q=0, identity" });
+      expect(refused.headers["content-encoding"]).toBeUndefined();
+      expect(refused.json()).toEqual(plain.json());
     });
 
     it.each(["?limit=0", "?limit=101", "?limit=x", "?sort=title"])("rejects the query %s", async (query) => {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AppError } from "../../errors";
 import type { Caller } from "../auth/session.service";
 import { memberOf, requireMembers } from "../../plugins/member-auth";
+import { sendPreparedJson } from "../../plugins/send-prepared-json";
 import type { MemoriesService } from "./memories.service";
 
 export interface MemoriesRoutesOptions {
@@ -20,8 +21,8 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
   requireMembers(app, authenticate);
   const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
 
-  app.get("/api/v1/memories", { schema: { tags: ["memories"], summary: "List memories, newest first", querystring: MemoryListQuery, response: { 200: MemoryPage, ...errors } } }, (request) =>
-    service.list(request.query),
+  app.get("/api/v1/memories", { schema: { tags: ["memories"], summary: "List memories, newest first", querystring: MemoryListQuery, response: { 200: MemoryPage, ...errors } } }, async (request, reply) =>
+    sendPreparedJson(request, reply, await service.listJson(request.query)),
   );
 
   app.get("/api/v1/memories/:id", { schema: { tags: ["memories"], summary: "One memory", params: IdParams, response: { 200: Memory, ...errors } } }, async (request, reply) => {

@@ -1,13 +1,23 @@
 import { randomUUID } from "node:crypto";
-import type { Memory, MemoryPage, ParsedMemoryInput, Photo, TagList } from "@memory-box/contract";
-import { AppError, notFound } from "../../errors";
+import { type Memory, MemoryPage, type ParsedMemoryInput, type Photo, type TagList } from "@memory-box/contract";
 import type { Transaction } from "kysely";
+import { z } from "zod";
+import { AppError, notFound } from "../../errors";
+import { GenerationCache } from "../../lib/generation-cache";
+import { PreparedJson } from "../../lib/prepared-json";
 import type { Database, PhotoRow } from "../../db/schema";
 import type { MemoriesRepository, MemoryRecord } from "./memories.repository";
 import type { PhotosRepository } from "../photos/photos.repository";
 
 export interface Actor {
   userId: string;
+}
+
+export interface ListQuery {
+  q?: string | undefined;
+  tag?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
 }
 
 export type MemoryEvent = { type: "memory.created" | "memory.updated" | "memory.deleted"; id: string; actor: string };
@@ -17,6 +27,8 @@ export interface MemoriesServiceDeps {
   photos: PhotosRepository;
   /** Turns a stored photo into its API form with signed, expiring URLs. */
   presentPhoto: (photo: PhotoRow) => Photo;
+  /** The `expires` of photo URLs signed now; it changes once an hour. */
+  photoUrlExpiry: () => number;
   /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
   deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
   publish: (event: MemoryEvent) => void;
@@ -24,6 +36,8 @@ export interface MemoriesServiceDeps {
 }
 
 const memoryNotFound = () => notFound("memory_not_found", "Memory not found.");
+/** List pages kept as JSON: ~75 KB each at 30 memories (and ~18 KB gzipped), so a few MB in all. */
+const listPageCacheSize = 64;
 const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
 
 /**
@@ -31,13 +45,15 @@ const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
  * the author; the last editor is recorded. Photos change hands only inside a memory's save.
  */
 export class MemoriesService {
+  private readonly listPages = new GenerationCache<PreparedJson>(listPageCacheSize);
+
   constructor(private readonly deps: MemoriesServiceDeps) {}
 
   private now(): string {
     return (this.deps.now?.() ?? new Date()).toISOString();
   }
 
-  async list(query: { q?: string | undefined; tag?: string | undefined; cursor?: string | undefined; limit: number }): Promise<MemoryPage> {
+  async list(query: ListQuery): Promise<MemoryPage> {
     const filter = { q: query.q, tag: query.tag };
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const [{ records, hasMore }, counts] = await Promise.all([this.deps.memories.page(filter, after, query.limit), this.deps.memories.counts(filter)]);
@@ -48,6 +64,23 @@ export class MemoriesService {
       matched: counts.matched,
       total: counts.total,
     };
+  }
+
+  /**
+   * A list page as the UTF-8 JSON the API answers with, cached by `memory_stats.generation` (which
+   * moves with every change a page can show, whoever makes it) and by the photo URLs' expiry. A
+   * member scrolling or a second tab re-asking then costs one small query, not the page's
+   * queries, photo signing and serialization.
+   */
+  async listJson(query: ListQuery): Promise<PreparedJson> {
+    // The generation before the page: a page is never older than the generation it is filed under.
+    const generation = await this.deps.memories.generation();
+    const key = JSON.stringify([this.deps.photoUrlExpiry(), query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
+    const cached = generation === undefined ? undefined : this.listPages.get(generation, key);
+    if (cached !== undefined) return cached;
+    const json = PreparedJson.of(z.encode(MemoryPage, await this.list(query)));
+    if (generation !== undefined) this.listPages.set(generation, key, json);
+    return json;
   }
 
   async get(id: string): Promise<Memory> {

@@ -98,9 +98,14 @@ export class PhotosService {
     }
   }
 
+  /** The `expires` of URLs signed now: the same for a whole hour. */
+  urlExpiry(): number {
+    return photoUrlExpiry(this.now());
+  }
+
   /** The API form of a photo, with signed URLs that stay the same for an hour (browser caching). */
   present(photo: PhotoRow): Photo {
-    const expires = photoUrlExpiry(this.now());
+    const expires = this.urlExpiry();
     const url = (key: string) => this.signedUrl(key, expires);
     return {
       id: photo.id,

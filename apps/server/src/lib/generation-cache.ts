@@ -1,0 +1,29 @@
+import { BoundedCache } from "./bounded-cache";
+
+/**
+ * Values computed from data at one generation (a counter that grows with every change to that
+ * data, such as `memory_stats.generation`): a value stored at another generation is a miss, and
+ * the first value stored at a newer one drops the rest. Readers must read the generation before
+ * the data, so a stored value is never older than the generation it is filed under.
+ */
+export class GenerationCache<V> {
+  private generation = -1;
+  private readonly values: BoundedCache<string, V>;
+
+  constructor(capacity: number) {
+    this.values = new BoundedCache<string, V>(capacity);
+  }
+
+  get(generation: number, key: string): V | undefined {
+    return generation === this.generation ? this.values.get(key) : undefined;
+  }
+
+  set(generation: number, key: string, value: V): void {
+    if (generation < this.generation) return;
+    if (generation > this.generation) {
+      this.values.clear();
+      this.generation = generation;
+    }
+    this.values.set(key, value);
+  }
+}
