@@ -15,6 +15,7 @@ import pg from "pg";
 import { HttpClient, startBareFastify } from "./http";
 import { cli, type LoadResult, machineLine, round, runLoad, startServer, writeResults } from "./lib";
 import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-breakdown";
+import { listPageCacheSize } from "../apps/server/src/modules/memories/memories.service";
 import { filterTags, type SeedCounts, searchWords, seedPostgres, seedSqlite } from "./seed";
 
 type Engine = "sqlite" | "postgres";
@@ -28,6 +29,9 @@ const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.
 const password = "correct horse battery staple";
 const emails = ["ada@memory-box.test", "grace@memory-box.test"];
 const authHeaders = { "x-supabase-api-version": "2024-01-01" };
+const browserEncodings = "gzip, deflate, br, zstd";
+/** Pages further down each search and tag: 4 × 25 = 100 distinct pages, more than the server keeps. */
+const deepPagesPerFilter = 25;
 const engineName: Record<Engine, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
 
 interface Page {
@@ -98,7 +102,9 @@ async function benchEngine(engine: Engine): Promise<void> {
     const client = new HttpClient(server.url, concurrency);
     try {
       const session = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, { email: emails[0], password });
-      const headers = { authorization: `Bearer ${session.access_token}` };
+      const plainHeaders = { authorization: `Bearer ${session.access_token}` };
+      // What the web app's requests carry: Chromium offers these encodings on every fetch.
+      const headers = { ...plainHeaders, "accept-encoding": browserEncodings };
       const firstPagePath = "/api/v1/memories?limit=30";
       const list = (query: string) => `/api/v1/memories?${query}&limit=30`;
       const searches = searchWords.map((word) => list(`q=${encodeURIComponent(word)}`));
@@ -106,7 +112,7 @@ async function benchEngine(engine: Engine): Promise<void> {
 
       // The answers are what the benchmark claims they are: 30 items, ~1% matched.
       const share = async (query: string) => {
-        const page = await client.json<Page>("GET", query, headers);
+        const page = await client.json<Page>("GET", query, plainHeaders);
         if (page.total !== memoryCount || page.items.length !== 30) throw new Error(`${query}: total ${page.total}, ${page.items.length} items`);
         return page.matched;
       };
@@ -114,20 +120,29 @@ async function benchEngine(engine: Engine): Promise<void> {
       const searchMatched = await Promise.all(searches.map(share));
       const tagMatched = await Promise.all(tagFilters.map(share));
       const percent = (counts: number[]) => `${counts.map((count) => ((100 * count) / memoryCount).toFixed(2)).join(" / ")}%`;
+      // Pages further down each search's and tag's results, by their cursors: more distinct pages
+      // than the server keeps, asked for in turn, so every request is answered from the database.
+      const deeper = async (paths: string[]) => (await Promise.all(paths.map((path) => cursorsOf(client, path, plainHeaders, deepPagesPerFilter)))).flat();
+      const deepSearches = await deeper(searches);
+      const deepTags = await deeper(tagFilters);
 
       let turn = 0;
-      const rotating = (paths: string[]) => () => client.ok(paths[turn++ % paths.length]!, headers);
-      const firstPage = () => client.ok(firstPagePath, headers);
+      const rotating = (paths: string[], requestHeaders: Record<string, string> = headers) => () => client.ok(paths[turn++ % paths.length]!, requestHeaders);
       await runLoad({ concurrency, durationMs: warmupMs, request: rotating([firstPagePath, ...searches, ...tagFilters]) });
 
       const firstPageJson = path.join(os.tmpdir(), `memory-box-bench-page-${process.pid}.json`);
-      const firstPageBody = (await client.request("GET", firstPagePath, headers)).body;
+      const firstPageBody = (await client.request("GET", firstPagePath, plainHeaders)).body;
+      const firstPageGzipped = (await client.request("GET", firstPagePath, headers)).body;
       fs.writeFileSync(firstPageJson, firstPageBody);
-      const { bare, barePage } = await bareRates(firstPageJson).finally(() => fs.rmSync(firstPageJson, { force: true }));
-      const page = await runLoad({ concurrency, durationMs, request: firstPage });
+      const { bare, barePage, bareBytes } = await bareRates(firstPageJson).finally(() => fs.rmSync(firstPageJson, { force: true }));
+      const page = await runLoad({ concurrency, durationMs, request: rotating([firstPagePath]) });
+      const plainPage = await runLoad({ concurrency, durationMs, request: rotating([firstPagePath], plainHeaders) });
       const search = await runLoad({ concurrency, durationMs, request: rotating(searches) });
       const tag = await runLoad({ concurrency, durationMs, request: rotating(tagFilters) });
+      const deepSearch = await runLoad({ concurrency, durationMs, request: rotating(deepSearches) });
+      const deepTag = await runLoad({ concurrency, durationMs, request: rotating(deepTags) });
       const ratio = page.perSecond / bare.perSecond;
+      const plainRatio = plainPage.perSecond / bare.perSecond;
       const rssMb = round(server.rssMb(), 0);
       const breakdown = await queryBreakdown(database.target, [
         { name: "first page", filter: {} },
@@ -137,10 +152,13 @@ async function benchEngine(engine: Engine): Promise<void> {
 
       const verdict = (pass: boolean) => (pass ? "pass" : "**FAIL**");
       const latency = (r: LoadResult) => `${r.p50} / **${r.p95}** / ${r.p99} ms (${r.perSecond} req/s, ${r.errors} errors)`;
+      const kb = (bytes: number) => `${round(bytes / 1024, 0)} KB`;
       writeResults(
         `Memories list (${engineName[engine]})`,
         `${machineLine()}
-The production server bundle on ${engineName[engine]}, seeded straight into the database (${seedSeconds} s) with ${memoryCount.toLocaleString("en")} memories by two members: dates over 20 years (5% undated), 1–5 tags and 0–4 photos each (${seeded.tags.toLocaleString("en")} tags and ${seeded.photos.toLocaleString("en")} photos in all), text from a small word list, deterministic. ${concurrency} concurrent clients on loopback (kept-alive connections, load generator in the bench process on the same machine), ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s per row. Each search word matches ${percent(searchMatched)} of the memories (\`${searchWords.join("`, `")}\`, in turn), each filter tag ${percent(tagMatched)} (\`${filterTags.join("`, `")}\`, in turn). The bare Fastify app (its own process and port; one route answering a small JSON object, and for comparison one answering a copy of the real first page, ${round(firstPageBody.length / 1024, 0)} KB, serialized per request) is loaded the same way just before the list. Server RSS after the runs: ${rssMb} MB.
+The production server bundle on ${engineName[engine]}, seeded straight into the database (${seedSeconds} s) with ${memoryCount.toLocaleString("en")} memories by two members: dates over 20 years (5% undated), 1–5 tags and 0–4 photos each (${seeded.tags.toLocaleString("en")} tags and ${seeded.photos.toLocaleString("en")} photos in all), text from a small word list, deterministic. ${concurrency} concurrent clients on loopback (kept-alive connections, load generator in the bench process on the same machine), ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s per row. Requests carry a member's access token and, like the web app's in Chromium, \`Accept-Encoding: ${browserEncodings}\`. Each search word matches ${percent(searchMatched)} of the memories (\`${searchWords.join("`, `")}\`, in turn), each filter tag ${percent(tagMatched)} (\`${filterTags.join("`, `")}\`, in turn). The bare Fastify app (its own process and port; one route answering a small JSON object, and for comparison routes answering a copy of the real first page, ${kb(firstPageBody.length)}: serialized per request, and as prepared bytes) is loaded the same way just before the list. Server RSS after the runs: ${rssMb} MB.
+
+The server keeps list pages as JSON (and gzipped, ${kb(firstPageBody.length)} → ${kb(firstPageGzipped.length)} for the first page) per \`memory_stats.generation\`, which triggers move with every change a page can show, so the rows above the line measure the pages members ask for again and again (opening the app, a second device, a search or tag asked for before): a cached answer costs the member check and one read of the generation. The last two rows ask for ${deepSearches.length} and ${deepTags.length} distinct pages further down the same searches and tags (by cursor; more than the ${listPageCacheSize} pages the server keeps), in turn, so every request builds its page from the database: what the first request after a change costs.
 
 | Measure | Result | Target | Verdict |
 |---|---|---|---|
@@ -148,15 +166,18 @@ The production server bundle on ${engineName[engine]}, seeded straight into the 
 | Search, \`?q=<word on ~1%>&limit=30\`, p50 / p95 / p99 | ${latency(search)} | p95 ≤ 30 ms | ${verdict(search.p95 <= 30 && search.errors === 0)} |
 | Tag filter, \`?tag=<tag on ~1%>&limit=30\`, p50 / p95 / p99 | ${latency(tag)} | p95 ≤ 10 ms | ${verdict(tag.p95 <= 10 && tag.errors === 0)} |
 | Bare Fastify JSON route (small object) | ${bare.perSecond} req/s (p95 ${bare.p95} ms, ${bare.errors} errors) | — | — |
-| Bare Fastify route answering the same first-page JSON (for comparison) | ${barePage.perSecond} req/s (p95 ${barePage.p95} ms, ${barePage.errors} errors) | — | — |
 | First-page throughput ÷ bare Fastify | **${Math.round(ratio * 100)}%** (${page.perSecond} ÷ ${bare.perSecond} req/s) | ≥ 30% | ${verdict(ratio >= 0.3)} |
+| First page without \`Accept-Encoding\` (${kb(firstPageBody.length)} sent as it is), for comparison | ${latency(plainPage)}; ${Math.round(plainRatio * 100)}% of bare | — | — |
+| Bare Fastify answering the same first-page JSON, serialized per request / as prepared bytes | ${barePage.perSecond} / ${bareBytes.perSecond} req/s (p95 ${barePage.p95} / ${bareBytes.p95} ms) | — | — |
+| Search, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepSearch)} | — | — |
+| Tag filter, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepTag)} | — | — |
 
-Where the database time of one list request goes: the server's own \`MemoriesRepository.page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; authentication's queries not included.
+Where the database time of a page built from the database goes: the server's own \`MemoriesRepository.page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; authentication's queries not included.
 
 ${breakdownTable(breakdown)}
 `,
       );
-      console.log({ engine, seedSeconds, searchMatched, tagMatched, bare, barePage, page, search, tag, ratio: round(ratio, 3), rssMb });
+      console.log({ engine, seedSeconds, searchMatched, tagMatched, bare, barePage, bareBytes, page, plainPage, search, tag, deepSearch, deepTag, ratio: round(ratio, 3), rssMb });
     } finally {
       client.close();
       await server.stop();
@@ -166,8 +187,20 @@ ${breakdownTable(breakdown)}
   }
 }
 
-/** A bare Fastify app under the same load loop: its small JSON route, then the first-page copy. */
-async function bareRates(payloadFile: string): Promise<{ bare: LoadResult; barePage: LoadResult }> {
+/** The next-page cursors of a listing, up to `pages` of them, as paths to ask for. */
+async function cursorsOf(client: HttpClient, firstPath: string, headers: Record<string, string>, pages: number): Promise<string[]> {
+  const paths: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { next_cursor: string | null } = await client.json("GET", cursor ? `${firstPath}&cursor=${cursor}` : firstPath, headers);
+    cursor = page.next_cursor;
+    if (cursor) paths.push(`${firstPath}&cursor=${cursor}`);
+  } while (cursor && paths.length < pages);
+  return paths;
+}
+
+/** A bare Fastify app under the same load loop: its small JSON route, then the first-page copies. */
+async function bareRates(payloadFile: string): Promise<{ bare: LoadResult; barePage: LoadResult; bareBytes: LoadResult }> {
   const bare = await startBareFastify(payloadFile);
   const client = new HttpClient(bare.url, concurrency);
   try {
@@ -175,7 +208,7 @@ async function bareRates(payloadFile: string): Promise<{ bare: LoadResult; bareP
       await runLoad({ concurrency, durationMs: Math.min(1000, warmupMs), request: () => client.ok(route) });
       return runLoad({ concurrency, durationMs, request: () => client.ok(route) });
     };
-    return { bare: await load("/"), barePage: await load("/page") };
+    return { bare: await load("/"), barePage: await load("/page"), bareBytes: await load("/page-bytes") };
   } finally {
     client.close();
     await bare.stop();

@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely";
+import { Kysely, type PostgresCursor, PostgresDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config";
 import { BoundedCache } from "../lib/bounded-cache";
+import { durableSqliteSynchronous } from "./relaxed-transaction";
 import type { Database } from "./schema";
 
 export type Engine = DatabaseConfig["engine"];
@@ -34,7 +36,7 @@ function sqliteDialect(file: string): SqliteDialect {
   // WAL lets readers run beside the writer; FULL syncs every commit to disk, so a power cut never
   // loses a memory that was reported saved.
   connection.pragma("journal_mode = WAL");
-  connection.pragma("synchronous = FULL");
+  connection.pragma(`synchronous = ${durableSqliteSynchronous}`);
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
   return new SqliteDialect({ database: withStatementCache(connection) });
@@ -75,7 +77,36 @@ function postgresDialect(url: string, onIdleConnectionError: (error: Error) => v
   // An idle connection can be cut by the server (restart, failover, admin); the pool replaces it.
   // Without a listener that event would crash the process.
   pool.on("error", onIdleConnectionError);
-  return new PostgresDialect({ pool });
+  return new PostgresDialect({ pool: withServerPreparedStatements(pool) });
+}
+
+/** SQL texts run as named statements on PostgreSQL, by text: see `prepareOnServer`. */
+const serverStatementNames = new Map<string, string>();
+
+/**
+ * Runs this SQL text as a named statement on PostgreSQL from now on: each connection parses and
+ * plans it once, then only binds and executes it. For the few statements every request runs
+ * (see preparedQuery); a connection never forgets a named statement, so the set must stay small
+ * and fixed, unlike the `in (…)` lists of other queries. SQLite prepares every text already.
+ */
+export function prepareOnServer(sqlText: string): void {
+  if (!serverStatementNames.has(sqlText)) serverStatementNames.set(sqlText, `memory_box_${createHash("sha256").update(sqlText).digest("hex").slice(0, 24)}`);
+}
+
+/** The pool as Kysely uses it, with the texts named by `prepareOnServer` sent as named statements. */
+function withServerPreparedStatements(pool: pg.Pool): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      const query = (textOrCursor: string | PostgresCursor<unknown>, parameters: ReadonlyArray<unknown> = []) => {
+        if (typeof textOrCursor !== "string") return client.query(textOrCursor as unknown as pg.Submittable);
+        const name = serverStatementNames.get(textOrCursor);
+        return client.query(name ? { name, text: textOrCursor, values: [...parameters] } : textOrCursor, [...parameters]);
+      };
+      return { query: query as unknown as PostgresPoolClient["query"], release: () => client.release() };
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** A round trip to the database; throws when it cannot answer. */

@@ -8,8 +8,9 @@ import { columnTypes } from "./dialect";
  * memory's save, which moves the generation already; these triggers keep it exact for writes
  * that bypass the service too. Uploads not yet attached to a memory do not move it.
  *
- * PostgreSQL's photo triggers are per row, so they can look at `memory_id`: a memory has a few
- * photos, not thousands, so the stats row is updated a few times per save.
+ * PostgreSQL's triggers are per statement, like the counters' (a bulk import must not update
+ * the stats row once per photo: inside one transaction that grows the row's version chain
+ * quadratically); the photo triggers look at the statement's rows through transition tables.
  */
 const sqliteTriggers = {
   memory_stats_profiles_insert: "after insert on profiles",
@@ -20,18 +21,36 @@ const sqliteTriggers = {
   memory_stats_photos_delete: "after delete on photos when old.memory_id is not null",
 };
 
-const postgresTriggers: Record<string, [table: string, when: string]> = {
-  memory_stats_profiles: ["profiles", "after insert or delete or update of display_name on profiles for each statement"],
-  memory_stats_photos_insert: ["photos", "after insert on photos for each row when (new.memory_id is not null)"],
-  memory_stats_photos_update: ["photos", "after update on photos for each row when (old.memory_id is not null or new.memory_id is not null)"],
-  memory_stats_photos_delete: ["photos", "after delete on photos for each row when (old.memory_id is not null)"],
+const postgresTriggers: Record<string, [table: string, when: string, fn: string]> = {
+  memory_stats_profiles: ["profiles", "after insert or delete or update of display_name on profiles for each statement", "memory_stats_changed"],
+  memory_stats_photos_insert: ["photos", "after insert on photos referencing new table as new_rows for each statement", "memory_stats_photos_changed"],
+  memory_stats_photos_update: ["photos", "after update on photos referencing old table as old_rows new table as new_rows for each statement", "memory_stats_photos_changed"],
+  memory_stats_photos_delete: ["photos", "after delete on photos referencing old table as old_rows for each statement", "memory_stats_photos_changed"],
 };
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (columnTypes(db).postgres) {
-    // memory_stats_changed() (from the list counters migration) moves the generation.
-    for (const [name, [, when]] of Object.entries(postgresTriggers)) {
-      await sql`create trigger ${sql.ref(name)} ${sql.raw(when)} execute function memory_stats_changed()`.execute(db);
+    // Moves the generation when the statement touched a photo that is (or was) attached.
+    await sql`create function memory_stats_photos_changed() returns trigger language plpgsql as $$
+      declare
+        touched boolean := false;
+      begin
+        -- Separate statements: plpgsql plans each when it runs, and old_rows or new_rows exists
+        -- only for the events that have it.
+        if tg_op in ('INSERT', 'UPDATE') then
+          touched := exists (select 1 from new_rows where memory_id is not null);
+        end if;
+        if not touched and tg_op in ('UPDATE', 'DELETE') then
+          touched := exists (select 1 from old_rows where memory_id is not null);
+        end if;
+        if touched then
+          update memory_stats set generation = generation + 1 where id = 1;
+        end if;
+        return null;
+      end $$`.execute(db);
+    // memory_stats_changed() comes from the list counters migration.
+    for (const [name, [, when, fn]] of Object.entries(postgresTriggers)) {
+      await sql`create trigger ${sql.ref(name)} ${sql.raw(when)} execute function ${sql.ref(fn)}()`.execute(db);
     }
   } else {
     for (const [name, when] of Object.entries(sqliteTriggers)) {
@@ -45,6 +64,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (columnTypes(db).postgres) {
     for (const [name, [table]] of Object.entries(postgresTriggers)) await sql`drop trigger ${sql.ref(name)} on ${sql.table(table)}`.execute(db);
+    await sql`drop function memory_stats_photos_changed()`.execute(db);
   } else {
     for (const name of Object.keys(sqliteTriggers)) await sql`drop trigger ${sql.ref(name)}`.execute(db);
   }

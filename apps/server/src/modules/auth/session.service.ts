@@ -61,7 +61,8 @@ export class SessionService {
       await this.deps.users.update(user.id, { last_sign_in_at: now.toISOString() }, executor);
     };
     if (trx) await write(trx);
-    else await this.deps.sessions.transaction(write);
+    // Lost only in a power cut, which would cost this device a sign-in.
+    else await this.deps.sessions.bookkeepingTransaction(write);
     const signedIn = { ...user, last_sign_in_at: now.toISOString() };
     return this.sessionJson(signedIn, sessionId, amr, refreshToken, now);
   }
@@ -74,19 +75,18 @@ export class SessionService {
   async refresh(presented: string, context: RequestContext): Promise<SessionJson> {
     const now = this.now();
     const nowIso = now.toISOString();
-    // Tokens die with their session (cascade), so a token found here always has one.
-    const token = await this.deps.sessions.findRefreshTokenWithSession(sha256(presented));
-    if (!token) throw new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
-    const session = { id: token.session_id, amr: token.amr };
-    const user = await this.deps.users.findById(token.user_id);
-    if (!user) throw new AuthError(400, "session_not_found", "Invalid Refresh Token: No Valid Session Found");
+    const found = await this.deps.sessions.findForRotation(sha256(presented));
+    if (!found) throw new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+    const { token, user } = found;
+    const session = { id: token.session_id, amr: found.amr };
     this.assertNotBanned(user, 400);
-    if (!(await this.isAllowedIn(user))) {
+    if (this.deps.config.inviteOnly && !found.invited) {
       await this.deps.sessions.delete(session.id);
       throw notInvited();
     }
 
-    const outcome = await this.deps.sessions.transaction(async (trx) => {
+    // Lost only in a power cut: the device would present a token the database no longer knows and sign in again.
+    const outcome = await this.deps.sessions.bookkeepingTransaction(async (trx) => {
       const revokedNow = await this.deps.sessions.revokeRefreshToken(token.id, nowIso, trx);
       if (!revokedNow) {
         const revokedAt = Date.parse(token.revoked_at ?? nowIso);

@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database, RefreshTokenRow, SessionRow } from "../../db/schema";
+import { relaxedDurabilityTransaction } from "../../db/relaxed-transaction";
+import { preparedQuery } from "../../db/prepared-query";
+import type { Database, RefreshTokenRow, SessionRow, UserRow } from "../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -14,10 +16,39 @@ export interface NewSession {
 
 /** Sessions and their refresh-token chains. Deleting a session deletes its tokens (cascade). */
 export class SessionsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The refresh grant's lookup, built once: see findForRotation. */
+  private readonly selectForRotation;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.selectForRotation = preparedQuery(db, (tokenHash: string) =>
+      db
+        .selectFrom("refresh_tokens")
+        .innerJoin("sessions", "sessions.id", "refresh_tokens.session_id")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .leftJoin("invitations", "invitations.email", "users.email")
+        .selectAll("users")
+        .select([
+          "refresh_tokens.id as token_id",
+          "refresh_tokens.token_hash",
+          "refresh_tokens.session_id",
+          "refresh_tokens.parent_id",
+          "refresh_tokens.revoked_at as token_revoked_at",
+          "refresh_tokens.created_at as token_created_at",
+          "refresh_tokens.updated_at as token_updated_at",
+          "sessions.amr",
+          "invitations.email as invited_email",
+        ])
+        .where("refresh_tokens.token_hash", "=", tokenHash),
+    );
+  }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
+  }
+
+  /** For rotations and new sessions only: see relaxedDurabilityTransaction. */
+  bookkeepingTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return relaxedDurabilityTransaction(this.db, work);
   }
 
   async create(session: NewSession, now: string, executor: Executor = this.db): Promise<void> {
@@ -38,15 +69,17 @@ export class SessionsRepository {
       .execute();
   }
 
-  /** A refresh token with its session's owner and settings, in one query (the refresh hot path). */
-  findRefreshTokenWithSession(tokenHash: string): Promise<(RefreshTokenRow & { user_id: string; amr: string }) | undefined> {
-    return this.db
-      .selectFrom("refresh_tokens")
-      .innerJoin("sessions", "sessions.id", "refresh_tokens.session_id")
-      .selectAll("refresh_tokens")
-      .select(["sessions.user_id", "sessions.amr"])
-      .where("refresh_tokens.token_hash", "=", tokenHash)
-      .executeTakeFirst();
+  /**
+   * Everything a refresh needs to decide, in one query: the token, its session's methods, the
+   * owner's account and whether the owner's address is still invited. Tokens die with their
+   * session and sessions with their user (cascades), so a token found here always has both.
+   */
+  async findForRotation(tokenHash: string): Promise<{ token: RefreshTokenRow; amr: string; user: UserRow; invited: boolean } | undefined> {
+    const [row] = await this.selectForRotation(tokenHash);
+    if (!row) return undefined;
+    const { token_id, token_hash, session_id, parent_id, token_revoked_at, token_created_at, token_updated_at, amr, invited_email, ...user } = row;
+    const token = { id: token_id, token_hash, session_id, parent_id, revoked_at: token_revoked_at, created_at: token_created_at, updated_at: token_updated_at };
+    return { token, amr, user, invited: invited_email !== null };
   }
 
   findRefreshToken(tokenHash: string, executor: Executor = this.db): Promise<RefreshTokenRow | undefined> {

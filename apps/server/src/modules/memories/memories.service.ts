@@ -37,7 +37,7 @@ export interface MemoriesServiceDeps {
 
 const memoryNotFound = () => notFound("memory_not_found", "Memory not found.");
 /** List pages kept as JSON: ~75 KB each at 30 memories (and ~18 KB gzipped), so a few MB in all. */
-const listPageCacheSize = 64;
+export const listPageCacheSize = 64;
 const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
 
 /**
