@@ -56,7 +56,11 @@ export interface BuildOptions {
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: config.trustProxy, frameworkErrors: answerFrameworkError });
-  const database = openDatabase(config.database, { onIdleConnectionError: (error) => app.log.warn({ err: error }, "idle database connection lost"), ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
+  const database = openDatabase(config.database, {
+    onIdleConnectionError: (error) => app.log.warn({ err: error }, "idle database connection lost"),
+    checkpointInBackground: { onFailure: (error) => app.log.warn({ err: error }, "background checkpoints stopped; SQLite checkpoints inside commits again") },
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  });
   app.addHook("onClose", () => database.destroy());
 
   try {

@@ -8,6 +8,7 @@ import type { DatabaseConfig } from "../config";
 import { BoundedCache } from "../lib/bounded-cache";
 import { durableSqliteSynchronous } from "./relaxed-transaction";
 import type { Database } from "./schema";
+import { WalCheckpointer } from "./wal-checkpointer";
 
 export type Engine = DatabaseConfig["engine"];
 
@@ -23,14 +24,47 @@ export interface DatabaseHandle {
  * (timestamps as ISO strings, counts as numbers), so repositories never branch on the engine
  * to read a value.
  */
-export function openDatabase(config: DatabaseConfig, options: { onIdleConnectionError?: (error: Error) => void; onQuery?: () => void } = {}): DatabaseHandle {
-  const dialect = config.engine === "sqlite" ? sqliteDialect(config.file) : postgresDialect(config.url, options.onIdleConnectionError ?? (() => {}));
-  const onQuery = options.onQuery;
-  const db = new Kysely<Database>({ dialect, ...(onQuery ? { log: () => onQuery() } : {}) });
-  return { db, engine: config.engine, destroy: () => db.destroy() };
+export interface OpenOptions {
+  onIdleConnectionError?: (error: Error) => void;
+  onQuery?: () => void;
+  /**
+   * SQLite: checkpoint the write-ahead log from a worker thread instead of inside commits on the
+   * event loop (see WalCheckpointer). For the server; short-lived tools keep SQLite's default.
+   */
+  checkpointInBackground?: { onFailure: (error: Error) => void };
 }
 
-function sqliteDialect(file: string): SqliteDialect {
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
+  const onQuery = options.onQuery;
+  const log = onQuery ? { log: () => onQuery() } : {};
+  if (config.engine === "postgres") {
+    const db = new Kysely<Database>({ dialect: postgresDialect(config.url, options.onIdleConnectionError ?? (() => {})), ...log });
+    return { db, engine: config.engine, destroy: () => db.destroy() };
+  }
+  const connection = openSqlite(config.file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }), ...log });
+  const checkpointing = options.checkpointInBackground;
+  if (!checkpointing) return { db, engine: config.engine, destroy: () => db.destroy() };
+  connection.pragma("wal_autocheckpoint = 0");
+  const checkpointer = new WalCheckpointer(config.file, (error) => {
+    // Back to checkpoints inside commits: slower, but the log never grows without bound.
+    if (connection.open) connection.pragma(`wal_autocheckpoint = ${sqliteAutoCheckpointPages}`);
+    checkpointing.onFailure(error);
+  });
+  return {
+    db,
+    engine: config.engine,
+    destroy: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** SQLite's default: a commit that grows the log past this many pages checkpoints it. */
+const sqliteAutoCheckpointPages = 1000;
+
+function openSqlite(file: string): SQLite.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SQLite(file);
   // WAL lets readers run beside the writer; FULL syncs every commit to disk, so a power cut never
@@ -39,7 +73,7 @@ function sqliteDialect(file: string): SqliteDialect {
   connection.pragma(`synchronous = ${durableSqliteSynchronous}`);
   connection.pragma("foreign_keys = ON");
   connection.pragma("busy_timeout = 5000");
-  return new SqliteDialect({ database: withStatementCache(connection) });
+  return connection;
 }
 
 /** Distinct SQL texts kept prepared: the server's queries, times the page sizes of the `in (…)` lists. */

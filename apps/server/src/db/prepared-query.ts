@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
 import { prepareOnServer } from "./database";
 import type { Database } from "./schema";
 
@@ -7,20 +7,22 @@ class Placeholder {
   constructor(readonly index: number) {}
 }
 
+type Executor = Pick<Kysely<Database>, "executeQuery">;
+
 /**
  * A query that Kysely builds and compiles once, then runs with each call's arguments in place of
- * the placeholders: for the statements every request runs (the member check, the list's
- * generation), where building and compiling cost more than running. `build` must declare its
- * arguments plainly and use each one as a single value (not a list for `in`, not in a branch);
- * values it writes itself stay as compiled. On PostgreSQL it runs as a named statement, so the
- * server does not parse and plan it again either.
+ * the placeholders, on the executor given (the database or a transaction): for the statements
+ * that run with every request or every token refresh, where building and compiling cost more
+ * than running. `build` must declare its arguments plainly (no defaults, no rest parameter) and
+ * use each one as a single value (not a list for `in`, not in a branch); values it writes itself
+ * stay as compiled. On PostgreSQL it runs as a named statement, so the server does not parse and
+ * plan it again either.
  */
-export function preparedQuery<Args extends unknown[], Row>(db: Pick<Kysely<Database>, "executeQuery">, build: (...args: Args) => Compilable<Row>): (...args: Args) => Promise<Row[]> {
-  // The arguments `build` declares (no defaults, no rest parameter).
+export function preparedQuery<Args extends unknown[], Row>(build: (...args: Args) => Compilable<Row>): (executor: Executor, ...args: Args) => Promise<QueryResult<Row>> {
   const arity = build.length;
   let compiled: CompiledQuery<Row> | undefined;
   let slots: (number | undefined)[] = [];
-  return async (...args) => {
+  return async (executor, ...args) => {
     if (!compiled) {
       const placeholders = Array.from({ length: arity }, (_, index) => new Placeholder(index)) as unknown as Args;
       compiled = build(...placeholders).compile();
@@ -32,6 +34,6 @@ export function preparedQuery<Args extends unknown[], Row>(db: Pick<Kysely<Datab
       const slot = slots[position];
       return slot === undefined ? value : args[slot];
     });
-    return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+    return executor.executeQuery<Row>({ ...compiled, parameters });
   };
 }

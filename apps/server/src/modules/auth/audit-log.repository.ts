@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { preparedQuery } from "../../db/prepared-query";
 import type { Database } from "../../db/schema";
 
 export interface AuditEvent {
@@ -14,22 +15,19 @@ export interface AuditEvent {
 
 /** Every auth event, append-only. */
 export class AuditLogRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Built once: every sign-in and token refresh writes an entry. */
+  private readonly insert;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.insert = preparedQuery((id: string, createdAt: string, action: string, actorId: string | null, actorEmail: string | null, ip: string | null, detail: string | null) =>
+      db.insertInto("audit_log").values({ id, created_at: createdAt, action, actor_id: actorId, actor_email: actorEmail, ip, detail }),
+    );
+  }
 
   /** With `executor`, the entry commits (or not) with the caller's transaction. */
   async record(event: AuditEvent, now = new Date(), executor: Kysely<Database> | Transaction<Database> = this.db): Promise<void> {
-    await executor
-      .insertInto("audit_log")
-      .values({
-        id: randomUUID(),
-        created_at: now.toISOString(),
-        action: event.action,
-        actor_id: event.actorId ?? null,
-        actor_email: event.actorEmail ?? null,
-        ip: event.ip ?? null,
-        detail: event.detail ? JSON.stringify(event.detail) : null,
-      })
-      .execute();
+    const detail = event.detail ? JSON.stringify(event.detail) : null;
+    await this.insert(executor, randomUUID(), now.toISOString(), event.action, event.actorId ?? null, event.actorEmail ?? null, event.ip ?? null, detail);
   }
 
   /** Newest first. */

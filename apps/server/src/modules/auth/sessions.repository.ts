@@ -16,11 +16,11 @@ export interface NewSession {
 
 /** Sessions and their refresh-token chains. Deleting a session deletes its tokens (cascade). */
 export class SessionsRepository {
-  /** The refresh grant's lookup, built once: see findForRotation. */
-  private readonly selectForRotation;
+  /** The refresh grant's statements, built once: a member's devices refresh every hour or so. */
+  private readonly rotation;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.selectForRotation = preparedQuery(db, (tokenHash: string) =>
+    const selectForRotation = preparedQuery((tokenHash: string) =>
       db
         .selectFrom("refresh_tokens")
         .innerJoin("sessions", "sessions.id", "refresh_tokens.session_id")
@@ -40,6 +40,18 @@ export class SessionsRepository {
         ])
         .where("refresh_tokens.token_hash", "=", tokenHash),
     );
+    this.rotation = {
+      select: selectForRotation,
+      insertToken: preparedQuery((id: string, tokenHash: string, sessionId: string, parentId: string | null, now: string) =>
+        db.insertInto("refresh_tokens").values({ id, token_hash: tokenHash, session_id: sessionId, parent_id: parentId, revoked_at: null, created_at: now, updated_at: now }),
+      ),
+      revokeToken: preparedQuery((id: string, now: string) =>
+        db.updateTable("refresh_tokens").set({ revoked_at: now, updated_at: now }).where("id", "=", id).where("revoked_at", "is", null),
+      ),
+      markRefreshed: preparedQuery((sessionId: string, ip: string | null, userAgent: string | null, now: string) =>
+        db.updateTable("sessions").set({ refreshed_at: now, updated_at: now, ip, user_agent: userAgent }).where("id", "=", sessionId),
+      ),
+    };
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -63,10 +75,7 @@ export class SessionsRepository {
   }
 
   async addRefreshToken(token: { id: string; tokenHash: string; sessionId: string; parentId: string | null }, now: string, executor: Executor = this.db): Promise<void> {
-    await executor
-      .insertInto("refresh_tokens")
-      .values({ id: token.id, token_hash: token.tokenHash, session_id: token.sessionId, parent_id: token.parentId, revoked_at: null, created_at: now, updated_at: now })
-      .execute();
+    await this.rotation.insertToken(executor, token.id, token.tokenHash, token.sessionId, token.parentId, now);
   }
 
   /**
@@ -75,7 +84,7 @@ export class SessionsRepository {
    * session and sessions with their user (cascades), so a token found here always has both.
    */
   async findForRotation(tokenHash: string): Promise<{ token: RefreshTokenRow; amr: string; user: UserRow; invited: boolean } | undefined> {
-    const [row] = await this.selectForRotation(tokenHash);
+    const [row] = (await this.rotation.select(this.db, tokenHash)).rows;
     if (!row) return undefined;
     const { token_id, token_hash, session_id, parent_id, token_revoked_at, token_created_at, token_updated_at, amr, invited_email, ...user } = row;
     const token = { id: token_id, token_hash, session_id, parent_id, revoked_at: token_revoked_at, created_at: token_created_at, updated_at: token_updated_at };
@@ -88,8 +97,8 @@ export class SessionsRepository {
 
   /** Revokes the token unless someone else already did; true when this call revoked it. */
   async revokeRefreshToken(id: string, now: string, executor: Executor = this.db): Promise<boolean> {
-    const result = await executor.updateTable("refresh_tokens").set({ revoked_at: now, updated_at: now }).where("id", "=", id).where("revoked_at", "is", null).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await this.rotation.revokeToken(executor, id, now);
+    return (result.numAffectedRows ?? 0n) > 0n;
   }
 
   /** The session's newest token that is still usable. */
@@ -105,7 +114,7 @@ export class SessionsRepository {
   }
 
   async markRefreshed(sessionId: string, details: { ip: string | null; userAgent: string | null }, now: string, executor: Executor = this.db): Promise<void> {
-    await executor.updateTable("sessions").set({ refreshed_at: now, updated_at: now, ip: details.ip, user_agent: details.userAgent }).where("id", "=", sessionId).execute();
+    await this.rotation.markRefreshed(executor, sessionId, details.ip, details.userAgent, now);
   }
 
   async delete(id: string, executor: Executor = this.db): Promise<void> {

@@ -1,4 +1,5 @@
-import { calculateJwkThumbprint, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT } from "jose";
+import { KeyObject, sign as signBytes } from "node:crypto";
+import { calculateJwkThumbprint, errors, exportJWK, generateKeyPair, importJWK, jwtVerify } from "jose";
 import type { CryptoKey, JWK, JWSHeaderParameters, JWTPayload, JWTVerifyOptions } from "jose";
 import type { JwkObject } from "../../config";
 import { BoundedCache } from "../../lib/bounded-cache";
@@ -50,6 +51,8 @@ interface KeyPair {
   kid: string;
   alg: SigningAlgorithm;
   privateKey: CryptoKey;
+  /** The same private key for node:crypto's synchronous signing. */
+  signingKey: KeyObject;
   publicKey: CryptoKey;
   publicJwk: Record<string, unknown>;
 }
@@ -134,8 +137,14 @@ export class SigningKeys {
     return this.sign({ role: "service_role", iss: this.issuer, iat, exp: iat + ttlSeconds });
   }
 
-  private sign(payload: JWTPayload): Promise<string> {
-    return new SignJWT(payload).setProtectedHeader({ alg: this.signer.alg, typ: "JWT", kid: this.signer.kid }).sign(this.signer.privateKey);
+  /**
+   * A compact JWS (RFC 7515) signed with node:crypto's synchronous `sign`: jose signs through
+   * WebCrypto, a thread-pool job that costs three times as long per token, and every refresh
+   * signs one. jose still verifies every token, and the start-up check proves each key signs
+   * what jose accepts.
+   */
+  private async sign(payload: JWTPayload): Promise<string> {
+    return signCompactJws({ alg: this.signer.alg, typ: "JWT", kid: this.signer.kid }, payload, this.signer);
   }
 
   private async verify(token: string, now: Date, allowHs256: boolean, checks: JWTVerifyOptions): Promise<JWTPayload & Record<string, unknown>> {
@@ -192,11 +201,19 @@ async function importKeyPair(jwk: JwkObject, label: string): Promise<KeyPair> {
     const publicKey = await importJWK(publicJwk, alg);
     if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new TypeError("symmetric key");
     // A round trip catches halves that do not belong together and RSA keys under 2048 bits.
-    await jwtVerify(await new SignJWT({}).setProtectedHeader({ alg }).sign(privateKey), publicKey, { algorithms: [alg] });
-    return { kid: jwk.kid, alg, privateKey, publicKey, publicJwk: { ...publicJwk, kid: jwk.kid, alg, use: "sig" } };
+    const pair = { kid: jwk.kid, alg, privateKey, signingKey: KeyObject.from(privateKey), publicKey, publicJwk: { ...publicJwk, kid: jwk.kid, alg, use: "sig" } };
+    await jwtVerify(signCompactJws({ alg }, {}, pair), publicKey, { algorithms: [alg] });
+    return pair;
   } catch {
     throw new Error(`${label} is not a valid ${alg} private key`);
   }
+}
+
+function signCompactJws(header: Record<string, unknown>, payload: JWTPayload, key: Pick<KeyPair, "alg" | "signingKey">): string {
+  const input = `${Buffer.from(JSON.stringify(header)).toString("base64url")}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
+  // ES256 signatures are the raw r‖s pair in JWS, not DER.
+  const signature = signBytes("sha256", Buffer.from(input), key.alg === "ES256" ? { key: key.signingKey, dsaEncoding: "ieee-p1363" } : key.signingKey);
+  return `${input}.${signature.toString("base64url")}`;
 }
 
 function describeKid(kid: unknown): string {

@@ -13,7 +13,7 @@ export class UsersRepository {
   private readonly selectForSession;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.selectForSession = preparedQuery(db, (userId: string, sessionId: string) =>
+    this.selectForSession = preparedQuery((userId: string, sessionId: string) =>
       db
         .selectFrom("users")
         .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
@@ -33,7 +33,7 @@ export class UsersRepository {
    * one query: this runs on every authenticated request.
    */
   async findForSession(userId: string, sessionId: string): Promise<{ user: UserRow; hasSession: boolean; invited: boolean } | undefined> {
-    const [row] = await this.selectForSession(userId, sessionId);
+    const [row] = (await this.selectForSession(this.db, userId, sessionId)).rows;
     if (!row) return undefined;
     const { session_id: joinedSession, invited_email: invitedEmail, ...user } = row;
     return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null };

@@ -44,7 +44,7 @@ export class MemoriesRepository {
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
   ) {
-    this.selectGeneration = preparedQuery(db, () => db.selectFrom("memory_stats").select("generation").where("id", "=", 1));
+    this.selectGeneration = preparedQuery(() => db.selectFrom("memory_stats").select("generation").where("id", "=", 1));
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -91,7 +91,7 @@ export class MemoriesRepository {
    * triggers, for every process and every writer), or undefined if the row was removed by hand.
    */
   async generation(): Promise<number | undefined> {
-    const [stats] = await this.selectGeneration();
+    const [stats] = (await this.selectGeneration(this.db)).rows;
     return stats ? Number(stats.generation) : undefined;
   }
 
