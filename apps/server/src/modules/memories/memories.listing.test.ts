@@ -2,6 +2,7 @@ import type { Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/database";
 import { createMember, type TestMember } from "../../../test/members";
+import { photoRow } from "../../../test/photo-rows";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { sortKey } from "./memories.repository";
@@ -260,24 +261,7 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
 /** A photo row as an import would write it, attached to a memory. */
 function importedPhoto(memoryId: string, ownerId: string) {
-  const id = crypto.randomUUID();
-  const key = `${ownerId}/${Date.now()}-${id.slice(0, 8)}`;
-  return {
-    id,
-    memory_id: memoryId,
-    position: 0,
-    owner_id: ownerId,
-    object_key: `${key}.jpg`,
-    preview_key: `${key}.preview.webp`,
-    thumbnail_key: `${key}.thumb.webp`,
-    content_type: "image/jpeg",
-    bytes: 1000,
-    width: 40,
-    height: 30,
-    taken_at: null,
-    placeholder: "AAAA",
-    created_at: new Date().toISOString(),
-  };
+  return photoRow(`${ownerId}/${Date.now()}-${crypto.randomUUID().slice(0, 8)}`, { memory_id: memoryId, position: 0, owner_id: ownerId });
 }
 
 /** A fresh access token for ann, signed by the app's own clock (so it is valid at that time). */

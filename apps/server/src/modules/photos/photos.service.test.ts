@@ -9,6 +9,7 @@ import { twoTone } from "./fixtures/test-images";
 import { newUser } from "../auth/account-rules";
 import { PhotosRepository } from "./photos.repository";
 import type { PhotoRow } from "../../db/schema";
+import { photoRow } from "../../../test/photo-rows";
 import { PhotosService, unattachedPhotoLifetimeMs } from "./photos.service";
 import { signedPhotoUrl } from "./signed-url";
 
@@ -64,22 +65,7 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
 
 describe("signed photo URLs in the API form", () => {
   const secret = Buffer.alloc(32, 9);
-  const photo = (key: string): PhotoRow => ({
-    id: "8a0c1f5e-0000-4000-8000-0000000000f1",
-    memory_id: null,
-    position: null,
-    owner_id: null,
-    object_key: `${key}.jpg`,
-    preview_key: `${key}.preview.webp`,
-    thumbnail_key: `${key}.thumb.webp`,
-    content_type: "image/jpeg",
-    bytes: 1,
-    width: 1,
-    height: 1,
-    taken_at: null,
-    placeholder: "",
-    created_at: "2026-01-01T00:00:00.000Z",
-  });
+  const photo = (key: string): PhotoRow => photoRow(key, { id: "8a0c1f5e-0000-4000-8000-0000000000f1", created_at: "2026-01-01T00:00:00.000Z" });
 
   it("are the same as signing afresh, within the hour and after it", () => {
     let clock = new Date("2026-01-01T12:00:01Z");

@@ -1,0 +1,26 @@
+import { randomUUID } from "node:crypto";
+import type { PhotoRow } from "../src/db/schema";
+
+/**
+ * A photo row as the upload pipeline would store it for `key` (original, preview and thumbnail
+ * next to each other), for tests that write rows without uploading; `fields` override any column.
+ */
+export function photoRow(key: string, fields: Partial<PhotoRow> = {}): PhotoRow {
+  return {
+    id: randomUUID(),
+    memory_id: null,
+    position: null,
+    owner_id: null,
+    object_key: `${key}.jpg`,
+    preview_key: `${key}.preview.webp`,
+    thumbnail_key: `${key}.thumb.webp`,
+    content_type: "image/jpeg",
+    bytes: 1000,
+    width: 40,
+    height: 30,
+    taken_at: null,
+    placeholder: "AAAA",
+    created_at: new Date().toISOString(),
+    ...fields,
+  };
+}
