@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireMembers } from "../../plugins/member-auth";
@@ -28,13 +29,14 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (a
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
+      // What the hooks set (security headers, the request id), as Fastify would send them.
+      ...(Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined)) as OutgoingHttpHeaders),
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",
       // The stream is the whole life of the connection; when it ends the socket goes too, so
       // shutdown never waits for an idle keep-alive socket.
       connection: "close",
       "x-accel-buffering": "no",
-      "x-request-id": request.id,
     });
     const send = (event: DeliveredEvent) => raw.write(`id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify({ id: event.id, actor: event.actor })}\n\n`);
     raw.write("retry: 3000\n\n");

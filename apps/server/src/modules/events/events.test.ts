@@ -70,6 +70,8 @@ describe.each(testEngines)("live events on %s", (engine) => {
   it("tells a member what the other member created, changed and deleted", async () => {
     const stream = await openStream(baseUrl, ann);
     expect(stream.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(stream.response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(stream.response.headers.get("x-request-id")).toBeTruthy();
     const created = (await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "Live" } })).json<Memory>();
     const createdEvent = await stream.waitFor((event) => event.event === "memory.created");
     expect(JSON.parse(createdEvent.data)).toEqual({ id: created.id, actor: ben.userId });
