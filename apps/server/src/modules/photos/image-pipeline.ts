@@ -1,8 +1,8 @@
-import decodeHeic from "heic-decode";
 import sharp, { type Metadata, type ResizeOptions, type Sharp, type SharpOptions } from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import { AppError } from "../../errors";
 import { parseExifDate } from "./exif-date";
+import { decodeHeicInWorker } from "./heic-worker";
 
 /**
  * The image half of a photo upload: sniff, bound, decode once, re-encode. No HTTP, no storage.
@@ -49,7 +49,7 @@ export interface ProcessImageOptions {
 /**
  * 50 MP: the 48–50 MP modes of current phones pass (8160 × 6120 ≈ 49.9 MP), 100 MP and up are
  * refused. Lower than the checklist's 100 MP because a HEIC is decoded in full into WebAssembly
- * memory (4 bytes per pixel), and that memory is never returned to the system.
+ * memory (4 bytes per pixel: 200 MB at 50 MP), held by its worker thread until the decode ends.
  */
 export const DEFAULT_MAX_PIXELS = 50_000_000;
 
@@ -215,25 +215,17 @@ function sharpSource(input: Buffer, metadata: Metadata, maxPixels: number): Sour
 /**
  * sharp's prebuilt libvips reads HEIF containers but has no HEVC decoder (patents), and the
  * checklist's alternatives are a system libvips we cannot use or an external converter process.
- * heic-decode is libheif + libde265 compiled to WebAssembly: in-process, no native build, and it
- * applies the container's rotation and mirroring (irot/imir) itself, so its pixels are already in
- * display orientation. Costs: it decodes at full size (4 bytes per pixel) on the main thread.
+ * heic-decode is libheif + libde265 compiled to WebAssembly: no native build, and it applies the
+ * container's rotation and mirroring (irot/imir) itself, so its pixels are already in display
+ * orientation. It decodes at full size (4 bytes per pixel), in a worker thread (heic-worker.ts).
  */
 async function decodeHeicSource(input: Buffer, maxPixels: number): Promise<Source> {
-  const images = await decodeHeic.all({ buffer: input });
-  try {
-    // The image heic-decode's own default would decode; checked again because it is the one
-    // whose pixels are about to be allocated, whatever the header sharp read said.
-    const first = images[0];
-    if (first === undefined) throw new CorruptImageError();
-    assertWithinPixelLimit(first.width, first.height, maxPixels);
-    const { width, height, data } = await first.decode();
-    const raw = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    // Always RGBA; an all-opaque alpha channel is dropped by the WebP encoder.
-    return { image: sharp(raw, { raw: { width, height, channels: 4 } }), width, height };
-  } finally {
-    images.dispose();
-  }
+  const decoded = await decodeHeicInWorker(input, maxPixels);
+  // The image whose pixels the worker would allocate, whatever the header sharp read said.
+  if ("refused" in decoded) throw new ImageTooLargeError(maxPixels, decoded.refused.width, decoded.refused.height);
+  const { width, height, rgba } = decoded;
+  // Always RGBA; an all-opaque alpha channel is dropped by the WebP encoder.
+  return { image: sharp(rgba, { raw: { width, height, channels: 4 } }), width, height };
 }
 
 const fitInside = (size: number): ResizeOptions => ({ width: size, height: size, fit: "inside", withoutEnlargement: true });
