@@ -172,7 +172,7 @@ The server keeps list pages as JSON (and gzipped, ${kb(firstPageBody.length)} �
 | Search, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepSearch)} | — | — |
 | Tag filter, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepTag)} | — | — |
 
-Where the database time of a page built from the database goes: the server's own \`MemoriesRepository.page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; authentication's queries not included.
+Where the database time of a page built from the database goes: the server's own \`MemoriesRepository.stats\`, \`page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; authentication's queries not included.
 
 ${breakdownTable(breakdown)}
 `,

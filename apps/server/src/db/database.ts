@@ -6,7 +6,6 @@ import { Kysely, type PostgresCursor, PostgresDialect, type PostgresPool, type P
 import pg from "pg";
 import type { DatabaseConfig } from "../config";
 import { BoundedCache } from "../lib/bounded-cache";
-import { durableSqliteSynchronous } from "./relaxed-transaction";
 import type { Database } from "./schema";
 import { WalCheckpointer } from "./wal-checkpointer";
 
@@ -60,6 +59,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     },
   };
 }
+
+/** How every commit on SQLite waits for the disk, but session bookkeeping's (relaxed-transaction.ts). */
+export const durableSqliteSynchronous = "full";
 
 /** SQLite's default: a commit that grows the log past this many pages checkpoints it. */
 const sqliteAutoCheckpointPages = 1000;

@@ -1,8 +1,6 @@
 import { type Kysely, PostgresAdapter, sql, type Transaction } from "kysely";
+import { durableSqliteSynchronous } from "./database";
 import type { Database } from "./schema";
-
-/** How every other commit on SQLite waits for the disk (set when the database is opened). */
-export const durableSqliteSynchronous = "full";
 
 /**
  * A transaction that commits without waiting for the disk: for session bookkeeping (a refresh

@@ -166,6 +166,9 @@ const queryKeys = [
   "__proto__",
 ];
 
+/** The `type` values of /verify and /resend for e-mail, as GoTrue names them. */
+const emailOtpTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"];
+
 const queryValues = fc.oneof(
   { weight: 4, arbitrary: anyText },
   { weight: 2, arbitrary: fc.integer({ min: -1000, max: 1_000_000 }).map(String) },
@@ -180,12 +183,7 @@ const queryValues = fc.oneof(
       "global",
       "local",
       "others",
-      "signup",
-      "invite",
-      "magiclink",
-      "recovery",
-      "email_change",
-      "email",
+      ...emailOtpTypes,
       "http://localhost:3000/",
       "https://evil.example/",
       "javascript:alert(1)",
@@ -345,12 +343,7 @@ const plausibleValues = (context: FuzzContext) =>
       "0000-00-00",
       "9999-12-31",
       "+123456789",
-      "signup",
-      "invite",
-      "magiclink",
-      "recovery",
-      "email_change",
-      "email",
+      ...emailOtpTypes,
       "sms",
       "phone_change",
       "s256",

@@ -80,7 +80,7 @@ export class SessionService {
     const { token, user } = found;
     const session = { id: token.session_id, amr: found.amr };
     this.assertNotBanned(user, 400);
-    if (this.deps.config.inviteOnly && !found.invited) {
+    if (!this.admits(found.invited)) {
       await this.deps.sessions.delete(session.id);
       throw notInvited();
     }
@@ -132,13 +132,18 @@ export class SessionService {
     if (!found) throw new AuthError(403, "user_not_found", "User from sub claim in JWT does not exist");
     if (!found.hasSession) throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
     this.assertNotBanned(found.user, 403);
-    if (this.deps.config.inviteOnly && !found.invited) throw notInvited();
+    if (!this.admits(found.invited)) throw notInvited();
     return { user: found.user, claims };
   }
 
   /** Members are invited addresses, unless the operator turned invite-only off. */
   async isAllowedIn(user: Pick<UserRow, "email">): Promise<boolean> {
     return !this.deps.config.inviteOnly || this.deps.invitations.isInvited(user.email);
+  }
+
+  /** The same rule for a lookup that already joined the invitation list. */
+  private admits(invited: boolean): boolean {
+    return !this.deps.config.inviteOnly || invited;
   }
 
   assertNotBanned(user: UserRow, status: 400 | 403): void {

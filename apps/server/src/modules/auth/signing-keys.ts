@@ -50,8 +50,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 interface KeyPair {
   kid: string;
   alg: SigningAlgorithm;
-  privateKey: CryptoKey;
-  /** The same private key for node:crypto's synchronous signing. */
+  /** The private key, for node:crypto's synchronous signing. */
   signingKey: KeyObject;
   publicKey: CryptoKey;
   publicJwk: Record<string, unknown>;
@@ -201,7 +200,7 @@ async function importKeyPair(jwk: JwkObject, label: string): Promise<KeyPair> {
     const publicKey = await importJWK(publicJwk, alg);
     if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new TypeError("symmetric key");
     // A round trip catches halves that do not belong together and RSA keys under 2048 bits.
-    const pair = { kid: jwk.kid, alg, privateKey, signingKey: KeyObject.from(privateKey), publicKey, publicJwk: { ...publicJwk, kid: jwk.kid, alg, use: "sig" } };
+    const pair = { kid: jwk.kid, alg, signingKey: KeyObject.from(privateKey), publicKey, publicJwk: { ...publicJwk, kid: jwk.kid, alg, use: "sig" } };
     await jwtVerify(signCompactJws({ alg }, {}, pair), publicKey, { algorithms: [alg] });
     return pair;
   } catch {
@@ -234,7 +233,6 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** A coarse reason in the reference server's words; details stay out of responses. */
 const expiredReason = "token has invalid claims: token is expired";
 const invalidClaimsReason = "token has invalid claims";
 
@@ -245,6 +243,7 @@ function assertWithinLifetime(claims: { exp: number; nbf?: unknown }, now: Date)
   if (typeof claims.nbf === "number" && claims.nbf > nowSeconds + clockToleranceSeconds) throw badJwt(invalidClaimsReason);
 }
 
+/** A coarse reason in the reference server's words; details stay out of responses. */
 function reasonFor(error: unknown): string {
   if (error instanceof errors.JWTExpired) return expiredReason;
   if (error instanceof errors.JWTClaimValidationFailed) return invalidClaimsReason;

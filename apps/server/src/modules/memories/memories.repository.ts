@@ -19,6 +19,11 @@ export interface MemoryFields {
   tags: string[];
 }
 
+export interface CollectionStats {
+  total: number;
+  generation: number;
+}
+
 export interface ListFilter {
   /** Case-insensitive substring of title, description or any tag. */
   q?: string | undefined;
@@ -37,14 +42,14 @@ const matchedCountCacheSize = 500;
  */
 export class MemoriesRepository {
   private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
-  /** Built once: every list request reads the generation. */
-  private readonly selectGeneration;
+  /** Built once: every list request reads the stats. */
+  private readonly selectStats;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
   ) {
-    this.selectGeneration = preparedQuery(() => db.selectFrom("memory_stats").select("generation").where("id", "=", 1));
+    this.selectStats = preparedQuery(() => db.selectFrom("memory_stats").select(["total", "generation"]).where("id", "=", 1));
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -87,33 +92,32 @@ export class MemoriesRepository {
   }
 
   /**
-   * `memory_stats.generation`, which grows with every change that can alter a list page (kept by
-   * triggers, for every process and every writer), or undefined if the row was removed by hand.
+   * The collection's `memory_stats`: `total` memories, and `generation`, which grows with every
+   * change that can alter a list page (both kept by triggers, for every process and every
+   * writer). Undefined only if the row was removed by hand.
    */
-  async generation(): Promise<number | undefined> {
-    const [stats] = (await this.selectGeneration(this.db)).rows;
-    return stats ? Number(stats.generation) : undefined;
+  async stats(): Promise<CollectionStats | undefined> {
+    const [row] = (await this.selectStats(this.db)).rows;
+    return row ? { total: Number(row.total), generation: Number(row.generation) } : undefined;
   }
 
   /**
-   * How many memories match the filter, and how many there are in all. The total is kept by
-   * triggers in `memory_stats`; a filter's count is counted once and then reused for as long as
-   * `memory_stats.generation` stays where it was.
+   * How many memories match the filter, and how many there are in all, given the `stats` read at
+   * the start of the request. A filter's count is counted once and then reused for as long as
+   * the generation stays where it was.
    */
-  async counts(filter: ListFilter): Promise<{ matched: number; total: number }> {
-    const stats = await this.db.selectFrom("memory_stats").select(["total", "generation"]).where("id", "=", 1).executeTakeFirst();
-    const total = stats ? Number(stats.total) : await this.countAll();
+  async counts(filter: ListFilter, stats: CollectionStats | undefined): Promise<{ matched: number; total: number }> {
+    const total = stats ? stats.total : await this.countAll();
     const tag = tagKeyOf(filter);
     const q = searchTermOf(filter);
     if (!tag && !q) return { total, matched: total };
     const key = JSON.stringify([tag ?? null, q ?? null]);
-    const generation = stats ? Number(stats.generation) : undefined;
-    // Read after the generation: a count that is newer than its generation is harmless (a later
+    // Counted after the stats were read: a count newer than its generation is harmless (a later
     // reader sees the newer generation and counts again); an older one could not happen.
-    const cached = generation === undefined ? undefined : this.matchedCounts.get(generation, key);
+    const cached = stats === undefined ? undefined : this.matchedCounts.get(stats.generation, key);
     if (cached !== undefined) return { total, matched: cached };
     const matched = await this.countMatched(tag, q);
-    if (generation !== undefined) this.matchedCounts.set(generation, key, matched);
+    if (stats !== undefined) this.matchedCounts.set(stats.generation, key, matched);
     return { total, matched };
   }
 

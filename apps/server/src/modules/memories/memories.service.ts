@@ -6,7 +6,7 @@ import { AppError, notFound } from "../../errors";
 import { GenerationCache } from "../../lib/generation-cache";
 import { PreparedJson } from "../../lib/prepared-json";
 import type { Database, PhotoRow } from "../../db/schema";
-import type { MemoriesRepository, MemoryRecord } from "./memories.repository";
+import type { CollectionStats, MemoriesRepository, MemoryRecord } from "./memories.repository";
 import type { PhotosRepository } from "../photos/photos.repository";
 
 export interface Actor {
@@ -53,19 +53,6 @@ export class MemoriesService {
     return (this.deps.now?.() ?? new Date()).toISOString();
   }
 
-  async list(query: ListQuery): Promise<MemoryPage> {
-    const filter = { q: query.q, tag: query.tag };
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const [{ records, hasMore }, counts] = await Promise.all([this.deps.memories.page(filter, after, query.limit), this.deps.memories.counts(filter)]);
-    const last = records.at(-1);
-    return {
-      items: records.map((record) => this.present(record)),
-      next_cursor: hasMore && last ? encodeCursor(last.sort_key) : null,
-      matched: counts.matched,
-      total: counts.total,
-    };
-  }
-
   /**
    * A list page as the UTF-8 JSON the API answers with, cached by `memory_stats.generation` (which
    * moves with every change a page can show, whoever makes it) and by the photo URLs' expiry. A
@@ -73,14 +60,27 @@ export class MemoriesService {
    * queries, photo signing and serialization.
    */
   async listJson(query: ListQuery): Promise<PreparedJson> {
-    // The generation before the page: a page is never older than the generation it is filed under.
-    const generation = await this.deps.memories.generation();
+    // The stats before the page: a page is never older than the generation it is filed under.
+    const stats = await this.deps.memories.stats();
     const key = JSON.stringify([this.deps.photoUrlExpiry(), query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
-    const cached = generation === undefined ? undefined : this.listPages.get(generation, key);
+    const cached = stats === undefined ? undefined : this.listPages.get(stats.generation, key);
     if (cached !== undefined) return cached;
-    const json = PreparedJson.of(z.encode(MemoryPage, await this.list(query)));
-    if (generation !== undefined) this.listPages.set(generation, key, json);
+    const json = PreparedJson.of(z.encode(MemoryPage, await this.buildPage(query, stats)));
+    if (stats !== undefined) this.listPages.set(stats.generation, key, json);
     return json;
+  }
+
+  private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
+    const filter = { q: query.q, tag: query.tag };
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const [{ records, hasMore }, counts] = await Promise.all([this.deps.memories.page(filter, after, query.limit), this.deps.memories.counts(filter, stats)]);
+    const last = records.at(-1);
+    return {
+      items: records.map((record) => this.present(record)),
+      next_cursor: hasMore && last ? encodeCursor(last.sort_key) : null,
+      matched: counts.matched,
+      total: counts.total,
+    };
   }
 
   async get(id: string): Promise<Memory> {

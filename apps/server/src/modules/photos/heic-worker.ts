@@ -29,6 +29,9 @@ const decodeHeic = require(workerData.decoder);
 })();
 `;
 
+/** Where heic-decode is installed, for the worker's `require` (an eval'd worker has no module path of its own). */
+let decoder: string | undefined;
+
 /**
  * Decodes a HEIC photo to RGBA in a worker thread of its own. heic-decode (libheif + libde265 in
  * WebAssembly) takes about a second for 12 megapixels; on the event loop that second would stall
@@ -39,7 +42,7 @@ const decodeHeic = require(workerData.decoder);
  * decoded); rejects when the file holds no decodable image.
  */
 export function decodeHeicInWorker(input: Buffer, maxPixels: number): Promise<HeicDecoded | { refused: { width: number; height: number } }> {
-  const decoder = createRequire(import.meta.url).resolve("heic-decode");
+  decoder ??= createRequire(import.meta.url).resolve("heic-decode");
   // A copy the worker owns: the caller's buffer may be a slice of a pooled allocation.
   const owned = new Uint8Array(input).buffer;
   const worker = new Worker(workerSource, { eval: true, workerData: { decoder, input: owned, maxPixels }, transferList: [owned] });

@@ -36,7 +36,6 @@ const memory = fakeMemory({
   memory_date: "2024-01-05",
   tags: ["winter", "home"],
   photos,
-  photo_urls: photos.map((photo) => photo.url),
   created_at: "2024-01-05T08:00:00.000Z",
   updated_at: "2024-01-05T08:00:00.000Z",
   version: 2,

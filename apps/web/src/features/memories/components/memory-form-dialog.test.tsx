@@ -329,7 +329,6 @@ describe("MemoryFormDialog — edit", () => {
     memory_date: "2023-08-12",
     tags: ["travel", "summer"],
     photos,
-    photo_urls: photos.map((photo) => photo.url),
     version: 3,
   });
 
