@@ -181,6 +181,9 @@ export interface MemoryStatsTable {
   generation: number;
 }
 
+/** What `memory_stats` says of the collection at one moment. */
+export type CollectionStats = Omit<MemoryStatsTable, "id">;
+
 export interface PhotosTable {
   id: string;
   /** Null until the photo is attached to a memory; unattached uploads are swept. */

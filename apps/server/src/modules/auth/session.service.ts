@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
-import type { Database, UserRow } from "../../db/schema";
+import type { CollectionStats, Database, UserRow } from "../../db/schema";
 import type { AuditLogRepository } from "./audit-log.repository";
 import { AuthError } from "./auth-error";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
@@ -20,6 +20,11 @@ export interface RequestContext {
 export interface Caller {
   user: UserRow;
   claims: AccessTokenClaims;
+  /**
+   * The collection's `memory_stats` as the member check read them (same query, after the request
+   * arrived): what list pages are cached under. Undefined only if the row was removed by hand.
+   */
+  collection: CollectionStats | undefined;
 }
 
 export interface InvitationCheck {
@@ -133,7 +138,7 @@ export class SessionService {
     if (!found.hasSession) throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
     this.assertNotBanned(found.user, 403);
     if (!this.admits(found.invited)) throw notInvited();
-    return { user: found.user, claims };
+    return { user: found.user, claims, collection: found.collection };
   }
 
   /** Members are invited addresses, unless the operator turned invite-only off. */

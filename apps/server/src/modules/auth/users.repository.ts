@@ -1,16 +1,27 @@
 import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query";
-import type { Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/schema";
+import type { CollectionStats, Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/schema";
+import { SharedReads } from "../../lib/shared-reads";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The columns that record when the last mail of each kind went out. */
 export type MailSentColumn = "confirmation_sent_at" | "invited_at" | "recovery_sent_at" | "email_change_sent_at" | "reauthentication_sent_at";
 
+/** What the member check reads: the account, its session and invitation, and the collection's stats. */
+export interface MemberCheck {
+  user: UserRow;
+  hasSession: boolean;
+  invited: boolean;
+  /** Undefined only if the `memory_stats` row was removed by hand. */
+  collection: CollectionStats | undefined;
+}
+
 /** Accounts and their profiles. E-mails are stored lower-case, so lookups compare exactly. */
 export class UsersRepository {
   /** The member check's query, built once: it runs on every authenticated request. */
   private readonly selectForSession;
+  private readonly sessionChecks = new SharedReads<MemberCheck | undefined>();
 
   constructor(private readonly db: Kysely<Database>) {
     this.selectForSession = preparedQuery((userId: string, sessionId: string) =>
@@ -18,8 +29,9 @@ export class UsersRepository {
         .selectFrom("users")
         .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
         .leftJoin("invitations", "invitations.email", "users.email")
+        .leftJoin("memory_stats", (join) => join.on("memory_stats.id", "=", 1))
         .selectAll("users")
-        .select(["sessions.id as session_id", "invitations.email as invited_email"])
+        .select(["sessions.id as session_id", "invitations.email as invited_email", "memory_stats.total as collection_total", "memory_stats.generation as collection_generation"])
         .where("users.id", "=", userId),
     );
   }
@@ -30,13 +42,21 @@ export class UsersRepository {
 
   /**
    * The account with whether the session belongs to it and whether its address is invited, in
-   * one query: this runs on every authenticated request.
+   * one query: this runs on every authenticated request. The same query reads the collection's
+   * `memory_stats`, which list requests need next: one round trip per request. Requests of one
+   * session that arrive together share a read sent after each of them arrived (`SharedReads`),
+   * so a sign-out or a revoked invitation still counts from the very next request.
    */
-  async findForSession(userId: string, sessionId: string): Promise<{ user: UserRow; hasSession: boolean; invited: boolean } | undefined> {
+  findForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
+    return this.sessionChecks.read(`${userId} ${sessionId}`, () => this.readForSession(userId, sessionId));
+  }
+
+  private async readForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
     const [row] = (await this.selectForSession(this.db, userId, sessionId)).rows;
     if (!row) return undefined;
-    const { session_id: joinedSession, invited_email: invitedEmail, ...user } = row;
-    return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null };
+    const { session_id: joinedSession, invited_email: invitedEmail, collection_total: total, collection_generation: generation, ...user } = row;
+    const collection = total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
+    return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null, collection };
   }
 
   findByEmail(email: string, executor: Executor = this.db): Promise<UserRow | undefined> {

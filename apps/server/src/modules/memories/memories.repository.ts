@@ -1,7 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
-import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
-import { preparedQuery } from "../../db/prepared-query";
+import type { CollectionStats, Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { GenerationCache } from "../../lib/generation-cache";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -17,11 +16,6 @@ export interface MemoryFields {
   content: string | null;
   memory_date: string | null;
   tags: string[];
-}
-
-export interface CollectionStats {
-  total: number;
-  generation: number;
 }
 
 export interface ListFilter {
@@ -42,15 +36,10 @@ const matchedCountCacheSize = 500;
  */
 export class MemoriesRepository {
   private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
-  /** Built once: every list request reads the stats. */
-  private readonly selectStats;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-  ) {
-    this.selectStats = preparedQuery(() => db.selectFrom("memory_stats").select(["total", "generation"]).where("id", "=", 1));
-  }
+  ) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -92,19 +81,9 @@ export class MemoriesRepository {
   }
 
   /**
-   * The collection's `memory_stats`: `total` memories, and `generation`, which grows with every
-   * change that can alter a list page (both kept by triggers, for every process and every
-   * writer). Undefined only if the row was removed by hand.
-   */
-  async stats(): Promise<CollectionStats | undefined> {
-    const [row] = (await this.selectStats(this.db)).rows;
-    return row ? { total: Number(row.total), generation: Number(row.generation) } : undefined;
-  }
-
-  /**
-   * How many memories match the filter, and how many there are in all, given the `stats` read at
-   * the start of the request. A filter's count is counted once and then reused for as long as
-   * the generation stays where it was.
+   * How many memories match the filter, and how many there are in all, given the collection's
+   * `stats` (`memory_stats`, read with the request's member check). A filter's count is counted
+   * once and then reused for as long as the generation stays where it was.
    */
   async counts(filter: ListFilter, stats: CollectionStats | undefined): Promise<{ matched: number; total: number }> {
     const total = stats ? stats.total : await this.countAll();

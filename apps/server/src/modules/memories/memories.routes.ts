@@ -22,7 +22,7 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
   const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
 
   app.get("/api/v1/memories", { schema: { tags: ["memories"], summary: "List memories, newest first", querystring: MemoryListQuery, response: { 200: MemoryPage, ...errors } } }, async (request, reply) =>
-    sendPreparedJson(request, reply, await service.listJson(request.query)),
+    sendPreparedJson(request, reply, await service.listJson(request.query, memberOf(request).collection)),
   );
 
   app.get("/api/v1/memories/:id", { schema: { tags: ["memories"], summary: "One memory", params: IdParams, response: { 200: Memory, ...errors } } }, async (request, reply) => {

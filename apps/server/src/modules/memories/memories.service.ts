@@ -5,8 +5,8 @@ import { z } from "zod";
 import { AppError, notFound } from "../../errors";
 import { GenerationCache } from "../../lib/generation-cache";
 import { PreparedJson } from "../../lib/prepared-json";
-import type { Database, PhotoRow } from "../../db/schema";
-import type { CollectionStats, MemoriesRepository, MemoryRecord } from "./memories.repository";
+import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
+import type { MemoriesRepository, MemoryRecord } from "./memories.repository";
 import type { PhotosRepository } from "../photos/photos.repository";
 
 export interface Actor {
@@ -56,12 +56,12 @@ export class MemoriesService {
   /**
    * A list page as the UTF-8 JSON the API answers with, cached by `memory_stats.generation` (which
    * moves with every change a page can show, whoever makes it) and by the photo URLs' expiry. A
-   * member scrolling or a second tab re-asking then costs one small query, not the page's
-   * queries, photo signing and serialization.
+   * member scrolling or a second tab re-asking then costs no query of its own, not the page's
+   * queries, photo signing and serialization: `stats` are the collection's `memory_stats` as the
+   * request's member check read them, in the same query, after the request arrived.
    */
-  async listJson(query: ListQuery): Promise<PreparedJson> {
-    // The stats before the page: a page is never older than the generation it is filed under.
-    const stats = await this.deps.memories.stats();
+  async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
+    // The stats were read before the page: a page is never older than the generation it is filed under.
     const key = JSON.stringify([this.deps.photoUrlExpiry(), query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
     const cached = stats === undefined ? undefined : this.listPages.get(stats.generation, key);
     if (cached !== undefined) return cached;
