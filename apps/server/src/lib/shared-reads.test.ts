@@ -3,25 +3,21 @@ import { SharedReads } from "./shared-reads";
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A stand-in for the database: each load reads the value as it is when the load starts. */
+/** A stand-in for the database: each batch reads the values as they are when it is sent. */
 function source() {
-  let value = 0;
-  let loads = 0;
+  const values = new Map<string, number>();
+  const batches: string[][] = [];
   let release: (() => void)[] = [];
   return {
-    set: (next: number) => {
-      value = next;
+    values,
+    batches,
+    /** Answers the keys it has, once `finish` is called. */
+    loadMany: (keys: string[]) => {
+      batches.push(keys);
+      const read = new Map([...values].filter(([key]) => keys.includes(key)));
+      return new Promise<Map<string, number>>((resolve) => release.push(() => resolve(read)));
     },
-    get loads() {
-      return loads;
-    },
-    /** Resolves with the value read at the start, once `finish` is called. */
-    load: () => {
-      loads += 1;
-      const read = value;
-      return new Promise<number>((resolve) => release.push(() => resolve(read)));
-    },
-    /** Answers the reads on their way, once one has been sent. */
+    /** Answers the batch on its way, once one has been sent. */
     finish: async () => {
       while (release.length === 0) await turn();
       const pending = release;
@@ -32,68 +28,73 @@ function source() {
 }
 
 describe("SharedReads", () => {
-  it("sends one read for the callers of one event-loop turn, and each gets its answer", async () => {
-    const reads = new SharedReads<number>();
+  it("reads the keys asked for in one event-loop turn in one batch, each key once, and answers each caller", async () => {
     const db = source();
-    db.set(7);
-    const answers = Promise.all([reads.read("k", db.load), reads.read("k", db.load), reads.read("k", db.load)]);
+    const reads = new SharedReads(db.loadMany);
+    db.values.set("a", 1).set("b", 2);
+    const answers = Promise.all([reads.read("a"), reads.read("b"), reads.read("a"), reads.read("missing")]);
     await db.finish();
-    expect(await answers).toEqual([7, 7, 7]);
-    expect(db.loads).toBe(1);
+    expect(await answers).toEqual([1, 2, 1, undefined]);
+    expect(db.batches).toEqual([["a", "b", "missing"]]);
   });
 
-  it("never hands a caller a read sent before it asked: it waits for the next read", async () => {
-    const reads = new SharedReads<number>();
+  it("never hands a caller a read sent before it asked: it waits for the next batch", async () => {
     const db = source();
-    db.set(1);
-    const early = reads.read("k", db.load);
-    await turn(); // the first read is now on its way, having read 1
-    db.set(2); // e.g. a sign-out commits
-    const late = [reads.read("k", db.load), reads.read("k", db.load)];
+    const reads = new SharedReads(db.loadMany);
+    db.values.set("a", 1);
+    const early = reads.read("a");
+    await turn(); // the first batch is now on its way, having read 1
+    db.values.set("a", 2); // e.g. a sign-out commits
+    const late = [reads.read("a"), reads.read("b")];
     await db.finish();
     expect(await early).toBe(1);
     await db.finish();
-    expect(await Promise.all(late)).toEqual([2, 2]);
-    expect(db.loads).toBe(2);
+    expect(await Promise.all(late)).toEqual([2, undefined]);
+    expect(db.batches).toEqual([["a"], ["a", "b"]]);
   });
 
-  it("keeps keys apart", async () => {
-    const reads = new SharedReads<string>();
-    const loaded: string[] = [];
-    const answers = Promise.all(["a", "b", "a"].map((key) => reads.read(key, async () => (loaded.push(key), key.toUpperCase()))));
-    expect(await answers).toEqual(["A", "B", "A"]);
-    expect(loaded.sort()).toEqual(["a", "b"]);
+  it("sends one batch at a time", async () => {
+    const db = source();
+    const reads = new SharedReads(db.loadMany);
+    const first = reads.read("a");
+    await turn();
+    const second = reads.read("b");
+    await turn();
+    await turn();
+    expect(db.batches).toEqual([["a"]]);
+    await db.finish();
+    await first;
+    await db.finish();
+    await second;
+    expect(db.batches).toEqual([["a"], ["b"]]);
   });
 
-  it("passes a failed read to the callers that shared it, and the next callers read again", async () => {
-    const reads = new SharedReads<number>();
+  it("fails the callers of a failed batch, and the next callers read again", async () => {
     let attempt = 0;
-    const load = async () => {
+    const reads = new SharedReads<string, number>(async (keys) => {
       attempt += 1;
       if (attempt === 1) throw new Error("connection lost");
-      return attempt;
-    };
-    const failed = await Promise.allSettled([reads.read("k", load), reads.read("k", load)]);
+      return new Map(keys.map((key) => [key, attempt]));
+    });
+    const failed = await Promise.allSettled([reads.read("a"), reads.read("b")]);
     expect(failed.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
-    expect(await reads.read("k", load)).toBe(2);
+    expect(await reads.read("a")).toBe(2);
     // A load that throws before returning its promise fails the same way.
-    await expect(
-      reads.read("x", () => {
-        throw new Error("no pool");
-      }),
-    ).rejects.toThrow("no pool");
-    expect(await reads.read("x", async () => 5)).toBe(5);
+    const throwing = new SharedReads<string, number>(() => {
+      throw new Error("no pool");
+    });
+    await expect(throwing.read("x")).rejects.toThrow("no pool");
   });
 
-  it("forgets a key once nobody waits on it, so reads of one key after another each start fresh", async () => {
-    const reads = new SharedReads<number>();
+  it("starts afresh for callers that come one after another", async () => {
     const db = source();
+    const reads = new SharedReads(db.loadMany);
     for (const value of [3, 4, 5]) {
-      db.set(value);
-      const answer = reads.read("k", db.load);
+      db.values.set("a", value);
+      const answer = reads.read("a");
       await db.finish();
       expect(await answer).toBe(value);
     }
-    expect(db.loads).toBe(3);
+    expect(db.batches).toEqual([["a"], ["a"], ["a"]]);
   });
 });

@@ -1,69 +1,75 @@
-interface Batch<V> {
-  load: () => Promise<V>;
-  promise: Promise<V>;
-  resolve: (value: V) => void;
+interface Waiting<V> {
+  promise: Promise<V | undefined>;
+  resolve: (value: V | undefined) => void;
   reject: (reason: unknown) => void;
 }
 
-interface KeyState<V> {
-  /** A read of this key is on its way. */
-  running: boolean;
-  /** The callers waiting for the next read of this key; it has not been sent yet. */
-  waiting: Batch<V> | undefined;
-}
-
 /**
- * Lets concurrent requests share one read of the same thing without any of them getting an
- * answer older than its own arrival. A caller joins only a read that has not been sent yet; reads
- * of a key are sent one at a time, at the end of the event-loop turn (`setImmediate`), so every
- * request parsed in that turn, or arriving while the previous read was on its way, shares the
- * next one. A caller thus always gets a read sent after it asked, exactly as if it had read
- * alone, while under load a burst of requests costs a few reads instead of one each.
+ * Lets concurrent requests share their reads without any of them getting an answer older than
+ * its own arrival. Callers ask for keys; the keys asked for during one event-loop turn, or while
+ * the previous batch was on its way, are read together by one `loadMany` call, sent at the end of
+ * the turn (`setImmediate`), one batch at a time. A caller joins only a batch that has not been
+ * sent yet, so its answer was always read after it asked, exactly as if it had read alone; under
+ * load, a burst of requests costs a few reads instead of one each.
  *
  * For the read every authenticated request makes (the member check), where each read costs a
  * round trip and, on PostgreSQL, the server's CPU.
  */
-export class SharedReads<V> {
-  private readonly keys = new Map<string, KeyState<V>>();
+export class SharedReads<K, V> {
+  /** The callers of the batch not sent yet, by key. */
+  private waiting: Map<K, Waiting<V>> | undefined;
+  /** A batch is on its way, or about to be sent. */
+  private busy = false;
 
-  read(key: string, load: () => Promise<V>): Promise<V> {
-    let state = this.keys.get(key);
-    if (!state) {
-      state = { running: false, waiting: undefined };
-      this.keys.set(key, state);
+  /** `loadMany` answers the keys it finds; a key it leaves out reads as undefined. */
+  constructor(private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>) {}
+
+  read(key: K): Promise<V | undefined> {
+    if (!this.waiting) {
+      this.waiting = new Map();
+      if (!this.busy) this.sendSoon();
     }
-    if (!state.waiting) {
-      state.waiting = deferred(load);
-      if (!state.running) this.sendSoon(key, state);
+    let entry = this.waiting.get(key);
+    if (!entry) {
+      entry = waiting<V>();
+      this.waiting.set(key, entry);
     }
-    return state.waiting.promise;
+    return entry.promise;
   }
 
-  private sendSoon(key: string, state: KeyState<V>): void {
-    setImmediate(() => this.send(key, state));
+  private sendSoon(): void {
+    this.busy = true;
+    setImmediate(() => this.send());
   }
 
-  private send(key: string, state: KeyState<V>): void {
-    const batch = state.waiting;
-    if (!batch) return;
-    state.waiting = undefined;
-    state.running = true;
+  private send(): void {
+    const batch = this.waiting ?? new Map<K, Waiting<V>>();
+    this.waiting = undefined;
     const settled = () => {
-      state.running = false;
-      if (state.waiting) this.sendSoon(key, state);
-      else this.keys.delete(key);
+      if (this.waiting) this.sendSoon();
+      else this.busy = false;
     };
     // Through a promise, so a load that throws fails its batch like one that rejects.
-    Promise.resolve().then(batch.load).then(batch.resolve, batch.reject).then(settled, settled);
+    Promise.resolve()
+      .then(() => this.loadMany([...batch.keys()]))
+      .then(
+        (values) => {
+          for (const [key, entry] of batch) entry.resolve(values.get(key));
+        },
+        (error: unknown) => {
+          for (const entry of batch.values()) entry.reject(error);
+        },
+      )
+      .then(settled, settled);
   }
 }
 
-function deferred<V>(load: () => Promise<V>): Batch<V> {
-  let resolve!: (value: V) => void;
+function waiting<V>(): Waiting<V> {
+  let resolve!: (value: V | undefined) => void;
   let reject!: (reason: unknown) => void;
-  const promise = new Promise<V>((onValue, onError) => {
+  const promise = new Promise<V | undefined>((onValue, onError) => {
     resolve = onValue;
     reject = onError;
   });
-  return { load, promise, resolve, reject };
+  return { promise, resolve, reject };
 }

@@ -26,7 +26,7 @@ export interface AuthModule {
 export async function createAuthModule(deps: { config: Config; db: Kysely<Database>; mailer: Mailer; invitations: InvitationsService; audit: AuditLogRepository; now?: () => Date }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
   const keys = await SigningKeys.load({ keys: config.auth.jwtKeys, hsSecret: config.auth.jwtSecret, issuer: config.auth.jwtIssuer, settings: new InstanceSettingsRepository(db) });
-  const users = new UsersRepository(db);
+  const users = new UsersRepository(db, config.database.engine);
   const sessionsRepository = new SessionsRepository(db);
   const tokens = new OneTimeTokensRepository(db);
   const hasher = new PasswordHasher();

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, type SqlBool, sql, type Transaction } from "kysely";
+import type { Engine } from "../../db/database";
 import { preparedQuery } from "../../db/prepared-query";
 import type { CollectionStats, Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/schema";
 import { SharedReads } from "../../lib/shared-reads";
@@ -19,19 +20,35 @@ export interface MemberCheck {
 
 /** Accounts and their profiles. E-mails are stored lower-case, so lookups compare exactly. */
 export class UsersRepository {
-  /** The member check's query, built once: it runs on every authenticated request. */
+  /** The member check's queries, built once: they run on every authenticated request. */
+  private readonly selectForSessions;
   private readonly selectForSession;
-  private readonly sessionChecks = new SharedReads<MemberCheck | undefined>();
+  private readonly memberChecks = new SharedReads<string, MemberCheck>((sessionIds) => this.readLiveSessions(sessionIds));
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+  ) {
+    // A list of session ids as one value: a text array on PostgreSQL, a JSON array on SQLite.
+    const inSessions = (ids: string[] | string) =>
+      engine === "postgres" ? sql<SqlBool>`${sql.ref("sessions.id")} = any(${ids}::text[])` : sql<SqlBool>`${sql.ref("sessions.id")} in (select value from json_each(${ids}))`;
+    this.selectForSessions = preparedQuery((ids: string[] | string) =>
+      db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .leftJoin("invitations", "invitations.email", "users.email")
+        .leftJoin("memory_stats", (join) => join.on("memory_stats.id", "=", 1))
+        .selectAll("users")
+        .select(["sessions.id as session_id", "invitations.email as invited_email", "memory_stats.total as collection_total", "memory_stats.generation as collection_generation"])
+        .where(inSessions(ids)),
+    );
     this.selectForSession = preparedQuery((userId: string, sessionId: string) =>
       db
         .selectFrom("users")
         .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
         .leftJoin("invitations", "invitations.email", "users.email")
-        .leftJoin("memory_stats", (join) => join.on("memory_stats.id", "=", 1))
         .selectAll("users")
-        .select(["sessions.id as session_id", "invitations.email as invited_email", "memory_stats.total as collection_total", "memory_stats.generation as collection_generation"])
+        .select(["sessions.id as session_id", "invitations.email as invited_email"])
         .where("users.id", "=", userId),
     );
   }
@@ -41,22 +58,32 @@ export class UsersRepository {
   }
 
   /**
-   * The account with whether the session belongs to it and whether its address is invited, in
-   * one query: this runs on every authenticated request. The same query reads the collection's
-   * `memory_stats`, which list requests need next: one round trip per request. Requests of one
-   * session that arrive together share a read sent after each of them arrived (`SharedReads`),
-   * so a sign-out or a revoked invitation still counts from the very next request.
+   * The member check: the account with whether the session belongs to it and whether its address
+   * is invited, and the collection's `memory_stats`, which list requests need next; one query,
+   * and one round trip per request at most. Requests that arrive together share one read of all
+   * their sessions, sent after each of them arrived (`SharedReads`), so a sign-out or a revoked
+   * invitation still counts from the very next request.
    */
-  findForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
-    return this.sessionChecks.read(`${userId} ${sessionId}`, () => this.readForSession(userId, sessionId));
-  }
-
-  private async readForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
+  async findForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
+    const live = await this.memberChecks.read(sessionId);
+    if (live && live.user.id === userId) return live;
+    // No such session of this account: whether the account exists decides the error (rare).
     const [row] = (await this.selectForSession(this.db, userId, sessionId)).rows;
     if (!row) return undefined;
-    const { session_id: joinedSession, invited_email: invitedEmail, collection_total: total, collection_generation: generation, ...user } = row;
-    const collection = total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
-    return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null, collection };
+    const { session_id: joinedSession, invited_email: invitedEmail, ...user } = row;
+    return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null, collection: undefined };
+  }
+
+  /** The live sessions among `sessionIds`, with their accounts, invitations and the collection's stats. */
+  private async readLiveSessions(sessionIds: string[]): Promise<Map<string, MemberCheck>> {
+    const { rows } = await this.selectForSessions(this.db, this.engine === "postgres" ? sessionIds : JSON.stringify(sessionIds));
+    const checks = new Map<string, MemberCheck>();
+    for (const row of rows) {
+      const { session_id: sessionId, invited_email: invitedEmail, collection_total: total, collection_generation: generation, ...user } = row;
+      const collection = total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
+      checks.set(sessionId, { user, hasSession: true, invited: invitedEmail !== null, collection });
+    }
+    return checks;
   }
 
   findByEmail(email: string, executor: Executor = this.db): Promise<UserRow | undefined> {

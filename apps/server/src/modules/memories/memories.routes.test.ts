@@ -58,6 +58,19 @@ describe.each(testEngines)("memories API on %s", (engine) => {
       expect(after.statusCode).toBe(401);
       expect(after.json()).toMatchObject({ code: "session_not_found" });
     });
+
+    it("refuses an ended session among requests that share one member check, and answers the others", async () => {
+      const member = await createMember(testApp, "dora@memory-box.test");
+      const logout = await testApp.app.inject({ method: "POST", url: "/auth/v1/logout?scope=local", headers: member.headers });
+      expect(logout.statusCode).toBe(204);
+      await Promise.all([list("?limit=3"), request(ben, "GET", "/api/v1/memories?limit=3")]);
+      queries = 0;
+      const [annAnswer, endedAnswer, benAnswer] = await Promise.all([ann, member, ben].map((caller) => request(caller, "GET", "/api/v1/memories?limit=3")));
+      expect([annAnswer?.statusCode, endedAnswer?.statusCode, benAnswer?.statusCode]).toEqual([200, 401, 200]);
+      expect(endedAnswer?.json()).toMatchObject({ code: "session_not_found" });
+      // One member check for the three sessions, then the ended one's own lookup of its account.
+      expect(queries).toBe(2);
+    });
   });
 
   describe("validation", () => {
