@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -8,7 +9,7 @@ import sharp from "sharp";
 /** What the browser journeys share: members invited and signed up as a person would be. */
 
 // The same throw-away data folder the server of this run uses (scripts/test-e2e.mjs sets it).
-export const dataDir = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
+const dataDir = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
 const outbox = path.join(dataDir, "outbox");
 export const password = "correct horse battery staple";
 
@@ -65,7 +66,7 @@ export async function fillCredentials(page: Page, email: string, secret: string)
 }
 
 /** Invites a fresh address, signs it up on the page and opens the confirmation link: lands on home. */
-export async function signUpMember(page: Page, label: string): Promise<string> {
+export async function signUpMember(page: Page, label: string): Promise<void> {
   const email = freshEmail(label);
   invite(email);
   await page.goto("/auth");
@@ -75,7 +76,16 @@ export async function signUpMember(page: Page, label: string): Promise<string> {
   await expect(page.getByText("Check your email for confirmation link")).toBeVisible();
   await page.goto(await confirmationLink(email));
   await expect(page.getByText(/^Welcome back, /)).toBeVisible();
-  return email;
+}
+
+/**
+ * Axe finds no problem on what the page shows now: none at all, or (`"serious"`) none rated
+ * serious or critical.
+ */
+export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const counted = level === "all" ? violations : violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(counted.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`), screen).toEqual([]);
 }
 
 /** The member's API, with the access token the page keeps in localStorage. */
@@ -86,8 +96,8 @@ export async function memberApi(page: Page, request: APIRequestContext) {
   expect(token).toBeTruthy();
   const headers = { Authorization: `Bearer ${token}` };
   return {
-    async uploadPhoto(image: Buffer, name = "photo.png"): Promise<Photo> {
-      const response = await request.post("/api/v1/photos", { headers, multipart: { file: { name, mimeType: "image/png", buffer: image } } });
+    async uploadPhoto(image: Buffer): Promise<Photo> {
+      const response = await request.post("/api/v1/photos", { headers, multipart: { file: { name: "photo.png", mimeType: "image/png", buffer: image } } });
       expect(response.status(), await response.text()).toBe(201);
       return (await response.json()) as Photo;
     },

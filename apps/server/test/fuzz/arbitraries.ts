@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { multipartBoundary, multipartContentType, multipartPayload } from "../multipart";
 
 /** What the arbitraries draw on besides randomness: real ids, tokens and images of the app under test. */
 export interface FuzzContext {
@@ -377,13 +378,13 @@ const plausibleValues = (context: FuzzContext) =>
   );
 
 /** Objects made of known field names with values that are sometimes right and often the wrong type. */
-export const fieldObject = (context: FuzzContext) =>
+const fieldObject = (context: FuzzContext) =>
   fc.dictionary(fc.constantFrom(...fieldNames), fc.oneof({ weight: 3, arbitrary: plausibleValues(context) }, { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: anyText }), {
     maxKeys: 6,
   });
 
 /** A memory that would be valid but for one thing, or valid outright. */
-export const memoryLike = (context: FuzzContext) =>
+const memoryLike = (context: FuzzContext) =>
   fc.record(
     {
       title: fc.oneof(anyText, fc.constant(123), fc.constant(null), fc.constant([])),
@@ -396,12 +397,17 @@ export const memoryLike = (context: FuzzContext) =>
     { requiredKeys: [] },
   );
 
-/** `{"a":{"a":…}}` or `[[[…]]]`, thousands deep: valid JSON that recursive code may choke on. */
+/** `{"a":{"a":…1}}` or `[[[…1]]]`, `depth` levels deep, as text. */
+export function nestedJsonText(depth: number, kind: "object" | "array"): string {
+  return kind === "object" ? `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}` : `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+}
+
+/** Nested JSON thousands deep: valid JSON that recursive code may choke on. */
 const deepJson = fc
   .record({ depth: fc.integer({ min: 50, max: 20_000 }), shape: fc.constantFrom("array", "object", "data", "metadata", "tags") })
   .map(({ depth, shape }) => {
-    const arrays = `${"[".repeat(depth)}1${"]".repeat(depth)}`;
-    const objects = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const arrays = nestedJsonText(depth, "array");
+    const objects = nestedJsonText(depth, "object");
     switch (shape) {
       case "array":
         return arrays;
@@ -450,17 +456,9 @@ export const body = (context: FuzzContext) =>
 // ---------------------------------------------------------------------------------------------
 // Multipart uploads
 
-const boundary = "----fuzzboundary7MA4YWxkTrZu0gW";
-
-export interface MultipartPart {
-  name: string | undefined;
-  filename: string | undefined;
-  contentType: string | undefined;
-  data: Buffer;
-}
 
 /** Image bytes as an upload might carry them: valid, truncated, corrupted, or not an image at all. */
-export const imageBytes = (context: FuzzContext) =>
+const imageBytes = (context: FuzzContext) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...context.images) },
     { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...context.images), fc.double({ min: 0, max: 1, noNaN: true })).map(([image, cut]) => image.subarray(0, Math.floor(image.length * cut))) },
@@ -492,37 +490,27 @@ const part = (context: FuzzContext) =>
     data: imageBytes(context),
   });
 
-function multipartPayload(parts: MultipartPart[], closing: boolean): Buffer {
-  const chunks: Buffer[] = [];
-  for (const { name, filename, contentType, data } of parts) {
-    const disposition = ["form-data", ...(name === undefined ? [] : [`name="${name}"`]), ...(filename === undefined ? [] : [`filename="${filename}"`])].join("; ");
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${contentType === undefined ? "" : `Content-Type: ${contentType}\r\n`}\r\n`, "latin1"), data, Buffer.from("\r\n"));
-  }
-  if (closing) chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
-}
-
 export const multipartBody = (context: FuzzContext) =>
   fc.oneof(
     {
       weight: 8,
       arbitrary: fc.record({ parts: fc.array(part(context), { minLength: 0, maxLength: 3 }), closing: fc.boolean(), header: fc.constantFrom("ok", "ok", "ok", "no boundary", "other boundary", "quoted", "mixed") }).map(({ parts, closing, header }): FuzzBody => {
         const contentType = {
-          ok: `multipart/form-data; boundary=${boundary}`,
+          ok: multipartContentType,
           "no boundary": "multipart/form-data",
           "other boundary": "multipart/form-data; boundary=somethingelse",
-          quoted: `multipart/form-data; boundary="${boundary}"`,
-          mixed: `multipart/mixed; boundary=${boundary}`,
+          quoted: `multipart/form-data; boundary="${multipartBoundary}"`,
+          mixed: `multipart/mixed; boundary=${multipartBoundary}`,
         }[header];
         return { payload: multipartPayload(parts, closing || parts.length === 0), contentType };
       }),
     },
-    { weight: 1, arbitrary: fc.record({ parts: fc.array(part(context), { minLength: 1, maxLength: 2 }) }).map(({ parts }): FuzzBody => ({ payload: multipartPayload(parts, true).subarray(0, 200), contentType: `multipart/form-data; boundary=${boundary}` })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2048 }).map((bytes): FuzzBody => ({ payload: Buffer.from(bytes), contentType: `multipart/form-data; boundary=${boundary}` })) },
+    { weight: 1, arbitrary: fc.record({ parts: fc.array(part(context), { minLength: 1, maxLength: 2 }) }).map(({ parts }): FuzzBody => ({ payload: multipartPayload(parts, true).subarray(0, 200), contentType: multipartContentType })) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2048 }).map((bytes): FuzzBody => ({ payload: Buffer.from(bytes), contentType: multipartContentType })) },
     { weight: 1, arbitrary: body(context) },
   );
 
 /** A multipart body with one well-formed file part named `file`. */
 export function singleFileUpload(data: Buffer, filename = "photo.png", contentType = "image/png"): FuzzBody {
-  return { payload: multipartPayload([{ name: "file", filename, contentType, data }], true), contentType: `multipart/form-data; boundary=${boundary}` };
+  return { payload: multipartPayload([{ name: "file", filename, contentType, data }], true), contentType: multipartContentType };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { JsonSchema, OpenApiParameter } from "./schema";
 
-export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
 /** One route and method, with parameters in OpenAPI form: `/api/v1/memories/{id}`, `/storage/…/{*}`. */
 export interface RouteSpec {
@@ -60,7 +60,7 @@ export async function discoverRoutes(app: FastifyInstance): Promise<RouteSpec[]>
  * `printRoutes()` draws a tree: each line is `│   ` / `    ` per level, then `├── ` or `└── `,
  * the path segment relative to its parent, and the methods in parentheses.
  */
-export function parsePrintedRoutes(tree: string): RouteSpec[] {
+function parsePrintedRoutes(tree: string): RouteSpec[] {
   const routes: RouteSpec[] = [];
   const stack: string[] = [];
   for (const line of tree.split("\n")) {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { anyText, encode, type FuzzContext } from "./arbitraries";
+import { anyText, encode, type FuzzContext, nestedJsonText } from "./arbitraries";
 
 /** The part of JSON Schema (as the app's OpenAPI document writes it) the generator understands. */
 export interface JsonSchema {
@@ -42,7 +42,7 @@ export class DeepJson {
   ) {}
 
   text(): string {
-    return this.kind === "object" ? `${'{"a":'.repeat(this.depth)}1${"}".repeat(this.depth)}` : `${"[".repeat(this.depth)}1${"]".repeat(this.depth)}`;
+    return nestedJsonText(this.depth, this.kind);
   }
 }
 
@@ -58,7 +58,7 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-export const deepValue = fc.record({ depth: fc.integer({ min: 500, max: 20_000 }), kind: fc.constantFrom<"object" | "array">("object", "array") }).map(({ depth, kind }) => new DeepJson(depth, kind));
+const deepValue = fc.record({ depth: fc.integer({ min: 500, max: 20_000 }), kind: fc.constantFrom<"object" | "array">("object", "array") }).map(({ depth, kind }) => new DeepJson(depth, kind));
 
 /** Candidates by property name: what a client that means well (or almost) would send. */
 function hintsFor(name: string, context: FuzzContext): fc.Arbitrary<unknown> | undefined {
@@ -128,7 +128,7 @@ function numberFor(schema: JsonSchema, valid: boolean): fc.Arbitrary<unknown> {
  * validation into the services and the database), sometimes of a wrong type, null, or nested
  * thousands deep where the schema takes any JSON.
  */
-export function valueFor(schema: JsonSchema, name: string, context: FuzzContext, level = 0, valid = false): fc.Arbitrary<unknown> {
+function valueFor(schema: JsonSchema, name: string, context: FuzzContext, level = 0, valid = false): fc.Arbitrary<unknown> {
   const options: fc.WeightedArbitrary<unknown>[] = [];
   const hint = hintsFor(name, context);
   if (hint) options.push({ weight: valid ? 12 : 4, arbitrary: hint });

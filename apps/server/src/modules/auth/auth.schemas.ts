@@ -11,8 +11,8 @@ const text = z.string().nullish().transform((value) => value ?? undefined);
  * JSON nested thousands deep overflows the stack of JSON.stringify and of jose's structuredClone,
  * and an account that held it could never sign in again.
  */
-export const maxMetadataDepth = 16;
-export const maxMetadataBytes = 16 * 1024;
+const maxMetadataDepth = 16;
+const maxMetadataBytes = 16 * 1024;
 const metadata = z
   .record(z.string(), z.unknown())
   .refine((value) => withinDepth(value, maxMetadataDepth) && JSON.stringify(value).length <= maxMetadataBytes, {

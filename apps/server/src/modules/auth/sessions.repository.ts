@@ -91,10 +91,6 @@ export class SessionsRepository {
     return { token, amr, user, invited: invited_email !== null };
   }
 
-  findRefreshToken(tokenHash: string, executor: Executor = this.db): Promise<RefreshTokenRow | undefined> {
-    return executor.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
-  }
-
   /** Revokes the token unless someone else already did; true when this call revoked it. */
   async revokeRefreshToken(id: string, now: string, executor: Executor = this.db): Promise<boolean> {
     const result = await this.rotation.revokeToken(executor, id, now);

@@ -12,6 +12,7 @@ export type MailSentColumn = "confirmation_sent_at" | "invited_at" | "recovery_s
 /** What the member check reads: the account, its session and invitation, and the collection's stats. */
 export interface MemberCheck {
   user: UserRow;
+  /** False when the session has ended; the rest is then not read (the request is refused). */
   hasSession: boolean;
   invited: boolean;
   /** Undefined only if the `memory_stats` row was removed by hand. */
@@ -20,9 +21,8 @@ export interface MemberCheck {
 
 /** Accounts and their profiles. E-mails are stored lower-case, so lookups compare exactly. */
 export class UsersRepository {
-  /** The member check's queries, built once: they run on every authenticated request. */
+  /** The member check's query, built once: it runs on every authenticated request. */
   private readonly selectForSessions;
-  private readonly selectForSession;
   private readonly memberChecks = new SharedReads<string, MemberCheck>((sessionIds) => this.readLiveSessions(sessionIds));
 
   constructor(
@@ -42,15 +42,6 @@ export class UsersRepository {
         .select(["sessions.id as session_id", "invitations.email as invited_email", "memory_stats.total as collection_total", "memory_stats.generation as collection_generation"])
         .where(inSessions(ids)),
     );
-    this.selectForSession = preparedQuery((userId: string, sessionId: string) =>
-      db
-        .selectFrom("users")
-        .leftJoin("sessions", (join) => join.onRef("sessions.user_id", "=", "users.id").on("sessions.id", "=", sessionId))
-        .leftJoin("invitations", "invitations.email", "users.email")
-        .selectAll("users")
-        .select(["sessions.id as session_id", "invitations.email as invited_email"])
-        .where("users.id", "=", userId),
-    );
   }
 
   findById(id: string, executor: Executor = this.db): Promise<UserRow | undefined> {
@@ -67,11 +58,9 @@ export class UsersRepository {
   async findForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
     const live = await this.memberChecks.read(sessionId);
     if (live && live.user.id === userId) return live;
-    // No such session of this account: whether the account exists decides the error (rare).
-    const [row] = (await this.selectForSession(this.db, userId, sessionId)).rows;
-    if (!row) return undefined;
-    const { session_id: joinedSession, invited_email: invitedEmail, ...user } = row;
-    return { user, hasSession: joinedSession !== null, invited: invitedEmail !== null, collection: undefined };
+    // No such session of this account (it ended): whether the account exists decides the error.
+    const user = await this.findById(userId);
+    return user && { user, hasSession: false, invited: false, collection: undefined };
   }
 
   /** The live sessions among `sessionIds`, with their accounts, invitations and the collection's stats. */

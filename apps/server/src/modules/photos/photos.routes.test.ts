@@ -4,6 +4,7 @@ import type { Memory, Photo } from "@memory-box/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
+import { multipartContentType, multipartPayload } from "../../../test/multipart";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
@@ -11,18 +12,9 @@ import { openDatabase } from "../../db/database";
 import { createBlobStore } from "../storage";
 import { heicSample, pngBomb, rotatedCameraJpeg, twoTone } from "./fixtures/test-images";
 
-const boundary = "memory-box-test-boundary";
-
 /** A multipart/form-data body with one file, as a browser sends it. */
 function multipart(filename: string, contentType: string, data: Buffer, field = "file") {
-  return {
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
-      data,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-  };
+  return { payload: multipartPayload([{ name: field, filename, contentType, data }]), headers: { "content-type": multipartContentType } };
 }
 
 const storages = ["local disk", "S3 (s3rver)"] as const;

@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { Photo } from "@memory-box/contract";
 import type { PhotoRow } from "../../db/schema";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
-import { BoundedCache } from "../../lib/bounded-cache";
+import { GenerationCache } from "../../lib/generation-cache";
 import { AppError } from "../../errors";
 import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
 import { processImage } from "./image-pipeline";
@@ -40,9 +40,8 @@ const signedUrlCacheSize = 10_000;
  */
 export class PhotosService {
   private readonly decoding = new ConcurrencyLimit(concurrentDecodes);
-  /** Signed URLs by object key, all for the expiry `signedUrlsExpire`. */
-  private readonly signedUrls = new BoundedCache<string, string>(signedUrlCacheSize);
-  private signedUrlsExpire = 0;
+  /** Signed URLs by object key, filed under their expiry: a new hour's URLs drop the last hour's. */
+  private readonly signedUrls = new GenerationCache<string>(signedUrlCacheSize);
 
   constructor(private readonly deps: PhotosServiceDeps) {}
 
@@ -128,11 +127,11 @@ export class PhotosService {
    * as the expiry moves on.
    */
   private signedUrl(key: string, expires: number): string {
-    if (expires !== this.signedUrlsExpire) {
-      this.signedUrls.clear();
-      this.signedUrlsExpire = expires;
-    }
-    return this.signedUrls.getOrCreate(key, () => signedPhotoUrlExpiring("", key, this.deps.urlSecret, expires));
+    const cached = this.signedUrls.get(expires, key);
+    if (cached !== undefined) return cached;
+    const url = signedPhotoUrlExpiring("", key, this.deps.urlSecret, expires);
+    this.signedUrls.set(expires, key, url);
+    return url;
   }
 
   /** The bytes behind a signed URL; 403 for a missing, altered or expired signature, before any lookup. */

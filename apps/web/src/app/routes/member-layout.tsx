@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router";
 
@@ -9,9 +8,9 @@ import { getQueryClient } from "@/lib/query-client";
  * is a lazy chunk like the screens themselves, so TanStack Query is loaded only by members.
  */
 export function MemberLayout() {
-  const [queryClient] = useState(getQueryClient);
+  // One client for the page's life (getQueryClient keeps it), so the cache outlives this layout.
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={getQueryClient()}>
       <Outlet />
     </QueryClientProvider>
   );

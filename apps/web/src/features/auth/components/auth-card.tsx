@@ -30,7 +30,7 @@ export function AuthCard() {
               submitLabel="Sign In"
               busyLabel="Signing in..."
               busy={signIn.isPending}
-              onSubmit={(credentials) => signIn.run(credentials)}
+              onSubmit={signIn.run}
             />
           </TabsContent>
           <TabsContent value="sign-up" className="pt-2">
@@ -40,7 +40,7 @@ export function AuthCard() {
               submitLabel="Sign Up"
               busyLabel="Creating account..."
               busy={signUp.isPending}
-              onSubmit={(credentials) => signUp.run(credentials)}
+              onSubmit={signUp.run}
             />
           </TabsContent>
         </Tabs>

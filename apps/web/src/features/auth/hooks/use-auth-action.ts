@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useState } from "react";
 
 import { reportUnexpectedAuthError } from "@/features/auth/hooks/invitation-gate";
 
@@ -9,14 +9,11 @@ import { reportUnexpectedAuthError } from "@/features/auth/hooks/invitation-gate
 export function useAuthAction<Input>(action: (input: Input) => Promise<void>) {
   // A count rather than a flag: a second run started before the first ends keeps the form busy.
   const [inFlight, setInFlight] = useState(0);
-  const run = useCallback(
-    (input: Input) => {
-      setInFlight((count) => count + 1);
-      void action(input)
-        .catch(reportUnexpectedAuthError)
-        .finally(() => setInFlight((count) => count - 1));
-    },
-    [action],
-  );
+  const run = (input: Input) => {
+    setInFlight((count) => count + 1);
+    void action(input)
+      .catch(reportUnexpectedAuthError)
+      .finally(() => setInFlight((count) => count - 1));
+  };
   return { isPending: inFlight > 0, run };
 }
