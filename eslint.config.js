@@ -17,7 +17,6 @@ export default tseslint.config(
     },
     rules: {
       eqeqeq: ["error", "always", { null: "ignore" }],
-      curly: ["error", "multi-line"],
       "@typescript-eslint/switch-exhaustiveness-check": "error",
       // Fastify plugins and hooks are async by contract, with or without an await inside.
       "@typescript-eslint/require-await": "off",
