@@ -44,14 +44,20 @@ export default tseslint.config(
     // The contract is shared by server and browser: it may import only zod.
     files: ["packages/contract/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$|\\.{1,2}/)", message: "The contract imports only zod." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!zod$|\\.{1,2}/)", message: "The contract imports only zod." }] },
+      ],
     },
   },
   {
     // Layering: repositories hold SQL only and never reach up into services or routes.
     files: ["apps/server/src/**/*.repository.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/*.service", "**/*.routes"], message: "Repositories must not import services or routes." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/*.service", "**/*.routes"], message: "Repositories must not import services or routes." }] },
+      ],
     },
   },
   {

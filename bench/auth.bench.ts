@@ -21,12 +21,20 @@ async function main(): Promise<void> {
   const engine = process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "SQLite";
   const baseline = await argon2Rate();
 
-  const server = await startServer({ AUTH_RATE_LIMITS: "false", AUTH_AUTOCONFIRM: "true", ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}) });
+  const server = await startServer({
+    AUTH_RATE_LIMITS: "false",
+    AUTH_AUTOCONFIRM: "true",
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  });
   try {
     const emails = Array.from({ length: concurrency }, (_, i) => `bench${i}@memory-box.test`);
     cli(server, ["invite", ...emails]);
     const post = (path: string, body: unknown) =>
-      fetch(`${server.url}/auth/v1${path}`, { method: "POST", headers: { "content-type": "application/json", "x-supabase-api-version": "2024-01-01" }, body: JSON.stringify(body) });
+      fetch(`${server.url}/auth/v1${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+        body: JSON.stringify(body),
+      });
     const refreshTokens: string[] = [];
     for (const email of emails) {
       const response = await post("/signup", { email, password });
@@ -39,7 +47,12 @@ async function main(): Promise<void> {
     const client = new HttpClient(server.url, concurrency);
     const postJson = (path: string, body: unknown) => {
       const payload = Buffer.from(JSON.stringify(body));
-      return client.request("POST", `/auth/v1${path}`, { "content-type": "application/json", "content-length": payload.length, "x-supabase-api-version": "2024-01-01" }, payload);
+      return client.request(
+        "POST",
+        `/auth/v1${path}`,
+        { "content-type": "application/json", "content-length": payload.length, "x-supabase-api-version": "2024-01-01" },
+        payload,
+      );
     };
     const refresh = await runLoad({
       concurrency,
@@ -54,7 +67,8 @@ async function main(): Promise<void> {
     const signIn = await runLoad({
       concurrency,
       durationMs,
-      request: async (worker) => (await postJson("/token?grant_type=password", { email: emails[worker], password })).status === 200,
+      request: async (worker) =>
+        (await postJson("/token?grant_type=password", { email: emails[worker], password })).status === 200,
     });
     client.close();
 

@@ -17,14 +17,22 @@ export class HttpClient {
   }
 
   /** Status and raw body. */
-  request(method: string, path: string, headers: Record<string, string | number> = {}, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+  request(
+    method: string,
+    path: string,
+    headers: Record<string, string | number> = {},
+    body?: Buffer,
+  ): Promise<{ status: number; body: Buffer }> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ agent: this.agent, host: this.base.hostname, port: this.base.port, method, path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        res.on("error", reject);
-      });
+      const req = http.request(
+        { agent: this.agent, host: this.base.hostname, port: this.base.port, method, path, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -44,8 +52,14 @@ export class HttpClient {
 
   async json<T>(method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<T> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const response = await this.request(method, path, payload ? { ...headers, "content-type": "application/json", "content-length": payload.length } : headers, payload);
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.body.toString("utf8").slice(0, 300)}`);
+    const response = await this.request(
+      method,
+      path,
+      payload ? { ...headers, "content-type": "application/json", "content-length": payload.length } : headers,
+      payload,
+    );
+    if (response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${response.body.toString("utf8").slice(0, 300)}`);
     return JSON.parse(response.body.toString("utf8")) as T;
   }
 

@@ -25,8 +25,20 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   spawnSync("node", ["scripts/build-if-needed.mjs"], { cwd: root, stdio: "inherit" });
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-"));
-  const fullEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", PUBLIC_URL: `http://127.0.0.1:${port}`, ...env } as Record<string, string>;
-  const child: ChildProcess = spawn("node", [...serverNodeArgs(), "apps/server/dist/main.js"], { cwd: root, env: fullEnv, stdio: ["ignore", "inherit", "inherit"] });
+  const fullEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  } as Record<string, string>;
+  const child: ChildProcess = spawn("node", [...serverNodeArgs(), "apps/server/dist/main.js"], {
+    cwd: root,
+    env: fullEnv,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -78,7 +90,12 @@ export interface LoadResult {
  * `concurrency` workers, each sending one request after another for `durationMs` (bounded in
  * time and count). `request` returns whether the answer was the expected one.
  */
-export async function runLoad(options: { concurrency: number; durationMs: number; maxRequests?: number; request: (worker: number) => Promise<boolean> }): Promise<LoadResult> {
+export async function runLoad(options: {
+  concurrency: number;
+  durationMs: number;
+  maxRequests?: number;
+  request: (worker: number) => Promise<boolean>;
+}): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -97,7 +114,15 @@ export async function runLoad(options: { concurrency: number; durationMs: number
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN);
-  return { requests: latencies.length, errors, seconds: round(seconds), perSecond: round(latencies.length / seconds), p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: round(seconds),
+    perSecond: round(latencies.length / seconds),
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+  };
 }
 
 export function round(value: number, digits = 2): number {
@@ -108,7 +133,9 @@ export function round(value: number, digits = 2): number {
 /** Replaces (or appends) the section `## {title}` of bench/RESULTS.md. */
 export function writeResults(title: string, markdown: string): void {
   const file = path.join(root, "bench", "RESULTS.md");
-  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmark results\n\nWritten by the scripts in `bench/` (`npm run bench`). Each section is replaced when its benchmark runs again.\n";
+  const current = fs.existsSync(file)
+    ? fs.readFileSync(file, "utf8")
+    : "# Benchmark results\n\nWritten by the scripts in `bench/` (`npm run bench`). Each section is replaced when its benchmark runs again.\n";
   const heading = `## ${title}`;
   const section = `${heading}\n\n${markdown.trim()}\n`;
   const start = current.indexOf(heading);

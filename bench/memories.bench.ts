@@ -41,7 +41,12 @@ interface Page {
 }
 
 /** A database the server can be pointed at, made empty and removed afterwards. */
-async function scratchDatabase(engine: Engine): Promise<{ env: Record<string, string>; target: BreakdownTarget; seed(userIds: string[]): Promise<SeedCounts>; drop(): Promise<void> }> {
+async function scratchDatabase(engine: Engine): Promise<{
+  env: Record<string, string>;
+  target: BreakdownTarget;
+  seed(userIds: string[]): Promise<SeedCounts>;
+  drop(): Promise<void>;
+}> {
   if (engine === "sqlite") {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-memories-"));
     return {
@@ -101,14 +106,20 @@ async function benchEngine(engine: Engine): Promise<void> {
     server = await startServer(env);
     const client = new HttpClient(server.url, concurrency);
     try {
-      const session = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, { email: emails[0], password });
+      const session = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, {
+        email: emails[0],
+        password,
+      });
       const plainHeaders = { authorization: `Bearer ${session.access_token}` };
       // What the web app's requests carry: Chromium offers these encodings on every fetch.
       const headers = { ...plainHeaders, "accept-encoding": browserEncodings };
       // For one comparison row: each client signed in on a session of its own (a device each).
       const ownSessionHeaders: Record<string, string>[] = [];
       for (let worker = 0; worker < concurrency; worker += 1) {
-        const own = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, { email: emails[worker % emails.length], password });
+        const own = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, {
+          email: emails[worker % emails.length],
+          password,
+        });
         ownSessionHeaders.push({ authorization: `Bearer ${own.access_token}`, "accept-encoding": browserEncodings });
       }
       const firstPagePath = "/api/v1/memories?limit=30";
@@ -119,7 +130,8 @@ async function benchEngine(engine: Engine): Promise<void> {
       // The answers are what the benchmark claims they are: 30 items, ~1% matched.
       const share = async (query: string) => {
         const page = await client.json<Page>("GET", query, plainHeaders);
-        if (page.total !== memoryCount || page.items.length !== 30) throw new Error(`${query}: total ${page.total}, ${page.items.length} items`);
+        if (page.total !== memoryCount || page.items.length !== 30)
+          throw new Error(`${query}: total ${page.total}, ${page.items.length} items`);
         return page.matched;
       };
       await share(firstPagePath);
@@ -128,22 +140,32 @@ async function benchEngine(engine: Engine): Promise<void> {
       const percent = (counts: number[]) => `${counts.map((count) => ((100 * count) / memoryCount).toFixed(2)).join(" / ")}%`;
       // Pages further down each search's and tag's results, by their cursors: more distinct pages
       // than the server keeps, asked for in turn, so every request is answered from the database.
-      const deeper = async (paths: string[]) => (await Promise.all(paths.map((path) => cursorsOf(client, path, plainHeaders, deepPagesPerFilter)))).flat();
+      const deeper = async (paths: string[]) =>
+        (await Promise.all(paths.map((path) => cursorsOf(client, path, plainHeaders, deepPagesPerFilter)))).flat();
       const deepSearches = await deeper(searches);
       const deepTags = await deeper(tagFilters);
 
       let turn = 0;
-      const rotating = (paths: string[], requestHeaders: Record<string, string> = headers) => () => client.ok(paths[turn++ % paths.length]!, requestHeaders);
+      const rotating =
+        (paths: string[], requestHeaders: Record<string, string> = headers) =>
+        () =>
+          client.ok(paths[turn++ % paths.length]!, requestHeaders);
       await runLoad({ concurrency, durationMs: warmupMs, request: rotating([firstPagePath, ...searches, ...tagFilters]) });
 
       const firstPageJson = path.join(os.tmpdir(), `memory-box-bench-page-${process.pid}.json`);
       const firstPageBody = (await client.request("GET", firstPagePath, plainHeaders)).body;
       const firstPageGzipped = (await client.request("GET", firstPagePath, headers)).body;
       fs.writeFileSync(firstPageJson, firstPageBody);
-      const { bare, barePage, bareBytes } = await bareRates(firstPageJson).finally(() => fs.rmSync(firstPageJson, { force: true }));
+      const { bare, barePage, bareBytes } = await bareRates(firstPageJson).finally(() =>
+        fs.rmSync(firstPageJson, { force: true }),
+      );
       const page = await runLoad({ concurrency, durationMs, request: rotating([firstPagePath]) });
       const plainPage = await runLoad({ concurrency, durationMs, request: rotating([firstPagePath], plainHeaders) });
-      const ownSessionPage = await runLoad({ concurrency, durationMs, request: (worker) => client.ok(firstPagePath, ownSessionHeaders[worker]) });
+      const ownSessionPage = await runLoad({
+        concurrency,
+        durationMs,
+        request: (worker) => client.ok(firstPagePath, ownSessionHeaders[worker]),
+      });
       const search = await runLoad({ concurrency, durationMs, request: rotating(searches) });
       const tag = await runLoad({ concurrency, durationMs, request: rotating(tagFilters) });
       const deepSearch = await runLoad({ concurrency, durationMs, request: rotating(deepSearches) });
@@ -185,7 +207,24 @@ Where the database time of a page built from the database goes: the server's own
 ${breakdownTable(breakdown)}
 `,
       );
-      console.log({ engine, seedSeconds, searchMatched, tagMatched, bare, barePage, bareBytes, page, plainPage, ownSessionPage, search, tag, deepSearch, deepTag, ratio: round(ratio, 3), rssMb });
+      console.log({
+        engine,
+        seedSeconds,
+        searchMatched,
+        tagMatched,
+        bare,
+        barePage,
+        bareBytes,
+        page,
+        plainPage,
+        ownSessionPage,
+        search,
+        tag,
+        deepSearch,
+        deepTag,
+        ratio: round(ratio, 3),
+        rssMb,
+      });
     } finally {
       client.close();
       await server.stop();
@@ -196,11 +235,20 @@ ${breakdownTable(breakdown)}
 }
 
 /** The next-page cursors of a listing, up to `pages` of them, as paths to ask for. */
-async function cursorsOf(client: HttpClient, firstPath: string, headers: Record<string, string>, pages: number): Promise<string[]> {
+async function cursorsOf(
+  client: HttpClient,
+  firstPath: string,
+  headers: Record<string, string>,
+  pages: number,
+): Promise<string[]> {
   const paths: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { next_cursor: string | null } = await client.json("GET", cursor ? `${firstPath}&cursor=${cursor}` : firstPath, headers);
+    const page: { next_cursor: string | null } = await client.json(
+      "GET",
+      cursor ? `${firstPath}&cursor=${cursor}` : firstPath,
+      headers,
+    );
     cursor = page.next_cursor;
     if (cursor) paths.push(`${firstPath}&cursor=${cursor}`);
   } while (cursor && paths.length < pages);
@@ -225,7 +273,8 @@ async function bareRates(payloadFile: string): Promise<{ bare: LoadResult; bareP
 
 async function main(): Promise<void> {
   const engines: Engine[] = engineChoice === "both" ? ["sqlite", "postgres"] : [engineChoice as Engine];
-  if (!engines.every((engine) => engine === "sqlite" || engine === "postgres")) throw new Error("BENCH_ENGINE must be sqlite, postgres or both");
+  if (!engines.every((engine) => engine === "sqlite" || engine === "postgres"))
+    throw new Error("BENCH_ENGINE must be sqlite, postgres or both");
   for (const engine of engines) await benchEngine(engine);
 }
 

@@ -20,7 +20,9 @@ const fitInside = (size: number) => ({ width: size, height: size, fit: "inside" 
 
 /** A 4000 × 3000 JPEG with photo-like noise: no large flat areas for the encoders to skip. */
 function photoLikeJpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 4000, height: 3000, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width: 4000, height: 3000, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+  })
     .blur(1.5)
     .jpeg({ quality: 90 })
     .toBuffer();
@@ -36,7 +38,9 @@ async function sharpAlone(jpeg: Buffer): Promise<number> {
 
 function multipart(jpeg: Buffer): { body: Buffer; contentType: string } {
   const boundary = `----memory-box-bench-${Date.now().toString(16)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { body: Buffer.concat([head, jpeg, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -64,7 +68,11 @@ async function main(): Promise<void> {
     const client = new HttpClient(server.url, concurrentUploads);
     const session = await client.json<{ access_token: string }>("POST", "/auth/v1/signup", authHeaders, { email, password });
     const { body, contentType } = multipart(jpeg);
-    const headers = { authorization: `Bearer ${session.access_token}`, "content-type": contentType, "content-length": body.length };
+    const headers = {
+      authorization: `Bearer ${session.access_token}`,
+      "content-type": contentType,
+      "content-length": body.length,
+    };
     const upload = async (): Promise<number> => {
       const started = performance.now();
       const response = await client.request("POST", "/api/v1/photos", headers, body);
@@ -109,7 +117,19 @@ One generated ${width} × ${height} photo-like JPEG (${mb(jpeg.length)} MB, Gaus
 | Server RSS, peak during ${concurrentUploads} concurrent uploads | **${round(rssPeak, 0)} MB** (${round(rssIdle, 0)} MB idle after start, ${round(rssBefore, 0)} MB after the sequential uploads; ${concurrentUploads - failed.length} of ${concurrentUploads} stored in ${round(burstSeconds, 1)} s, slowest ${round(Math.max(...burstTimes), 0)} ms) | < 400 MB | ${verdict(rssPeak < 400 && failed.length === 0)} |
 `,
     );
-    console.log({ jpegBytes: jpeg.length, sharpTimes, sharpMs, uploadTimes, uploadMs, ratio: round(ratio, 3), rssIdle, rssBefore, rssPeak, burstSeconds, failed: failed.map((f) => String(f.reason)) });
+    console.log({
+      jpegBytes: jpeg.length,
+      sharpTimes,
+      sharpMs,
+      uploadTimes,
+      uploadMs,
+      ratio: round(ratio, 3),
+      rssIdle,
+      rssBefore,
+      rssPeak,
+      burstSeconds,
+      failed: failed.map((f) => String(f.reason)),
+    });
   } finally {
     await server.stop();
   }

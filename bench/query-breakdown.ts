@@ -31,10 +31,15 @@ function label(sql: string): string {
   return "page rows";
 }
 
-export async function queryBreakdown(target: BreakdownTarget, requests: { name: string; filter: ListFilter }[], repeats = 5): Promise<QueryTiming[]> {
+export async function queryBreakdown(
+  target: BreakdownTarget,
+  requests: { name: string; filter: ListFilter }[],
+  repeats = 5,
+): Promise<QueryTiming[]> {
   let captured: Captured[] = [];
   const log = (event: LogEvent) => {
-    if (event.level === "query") captured.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
+    if (event.level === "query")
+      captured.push({ sql: event.query.sql, parameters: event.query.parameters, ms: event.queryDurationMillis });
   };
   const sqlite = target.engine === "sqlite" ? new SQLite(target.file, { readonly: true }) : undefined;
   const pool = target.engine === "postgres" ? new pg.Pool({ connectionString: target.url, max: 1 }) : undefined;
@@ -69,10 +74,15 @@ export async function queryBreakdown(target: BreakdownTarget, requests: { name: 
 
   async function explain(statement: Captured): Promise<string> {
     if (sqlite) {
-      const rows = sqlite.prepare(`explain query plan ${statement.sql}`).all(...(statement.parameters as unknown[])) as { detail: string }[];
+      const rows = sqlite.prepare(`explain query plan ${statement.sql}`).all(...(statement.parameters as unknown[])) as {
+        detail: string;
+      }[];
       return rows.map((row) => row.detail).join("; ");
     }
-    const result = await pool!.query<{ "QUERY PLAN": string }>(`explain (costs off) ${statement.sql}`, statement.parameters as unknown[]);
+    const result = await pool!.query<{ "QUERY PLAN": string }>(
+      `explain (costs off) ${statement.sql}`,
+      statement.parameters as unknown[],
+    );
     return result.rows
       .map((row) => row["QUERY PLAN"].trim().replace(/^->\s*/, ""))
       .filter((line) => /Scan|Join|Sort|Aggregate|Limit|Memoize|Hash/.test(line) && !/^(Sort Key|Hash Cond|Group Key)/.test(line))

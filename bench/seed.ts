@@ -24,10 +24,58 @@ together took town train trees under up visit walk warm was watched water we wee
 white wind window winter with woke wonderful words year yellow you young`
   .split(/\s+/)
   .filter(Boolean);
-const tagPool = ["Family", "travel", "food", "friends", "kids", "holiday", "home", "birthday", "summer", "winter", "beach", "music", "hiking",
-  "garden", "pets", "school", "work", "concert", "christmas", "sunday", "city", "nature", "Rome", "Paris", "Berlin", "sport", "cooking",
-  "Books", "rain", "snow", "first time", "anniversary", "museum", "coffee", "bike", "train", "lake", "mountains", "night", "spring",
-  "autumn", "market", "cousins", "neighbours", "party", "baby", "games", "film", "sea", "island"];
+const tagPool = [
+  "Family",
+  "travel",
+  "food",
+  "friends",
+  "kids",
+  "holiday",
+  "home",
+  "birthday",
+  "summer",
+  "winter",
+  "beach",
+  "music",
+  "hiking",
+  "garden",
+  "pets",
+  "school",
+  "work",
+  "concert",
+  "christmas",
+  "sunday",
+  "city",
+  "nature",
+  "Rome",
+  "Paris",
+  "Berlin",
+  "sport",
+  "cooking",
+  "Books",
+  "rain",
+  "snow",
+  "first time",
+  "anniversary",
+  "museum",
+  "coffee",
+  "bike",
+  "train",
+  "lake",
+  "mountains",
+  "night",
+  "spring",
+  "autumn",
+  "market",
+  "cousins",
+  "neighbours",
+  "party",
+  "baby",
+  "games",
+  "film",
+  "sea",
+  "island",
+];
 
 for (const word of searchWords) {
   const clash = [...vocabulary, ...tagPool, ...filterTags].find((other) => other.toLowerCase().includes(word));
@@ -184,7 +232,10 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
         bytes: int(1_500_000, 6_000_000),
         width: portrait ? 3024 : 4032,
         height: portrait ? 4032 : 3024,
-        taken_at: memoryDate && random() < 0.8 ? `${memoryDate}T${String(int(7, 22)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}` : null,
+        taken_at:
+          memoryDate && random() < 0.8
+            ? `${memoryDate}T${String(int(7, 22)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}`
+            : null,
         placeholder: Buffer.from(hex(24), "hex").toString("base64"),
         created_at: new Date(uploadedMs).toISOString(),
       });
@@ -214,9 +265,36 @@ function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-const memoryColumns = ["id", "title", "content", "memory_date", "user_id", "updated_by", "created_at", "updated_at", "version", "sort_key", "search_text"] as const;
+const memoryColumns = [
+  "id",
+  "title",
+  "content",
+  "memory_date",
+  "user_id",
+  "updated_by",
+  "created_at",
+  "updated_at",
+  "version",
+  "sort_key",
+  "search_text",
+] as const;
 const tagColumns = ["memory_id", "position", "tag", "tag_key"] as const;
-const photoColumns = ["id", "memory_id", "position", "owner_id", "object_key", "preview_key", "thumbnail_key", "content_type", "bytes", "width", "height", "taken_at", "placeholder", "created_at"] as const;
+const photoColumns = [
+  "id",
+  "memory_id",
+  "position",
+  "owner_id",
+  "object_key",
+  "preview_key",
+  "thumbnail_key",
+  "content_type",
+  "bytes",
+  "width",
+  "height",
+  "taken_at",
+  "placeholder",
+  "created_at",
+] as const;
 
 /** Seeds a SQLite file the server has migrated (and is not running on). */
 export function seedSqlite(file: string, count: number, userIds: string[]): SeedCounts {
@@ -225,7 +303,8 @@ export function seedSqlite(file: string, count: number, userIds: string[]): Seed
     // This connection only: the seed need not survive a power cut; the server's own settings stay.
     db.pragma("synchronous = OFF");
     db.pragma("foreign_keys = ON");
-    const insert = (table: string, columns: readonly string[]) => db.prepare(`insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`);
+    const insert = (table: string, columns: readonly string[]) =>
+      db.prepare(`insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`);
     const memories = insert("memories", memoryColumns);
     const tags = insert("memory_tags", tagColumns);
     const photos = insert("photos", photoColumns);
@@ -246,7 +325,16 @@ export function seedSqlite(file: string, count: number, userIds: string[]): Seed
   }
 }
 
-const pgTypes: Record<string, string> = { version: "int", position: "int", bytes: "int", width: "int", height: "int", memory_date: "date", created_at: "timestamptz", updated_at: "timestamptz" };
+const pgTypes: Record<string, string> = {
+  version: "int",
+  position: "int",
+  bytes: "int",
+  width: "int",
+  height: "int",
+  memory_date: "date",
+  created_at: "timestamptz",
+  updated_at: "timestamptz",
+};
 
 /**
  * Seeds a PostgreSQL database the server has migrated, 1,000 memories per statement (one array

@@ -12,12 +12,26 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 
 async function main(): Promise<void> {
   const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" });
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
   try {
     const email = "bench-web@memory-box.test";
     cli(server, ["invite", email]);
     const session = (await (
-      await fetch(`${server.url}/auth/v1/signup`, { method: "POST", headers: { "content-type": "application/json", "x-supabase-api-version": "2024-01-01" }, body: JSON.stringify({ email, password, data: { full_name: "Bench" } }) })
+      await fetch(`${server.url}/auth/v1/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+        body: JSON.stringify({ email, password, data: { full_name: "Bench" } }),
+      })
     ).json()) as Record<string, unknown> & { access_token: string; expires_in: number };
     const auth = { authorization: `Bearer ${session.access_token}` };
 
@@ -25,19 +39,35 @@ async function main(): Promise<void> {
     for (let memory = 0; memory < 30; memory++) {
       const photoIds: string[] = [];
       for (let photo = 0; photo < 4; photo++) {
-        const jpeg = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: (memory * 8) % 255, g: (photo * 60) % 255, b: 128 }, noise: { type: "gaussian", mean: 128, sigma: 30 } } })
+        const jpeg = await sharp({
+          create: {
+            width: 2000,
+            height: 1500,
+            channels: 3,
+            background: { r: (memory * 8) % 255, g: (photo * 60) % 255, b: 128 },
+            noise: { type: "gaussian", mean: 128, sigma: 30 },
+          },
+        })
           .blur(1.2)
           .jpeg({ quality: 85 })
           .toBuffer();
         const form = new FormData();
         form.append("file", new Blob([jpeg], { type: "image/jpeg" }), `photo-${memory}-${photo}.jpg`);
-        const uploaded = (await (await fetch(`${server.url}/api/v1/photos`, { method: "POST", headers: auth, body: form })).json()) as { id: string };
+        const uploaded = (await (
+          await fetch(`${server.url}/api/v1/photos`, { method: "POST", headers: auth, body: form })
+        ).json()) as { id: string };
         photoIds.push(uploaded.id);
       }
       await fetch(`${server.url}/api/v1/memories`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ title: `Memory ${memory + 1}`, content: "A day worth keeping.", memory_date: `2024-05-${String((memory % 28) + 1).padStart(2, "0")}`, tags: ["bench", `t${memory % 7}`], photo_ids: photoIds }),
+        body: JSON.stringify({
+          title: `Memory ${memory + 1}`,
+          content: "A day worth keeping.",
+          memory_date: `2024-05-${String((memory % 28) + 1).padStart(2, "0")}`,
+          tags: ["bench", `t${memory % 7}`],
+          photo_ids: photoIds,
+        }),
       });
     }
 
@@ -45,7 +75,8 @@ async function main(): Promise<void> {
     const authPage = await browser.newPage();
     const scripts = new Map<string, number>();
     authPage.on("response", async (response) => {
-      if (response.request().resourceType() === "script") scripts.set(response.url(), gzipSync(await response.body(), { level: 9 }).length);
+      if (response.request().resourceType() === "script")
+        scripts.set(response.url(), gzipSync(await response.body(), { level: 9 }).length);
     });
     await authPage.goto(`${server.url}/auth`, { waitUntil: "networkidle" });
     await authPage.close();

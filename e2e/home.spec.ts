@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible, memberApi, signUpMember, solidPng } from "./support";
 
-test("the home screen lists, searches, filters and deletes memories, and shows others' additions live", async ({ page, request }) => {
+test("the home screen lists, searches, filters and deletes memories, and shows others' additions live", async ({
+  page,
+  request,
+}) => {
   await signUpMember(page, "home");
   // The collection is shared by every member, so other tests' memories may exist: start from a
   // unique word and filter by it where the count matters.
@@ -13,8 +16,17 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
 
   // Added through the API (as another member's device would): the open page picks them up live.
   const api = await memberApi(page, request);
-  const photos = [await api.uploadPhoto(await solidPng(64, 48, [200, 120, 80])), await api.uploadPhoto(await solidPng(48, 64, [80, 120, 200]))];
-  await api.createMemory({ title: `Lisbon ${run}`, content: "Trams and tiles.", memory_date: "2023-06-01", tags: [`travel-${run}`, "food"], photo_ids: photos.map((photo) => photo.id) });
+  const photos = [
+    await api.uploadPhoto(await solidPng(64, 48, [200, 120, 80])),
+    await api.uploadPhoto(await solidPng(48, 64, [80, 120, 200])),
+  ];
+  await api.createMemory({
+    title: `Lisbon ${run}`,
+    content: "Trams and tiles.",
+    memory_date: "2023-06-01",
+    tags: [`travel-${run}`, "food"],
+    photo_ids: photos.map((photo) => photo.id),
+  });
   await api.createMemory({ title: `Picnic ${run}`, content: "By the lake.", memory_date: "2023-05-20", tags: [`travel-${run}`] });
   await api.createMemory({ title: `First date ${run}`, content: null, memory_date: null, tags: null });
 
@@ -23,10 +35,14 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   await expect(lisbon.getByText("Jun 1, 2023")).toBeVisible();
   await expect(lisbon.getByRole("img", { name: "Memory photo 2" })).toBeVisible();
   // The thumbnails really load through their signed URLs, at their intrinsic size.
-  await expect.poll(() => lisbon.getByRole("img", { name: "Memory photo 1" }).evaluate((element) => {
+  await expect
+    .poll(() =>
+      lisbon.getByRole("img", { name: "Memory photo 1" }).evaluate((element) => {
         const image = element as unknown as { complete: boolean; naturalWidth: number };
         return image.complete && image.naturalWidth > 0;
-      })).toBe(true);
+      }),
+    )
+    .toBe(true);
   await expect(lisbon.getByRole("img", { name: "Memory photo 1" })).toHaveAttribute("width", String(photos[0]!.width));
 
   await expectAccessible(page, "home");

@@ -12,7 +12,11 @@ async function screenshots(page: Page, screen: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test("every screen passes axe, and is captured on phones, tablets and desktops; a partner's memory arrives live and can be edited", async ({ page, browser, request }) => {
+test("every screen passes axe, and is captured on phones, tablets and desktops; a partner's memory arrives live and can be edited", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
 
   await page.goto("/auth");
@@ -35,10 +39,22 @@ test("every screen passes axe, and is captured on phones, tablets and desktops; 
   const partnerPage = await partnerContext.newPage();
   await signUpMember(partnerPage, "ben");
   const partner = await memberApi(partnerPage, request);
-  const colours: [number, number, number][] = [[200, 80, 80], [80, 200, 80], [80, 80, 200], [200, 200, 80], [80, 200, 200]];
+  const colours: [number, number, number][] = [
+    [200, 80, 80],
+    [80, 200, 80],
+    [80, 80, 200],
+    [200, 200, 80],
+    [80, 200, 200],
+  ];
   const photos = [];
   for (const colour of colours) photos.push(await partner.uploadPhoto(await solidPng(120, 90, colour)));
-  await partner.createMemory({ title: picnic, content: "Sandwiches,\nswans and sun.", memory_date: "2024-06-01", tags: ["summer", "lake", "picnic", "family", "swans", "sun"], photo_ids: photos.map((photo) => photo.id) });
+  await partner.createMemory({
+    title: picnic,
+    content: "Sandwiches,\nswans and sun.",
+    memory_date: "2024-06-01",
+    tags: ["summer", "lake", "picnic", "family", "swans", "sun"],
+    photo_ids: photos.map((photo) => photo.id),
+  });
 
   // It appears on this member's home without a reload.
   await expect(page.getByRole("heading", { name: picnic })).toBeVisible();

@@ -20,7 +20,10 @@ export function freshEmail(name: string): string {
 
 /** Puts `email` on the invitation list the way an operator does, with the server's CLI. */
 export function invite(email: string): void {
-  execFileSync("node", ["apps/server/dist/cli.js", "invite", email], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" }, stdio: "pipe" });
+  execFileSync("node", ["apps/server/dist/cli.js", "invite", email], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    stdio: "pipe",
+  });
 }
 
 /** Soft line breaks ("=\r\n") removed, then "=XX" bytes decoded as UTF-8. */
@@ -45,7 +48,13 @@ export async function confirmationLink(email: string): Promise<string> {
   await expect
     .poll(
       () => {
-        const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith(".eml")).sort().reverse() : [];
+        const mails = fs.existsSync(outbox)
+          ? fs
+              .readdirSync(outbox)
+              .filter((name) => name.endsWith(".eml"))
+              .sort()
+              .reverse()
+          : [];
         for (const name of mails) {
           const mail = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, name), "utf8"));
           if (!mail.includes(email)) continue;
@@ -84,8 +93,16 @@ export async function signUpMember(page: Page, label: string): Promise<void> {
  */
 export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  const counted = level === "all" ? violations : violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(counted.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`), screen).toEqual([]);
+  const counted =
+    level === "all"
+      ? violations
+      : violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(
+    counted.map(
+      (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    ),
+    screen,
+  ).toEqual([]);
 }
 
 /** The member's API, with the access token the page keeps in localStorage. */
@@ -97,7 +114,10 @@ export async function memberApi(page: Page, request: APIRequestContext) {
   const headers = { Authorization: `Bearer ${token}` };
   return {
     async uploadPhoto(image: Buffer): Promise<Photo> {
-      const response = await request.post("/api/v1/photos", { headers, multipart: { file: { name: "photo.png", mimeType: "image/png", buffer: image } } });
+      const response = await request.post("/api/v1/photos", {
+        headers,
+        multipart: { file: { name: "photo.png", mimeType: "image/png", buffer: image } },
+      });
       expect(response.status(), await response.text()).toBe(201);
       return (await response.json()) as Photo;
     },
@@ -111,5 +131,7 @@ export async function memberApi(page: Page, request: APIRequestContext) {
 
 /** A decodable PNG of one colour, made here so the journeys need no image files. */
 export function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 }

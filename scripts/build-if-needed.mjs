@@ -8,8 +8,16 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const sharedInputs = ["package-lock.json", "packages/contract/src", "tsconfig.base.json"];
 const targets = [
-  { workspace: "@memory-box/server", output: "apps/server/dist/main.js", inputs: ["apps/server/src", "apps/server/build.mjs", "apps/server/package.json"] },
-  { workspace: "@memory-box/web", output: "apps/web/dist/index.html", inputs: ["apps/web/src", "apps/web/index.html", "apps/web/public", "apps/web/vite.config.ts", "apps/web/package.json"] },
+  {
+    workspace: "@memory-box/server",
+    output: "apps/server/dist/main.js",
+    inputs: ["apps/server/src", "apps/server/build.mjs", "apps/server/package.json"],
+  },
+  {
+    workspace: "@memory-box/web",
+    output: "apps/web/dist/index.html",
+    inputs: ["apps/web/src", "apps/web/index.html", "apps/web/public", "apps/web/vite.config.ts", "apps/web/package.json"],
+  },
 ];
 
 const serverOnly = process.argv.includes("--server");
@@ -19,7 +27,10 @@ for (const target of serverOnly ? targets.slice(0, 1) : targets) {
   if (builtAt >= changedAt) continue;
   // Progress goes to stderr, so commands that print a value (service-token) stay pipeable.
   console.error(`Building ${target.workspace}…`);
-  const result = spawnSync("npm", ["run", "build", "--workspace", target.workspace], { cwd: root, stdio: ["ignore", process.stderr, "inherit"] });
+  const result = spawnSync("npm", ["run", "build", "--workspace", target.workspace], {
+    cwd: root,
+    stdio: ["ignore", process.stderr, "inherit"],
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -7,7 +7,9 @@ import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const chromium = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((candidate) => candidate && fs.existsSync(candidate));
+const chromium = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (candidate) => candidate && fs.existsSync(candidate),
+);
 
 if (!chromium) {
   const banner = [
@@ -32,11 +34,16 @@ run("node", ["scripts/build-if-needed.mjs"]);
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-e2e-"));
 try {
-  const result = run("npx", ["playwright", "test", ...process.argv.slice(2)], {
-    E2E_PORT: String(port),
-    E2E_DATA_DIR: dataDir,
-    CHROMIUM_PATH: chromium,
-  }, false);
+  const result = run(
+    "npx",
+    ["playwright", "test", ...process.argv.slice(2)],
+    {
+      E2E_PORT: String(port),
+      E2E_DATA_DIR: dataDir,
+      CHROMIUM_PATH: chromium,
+    },
+    false,
+  );
   process.exitCode = result.status ?? 1;
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -25,7 +25,9 @@ const failed = (unit?.numFailedTests ?? 0) + (browser?.stats?.unexpected ?? 0) +
 const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (browser?.stats?.skipped ?? 0);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 
-const silent = Object.entries(suites).filter(([, count]) => count === 0).map(([name]) => name);
+const silent = Object.entries(suites)
+  .filter(([, count]) => count === 0)
+  .map(([name]) => name);
 if (failed > 0 || silent.length > 0) {
   if (silent.length > 0) console.error(`No test ran in: ${silent.join(", ")}.`);
   process.exit(1);

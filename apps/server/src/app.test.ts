@@ -20,13 +20,18 @@ describe.each(testEngines)("the server on %s", (engine) => {
     await fs.writeFile(path.join(webDir, "favicon.svg"), "<svg/>");
     const logStream = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString().split("\n").filter(Boolean))
+          logLines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
     testApp = await createTestApp(engine, { webDir, logStream });
     // Routes that exist only to exercise the shared error handling.
-    testApp.app.post("/api/test/echo", { schema: { body: z.object({ title: z.string().min(1) }).strict() } }, (request) => request.body);
+    testApp.app.post(
+      "/api/test/echo",
+      { schema: { body: z.object({ title: z.string().min(1) }).strict() } },
+      (request) => request.body,
+    );
     testApp.app.get("/api/test/crash", () => {
       throw new Error("database password is hunter2");
     });
@@ -44,13 +49,16 @@ describe.each(testEngines)("the server on %s", (engine) => {
     expect(response.headers["cache-control"]).toBe("no-store");
   });
 
-  it.each(["/api/v1/nope", "/api", "/auth/v1/nope", "/storage/v1/object/x", "/rest/v1/rpc/nope"])("answers unknown API path %s with a JSON 404, never the web app", async (url) => {
-    // The auth API answers in the Supabase Auth envelope, which has `code` for current clients.
-    const response = await testApp.app.inject({ method: "GET", url, headers: { "x-supabase-api-version": "2024-01-01" } });
-    expect(response.statusCode).toBe(404);
-    expect(response.headers["content-type"]).toMatch(/^application\/json/);
-    expect(response.json()).toMatchObject({ code: "not_found" });
-  });
+  it.each(["/api/v1/nope", "/api", "/auth/v1/nope", "/storage/v1/object/x", "/rest/v1/rpc/nope"])(
+    "answers unknown API path %s with a JSON 404, never the web app",
+    async (url) => {
+      // The auth API answers in the Supabase Auth envelope, which has `code` for current clients.
+      const response = await testApp.app.inject({ method: "GET", url, headers: { "x-supabase-api-version": "2024-01-01" } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      expect(response.json()).toMatchObject({ code: "not_found" });
+    },
+  );
 
   it("serves index.html for client routes, revalidated on every load", async () => {
     for (const url of ["/", "/memory/42", "/auth?next=%2F", "/nope"]) {
@@ -99,10 +107,20 @@ describe.each(testEngines)("the server on %s", (engine) => {
   });
 
   it("rejects malformed JSON and a wrong content type with JSON errors", async () => {
-    const malformed = await testApp.app.inject({ method: "POST", url: "/api/test/echo", headers: { "content-type": "application/json" }, payload: "{oops" });
+    const malformed = await testApp.app.inject({
+      method: "POST",
+      url: "/api/test/echo",
+      headers: { "content-type": "application/json" },
+      payload: "{oops",
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: "bad_request" });
-    const wrongType = await testApp.app.inject({ method: "POST", url: "/api/test/echo", headers: { "content-type": "text/csv" }, payload: "a,b" });
+    const wrongType = await testApp.app.inject({
+      method: "POST",
+      url: "/api/test/echo",
+      headers: { "content-type": "text/csv" },
+      payload: "a,b",
+    });
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.json()).toMatchObject({ code: "unsupported_media_type" });
   });
@@ -124,7 +142,12 @@ describe.each(testEngines)("the server on %s", (engine) => {
     expect(response.headers["x-request-id"]).toBe("req-abc.1");
     const requestLines = logLines.filter((line) => line.reqId === "req-abc.1");
     expect(requestLines).toHaveLength(1);
-    expect(requestLines[0]).toMatchObject({ msg: "request", method: "GET", statusCode: 200, url: "/api/health?access_token=[redacted]&limit=5" });
+    expect(requestLines[0]).toMatchObject({
+      msg: "request",
+      method: "GET",
+      statusCode: 200,
+      url: "/api/health?access_token=[redacted]&limit=5",
+    });
     expect(JSON.stringify(logLines)).not.toContain("secret-token");
   });
 

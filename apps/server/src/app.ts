@@ -55,10 +55,17 @@ export interface BuildOptions {
  * `inject()`; main.ts listens on it. Closing the app closes the database.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ ...loggerOptions(config.logLevel, options.logStream), trustProxy: config.trustProxy, frameworkErrors: answerFrameworkError });
+  const app = Fastify({
+    ...loggerOptions(config.logLevel, options.logStream),
+    trustProxy: config.trustProxy,
+    frameworkErrors: answerFrameworkError,
+  });
   const database = openDatabase(config.database, {
     onIdleConnectionError: (error) => app.log.warn({ err: error }, "idle database connection lost"),
-    checkpointInBackground: { onFailure: (error) => app.log.warn({ err: error }, "background checkpoints stopped; SQLite checkpoints inside commits again") },
+    checkpointInBackground: {
+      onFailure: (error) =>
+        app.log.warn({ err: error }, "background checkpoints stopped; SQLite checkpoints inside commits again"),
+    },
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook("onClose", () => database.destroy());
@@ -77,7 +84,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const audit = new AuditLogRepository(database.db);
   const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit });
-  const auth = await createAuthModule({ config, db: database.db, mailer, invitations, audit, ...(options.now ? { now: options.now } : {}) });
+  const auth = await createAuthModule({
+    config,
+    db: database.db,
+    mailer,
+    invitations,
+    audit,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const authenticateMember = memberAuthenticator(auth.sessions);
 
   const settings = new InstanceSettingsRepository(database.db);
@@ -85,14 +99,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const photos = new PhotosService({
     photos: photosRepository,
     blobStore,
-    urlSecret: Buffer.from(config.photos.urlSecret ?? (await settings.putIfAbsent("photos.url_secret", randomBytes(32).toString("base64"))), config.photos.urlSecret ? "utf8" : "base64"),
+    urlSecret: Buffer.from(
+      config.photos.urlSecret ?? (await settings.putIfAbsent("photos.url_secret", randomBytes(32).toString("base64"))),
+      config.photos.urlSecret ? "utf8" : "base64",
+    ),
     uploadDir: path.join(config.dataDir, "uploads"),
     maxPixels: config.photos.maxMegapixels * 1_000_000,
     log: app.log,
     ...(options.now ? { now: options.now } : {}),
   });
   const events =
-    config.database.engine === "postgres" ? await PostgresEventBus.connect(config.database.url, (error) => app.log.warn({ err: error }, "event bus connection problem")) : new InProcessEventBus();
+    config.database.engine === "postgres"
+      ? await PostgresEventBus.connect(config.database.url, (error) =>
+          app.log.warn({ err: error }, "event bus connection problem"),
+        )
+      : new InProcessEventBus();
   app.addHook("onClose", () => events.close());
   const memories = new MemoriesService({
     memories: new MemoriesRepository(database.db, config.database.engine),
@@ -124,7 +145,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get("/api/openapi.json", { schema: { hide: true } }, () => app.swagger());
 
   await app.register(healthRoutes, { db: database.db, blobStore, version: config.version });
-  await app.register(authRoutes, { prefix: "/auth/v1", accounts: auth.accounts, sessions: auth.sessions, keys: auth.keys, rateLimits: config.auth.rateLimits });
+  await app.register(authRoutes, {
+    prefix: "/auth/v1",
+    accounts: auth.accounts,
+    sessions: auth.sessions,
+    keys: auth.keys,
+    rateLimits: config.auth.rateLimits,
+  });
   await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin });
   await app.register(rpcRoutes, {
     service: invitations,
@@ -132,12 +159,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const { user } = await authenticateMember(request);
       return { userId: user.id, email: user.email };
     },
-    ...(config.auth.rateLimits ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } } : {}),
+    ...(config.auth.rateLimits
+      ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } }
+      : {}),
   });
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
-  await app.register(photoUploadRoutes, { service: photos, authenticate: authenticateMember, maxUploadBytes: config.photos.maxUploadBytes });
+  await app.register(photoUploadRoutes, {
+    service: photos,
+    authenticate: authenticateMember,
+    maxUploadBytes: config.photos.maxUploadBytes,
+  });
   await app.register(photoObjectRoutes, { service: photos });
-  await app.register(eventsRoutes, { bus: events, authenticate: authenticateMember, ...(options.eventsHeartbeatMs ? { heartbeatMs: options.eventsHeartbeatMs } : {}) });
+  await app.register(eventsRoutes, {
+    bus: events,
+    authenticate: authenticateMember,
+    ...(options.eventsHeartbeatMs ? { heartbeatMs: options.eventsHeartbeatMs } : {}),
+  });
   await app.register(storageRoutes, {
     buckets: new BucketsService({ buckets: new BucketsRepository(database.db), blobStore }),
     requireServiceRole: serviceRoleAuthenticator(auth.keys),

@@ -20,7 +20,10 @@ describe("loadConfig", () => {
   });
 
   it("honours PORT, HOST, DATA_DIR and PUBLIC_URL", () => {
-    const config = loadConfig({ PORT: "9090", HOST: "0.0.0.0", DATA_DIR: "/var/lib/memory-box", PUBLIC_URL: "https://memories.example.org/" }, defaults);
+    const config = loadConfig(
+      { PORT: "9090", HOST: "0.0.0.0", DATA_DIR: "/var/lib/memory-box", PUBLIC_URL: "https://memories.example.org/" },
+      defaults,
+    );
     expect(config.port).toBe(9090);
     expect(config.host).toBe("0.0.0.0");
     expect(config.dataDir).toBe("/var/lib/memory-box");
@@ -33,7 +36,10 @@ describe("loadConfig", () => {
       engine: "postgres",
       url: "postgres://mb@db.internal/memories",
     });
-    expect(loadConfig({ DATABASE_URL: "sqlite:///srv/mb.sqlite" }, defaults).database).toEqual({ engine: "sqlite", file: "/srv/mb.sqlite" });
+    expect(loadConfig({ DATABASE_URL: "sqlite:///srv/mb.sqlite" }, defaults).database).toEqual({
+      engine: "sqlite",
+      file: "/srv/mb.sqlite",
+    });
   });
 
   it("treats empty variables as unset", () => {
@@ -46,7 +52,17 @@ describe("loadConfig", () => {
 
   it("refuses to start and names every invalid variable at once", () => {
     const load = () =>
-      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x/y", SMTP_URL: "http://mail", PUBLIC_URL: "memories.example.org", LOG_LEVEL: "loud", STORAGE_URL: "ftp://x" }, defaults);
+      loadConfig(
+        {
+          PORT: "eighty",
+          DATABASE_URL: "mysql://x/y",
+          SMTP_URL: "http://mail",
+          PUBLIC_URL: "memories.example.org",
+          LOG_LEVEL: "loud",
+          STORAGE_URL: "ftp://x",
+        },
+        defaults,
+      );
     expect(load).toThrow(ConfigError);
     try {
       load();

@@ -99,22 +99,28 @@ const url = (protocols: string[], hint: string) =>
 
 const flag = (fallback: boolean) =>
   optionalText
-    .refine((value) => value === undefined || /^(true|false|1|0|on|off|yes|no)$/i.test(value), { message: "must be true or false" })
+    .refine((value) => value === undefined || /^(true|false|1|0|on|off|yes|no)$/i.test(value), {
+      message: "must be true or false",
+    })
     .transform((value) => (value === undefined ? fallback : /^(true|1|on|yes)$/i.test(value)));
 
 const count = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const jwkSet = optionalText.transform((value, context): JwkObject[] => {
   if (value === undefined) return [];
-  const jwk = z.object({ kid: z.string().min(1), alg: z.enum(["RS256", "ES256"]), kty: z.enum(["RSA", "EC"]), d: z.string().min(1) }).loose();
+  const jwk = z
+    .object({ kid: z.string().min(1), alg: z.enum(["RS256", "ES256"]), kty: z.enum(["RSA", "EC"]), d: z.string().min(1) })
+    .loose();
   let json: unknown;
   try {
     json = JSON.parse(value);
   } catch {
-    context.addIssue({ code: "custom", message: "must be a JSON Web Key Set ({\"keys\": [...]}) or an array of private JWKs" });
+    context.addIssue({ code: "custom", message: 'must be a JSON Web Key Set ({"keys": [...]}) or an array of private JWKs' });
     return z.NEVER;
   }
-  const parsed = z.union([z.object({ keys: z.array(jwk).min(1) }).transform((set) => set.keys), z.array(jwk).min(1)]).safeParse(json);
+  const parsed = z
+    .union([z.object({ keys: z.array(jwk).min(1) }).transform((set) => set.keys), z.array(jwk).min(1)])
+    .safeParse(json);
   if (!parsed.success) {
     context.addIssue({ code: "custom", message: "every key needs kid, alg (RS256 or ES256), kty and its private part d" });
     return z.NEVER;
@@ -132,7 +138,10 @@ const environmentSchema = z.object({
     try {
       parseStorageUrl(value);
     } catch (error) {
-      context.addIssue({ code: "custom", message: `${error instanceof Error ? error.message : "is not valid"} (s3://bucket?endpoint=…&region=… or file:///absolute/folder)` });
+      context.addIssue({
+        code: "custom",
+        message: `${error instanceof Error ? error.message : "is not valid"} (s3://bucket?endpoint=…&region=… or file:///absolute/folder)`,
+      });
     }
   }),
   PUBLIC_URL: url(["http:", "https:"], "the origin members open, such as https://memories.example.org"),
@@ -157,13 +166,25 @@ const environmentSchema = z.object({
   AUTH_JWT_KEYS: jwkSet,
   PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
   PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
-  PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters" }),
-  AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, { message: "must be at least 32 characters" }),
+  PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: "must be at least 32 characters",
+  }),
+  AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: "must be at least 32 characters",
+  }),
   AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
-  AUTH_REDIRECT_URLS: optionalText.transform((value) => (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)),
+  AUTH_REDIRECT_URLS: optionalText.transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  ),
 });
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { webDir: string; version: string } = defaultPaths()): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: { webDir: string; version: string } = defaultPaths(),
+): Config {
   const parsed = environmentSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
@@ -193,7 +214,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       emailMinIntervalSeconds: vars.AUTH_EMAIL_MIN_INTERVAL,
       passwordChangeRequiresReauthentication: vars.AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION,
       rateLimits: vars.AUTH_RATE_LIMITS
-        ? { token: vars.AUTH_RATE_LIMIT_TOKEN, verify: vars.AUTH_RATE_LIMIT_VERIFY, email: vars.AUTH_RATE_LIMIT_EMAIL, inviteCheck: vars.AUTH_RATE_LIMIT_INVITE_CHECK }
+        ? {
+            token: vars.AUTH_RATE_LIMIT_TOKEN,
+            verify: vars.AUTH_RATE_LIMIT_VERIFY,
+            email: vars.AUTH_RATE_LIMIT_EMAIL,
+            inviteCheck: vars.AUTH_RATE_LIMIT_INVITE_CHECK,
+          }
         : false,
       jwtKeys: vars.AUTH_JWT_KEYS,
       jwtSecret: vars.AUTH_JWT_SECRET,
@@ -201,7 +227,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { web
       siteUrl: (vars.AUTH_SITE_URL ?? publicUrl).replace(/\/+$/, ""),
       redirectUrls: vars.AUTH_REDIRECT_URLS,
     },
-    photos: { maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024, maxMegapixels: vars.PHOTO_MAX_MEGAPIXELS, urlSecret: vars.PHOTO_URL_SECRET },
+    photos: {
+      maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,
+      maxMegapixels: vars.PHOTO_MAX_MEGAPIXELS,
+      urlSecret: vars.PHOTO_URL_SECRET,
+    },
     webDir: defaults.webDir,
     version: defaults.version,
   };

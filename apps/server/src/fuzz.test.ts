@@ -95,9 +95,19 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
 
     const photo = await uploadPhoto(images[0]!);
     const loose = await uploadPhoto(images[1]!);
-    const memory = await inject({ method: "POST", url: "/api/v1/memories", headers: { authorization: memberAuthorization }, payload: { title: "Fuzzed", tags: ["sea", "Sea "], photo_ids: [photo.id] } });
+    const memory = await inject({
+      method: "POST",
+      url: "/api/v1/memories",
+      headers: { authorization: memberAuthorization },
+      payload: { title: "Fuzzed", tags: ["sea", "Sea "], photo_ids: [photo.id] },
+    });
     expect(memory.statusCode, memory.body).toBe(201);
-    const bucket = await inject({ method: "POST", url: "/storage/v1/bucket", headers: { authorization: operatorAuthorization }, payload: { name: "fuzz-bucket" } });
+    const bucket = await inject({
+      method: "POST",
+      url: "/storage/v1/bucket",
+      headers: { authorization: operatorAuthorization },
+      payload: { name: "fuzz-bucket" },
+    });
     expect(bucket.statusCode, bucket.body).toBe(200);
 
     signedUrls = [photo, loose].flatMap((each) => [each.url, each.preview_url, each.thumbnail_url]);
@@ -117,7 +127,9 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
     console.info(`fuzz on ${engine}: ${sent} requests sent`);
     if (stats) {
       for (const [route, { requests, ms, statuses }] of Object.entries(statistics)) {
-        console.info(`${route.padEnd(60)} ${String(requests).padStart(5)} requests ${String(Math.round(ms)).padStart(6)} ms  ${JSON.stringify(statuses)}`);
+        console.info(
+          `${route.padEnd(60)} ${String(requests).padStart(5)} requests ${String(Math.round(ms)).padStart(6)} ms  ${JSON.stringify(statuses)}`,
+        );
       }
     }
     await database?.destroy();
@@ -128,11 +140,21 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
     await new InvitationsRepository(database.db).add([email], "fuzz", new Date().toISOString());
   }
 
-  const inject = (request: { method: HTTPMethods; url: string; headers?: Record<string, string>; payload?: string | Buffer | object }) => testApp.app.inject(request);
+  const inject = (request: {
+    method: HTTPMethods;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string | Buffer | object;
+  }) => testApp.app.inject(request);
 
   async function uploadPhoto(data: Buffer): Promise<Photo> {
     const upload = arb.singleFileUpload(data);
-    const response = await inject({ method: "POST", url: "/api/v1/photos", headers: { authorization: memberAuthorization, "content-type": upload.contentType! }, payload: upload.payload! });
+    const response = await inject({
+      method: "POST",
+      url: "/api/v1/photos",
+      headers: { authorization: memberAuthorization, "content-type": upload.contentType! },
+      payload: upload.payload!,
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<Photo>();
   }
@@ -145,7 +167,9 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
   async function ensureMemberSession(): Promise<void> {
     const check = await inject({ method: "GET", url: "/auth/v1/user", headers: { authorization: memberAuthorization } });
     if (check.statusCode === 200) return;
-    const signIn = await send(json("POST", "/auth/v1/token?grant_type=password", {}, { email: member.email, password }), { probe: true });
+    const signIn = await send(json("POST", "/auth/v1/token?grant_type=password", {}, { email: member.email, password }), {
+      probe: true,
+    });
     if (signIn.statusCode === 200) {
       memberAuthorization = `Bearer ${signIn.json<{ access_token: string }>().access_token}`;
       return;
@@ -177,14 +201,22 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
    * The fuzzed request that led to a failing probe is reported with it.
    */
   let lastWrite: arb.FuzzRequest | undefined;
-  async function send(request: arb.FuzzRequest, options: { probe?: boolean; timeoutMs?: number; label?: string } = {}): Promise<LightMyRequestResponse> {
+  async function send(
+    request: arb.FuzzRequest,
+    options: { probe?: boolean; timeoutMs?: number; label?: string } = {},
+  ): Promise<LightMyRequestResponse> {
     const timeoutMs = options.timeoutMs ?? 15_000;
     if (!options.probe) sent++;
     const started = performance.now();
     serverErrors.length = 0;
     let timer: NodeJS.Timeout | undefined;
     const response = await Promise.race([
-      inject({ method: request.method, url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) }),
+      inject({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        ...(request.payload === undefined ? {} : { payload: request.payload }),
+      }),
       new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms\n  ${describeRequest(request)}`)), timeoutMs);
       }),
@@ -207,7 +239,15 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
         log: serverErrors.join("\n").slice(0, 3000),
       };
       if (census === undefined) {
-        throw new Error([report.problems.join("; "), `request:\n  ${report.request}`, ...(report.after ? [`after this write was accepted:\n  ${report.after}`] : []), `response: ${report.status} ${report.body}`, `server log:\n${report.log}`].join("\n"));
+        throw new Error(
+          [
+            report.problems.join("; "),
+            `request:\n  ${report.request}`,
+            ...(report.after ? [`after this write was accepted:\n  ${report.after}`] : []),
+            `response: ${report.status} ${report.body}`,
+            `server log:\n${report.log}`,
+          ].join("\n"),
+        );
       }
       await fs.appendFile(census, `${JSON.stringify({ engine, ...report })}\n`);
     }
@@ -231,21 +271,43 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
   /** A body for the route: shaped by its schema when the OpenAPI document has one, or anything at all. */
   function bodyFor(route: RouteSpec): fc.Arbitrary<arb.FuzzBody> {
     const generic = arb.body(context);
-    if (route.method === "GET" || route.method === "HEAD") return fc.oneof({ weight: 5, arbitrary: fc.constant<arb.FuzzBody>({}) }, { weight: 1, arbitrary: generic });
+    if (route.method === "GET" || route.method === "HEAD")
+      return fc.oneof({ weight: 5, arbitrary: fc.constant<arb.FuzzBody>({}) }, { weight: 1, arbitrary: generic });
     if (!route.body) return generic;
-    const asJson = (value: Record<string, unknown>): arb.FuzzBody => ({ payload: toJson(value), contentType: "application/json" });
-    return fc.oneof({ weight: 3, arbitrary: objectFor(route.body, context, 0, true).map(asJson) }, { weight: 3, arbitrary: objectFor(route.body, context).map(asJson) }, { weight: 3, arbitrary: generic });
+    const asJson = (value: Record<string, unknown>): arb.FuzzBody => ({
+      payload: toJson(value),
+      contentType: "application/json",
+    });
+    return fc.oneof(
+      { weight: 3, arbitrary: objectFor(route.body, context, 0, true).map(asJson) },
+      { weight: 3, arbitrary: objectFor(route.body, context).map(asJson) },
+      { weight: 3, arbitrary: generic },
+    );
   }
 
   /** A request for a route: placeholders filled, query, headers and body all drawn at random. */
-  function requestFor(route: RouteSpec, options: { authorization?: fc.Arbitrary<string | undefined>; body?: fc.Arbitrary<arb.FuzzBody> } = {}): fc.Arbitrary<arb.FuzzRequest> {
+  function requestFor(
+    route: RouteSpec,
+    options: { authorization?: fc.Arbitrary<string | undefined>; body?: fc.Arbitrary<arb.FuzzBody> } = {},
+  ): fc.Arbitrary<arb.FuzzRequest> {
     const names = placeholders(route.path);
-    const query = route.parameters?.some((parameter) => parameter.in === "query") ? fc.oneof(queryFor(route.parameters, context), arb.queryString) : arb.queryString;
+    const query = route.parameters?.some((parameter) => parameter.in === "query")
+      ? fc.oneof(queryFor(route.parameters, context), arb.queryString)
+      : arb.queryString;
     return fc
       .record({
         params: fc.tuple(...names.map((name) => (name === "*" ? arb.objectKey(context) : arb.pathValue(context)))),
         query,
-        authorization: options.authorization ?? arb.authorization(context, route.path.startsWith("/auth/v1/admin") || route.path === "/auth/v1/invite" || route.path.startsWith("/storage/v1/bucket") ? "operator" : "member"),
+        authorization:
+          options.authorization ??
+          arb.authorization(
+            context,
+            route.path.startsWith("/auth/v1/admin") ||
+              route.path === "/auth/v1/invite" ||
+              route.path.startsWith("/storage/v1/bucket")
+              ? "operator"
+              : "member",
+          ),
         headers: arb.extraHeaders,
         body: options.body ?? bodyFor(route),
       })
@@ -254,205 +316,375 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
           route: `${route.method} ${route.path}`,
           method: route.method,
           url: `${fillPath(route.path, params)}${query}`,
-          headers: { ...headers, ...(authorization === undefined ? {} : { authorization }), ...(body.contentType === undefined ? {} : { "content-type": body.contentType }) },
+          headers: {
+            ...headers,
+            ...(authorization === undefined ? {} : { authorization }),
+            ...(body.contentType === undefined ? {} : { "content-type": body.contentType }),
+          },
           ...(body.payload === undefined ? {} : { payload: body.payload }),
         }),
       );
   }
 
-  it("finds every route", () => {
-    expect(routes.length).toBeGreaterThan(30);
-    expect(routes.find((route) => route.method === "POST" && route.path === "/api/v1/memories")?.body?.properties).toHaveProperty("title");
-    expect(routes).toContainEqual({ method: "GET", path: "/api/openapi.json" });
-  }, timeout);
+  it(
+    "finds every route",
+    () => {
+      expect(routes.length).toBeGreaterThan(30);
+      expect(
+        routes.find((route) => route.method === "POST" && route.path === "/api/v1/memories")?.body?.properties,
+      ).toHaveProperty("title");
+      expect(routes).toContainEqual({ method: "GET", path: "/api/openapi.json" });
+    },
+    timeout,
+  );
 
-  it("answers the live stream without a valid session with a JSON 401", async () => {
-    // Never the member's own token: a valid one opens a stream that does not end.
-    const invalid = fc.oneof(
-      fc.constant(undefined),
-      arb.headerText(80).map((value) => `Bearer ${value}`),
-      arb.headerText(80),
-      fc.nat({ max: 400 }).map((cut) => memberAuthorization.slice(0, memberAuthorization.length - 1 - cut)),
-      fc.constant(`${memberAuthorization}x`),
-      fc.constant(context.operatorAuthorization),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom("GET", "HEAD").chain((method) => requestFor({ method, path: "/api/v1/events" }, { authorization: invalid })), async (request) => {
-        const response = await send(request, { timeoutMs: 5000 });
-        expect(response.statusCode, describeRequest(request)).toBe(401);
-      }),
-      runs(40),
-    );
-  }, timeout);
+  it(
+    "answers the live stream without a valid session with a JSON 401",
+    async () => {
+      // Never the member's own token: a valid one opens a stream that does not end.
+      const invalid = fc.oneof(
+        fc.constant(undefined),
+        arb.headerText(80).map((value) => `Bearer ${value}`),
+        arb.headerText(80),
+        fc.nat({ max: 400 }).map((cut) => memberAuthorization.slice(0, memberAuthorization.length - 1 - cut)),
+        fc.constant(`${memberAuthorization}x`),
+        fc.constant(context.operatorAuthorization),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc
+            .constantFrom("GET", "HEAD")
+            .chain((method) => requestFor({ method, path: "/api/v1/events" }, { authorization: invalid })),
+          async (request) => {
+            const response = await send(request, { timeoutMs: 5000 });
+            expect(response.statusCode, describeRequest(request)).toBe(401);
+          },
+        ),
+        runs(40),
+      );
+    },
+    timeout,
+  );
 
-  it("POST /api/v1/photos with random multipart bodies", async () => {
-    await ensureMemberSession();
-    const authorization = fc.oneof({ weight: 8, arbitrary: fc.constant(undefined).map(() => memberAuthorization) }, { weight: 2, arbitrary: arb.authorization(context) });
-    await fc.assert(
-      fc.asyncProperty(requestFor({ method: "POST", path: "/api/v1/photos" }, { authorization, body: arb.multipartBody(context) }), async (request) => {
-        await send(request);
-      }),
-      runs(200),
-    );
-  }, timeout);
+  it(
+    "POST /api/v1/photos with random multipart bodies",
+    async () => {
+      await ensureMemberSession();
+      const authorization = fc.oneof(
+        { weight: 8, arbitrary: fc.constant(undefined).map(() => memberAuthorization) },
+        { weight: 2, arbitrary: arb.authorization(context) },
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          requestFor({ method: "POST", path: "/api/v1/photos" }, { authorization, body: arb.multipartBody(context) }),
+          async (request) => {
+            await send(request);
+          },
+        ),
+        runs(200),
+      );
+    },
+    timeout,
+  );
 
-  it("answers tampered signed photo URLs and any Range without a 5xx, in JSON", async () => {
-    const tampered = fc
-      .record({
-        url: fc.constantFrom(...signedUrls),
-        edit: fc.constantFrom("none", "expires", "token", "key", "drop expires", "drop token", "duplicate", "append"),
-        value: fc.oneof(arb.anyText, fc.constantFrom("0", "-1", "9999999999", "99999999999999999999", "1e10", "NaN", "")),
-        headers: arb.extraHeaders,
-        method: fc.constantFrom("GET", "HEAD"),
-      })
-      .map(({ url, edit, value, headers, method }): arb.FuzzRequest => {
-        const parsed = new URL(url, "http://fuzz");
-        const query = parsed.searchParams;
-        if (edit === "expires" || edit === "token") query.set(edit, value);
-        if (edit === "drop expires") query.delete("expires");
-        if (edit === "drop token") query.delete("token");
-        if (edit === "duplicate") query.append("token", value);
-        const pathname = edit === "key" ? `${parsed.pathname}${arb.encode(value)}` : edit === "append" ? `${parsed.pathname}/${arb.encode(value)}` : parsed.pathname;
-        return printable({ method, url: `${pathname}?${query.toString()}`, headers });
-      });
-    await fc.assert(
-      fc.asyncProperty(tampered, async (request) => {
-        await send(request, { label: "signed photo URLs, tampered" });
-      }),
-      runs(120),
-    );
-  }, timeout);
+  it(
+    "answers tampered signed photo URLs and any Range without a 5xx, in JSON",
+    async () => {
+      const tampered = fc
+        .record({
+          url: fc.constantFrom(...signedUrls),
+          edit: fc.constantFrom("none", "expires", "token", "key", "drop expires", "drop token", "duplicate", "append"),
+          value: fc.oneof(arb.anyText, fc.constantFrom("0", "-1", "9999999999", "99999999999999999999", "1e10", "NaN", "")),
+          headers: arb.extraHeaders,
+          method: fc.constantFrom("GET", "HEAD"),
+        })
+        .map(({ url, edit, value, headers, method }): arb.FuzzRequest => {
+          const parsed = new URL(url, "http://fuzz");
+          const query = parsed.searchParams;
+          if (edit === "expires" || edit === "token") query.set(edit, value);
+          if (edit === "drop expires") query.delete("expires");
+          if (edit === "drop token") query.delete("token");
+          if (edit === "duplicate") query.append("token", value);
+          const pathname =
+            edit === "key"
+              ? `${parsed.pathname}${arb.encode(value)}`
+              : edit === "append"
+                ? `${parsed.pathname}/${arb.encode(value)}`
+                : parsed.pathname;
+          return printable({ method, url: `${pathname}?${query.toString()}`, headers });
+        });
+      await fc.assert(
+        fc.asyncProperty(tampered, async (request) => {
+          await send(request, { label: "signed photo URLs, tampered" });
+        }),
+        runs(120),
+      );
+    },
+    timeout,
+  );
 
   for (const route of genericRoutes) {
-    it(`${route.method} ${route.path} answers any input below 500, errors as JSON with a code`, async () => {
-      await ensureMemberSession();
-      await fc.assert(
-        fc.asyncProperty(requestFor(route), async (request) => {
-          await send(request);
-        }),
-        runs(runsFor(route)),
-      );
-    }, timeout);
+    it(
+      `${route.method} ${route.path} answers any input below 500, errors as JSON with a code`,
+      async () => {
+        await ensureMemberSession();
+        await fc.assert(
+          fc.asyncProperty(requestFor(route), async (request) => {
+            await send(request);
+          }),
+          runs(runsFor(route)),
+        );
+      },
+      timeout,
+    );
   }
 
-  it("takes the poisons of every field of every route (NUL, huge numbers, deep JSON…), then and in later reads", async () => {
-    // A sweep, not a sample: each body field, query parameter and path parameter of each route,
-    // as member and as operator, with every value at the edge of its type. The other fields are
-    // filled as a well-meaning client would, so the poison gets as far as it can.
-    let turn = 0;
-    const sweep = [...genericRoutes.filter((route) => route.method !== "DELETE"), ...genericRoutes.filter((route) => route.method === "DELETE")];
-    for (const route of sweep) {
-      if (route.method === "HEAD" || route.path === "/api/openapi.json") continue;
-      const bodyFields = route.body ? [...Object.entries(route.body.properties ?? {}), ["extra", undefined] as const] : [];
-      const queryFields = (route.parameters ?? []).filter((parameter) => parameter.in === "query");
-      const pathNames = placeholders(route.path);
-      const targets = [
-        ...bodyFields.flatMap(([name, schema]) => poisonsFor(schema, name).map((poison) => ({ where: "body" as const, name, poison }))),
-        ...queryFields.flatMap((parameter) => poisonsFor(parameter.schema, parameter.name).filter((poison) => !(poison instanceof DeepJson)).map((poison) => ({ where: "query" as const, name: parameter.name, poison }))),
-        ...pathNames.flatMap((name) => ["a%00b", "%ff", "x".repeat(2000), "%F0%9F%98%80"].map((poison) => ({ where: "path" as const, name, poison }))),
+  it(
+    "takes the poisons of every field of every route (NUL, huge numbers, deep JSON…), then and in later reads",
+    async () => {
+      // A sweep, not a sample: each body field, query parameter and path parameter of each route,
+      // as member and as operator, with every value at the edge of its type. The other fields are
+      // filled as a well-meaning client would, so the poison gets as far as it can.
+      let turn = 0;
+      const sweep = [
+        ...genericRoutes.filter((route) => route.method !== "DELETE"),
+        ...genericRoutes.filter((route) => route.method === "DELETE"),
       ];
-      for (const { where, name, poison } of targets) {
-        for (const role of ["member", "operator"] as const) {
-          turn++;
-          const authorization = role === "member" ? memberAuthorization : context.operatorAuthorization;
-          const email = `sweep-${turn}@memory-box.test`;
-          await invite(email);
-          const base = Object.fromEntries(
-            Object.keys(route.body?.properties ?? {}).flatMap((field) => (field.includes("email") ? [[field, email]] : field === "password" ? [[field, password]] : field === "title" || field === "name" ? [[field, `sweep-${turn}`]] : [])),
-          );
-          const params = pathNames.map((each) => (where === "path" && each === name ? String(poison) : existingIdFor(route.path)));
-          const query = where === "query" ? `?${arb.encode(name)}=${arb.encode(typeof poison === "string" ? poison : toJson(poison))}` : "";
-          const url = `${fillPath(route.path, params)}${query}`;
-          const text = route.body || route.method !== "GET" ? toJson(where === "body" ? { ...base, [name]: poison } : base) : undefined;
-          await send(text === undefined ? printable({ method: route.method, url, headers: { authorization } }) : json(route.method, url, { authorization }, undefined, text), { label: "poison sweep" });
+      for (const route of sweep) {
+        if (route.method === "HEAD" || route.path === "/api/openapi.json") continue;
+        const bodyFields = route.body ? [...Object.entries(route.body.properties ?? {}), ["extra", undefined] as const] : [];
+        const queryFields = (route.parameters ?? []).filter((parameter) => parameter.in === "query");
+        const pathNames = placeholders(route.path);
+        const targets = [
+          ...bodyFields.flatMap(([name, schema]) =>
+            poisonsFor(schema, name).map((poison) => ({ where: "body" as const, name, poison })),
+          ),
+          ...queryFields.flatMap((parameter) =>
+            poisonsFor(parameter.schema, parameter.name)
+              .filter((poison) => !(poison instanceof DeepJson))
+              .map((poison) => ({ where: "query" as const, name: parameter.name, poison })),
+          ),
+          ...pathNames.flatMap((name) =>
+            ["a%00b", "%ff", "x".repeat(2000), "%F0%9F%98%80"].map((poison) => ({ where: "path" as const, name, poison })),
+          ),
+        ];
+        for (const { where, name, poison } of targets) {
+          for (const role of ["member", "operator"] as const) {
+            turn++;
+            const authorization = role === "member" ? memberAuthorization : context.operatorAuthorization;
+            const email = `sweep-${turn}@memory-box.test`;
+            await invite(email);
+            const base = Object.fromEntries(
+              Object.keys(route.body?.properties ?? {}).flatMap((field) =>
+                field.includes("email")
+                  ? [[field, email]]
+                  : field === "password"
+                    ? [[field, password]]
+                    : field === "title" || field === "name"
+                      ? [[field, `sweep-${turn}`]]
+                      : [],
+              ),
+            );
+            const params = pathNames.map((each) =>
+              where === "path" && each === name ? String(poison) : existingIdFor(route.path),
+            );
+            const query =
+              where === "query" ? `?${arb.encode(name)}=${arb.encode(typeof poison === "string" ? poison : toJson(poison))}` : "";
+            const url = `${fillPath(route.path, params)}${query}`;
+            const text =
+              route.body || route.method !== "GET" ? toJson(where === "body" ? { ...base, [name]: poison } : base) : undefined;
+            await send(
+              text === undefined
+                ? printable({ method: route.method, url, headers: { authorization } })
+                : json(route.method, url, { authorization }, undefined, text),
+              { label: "poison sweep" },
+            );
+          }
         }
       }
-    }
-  }, timeout);
+    },
+    timeout,
+  );
 
-  it("answers unknown paths, and every method on every path, below 500 with JSON errors", async () => {
-    const known = genericRoutes.map((route) => route.path);
-    const target = fc.oneof(
-      fc.record({ prefix: fc.constantFrom("/api", "/api/v1", "/auth/v1", "/auth/v1/admin", "/storage", "/storage/v1", "/storage/v1/object", "/rest", "/rest/v1/rpc"), rest: fc.array(arb.pathValue(context), { maxLength: 3 }) }).map(({ prefix, rest }) => [prefix, ...rest].join("/")),
-      fc.constantFrom(...known),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.tuple(fc.constantFrom(...allMethods), target).chain(([method, path]) => requestFor({ method, path })),
-        async (request) => {
-          await send(request, { label: "unknown paths and methods" });
-        },
-      ),
-      runs(300),
-    );
-  }, timeout);
+  it(
+    "answers unknown paths, and every method on every path, below 500 with JSON errors",
+    async () => {
+      const known = genericRoutes.map((route) => route.path);
+      const target = fc.oneof(
+        fc
+          .record({
+            prefix: fc.constantFrom(
+              "/api",
+              "/api/v1",
+              "/auth/v1",
+              "/auth/v1/admin",
+              "/storage",
+              "/storage/v1",
+              "/storage/v1/object",
+              "/rest",
+              "/rest/v1/rpc",
+            ),
+            rest: fc.array(arb.pathValue(context), { maxLength: 3 }),
+          })
+          .map(({ prefix, rest }) => [prefix, ...rest].join("/")),
+        fc.constantFrom(...known),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.tuple(fc.constantFrom(...allMethods), target).chain(([method, path]) => requestFor({ method, path })),
+          async (request) => {
+            await send(request, { label: "unknown paths and methods" });
+          },
+        ),
+        runs(300),
+      );
+    },
+    timeout,
+  );
 
-  it("leaves nothing half-written after a batch of invalid requests", async () => {
-    await ensureMemberSession();
-    const images = context.images;
-    const inUse = await uploadPhoto(images[2]!);
-    const mine = await uploadPhoto(images[3]!);
-    const free = await uploadPhoto(images[0]!);
-    const create = async (photoIds: string[]) => {
-      const response = await inject({ method: "POST", url: "/api/v1/memories", headers: { authorization: memberAuthorization }, payload: { title: "Kept as it is", tags: ["a", "b"], photo_ids: photoIds } });
-      expect(response.statusCode, response.body).toBe(201);
-      return response.json<{ id: string; version: number }>();
-    };
-    await create([inUse.id]);
-    const target = await create([mine.id]);
-    const before = await snapshot();
+  it(
+    "leaves nothing half-written after a batch of invalid requests",
+    async () => {
+      await ensureMemberSession();
+      const images = context.images;
+      const inUse = await uploadPhoto(images[2]!);
+      const mine = await uploadPhoto(images[3]!);
+      const free = await uploadPhoto(images[0]!);
+      const create = async (photoIds: string[]) => {
+        const response = await inject({
+          method: "POST",
+          url: "/api/v1/memories",
+          headers: { authorization: memberAuthorization },
+          payload: { title: "Kept as it is", tags: ["a", "b"], photo_ids: photoIds },
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        return response.json<{ id: string; version: number }>();
+      };
+      await create([inUse.id]);
+      const target = await create([mine.id]);
+      const before = await snapshot();
 
-    const validMemory = fc.record({
-      title: fc.string({ minLength: 1, maxLength: 50 }).filter((title) => title.trim() !== "" && !title.includes("\u0000")),
-      content: fc.option(fc.string({ maxLength: 100 }).filter((content) => !content.includes("\u0000")), { nil: null }),
-      tags: fc.array(fc.stringMatching(/^[a-z]{1,10}$/), { maxLength: 5 }),
-    });
-    const poisonedPhotos = fc.oneof(
-      fc.uuid().map((unknown) => [free.id, unknown]),
-      fc.constant([inUse.id]),
-      fc.constant([free.id, free.id]),
-      fc.constant([mine.id, inUse.id]),
-    );
-    const schemaBreaker = fc.constantFrom<Record<string, unknown>>({ title: "" }, { title: 123 }, { title: "x".repeat(201) }, { tags: "a" }, { tags: Array.from({ length: 31 }, (_, i) => `t${i}`) }, { memory_date: "2023-02-29" }, { photo_ids: ["not-a-uuid"] }, { unknown: 1 });
-    const asMember = () => ({ authorization: memberAuthorization });
-    const invalidUpload = fc.oneof(
-      fc.uint8Array({ minLength: 0, maxLength: 2048 }).filter((bytes) => bytes[0] !== 0xff && bytes[0] !== 0x89 && bytes[0] !== 0x47 && bytes[0] !== 0x52 && bytes[0] !== 0).map((bytes) => Buffer.from(bytes)),
-      fc.tuple(fc.constantFrom(...images.slice(0, 4)), fc.double({ min: 0, max: 0.3, noNaN: true })).map(([image, cut]) => image.subarray(0, Math.floor(image.length * cut))),
-      fc.constant(Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.alloc(1_100_000, 7)])),
-    );
+      const validMemory = fc.record({
+        title: fc.string({ minLength: 1, maxLength: 50 }).filter((title) => title.trim() !== "" && !title.includes("\u0000")),
+        content: fc.option(
+          fc.string({ maxLength: 100 }).filter((content) => !content.includes("\u0000")),
+          { nil: null },
+        ),
+        tags: fc.array(fc.stringMatching(/^[a-z]{1,10}$/), { maxLength: 5 }),
+      });
+      const poisonedPhotos = fc.oneof(
+        fc.uuid().map((unknown) => [free.id, unknown]),
+        fc.constant([inUse.id]),
+        fc.constant([free.id, free.id]),
+        fc.constant([mine.id, inUse.id]),
+      );
+      const schemaBreaker = fc.constantFrom<Record<string, unknown>>(
+        { title: "" },
+        { title: 123 },
+        { title: "x".repeat(201) },
+        { tags: "a" },
+        { tags: Array.from({ length: 31 }, (_, i) => `t${i}`) },
+        { memory_date: "2023-02-29" },
+        { photo_ids: ["not-a-uuid"] },
+        { unknown: 1 },
+      );
+      const asMember = () => ({ authorization: memberAuthorization });
+      const invalidUpload = fc.oneof(
+        fc
+          .uint8Array({ minLength: 0, maxLength: 2048 })
+          .filter((bytes) => bytes[0] !== 0xff && bytes[0] !== 0x89 && bytes[0] !== 0x47 && bytes[0] !== 0x52 && bytes[0] !== 0)
+          .map((bytes) => Buffer.from(bytes)),
+        fc
+          .tuple(fc.constantFrom(...images.slice(0, 4)), fc.double({ min: 0, max: 0.3, noNaN: true }))
+          .map(([image, cut]) => image.subarray(0, Math.floor(image.length * cut))),
+        fc.constant(Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.alloc(1_100_000, 7)])),
+      );
 
-    const invalidRequest: fc.Arbitrary<{ request: arb.FuzzRequest; expected: number[] }> = fc.oneof(
-      fc.tuple(validMemory, poisonedPhotos).map(([memory, photoIds]) => ({ request: json("POST", "/api/v1/memories", asMember(), { ...memory, photo_ids: photoIds }), expected: [400, 409] })),
-      fc.tuple(validMemory, schemaBreaker).map(([memory, breaker]) => ({ request: json("POST", "/api/v1/memories", asMember(), { ...memory, ...breaker }), expected: [400] })),
-      fc.tuple(validMemory, poisonedPhotos).map(([memory, photoIds]) => ({ request: json("PUT", `/api/v1/memories/${target.id}`, asMember(), { ...memory, photo_ids: photoIds }), expected: [400, 409] })),
-      fc.tuple(validMemory, schemaBreaker).map(([memory, breaker]) => ({ request: json("PUT", `/api/v1/memories/${target.id}`, asMember(), { ...memory, ...breaker }), expected: [400] })),
-      // A stale or malformed If-Match: refused before anything is written.
-      fc.tuple(validMemory, fc.constantFrom('"v0"', `"v${target.version + 1}"`, '"v999999999"', "garbage")).map(([memory, ifMatch]) => ({ request: json("PUT", `/api/v1/memories/${target.id}`, { ...asMember(), "if-match": ifMatch }, { ...memory, photo_ids: [] }), expected: [400, 409] })),
-      fc.tuple(validMemory, fc.uuid()).map(([memory, id]) => ({ request: json("PUT", `/api/v1/memories/${id}`, asMember(), { ...memory, photo_ids: [free.id] }), expected: [404] })),
-      fc.uuid().map((id) => ({ request: printable({ method: "DELETE", url: `/api/v1/memories/${id}`, headers: asMember() }), expected: [404] })),
-      fc.tuple(validMemory, fc.constantFrom(undefined, "Bearer nope", context.operatorAuthorization)).map(([memory, authorization]) => ({ request: json("POST", "/api/v1/memories", authorization ? { authorization } : {}, memory), expected: [401] })),
-      invalidUpload.map((data) => ({ request: uploadRequest(arb.singleFileUpload(data), asMember()), expected: [413, 415, 422] })),
-      fc.constantFrom(...images).map((data) => ({ request: uploadRequest(arb.singleFileUpload(data), {}), expected: [401] })),
-    );
+      const invalidRequest: fc.Arbitrary<{ request: arb.FuzzRequest; expected: number[] }> = fc.oneof(
+        fc.tuple(validMemory, poisonedPhotos).map(([memory, photoIds]) => ({
+          request: json("POST", "/api/v1/memories", asMember(), { ...memory, photo_ids: photoIds }),
+          expected: [400, 409],
+        })),
+        fc.tuple(validMemory, schemaBreaker).map(([memory, breaker]) => ({
+          request: json("POST", "/api/v1/memories", asMember(), { ...memory, ...breaker }),
+          expected: [400],
+        })),
+        fc.tuple(validMemory, poisonedPhotos).map(([memory, photoIds]) => ({
+          request: json("PUT", `/api/v1/memories/${target.id}`, asMember(), { ...memory, photo_ids: photoIds }),
+          expected: [400, 409],
+        })),
+        fc.tuple(validMemory, schemaBreaker).map(([memory, breaker]) => ({
+          request: json("PUT", `/api/v1/memories/${target.id}`, asMember(), { ...memory, ...breaker }),
+          expected: [400],
+        })),
+        // A stale or malformed If-Match: refused before anything is written.
+        fc
+          .tuple(validMemory, fc.constantFrom('"v0"', `"v${target.version + 1}"`, '"v999999999"', "garbage"))
+          .map(([memory, ifMatch]) => ({
+            request: json(
+              "PUT",
+              `/api/v1/memories/${target.id}`,
+              { ...asMember(), "if-match": ifMatch },
+              { ...memory, photo_ids: [] },
+            ),
+            expected: [400, 409],
+          })),
+        fc.tuple(validMemory, fc.uuid()).map(([memory, id]) => ({
+          request: json("PUT", `/api/v1/memories/${id}`, asMember(), { ...memory, photo_ids: [free.id] }),
+          expected: [404],
+        })),
+        fc.uuid().map((id) => ({
+          request: printable({ method: "DELETE", url: `/api/v1/memories/${id}`, headers: asMember() }),
+          expected: [404],
+        })),
+        fc
+          .tuple(validMemory, fc.constantFrom(undefined, "Bearer nope", context.operatorAuthorization))
+          .map(([memory, authorization]) => ({
+            request: json("POST", "/api/v1/memories", authorization ? { authorization } : {}, memory),
+            expected: [401],
+          })),
+        invalidUpload.map((data) => ({
+          request: uploadRequest(arb.singleFileUpload(data), asMember()),
+          expected: [413, 415, 422],
+        })),
+        fc.constantFrom(...images).map((data) => ({ request: uploadRequest(arb.singleFileUpload(data), {}), expected: [401] })),
+      );
 
-    await fc.assert(
-      fc.asyncProperty(invalidRequest, async ({ request, expected }) => {
-        const response = await send(request, { label: "invalid-only batch" });
-        expect(expected, `${describeRequest(request)}\n  answered ${response.statusCode} ${response.body.slice(0, 300)}`).toContain(response.statusCode);
-      }),
-      runs(150),
-    );
+      await fc.assert(
+        fc.asyncProperty(invalidRequest, async ({ request, expected }) => {
+          const response = await send(request, { label: "invalid-only batch" });
+          expect(
+            expected,
+            `${describeRequest(request)}\n  answered ${response.statusCode} ${response.body.slice(0, 300)}`,
+          ).toContain(response.statusCode);
+        }),
+        runs(150),
+      );
 
-    expect(await snapshot()).toEqual(before);
-  }, timeout);
+      expect(await snapshot()).toEqual(before);
+    },
+    timeout,
+  );
 
-  it("leaves no temporary upload files behind", async () => {
-    expect(await filesUnder(path.join(testApp.config.dataDir, "uploads"))).toEqual([]);
-  }, timeout);
+  it(
+    "leaves no temporary upload files behind",
+    async () => {
+      expect(await filesUnder(path.join(testApp.config.dataDir, "uploads"))).toEqual([]);
+    },
+    timeout,
+  );
 
   /** Row counts of the tables a save writes, the stored photo objects (and writes in progress), and the upload folder. */
   async function snapshot() {
-    const count = async (table: "memories" | "photos" | "memory_tags") => Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow()).count);
+    const count = async (table: "memories" | "photos" | "memory_tags") =>
+      Number(
+        (
+          await database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("count"))
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
     return {
       memories: await count("memories"),
       photos: await count("photos"),
@@ -470,12 +702,23 @@ function printable(request: arb.FuzzRequest): arb.FuzzRequest {
   return Object.defineProperty(request, fc.toStringMethod, { value: () => describeRequest(request), enumerable: false });
 }
 
-function json(method: string, url: string, headers: Record<string, string>, value: unknown, text = JSON.stringify(value)): arb.FuzzRequest {
+function json(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  value: unknown,
+  text = JSON.stringify(value),
+): arb.FuzzRequest {
   return printable({ method, url, headers: { ...headers, "content-type": "application/json" }, payload: text });
 }
 
 function uploadRequest(upload: arb.FuzzBody, headers: Record<string, string>): arb.FuzzRequest {
-  return printable({ method: "POST", url: "/api/v1/photos", headers: { ...headers, "content-type": upload.contentType! }, payload: upload.payload! });
+  return printable({
+    method: "POST",
+    url: "/api/v1/photos",
+    headers: { ...headers, "content-type": upload.contentType! },
+    payload: upload.payload!,
+  });
 }
 
 /** `/storage/v1/object/sign/memory-photos/<key>?…` → `<key>`. */
@@ -485,7 +728,9 @@ function keyOf(url: string): string {
 
 async function filesUnder(dir: string): Promise<string[]> {
   try {
-    return (await fs.readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+    return (await fs.readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
@@ -500,7 +745,9 @@ async function sampleImages(): Promise<Buffer[]> {
     await base().jpeg().toBuffer(),
     await base().webp().toBuffer(),
     await base().gif().toBuffer(),
-    await sharp({ create: { width: 1, height: 1, channels: 4, background: "#00000000" } }).png().toBuffer(),
+    await sharp({ create: { width: 1, height: 1, channels: 4, background: "#00000000" } })
+      .png()
+      .toBuffer(),
     heicSample(),
   ];
 }

@@ -71,7 +71,10 @@ export class MemoryStorage implements SupportedStorage {
  * also its PUBLIC_URL, so e-mailed links work as sent. Rate limits are off unless `env` turns
  * them on; mail goes to `smtp` (a new local server when not given).
  */
-export async function startAuthServer(engine: Engine, options: { env?: Record<string, string>; smtp?: TestSmtpServer } = {}): Promise<AuthTestServer> {
+export async function startAuthServer(
+  engine: Engine,
+  options: { env?: Record<string, string>; smtp?: TestSmtpServer } = {},
+): Promise<AuthTestServer> {
   const smtp = options.smtp ?? (await startTestSmtpServer());
   const clock = new TestClock();
   // PUBLIC_URL must be known before the app is built; another process could take the port in
@@ -79,7 +82,10 @@ export async function startAuthServer(engine: Engine, options: { env?: Record<st
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const testApp = await createTestApp(engine, { env: { SMTP_URL: smtp.url, PUBLIC_URL: origin, AUTH_RATE_LIMITS: "false", ...options.env }, now: clock.now });
+    const testApp = await createTestApp(engine, {
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: origin, AUTH_RATE_LIMITS: "false", ...options.env },
+      now: clock.now,
+    });
     try {
       await testApp.app.listen({ port, host: "127.0.0.1" });
     } catch (error) {
@@ -88,7 +94,10 @@ export async function startAuthServer(engine: Engine, options: { env?: Record<st
       throw error;
     }
     const database: DatabaseHandle = openDatabase(testApp.config.database);
-    const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit: new AuditLogRepository(database.db) });
+    const invitations = new InvitationsService({
+      invitations: new InvitationsRepository(database.db),
+      audit: new AuditLogRepository(database.db),
+    });
     return {
       testApp,
       app: testApp.app,
@@ -104,7 +113,15 @@ export async function startAuthServer(engine: Engine, options: { env?: Record<st
       client: (flowType = "implicit", clientOptions = {}) => {
         const storage = new MemoryStorage();
         // Each client has its own storage key, so none shares another's stored session or cached JWKS.
-        const auth = new GoTrueClient({ url: `${origin}/auth/v1`, autoRefreshToken: false, flowType, persistSession: true, storage, storageKey: `test-${randomUUID()}`, ...clientOptions });
+        const auth = new GoTrueClient({
+          url: `${origin}/auth/v1`,
+          autoRefreshToken: false,
+          flowType,
+          persistSession: true,
+          storage,
+          storageKey: `test-${randomUUID()}`,
+          ...clientOptions,
+        });
         return { auth, storage };
       },
       close: async () => {
@@ -166,23 +183,42 @@ export async function openLink(link: string): Promise<OpenedLink> {
   const location = response.headers.get("location");
   if (!location) return { status: response.status, target: "", query: new URLSearchParams(), fragment: new URLSearchParams() };
   const url = new URL(location);
-  return { status: response.status, target: `${url.origin}${url.pathname}`, query: url.searchParams, fragment: new URLSearchParams(url.hash.slice(1)) };
+  return {
+    status: response.status,
+    target: `${url.origin}${url.pathname}`,
+    query: url.searchParams,
+    fragment: new URLSearchParams(url.hash.slice(1)),
+  };
 }
 
 /** The session an implicit-flow link carried in its fragment. */
-export function sessionFrom(opened: OpenedLink): { access_token: string; refresh_token: string; expires_in: number; type: string } {
+export function sessionFrom(opened: OpenedLink): {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  type: string;
+} {
   expect(opened.status).toBe(303);
   const accessToken = opened.fragment.get("access_token");
   const refreshToken = opened.fragment.get("refresh_token");
   if (!accessToken || !refreshToken) throw new Error(`No session in the redirect: ${opened.fragment.toString()}`);
-  return { access_token: accessToken, refresh_token: refreshToken, expires_in: Number(opened.fragment.get("expires_in")), type: opened.fragment.get("type") ?? "" };
+  return {
+    access_token: accessToken,
+    refresh_token: refreshToken,
+    expires_in: Number(opened.fragment.get("expires_in")),
+    type: opened.fragment.get("type") ?? "",
+  };
 }
 
 /**
  * A confirmed member: invited, signed up through auth-js, confirmed by opening the mailed link.
  * Returns the link's session (one argon2 hash in all).
  */
-export async function confirmedMember(server: AuthTestServer, email = uniqueEmail(), options: { data?: Record<string, unknown> } = {}): Promise<{ email: string; userId: string; session: { access_token: string; refresh_token: string } }> {
+export async function confirmedMember(
+  server: AuthTestServer,
+  email = uniqueEmail(),
+  options: { data?: Record<string, unknown> } = {},
+): Promise<{ email: string; userId: string; session: { access_token: string; refresh_token: string } }> {
   await server.invite(email);
   const { auth } = server.client();
   const { data, error } = await auth.signUp({ email, password, options: { data: options.data ?? {} } });
@@ -192,7 +228,11 @@ export async function confirmedMember(server: AuthTestServer, email = uniqueEmai
 }
 
 /** Signs in with the password through a new client; returns the client holding the session. */
-export async function signedInClient(server: AuthTestServer, email: string, secret = password): Promise<{ auth: GoTrueClient; session: Session }> {
+export async function signedInClient(
+  server: AuthTestServer,
+  email: string,
+  secret = password,
+): Promise<{ auth: GoTrueClient; session: Session }> {
   const { auth } = server.client();
   const { data, error } = await auth.signInWithPassword({ email, password: secret });
   expect(error).toBeNull();
@@ -201,10 +241,19 @@ export async function signedInClient(server: AuthTestServer, email: string, secr
 
 /** GET /user with a bearer token: the status and error code (or the user). */
 export async function getUser(server: AuthTestServer, accessToken: string): Promise<LightMyRequestResponse> {
-  return server.app.inject({ method: "GET", url: "/auth/v1/user", headers: { authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" } });
+  return server.app.inject({
+    method: "GET",
+    url: "/auth/v1/user",
+    headers: { authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" },
+  });
 }
 
 /** POST /token?grant_type=refresh_token as auth-js sends it. */
 export async function refreshWith(server: AuthTestServer, refreshToken: string): Promise<LightMyRequestResponse> {
-  return server.app.inject({ method: "POST", url: "/auth/v1/token?grant_type=refresh_token", headers: { "x-supabase-api-version": "2024-01-01" }, payload: { refresh_token: refreshToken } });
+  return server.app.inject({
+    method: "POST",
+    url: "/auth/v1/token?grant_type=refresh_token",
+    headers: { "x-supabase-api-version": "2024-01-01" },
+    payload: { refresh_token: refreshToken },
+  });
 }

@@ -30,5 +30,11 @@ export async function createMember(testApp: TestApp, email: string, fullName?: s
   });
   if (response.statusCode !== 200) throw new Error(`sign-up of ${email} failed: ${response.body}`);
   const session = response.json<{ access_token: string; refresh_token: string; user: { id: string } }>();
-  return { userId: session.user.id, email, accessToken: session.access_token, refreshToken: session.refresh_token, headers: { authorization: `Bearer ${session.access_token}` } };
+  return {
+    userId: session.user.id,
+    email,
+    accessToken: session.access_token,
+    refreshToken: session.refresh_token,
+    headers: { authorization: `Bearer ${session.access_token}` },
+  };
 }

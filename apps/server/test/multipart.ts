@@ -15,8 +15,19 @@ export interface MultipartPart {
 export function multipartPayload(parts: MultipartPart[], closing = true): Buffer {
   const chunks: Buffer[] = [];
   for (const { name, filename, contentType, data } of parts) {
-    const disposition = ["form-data", ...(name === undefined ? [] : [`name="${name}"`]), ...(filename === undefined ? [] : [`filename="${filename}"`])].join("; ");
-    chunks.push(Buffer.from(`--${multipartBoundary}\r\nContent-Disposition: ${disposition}\r\n${contentType === undefined ? "" : `Content-Type: ${contentType}\r\n`}\r\n`, "latin1"), data, Buffer.from("\r\n"));
+    const disposition = [
+      "form-data",
+      ...(name === undefined ? [] : [`name="${name}"`]),
+      ...(filename === undefined ? [] : [`filename="${filename}"`]),
+    ].join("; ");
+    chunks.push(
+      Buffer.from(
+        `--${multipartBoundary}\r\nContent-Disposition: ${disposition}\r\n${contentType === undefined ? "" : `Content-Type: ${contentType}\r\n`}\r\n`,
+        "latin1",
+      ),
+      data,
+      Buffer.from("\r\n"),
+    );
   }
   if (closing) chunks.push(Buffer.from(`--${multipartBoundary}--\r\n`));
   return Buffer.concat(chunks);

@@ -53,9 +53,13 @@ function letS3rverUseDes(): () => void {
   const { createCipheriv, createDecipheriv } = crypto;
   const tripled = (key: CipherKey) => Buffer.concat([key, key, key] as Buffer[]);
   crypto.createCipheriv = ((algorithm: string, key: CipherKey, iv: BinaryLike | null, options?: TransformOptions) =>
-    algorithm === "des" ? createCipheriv("des-ede3-cbc", tripled(key), iv, options) : createCipheriv(algorithm, key, iv, options)) as typeof createCipheriv;
+    algorithm === "des"
+      ? createCipheriv("des-ede3-cbc", tripled(key), iv, options)
+      : createCipheriv(algorithm, key, iv, options)) as typeof createCipheriv;
   crypto.createDecipheriv = ((algorithm: string, key: CipherKey, iv: BinaryLike | null, options?: TransformOptions) =>
-    algorithm === "des" ? createDecipheriv("des-ede3-cbc", tripled(key), iv, options) : createDecipheriv(algorithm, key, iv, options)) as typeof createDecipheriv;
+    algorithm === "des"
+      ? createDecipheriv("des-ede3-cbc", tripled(key), iv, options)
+      : createDecipheriv(algorithm, key, iv, options)) as typeof createDecipheriv;
   return () => {
     crypto.createCipheriv = createCipheriv;
     crypto.createDecipheriv = createDecipheriv;

@@ -7,7 +7,12 @@ import { SigningKeys } from "../src/modules/auth/signing-keys";
 export async function serviceRoleToken(testApp: TestApp): Promise<string> {
   const database = openDatabase(testApp.config.database);
   try {
-    const keys = await SigningKeys.load({ keys: testApp.config.auth.jwtKeys, hsSecret: testApp.config.auth.jwtSecret, issuer: testApp.config.auth.jwtIssuer, settings: new InstanceSettingsRepository(database.db) });
+    const keys = await SigningKeys.load({
+      keys: testApp.config.auth.jwtKeys,
+      hsSecret: testApp.config.auth.jwtSecret,
+      issuer: testApp.config.auth.jwtIssuer,
+      settings: new InstanceSettingsRepository(database.db),
+    });
     return await keys.signServiceRoleToken(3600);
   } finally {
     await database.destroy();

@@ -75,7 +75,9 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
   const claim = (to: string, subject: RegExp | undefined) => {
     const mail = messages.find(
       (candidate) =>
-        !claimed.has(candidate) && candidate.to.some((address) => address.toLowerCase() === to.toLowerCase()) && (subject === undefined || candidate.subject.search(subject) !== -1),
+        !claimed.has(candidate) &&
+        candidate.to.some((address) => address.toLowerCase() === to.toLowerCase()) &&
+        (subject === undefined || candidate.subject.search(subject) !== -1),
     );
     if (mail) claimed.add(mail);
     return mail;
@@ -96,7 +98,11 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
         const timer = setTimeout(() => {
           waiters.delete(check);
           const received = messages.map((mail) => `${mail.to.join(", ")}: ${mail.subject}`).join("; ") || "none";
-          reject(new Error(`No mail to ${to}${subject ? ` matching ${String(subject)}` : ""} within ${timeoutMs} ms (received: ${received})`));
+          reject(
+            new Error(
+              `No mail to ${to}${subject ? ` matching ${String(subject)}` : ""} within ${timeoutMs} ms (received: ${received})`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

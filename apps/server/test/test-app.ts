@@ -29,7 +29,9 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-data-"));
-  const database = options.sharedDatabase ? { config: options.sharedDatabase, drop: async () => {} } : await createTestDatabase(engine);
+  const database = options.sharedDatabase
+    ? { config: options.sharedDatabase, drop: async () => {} }
+    : await createTestDatabase(engine);
   const config: Config = {
     ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: options.logStream ? "info" : "silent", ...options.env }),
     database: database.config,

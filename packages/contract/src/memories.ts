@@ -35,8 +35,12 @@ const tags = z
   .max(MemoryLimits.maxTags * 2)
   .nullish()
   .transform((values) => normalizeTags(values ?? []))
-  .refine((values) => values === null || values.every((tag) => tag.length <= MemoryLimits.tagMaxLength), { message: `each tag must be at most ${MemoryLimits.tagMaxLength} characters` })
-  .refine((values) => values === null || values.length <= MemoryLimits.maxTags, { message: `at most ${MemoryLimits.maxTags} tags` });
+  .refine((values) => values === null || values.every((tag) => tag.length <= MemoryLimits.tagMaxLength), {
+    message: `each tag must be at most ${MemoryLimits.tagMaxLength} characters`,
+  })
+  .refine((values) => values === null || values.length <= MemoryLimits.maxTags, {
+    message: `at most ${MemoryLimits.maxTags} tags`,
+  });
 
 /** Create and full update share one shape: what the memory form sends. */
 export const MemoryInput = z
@@ -46,7 +50,9 @@ export const MemoryInput = z
       .max(MemoryLimits.titleMaxLength * 2)
       .transform((value) => value.trim())
       .refine((value) => value.length > 0, { message: "is required" })
-      .refine((value) => value.length <= MemoryLimits.titleMaxLength, { message: `must be at most ${MemoryLimits.titleMaxLength} characters` }),
+      .refine((value) => value.length <= MemoryLimits.titleMaxLength, {
+        message: `must be at most ${MemoryLimits.titleMaxLength} characters`,
+      }),
     content: trimmedOrNull(MemoryLimits.contentMaxLength),
     memory_date: memoryDate,
     tags,
@@ -94,7 +100,10 @@ export type Memory = z.infer<typeof Memory>;
 export const MemoryListQuery = z
   .object({
     q: z.string().max(200).optional(),
-    tag: z.string().max(MemoryLimits.tagMaxLength * 2).optional(),
+    tag: z
+      .string()
+      .max(MemoryLimits.tagMaxLength * 2)
+      .optional(),
     cursor: z.string().max(500).optional(),
     limit: z.coerce.number().int().min(1).max(MemoryLimits.pageSizeMax).default(MemoryLimits.pageSizeDefault),
   })

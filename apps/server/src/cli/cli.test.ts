@@ -19,7 +19,8 @@ describe("the cli entry point", () => {
   it("invites an address into a fresh DATA_DIR and lists it", { timeout: 60_000 }, async () => {
     // The SQLite default in DATA_DIR, whatever database the test run itself points at.
     const { DATABASE_URL: _ignored, ...env } = process.env;
-    const cli = (...args: string[]) => run("npx", ["tsx", "apps/server/src/cli.ts", "invite", ...args], { cwd: root, env: { ...env, DATA_DIR: dataDir } });
+    const cli = (...args: string[]) =>
+      run("npx", ["tsx", "apps/server/src/cli.ts", "invite", ...args], { cwd: root, env: { ...env, DATA_DIR: dataDir } });
 
     // execFile rejects on a non-zero exit code, so getting output means the command exited 0.
     const invited = await cli("a@x.org");

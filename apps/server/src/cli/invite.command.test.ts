@@ -39,12 +39,18 @@ describe.each(testEngines)("the invite command on %s", (engine) => {
 
     const { userId } = await insertMemberWithSession(database.db, "a@x.org");
     await invite("a@x.org", "longer.name@example.org");
-    await database.db.updateTable("invitations").set({ used_at: "2026-11-21T10:30:00.000Z", used_by: userId }).where("email", "=", "a@x.org").execute();
+    await database.db
+      .updateTable("invitations")
+      .set({ used_at: "2026-11-21T10:30:00.000Z", used_by: userId })
+      .where("email", "=", "a@x.org")
+      .execute();
     lines = [];
     await invite("--list");
 
     expect(lines[0]).toMatch(/^EMAIL {2,}INVITED AT {2,}USED AT {2,}USED BY$/);
-    expect(lines[1]).toMatch(new RegExp(`^a@x\\.org {2,}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC {2}2026-11-21 10:30 UTC {2}${userId}$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^a@x\\.org {2,}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC {2}2026-11-21 10:30 UTC {2}${userId}$`),
+    );
     expect(lines[2]).toMatch(/^longer\.name@example\.org {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}- {2,}-$/);
     // Columns line up.
     expect(lines[1]?.indexOf("UTC")).toBe(lines[2]?.indexOf("UTC"));
@@ -63,11 +69,17 @@ describe.each(testEngines)("the invite command on %s", (engine) => {
   });
 
   it("refuses to revoke an address that is not invited", async () => {
-    await expect(invite("--revoke", "a@x.org")).rejects.toMatchObject({ code: "invitation_not_found", message: "a@x.org is not on the invitation list" });
+    await expect(invite("--revoke", "a@x.org")).rejects.toMatchObject({
+      code: "invitation_not_found",
+      message: "a@x.org is not on the invitation list",
+    });
   });
 
   it("invites no one when an address is invalid", async () => {
-    await expect(invite("a@x.org", "not-an-address", "b@y.org")).rejects.toMatchObject({ code: "invalid_email", message: '"not-an-address" is not a valid e-mail address' });
+    await expect(invite("a@x.org", "not-an-address", "b@y.org")).rejects.toMatchObject({
+      code: "invalid_email",
+      message: '"not-an-address" is not a valid e-mail address',
+    });
     expect(await database.db.selectFrom("invitations").selectAll().execute()).toEqual([]);
     expect(lines).toEqual([]);
   });
@@ -124,11 +136,22 @@ describe.each(testEngines)("runCli on %s", (engine) => {
   it("exits 1 for an unknown or missing command", async () => {
     expect(await run("frobnicate")).toBe(1);
     expect(await run()).toBe(1);
-    expect(err).toEqual(['Unknown command "frobnicate".', "Commands: invite, service-token", "Name a command.", "Commands: invite, service-token"]);
+    expect(err).toEqual([
+      'Unknown command "frobnicate".',
+      "Commands: invite, service-token",
+      "Name a command.",
+      "Commands: invite, service-token",
+    ]);
   });
 
   it("exits 1 with the configuration problems when the environment is invalid", async () => {
-    expect(await runCli(["invite", "--list"], { env: { ...env, DATABASE_URL: "mysql://db" }, out: (line) => out.push(line), err: (line) => err.push(line) })).toBe(1);
+    expect(
+      await runCli(["invite", "--list"], {
+        env: { ...env, DATABASE_URL: "mysql://db" },
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      }),
+    ).toBe(1);
     expect(err.join("\n")).toMatch(/^Invalid configuration:\n {2}- DATABASE_URL: must be a URL starting with postgres:/);
   });
 });

@@ -64,7 +64,13 @@ function printTable(invitations: InvitationRow[], out: (line: string) => void): 
     ...invitations.map((row) => [row.email, formatTime(row.invited_at), formatTime(row.used_at), row.used_by ?? "-"]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) out(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd());
+  for (const row of rows)
+    out(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 /** Minutes are enough to tell invitations apart; UTC so the list reads the same on every machine. */

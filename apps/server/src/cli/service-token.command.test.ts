@@ -19,9 +19,16 @@ describe.each(testEngines)("the service-token command on %s", (engine) => {
   let config: Config;
   let lines: string[];
 
-  const serviceToken = (...args: string[]) => serviceTokenCommand.run({ args, db: database.db, out: (line) => lines.push(line), config });
+  const serviceToken = (...args: string[]) =>
+    serviceTokenCommand.run({ args, db: database.db, out: (line) => lines.push(line), config });
   /** The server's own keys over the same database, as the admin API verifies with them. */
-  const serverKeys = () => SigningKeys.load({ keys: config.auth.jwtKeys, hsSecret: undefined, issuer: config.auth.jwtIssuer, settings: new InstanceSettingsRepository(database.db) });
+  const serverKeys = () =>
+    SigningKeys.load({
+      keys: config.auth.jwtKeys,
+      hsSecret: undefined,
+      issuer: config.auth.jwtIssuer,
+      settings: new InstanceSettingsRepository(database.db),
+    });
 
   beforeAll(async () => {
     database = await openMigratedTestDatabase(engine);
@@ -53,7 +60,12 @@ describe.each(testEngines)("the service-token command on %s", (engine) => {
     const jwk = { ...(await exportJWK(privateKey)), kid: "operator-key", alg: "ES256" };
     const configured = loadConfig({ DATA_DIR: os.tmpdir(), AUTH_JWT_KEYS: JSON.stringify([jwk]) });
     await serviceTokenCommand.run({ args: [], db: database.db, out: (line) => lines.push(line), config: configured });
-    const keys = await SigningKeys.load({ keys: configured.auth.jwtKeys, hsSecret: undefined, issuer: configured.auth.jwtIssuer, settings: new InstanceSettingsRepository(database.db) });
+    const keys = await SigningKeys.load({
+      keys: configured.auth.jwtKeys,
+      hsSecret: undefined,
+      issuer: configured.auth.jwtIssuer,
+      settings: new InstanceSettingsRepository(database.db),
+    });
     expect(await keys.verifyAdminToken(lines[0]!)).toMatchObject({ role: "service_role" });
     await expect((await serverKeys()).verifyAdminToken(lines[0]!)).rejects.toMatchObject({ code: "bad_jwt" });
   });
@@ -97,7 +109,9 @@ describe.each(testEngines)("runCli service-token on %s", (engine) => {
   it("migrates a fresh database and prints a token signed with the key it generates there", async () => {
     const out: string[] = [];
     const err: string[] = [];
-    expect(await runCli(["service-token", "--days", "30"], { env, out: (line) => out.push(line), err: (line) => err.push(line) })).toBe(0);
+    expect(
+      await runCli(["service-token", "--days", "30"], { env, out: (line) => out.push(line), err: (line) => err.push(line) }),
+    ).toBe(0);
     expect(err).toEqual([]);
     expect(out).toHaveLength(1);
     expect(decodeJwt(out[0]!)).toMatchObject({ role: "service_role" });
@@ -110,7 +124,11 @@ describe.each(testEngines)("runCli service-token on %s", (engine) => {
 
   it("exits 1 with the usage for bad arguments", async () => {
     const err: string[] = [];
-    expect(await runCli(["service-token", "--days", "zero"], { env, out: () => undefined, err: (line) => err.push(line) })).toBe(1);
-    expect(err.join("\n")).toMatch(/--days must be a whole number[\s\S]*Usage:\n {2}node apps\/server\/dist\/cli\.js service-token/);
+    expect(await runCli(["service-token", "--days", "zero"], { env, out: () => undefined, err: (line) => err.push(line) })).toBe(
+      1,
+    );
+    expect(err.join("\n")).toMatch(
+      /--days must be a whole number[\s\S]*Usage:\n {2}node apps\/server\/dist\/cli\.js service-token/,
+    );
   });
 });

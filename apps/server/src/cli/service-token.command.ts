@@ -34,7 +34,12 @@ export const serviceTokenCommand = {
     }
     if (positionals.length > 0) throw new UsageError("service-token takes no arguments besides --days.");
     const days = values.days === undefined ? defaultDays : parseDays(values.days);
-    const keys = await SigningKeys.load({ keys: config.auth.jwtKeys, hsSecret: config.auth.jwtSecret, issuer: config.auth.jwtIssuer, settings: new InstanceSettingsRepository(db) });
+    const keys = await SigningKeys.load({
+      keys: config.auth.jwtKeys,
+      hsSecret: config.auth.jwtSecret,
+      issuer: config.auth.jwtIssuer,
+      settings: new InstanceSettingsRepository(db),
+    });
     out(await keys.signServiceRoleToken(days * secondsPerDay));
   },
 } satisfies Command;
@@ -47,7 +52,12 @@ function parseDays(raw: string): number {
 
 function parse(args: string[]) {
   try {
-    return parseArgs({ args, options: { days: { type: "string" }, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args,
+      options: { days: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     // node:util reports unknown flags and missing values as TypeErrors; they are the operator's to fix.
     throw new UsageError(error instanceof Error ? error.message : String(error));

@@ -45,7 +45,11 @@ describe("SQLite statement cache", () => {
       await sql`update notes set mood = ${"calm"} where id = ${2}`.execute(db);
       expect((await read())[1]).toEqual({ id: 2, body: "note 2", mood: "calm" });
       const streamed: unknown[] = [];
-      for await (const row of db.selectFrom("notes" as never).select("id" as never).stream()) streamed.push(row);
+      for await (const row of db
+        .selectFrom("notes" as never)
+        .select("id" as never)
+        .stream())
+        streamed.push(row);
       expect(streamed).toHaveLength(3);
       expect(await read()).toHaveLength(3);
     } finally {

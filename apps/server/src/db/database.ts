@@ -2,7 +2,17 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, type PostgresCursor, PostgresDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase, SqliteDialect, type SqliteStatement, sql } from "kysely";
+import {
+  Kysely,
+  type PostgresCursor,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+  sql,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseConfig } from "../config";
 import { BoundedCache } from "../lib/bounded-cache";
@@ -37,7 +47,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   const onQuery = options.onQuery;
   const log = onQuery ? { log: () => onQuery() } : {};
   if (config.engine === "postgres") {
-    const db = new Kysely<Database>({ dialect: postgresDialect(config.url, options.onIdleConnectionError ?? (() => {})), ...log });
+    const db = new Kysely<Database>({
+      dialect: postgresDialect(config.url, options.onIdleConnectionError ?? (() => {})),
+      ...log,
+    });
     return { db, engine: config.engine, destroy: () => db.destroy() };
   }
   const connection = openSqlite(config.file);
@@ -126,7 +139,8 @@ const serverStatementNames = new Map<string, string>();
  * and fixed, unlike the `in (…)` lists of other queries. SQLite prepares every text already.
  */
 export function prepareOnServer(sqlText: string): void {
-  if (!serverStatementNames.has(sqlText)) serverStatementNames.set(sqlText, `memory_box_${createHash("sha256").update(sqlText).digest("hex").slice(0, 24)}`);
+  if (!serverStatementNames.has(sqlText))
+    serverStatementNames.set(sqlText, `memory_box_${createHash("sha256").update(sqlText).digest("hex").slice(0, 24)}`);
 }
 
 /** The pool as Kysely uses it, with the texts named by `prepareOnServer` sent as named statements. */

@@ -50,12 +50,22 @@ describe.each(testEngines)("migrations on %s", (engine) => {
     }));
     await database.db.insertInto("memories").values(memories).execute();
     // The table as it was: no sort_key column yet.
-    await sql`insert into memory_tags (memory_id, position, tag, tag_key) values (${memories[0]!.id}, 0, 'Sea', 'sea'), (${memories[1]!.id}, 0, 'sea', 'sea'), (${memories[1]!.id}, 1, 'sun', 'sun')`.execute(database.db);
+    await sql`insert into memory_tags (memory_id, position, tag, tag_key) values (${memories[0]!.id}, 0, 'Sea', 'sea'), (${memories[1]!.id}, 0, 'sea', 'sea'), (${memories[1]!.id}, 1, 'sun', 'sun')`.execute(
+      database.db,
+    );
 
-    expect(await migrateToLatest(database.db)).toEqual([countersMigration, ...Object.keys(migrations).slice(Object.keys(migrations).indexOf(countersMigration) + 1)]);
+    expect(await migrateToLatest(database.db)).toEqual([
+      countersMigration,
+      ...Object.keys(migrations).slice(Object.keys(migrations).indexOf(countersMigration) + 1),
+    ]);
     const stats = await database.db.selectFrom("memory_stats").selectAll().execute();
     expect(stats.map((row) => ({ id: row.id, total: Number(row.total) }))).toEqual([{ id: 1, total: 3 }]);
-    const tags = await database.db.selectFrom("memory_tags").select(["memory_id", "sort_key"]).orderBy("memory_id").orderBy("position").execute();
+    const tags = await database.db
+      .selectFrom("memory_tags")
+      .select(["memory_id", "sort_key"])
+      .orderBy("memory_id")
+      .orderBy("position")
+      .execute();
     expect(tags).toEqual([
       { memory_id: memories[0]!.id, sort_key: memories[0]!.sort_key },
       { memory_id: memories[1]!.id, sort_key: memories[1]!.sort_key },

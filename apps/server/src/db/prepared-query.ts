@@ -18,7 +18,9 @@ type Executor = Pick<Kysely<Database>, "executeQuery">;
  * stay as compiled. On PostgreSQL it runs as a named statement, so the server does not parse and
  * plan it again either.
  */
-export function preparedQuery<Args extends unknown[], Row>(build: (...args: Args) => Compilable<Row>): (executor: Executor, ...args: Args) => Promise<QueryResult<Row>> {
+export function preparedQuery<Args extends unknown[], Row>(
+  build: (...args: Args) => Compilable<Row>,
+): (executor: Executor, ...args: Args) => Promise<QueryResult<Row>> {
   const arity = build.length;
   let compiled: CompiledQuery<Row> | undefined;
   let slots: (number | undefined)[] = [];
@@ -27,7 +29,8 @@ export function preparedQuery<Args extends unknown[], Row>(build: (...args: Args
       const placeholders = Array.from({ length: arity }, (_, index) => new Placeholder(index)) as unknown as Args;
       compiled = build(...placeholders).compile();
       slots = compiled.parameters.map((value) => (value instanceof Placeholder ? value.index : undefined));
-      if (new Set(slots.filter((slot) => slot !== undefined)).size !== arity) throw new Error("preparedQuery: every argument must appear in the query as a value");
+      if (new Set(slots.filter((slot) => slot !== undefined)).size !== arity)
+        throw new Error("preparedQuery: every argument must appear in the query as a value");
       prepareOnServer(compiled.sql);
     }
     const parameters = compiled.parameters.map((value, position) => {

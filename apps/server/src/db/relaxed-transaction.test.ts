@@ -15,7 +15,8 @@ describe.each(testEngines)("relaxedDurabilityTransaction on %s", (engine) => {
     engine === "sqlite"
       ? String((await sql<{ synchronous: number }>`pragma synchronous`.execute(executor)).rows[0]?.synchronous)
       : (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(executor)).rows[0]?.synchronous_commit;
-  const invited = async (email: string) => (await database.db.selectFrom("invitations").select("email").where("email", "=", email).executeTakeFirst()) !== undefined;
+  const invited = async (email: string) =>
+    (await database.db.selectFrom("invitations").select("email").where("email", "=", email).executeTakeFirst()) !== undefined;
   const invite = (email: string) => ({ email, invited_by: "test", invited_at: "2026-01-01T00:00:00.000Z" });
 
   it("commits without waiting for the disk inside, and leaves every other commit durable", async () => {

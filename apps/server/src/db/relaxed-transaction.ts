@@ -15,7 +15,10 @@ import type { Database } from "./schema";
  * inside one), holding the single connection throughout so no other statement runs with it.
  * PostgreSQL: `synchronous_commit = off` for this transaction.
  */
-export function relaxedDurabilityTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export function relaxedDurabilityTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     return db.transaction().execute(async (trx) => {
       await sql`set local synchronous_commit = off`.execute(trx);

@@ -31,7 +31,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return sendError(reply, statusCode, { code: codeForClientError(statusCode), message: error.message });
     }
     request.log.error({ err: error }, "unhandled error");
-    return sendError(reply, 500, { code: CommonErrorCode.internal, message: "Something went wrong on our side. Please try again." });
+    return sendError(reply, 500, {
+      code: CommonErrorCode.internal,
+      message: "Something went wrong on our side. Please try again.",
+    });
   });
 }
 

@@ -10,7 +10,10 @@ const loggableQueryParameters = new Set(["grant_type", "scope", "type", "limit",
  * Logger options for Fastify. Headers that carry credentials are redacted, and the request
  * id is taken from `X-Request-Id` only when it is short and plain (log lines stay parseable).
  */
-export function loggerOptions(level: LogLevel, stream?: DestinationStream): Pick<FastifyServerOptions, "logger" | "genReqId" | "logController"> {
+export function loggerOptions(
+  level: LogLevel,
+  stream?: DestinationStream,
+): Pick<FastifyServerOptions, "logger" | "genReqId" | "logController"> {
   return {
     logger: {
       level,
@@ -53,8 +56,9 @@ export function redactUrl(url: string): string {
   const queryStart = url.indexOf("?");
   if (queryStart === -1) return url;
   const query = new URLSearchParams(url.slice(queryStart + 1));
-  const kept = [...query].map(([name, value]) =>
-    `${encodeURIComponent(name)}=${loggableQueryParameters.has(name) ? encodeURIComponent(value) : "[redacted]"}`,
+  const kept = [...query].map(
+    ([name, value]) =>
+      `${encodeURIComponent(name)}=${loggableQueryParameters.has(name) ? encodeURIComponent(value) : "[redacted]"}`,
   );
   return `${url.slice(0, queryStart)}?${kept.join("&")}`;
 }

@@ -46,7 +46,10 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
     if (!isApiPath && isPageRequest && built) {
       return reply.header("cache-control", revalidate).sendFile("index.html");
     }
-    const message = !isApiPath && isPageRequest ? "The web app is not built. Run `npm run build`, or use `npm run dev`." : `No route for ${request.method} ${pathname}.`;
+    const message =
+      !isApiPath && isPageRequest
+        ? "The web app is not built. Run `npm run build`, or use `npm run dev`."
+        : `No route for ${request.method} ${pathname}.`;
     return sendError(reply, 404, { code: CommonErrorCode.notFound, message });
   });
 }

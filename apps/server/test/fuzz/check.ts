@@ -14,7 +14,12 @@ function pathOf(url: string): string {
 /** A short description of the request, for failure messages (bodies and long values cut). */
 export function describeRequest(request: FuzzRequest): string {
   const cut = (value: string, max = 300) => (value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value);
-  const payload = request.payload === undefined ? "(none)" : typeof request.payload === "string" ? JSON.stringify(cut(request.payload)) : `<${request.payload.length} bytes> ${cut(request.payload.toString("latin1"), 200)}`;
+  const payload =
+    request.payload === undefined
+      ? "(none)"
+      : typeof request.payload === "string"
+        ? JSON.stringify(cut(request.payload))
+        : `<${request.payload.length} bytes> ${cut(request.payload.toString("latin1"), 200)}`;
   const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${JSON.stringify(cut(value, 120))}`);
   return [`${request.method} ${cut(request.url, 500)}`, ...headers, `body: ${payload}`].join("\n  ");
 }
@@ -54,7 +59,8 @@ export function problemsWith(request: FuzzRequest, response: LightMyRequestRespo
 
   if (!dotSegments && (path.startsWith("/auth/v1/") || path === "/auth/v1")) {
     if (usesCurrentAuthApi(request.headers)) {
-      if (typeof errorBody.code !== "string" || typeof errorBody.message !== "string") problems.push(`auth error is not {code, message}: ${response.body.slice(0, 200)}`);
+      if (typeof errorBody.code !== "string" || typeof errorBody.message !== "string")
+        problems.push(`auth error is not {code, message}: ${response.body.slice(0, 200)}`);
     } else if (typeof errorBody.error_code !== "string" || errorBody.code !== status || typeof errorBody.msg !== "string") {
       problems.push(`legacy auth error is not {code: ${status}, error_code, msg}: ${response.body.slice(0, 200)}`);
     }
@@ -62,10 +68,12 @@ export function problemsWith(request: FuzzRequest, response: LightMyRequestRespo
   }
 
   if (dotSegments && typeof errorBody.error_code === "string") return problems;
-  if (typeof errorBody.code !== "string" || errorBody.code === "") problems.push(`error without a string code: ${response.body.slice(0, 200)}`);
+  if (typeof errorBody.code !== "string" || errorBody.code === "")
+    problems.push(`error without a string code: ${response.body.slice(0, 200)}`);
   if (typeof errorBody.message !== "string") problems.push(`error without a message: ${response.body.slice(0, 200)}`);
   // Fastify's own error body ({statusCode: 414, code: "FST_ERR_…"}): an answer that bypassed the app's error handlers.
-  if (typeof errorBody.code === "string" && errorBody.code.startsWith("FST_")) problems.push(`Fastify's internal error body, not the app's: ${response.body.slice(0, 200)}`);
+  if (typeof errorBody.code === "string" && errorBody.code.startsWith("FST_"))
+    problems.push(`Fastify's internal error body, not the app's: ${response.body.slice(0, 200)}`);
   // Supabase Storage's envelope, where bucket routes answer in it.
   else if ("statusCode" in errorBody && (errorBody.statusCode !== String(status) || typeof errorBody.error !== "string")) {
     problems.push(`storage error is not {statusCode: "${status}", error, code, message}: ${response.body.slice(0, 200)}`);

@@ -32,9 +32,19 @@ export async function discoverRoutes(app: FastifyInstance): Promise<RouteSpec[]>
   const add = (method: string, path: string, operation?: OpenApiOperation) => {
     const upper = method.toUpperCase();
     const key = `${upper} ${path}`;
-    if (!methods.has(upper) || found.has(key) || skippedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return;
+    if (
+      !methods.has(upper) ||
+      found.has(key) ||
+      skippedPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+    )
+      return;
     const body = operation?.requestBody?.content?.["application/json"]?.schema;
-    found.set(key, { method: upper as HttpMethod, path, ...(operation?.parameters ? { parameters: operation.parameters } : {}), ...(body ? { body } : {}) });
+    found.set(key, {
+      method: upper as HttpMethod,
+      path,
+      ...(operation?.parameters ? { parameters: operation.parameters } : {}),
+      ...(body ? { body } : {}),
+    });
   };
 
   const response = await app.inject({ method: "GET", url: "/api/openapi.json" });
@@ -53,7 +63,12 @@ export async function discoverRoutes(app: FastifyInstance): Promise<RouteSpec[]>
     if (path.includes("*")) continue;
     add(method, path);
   }
-  return [...found.values()].sort((a, b) => routeOrder(a) - routeOrder(b) || a.path.localeCompare(b.path) || methodOrder.indexOf(a.method) - methodOrder.indexOf(b.method));
+  return [...found.values()].sort(
+    (a, b) =>
+      routeOrder(a) - routeOrder(b) ||
+      a.path.localeCompare(b.path) ||
+      methodOrder.indexOf(a.method) - methodOrder.indexOf(b.method),
+  );
 }
 
 /**
@@ -71,7 +86,10 @@ function parsePrintedRoutes(tree: string): RouteSpec[] {
     stack.length = depth;
     const full = `${stack.at(-1) ?? ""}${segment}`;
     stack.push(full);
-    for (const method of (match[3] ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)) {
+    for (const method of (match[3] ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)) {
       routes.push({ method: method as HttpMethod, path: full.replace(/:(\w+)/g, "{$1}") });
     }
   }

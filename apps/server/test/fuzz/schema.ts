@@ -58,34 +58,114 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-const deepValue = fc.record({ depth: fc.integer({ min: 500, max: 20_000 }), kind: fc.constantFrom<"object" | "array">("object", "array") }).map(({ depth, kind }) => new DeepJson(depth, kind));
+const deepValue = fc
+  .record({ depth: fc.integer({ min: 500, max: 20_000 }), kind: fc.constantFrom<"object" | "array">("object", "array") })
+  .map(({ depth, kind }) => new DeepJson(depth, kind));
 
 /** Candidates by property name: what a client that means well (or almost) would send. */
 function hintsFor(name: string, context: FuzzContext): fc.Arbitrary<unknown> | undefined {
   const lower = name.toLowerCase();
-  if (lower.includes("email")) return fc.oneof(fc.emailAddress(), fc.constantFrom(...context.knownEmails), fc.constantFrom("a@b", "@x.test", "a@@x.test", "a\u0000@x.test", " FUZZ@memory-box.test ", `${"a".repeat(300)}@x.test`));
-  if (lower.includes("password")) return fc.constantFrom("correct horse battery", "short", "", "x".repeat(73), "x".repeat(5000), "pässwörd-😀-long-enough");
-  if (lower === "type") return fc.constantFrom("signup", "invite", "magiclink", "recovery", "email_change", "email", "sms", "phone_change", "reauthentication", "new_email");
-  if (lower.includes("redirect")) return fc.constantFrom("http://localhost:8080/", "http://localhost:8080/#x", "https://evil.example/", "javascript:alert(1)", "//evil.example", "http://[::1", "");
-  if (lower === "memory_date") return fc.oneof(fc.date({ noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)), fc.constantFrom("2024-02-29", "2023-02-29", "0000-01-01", "9999-12-31", "2024-13-01"));
-  if (lower === "photo_ids") return fc.oneof(fc.constant([]), fc.subarray(context.photoIds), fc.array(fc.oneof(fc.uuid(), fc.constantFrom(...context.knownIds)), { maxLength: 4 }));
-  if (lower === "id" || lower === "name") return fc.oneof(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{1,20}$/), fc.constantFrom(...context.knownIds));
-  if (lower === "ban_duration") return fc.constantFrom("none", "24h", "1h30m", "-1h", "0s", "876000h", "99999999999999999999h", "9223372036854775807ns", "1.5h", "h", "1d", "300ms", "2562047h", "2562048h");
+  if (lower.includes("email"))
+    return fc.oneof(
+      fc.emailAddress(),
+      fc.constantFrom(...context.knownEmails),
+      fc.constantFrom("a@b", "@x.test", "a@@x.test", "a\u0000@x.test", " FUZZ@memory-box.test ", `${"a".repeat(300)}@x.test`),
+    );
+  if (lower.includes("password"))
+    return fc.constantFrom("correct horse battery", "short", "", "x".repeat(73), "x".repeat(5000), "pässwörd-😀-long-enough");
+  if (lower === "type")
+    return fc.constantFrom(
+      "signup",
+      "invite",
+      "magiclink",
+      "recovery",
+      "email_change",
+      "email",
+      "sms",
+      "phone_change",
+      "reauthentication",
+      "new_email",
+    );
+  if (lower.includes("redirect"))
+    return fc.constantFrom(
+      "http://localhost:8080/",
+      "http://localhost:8080/#x",
+      "https://evil.example/",
+      "javascript:alert(1)",
+      "//evil.example",
+      "http://[::1",
+      "",
+    );
+  if (lower === "memory_date")
+    return fc.oneof(
+      fc.date({ noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)),
+      fc.constantFrom("2024-02-29", "2023-02-29", "0000-01-01", "9999-12-31", "2024-13-01"),
+    );
+  if (lower === "photo_ids")
+    return fc.oneof(
+      fc.constant([]),
+      fc.subarray(context.photoIds),
+      fc.array(fc.oneof(fc.uuid(), fc.constantFrom(...context.knownIds)), { maxLength: 4 }),
+    );
+  if (lower === "id" || lower === "name")
+    return fc.oneof(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{1,20}$/), fc.constantFrom(...context.knownIds));
+  if (lower === "ban_duration")
+    return fc.constantFrom(
+      "none",
+      "24h",
+      "1h30m",
+      "-1h",
+      "0s",
+      "876000h",
+      "99999999999999999999h",
+      "9223372036854775807ns",
+      "1.5h",
+      "h",
+      "1d",
+      "300ms",
+      "2562047h",
+      "2562048h",
+    );
   if (lower === "role") return fc.constantFrom("authenticated", "service_role", "supabase_admin", "anon", "");
   if (lower.includes("code_challenge_method")) return fc.constantFrom("s256", "S256", "plain", "none");
   if (lower.includes("code_challenge") || lower.includes("verifier")) return fc.stringMatching(/^[A-Za-z0-9._~-]{43,128}$/);
-  if (lower === "allowed_mime_types") return fc.array(fc.constantFrom("image/png", "image/*", "*/*", "", "text/html"), { maxLength: 3 });
+  if (lower === "allowed_mime_types")
+    return fc.array(fc.constantFrom("image/png", "image/*", "*/*", "", "text/html"), { maxLength: 3 });
   return undefined;
 }
 
 const numbers = fc.oneof(
-  fc.constantFrom(0, -0, 1, -1, 1.5, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53 - 1, 2 ** 53, 2 ** 63, 1e308, -1e308, Number.MIN_VALUE),
+  fc.constantFrom(
+    0,
+    -0,
+    1,
+    -1,
+    1.5,
+    2 ** 31 - 1,
+    2 ** 31,
+    2 ** 32,
+    2 ** 53 - 1,
+    2 ** 53,
+    2 ** 63,
+    1e308,
+    -1e308,
+    Number.MIN_VALUE,
+  ),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
 
 /** A value of some other type than the schema asks for. */
-const wrongType = fc.oneof(fc.constant(null), fc.boolean(), numbers, anyText, fc.constant([]), fc.constant({}), fc.array(anyText, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }));
+const wrongType = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  numbers,
+  anyText,
+  fc.constant([]),
+  fc.constant({}),
+  fc.array(anyText, { maxLength: 3 }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
 
 function typesOf(schema: JsonSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type;
@@ -97,10 +177,13 @@ function typesOf(schema: JsonSchema): string[] {
 
 function stringFor(schema: JsonSchema, context: FuzzContext, valid: boolean): fc.Arbitrary<unknown> {
   const max = schema.maxLength;
-  const withinLimits = fc.string({ minLength: Math.max(schema.minLength ?? 0, valid ? 1 : 0), maxLength: Math.min(max ?? 40, 40) }).filter((text) => !valid || text.trim() !== "");
+  const withinLimits = fc
+    .string({ minLength: Math.max(schema.minLength ?? 0, valid ? 1 : 0), maxLength: Math.min(max ?? 40, 40) })
+    .filter((text) => !valid || text.trim() !== "");
   if (valid) return schema.format === "uuid" ? fc.uuid() : withinLimits;
   const options: fc.Arbitrary<unknown>[] = [anyText, withinLimits];
-  if (max !== undefined) options.push(fc.constantFrom("x".repeat(max), "x".repeat(max + 1), " ".repeat(max + 1), `${"é".repeat(max)}`));
+  if (max !== undefined)
+    options.push(fc.constantFrom("x".repeat(max), "x".repeat(max + 1), " ".repeat(max + 1), `${"é".repeat(max)}`));
   if (schema.minLength) options.push(fc.constant("x".repeat(schema.minLength - 1)));
   if (schema.format === "uuid") options.push(fc.uuid(), fc.constantFrom(...context.knownIds));
   if (schema.pattern) {
@@ -115,10 +198,20 @@ function stringFor(schema: JsonSchema, context: FuzzContext, valid: boolean): fc
 
 function numberFor(schema: JsonSchema, valid: boolean): fc.Arbitrary<unknown> {
   if (valid) {
-    const low = typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : schema.exclusiveMinimum === true ? (schema.minimum ?? 0) + 1 : (schema.minimum ?? 0);
+    const low =
+      typeof schema.exclusiveMinimum === "number"
+        ? schema.exclusiveMinimum + 1
+        : schema.exclusiveMinimum === true
+          ? (schema.minimum ?? 0) + 1
+          : (schema.minimum ?? 0);
     return fc.integer({ min: low, max: Math.max(low, Math.min(schema.maximum ?? 1000, 1000)) });
   }
-  const bounds = [schema.minimum, schema.maximum, typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum : undefined, typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum : undefined].filter((bound): bound is number => bound !== undefined);
+  const bounds = [
+    schema.minimum,
+    schema.maximum,
+    typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum : undefined,
+    typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum : undefined,
+  ].filter((bound): bound is number => bound !== undefined);
   const edges = bounds.flatMap((bound) => [bound - 1, bound, bound + 1]);
   return edges.length > 0 ? fc.oneof(numbers, fc.constantFrom(...edges)) : numbers;
 }
@@ -135,7 +228,8 @@ function valueFor(schema: JsonSchema, name: string, context: FuzzContext, level 
   if (!valid) options.push({ weight: 1, arbitrary: wrongType });
   if (schema.nullable) options.push({ weight: 1, arbitrary: fc.constant(null) });
   if (schema.enum && schema.enum.length > 0) options.push({ weight: 4, arbitrary: fc.constantFrom(...schema.enum) });
-  for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) options.push({ weight: 2, arbitrary: valueFor(alternative, name, context, level, valid) });
+  for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
+    options.push({ weight: 2, arbitrary: valueFor(alternative, name, context, level, valid) });
 
   for (const type of typesOf(schema)) {
     switch (type) {
@@ -157,19 +251,31 @@ function valueFor(schema: JsonSchema, name: string, context: FuzzContext, level 
         options.push({ weight: 4, arbitrary: fc.array(item, { maxLength: Math.min(schema.maxItems ?? 5, 5) }) });
         if (schema.maxItems !== undefined && !valid) {
           const limit = schema.maxItems;
-          options.push({ weight: 1, arbitrary: fc.tuple(item, fc.constantFrom(limit, limit + 1)).map(([value, count]) => Array.from({ length: count }, () => value)) });
+          options.push({
+            weight: 1,
+            arbitrary: fc
+              .tuple(item, fc.constantFrom(limit, limit + 1))
+              .map(([value, count]) => Array.from({ length: count }, () => value)),
+          });
         }
         break;
       }
       case "object":
-        options.push({ weight: 4, arbitrary: level > 3 ? fc.jsonValue({ maxDepth: 1 }) : objectFor(schema, context, level + 1, valid) });
+        options.push({
+          weight: 4,
+          arbitrary: level > 3 ? fc.jsonValue({ maxDepth: 1 }) : objectFor(schema, context, level + 1, valid),
+        });
         break;
       default:
         break;
     }
   }
   // `{}` in a schema means any JSON: metadata, mostly.
-  if (typesOf(schema).length === 0 && !schema.anyOf && !schema.oneOf) options.push({ weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, ...(valid ? [] : [{ weight: 1, arbitrary: deepValue }]));
+  if (typesOf(schema).length === 0 && !schema.anyOf && !schema.oneOf)
+    options.push(
+      { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+      ...(valid ? [] : [{ weight: 1, arbitrary: deepValue }]),
+    );
   return fc.oneof(...options);
 }
 
@@ -178,23 +284,45 @@ function valueFor(schema: JsonSchema, name: string, context: FuzzContext, level 
  * when allowed. `valid` keeps every value to its type and limits (as far as the schema tells), so
  * a good share of requests get through validation to the services and the database.
  */
-export function objectFor(schema: JsonSchema, context: FuzzContext, level = 0, valid = false): fc.Arbitrary<Record<string, unknown>> {
+export function objectFor(
+  schema: JsonSchema,
+  context: FuzzContext,
+  level = 0,
+  valid = false,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const names = Object.keys(properties);
-  const withRequired = fc.record(Object.fromEntries(names.map((name) => [name, valueFor(properties[name]!, name, context, level, valid)])), { requiredKeys: (schema.required ?? []).filter((name) => names.includes(name)) });
+  const withRequired = fc.record(
+    Object.fromEntries(names.map((name) => [name, valueFor(properties[name]!, name, context, level, valid)])),
+    { requiredKeys: (schema.required ?? []).filter((name) => names.includes(name)) },
+  );
   if (valid) return withRequired;
-  const record = fc.record(Object.fromEntries(names.map((name) => [name, valueFor(properties[name]!, name, context, level)])), { requiredKeys: [] });
+  const record = fc.record(Object.fromEntries(names.map((name) => [name, valueFor(properties[name]!, name, context, level)])), {
+    requiredKeys: [],
+  });
   const openEnded = schema.additionalProperties !== false;
   const extra = openEnded
     ? fc.dictionary(
-        fc.oneof(fc.constantFrom("full_name", "avatar_url", "x", "__proto__", "constructor", "toString"), fc.string({ maxLength: 8 })),
-        typeof schema.additionalProperties === "object" && typesOf(schema.additionalProperties).length > 0 ? valueFor(schema.additionalProperties, "", context, level + 1) : fc.oneof({ weight: 6, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: deepValue }),
+        fc.oneof(
+          fc.constantFrom("full_name", "avatar_url", "x", "__proto__", "constructor", "toString"),
+          fc.string({ maxLength: 8 }),
+        ),
+        typeof schema.additionalProperties === "object" && typesOf(schema.additionalProperties).length > 0
+          ? valueFor(schema.additionalProperties, "", context, level + 1)
+          : fc.oneof({ weight: 6, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: deepValue }),
         { maxKeys: 3 },
       )
     : fc.constant({});
-  return fc.tuple(fc.oneof({ weight: 3, arbitrary: withRequired }, { weight: 1, arbitrary: record }), fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: openEnded ? 2 : 1, arbitrary: extra.map((value) => value as Record<string, unknown>) }), fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 })), { freq: 8 })).map(
-    ([base, more, stray]) => ({ ...base, ...more, ...(stray && !openEnded ? { [stray[0]]: stray[1] } : {}) }),
-  );
+  return fc
+    .tuple(
+      fc.oneof({ weight: 3, arbitrary: withRequired }, { weight: 1, arbitrary: record }),
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constant({}) },
+        { weight: openEnded ? 2 : 1, arbitrary: extra.map((value) => value as Record<string, unknown>) },
+      ),
+      fc.option(fc.tuple(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 })), { freq: 8 }),
+    )
+    .map(([base, more, stray]) => ({ ...base, ...more, ...(stray && !openEnded ? { [stray[0]]: stray[1] } : {}) }));
 }
 
 /** A query string from the operation's declared query parameters, with values near and past their limits. */
@@ -202,10 +330,17 @@ export function queryFor(parameters: OpenApiParameter[], context: FuzzContext): 
   const query = parameters.filter((parameter) => parameter.in === "query");
   if (query.length === 0) return fc.constant("");
   return fc
-    .record(Object.fromEntries(query.map((parameter) => [parameter.name, valueFor(parameter.schema ?? {}, parameter.name, context)])), { requiredKeys: [] })
+    .record(
+      Object.fromEntries(query.map((parameter) => [parameter.name, valueFor(parameter.schema ?? {}, parameter.name, context)])),
+      { requiredKeys: [] },
+    )
     .map((values) => {
-      const pairs = Object.entries(values).flatMap(([name, value]) => (Array.isArray(value) ? value.map((item) => [name, item] as const) : [[name, value] as const]));
-      const text = pairs.map(([name, value]) => `${encode(name)}=${encode(typeof value === "string" ? value : toJson(value))}`).join("&");
+      const pairs = Object.entries(values).flatMap(([name, value]) =>
+        Array.isArray(value) ? value.map((item) => [name, item] as const) : [[name, value] as const],
+      );
+      const text = pairs
+        .map(([name, value]) => `${encode(name)}=${encode(typeof value === "string" ? value : toJson(value))}`)
+        .join("&");
       return text === "" ? "" : `?${text}`;
     });
 }
@@ -220,10 +355,22 @@ export function poisonsFor(schema: JsonSchema | undefined, name = ""): unknown[]
   const poisons: unknown[] = [];
   // Dates at the ends of the calendar: PostgreSQL's date has no year 0, JavaScript's Date has one.
   if (name.includes("date")) poisons.push("0000-01-01", "0001-01-01", "9999-12-31", "2024-02-30");
-  if (types.includes("string") || types.length === 0) poisons.push("a\u0000b", "\ud800", "\u202e\u0000", "x".repeat(Math.max((schema?.maxLength ?? 0) + 1, 70_000)));
+  if (types.includes("string") || types.length === 0)
+    poisons.push("a\u0000b", "\ud800", "\u202e\u0000", "x".repeat(Math.max((schema?.maxLength ?? 0) + 1, 70_000)));
   if (types.includes("integer") || types.includes("number")) poisons.push(2 ** 31, 2 ** 53 - 1, 1e308, -1, 1.5);
-  if (types.includes("array")) poisons.push(["a\u0000b"], Array.from({ length: 1000 }, (_, i) => `item${i}`), [new DeepJson(3000, "array")]);
-  if (types.includes("object") || types.length === 0) poisons.push({ "a\u0000b": "c\u0000d", full_name: "a\u0000b" }, new DeepJson(3000, "object"), new DeepJson(12_000, "object"), Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, "v".repeat(100)])));
+  if (types.includes("array"))
+    poisons.push(
+      ["a\u0000b"],
+      Array.from({ length: 1000 }, (_, i) => `item${i}`),
+      [new DeepJson(3000, "array")],
+    );
+  if (types.includes("object") || types.length === 0)
+    poisons.push(
+      { "a\u0000b": "c\u0000d", full_name: "a\u0000b" },
+      new DeepJson(3000, "object"),
+      new DeepJson(12_000, "object"),
+      Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, "v".repeat(100)])),
+    );
   if (types.includes("boolean")) poisons.push("true", 1);
   return poisons;
 }

@@ -29,7 +29,8 @@ describe("route table", () => {
 
   it("opens a memory by the link paths.memory builds", async () => {
     const api = stubMemoryApi({
-      "GET /api/v1/memories/:id": ({ params }) => (params.id === "trip to lisbon/2024" ? fakeMemory({ title: "Lisbon" }) : apiError(404, "memory_not_found")),
+      "GET /api/v1/memories/:id": ({ params }) =>
+        params.id === "trip to lisbon/2024" ? fakeMemory({ title: "Lisbon" }) : apiError(404, "memory_not_found"),
     });
     renderApp(paths.memory("trip to lisbon/2024"), { client: signedIn() });
 
@@ -42,9 +43,6 @@ describe("route table", () => {
     renderApp("/does/not/exist");
 
     expect(await screen.findByText("Oops! Page not found")).toBeInTheDocument();
-    expect(consoleError).toHaveBeenCalledWith(
-      "404 Error: User attempted to access non-existent route:",
-      "/does/not/exist",
-    );
+    expect(consoleError).toHaveBeenCalledWith("404 Error: User attempted to access non-existent route:", "/does/not/exist");
   });
 });

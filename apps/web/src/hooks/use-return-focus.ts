@@ -10,7 +10,8 @@ export function useReturnFocus() {
   return {
     onOpenAutoFocus: () => {
       // Runs before Radix moves focus into the dialog, so this is still the opener.
-      opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+      opener.current =
+        document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     },
     onCloseAutoFocus: (event: Event) => {
       const target = opener.current;

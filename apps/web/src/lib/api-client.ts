@@ -41,7 +41,11 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
   const parsed = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const error = (parsed ?? {}) as { code?: unknown; message?: unknown };
-    throw new ApiError(response.status, typeof error.code === "string" ? error.code : "http_error", typeof error.message === "string" ? error.message : `Request failed with HTTP ${response.status}`);
+    throw new ApiError(
+      response.status,
+      typeof error.code === "string" ? error.code : "http_error",
+      typeof error.message === "string" ? error.message : `Request failed with HTTP ${response.status}`,
+    );
   }
   return parsed as T;
 }

@@ -18,7 +18,9 @@ describe("SseParser", () => {
   it("reads the server's events: id, type and JSON data", () => {
     const { events } = parse('id: 000000000000001-000000001\nevent: memory.created\ndata: {"id":"m1","actor":"u1"}\n\n');
 
-    expect(events).toEqual([{ type: "memory.created", data: '{"id":"m1","actor":"u1"}', lastEventId: "000000000000001-000000001" }]);
+    expect(events).toEqual([
+      { type: "memory.created", data: '{"id":"m1","actor":"u1"}', lastEventId: "000000000000001-000000001" },
+    ]);
   });
 
   it("names an event without `event:` a message and joins data lines with a line feed", () => {

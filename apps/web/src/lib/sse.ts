@@ -160,7 +160,10 @@ export function openEventStream(options: EventStreamOptions): () => void {
     const contentType = response.headers.get("content-type") ?? "";
     if (!response.ok || !response.body || !contentType.startsWith("text/event-stream")) {
       await response.body?.cancel().catch(() => {});
-      throw new EventStreamError(response.status, `Event stream refused with HTTP ${response.status}${response.ok ? ` (${contentType || "no content type"})` : ""}`);
+      throw new EventStreamError(
+        response.status,
+        `Event stream refused with HTTP ${response.status}${response.ok ? ` (${contentType || "no content type"})` : ""}`,
+      );
     }
 
     onOpen?.({ reconnected: opened, resumed: lastEventId !== "" });

@@ -25,7 +25,8 @@ export class FakeMemoryBackend {
     const method = (init?.method ?? "GET").toUpperCase();
     if (url.pathname === "/api/v1/events") return this.events.fetch(input, init);
 
-    const override = this.overrides.get(`${method} ${url.pathname}`) ?? this.overrides.get(`${method} ${url.pathname.replace(/[^/]+$/, ":id")}`);
+    const override =
+      this.overrides.get(`${method} ${url.pathname}`) ?? this.overrides.get(`${method} ${url.pathname.replace(/[^/]+$/, ":id")}`);
     const overridden = await override?.(url, init);
     if (overridden) return overridden;
 
@@ -76,13 +77,20 @@ export class FakeMemoryBackend {
     const limit = Number(params.get("limit") ?? this.pageSize);
     const items = matching.slice(offset, offset + limit);
     const end = offset + items.length;
-    return { items, next_cursor: end < matching.length ? `after-${end}` : null, matched: matching.length, total: this.memories.length };
+    return {
+      items,
+      next_cursor: end < matching.length ? `after-${end}` : null,
+      matched: matching.length,
+      total: this.memories.length,
+    };
   }
 
   tags(): TagList {
     const counts = new Map<string, number>();
     for (const memory of this.memories) for (const tag of memory.tags ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    const tags = Array.from(counts, ([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+    const tags = Array.from(counts, ([tag, count]) => ({ tag, count })).sort(
+      (a, b) => b.count - a.count || a.tag.localeCompare(b.tag),
+    );
     return { tags };
   }
 }

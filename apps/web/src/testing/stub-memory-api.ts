@@ -47,10 +47,17 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
       const match = route.method === method ? route.regex.exec(url.pathname) : null;
       if (!match) continue;
       const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? "")]));
-      const body = init?.body instanceof FormData ? init.body : typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
+      const body =
+        init?.body instanceof FormData
+          ? init.body
+          : typeof init?.body === "string"
+            ? (JSON.parse(init.body) as unknown)
+            : undefined;
       const result = await route.handler({ method, path: url.pathname, params, headers: new Headers(init?.headers), body });
       if (result instanceof Response) return result;
-      return result === undefined ? new Response(null, { status: 204 }) : Response.json(result, { status: method === "POST" ? 201 : 200 });
+      return result === undefined
+        ? new Response(null, { status: 204 })
+        : Response.json(result, { status: method === "POST" ? 201 : 200 });
     }
     return apiError(404, "not_found", `no stub for ${method} ${url.pathname}`);
   });
@@ -62,7 +69,12 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
     return fetchMock.mock.calls.flatMap(([input, init]) => {
       const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
       if ((init?.method ?? "GET").toUpperCase() !== method || !regex.test(url.pathname)) return [];
-      const body = init?.body instanceof FormData ? init.body : typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
+      const body =
+        init?.body instanceof FormData
+          ? init.body
+          : typeof init?.body === "string"
+            ? (JSON.parse(init.body) as unknown)
+            : undefined;
       return [{ method, path: url.pathname, params: {}, headers: new Headers(init?.headers), body }];
     });
   }

@@ -116,7 +116,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["audit_log", "one_time_tokens", "flow_states", "refresh_tokens", "sessions", "invitations", "profiles", "users"]) {
+  for (const table of [
+    "audit_log",
+    "one_time_tokens",
+    "flow_states",
+    "refresh_tokens",
+    "sessions",
+    "invitations",
+    "profiles",
+    "users",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -58,13 +58,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", timestamp, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("photos_memory_id_idx").on("photos").columns(["memory_id", "position"]).execute();
-  await db.schema.createIndex("photos_unattached_idx").on("photos").columns(["created_at"]).where(sql.ref("memory_id"), "is", null).execute();
+  await db.schema
+    .createIndex("photos_unattached_idx")
+    .on("photos")
+    .columns(["created_at"])
+    .where(sql.ref("memory_id"), "is", null)
+    .execute();
 
   if (postgres) {
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`create index memories_search_text_trgm_idx on memories using gin (search_text gin_trgm_ops)`.execute(db);
   } else {
-    await sql`create virtual table memories_search using fts5(search_text, content='memories', content_rowid='rowid', tokenize='trigram')`.execute(db);
+    await sql`create virtual table memories_search using fts5(search_text, content='memories', content_rowid='rowid', tokenize='trigram')`.execute(
+      db,
+    );
     await sql`create trigger memories_search_insert after insert on memories begin
       insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
     end`.execute(db);
@@ -80,7 +87,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!columnTypes(db).postgres) {
-    for (const trigger of ["memories_search_insert", "memories_search_delete", "memories_search_update"]) await sql`drop trigger ${sql.ref(trigger)}`.execute(db);
+    for (const trigger of ["memories_search_insert", "memories_search_delete", "memories_search_update"])
+      await sql`drop trigger ${sql.ref(trigger)}`.execute(db);
     await sql`drop table memories_search`.execute(db);
   }
   await db.schema.dropTable("photos").execute();

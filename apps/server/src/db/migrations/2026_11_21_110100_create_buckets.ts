@@ -17,7 +17,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const now = new Date().toISOString();
   await (db as Kysely<{ buckets: Record<string, unknown> }>)
     .insertInto("buckets")
-    .values({ id: "memory-photos", name: "memory-photos", public: 0, file_size_limit: null, allowed_mime_types: null, created_at: now, updated_at: now })
+    .values({
+      id: "memory-photos",
+      name: "memory-photos",
+      public: 0,
+      file_size_limit: null,
+      allowed_mime_types: null,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
 }
 

@@ -43,15 +43,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.alterTable("memory_tags").addColumn("sort_key", binaryText).execute();
   if (postgres) {
-    await sql`update memory_tags set sort_key = memories.sort_key from memories where memories.id = memory_tags.memory_id`.execute(db);
+    await sql`update memory_tags set sort_key = memories.sort_key from memories where memories.id = memory_tags.memory_id`.execute(
+      db,
+    );
     await sql`alter table memory_tags alter column sort_key set not null`.execute(db);
   } else {
-    await sql`update memory_tags set sort_key = (select sort_key from memories where memories.id = memory_tags.memory_id)`.execute(db);
+    await sql`update memory_tags set sort_key = (select sort_key from memories where memories.id = memory_tags.memory_id)`.execute(
+      db,
+    );
   }
   await db.schema.dropIndex("memory_tags_tag_key_idx").execute();
   // Unique: a memory carries a tag once (tags are deduplicated ignoring case before they are
   // stored), which lets a tag's count be a count of its entries here.
-  await db.schema.createIndex("memory_tags_tag_order_idx").on("memory_tags").columns(["tag_key", "sort_key", "memory_id"]).unique().execute();
+  await db.schema
+    .createIndex("memory_tags_tag_order_idx")
+    .on("memory_tags")
+    .columns(["tag_key", "sort_key", "memory_id"])
+    .unique()
+    .execute();
 
   if (postgres) {
     await sql`create function memory_stats_memories_inserted() returns trigger language plpgsql as $$
@@ -73,7 +82,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       for each statement execute function memory_stats_memories_inserted()`.execute(db);
     await sql`create trigger memory_stats_delete after delete on memories referencing old table as deleted_rows
       for each statement execute function memory_stats_memories_deleted()`.execute(db);
-    await sql`create trigger memory_stats_update after update on memories for each statement execute function memory_stats_changed()`.execute(db);
+    await sql`create trigger memory_stats_update after update on memories for each statement execute function memory_stats_changed()`.execute(
+      db,
+    );
     await sql`create trigger memory_stats_tags after insert or delete or update of tag_key, memory_id on memory_tags
       for each statement execute function memory_stats_changed()`.execute(db);
 
@@ -147,10 +158,18 @@ export async function down(db: Kysely<unknown>): Promise<void> {
         ] as [string, string][])),
   ];
   for (const [trigger, table] of triggers) {
-    await (postgres ? sql`drop trigger ${sql.ref(trigger)} on ${sql.table(table)}` : sql`drop trigger ${sql.ref(trigger)}`).execute(db);
+    await (
+      postgres ? sql`drop trigger ${sql.ref(trigger)} on ${sql.table(table)}` : sql`drop trigger ${sql.ref(trigger)}`
+    ).execute(db);
   }
   if (postgres) {
-    for (const fn of ["memory_stats_memories_inserted", "memory_stats_memories_deleted", "memory_stats_changed", "memory_tags_fill_sort_key", "memories_copy_sort_key"]) {
+    for (const fn of [
+      "memory_stats_memories_inserted",
+      "memory_stats_memories_deleted",
+      "memory_stats_changed",
+      "memory_tags_fill_sort_key",
+      "memories_copy_sort_key",
+    ]) {
       await sql`drop function ${sql.ref(fn)}()`.execute(db);
     }
   }

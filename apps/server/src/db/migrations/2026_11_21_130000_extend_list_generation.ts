@@ -22,10 +22,26 @@ const sqliteTriggers = {
 };
 
 const postgresTriggers: Record<string, [table: string, when: string, fn: string]> = {
-  memory_stats_profiles: ["profiles", "after insert or delete or update of display_name on profiles for each statement", "memory_stats_changed"],
-  memory_stats_photos_insert: ["photos", "after insert on photos referencing new table as new_rows for each statement", "memory_stats_photos_changed"],
-  memory_stats_photos_update: ["photos", "after update on photos referencing old table as old_rows new table as new_rows for each statement", "memory_stats_photos_changed"],
-  memory_stats_photos_delete: ["photos", "after delete on photos referencing old table as old_rows for each statement", "memory_stats_photos_changed"],
+  memory_stats_profiles: [
+    "profiles",
+    "after insert or delete or update of display_name on profiles for each statement",
+    "memory_stats_changed",
+  ],
+  memory_stats_photos_insert: [
+    "photos",
+    "after insert on photos referencing new table as new_rows for each statement",
+    "memory_stats_photos_changed",
+  ],
+  memory_stats_photos_update: [
+    "photos",
+    "after update on photos referencing old table as old_rows new table as new_rows for each statement",
+    "memory_stats_photos_changed",
+  ],
+  memory_stats_photos_delete: [
+    "photos",
+    "after delete on photos referencing old table as old_rows for each statement",
+    "memory_stats_photos_changed",
+  ],
 };
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -63,7 +79,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (columnTypes(db).postgres) {
-    for (const [name, [table]] of Object.entries(postgresTriggers)) await sql`drop trigger ${sql.ref(name)} on ${sql.table(table)}`.execute(db);
+    for (const [name, [table]] of Object.entries(postgresTriggers))
+      await sql`drop trigger ${sql.ref(name)} on ${sql.table(table)}`.execute(db);
     await sql`drop function memory_stats_photos_changed()`.execute(db);
   } else {
     for (const name of Object.keys(sqliteTriggers)) await sql`drop trigger ${sql.ref(name)}`.execute(db);

@@ -25,7 +25,8 @@ export function assertPasswordAllowed(password: string, minLength: number): void
 
 /** argon2 has no length limit, but the reference server (bcrypt) refuses more than 72 bytes; so do we. */
 export function assertPasswordFits(password: string): void {
-  if (Buffer.byteLength(password) > 72) throw new AuthError(400, "validation_failed", "Password cannot be longer than 72 characters");
+  if (Buffer.byteLength(password) > 72)
+    throw new AuthError(400, "validation_failed", "Password cannot be longer than 72 characters");
 }
 
 export function weakPasswordReasons(password: string, minLength: number): string[] {
@@ -53,7 +54,6 @@ export function mergeMetadata(current: Record<string, unknown>, changes: Record<
 }
 
 export function newUser(email: string, passwordHash: string | null, data: Record<string, unknown>, now: string): UserRow {
-
   return {
     id: randomUUID(),
     aud: "authenticated",

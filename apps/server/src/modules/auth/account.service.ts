@@ -5,7 +5,15 @@ import type { Database, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail/mailer";
 import { renderEmail } from "../mail/templates";
 import type { AuditLogRepository } from "./audit-log.repository";
-import { assertPasswordAllowed, displayNameFor, mergeMetadata, newUser, validEmail, weakPasswordMessage, weakPasswordReasons } from "./account-rules";
+import {
+  assertPasswordAllowed,
+  displayNameFor,
+  mergeMetadata,
+  newUser,
+  validEmail,
+  weakPasswordMessage,
+  weakPasswordReasons,
+} from "./account-rules";
 import { AuthError } from "./auth-error";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
@@ -56,9 +64,23 @@ export interface InvitationLedger extends InvitationCheck {
   markUsed(email: string, userId: string, trx?: Transaction<Database>): Promise<void>;
 }
 
-const mailKind = { signup: "confirmation", invite: "invite", magiclink: "magic_link", recovery: "recovery", email_change: "email_change", reauthentication: "reauthentication" } as const;
+const mailKind = {
+  signup: "confirmation",
+  invite: "invite",
+  magiclink: "magic_link",
+  recovery: "recovery",
+  email_change: "email_change",
+  reauthentication: "reauthentication",
+} as const;
 /** The AMR method a session started from each kind of token records. */
-const amrMethod: Record<TokenKind, string> = { signup: "otp", invite: "invite", magiclink: "otp", recovery: "recovery", email_change: "email_change", reauthentication: "otp" };
+const amrMethod: Record<TokenKind, string> = {
+  signup: "otp",
+  invite: "invite",
+  magiclink: "otp",
+  recovery: "recovery",
+  email_change: "email_change",
+  reauthentication: "otp",
+};
 const flowStateTtlMs = 300_000;
 const reauthenticationWindowMs = 24 * 3600 * 1000;
 
@@ -108,20 +130,39 @@ export class AccountService {
       // Nobody has proved the address yet, so this request may not set the password (or the
       // metadata) that the owner's confirmation link would then confirm: it only sends the mail
       // again. Supabase Auth does the same ("we can't be sure of their claimed identity").
-      const resent = await this.sendToken(existing, "signup", { redirectTo, pkce: input.pkce, authenticationMethod: "email/signup" });
+      const resent = await this.sendToken(existing, "signup", {
+        redirectTo,
+        pkce: input.pkce,
+        authenticationMethod: "email/signup",
+      });
       return presentUser(resent);
     }
 
     const now = this.now().toISOString();
     const passwordHash = await this.deps.hasher.hash(input.password);
     const user: UserRow = existing
-      ? { ...existing, encrypted_password: passwordHash, user_metadata: JSON.stringify({ ...parseObject(existing.user_metadata), ...input.data }), updated_at: now }
+      ? {
+          ...existing,
+          encrypted_password: passwordHash,
+          user_metadata: JSON.stringify({ ...parseObject(existing.user_metadata), ...input.data }),
+          updated_at: now,
+        }
       : newUser(email, passwordHash, input.data, now);
     if (config.autoconfirm) user.email_confirmed_at = now;
 
     // The account, its profile and the used invitation are written together or not at all.
     const written = await this.deps.sessions.transaction(async (trx) => {
-      if (existing) await this.deps.users.update(user.id, { encrypted_password: user.encrypted_password, user_metadata: user.user_metadata, updated_at: now, email_confirmed_at: user.email_confirmed_at }, trx);
+      if (existing)
+        await this.deps.users.update(
+          user.id,
+          {
+            encrypted_password: user.encrypted_password,
+            user_metadata: user.user_metadata,
+            updated_at: now,
+            email_confirmed_at: user.email_confirmed_at,
+          },
+          trx,
+        );
       else if (!(await this.deps.users.createIfEmailFree(user, displayNameFor(email, input.data), trx))) return false;
       await this.deps.invitations.markUsed(email, user.id, trx);
       return true;
@@ -141,7 +182,9 @@ export class AccountService {
     const invalid = new AuthError(400, "invalid_credentials", "Invalid login credentials");
     const email = input.email.trim().toLowerCase();
     const user = email ? await this.deps.users.findByEmail(email) : undefined;
-    const passwordOk = user?.encrypted_password ? await this.deps.hasher.verify(user.encrypted_password, input.password) : await this.deps.hasher.verifyDummy(input.password);
+    const passwordOk = user?.encrypted_password
+      ? await this.deps.hasher.verify(user.encrypted_password, input.password)
+      : await this.deps.hasher.verifyDummy(input.password);
     if (!user || !passwordOk) {
       await this.deps.audit.record({ action: "user.sign_in_failed", actorEmail: email || null, ip: context.ip });
       throw invalid;
@@ -152,20 +195,25 @@ export class AccountService {
     const session = await this.deps.sessionService.start(user, "password", context);
     await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
     const reasons = weakPasswordReasons(input.password, this.deps.config.passwordMinLength);
-    return reasons.length > 0 ? { ...session, weak_password: { message: weakPasswordMessage(this.deps.config.passwordMinLength), reasons } } : session;
+    return reasons.length > 0
+      ? { ...session, weak_password: { message: weakPasswordMessage(this.deps.config.passwordMinLength), reasons } }
+      : session;
   }
 
   /** PKCE: trades the auth code from a link's redirect, plus the verifier only the client has, for a session. */
   async exchangeAuthCode(input: { authCode: string; codeVerifier: string }, context: RequestContext): Promise<SessionJson> {
-    if (!input.authCode || !input.codeVerifier) throw new AuthError(400, "validation_failed", "invalid request: both auth code and code verifier should be non-empty");
+    if (!input.authCode || !input.codeVerifier)
+      throw new AuthError(400, "validation_failed", "invalid request: both auth code and code verifier should be non-empty");
     const flow = await this.deps.tokens.findFlowStateByAuthCode(sha256(input.authCode));
     if (!flow) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
     if (this.now().getTime() - Date.parse(flow.auth_code_issued_at ?? flow.created_at) > flowStateTtlMs) {
       await this.deps.tokens.deleteFlowState(flow.id);
       throw new AuthError(422, "flow_state_expired", "invalid flow state, flow state has expired");
     }
-    if (!pkceVerifierMatches(input.codeVerifier, flow.code_challenge, flow.code_challenge_method)) throw new AuthError(400, "bad_code_verifier", "code challenge does not match previously saved code verifier");
-    if (!(await this.deps.tokens.deleteFlowState(flow.id))) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+    if (!pkceVerifierMatches(input.codeVerifier, flow.code_challenge, flow.code_challenge_method))
+      throw new AuthError(400, "bad_code_verifier", "code challenge does not match previously saved code verifier");
+    if (!(await this.deps.tokens.deleteFlowState(flow.id)))
+      throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
     const user = await this.deps.users.findById(flow.user_id);
     if (!user) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
     if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
@@ -177,8 +225,15 @@ export class AccountService {
    * applies it: confirms the address or switches to the new one. The caller then starts a
    * session, or, for a PKCE flow opened from a link, issues an auth code instead.
    */
-  async verify(input: { type: VerifyType; tokenHash?: string; email?: string; code?: string }, context: RequestContext): Promise<VerifiedToken> {
-    const expired = new AuthError(403, "otp_expired", input.tokenHash ? "Email link is invalid or has expired" : "Token has expired or is invalid");
+  async verify(
+    input: { type: VerifyType; tokenHash?: string; email?: string; code?: string },
+    context: RequestContext,
+  ): Promise<VerifiedToken> {
+    const expired = new AuthError(
+      403,
+      "otp_expired",
+      input.tokenHash ? "Email link is invalid or has expired" : "Token has expired or is invalid",
+    );
     const kinds: TokenKind[] = input.type === "email" ? ["signup", "magiclink"] : [input.type];
     const token = input.tokenHash
       ? await this.deps.tokens.findByTokenHash(sha256(input.tokenHash), kinds)
@@ -194,17 +249,38 @@ export class AccountService {
     const now = this.now().toISOString();
     const verified: UserRow = { ...user, email_confirmed_at: user.email_confirmed_at ?? now, updated_at: now };
     if (token.token_type === "email_change") {
-      if (await this.deps.users.findByEmail(token.relates_to)) throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
+      if (await this.deps.users.findByEmail(token.relates_to))
+        throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
       Object.assign(verified, { email: token.relates_to, email_change: null, email_change_sent_at: null });
     }
     if (!(await this.deps.sessionService.isAllowedIn(verified))) throw notInvited();
 
     await this.deps.sessions.transaction(async (trx) => {
-      await this.deps.users.update(user.id, { email: verified.email, email_confirmed_at: verified.email_confirmed_at, email_change: verified.email_change, email_change_sent_at: verified.email_change_sent_at, updated_at: now }, trx);
+      await this.deps.users.update(
+        user.id,
+        {
+          email: verified.email,
+          email_confirmed_at: verified.email_confirmed_at,
+          email_change: verified.email_change,
+          email_change_sent_at: verified.email_change_sent_at,
+          updated_at: now,
+        },
+        trx,
+      );
       await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
-    await this.deps.audit.record({ action: `user.verified_${token.token_type}`, actorId: user.id, actorEmail: verified.email, ip: context.ip });
-    return { user: verified, kind: token.token_type as TokenKind, flowStateId: token.flow_state_id, amrMethod: amrMethod[token.token_type as TokenKind] };
+    await this.deps.audit.record({
+      action: `user.verified_${token.token_type}`,
+      actorId: user.id,
+      actorEmail: verified.email,
+      ip: context.ip,
+    });
+    return {
+      user: verified,
+      kind: token.token_type as TokenKind,
+      flowStateId: token.flow_state_id,
+      amrMethod: amrMethod[token.token_type as TokenKind],
+    };
   }
 
   /** Where a link may send someone: the requested address when allowed, else the site. */
@@ -223,14 +299,22 @@ export class AccountService {
    * Passwordless sign-in. Answers the same way whether or not the address has an account or is
    * invited, so it cannot be used to discover either.
    */
-  async sendMagicLink(input: { email: string; createUser: boolean; data: Record<string, unknown>; pkce?: PkceChallenge }, redirectTo: string | undefined, context: RequestContext): Promise<void> {
+  async sendMagicLink(
+    input: { email: string; createUser: boolean; data: Record<string, unknown>; pkce?: PkceChallenge },
+    redirectTo: string | undefined,
+    context: RequestContext,
+  ): Promise<void> {
     const email = validEmail(input.email);
     if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(email))) return;
     const user = await this.deps.users.findByEmail(email);
     if (!user) {
       if (!input.createUser || this.deps.config.signupDisabled) return;
       try {
-        await this.signUp({ email, password: randomToken(), data: input.data, ...(input.pkce ? { pkce: input.pkce } : {}) }, redirectTo, context);
+        await this.signUp(
+          { email, password: randomToken(), data: input.data, ...(input.pkce ? { pkce: input.pkce } : {}) },
+          redirectTo,
+          context,
+        );
       } catch (error) {
         // As for members, the answer must not tell how the mail server fared (the mailer logs it).
         if (error instanceof MailDeliveryError) return;
@@ -239,7 +323,11 @@ export class AccountService {
       return;
     }
     const kind: TokenKind = user.email_confirmed_at ? "magiclink" : "signup";
-    await this.sendTokenQuietly(user, kind, { redirectTo, pkce: input.pkce, authenticationMethod: kind === "signup" ? "email/signup" : "magiclink" });
+    await this.sendTokenQuietly(user, kind, {
+      redirectTo,
+      pkce: input.pkce,
+      authenticationMethod: kind === "signup" ? "email/signup" : "magiclink",
+    });
   }
 
   async sendRecovery(input: { email: string; pkce?: PkceChallenge }, redirectTo: string | undefined): Promise<void> {
@@ -249,7 +337,10 @@ export class AccountService {
     await this.sendTokenQuietly(user, "recovery", { redirectTo, pkce: input.pkce, authenticationMethod: "recovery" });
   }
 
-  async resend(input: { type: "signup" | "email_change"; email: string; pkce?: PkceChallenge }, redirectTo: string | undefined): Promise<void> {
+  async resend(
+    input: { type: "signup" | "email_change"; email: string; pkce?: PkceChallenge },
+    redirectTo: string | undefined,
+  ): Promise<void> {
     const email = validEmail(input.email);
     if (input.type === "signup") {
       const user = await this.deps.users.findByEmail(email);
@@ -259,7 +350,8 @@ export class AccountService {
       return;
     }
     const user = await this.deps.users.findByEmail(email);
-    if (user?.email_change) await this.sendTokenQuietly(user, "email_change", { redirectTo, pkce: input.pkce, authenticationMethod: "email_change" });
+    if (user?.email_change)
+      await this.sendTokenQuietly(user, "email_change", { redirectTo, pkce: input.pkce, authenticationMethod: "email_change" });
   }
 
   /** Sends a six-digit nonce that a password change in an old session must carry. */
@@ -282,7 +374,8 @@ export class AccountService {
       user = { ...user, user_metadata: JSON.stringify(metadata), updated_at: now };
       await this.deps.sessions.transaction(async (trx) => {
         await this.deps.users.update(user.id, { user_metadata: user.user_metadata, updated_at: now }, trx);
-        if ("full_name" in input.data!) await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, metadata), now, trx);
+        if ("full_name" in input.data!)
+          await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, metadata), now, trx);
       });
     }
 
@@ -308,11 +401,18 @@ export class AccountService {
     if (input.email !== undefined) {
       const newEmail = validEmail(input.email);
       if (newEmail !== user.email) {
-        if (await this.deps.users.findByEmail(newEmail)) throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
+        if (await this.deps.users.findByEmail(newEmail))
+          throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
         if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(newEmail))) throw notInvited();
         user = { ...user, email_change: newEmail };
         user = await this.sendToken(user, "email_change", { redirectTo, pkce: input.pkce, authenticationMethod: "email_change" });
-        await this.deps.audit.record({ action: "user.email_change_requested", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { new_email: newEmail } });
+        await this.deps.audit.record({
+          action: "user.email_change_requested",
+          actorId: user.id,
+          actorEmail: user.email,
+          ip: context.ip,
+          detail: { new_email: newEmail },
+        });
       }
     }
     return presentUser(user);
@@ -325,7 +425,12 @@ export class AccountService {
     if (sessionAge < reauthenticationWindowMs) return;
     if (!nonce) throw new AuthError(400, "reauthentication_needed", "Password update requires reauthentication");
     const token = await this.deps.tokens.findByOtpHash(codeHash(caller.user.email, nonce.trim()), ["reauthentication"]);
-    if (!token || token.user_id !== caller.user.id || Date.parse(token.expires_at) < this.now().getTime() || !(await this.deps.tokens.consume(token.id))) {
+    if (
+      !token ||
+      token.user_id !== caller.user.id ||
+      Date.parse(token.expires_at) < this.now().getTime() ||
+      !(await this.deps.tokens.consume(token.id))
+    ) {
       throw new AuthError(422, "reauthentication_not_valid", "Nonce has expired or is invalid");
     }
   }
@@ -335,20 +440,41 @@ export class AccountService {
    * kind within the minimum interval is refused with 429. With `background`, the answer does not
    * wait for the mail server (nor learn how it fared: the mailer logs failures).
    */
-  async sendToken(user: UserRow, kind: TokenKind, options: TokenOptions, delivery: { background?: boolean } = {}): Promise<UserRow> {
+  async sendToken(
+    user: UserRow,
+    kind: TokenKind,
+    options: TokenOptions,
+    delivery: { background?: boolean } = {},
+  ): Promise<UserRow> {
     const sentAtColumn = sentAtColumnFor(kind);
     const lastSent = user[sentAtColumn];
     const now = this.now();
     const intervalMs = this.deps.config.emailMinIntervalSeconds * 1000;
     // Claimed in the database, not checked on `user`: requests racing each other (a burst of
     // /recover calls) must not all pass the interval and flood the inbox.
-    if (!(await this.deps.users.claimMailSlot(user.id, sentAtColumn, now.toISOString(), new Date(now.getTime() - intervalMs).toISOString()))) {
+    if (
+      !(await this.deps.users.claimMailSlot(
+        user.id,
+        sentAtColumn,
+        now.toISOString(),
+        new Date(now.getTime() - intervalMs).toISOString(),
+      ))
+    ) {
       const latest = (await this.deps.users.findById(user.id))?.[sentAtColumn];
       const waitMs = latest ? Date.parse(latest) + intervalMs - now.getTime() : intervalMs;
-      throw new AuthError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`);
+      throw new AuthError(
+        429,
+        "over_email_send_rate_limit",
+        `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`,
+      );
     }
     const issued = await this.issueToken(user, kind, options);
-    const mail = renderEmail(mailKind[kind], { code: issued.code, email: issued.recipient, ...(issued.link ? { link: issued.link } : {}), ...(kind === "email_change" ? { newEmail: issued.recipient } : {}) });
+    const mail = renderEmail(mailKind[kind], {
+      code: issued.code,
+      email: issued.recipient,
+      ...(issued.link ? { link: issued.link } : {}),
+      ...(kind === "email_change" ? { newEmail: issued.recipient } : {}),
+    });
     const deliver = async () => {
       try {
         await this.deps.mailer.send({ to: issued.recipient, ...mail, ...(issued.link ? { link: issued.link } : {}) });
@@ -378,7 +504,16 @@ export class AccountService {
     await this.deps.sessions.transaction(async (trx) => {
       if (options.pkce && flowStateId) {
         await this.deps.tokens.createFlowState(
-          { id: flowStateId, user_id: user.id, code_challenge: options.pkce.codeChallenge, code_challenge_method: options.pkce.codeChallengeMethod, authentication_method: options.authenticationMethod ?? kind, auth_code_hash: null, auth_code_issued_at: null, created_at: now.toISOString() },
+          {
+            id: flowStateId,
+            user_id: user.id,
+            code_challenge: options.pkce.codeChallenge,
+            code_challenge_method: options.pkce.codeChallengeMethod,
+            authentication_method: options.authenticationMethod ?? kind,
+            auth_code_hash: null,
+            auth_code_issued_at: null,
+            created_at: now.toISOString(),
+          },
           trx,
         );
       }
@@ -399,7 +534,10 @@ export class AccountService {
       await this.deps.users.update(user.id, { [sentAtColumn]: now.toISOString(), email_change: user.email_change }, trx);
     });
     const redirectTo = this.redirectTarget(options.redirectTo);
-    const link = kind === "reauthentication" ? undefined : `${this.deps.publicUrl}/auth/v1/verify?${new URLSearchParams({ token: linkToken, type: kind, redirect_to: redirectTo }).toString()}`;
+    const link =
+      kind === "reauthentication"
+        ? undefined
+        : `${this.deps.publicUrl}/auth/v1/verify?${new URLSearchParams({ token: linkToken, type: kind, redirect_to: redirectTo }).toString()}`;
     return { user: { ...user, [sentAtColumn]: now.toISOString() }, recipient, link, code, linkToken, redirectTo };
   }
 
@@ -416,7 +554,6 @@ export class AccountService {
       throw error;
     }
   }
-
 }
 
 function sentAtColumnFor(kind: TokenKind) {

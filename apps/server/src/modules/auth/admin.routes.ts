@@ -26,11 +26,15 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.get("/admin/users", { schema: { querystring: schemas.ListUsersQuery } }, async (request, reply) => {
     const { page, per_page: perPage, filter } = request.query;
     const result = await admin.listUsers({ page, perPage, filter });
-    reply.header("x-total-count", String(result.total)).header("link", paginationLinks(request.routeOptions.url ?? request.url, result, filter));
+    reply
+      .header("x-total-count", String(result.total))
+      .header("link", paginationLinks(request.routeOptions.url ?? request.url, result, filter));
     return { users: result.users, aud: "authenticated" };
   });
 
-  app.post("/admin/users", { schema: { body: schemas.AdminUserBody } }, async (request) => admin.createUser(attributes(request.body), context(request)));
+  app.post("/admin/users", { schema: { body: schemas.AdminUserBody } }, async (request) =>
+    admin.createUser(attributes(request.body), context(request)),
+  );
 
   app.get("/admin/users/:id", { schema: { params: schemas.UserIdParams } }, async (request) => admin.getUser(request.params.id));
 
@@ -44,17 +48,31 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     return {};
   });
 
-  app.post("/admin/generate_link", { schema: { querystring: schemas.RedirectQuery, body: schemas.GenerateLinkBody } }, async (request) => {
-    const { body } = request;
-    return admin.generateLink(
-      { type: body.type ?? "", email: body.email ?? "", password: body.password, data: body.data, newEmail: body.new_email, redirectTo: body.redirect_to ?? request.query.redirect_to },
-      context(request),
-    );
-  });
+  app.post(
+    "/admin/generate_link",
+    { schema: { querystring: schemas.RedirectQuery, body: schemas.GenerateLinkBody } },
+    async (request) => {
+      const { body } = request;
+      return admin.generateLink(
+        {
+          type: body.type ?? "",
+          email: body.email ?? "",
+          password: body.password,
+          data: body.data,
+          newEmail: body.new_email,
+          redirectTo: body.redirect_to ?? request.query.redirect_to,
+        },
+        context(request),
+      );
+    },
+  );
 
   // auth-js `inviteUserByEmail`.
   app.post("/invite", { schema: { querystring: schemas.RedirectQuery, body: schemas.InviteBody } }, async (request) =>
-    admin.inviteUser({ email: request.body.email ?? "", data: request.body.data, redirectTo: request.query.redirect_to }, context(request)),
+    admin.inviteUser(
+      { email: request.body.email ?? "", data: request.body.data, redirectTo: request.query.redirect_to },
+      context(request),
+    ),
   );
 };
 

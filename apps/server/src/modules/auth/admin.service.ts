@@ -98,10 +98,18 @@ export class AdminService {
   }
 
   /** Oldest first. Empty parameters mean the defaults, as auth-js sends them empty. */
-  async listUsers(query: { page?: string | undefined; perPage?: string | undefined; filter?: string | undefined }): Promise<UserPage> {
+  async listUsers(query: {
+    page?: string | undefined;
+    perPage?: string | undefined;
+    filter?: string | undefined;
+  }): Promise<UserPage> {
     const page = pageParameter(query.page, 1);
     const perPage = Math.min(pageParameter(query.perPage, defaultPerPage), maxPerPage);
-    const { users, total } = await this.deps.users.page({ offset: (page - 1) * perPage, limit: perPage, filter: query.filter?.trim() || undefined });
+    const { users, total } = await this.deps.users.page({
+      offset: (page - 1) * perPage,
+      limit: perPage,
+      filter: query.filter?.trim() || undefined,
+    });
     return { users: users.map(presentUser), total, page, perPage };
   }
 
@@ -123,7 +131,9 @@ export class AdminService {
     const user: UserRow = {
       ...base,
       role: input.role || base.role,
-      app_metadata: input.appMetadata ? JSON.stringify(mergeMetadata(parseObject(base.app_metadata), input.appMetadata)) : base.app_metadata,
+      app_metadata: input.appMetadata
+        ? JSON.stringify(mergeMetadata(parseObject(base.app_metadata), input.appMetadata))
+        : base.app_metadata,
       email_confirmed_at: input.emailConfirm ? now : null,
       banned_until: bannedUntil,
     };
@@ -207,7 +217,9 @@ export class AdminService {
           // A magic link for a new address signs up without a password: the person signs in by link.
           const passwordHash = input.type === "signup" ? await this.hashSignupPassword(input.password) : null;
           await this.admit(email);
-          user = await this.createAccount(newUser(email, passwordHash, data, this.now().toISOString()), data, { invitationUsed: true });
+          user = await this.createAccount(newUser(email, passwordHash, data, this.now().toISOString()), data, {
+            invitationUsed: true,
+          });
         }
         kind = "signup";
         break;
@@ -250,13 +262,18 @@ export class AdminService {
   }
 
   /** Puts the address on the invitation list and e-mails an invite link, creating the account when missing. */
-  async inviteUser(input: { email: string; data?: Record<string, unknown> | undefined; redirectTo?: string | undefined }, context: AdminContext): Promise<Record<string, unknown>> {
+  async inviteUser(
+    input: { email: string; data?: Record<string, unknown> | undefined; redirectTo?: string | undefined },
+    context: AdminContext,
+  ): Promise<Record<string, unknown>> {
     const email = validEmail(input.email);
     const existing = await this.deps.users.findByEmail(email);
     if (existing?.email_confirmed_at) throw emailExists();
     await this.admit(email);
     const data = input.data ?? {};
-    const user = existing ?? (await this.createAccount(newUser(email, null, data, this.now().toISOString()), data, { invitationUsed: false }));
+    const user =
+      existing ??
+      (await this.createAccount(newUser(email, null, data, this.now().toISOString()), data, { invitationUsed: false }));
     const invited = await this.deps.accounts.sendToken(user, "invite", { redirectTo: input.redirectTo });
     await this.record("admin.user_invited", invited, context);
     return presentUser(invited);
@@ -273,7 +290,11 @@ export class AdminService {
    * Writes the account and its profile. The invitation counts as used once the account is
    * ready; an invited person uses it by opening the invite link (AccountService.verify).
    */
-  private async createAccount(user: UserRow, data: Record<string, unknown>, options: { invitationUsed: boolean }): Promise<UserRow> {
+  private async createAccount(
+    user: UserRow,
+    data: Record<string, unknown>,
+    options: { invitationUsed: boolean },
+  ): Promise<UserRow> {
     await this.deps.sessions.transaction(async (trx) => {
       await this.deps.users.create(user, displayNameFor(user.email, data), trx);
       if (options.invitationUsed) await this.deps.invitations.markUsed(user.email, user.id, trx);
@@ -317,9 +338,19 @@ export class AdminService {
     return this.deps.hasher.hash(password);
   }
 
-  private async record(action: string, user: UserRow, context: AdminContext, detail: Record<string, unknown> = {}): Promise<void> {
+  private async record(
+    action: string,
+    user: UserRow,
+    context: AdminContext,
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
     await this.deps.audit.record(
-      { action, actorId: context.caller.sub ?? null, ip: context.ip, detail: { role: context.caller.role, user_id: user.id, email: user.email, ...detail } },
+      {
+        action,
+        actorId: context.caller.sub ?? null,
+        ip: context.ip,
+        detail: { role: context.caller.role, user_id: user.id, email: user.email, ...detail },
+      },
       this.now(),
     );
   }
@@ -330,17 +361,22 @@ const userNotFound = () => new AuthError(404, "user_not_found", "User not found"
 function pageParameter(raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === "") return fallback;
   // Nine digits keep (page - 1) * per_page a safe integer.
-  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1) throw new AuthError(400, "validation_failed", `Bad Pagination Parameters: "${raw}" is not a positive whole number`);
+  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1)
+    throw new AuthError(400, "validation_failed", `Bad Pagination Parameters: "${raw}" is not a positive whole number`);
   return Number(raw);
 }
 
-const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 /** Go's time.Duration ends at about 292 years. */
 const maxDurationMs = 2 ** 63 / 1e6;
 
 /** Go's `time.ParseDuration`, in milliseconds: `300ms`, `-1.5h`, `2h45m`; a bare `0` too. */
 export function parseGoDuration(text: string): number {
-  const invalid = new AuthError(400, "validation_failed", `invalid format for ban duration: time: invalid duration ${JSON.stringify(text)}`);
+  const invalid = new AuthError(
+    400,
+    "validation_failed",
+    `invalid format for ban duration: time: invalid duration ${JSON.stringify(text)}`,
+  );
   const sign = text.startsWith("-") ? -1 : 1;
   const body = text.replace(/^[-+]/, "");
   if (body === "0") return 0;

@@ -2,7 +2,18 @@ import { randomUUID } from "node:crypto";
 import { type AuthError, GoTrueAdminApi, isAuthWeakPasswordError } from "@supabase/auth-js";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, getUser, linkIn, openLink, password, refreshWith, sessionFrom, signedInClient, startAuthServer, uniqueEmail } from "../../../test/auth-fixtures";
+import {
+  type AuthTestServer,
+  getUser,
+  linkIn,
+  openLink,
+  password,
+  refreshWith,
+  sessionFrom,
+  signedInClient,
+  startAuthServer,
+  uniqueEmail,
+} from "../../../test/auth-fixtures";
 import { testEngines } from "../../../test/test-database";
 import { serviceTokenCommand } from "../../cli/service-token.command";
 
@@ -16,16 +27,22 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
   let serviceToken: string;
   let admin: GoTrueAdminApi;
 
-  const adminWith = (authorization?: string) => new GoTrueAdminApi({ url: server.authUrl, headers: authorization ? { Authorization: authorization } : {} });
+  const adminWith = (authorization?: string) =>
+    new GoTrueAdminApi({ url: server.authUrl, headers: authorization ? { Authorization: authorization } : {} });
   /** A raw admin request, for what auth-js hides (headers, paths it validates itself). */
   const request = (method: string, path: string, body?: unknown) =>
     fetch(`${server.authUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${serviceToken}`, "x-supabase-api-version": "2024-01-01", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${serviceToken}`,
+        "x-supabase-api-version": "2024-01-01",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   const expectError = (error: AuthError | null, status: number, code: string) => expect(error).toMatchObject({ status, code });
-  const invitation = (email: string) => server.db.selectFrom("invitations").selectAll().where("email", "=", email).executeTakeFirst();
+  const invitation = (email: string) =>
+    server.db.selectFrom("invitations").selectAll().where("email", "=", email).executeTakeFirst();
   const auditActions = async () => (await server.db.selectFrom("audit_log").select("action").execute()).map((row) => row.action);
   /** An account made through the API, confirmed and with the shared password. */
   const member = async (email = uniqueEmail()) => {
@@ -54,7 +71,9 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
 
     it("answers 403 bad_jwt for a token it cannot verify, before reading the body", async () => {
       expectError((await adminWith("Bearer not-a-jwt").listUsers()).error, 403, "bad_jwt");
-      const forged = await new SignJWT({ role: "service_role" }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("a-different-secret-of-32-characters-x"));
+      const forged = await new SignJWT({ role: "service_role" })
+        .setProtectedHeader({ alg: "HS256" })
+        .sign(new TextEncoder().encode("a-different-secret-of-32-characters-x"));
       expectError((await adminWith(`Bearer ${forged}`).createUser({ email: "not an address" })).error, 403, "bad_jwt");
     });
 
@@ -65,7 +84,10 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
     });
 
     it("accepts an HS256 service-role token signed with AUTH_JWT_SECRET (the legacy Supabase service key)", async () => {
-      const legacyKey = await new SignJWT({ role: "service_role", iss: "supabase" }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().sign(new TextEncoder().encode(hsSecret));
+      const legacyKey = await new SignJWT({ role: "service_role", iss: "supabase" })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setIssuedAt()
+        .sign(new TextEncoder().encode(hsSecret));
       const { data, error } = await adminWith(`Bearer ${legacyKey}`).listUsers();
       expect(error).toBeNull();
       expect(data.users).toBeInstanceOf(Array);
@@ -79,7 +101,9 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
 
       await auth.signOut();
       // auth-js turns session_not_found into AuthSessionMissingError, so the answer is read raw.
-      const response = await fetch(`${server.authUrl}/admin/users`, { headers: { authorization: `Bearer ${session.access_token}`, "x-supabase-api-version": "2024-01-01" } });
+      const response = await fetch(`${server.authUrl}/admin/users`, {
+        headers: { authorization: `Bearer ${session.access_token}`, "x-supabase-api-version": "2024-01-01" },
+      });
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ code: "session_not_found" });
     });
@@ -107,7 +131,9 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
 
       const response = await request("GET", "/admin/users?page=1&per_page=2");
       expect(response.headers.get("x-total-count")).toBe("3");
-      expect(response.headers.get("link")).toBe('</auth/v1/admin/users?page=2&per_page=2>; rel="next", </auth/v1/admin/users?page=2&per_page=2>; rel="last"');
+      expect(response.headers.get("link")).toBe(
+        '</auth/v1/admin/users?page=2&per_page=2>; rel="next", </auth/v1/admin/users?page=2&per_page=2>; rel="last"',
+      );
     });
 
     it("filters by a part of the address and refuses bad page numbers", async () => {
@@ -116,7 +142,9 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
       const response = await request("GET", `/admin/users?page=&per_page=&filter=${encodeURIComponent(email.slice(0, 14))}`);
       const body = (await response.json()) as { users: { email: string }[] };
       expect(body.users.map((user) => user.email)).toEqual([email]);
-      expect(response.headers.get("link")).toBe(`</auth/v1/admin/users?page=1&per_page=50&filter=${email.slice(0, 14)}>; rel="last"`);
+      expect(response.headers.get("link")).toBe(
+        `</auth/v1/admin/users?page=1&per_page=50&filter=${email.slice(0, 14)}>; rel="last"`,
+      );
 
       const bad = await request("GET", "/admin/users?page=0");
       expect(bad.status).toBe(400);
@@ -145,7 +173,11 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
       });
       expect(data.user?.email_confirmed_at).toBeDefined();
 
-      const profile = await server.db.selectFrom("profiles").select("display_name").where("user_id", "=", data.user!.id).executeTakeFirst();
+      const profile = await server.db
+        .selectFrom("profiles")
+        .select("display_name")
+        .where("user_id", "=", data.user!.id)
+        .executeTakeFirst();
       expect(profile?.display_name).toBe("Cora Created");
       expect(await invitation(email)).toMatchObject({ invited_by: "admin", used_by: data.user!.id });
       expect(await auditActions()).toContain("admin.user_created");
@@ -160,7 +192,12 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
       const { data } = await admin.createUser({ email, role: "editor", ban_duration: "none" });
       expect(data.user).toMatchObject({ email, role: "editor" });
       expect(data.user?.email_confirmed_at).toBeUndefined();
-      const row = await server.db.selectFrom("users").innerJoin("profiles", "profiles.user_id", "users.id").select(["encrypted_password", "display_name"]).where("email", "=", email).executeTakeFirst();
+      const row = await server.db
+        .selectFrom("users")
+        .innerJoin("profiles", "profiles.user_id", "users.id")
+        .select(["encrypted_password", "display_name"])
+        .where("email", "=", email)
+        .executeTakeFirst();
       expect(row).toEqual({ encrypted_password: null, display_name: email.split("@")[0] });
     });
 
@@ -192,9 +229,17 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
       await admin.updateUserById(id, { user_metadata: { full_name: "Old Name", color: "blue" } });
       const newEmail = uniqueEmail("moved");
 
-      const { data, error } = await admin.updateUserById(id, { email: newEmail, user_metadata: { full_name: "New Name", color: null }, app_metadata: { plan: "pro" } });
+      const { data, error } = await admin.updateUserById(id, {
+        email: newEmail,
+        user_metadata: { full_name: "New Name", color: null },
+        app_metadata: { plan: "pro" },
+      });
       expect(error).toBeNull();
-      expect(data.user).toMatchObject({ email: newEmail, user_metadata: { full_name: "New Name" }, app_metadata: { provider: "email", plan: "pro" } });
+      expect(data.user).toMatchObject({
+        email: newEmail,
+        user_metadata: { full_name: "New Name" },
+        app_metadata: { provider: "email", plan: "pro" },
+      });
       expect(data.user?.user_metadata).not.toHaveProperty("color");
       const profile = await server.db.selectFrom("profiles").select("display_name").where("user_id", "=", id).executeTakeFirst();
       expect(profile?.display_name).toBe("New Name");
@@ -271,12 +316,19 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
     it("signup: creates the account; the link confirms it and signs in", async () => {
       const email = uniqueEmail("signup");
       const mailsBefore = server.smtp.messages.length;
-      const { data, error } = await admin.generateLink({ type: "signup", email, password, options: { data: { full_name: "Sig Nup" }, redirectTo: redirectTo() } });
+      const { data, error } = await admin.generateLink({
+        type: "signup",
+        email,
+        password,
+        options: { data: { full_name: "Sig Nup" }, redirectTo: redirectTo() },
+      });
       expect(error).toBeNull();
       expect(data.user).toMatchObject({ email, user_metadata: { full_name: "Sig Nup" } });
       expect(data.properties).toMatchObject({ verification_type: "signup", redirect_to: redirectTo() });
       expect(data.properties?.email_otp).toMatch(/^\d{6}$/);
-      expect(data.properties?.action_link).toBe(`${server.authUrl}/verify?token=${data.properties?.hashed_token}&type=signup&redirect_to=${encodeURIComponent(redirectTo())}`);
+      expect(data.properties?.action_link).toBe(
+        `${server.authUrl}/verify?token=${data.properties?.hashed_token}&type=signup&redirect_to=${encodeURIComponent(redirectTo())}`,
+      );
       expect(server.smtp.messages.length).toBe(mailsBefore);
       expect(await invitation(email)).toMatchObject({ invited_by: "admin" });
 
@@ -288,7 +340,10 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
       expectError((await admin.generateLink({ type: "signup", email, password })).error, 422, "email_exists");
       const withoutPassword = await request("POST", "/admin/generate_link", { type: "signup", email: uniqueEmail() });
       expect(withoutPassword.status).toBe(400);
-      expect(await withoutPassword.json()).toMatchObject({ code: "validation_failed", message: "Signup requires a valid password" });
+      expect(await withoutPassword.json()).toMatchObject({
+        code: "validation_failed",
+        message: "Signup requires a valid password",
+      });
     });
 
     it("invite: creates the account with invited_at; the link signs in", async () => {
@@ -339,8 +394,16 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
       }
       const { email } = await member();
       const taken = await member();
-      expectError((await admin.generateLink({ type: "email_change_new", email, newEmail: taken.email })).error, 422, "email_exists");
-      expectError((await admin.generateLink({ type: "email_change_new", email: uniqueEmail(), newEmail: uniqueEmail() })).error, 404, "user_not_found");
+      expectError(
+        (await admin.generateLink({ type: "email_change_new", email, newEmail: taken.email })).error,
+        422,
+        "email_exists",
+      );
+      expectError(
+        (await admin.generateLink({ type: "email_change_new", email: uniqueEmail(), newEmail: uniqueEmail() })).error,
+        404,
+        "user_not_found",
+      );
     });
 
     it("refuses an unknown type", async () => {
@@ -353,13 +416,20 @@ describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
   describe("inviting by e-mail", () => {
     it("puts the address on the list, creates the account and mails a link that signs in", async () => {
       const email = uniqueEmail("guest");
-      const { data, error } = await admin.inviteUserByEmail(email, { data: { full_name: "Gus Guest" }, redirectTo: `${server.origin}/welcome` });
+      const { data, error } = await admin.inviteUserByEmail(email, {
+        data: { full_name: "Gus Guest" },
+        redirectTo: `${server.origin}/welcome`,
+      });
       expect(error).toBeNull();
       expect(data.user).toMatchObject({ email, user_metadata: { full_name: "Gus Guest" } });
       expect(data.user?.invited_at).toBeDefined();
       expect(data.user?.email_confirmed_at).toBeUndefined();
       expect(await invitation(email)).toMatchObject({ invited_by: "admin" });
-      const profile = await server.db.selectFrom("profiles").select("display_name").where("user_id", "=", data.user!.id).executeTakeFirst();
+      const profile = await server.db
+        .selectFrom("profiles")
+        .select("display_name")
+        .where("user_id", "=", data.user!.id)
+        .executeTakeFirst();
       expect(profile?.display_name).toBe("Gus Guest");
 
       const mail = await server.smtp.waitForMail(email, { subject: /invited/ });

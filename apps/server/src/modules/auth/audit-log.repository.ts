@@ -19,19 +19,45 @@ export class AuditLogRepository {
   private readonly insert;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.insert = preparedQuery((id: string, createdAt: string, action: string, actorId: string | null, actorEmail: string | null, ip: string | null, detail: string | null) =>
-      db.insertInto("audit_log").values({ id, created_at: createdAt, action, actor_id: actorId, actor_email: actorEmail, ip, detail }),
+    this.insert = preparedQuery(
+      (
+        id: string,
+        createdAt: string,
+        action: string,
+        actorId: string | null,
+        actorEmail: string | null,
+        ip: string | null,
+        detail: string | null,
+      ) =>
+        db
+          .insertInto("audit_log")
+          .values({ id, created_at: createdAt, action, actor_id: actorId, actor_email: actorEmail, ip, detail }),
     );
   }
 
   /** With `executor`, the entry commits (or not) with the caller's transaction. */
   async record(event: AuditEvent, now = new Date(), executor: Kysely<Database> | Transaction<Database> = this.db): Promise<void> {
     const detail = event.detail ? JSON.stringify(event.detail) : null;
-    await this.insert(executor, randomUUID(), now.toISOString(), event.action, event.actorId ?? null, event.actorEmail ?? null, event.ip ?? null, detail);
+    await this.insert(
+      executor,
+      randomUUID(),
+      now.toISOString(),
+      event.action,
+      event.actorId ?? null,
+      event.actorEmail ?? null,
+      event.ip ?? null,
+      detail,
+    );
   }
 
   /** Newest first. */
   async list(limit = 100): Promise<{ action: string; actor_email: string | null; created_at: string; detail: string | null }[]> {
-    return this.db.selectFrom("audit_log").select(["action", "actor_email", "created_at", "detail"]).orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+    return this.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_email", "created_at", "detail"])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute();
   }
 }

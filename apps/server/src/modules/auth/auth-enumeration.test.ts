@@ -1,6 +1,13 @@
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { anyString, type AuthTestServer, confirmedMember, password, startAuthServer, uniqueEmail } from "../../../test/auth-fixtures";
+import {
+  anyString,
+  type AuthTestServer,
+  confirmedMember,
+  password,
+  startAuthServer,
+  uniqueEmail,
+} from "../../../test/auth-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // Account enumeration (security checklist §6 check 4): the endpoints that mail someone answer
@@ -21,9 +28,18 @@ describe.each(testEngines)("no account enumeration on %s", (engine) => {
 
   beforeAll(async () => {
     server = await startAuthServer(engine);
-    addresses = { unknown: uniqueEmail("unknown"), member: (await confirmedMember(server)).email, invitedWithoutAccount: uniqueEmail("invited"), unconfirmed: uniqueEmail("unconfirmed"), revoked: (await confirmedMember(server)).email };
+    addresses = {
+      unknown: uniqueEmail("unknown"),
+      member: (await confirmedMember(server)).email,
+      invitedWithoutAccount: uniqueEmail("invited"),
+      unconfirmed: uniqueEmail("unconfirmed"),
+      revoked: (await confirmedMember(server)).email,
+    };
     await server.invite(addresses.invitedWithoutAccount, addresses.unconfirmed);
-    expect((await server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email: addresses.unconfirmed, password } })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email: addresses.unconfirmed, password } }))
+        .statusCode,
+    ).toBe(200);
     await server.invitations.revoke(addresses.revoked, "test");
   });
   afterAll(async () => {
@@ -37,20 +53,23 @@ describe.each(testEngines)("no account enumeration on %s", (engine) => {
     ["POST /resend (email_change)", "/auth/v1/resend", (email) => ({ email, type: "email_change", gotrue_meta_security: {} })],
   ];
 
-  it.each(cases)("%s answers alike for unknown, member, unconfirmed, invited-only and revoked addresses, also when repeated", async (_label, url, body) => {
-    const answers: Record<string, ReturnType<typeof observable>> = {};
-    for (const [kind, email] of Object.entries(addresses)) {
-      for (const attempt of ["first", "repeated"]) {
-        for (const version of [{ "x-supabase-api-version": "2024-01-01" }, {}]) {
-          const response = await server.app.inject({ method: "POST", url, payload: body(email), headers: version });
-          answers[`${kind} ${attempt} ${Object.keys(version).length > 0 ? "current" : "legacy"}`] = observable(response);
+  it.each(cases)(
+    "%s answers alike for unknown, member, unconfirmed, invited-only and revoked addresses, also when repeated",
+    async (_label, url, body) => {
+      const answers: Record<string, ReturnType<typeof observable>> = {};
+      for (const [kind, email] of Object.entries(addresses)) {
+        for (const attempt of ["first", "repeated"]) {
+          for (const version of [{ "x-supabase-api-version": "2024-01-01" }, {}]) {
+            const response = await server.app.inject({ method: "POST", url, payload: body(email), headers: version });
+            answers[`${kind} ${attempt} ${Object.keys(version).length > 0 ? "current" : "legacy"}`] = observable(response);
+          }
         }
       }
-    }
-    const reference = answers["unknown first current"]!;
-    expect(reference).toMatchObject({ status: 200, body: "{}" });
-    for (const [label, answer] of Object.entries(answers)) expect({ label, ...answer }).toEqual({ label, ...reference });
-  });
+      const reference = answers["unknown first current"]!;
+      expect(reference).toMatchObject({ status: 200, body: "{}" });
+      for (const [label, answer] of Object.entries(answers)) expect({ label, ...answer }).toEqual({ label, ...reference });
+    },
+  );
 
   it("answers alike while the mail server refuses mail, and lets the member ask again at once", async () => {
     const recovering = (await confirmedMember(server)).email;
@@ -59,7 +78,9 @@ describe.each(testEngines)("no account enumeration on %s", (engine) => {
     await server.invite(newcomer);
     const pending = uniqueEmail("pending");
     await server.invite(pending);
-    expect((await server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email: pending, password } })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email: pending, password } })).statusCode,
+    ).toBe(200);
     server.clock.advance(61);
 
     const requests: [string, Record<string, unknown>][] = [
@@ -79,8 +100,16 @@ describe.each(testEngines)("no account enumeration on %s", (engine) => {
     // Every delivery failed, and none of them holds the next request back for the minimum interval.
     await vi.waitFor(
       async () => {
-        const users = await server.db.selectFrom("users").select(["email", "recovery_sent_at", "confirmation_sent_at"]).where("email", "in", [recovering, magic, newcomer]).execute();
-        expect(users.map((user) => (user.email === newcomer ? user.confirmation_sent_at : user.recovery_sent_at))).toEqual([null, null, null]);
+        const users = await server.db
+          .selectFrom("users")
+          .select(["email", "recovery_sent_at", "confirmation_sent_at"])
+          .where("email", "in", [recovering, magic, newcomer])
+          .execute();
+        expect(users.map((user) => (user.email === newcomer ? user.confirmation_sent_at : user.recovery_sent_at))).toEqual([
+          null,
+          null,
+          null,
+        ]);
       },
       { timeout: 5000 },
     );
@@ -92,14 +121,27 @@ describe.each(testEngines)("no account enumeration on %s", (engine) => {
     const fresh = uniqueEmail("fresh");
     await server.invite(fresh);
     const before = server.smtp.messages.length;
-    const newcomer = await server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email: fresh, password, data: { full_name: "New" } } });
-    const existing = await server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email: addresses.member, password: "any other password", data: { full_name: "New" } } });
+    const newcomer = await server.app.inject({
+      method: "POST",
+      url: "/auth/v1/signup",
+      payload: { email: fresh, password, data: { full_name: "New" } },
+    });
+    const existing = await server.app.inject({
+      method: "POST",
+      url: "/auth/v1/signup",
+      payload: { email: addresses.member, password: "any other password", data: { full_name: "New" } },
+    });
 
     expect(existing.statusCode).toBe(newcomer.statusCode);
     const taken = existing.json<Record<string, unknown>>();
     const created = newcomer.json<Record<string, unknown>>();
     expect(Object.keys(taken).sort()).toEqual(Object.keys(created).sort());
-    expect(taken).toMatchObject({ email: addresses.member, identities: [], user_metadata: { full_name: "New" }, confirmation_sent_at: anyString });
+    expect(taken).toMatchObject({
+      email: addresses.member,
+      identities: [],
+      user_metadata: { full_name: "New" },
+      confirmation_sent_at: anyString,
+    });
     expect(created.identities).toHaveLength(1);
 
     const real = await server.db.selectFrom("users").select("id").where("email", "=", addresses.member).executeTakeFirstOrThrow();

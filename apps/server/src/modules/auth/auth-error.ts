@@ -64,7 +64,9 @@ export function sendAuthError(request: FastifyRequest, reply: FastifyReply, erro
   if (usesCurrentApi(request)) {
     return reply.header(apiVersionHeader, currentApiVersion).send({ code: error.code, message: error.message, ...weakPassword });
   }
-  return reply.header("x-sb-error-code", error.code).send({ code: error.statusCode, error_code: error.code, msg: error.message, ...weakPassword });
+  return reply
+    .header("x-sb-error-code", error.code)
+    .send({ code: error.statusCode, error_code: error.code, msg: error.message, ...weakPassword });
 }
 
 function usesCurrentApi(request: FastifyRequest): boolean {
@@ -77,17 +79,26 @@ function toAuthError(error: FastifyError | Error): AuthError {
   if (error instanceof AppError) return new AuthError(error.statusCode, error.code, error.message);
   if (error instanceof ZodError) {
     const first = error.issues[0];
-    return new AuthError(400, "validation_failed", first ? `${first.path.join(".") || "body"}: ${first.message}` : "Invalid request");
+    return new AuthError(
+      400,
+      "validation_failed",
+      first ? `${first.path.join(".") || "body"}: ${first.message}` : "Invalid request",
+    );
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
     const field = first?.instancePath.split("/").filter(Boolean).join(".");
-    return new AuthError(400, "validation_failed", field ? `${field}: ${first?.message ?? "is not valid"}` : (first?.message ?? "Invalid request"));
+    return new AuthError(
+      400,
+      "validation_failed",
+      field ? `${field}: ${first?.message ?? "is not valid"}` : (first?.message ?? "Invalid request"),
+    );
   }
   const statusCode = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
   if (statusCode === 413) return new AuthError(413, "request_entity_too_large", "Request body too large");
   if (statusCode === 429) return new AuthError(429, "over_request_rate_limit", "Request rate limit reached");
-  if ("code" in error && error.code === "FST_ERR_CTP_INVALID_JSON_BODY") return new AuthError(400, "bad_json", "Could not parse request body as JSON");
+  if ("code" in error && error.code === "FST_ERR_CTP_INVALID_JSON_BODY")
+    return new AuthError(400, "bad_json", "Could not parse request body as JSON");
   if (statusCode >= 400 && statusCode < 500) return new AuthError(statusCode, "validation_failed", error.message);
   return new AuthError(500, "unexpected_failure", "Unexpected failure, please try again later.");
 }

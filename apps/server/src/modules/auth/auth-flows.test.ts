@@ -44,10 +44,19 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       await server.invite(email);
       const { auth } = server.client();
 
-      const { data, error } = await auth.signUp({ email, password, options: { emailRedirectTo: `${server.origin}/welcome`, data: { full_name: "Ann Example" } } });
+      const { data, error } = await auth.signUp({
+        email,
+        password,
+        options: { emailRedirectTo: `${server.origin}/welcome`, data: { full_name: "Ann Example" } },
+      });
       expect(error).toBeNull();
       expect(data.session).toBeNull();
-      expect(data.user).toMatchObject({ email, role: "authenticated", user_metadata: { full_name: "Ann Example" }, identities: [expect.objectContaining({ provider: "email" })] });
+      expect(data.user).toMatchObject({
+        email,
+        role: "authenticated",
+        user_metadata: { full_name: "Ann Example" },
+        identities: [expect.objectContaining({ provider: "email" })],
+      });
       expect(data.user?.email_confirmed_at).toBeUndefined();
       expect(data.user?.confirmation_sent_at).toBeDefined();
 
@@ -69,10 +78,18 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       const fetched = await other.auth.getUser();
       expect(fetched.data.user?.id).toBe(data.user!.id);
 
-      const invitation = await server.db.selectFrom("invitations").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+      const invitation = await server.db
+        .selectFrom("invitations")
+        .selectAll()
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
       expect(invitation.used_by).toBe(data.user!.id);
       expect(invitation.used_at).not.toBeNull();
-      const profile = await server.db.selectFrom("profiles").selectAll().where("user_id", "=", data.user!.id).executeTakeFirstOrThrow();
+      const profile = await server.db
+        .selectFrom("profiles")
+        .selectAll()
+        .where("user_id", "=", data.user!.id)
+        .executeTakeFirstOrThrow();
       expect(profile.display_name).toBe("Ann Example");
     });
 
@@ -95,7 +112,11 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
 
     it("checks redirect_to again when the link is opened, so an edited link cannot send the session elsewhere", async () => {
       const member = await confirmedMember(server);
-      for (const [index, redirectTo] of ["https://evil.example.com/steal", "https://app.example.org@evil.example.com/", `${server.origin}/x\r\nSet-Cookie: a=b`].entries()) {
+      for (const [index, redirectTo] of [
+        "https://evil.example.com/steal",
+        "https://app.example.org@evil.example.com/",
+        `${server.origin}/x\r\nSet-Cookie: a=b`,
+      ].entries()) {
         if (index > 0) server.clock.advance(61);
         await server.client().auth.signInWithOtp({ email: member.email });
         const link = new URL(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })));
@@ -130,7 +151,16 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       const email = uniqueEmail("double");
       await server.invite(email);
       const before = server.smtp.messages.length;
-      const answers = await Promise.all([1, 2, 3].map(() => server.app.inject({ method: "POST", url: "/auth/v1/signup", payload: { email, password }, headers: { "x-supabase-api-version": "2024-01-01" } })));
+      const answers = await Promise.all(
+        [1, 2, 3].map(() =>
+          server.app.inject({
+            method: "POST",
+            url: "/auth/v1/signup",
+            payload: { email, password },
+            headers: { "x-supabase-api-version": "2024-01-01" },
+          }),
+        ),
+      );
       const statuses = answers.map((answer) => answer.statusCode).sort();
       expect(statuses[0]).toBe(200);
       for (const answer of answers) expect([200, 429], answer.body).toContain(answer.statusCode);
@@ -148,7 +178,9 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       expect(failed.error?.status).toBe(502);
 
       expect((await auth.resend({ type: "signup", email })).error).toBeNull();
-      const session = sessionFrom(await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation }))));
+      const session = sessionFrom(
+        await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation }))),
+      );
       expect(session.type).toBe("signup");
     });
 
@@ -161,16 +193,28 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       await server.smtp.waitForMail(email, { subject: subjects.confirmation });
 
       const attacker = server.client().auth;
-      const hasty = await attacker.signUp({ email, password: "attacker's passphrase", options: { data: { full_name: "Mallory" } } });
+      const hasty = await attacker.signUp({
+        email,
+        password: "attacker's passphrase",
+        options: { data: { full_name: "Mallory" } },
+      });
       expect(hasty.error).toMatchObject({ status: 429, code: "over_email_send_rate_limit" });
       server.clock.advance(61);
-      const later = await attacker.signUp({ email, password: "attacker's passphrase", options: { data: { full_name: "Mallory" } } });
+      const later = await attacker.signUp({
+        email,
+        password: "attacker's passphrase",
+        options: { data: { full_name: "Mallory" } },
+      });
       expect(later.error).toBeNull();
       expect(later.data.user?.id).toBe(owner.data.user!.id);
 
-      const session = sessionFrom(await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation }))));
+      const session = sessionFrom(
+        await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation }))),
+      );
       expect((await getUser(server, session.access_token)).json()).toMatchObject({ user_metadata: { full_name: "Owner" } });
-      expect((await server.client().auth.signInWithPassword({ email, password: "attacker's passphrase" })).error).toMatchObject({ code: "invalid_credentials" });
+      expect((await server.client().auth.signInWithPassword({ email, password: "attacker's passphrase" })).error).toMatchObject({
+        code: "invalid_credentials",
+      });
       await signedInClient(server, email);
     });
   });
@@ -266,7 +310,11 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       expect(data.user?.user_metadata).toMatchObject({ full_name: "After Name", city: "Lyon" });
       expect(data.user?.user_metadata).not.toHaveProperty("colour");
       expect((await auth.getUser()).data.user?.user_metadata).toMatchObject({ full_name: "After Name", city: "Lyon" });
-      const profile = await server.db.selectFrom("profiles").selectAll().where("user_id", "=", member.userId).executeTakeFirstOrThrow();
+      const profile = await server.db
+        .selectFrom("profiles")
+        .selectAll()
+        .where("user_id", "=", member.userId)
+        .executeTakeFirstOrThrow();
       expect(profile.display_name).toBe("After Name");
     });
 
@@ -279,7 +327,9 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       expect(error).toBeNull();
       expect((await getUser(server, other.session.access_token)).json()).toMatchObject({ code: "session_not_found" });
       expect((await getUser(server, current.session.access_token)).statusCode).toBe(200);
-      expect((await server.client().auth.signInWithPassword({ email: member.email, password })).error).toMatchObject({ code: "invalid_credentials" });
+      expect((await server.client().auth.signInWithPassword({ email: member.email, password })).error).toMatchObject({
+        code: "invalid_credentials",
+      });
       await signedInClient(server, member.email, "a brand new passphrase");
     });
 
@@ -341,7 +391,9 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       expect(user.email).toBe(newEmail);
       expect(user.new_email).toBeUndefined();
       await signedInClient(server, newEmail);
-      expect((await server.client().auth.signInWithPassword({ email: member.email, password })).error).toMatchObject({ code: "invalid_credentials" });
+      expect((await server.client().auth.signInWithPassword({ email: member.email, password })).error).toMatchObject({
+        code: "invalid_credentials",
+      });
     });
 
     it("switches the e-mail address with the code sent to the new address", async () => {
@@ -378,7 +430,11 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
     it("sends one mail for a burst of recovery requests, however they race", async () => {
       const member = await confirmedMember(server);
       const before = server.smtp.messages.length;
-      const answers = await Promise.all(Array.from({ length: 6 }, () => server.app.inject({ method: "POST", url: "/auth/v1/recover", payload: { email: member.email } })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          server.app.inject({ method: "POST", url: "/auth/v1/recover", payload: { email: member.email } }),
+        ),
+      );
       expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
       await server.smtp.waitForMail(member.email, { subject: subjects.recovery });
       // A control member's confirmation mail, sent afterwards, arrives after any stragglers would have.
@@ -415,7 +471,10 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
     it("signs a member in with a magic link", async () => {
       const member = await confirmedMember(server);
       const { auth } = server.client();
-      const { data, error } = await auth.signInWithOtp({ email: member.email, options: { emailRedirectTo: "https://app.example.org/in" } });
+      const { data, error } = await auth.signInWithOtp({
+        email: member.email,
+        options: { emailRedirectTo: "https://app.example.org/in" },
+      });
       expect(error).toBeNull();
       expect(data).toMatchObject({ user: null, session: null });
 
@@ -430,13 +489,19 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       const member = await confirmedMember(server);
       const { auth } = server.client();
       await auth.signInWithOtp({ email: member.email });
-      const byCode = await auth.verifyOtp({ email: member.email, token: codeIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })), type: "email" });
+      const byCode = await auth.verifyOtp({
+        email: member.email,
+        token: codeIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })),
+        type: "email",
+      });
       expect(byCode.error).toBeNull();
       expect(byCode.data.session?.user.id).toBe(member.userId);
 
       server.clock.advance(61);
       await auth.signInWithOtp({ email: member.email });
-      const token = new URL(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink }))).searchParams.get("token")!;
+      const token = new URL(
+        linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })),
+      ).searchParams.get("token")!;
       const byHash = await server.client().auth.verifyOtp({ token_hash: token, type: "magiclink" });
       expect(byHash.error).toBeNull();
       expect(byHash.data.session?.user.id).toBe(member.userId);
@@ -447,20 +512,27 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       await server.invite(email);
       const { auth } = server.client();
       expect((await auth.signInWithOtp({ email })).error).toBeNull();
-      const session = sessionFrom(await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation }))));
+      const session = sessionFrom(
+        await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation }))),
+      );
       expect(session.type).toBe("signup");
       expect((await getUser(server, session.access_token)).json()).toMatchObject({ email, email_confirmed_at: anyString });
     });
   });
 
   describe("PKCE", () => {
-    const verifierKey = (storage: { items: Map<string, string> }) => [...storage.items.keys()].find((key) => key.endsWith("-code-verifier"))!;
+    const verifierKey = (storage: { items: Map<string, string> }) =>
+      [...storage.items.keys()].find((key) => key.endsWith("-code-verifier"))!;
 
     it("redirects with ?code= that exchangeCodeForSession trades for a session, once", async () => {
       const email = uniqueEmail("pkce");
       await server.invite(email);
       const { auth, storage } = server.client("pkce");
-      const signedUp = await auth.signUp({ email, password, options: { emailRedirectTo: `${server.origin}/callback?from=mail` } });
+      const signedUp = await auth.signUp({
+        email,
+        password,
+        options: { emailRedirectTo: `${server.origin}/callback?from=mail` },
+      });
       expect(signedUp.error).toBeNull();
       expect(signedUp.data.session).toBeNull();
       const key = verifierKey(storage);
@@ -493,7 +565,9 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       await auth.signUp({ email, password });
       const key = verifierKey(storage);
       const verifier = storage.getItem(key)!;
-      const code = (await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation })))).query.get("code")!;
+      const code = (await openLink(linkIn(await server.smtp.waitForMail(email, { subject: subjects.confirmation })))).query.get(
+        "code",
+      )!;
 
       storage.setItem(key, JSON.stringify("a".repeat(112)));
       const wrong = await auth.exchangeCodeForSession(code);
@@ -509,10 +583,20 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
     ])("accepts the %s challenge method, in any letter case", async (method, challengeOf) => {
       const member = await confirmedMember(server);
       const verifier = randomBytes(48).toString("base64url");
-      const asked = await server.app.inject({ method: "POST", url: "/auth/v1/otp", payload: { email: member.email, code_challenge: challengeOf(verifier), code_challenge_method: method } });
+      const asked = await server.app.inject({
+        method: "POST",
+        url: "/auth/v1/otp",
+        payload: { email: member.email, code_challenge: challengeOf(verifier), code_challenge_method: method },
+      });
       expect(asked.statusCode).toBe(200);
-      const code = (await openLink(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })))).query.get("code")!;
-      const exchanged = await server.app.inject({ method: "POST", url: "/auth/v1/token?grant_type=pkce", payload: { auth_code: code, code_verifier: verifier } });
+      const code = (
+        await openLink(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })))
+      ).query.get("code")!;
+      const exchanged = await server.app.inject({
+        method: "POST",
+        url: "/auth/v1/token?grant_type=pkce",
+        payload: { auth_code: code, code_verifier: verifier },
+      });
       expect(exchanged.statusCode, exchanged.body).toBe(200);
       expect(exchanged.json()).toMatchObject({ token_type: "bearer", user: { id: member.userId } });
     });
@@ -521,7 +605,9 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       const member = await confirmedMember(server);
       const { auth } = server.client("pkce");
       await auth.signInWithOtp({ email: member.email });
-      const code = (await openLink(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })))).query.get("code")!;
+      const code = (
+        await openLink(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.magicLink })))
+      ).query.get("code")!;
       server.clock.advance(301);
       const { error } = await auth.exchangeCodeForSession(code);
       expect(error).toMatchObject({ status: 422, code: "flow_state_expired" });
@@ -535,7 +621,9 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
         events.push(event);
       });
       expect((await auth.resetPasswordForEmail(member.email)).error).toBeNull();
-      const code = (await openLink(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.recovery })))).query.get("code")!;
+      const code = (
+        await openLink(linkIn(await server.smtp.waitForMail(member.email, { subject: subjects.recovery })))
+      ).query.get("code")!;
       const { data, error } = await auth.exchangeCodeForSession(code);
       expect(error).toBeNull();
       expect(data.session?.user.email).toBe(member.email);
@@ -558,7 +646,14 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
     const { data, error } = await auth.getClaims();
     expect(error).toBeNull();
     expect(data?.header).toMatchObject({ alg: "ES256", typ: "JWT", kid: anyString });
-    expect(data?.claims).toMatchObject({ sub: member.userId, email: member.email, role: "authenticated", aal: "aal1", is_anonymous: false, session_id: anyString });
+    expect(data?.claims).toMatchObject({
+      sub: member.userId,
+      email: member.email,
+      role: "authenticated",
+      aal: "aal1",
+      is_anonymous: false,
+      session_id: anyString,
+    });
     expect(requests).toEqual(["GET /auth/v1/.well-known/jwks.json"]);
 
     // A second call uses the cached key: no request at all.

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, confirmedMember, getUser, linkIn, openLink, password, refreshWith, signedInClient, startAuthServer, uniqueEmail } from "../../../test/auth-fixtures";
+import {
+  type AuthTestServer,
+  confirmedMember,
+  getUser,
+  linkIn,
+  openLink,
+  password,
+  refreshWith,
+  signedInClient,
+  startAuthServer,
+  uniqueEmail,
+} from "../../../test/auth-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // Invite-only: every way in checks the invitation list on the server. Paths that send mail

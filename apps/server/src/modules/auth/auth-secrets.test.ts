@@ -1,14 +1,33 @@
 import fs from "node:fs/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, codeIn, linkIn, openLink, password, signedInClient, startAuthServer, uniqueEmail } from "../../../test/auth-fixtures";
+import {
+  type AuthTestServer,
+  codeIn,
+  linkIn,
+  openLink,
+  password,
+  signedInClient,
+  startAuthServer,
+  uniqueEmail,
+} from "../../../test/auth-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // Secrets at rest (security checklist §6 check 7): the database holds only hashes of refresh
 // tokens, link tokens, codes and auth codes, and an argon2id PHC string for the password, so a
 // copy of it (a backup, a stolen disk) signs no one in.
 
-const tables = ["users", "profiles", "invitations", "sessions", "refresh_tokens", "flow_states", "one_time_tokens", "audit_log", "instance_settings"] as const;
+const tables = [
+  "users",
+  "profiles",
+  "invitations",
+  "sessions",
+  "refresh_tokens",
+  "flow_states",
+  "one_time_tokens",
+  "audit_log",
+  "instance_settings",
+] as const;
 
 describe.each(testEngines)("secrets at rest on %s", (engine) => {
   let server: AuthTestServer;
@@ -24,7 +43,9 @@ describe.each(testEngines)("secrets at rest on %s", (engine) => {
   async function databaseContents(): Promise<string> {
     const { database } = server.testApp.config;
     if (database.engine === "sqlite") {
-      const parts = await Promise.all([database.file, `${database.file}-wal`].map((file) => fs.readFile(file).catch(() => Buffer.alloc(0))));
+      const parts = await Promise.all(
+        [database.file, `${database.file}-wal`].map((file) => fs.readFile(file).catch(() => Buffer.alloc(0))),
+      );
       return Buffer.concat(parts).toString("latin1");
     }
     const rows: string[] = [];
@@ -71,7 +92,11 @@ describe.each(testEngines)("secrets at rest on %s", (engine) => {
     await auth.reauthenticate();
     const nonceMail = await server.smtp.waitForMail(email, { subject: /confirmation code/ });
 
-    const user = await server.db.selectFrom("users").select("encrypted_password").where("email", "=", email).executeTakeFirstOrThrow();
+    const user = await server.db
+      .selectFrom("users")
+      .select("encrypted_password")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     const contents = await databaseContents();
     // The control: what is stored in the clear is found, so the search does see the latest writes.
     expect(contents).toContain(email);

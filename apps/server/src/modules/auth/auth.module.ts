@@ -23,15 +23,35 @@ export interface AuthModule {
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
-export async function createAuthModule(deps: { config: Config; db: Kysely<Database>; mailer: Mailer; invitations: InvitationsService; audit: AuditLogRepository; now?: () => Date }): Promise<AuthModule> {
+export async function createAuthModule(deps: {
+  config: Config;
+  db: Kysely<Database>;
+  mailer: Mailer;
+  invitations: InvitationsService;
+  audit: AuditLogRepository;
+  now?: () => Date;
+}): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
-  const keys = await SigningKeys.load({ keys: config.auth.jwtKeys, hsSecret: config.auth.jwtSecret, issuer: config.auth.jwtIssuer, settings: new InstanceSettingsRepository(db) });
+  const keys = await SigningKeys.load({
+    keys: config.auth.jwtKeys,
+    hsSecret: config.auth.jwtSecret,
+    issuer: config.auth.jwtIssuer,
+    settings: new InstanceSettingsRepository(db),
+  });
   const users = new UsersRepository(db, config.database.engine);
   const sessionsRepository = new SessionsRepository(db);
   const tokens = new OneTimeTokensRepository(db);
   const hasher = new PasswordHasher();
   const clock = deps.now ? { now: deps.now } : {};
-  const sessions = new SessionService({ config: config.auth, users, sessions: sessionsRepository, keys, invitations, audit, ...clock });
+  const sessions = new SessionService({
+    config: config.auth,
+    users,
+    sessions: sessionsRepository,
+    keys,
+    invitations,
+    audit,
+    ...clock,
+  });
   const accounts = new AccountService({
     config: config.auth,
     publicUrl: config.publicUrl,
@@ -45,6 +65,17 @@ export async function createAuthModule(deps: { config: Config; db: Kysely<Databa
     audit,
     ...clock,
   });
-  const admin = new AdminService({ config: config.auth, users, sessions: sessionsRepository, tokens, accounts, keys, invitations, hasher, audit, ...clock });
+  const admin = new AdminService({
+    config: config.auth,
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    accounts,
+    keys,
+    invitations,
+    hasher,
+    audit,
+    ...clock,
+  });
   return { keys, users, sessions, accounts, admin };
 }

@@ -34,30 +34,46 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     // is answered 204 too, instead of @fastify/cors's text/plain 400.
     strictPreflight: false,
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-    allowedHeaders: ["Accept", "Authorization", "Content-Type", "X-Client-IP", "X-Client-Info", "X-JWT-AUD", "x-use-cookie", "X-Supabase-Api-Version", "apikey"],
+    allowedHeaders: [
+      "Accept",
+      "Authorization",
+      "Content-Type",
+      "X-Client-IP",
+      "X-Client-Info",
+      "X-JWT-AUD",
+      "x-use-cookie",
+      "X-Supabase-Api-Version",
+      "apikey",
+    ],
     exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"],
   });
 
-  const limit = (key: keyof AuthRateLimits) => (options.rateLimits ? { config: { rateLimit: { max: options.rateLimits[key], timeWindow: fiveMinutes } } } : {});
+  const limit = (key: keyof AuthRateLimits) =>
+    options.rateLimits ? { config: { rateLimit: { max: options.rateLimits[key], timeWindow: fiveMinutes } } } : {};
   const context = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] ?? null });
   const caller = (request: FastifyRequest) => sessions.authenticate(request.headers.authorization);
 
-  app.post("/signup", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.SignUpBody } }, async (request) => {
-    const { body } = request;
-    if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone signups are disabled");
-    if (!body.email) throw new AuthError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled");
-    return accounts.signUp(
-      { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
-      request.query.redirect_to,
-      context(request),
-    );
-  });
+  app.post(
+    "/signup",
+    { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.SignUpBody } },
+    async (request) => {
+      const { body } = request;
+      if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone signups are disabled");
+      if (!body.email) throw new AuthError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+      return accounts.signUp(
+        { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
+        request.query.redirect_to,
+        context(request),
+      );
+    },
+  );
 
   app.post("/token", { ...limit("token"), schema: { querystring: schemas.TokenQuery } }, async (request) => {
     switch (request.query.grant_type ?? "") {
       case "password": {
         const body = schemas.PasswordGrantBody.parse(request.body ?? {});
-        if (body.email && body.phone) throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided on login.");
+        if (body.email && body.phone)
+          throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided on login.");
         if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
         if (!body.email) throw new AuthError(400, "validation_failed", "missing email or phone");
         return accounts.signInWithPassword({ email: body.email, password: body.password ?? "" }, context(request));
@@ -69,7 +85,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       }
       case "pkce": {
         const body = schemas.PkceGrantBody.parse(request.body ?? {});
-        return accounts.exchangeAuthCode({ authCode: body.auth_code ?? "", codeVerifier: body.code_verifier ?? "" }, context(request));
+        return accounts.exchangeAuthCode(
+          { authCode: body.auth_code ?? "", codeVerifier: body.code_verifier ?? "" },
+          context(request),
+        );
       }
       case "id_token":
         throw new AuthError(400, "provider_disabled", "Provider (issuer) is not enabled");
@@ -82,49 +101,79 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post("/logout", { schema: { querystring: schemas.LogoutQuery } }, async (request, reply) => {
     const scope = request.query.scope ?? "global";
-    if (scope !== "global" && scope !== "local" && scope !== "others") throw new AuthError(400, "validation_failed", `Unsupported logout scope "${scope}"`);
+    if (scope !== "global" && scope !== "local" && scope !== "others")
+      throw new AuthError(400, "validation_failed", `Unsupported logout scope "${scope}"`);
     await sessions.logout(await caller(request), scope, context(request));
     return reply.status(204).send();
   });
 
   app.get("/user", async (request) => presentUser((await caller(request)).user));
 
-  app.put("/user", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.UpdateUserBody } }, async (request) => {
-    const who = await caller(request);
-    const { body } = request;
-    if (body.app_metadata) throw new AuthError(403, "not_admin", "Updating app_metadata requires admin privileges");
-    if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-    return accounts.updateUser(
-      who,
-      { ...(body.email !== undefined ? { email: body.email } : {}), ...(body.password !== undefined ? { password: body.password } : {}), ...(body.nonce ? { nonce: body.nonce } : {}), ...(body.data ? { data: body.data } : {}), ...pkce(body) },
-      request.query.redirect_to,
-      context(request),
-    );
-  });
+  app.put(
+    "/user",
+    { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.UpdateUserBody } },
+    async (request) => {
+      const who = await caller(request);
+      const { body } = request;
+      if (body.app_metadata) throw new AuthError(403, "not_admin", "Updating app_metadata requires admin privileges");
+      if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+      return accounts.updateUser(
+        who,
+        {
+          ...(body.email !== undefined ? { email: body.email } : {}),
+          ...(body.password !== undefined ? { password: body.password } : {}),
+          ...(body.nonce ? { nonce: body.nonce } : {}),
+          ...(body.data ? { data: body.data } : {}),
+          ...pkce(body),
+        },
+        request.query.redirect_to,
+        context(request),
+      );
+    },
+  );
 
   app.get("/reauthenticate", { ...limit("email") }, async (request) => {
     await accounts.reauthenticate(await caller(request));
     return {};
   });
 
-  app.post("/otp", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.OtpBody } }, async (request) => {
-    const { body } = request;
-    if (body.email && body.phone) throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided");
-    if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-    if (!body.email) throw new AuthError(400, "validation_failed", "An email address or phone number is required");
-    await accounts.sendMagicLink({ email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) }, request.query.redirect_to, context(request));
-    return {};
-  });
+  app.post(
+    "/otp",
+    { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.OtpBody } },
+    async (request) => {
+      const { body } = request;
+      if (body.email && body.phone)
+        throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided");
+      if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+      if (!body.email) throw new AuthError(400, "validation_failed", "An email address or phone number is required");
+      await accounts.sendMagicLink(
+        { email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) },
+        request.query.redirect_to,
+        context(request),
+      );
+      return {};
+    },
+  );
 
-  app.post("/verify", { ...limit("verify"), schema: { querystring: schemas.RedirectQuery, body: schemas.VerifyBody } }, async (request) => {
-    const { body } = request;
-    const type = verifyType(body.type);
-    if (body.token && body.token_hash) throw new AuthError(400, "validation_failed", "Only one of token or token_hash may be provided");
-    if (body.token_hash && (body.email || body.phone)) throw new AuthError(400, "validation_failed", "token_hash cannot be combined with email or phone");
-    if (!body.token_hash && !(body.email && body.token)) throw new AuthError(400, "validation_failed", "Verify requires an email and token, or a token_hash");
-    const verified = await accounts.verify(body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! }, context(request));
-    return sessions.start(verified.user, verified.amrMethod, context(request));
-  });
+  app.post(
+    "/verify",
+    { ...limit("verify"), schema: { querystring: schemas.RedirectQuery, body: schemas.VerifyBody } },
+    async (request) => {
+      const { body } = request;
+      const type = verifyType(body.type);
+      if (body.token && body.token_hash)
+        throw new AuthError(400, "validation_failed", "Only one of token or token_hash may be provided");
+      if (body.token_hash && (body.email || body.phone))
+        throw new AuthError(400, "validation_failed", "token_hash cannot be combined with email or phone");
+      if (!body.token_hash && !(body.email && body.token))
+        throw new AuthError(400, "validation_failed", "Verify requires an email and token, or a token_hash");
+      const verified = await accounts.verify(
+        body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! },
+        context(request),
+      );
+      return sessions.start(verified.user, verified.amrMethod, context(request));
+    },
+  );
 
   // The target of e-mailed links: signs in and redirects to the app with the session in the
   // fragment (or, for PKCE, an auth code in the query), or with the error in the fragment.
@@ -160,24 +209,35 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     }
   });
 
-  app.post("/recover", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.RecoverBody } }, async (request) => {
-    if (!request.body.email) throw new AuthError(400, "validation_failed", "Password recovery requires an email");
-    await accounts.sendRecovery({ email: request.body.email, ...pkce(request.body) }, request.query.redirect_to);
-    return {};
-  });
+  app.post(
+    "/recover",
+    { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.RecoverBody } },
+    async (request) => {
+      if (!request.body.email) throw new AuthError(400, "validation_failed", "Password recovery requires an email");
+      await accounts.sendRecovery({ email: request.body.email, ...pkce(request.body) }, request.query.redirect_to);
+      return {};
+    },
+  );
 
-  app.post("/resend", { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.ResendBody } }, async (request) => {
-    const { body } = request;
-    if (body.type !== "signup" && body.type !== "email_change") {
-      if (body.type === "sms" || body.type === "phone_change") throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-      throw new AuthError(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
-    }
-    if (!body.email) throw new AuthError(400, "validation_failed", "An email address is required");
-    await accounts.resend({ type: body.type, email: body.email, ...pkce(body) }, request.query.redirect_to);
-    return {};
-  });
+  app.post(
+    "/resend",
+    { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.ResendBody } },
+    async (request) => {
+      const { body } = request;
+      if (body.type !== "signup" && body.type !== "email_change") {
+        if (body.type === "sms" || body.type === "phone_change")
+          throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+        throw new AuthError(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
+      }
+      if (!body.email) throw new AuthError(400, "validation_failed", "An email address is required");
+      await accounts.resend({ type: body.type, email: body.email, ...pkce(body) }, request.query.redirect_to);
+      return {};
+    },
+  );
 
-  app.get("/.well-known/jwks.json", async (_request, reply) => reply.header("cache-control", "public, max-age=600").send(options.keys.jwks()));
+  app.get("/.well-known/jwks.json", async (_request, reply) =>
+    reply.header("cache-control", "public, max-age=600").send(options.keys.jwks()),
+  );
 
   // Ways in that Memory Box does not offer (yet): the answers Supabase Auth gives when they are off.
   const notEnabled = (status: number, code: string, message: string) => async () => {
@@ -193,12 +253,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.delete("/factors/:id", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
 };
 
-function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): { pkce?: PkceChallenge } {
+function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): {
+  pkce?: PkceChallenge;
+} {
   const { code_challenge: challenge, code_challenge_method: method } = body;
   if (!challenge && !method) return {};
-  if (!challenge || !method) throw new AuthError(400, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge");
+  if (!challenge || !method)
+    throw new AuthError(400, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge");
   if (!/^(s256|plain)$/i.test(method)) throw new AuthError(400, "validation_failed", "code challenge method not supported");
-  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge)) throw new AuthError(400, "validation_failed", "code challenge does not match previously saved code verifier");
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge))
+    throw new AuthError(400, "validation_failed", "code challenge does not match previously saved code verifier");
   return { pkce: { codeChallenge: challenge, codeChallengeMethod: method.toLowerCase() } };
 }
 
@@ -207,9 +271,20 @@ function verifyType(type: string | undefined): VerifyType {
   throw new AuthError(400, "validation_failed", `Verify requires a verification type (${verifyTypes.join(", ")})`);
 }
 
-const oauthErrorByStatus: Record<number, string> = { 400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error", 503: "temporarily_unavailable" };
+const oauthErrorByStatus: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized_client",
+  403: "access_denied",
+  500: "server_error",
+  503: "temporarily_unavailable",
+};
 
 function redirectWithError(reply: FastifyReply, redirectTo: string, error: AuthError): FastifyReply {
-  const params = new URLSearchParams({ error: oauthErrorByStatus[error.statusCode] ?? "server_error", error_code: error.code, error_description: error.message, sb: "" });
+  const params = new URLSearchParams({
+    error: oauthErrorByStatus[error.statusCode] ?? "server_error",
+    error_code: error.code,
+    error_description: error.message,
+    sb: "",
+  });
   return reply.redirect(`${redirectTo.split("#")[0]}#${params.toString()}`, 303);
 }

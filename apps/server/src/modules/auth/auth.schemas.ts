@@ -5,7 +5,10 @@ import { z } from "zod";
  * `code_challenge: null`, its whole options object), so unknown keys are ignored and null counts
  * as absent, as in Supabase Auth.
  */
-const text = z.string().nullish().transform((value) => value ?? undefined);
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined);
 /**
  * Metadata is stored as JSON and copied into every access token, so it stays shallow and small:
  * JSON nested thousands deep overflows the stack of JSON.stringify and of jose's structuredClone,
@@ -47,8 +50,22 @@ export const PasswordGrantBody = z.looseObject({ email: text, phone: text, passw
 export const RefreshGrantBody = z.looseObject({ refresh_token: text });
 export const PkceGrantBody = z.looseObject({ auth_code: text, code_verifier: text });
 export const LogoutQuery = z.looseObject({ scope: text });
-export const UpdateUserBody = z.looseObject({ email: text, phone: text, password: text, nonce: text, data: metadata, app_metadata: metadata, ...pkceFields });
-export const OtpBody = z.looseObject({ email: text, phone: text, data: metadata, create_user: z.boolean().nullish(), ...pkceFields });
+export const UpdateUserBody = z.looseObject({
+  email: text,
+  phone: text,
+  password: text,
+  nonce: text,
+  data: metadata,
+  app_metadata: metadata,
+  ...pkceFields,
+});
+export const OtpBody = z.looseObject({
+  email: text,
+  phone: text,
+  data: metadata,
+  create_user: z.boolean().nullish(),
+  ...pkceFields,
+});
 export const VerifyBody = z.looseObject({ type: text, email: text, phone: text, token: text, token_hash: text });
 export const VerifyQuery = z.looseObject({ token: text, type: text, redirect_to: text });
 export const RecoverBody = z.looseObject({ email: text, ...pkceFields });

@@ -9,20 +9,40 @@ export class OneTimeTokensRepository {
 
   /** Stores a token, replacing any earlier token of the same kind for the user: only the newest link works. */
   async replace(token: OneTimeTokenRow, executor: Executor = this.db): Promise<void> {
-    await executor.deleteFrom("one_time_tokens").where("user_id", "=", token.user_id).where("token_type", "=", token.token_type).execute();
+    await executor
+      .deleteFrom("one_time_tokens")
+      .where("user_id", "=", token.user_id)
+      .where("token_type", "=", token.token_type)
+      .execute();
     await executor.insertInto("one_time_tokens").values(token).execute();
   }
 
   findByTokenHash(tokenHash: string, types: string[], executor: Executor = this.db): Promise<OneTimeTokenRow | undefined> {
-    return executor.selectFrom("one_time_tokens").selectAll().where("token_hash", "=", tokenHash).where("token_type", "in", types).executeTakeFirst();
+    return executor
+      .selectFrom("one_time_tokens")
+      .selectAll()
+      .where("token_hash", "=", tokenHash)
+      .where("token_type", "in", types)
+      .executeTakeFirst();
   }
 
   findByOtpHash(otpHash: string, types: string[], executor: Executor = this.db): Promise<OneTimeTokenRow | undefined> {
-    return executor.selectFrom("one_time_tokens").selectAll().where("otp_hash", "=", otpHash).where("token_type", "in", types).orderBy("created_at", "desc").executeTakeFirst();
+    return executor
+      .selectFrom("one_time_tokens")
+      .selectAll()
+      .where("otp_hash", "=", otpHash)
+      .where("token_type", "in", types)
+      .orderBy("created_at", "desc")
+      .executeTakeFirst();
   }
 
   findLatest(userId: string, type: string, executor: Executor = this.db): Promise<OneTimeTokenRow | undefined> {
-    return executor.selectFrom("one_time_tokens").selectAll().where("user_id", "=", userId).where("token_type", "=", type).executeTakeFirst();
+    return executor
+      .selectFrom("one_time_tokens")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .where("token_type", "=", type)
+      .executeTakeFirst();
   }
 
   /** Deletes the token; true only for the one caller that got it, so a token works once even under a race. */
@@ -48,7 +68,11 @@ export class OneTimeTokensRepository {
   }
 
   async issueAuthCode(flowStateId: string, authCodeHash: string, now: string, executor: Executor = this.db): Promise<void> {
-    await executor.updateTable("flow_states").set({ auth_code_hash: authCodeHash, auth_code_issued_at: now }).where("id", "=", flowStateId).execute();
+    await executor
+      .updateTable("flow_states")
+      .set({ auth_code_hash: authCodeHash, auth_code_issued_at: now })
+      .where("id", "=", flowStateId)
+      .execute();
   }
 
   async deleteFlowState(id: string, executor: Executor = this.db): Promise<boolean> {

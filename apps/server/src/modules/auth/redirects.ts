@@ -25,7 +25,9 @@ export function resolveRedirect(requested: string | undefined, siteUrl: string, 
   if (target.origin === new URL(siteUrl).origin) return target.href;
   // "https://app.example.org" in the list still matches that bare origin, which serialises with a slash.
   const candidates = target.pathname === "/" && !target.search && !target.hash ? [target.href, target.origin] : [target.href];
-  return allowList.some((pattern) => candidates.some((candidate) => globToRegExp(pattern).test(candidate))) ? target.href : siteUrl;
+  return allowList.some((pattern) => candidates.some((candidate) => globToRegExp(pattern).test(candidate)))
+    ? target.href
+    : siteUrl;
 }
 
 /** `**` matches anything, `*` anything but `/` and `.`; everything else is literal. */

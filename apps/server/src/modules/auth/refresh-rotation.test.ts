@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, confirmedMember, getUser, password, refreshWith, signedInClient, startAuthServer } from "../../../test/auth-fixtures";
+import {
+  type AuthTestServer,
+  confirmedMember,
+  getUser,
+  password,
+  refreshWith,
+  signedInClient,
+  startAuthServer,
+} from "../../../test/auth-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // Refresh-token rotation (protocol §5): every refresh hands out a new token; the one it replaced
@@ -162,7 +170,11 @@ class AdvanceClock implements fc.AsyncCommand<Model, Real> {
 class Logout implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, { server }: Real): Promise<void> {
-    const response = await server.app.inject({ method: "POST", url: "/auth/v1/logout?scope=local", headers: { authorization: `Bearer ${model.accessToken}`, "content-type": "application/json;charset=UTF-8" } });
+    const response = await server.app.inject({
+      method: "POST",
+      url: "/auth/v1/logout?scope=local",
+      headers: { authorization: `Bearer ${model.accessToken}`, "content-type": "application/json;charset=UTF-8" },
+    });
     expect(response.statusCode).toBe(model.alive ? 204 : 403);
     model.alive = false;
   }
@@ -195,10 +207,20 @@ describe("refresh-token rotation as a state machine (fast-check, sqlite)", () =>
     );
     await fc.assert(
       fc.asyncProperty(commands, async (sequence) => {
-        const signIn = await server.app.inject({ method: "POST", url: "/auth/v1/token?grant_type=password", payload: { email, password } });
+        const signIn = await server.app.inject({
+          method: "POST",
+          url: "/auth/v1/token?grant_type=password",
+          payload: { email, password },
+        });
         expect(signIn.statusCode).toBe(200);
         const session = signIn.json<TokenPair>();
-        const model: Model = { alive: true, current: session.refresh_token, accessToken: session.access_token, previous: undefined, issued: new Set([session.refresh_token]) };
+        const model: Model = {
+          alive: true,
+          current: session.refresh_token,
+          accessToken: session.access_token,
+          previous: undefined,
+          issued: new Set([session.refresh_token]),
+        };
         const real: Real = { server, email };
         await fc.asyncModelRun(() => ({ model, real }), sequence);
 

@@ -31,7 +31,8 @@ export interface InvitationCheck {
   isInvited(email: string): Promise<boolean>;
 }
 
-export const notInvited = () => new AuthError(403, "email_not_invited", "This email address is not invited to access the platform");
+export const notInvited = () =>
+  new AuthError(403, "email_not_invited", "This email address is not invited to access the platform");
 
 /**
  * Sessions: issuing them, rotating refresh tokens, ending them, and deciding whether a bearer
@@ -61,8 +62,16 @@ export class SessionService {
     const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
     const refreshToken = randomToken();
     const write = async (executor: Transaction<Database>) => {
-      await this.deps.sessions.create({ id: sessionId, userId: user.id, aal: "aal1", amr: JSON.stringify(amr), userAgent: context.userAgent, ip: context.ip }, now.toISOString(), executor);
-      await this.deps.sessions.addRefreshToken({ id: randomUUID(), tokenHash: sha256(refreshToken), sessionId, parentId: null }, now.toISOString(), executor);
+      await this.deps.sessions.create(
+        { id: sessionId, userId: user.id, aal: "aal1", amr: JSON.stringify(amr), userAgent: context.userAgent, ip: context.ip },
+        now.toISOString(),
+        executor,
+      );
+      await this.deps.sessions.addRefreshToken(
+        { id: randomUUID(), tokenHash: sha256(refreshToken), sessionId, parentId: null },
+        now.toISOString(),
+        executor,
+      );
       await this.deps.users.update(user.id, { last_sign_in_at: now.toISOString() }, executor);
     };
     if (trx) await write(trx);
@@ -102,15 +111,35 @@ export class SessionService {
         }
       }
       const child = randomToken();
-      await this.deps.sessions.addRefreshToken({ id: randomUUID(), tokenHash: sha256(child), sessionId: session.id, parentId: token.id }, nowIso, trx);
+      await this.deps.sessions.addRefreshToken(
+        { id: randomUUID(), tokenHash: sha256(child), sessionId: session.id, parentId: token.id },
+        nowIso,
+        trx,
+      );
       await this.deps.sessions.markRefreshed(session.id, context, nowIso, trx);
       // In the same transaction: one durable commit per refresh, not two.
-      await this.deps.audit.record({ action: "token.refreshed", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } }, now, trx);
+      await this.deps.audit.record(
+        {
+          action: "token.refreshed",
+          actorId: user.id,
+          actorEmail: user.email,
+          ip: context.ip,
+          detail: { session_id: session.id },
+        },
+        now,
+        trx,
+      );
       return child;
     });
 
     if (outcome === "reused") {
-      await this.deps.audit.record({ action: "token.reuse_detected", actorId: user.id, actorEmail: user.email, ip: context.ip, detail: { session_id: session.id } });
+      await this.deps.audit.record({
+        action: "token.reuse_detected",
+        actorId: user.id,
+        actorEmail: user.email,
+        ip: context.ip,
+        detail: { session_id: session.id },
+      });
       throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
     }
     return this.sessionJson(user, session.id, JSON.parse(session.amr) as AmrEntry[], outcome, now);
@@ -121,7 +150,13 @@ export class SessionService {
     const sessionId = caller.claims.session_id;
     if (scope === "local") await this.deps.sessions.delete(sessionId);
     else await this.deps.sessions.deleteAllOfUser(caller.user.id, scope === "others" ? { keepSessionId: sessionId } : {});
-    await this.deps.audit.record({ action: "user.signed_out", actorId: caller.user.id, actorEmail: caller.user.email, ip: context.ip, detail: { scope } });
+    await this.deps.audit.record({
+      action: "user.signed_out",
+      actorId: caller.user.id,
+      actorEmail: caller.user.email,
+      ip: context.ip,
+      detail: { scope },
+    });
   }
 
   /**
@@ -152,10 +187,17 @@ export class SessionService {
   }
 
   assertNotBanned(user: UserRow, status: 400 | 403): void {
-    if (user.banned_until && Date.parse(user.banned_until) > this.now().getTime()) throw new AuthError(status, "user_banned", "User is banned");
+    if (user.banned_until && Date.parse(user.banned_until) > this.now().getTime())
+      throw new AuthError(status, "user_banned", "User is banned");
   }
 
-  private async sessionJson(user: UserRow, sessionId: string, amr: AmrEntry[], refreshToken: string, now: Date): Promise<SessionJson> {
+  private async sessionJson(
+    user: UserRow,
+    sessionId: string,
+    amr: AmrEntry[],
+    refreshToken: string,
+    now: Date,
+  ): Promise<SessionJson> {
     const ttl = this.deps.config.accessTokenTtlSeconds;
     const { token, expiresAt } = await this.deps.keys.signAccessToken(
       {
@@ -174,6 +216,13 @@ export class SessionService {
       ttl,
       now,
     );
-    return { access_token: token, token_type: "bearer", expires_in: ttl, expires_at: expiresAt, refresh_token: refreshToken, user: presentUser(user) };
+    return {
+      access_token: token,
+      token_type: "bearer",
+      expires_in: ttl,
+      expires_at: expiresAt,
+      refresh_token: refreshToken,
+      user: presentUser(user),
+    };
   }
 }

@@ -43,13 +43,28 @@ export class SessionsRepository {
     this.rotation = {
       select: selectForRotation,
       insertToken: preparedQuery((id: string, tokenHash: string, sessionId: string, parentId: string | null, now: string) =>
-        db.insertInto("refresh_tokens").values({ id, token_hash: tokenHash, session_id: sessionId, parent_id: parentId, revoked_at: null, created_at: now, updated_at: now }),
+        db.insertInto("refresh_tokens").values({
+          id,
+          token_hash: tokenHash,
+          session_id: sessionId,
+          parent_id: parentId,
+          revoked_at: null,
+          created_at: now,
+          updated_at: now,
+        }),
       ),
       revokeToken: preparedQuery((id: string, now: string) =>
-        db.updateTable("refresh_tokens").set({ revoked_at: now, updated_at: now }).where("id", "=", id).where("revoked_at", "is", null),
+        db
+          .updateTable("refresh_tokens")
+          .set({ revoked_at: now, updated_at: now })
+          .where("id", "=", id)
+          .where("revoked_at", "is", null),
       ),
       markRefreshed: preparedQuery((sessionId: string, ip: string | null, userAgent: string | null, now: string) =>
-        db.updateTable("sessions").set({ refreshed_at: now, updated_at: now, ip, user_agent: userAgent }).where("id", "=", sessionId),
+        db
+          .updateTable("sessions")
+          .set({ refreshed_at: now, updated_at: now, ip, user_agent: userAgent })
+          .where("id", "=", sessionId),
       ),
     };
   }
@@ -66,7 +81,17 @@ export class SessionsRepository {
   async create(session: NewSession, now: string, executor: Executor = this.db): Promise<void> {
     await executor
       .insertInto("sessions")
-      .values({ id: session.id, user_id: session.userId, aal: session.aal, amr: session.amr, user_agent: session.userAgent, ip: session.ip, created_at: now, updated_at: now, refreshed_at: null })
+      .values({
+        id: session.id,
+        user_id: session.userId,
+        aal: session.aal,
+        amr: session.amr,
+        user_agent: session.userAgent,
+        ip: session.ip,
+        created_at: now,
+        updated_at: now,
+        refreshed_at: null,
+      })
       .execute();
   }
 
@@ -74,7 +99,11 @@ export class SessionsRepository {
     return executor.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  async addRefreshToken(token: { id: string; tokenHash: string; sessionId: string; parentId: string | null }, now: string, executor: Executor = this.db): Promise<void> {
+  async addRefreshToken(
+    token: { id: string; tokenHash: string; sessionId: string; parentId: string | null },
+    now: string,
+    executor: Executor = this.db,
+  ): Promise<void> {
     await this.rotation.insertToken(executor, token.id, token.tokenHash, token.sessionId, token.parentId, now);
   }
 
@@ -83,11 +112,32 @@ export class SessionsRepository {
    * owner's account and whether the owner's address is still invited. Tokens die with their
    * session and sessions with their user (cascades), so a token found here always has both.
    */
-  async findForRotation(tokenHash: string): Promise<{ token: RefreshTokenRow; amr: string; user: UserRow; invited: boolean } | undefined> {
+  async findForRotation(
+    tokenHash: string,
+  ): Promise<{ token: RefreshTokenRow; amr: string; user: UserRow; invited: boolean } | undefined> {
     const [row] = (await this.rotation.select(this.db, tokenHash)).rows;
     if (!row) return undefined;
-    const { token_id, token_hash, session_id, parent_id, token_revoked_at, token_created_at, token_updated_at, amr, invited_email, ...user } = row;
-    const token = { id: token_id, token_hash, session_id, parent_id, revoked_at: token_revoked_at, created_at: token_created_at, updated_at: token_updated_at };
+    const {
+      token_id,
+      token_hash,
+      session_id,
+      parent_id,
+      token_revoked_at,
+      token_created_at,
+      token_updated_at,
+      amr,
+      invited_email,
+      ...user
+    } = row;
+    const token = {
+      id: token_id,
+      token_hash,
+      session_id,
+      parent_id,
+      revoked_at: token_revoked_at,
+      created_at: token_created_at,
+      updated_at: token_updated_at,
+    };
     return { token, amr, user, invited: invited_email !== null };
   }
 
@@ -109,7 +159,12 @@ export class SessionsRepository {
       .executeTakeFirst();
   }
 
-  async markRefreshed(sessionId: string, details: { ip: string | null; userAgent: string | null }, now: string, executor: Executor = this.db): Promise<void> {
+  async markRefreshed(
+    sessionId: string,
+    details: { ip: string | null; userAgent: string | null },
+    now: string,
+    executor: Executor = this.db,
+  ): Promise<void> {
     await this.rotation.markRefreshed(executor, sessionId, details.ip, details.userAgent, now);
   }
 

@@ -16,13 +16,17 @@ const nowSeconds = Math.floor(now.getTime() / 1000);
 const privateMembers = ["d", "p", "q", "dp", "dq", "qi", "k"];
 
 // Cases that configure their keys must never reach the database.
-const unusedSettings = new Proxy({}, {
-  get: () => {
-    throw new Error("settings must not be used when keys are configured");
+const unusedSettings = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error("settings must not be used when keys are configured");
+    },
   },
-}) as InstanceSettingsRepository;
+) as InstanceSettingsRepository;
 
-const loadConfigured = (keys: JwkObject[], secret?: string) => SigningKeys.load({ keys, hsSecret: secret, issuer, settings: unusedSettings });
+const loadConfigured = (keys: JwkObject[], secret?: string) =>
+  SigningKeys.load({ keys, hsSecret: secret, issuer, settings: unusedSettings });
 
 async function privateJwk(alg: "RS256" | "ES256", kid: string): Promise<JwkObject> {
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
@@ -52,7 +56,8 @@ function hs256(header: Record<string, unknown>, payload: JWTPayload, secret: str
   return `${signingInput}.${createHmac("sha256", secret).update(signingInput).digest("base64url")}`;
 }
 
-const signWith = (key: CryptoKey, header: JWTHeaderParameters, payload: JWTPayload) => new SignJWT(payload).setProtectedHeader(header).sign(key);
+const signWith = (key: CryptoKey, header: JWTHeaderParameters, payload: JWTPayload) =>
+  new SignJWT(payload).setProtectedHeader(header).sign(key);
 
 async function expectAuthError(promise: Promise<unknown>, code: "bad_jwt" | "not_admin"): Promise<void> {
   await expect(promise).rejects.toMatchObject({ name: "AuthError", statusCode: 403, code });
@@ -173,15 +178,32 @@ describe.each(["ES256", "RS256"] as const)("SigningKeys rejects forged and inval
     ["a 10 KB kid", () => signWith(ourPrivateKey, { ...ourHeader(), kid: "k".repeat(10_240) }, adminPayload())],
     [
       "jku/jwk/x5u pointing elsewhere",
-      () => signWith(foreignKey, { alg: "ES256", typ: "JWT", jku: "https://evil.example/jwks.json", jwk: foreignPublicJwk, x5u: "https://evil.example/cert.pem" }, adminPayload()),
+      () =>
+        signWith(
+          foreignKey,
+          {
+            alg: "ES256",
+            typ: "JWT",
+            jku: "https://evil.example/jwks.json",
+            jwk: foreignPublicJwk,
+            x5u: "https://evil.example/cert.pem",
+          },
+          adminPayload(),
+        ),
     ],
     [
       "jku/jwk/x5u with our kid",
-      async () => signWith(foreignKey, { alg: "ES256", typ: "JWT", kid, jku: "https://evil.example/jwks.json", x5u: "https://evil.example/cert.pem" }, adminPayload()),
+      async () =>
+        signWith(
+          foreignKey,
+          { alg: "ES256", typ: "JWT", kid, jku: "https://evil.example/jwks.json", x5u: "https://evil.example/cert.pem" },
+          adminPayload(),
+        ),
     ],
   ];
   const adminPayload = (): JWTPayload => ({ ...validPayload(), role: "service_role" });
-  const publicPem = () => createPublicKey({ key: ourPublicJwk, format: "jwk" }).export({ type: "spki", format: "pem" }).toString();
+  const publicPem = () =>
+    createPublicKey({ key: ourPublicJwk, format: "jwk" }).export({ type: "spki", format: "pem" }).toString();
 
   it.each(forgeries)("rejects %s", async (_name, forge) => {
     const token = await forge();
@@ -269,7 +291,9 @@ describe("SigningKeys admin tokens", () => {
 
   // Shaped like a legacy Supabase service_role key: HS256, no kid, iss "supabase", no aud.
   const supabaseServiceKey = (secret: string, role = "service_role") =>
-    new SignJWT({ role, iss: "supabase", iat: nowSeconds, exp: nowSeconds + 3600 }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(new TextEncoder().encode(secret));
+    new SignJWT({ role, iss: "supabase", iat: nowSeconds, exp: nowSeconds + 3600 })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .sign(new TextEncoder().encode(secret));
 
   it("accepts the operator's service-role token, valid for ten years by default", async () => {
     const token = await keys.signServiceRoleToken(undefined, now);
@@ -287,8 +311,12 @@ describe("SigningKeys admin tokens", () => {
   });
 
   it("accepts HS256 service-role and supabase_admin tokens made with the configured secret", async () => {
-    await expect(withSecret.verifyAdminToken(await supabaseServiceKey(hsSecret), now)).resolves.toMatchObject({ role: "service_role" });
-    await expect(withSecret.verifyAdminToken(await supabaseServiceKey(hsSecret, "supabase_admin"), now)).resolves.toMatchObject({ role: "supabase_admin" });
+    await expect(withSecret.verifyAdminToken(await supabaseServiceKey(hsSecret), now)).resolves.toMatchObject({
+      role: "service_role",
+    });
+    await expect(withSecret.verifyAdminToken(await supabaseServiceKey(hsSecret, "supabase_admin"), now)).resolves.toMatchObject({
+      role: "supabase_admin",
+    });
   });
 
   it("never accepts HS256 for user access tokens", async () => {
@@ -303,7 +331,10 @@ describe("SigningKeys admin tokens", () => {
   });
 
   it("rejects HS256 made with another secret", async () => {
-    await expectAuthError(withSecret.verifyAdminToken(await supabaseServiceKey("another-secret-that-is-32-characters-long"), now), "bad_jwt");
+    await expectAuthError(
+      withSecret.verifyAdminToken(await supabaseServiceKey("another-secret-that-is-32-characters-long"), now),
+      "bad_jwt",
+    );
   });
 
   it("answers not_admin for a valid token of another role", async () => {
@@ -315,7 +346,11 @@ describe("SigningKeys admin tokens", () => {
   it("returns sub and session_id when the admin token carries them", async () => {
     const claims = { ...userClaims(), role: "service_role" };
     const { token } = await keys.signAccessToken(claims, 3600, now);
-    await expect(keys.verifyAdminToken(token, now)).resolves.toMatchObject({ role: "service_role", sub: claims.sub, session_id: claims.session_id });
+    await expect(keys.verifyAdminToken(token, now)).resolves.toMatchObject({
+      role: "service_role",
+      sub: claims.sub,
+      session_id: claims.session_id,
+    });
   });
 });
 

@@ -81,8 +81,16 @@ export class SigningKeys {
   }
 
   /** Loads configured private JWKs (RS256/ES256, each with kid; the FIRST signs, all verify). With none configured, uses a generated ES256 key persisted (as a private JWK JSON) in instance_settings under key "auth.generated_signing_key" via putIfAbsent, so all processes sharing a database agree on one key and restarts keep it. */
-  static async load(options: { keys: JwkObject[]; hsSecret: string | undefined; issuer: string; settings: InstanceSettingsRepository }): Promise<SigningKeys> {
-    const pairs = options.keys.length > 0 ? await Promise.all(options.keys.map((jwk) => importKeyPair(jwk, describeKid(jwk.kid)))) : [await loadGeneratedKey(options.settings)];
+  static async load(options: {
+    keys: JwkObject[];
+    hsSecret: string | undefined;
+    issuer: string;
+    settings: InstanceSettingsRepository;
+  }): Promise<SigningKeys> {
+    const pairs =
+      options.keys.length > 0
+        ? await Promise.all(options.keys.map((jwk) => importKeyPair(jwk, describeKid(jwk.kid))))
+        : [await loadGeneratedKey(options.settings)];
     const seen = new Set<string>();
     for (const pair of pairs) {
       if (seen.has(pair.kid)) throw new Error(`JWT signing keys: ${describeKid(pair.kid)} is configured twice`);
@@ -100,7 +108,11 @@ export class SigningKeys {
   }
 
   /** Signs an access token: header {alg, typ:"JWT", kid}; iat = now, exp = iat + ttlSeconds, iss = issuer. */
-  async signAccessToken(claims: Omit<AccessTokenClaims, "iat" | "exp" | "iss">, ttlSeconds: number, now = new Date()): Promise<{ token: string; expiresAt: number }> {
+  async signAccessToken(
+    claims: Omit<AccessTokenClaims, "iat" | "exp" | "iss">,
+    ttlSeconds: number,
+    now = new Date(),
+  ): Promise<{ token: string; expiresAt: number }> {
     const iat = Math.floor(now.getTime() / 1000);
     const expiresAt = iat + ttlSeconds;
     const token = await this.sign({ ...claims, iss: this.issuer, iat, exp: expiresAt });
@@ -114,7 +126,12 @@ export class SigningKeys {
       assertWithinLifetime(verified, now);
       return verified;
     }
-    const payload = await this.verify(token, now, false, { issuer: this.issuer, audience: "authenticated", typ: "JWT", requiredClaims: ["exp", "iat"] });
+    const payload = await this.verify(token, now, false, {
+      issuer: this.issuer,
+      audience: "authenticated",
+      typ: "JWT",
+      requiredClaims: ["exp", "iat"],
+    });
     if (typeof payload.sub !== "string" || !uuidPattern.test(payload.sub) || typeof payload.session_id !== "string") {
       throw badJwt(invalidClaimsReason);
     }
@@ -126,7 +143,8 @@ export class SigningKeys {
   /** For admin endpoints: accepts a JWT signed by one of our keys, or HS256 with the configured hsSecret (only if set; HS256 is never accepted when no secret is configured), whose role claim is "service_role" or "supabase_admin" (issuer/audience NOT required for these, as Supabase service keys carry iss "supabase"). Bad signature/format → AuthError(403,"bad_jwt",…); valid but other role → AuthError(403,"not_admin","User not allowed"). Returns the payload. */
   async verifyAdminToken(token: string, now = new Date()): Promise<{ role: string; sub?: string; session_id?: string }> {
     const payload = await this.verify(token, now, true, {});
-    if (typeof payload.role !== "string" || !adminRoles.has(payload.role)) throw new AuthError(403, "not_admin", "User not allowed");
+    if (typeof payload.role !== "string" || !adminRoles.has(payload.role))
+      throw new AuthError(403, "not_admin", "User not allowed");
     return { ...payload, role: payload.role, sub: optionalString(payload.sub), session_id: optionalString(payload.session_id) };
   }
 
@@ -146,7 +164,12 @@ export class SigningKeys {
     return signCompactJws({ alg: this.signer.alg, typ: "JWT", kid: this.signer.kid }, payload, this.signer);
   }
 
-  private async verify(token: string, now: Date, allowHs256: boolean, checks: JWTVerifyOptions): Promise<JWTPayload & Record<string, unknown>> {
+  private async verify(
+    token: string,
+    now: Date,
+    allowHs256: boolean,
+    checks: JWTVerifyOptions,
+  ): Promise<JWTPayload & Record<string, unknown>> {
     const hsSecret = allowHs256 ? this.hsSecret : undefined;
     const algorithms: string[] = hsSecret ? [...asymmetricAlgorithms, "HS256"] : asymmetricAlgorithms;
     // Only `alg` and `kid` are read from the header; the key always comes from our own set.
@@ -157,7 +180,12 @@ export class SigningKeys {
       return pair.publicKey;
     };
     try {
-      const { payload } = await jwtVerify(token, resolveKey, { ...checks, algorithms, currentDate: now, clockTolerance: clockToleranceSeconds });
+      const { payload } = await jwtVerify(token, resolveKey, {
+        ...checks,
+        algorithms,
+        currentDate: now,
+        clockTolerance: clockToleranceSeconds,
+      });
       return payload;
     } catch (error) {
       throw badJwt(reasonFor(error));
@@ -171,7 +199,10 @@ async function loadGeneratedKey(settings: InstanceSettingsRepository): Promise<K
   if (stored === undefined) {
     const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
     const kid = await calculateJwkThumbprint(await exportJWK(publicKey));
-    stored = await settings.putIfAbsent(generatedKeySetting, JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: "ES256" }));
+    stored = await settings.putIfAbsent(
+      generatedKeySetting,
+      JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: "ES256" }),
+    );
   }
   const label = `the generated JWT signing key (instance setting ${generatedKeySetting})`;
   let jwk: unknown;
@@ -200,7 +231,13 @@ async function importKeyPair(jwk: JwkObject, label: string): Promise<KeyPair> {
     const publicKey = await importJWK(publicJwk, alg);
     if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new TypeError("symmetric key");
     // A round trip catches halves that do not belong together and RSA keys under 2048 bits.
-    const pair = { kid: jwk.kid, alg, signingKey: KeyObject.from(privateKey), publicKey, publicJwk: { ...publicJwk, kid: jwk.kid, alg, use: "sig" } };
+    const pair = {
+      kid: jwk.kid,
+      alg,
+      signingKey: KeyObject.from(privateKey),
+      publicKey,
+      publicJwk: { ...publicJwk, kid: jwk.kid, alg, use: "sig" },
+    };
     await jwtVerify(signCompactJws({ alg }, {}, pair), publicKey, { algorithms: [alg] });
     return pair;
   } catch {
@@ -211,7 +248,11 @@ async function importKeyPair(jwk: JwkObject, label: string): Promise<KeyPair> {
 function signCompactJws(header: Record<string, unknown>, payload: JWTPayload, key: Pick<KeyPair, "alg" | "signingKey">): string {
   const input = `${Buffer.from(JSON.stringify(header)).toString("base64url")}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
   // ES256 signatures are the raw r‖s pair in JWS, not DER.
-  const signature = signBytes("sha256", Buffer.from(input), key.alg === "ES256" ? { key: key.signingKey, dsaEncoding: "ieee-p1363" } : key.signingKey);
+  const signature = signBytes(
+    "sha256",
+    Buffer.from(input),
+    key.alg === "ES256" ? { key: key.signingKey, dsaEncoding: "ieee-p1363" } : key.signingKey,
+  );
   return `${input}.${signature.toString("base64url")}`;
 }
 

@@ -7,7 +7,8 @@ import { SharedReads } from "../../lib/shared-reads";
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The columns that record when the last mail of each kind went out. */
-export type MailSentColumn = "confirmation_sent_at" | "invited_at" | "recovery_sent_at" | "email_change_sent_at" | "reauthentication_sent_at";
+export type MailSentColumn =
+  "confirmation_sent_at" | "invited_at" | "recovery_sent_at" | "email_change_sent_at" | "reauthentication_sent_at";
 
 /** What the member check reads: the account, its session and invitation, and the collection's stats. */
 export interface MemberCheck {
@@ -31,7 +32,9 @@ export class UsersRepository {
   ) {
     // A list of session ids as one value: a text array on PostgreSQL, a JSON array on SQLite.
     const inSessions = (ids: string[] | string) =>
-      engine === "postgres" ? sql<SqlBool>`${sql.ref("sessions.id")} = any(${ids}::text[])` : sql<SqlBool>`${sql.ref("sessions.id")} in (select value from json_each(${ids}))`;
+      engine === "postgres"
+        ? sql<SqlBool>`${sql.ref("sessions.id")} = any(${ids}::text[])`
+        : sql<SqlBool>`${sql.ref("sessions.id")} in (select value from json_each(${ids}))`;
     this.selectForSessions = preparedQuery((ids: string[] | string) =>
       db
         .selectFrom("sessions")
@@ -39,7 +42,12 @@ export class UsersRepository {
         .leftJoin("invitations", "invitations.email", "users.email")
         .leftJoin("memory_stats", (join) => join.on("memory_stats.id", "=", 1))
         .selectAll("users")
-        .select(["sessions.id as session_id", "invitations.email as invited_email", "memory_stats.total as collection_total", "memory_stats.generation as collection_generation"])
+        .select([
+          "sessions.id as session_id",
+          "invitations.email as invited_email",
+          "memory_stats.total as collection_total",
+          "memory_stats.generation as collection_generation",
+        ])
         .where(inSessions(ids)),
     );
   }
@@ -68,8 +76,15 @@ export class UsersRepository {
     const { rows } = await this.selectForSessions(this.db, this.engine === "postgres" ? sessionIds : JSON.stringify(sessionIds));
     const checks = new Map<string, MemberCheck>();
     for (const row of rows) {
-      const { session_id: sessionId, invited_email: invitedEmail, collection_total: total, collection_generation: generation, ...user } = row;
-      const collection = total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
+      const {
+        session_id: sessionId,
+        invited_email: invitedEmail,
+        collection_total: total,
+        collection_generation: generation,
+        ...user
+      } = row;
+      const collection =
+        total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
       checks.set(sessionId, { user, hasSession: true, invited: invitedEmail !== null, collection });
     }
     return checks;
@@ -112,7 +127,13 @@ export class UsersRepository {
    * `since`; true when the caller may send. One statement, so requests racing each other cannot
    * all pass the minimum interval.
    */
-  async claimMailSlot(userId: string, column: MailSentColumn, now: string, since: string, executor: Executor = this.db): Promise<boolean> {
+  async claimMailSlot(
+    userId: string,
+    column: MailSentColumn,
+    now: string,
+    since: string,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
     const result = await executor
       .updateTable("users")
       .set({ [column]: now })
@@ -127,7 +148,11 @@ export class UsersRepository {
   }
 
   async setDisplayName(userId: string, displayName: string, now: string, executor: Executor = this.db): Promise<void> {
-    await executor.updateTable("profiles").set({ display_name: displayName, updated_at: now }).where("user_id", "=", userId).execute();
+    await executor
+      .updateTable("profiles")
+      .set({ display_name: displayName, updated_at: now })
+      .where("user_id", "=", userId)
+      .execute();
   }
 
   async delete(id: string): Promise<boolean> {
@@ -140,10 +165,18 @@ export class UsersRepository {
     let query = this.db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
     if (options.filter) {
       const pattern = `%${options.filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) => eb.or([eb("users.email", "like", pattern), eb(eb.fn("lower", ["profiles.display_name"]), "like", pattern)]));
+      query = query.where((eb) =>
+        eb.or([eb("users.email", "like", pattern), eb(eb.fn("lower", ["profiles.display_name"]), "like", pattern)]),
+      );
     }
     const [users, count] = await Promise.all([
-      query.selectAll("users").orderBy("users.created_at").orderBy("users.id").offset(options.offset).limit(options.limit).execute(),
+      query
+        .selectAll("users")
+        .orderBy("users.created_at")
+        .orderBy("users.id")
+        .offset(options.offset)
+        .limit(options.limit)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
     ]);
     return { users, total: Number(count.total) };

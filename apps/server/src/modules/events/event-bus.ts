@@ -36,7 +36,10 @@ class LocalDelivery {
 
   deliver(event: CollectionEvent): void {
     this.sequence += 1;
-    const delivered: DeliveredEvent = { ...event, eventId: `${Date.now().toString().padStart(15, "0")}-${this.sequence.toString().padStart(9, "0")}` };
+    const delivered: DeliveredEvent = {
+      ...event,
+      eventId: `${Date.now().toString().padStart(15, "0")}-${this.sequence.toString().padStart(9, "0")}`,
+    };
     this.recent.push(delivered);
     if (this.recent.length > replayCapacity) this.recent.shift();
     for (const listener of this.listeners) listener(delivered);
@@ -124,7 +127,11 @@ export class PostgresEventBus implements EventBus {
   private receive(payload: string | undefined): void {
     try {
       const parsed = JSON.parse(payload ?? "") as Partial<CollectionEvent>;
-      if ((parsed.type === "memory.created" || parsed.type === "memory.updated" || parsed.type === "memory.deleted") && typeof parsed.id === "string" && typeof parsed.actor === "string") {
+      if (
+        (parsed.type === "memory.created" || parsed.type === "memory.updated" || parsed.type === "memory.deleted") &&
+        typeof parsed.id === "string" &&
+        typeof parsed.actor === "string"
+      ) {
         this.delivery.deliver({ type: parsed.type, id: parsed.id, actor: parsed.actor });
       }
     } catch (error) {

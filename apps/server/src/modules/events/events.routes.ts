@@ -17,7 +17,10 @@ export interface EventsRoutesOptions {
  * sends `Last-Event-ID` when it reconnects and receives what it missed, or a `resync` event when
  * that is no longer known (then it reloads). The stream ends when the member's session ends.
  */
-export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (app, { bus, authenticate, heartbeatMs = 25_000 }) => {
+export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
+  app,
+  { bus, authenticate, heartbeatMs = 25_000 },
+) => {
   requireMembers(app, authenticate);
   // Open streams would keep the server from shutting down; they end before it stops listening.
   const open = new Set<(options?: { closeConnection?: boolean }) => void>();
@@ -25,45 +28,54 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (a
     for (const end of open) end({ closeConnection: true });
   });
 
-  app.get("/api/v1/events", { schema: { tags: ["events"], summary: "Live changes to the collection (text/event-stream)" } }, async (request, reply) => {
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      // What the hooks set (security headers, the request id), as Fastify would send them.
-      ...(Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined)) as OutgoingHttpHeaders),
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      // The stream is the whole life of the connection; when it ends the socket goes too, so
-      // shutdown never waits for an idle keep-alive socket.
-      connection: "close",
-      "x-accel-buffering": "no",
-    });
-    const send = (event: DeliveredEvent) => raw.write(`id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify({ id: event.id, actor: event.actor })}\n\n`);
-    raw.write("retry: 3000\n\n");
+  app.get(
+    "/api/v1/events",
+    { schema: { tags: ["events"], summary: "Live changes to the collection (text/event-stream)" } },
+    async (request, reply) => {
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        // What the hooks set (security headers, the request id), as Fastify would send them.
+        ...(Object.fromEntries(
+          Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined),
+        ) as OutgoingHttpHeaders),
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        // The stream is the whole life of the connection; when it ends the socket goes too, so
+        // shutdown never waits for an idle keep-alive socket.
+        connection: "close",
+        "x-accel-buffering": "no",
+      });
+      const send = (event: DeliveredEvent) =>
+        raw.write(
+          `id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify({ id: event.id, actor: event.actor })}\n\n`,
+        );
+      raw.write("retry: 3000\n\n");
 
-    const lastEventId = request.headers["last-event-id"];
-    if (typeof lastEventId === "string" && lastEventId !== "") {
-      const missed = bus.since(lastEventId);
-      if (missed === null) raw.write("event: resync\ndata: {}\n\n");
-      else missed.forEach(send);
-    }
-    const unsubscribe = bus.subscribe(send);
+      const lastEventId = request.headers["last-event-id"];
+      if (typeof lastEventId === "string" && lastEventId !== "") {
+        const missed = bus.since(lastEventId);
+        if (missed === null) raw.write("event: resync\ndata: {}\n\n");
+        else missed.forEach(send);
+      }
+      const unsubscribe = bus.subscribe(send);
 
-    const end = (options: { closeConnection?: boolean } = {}) => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      open.delete(end);
-      if (!raw.writableEnded) raw.end();
-      // At shutdown a client that stopped reading must not hold the server open.
-      if (options.closeConnection) request.raw.socket.destroy();
-    };
-    const heartbeat = setInterval(() => {
-      authenticate(request).then(
-        () => raw.write(": ping\n\n"),
-        () => end(),
-      );
-    }, heartbeatMs);
-    open.add(end);
-    raw.on("close", () => end());
-  });
+      const end = (options: { closeConnection?: boolean } = {}) => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        open.delete(end);
+        if (!raw.writableEnded) raw.end();
+        // At shutdown a client that stopped reading must not hold the server open.
+        if (options.closeConnection) request.raw.socket.destroy();
+      };
+      const heartbeat = setInterval(() => {
+        authenticate(request).then(
+          () => raw.write(": ping\n\n"),
+          () => end(),
+        );
+      }, heartbeatMs);
+      open.add(end);
+      raw.on("close", () => end());
+    },
+  );
 };

@@ -13,7 +13,10 @@ interface StreamedEvent {
 /** Reads an SSE stream as a member would, until aborted. */
 async function openStream(baseUrl: string, member: TestMember, lastEventId?: string) {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/v1/events`, { headers: { ...member.headers, ...(lastEventId ? { "last-event-id": lastEventId } : {}) }, signal: controller.signal });
+  const response = await fetch(`${baseUrl}/api/v1/events`, {
+    headers: { ...member.headers, ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
+    signal: controller.signal,
+  });
   const events: StreamedEvent[] = [];
   let ended = false;
   const reading = (async () => {
@@ -26,7 +29,11 @@ async function openStream(baseUrl: string, member: TestMember, lastEventId?: str
         while ((boundary = buffer.indexOf("\n\n")) !== -1) {
           const block = buffer.slice(0, boundary);
           buffer = buffer.slice(boundary + 2);
-          const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
+          const field = (name: string) =>
+            block
+              .split("\n")
+              .find((line) => line.startsWith(`${name}: `))
+              ?.slice(name.length + 2);
           const event = field("event");
           if (event) events.push({ id: field("id"), event, data: field("data") ?? "" });
         }
@@ -45,7 +52,16 @@ async function openStream(baseUrl: string, member: TestMember, lastEventId?: str
     }
     throw new Error(`no matching event; got ${JSON.stringify(events)}`);
   };
-  return { response, events, waitFor, hasEnded: () => ended, close: async () => { controller.abort(); await reading; } };
+  return {
+    response,
+    events,
+    waitFor,
+    hasEnded: () => ended,
+    close: async () => {
+      controller.abort();
+      await reading;
+    },
+  };
 }
 
 describe.each(testEngines)("live events on %s", (engine) => {
@@ -55,7 +71,10 @@ describe.each(testEngines)("live events on %s", (engine) => {
   let ben: TestMember;
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, eventsHeartbeatMs: 200 });
+    testApp = await createTestApp(engine, {
+      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      eventsHeartbeatMs: 200,
+    });
     baseUrl = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
     ann = await createMember(testApp, "ann@memory-box.test");
     ben = await createMember(testApp, "ben@memory-box.test");
@@ -72,10 +91,17 @@ describe.each(testEngines)("live events on %s", (engine) => {
     expect(stream.response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(stream.response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(stream.response.headers.get("x-request-id")).toBeTruthy();
-    const created = (await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "Live" } })).json<Memory>();
+    const created = (
+      await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "Live" } })
+    ).json<Memory>();
     const createdEvent = await stream.waitFor((event) => event.event === "memory.created");
     expect(JSON.parse(createdEvent.data)).toEqual({ id: created.id, actor: ben.userId });
-    await testApp.app.inject({ method: "PUT", url: `/api/v1/memories/${created.id}`, headers: ben.headers, payload: { title: "Live, edited" } });
+    await testApp.app.inject({
+      method: "PUT",
+      url: `/api/v1/memories/${created.id}`,
+      headers: ben.headers,
+      payload: { title: "Live, edited" },
+    });
     await stream.waitFor((event) => event.event === "memory.updated");
     await testApp.app.inject({ method: "DELETE", url: `/api/v1/memories/${created.id}`, headers: ben.headers });
     await stream.waitFor((event) => event.event === "memory.deleted");
@@ -84,10 +110,22 @@ describe.each(testEngines)("live events on %s", (engine) => {
 
   it("replays what was missed after a reconnect, or asks for a reload when it cannot", async () => {
     const first = await openStream(baseUrl, ann);
-    await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "Before the drop" } });
+    await testApp.app.inject({
+      method: "POST",
+      url: "/api/v1/memories",
+      headers: ben.headers,
+      payload: { title: "Before the drop" },
+    });
     const seen = await first.waitFor((event) => event.event === "memory.created");
     await first.close();
-    const missed = (await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "While away" } })).json<Memory>();
+    const missed = (
+      await testApp.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: ben.headers,
+        payload: { title: "While away" },
+      })
+    ).json<Memory>();
 
     const resumed = await openStream(baseUrl, ann, seen.id);
     const replayed = await resumed.waitFor((event) => event.event === "memory.created");
@@ -116,7 +154,10 @@ describe.runIf(testEngines.includes("postgres"))("live events across two server 
 
   beforeAll(async () => {
     first = await createTestApp("postgres", { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
-    second = await createTestApp("postgres", { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, sharedDatabase: first.config.database });
+    second = await createTestApp("postgres", {
+      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      sharedDatabase: first.config.database,
+    });
   });
   afterAll(async () => {
     await second.close();
@@ -128,7 +169,14 @@ describe.runIf(testEngines.includes("postgres"))("live events across two server 
     const ann = await createMember(first, "ann@memory-box.test");
     const ben = await createMember(second, "ben@memory-box.test");
     const stream = await openStream(baseUrl, ann);
-    const created = (await second.app.inject({ method: "POST", url: "/api/v1/memories", headers: ben.headers, payload: { title: "From the other server" } })).json<Memory>();
+    const created = (
+      await second.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: ben.headers,
+        payload: { title: "From the other server" },
+      })
+    ).json<Memory>();
     const event = await stream.waitFor((received) => received.event === "memory.created");
     expect(JSON.parse(event.data)).toEqual({ id: created.id, actor: ben.userId });
     await stream.close();

@@ -32,9 +32,20 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
           return "error" as const;
         }
       };
-      const [database, storage] = await Promise.all([probe("database", () => pingDatabase(db)), probe("storage", () => blobStore.check())]);
-      const body: HealthResponse = { status: database === "ok" && storage === "ok" ? "ok" : "degraded", database, storage, version };
-      return reply.status(body.status === "ok" ? 200 : 503).header("cache-control", "no-store").send(body);
+      const [database, storage] = await Promise.all([
+        probe("database", () => pingDatabase(db)),
+        probe("storage", () => blobStore.check()),
+      ]);
+      const body: HealthResponse = {
+        status: database === "ok" && storage === "ok" ? "ok" : "degraded",
+        database,
+        storage,
+        version,
+      };
+      return reply
+        .status(body.status === "ok" ? 200 : 503)
+        .header("cache-control", "no-store")
+        .send(body);
     },
   );
 };

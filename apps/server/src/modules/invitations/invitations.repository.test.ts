@@ -17,13 +17,23 @@ describe.each(testEngines)("InvitationsRepository on %s", (engine) => {
 
   it("stores addresses trimmed and lower-cased and finds them whatever the case", async () => {
     expect(await repository.add(["  Ann@Example.ORG "], "cli", "2026-11-21T10:00:00.000Z")).toEqual(["ann@example.org"]);
-    expect(await repository.get("ANN@example.org")).toEqual({ email: "ann@example.org", invited_by: "cli", invited_at: "2026-11-21T10:00:00.000Z", used_at: null, used_by: null });
+    expect(await repository.get("ANN@example.org")).toEqual({
+      email: "ann@example.org",
+      invited_by: "cli",
+      invited_at: "2026-11-21T10:00:00.000Z",
+      used_at: null,
+      used_by: null,
+    });
     expect(await repository.get("bob@example.org")).toBeUndefined();
   });
 
   it("ignores addresses already on the list and returns only the new ones", async () => {
     await repository.add(["ann@example.org"], "cli", "2026-11-21T10:00:00.000Z");
-    const added = await repository.add(["ANN@example.org", "bob@example.org", "Bob@Example.org"], "someone-else", "2026-11-22T10:00:00.000Z");
+    const added = await repository.add(
+      ["ANN@example.org", "bob@example.org", "Bob@Example.org"],
+      "someone-else",
+      "2026-11-22T10:00:00.000Z",
+    );
     expect(added).toEqual(["bob@example.org"]);
     // The original invitation is left as it was.
     expect(await repository.get("ann@example.org")).toMatchObject({ invited_by: "cli", invited_at: "2026-11-21T10:00:00.000Z" });

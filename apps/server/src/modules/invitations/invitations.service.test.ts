@@ -12,12 +12,25 @@ describe("normalizeEmail", () => {
     expect(normalizeEmail("zoë@bücher.de")).toBe("zoë@bücher.de");
   });
 
-  it.each(["", "   ", "ann", "ann@", "@example.org", "ann@example", "ann@@example.org", "ann lee@example.org", "ann@example..org", "ann@.example.org", "ann@example.org.", "a@x.org, b@y.org", "Ann <ann@example.org>", `${"a".repeat(65)}@example.org`, `ann@${"d".repeat(250)}.org`])(
-    "rejects %j with 400 invalid_email",
-    (raw) => {
-      expect(() => normalizeEmail(raw)).toThrow(expect.objectContaining({ statusCode: 400, code: "invalid_email" }));
-    },
-  );
+  it.each([
+    "",
+    "   ",
+    "ann",
+    "ann@",
+    "@example.org",
+    "ann@example",
+    "ann@@example.org",
+    "ann lee@example.org",
+    "ann@example..org",
+    "ann@.example.org",
+    "ann@example.org.",
+    "a@x.org, b@y.org",
+    "Ann <ann@example.org>",
+    `${"a".repeat(65)}@example.org`,
+    `ann@${"d".repeat(250)}.org`,
+  ])("rejects %j with 400 invalid_email", (raw) => {
+    expect(() => normalizeEmail(raw)).toThrow(expect.objectContaining({ statusCode: 400, code: "invalid_email" }));
+  });
 });
 
 describe.each(testEngines)("InvitationsService on %s", (engine) => {
@@ -46,13 +59,18 @@ describe.each(testEngines)("InvitationsService on %s", (engine) => {
       ["ann@example.org", "cli", now.toISOString()],
       ["bob@example.org", "cli", now.toISOString()],
     ]);
-    const created = (await audit.list()).filter((entry) => entry.action === "invitation.created").map((entry) => JSON.parse(entry.detail ?? "{}") as unknown);
+    const created = (await audit.list())
+      .filter((entry) => entry.action === "invitation.created")
+      .map((entry) => JSON.parse(entry.detail ?? "{}") as unknown);
     expect(created).toHaveLength(2);
     expect(created).toContainEqual({ email: "ann@example.org", invitedBy: "cli" });
   });
 
   it("adds none of a batch when one address is invalid", async () => {
-    await expect(service.invite(["ann@example.org", "not an address", "bob@example.org"], "cli")).rejects.toMatchObject({ statusCode: 400, code: "invalid_email" });
+    await expect(service.invite(["ann@example.org", "not an address", "bob@example.org"], "cli")).rejects.toMatchObject({
+      statusCode: 400,
+      code: "invalid_email",
+    });
     expect(await service.list()).toEqual([]);
     expect(await audit.list()).toEqual([]);
   });
@@ -73,17 +91,28 @@ describe.each(testEngines)("InvitationsService on %s", (engine) => {
     expect(await service.revoke("Ann@Example.org", "cli")).toEqual({ email: "ann@example.org", sessionsEnded: 1 });
 
     expect(await service.isInvited("ann@example.org")).toBe(false);
-    expect(await database.db.selectFrom("sessions").select("id").where("id", "=", ann.sessionId).executeTakeFirst()).toBeUndefined();
-    expect(await database.db.selectFrom("refresh_tokens").select("id").where("session_id", "=", ann.sessionId).execute()).toEqual([]);
-    expect(await database.db.selectFrom("sessions").select("id").where("id", "=", bob.sessionId).executeTakeFirst()).toBeDefined();
+    expect(
+      await database.db.selectFrom("sessions").select("id").where("id", "=", ann.sessionId).executeTakeFirst(),
+    ).toBeUndefined();
+    expect(await database.db.selectFrom("refresh_tokens").select("id").where("session_id", "=", ann.sessionId).execute()).toEqual(
+      [],
+    );
+    expect(
+      await database.db.selectFrom("sessions").select("id").where("id", "=", bob.sessionId).executeTakeFirst(),
+    ).toBeDefined();
     const revoked = (await audit.list()).find((entry) => entry.action === "invitation.revoked");
     expect(JSON.parse(revoked?.detail ?? "{}")).toEqual({ email: "ann@example.org", revokedBy: "cli", sessionsEnded: 1 });
   });
 
   it("answers 404 for revoking an address that is not invited, and ends no sessions", async () => {
     const ann = await insertMemberWithSession(database.db, "ann@example.org");
-    await expect(service.revoke("ann@example.org", "cli")).rejects.toMatchObject({ statusCode: 404, code: "invitation_not_found" });
-    expect(await database.db.selectFrom("sessions").select("id").where("id", "=", ann.sessionId).executeTakeFirst()).toBeDefined();
+    await expect(service.revoke("ann@example.org", "cli")).rejects.toMatchObject({
+      statusCode: 404,
+      code: "invitation_not_found",
+    });
+    expect(
+      await database.db.selectFrom("sessions").select("id").where("id", "=", ann.sessionId).executeTakeFirst(),
+    ).toBeDefined();
     expect(await audit.list()).toEqual([]);
   });
 
@@ -98,7 +127,9 @@ describe.each(testEngines)("InvitationsService on %s", (engine) => {
     const ann = await insertMemberWithSession(database.db, "ann@example.org");
     await service.invite(["ann@example.org", "bob@example.org"], "cli");
 
-    await expect(service.markOwnAddressUsed({ userId: ann.userId, email: "ann@example.org" }, "bob@example.org")).rejects.toMatchObject({ statusCode: 403, code: "forbidden" });
+    await expect(
+      service.markOwnAddressUsed({ userId: ann.userId, email: "ann@example.org" }, "bob@example.org"),
+    ).rejects.toMatchObject({ statusCode: 403, code: "forbidden" });
     await service.markOwnAddressUsed({ userId: ann.userId, email: "ann@example.org" }, " Ann@Example.org");
 
     const rows = await service.list();

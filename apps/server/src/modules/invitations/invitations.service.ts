@@ -60,7 +60,8 @@ export class InvitationsService {
   async revoke(rawEmail: string, revokedBy: string | null): Promise<{ email: string; sessionsEnded: number }> {
     const email = normalizeEmail(rawEmail);
     const sessionsEnded = await this.deps.invitations.transaction(async (trx) => {
-      if (!(await this.deps.invitations.remove(email, trx))) throw new AppError(404, "invitation_not_found", `${email} is not on the invitation list`);
+      if (!(await this.deps.invitations.remove(email, trx)))
+        throw new AppError(404, "invitation_not_found", `${email} is not on the invitation list`);
       return this.deps.invitations.deleteSessionsOfUserWithEmail(email, trx);
     });
     await this.deps.audit.record({ action: "invitation.revoked", detail: { email, revokedBy, sessionsEnded } }, this.now());
@@ -80,7 +81,8 @@ export class InvitationsService {
 
   /** Members may mark only their own address, so no one can spend another person's invitation. */
   async markOwnAddressUsed(caller: InvitationCaller, rawEmail: string): Promise<void> {
-    if (normalizeEmail(rawEmail) !== caller.email.trim().toLowerCase()) throw new AppError(403, "forbidden", "You can only mark your own address");
+    if (normalizeEmail(rawEmail) !== caller.email.trim().toLowerCase())
+      throw new AppError(403, "forbidden", "You can only mark your own address");
     await this.markUsed(caller.email, caller.userId);
   }
 }

@@ -36,13 +36,22 @@ describe.each(testEngines)("the invitation RPCs on %s", (engine) => {
     return server;
   }
 
-  const isInvited = (server: FastifyInstance, payload: unknown) => server.inject({ method: "POST", url: "/rest/v1/rpc/is_email_invited", payload: payload as Record<string, unknown> });
+  const isInvited = (server: FastifyInstance, payload: unknown) =>
+    server.inject({ method: "POST", url: "/rest/v1/rpc/is_email_invited", payload: payload as Record<string, unknown> });
   const markUsed = (payload: unknown, token?: string) =>
-    app.inject({ method: "POST", url: "/rest/v1/rpc/mark_email_used", payload: payload as Record<string, unknown>, headers: token ? { authorization: token } : {} });
+    app.inject({
+      method: "POST",
+      url: "/rest/v1/rpc/mark_email_used",
+      payload: payload as Record<string, unknown>,
+      headers: token ? { authorization: token } : {},
+    });
 
   beforeAll(async () => {
     database = await openMigratedTestDatabase(engine);
-    service = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit: new AuditLogRepository(database.db) });
+    service = new InvitationsService({
+      invitations: new InvitationsRepository(database.db),
+      audit: new AuditLogRepository(database.db),
+    });
     app = await buildServer();
   });
   afterAll(async () => {
@@ -83,7 +92,8 @@ describe.each(testEngines)("the invitation RPCs on %s", (engine) => {
   it("limits is_email_invited per client when a rate limit is set", async () => {
     const limited = await buildServer({ inviteCheckRateLimit: { max: 3, timeWindow: 60_000 } });
     try {
-      for (let attempt = 0; attempt < 3; attempt++) expect((await isInvited(limited, { check_email: "ann@example.org" })).statusCode).toBe(200);
+      for (let attempt = 0; attempt < 3; attempt++)
+        expect((await isInvited(limited, { check_email: "ann@example.org" })).statusCode).toBe(200);
       expect((await isInvited(limited, { check_email: "ann@example.org" })).statusCode).toBe(429);
     } finally {
       await limited.close();

@@ -28,14 +28,26 @@ export const rpcRoutes: FastifyPluginAsyncZod<RpcRoutesOptions> = async (app, op
     "/rest/v1/rpc/is_email_invited",
     {
       ...(inviteCheckRateLimit ? { config: { rateLimit: inviteCheckRateLimit } } : {}),
-      schema: { tags: ["rpc"], summary: "Whether an e-mail address is on the invitation list", body: IsEmailInvitedBody, response: { 200: z.boolean() } },
+      schema: {
+        tags: ["rpc"],
+        summary: "Whether an e-mail address is on the invitation list",
+        body: IsEmailInvitedBody,
+        response: { 200: z.boolean() },
+      },
     },
     async (request) => service.isInvited(request.body.check_email),
   );
 
   app.post(
     "/rest/v1/rpc/mark_email_used",
-    { schema: { tags: ["rpc"], summary: "Marks the caller's own invitation as used", body: MarkEmailUsedBody, response: { 200: z.null() } } },
+    {
+      schema: {
+        tags: ["rpc"],
+        summary: "Marks the caller's own invitation as used",
+        body: MarkEmailUsedBody,
+        response: { 200: z.null() },
+      },
+    },
     async (request) => {
       const caller = await authenticate(request);
       await service.markOwnAddressUsed(caller, request.body.user_email);

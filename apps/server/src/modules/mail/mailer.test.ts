@@ -28,8 +28,14 @@ function message(to: string): MailMessage {
 
 /** Every way the password could leak into text: as is, or base64 as AUTH LOGIN and PLAIN send it. */
 function expectNoPassword(value: unknown) {
-  const text = JSON.stringify(value, (_key, item: unknown) => (item instanceof Error ? { ...item, message: item.message } : item));
-  for (const form of [password, Buffer.from(password).toString("base64"), Buffer.from(`\0memory-user\0${password}`).toString("base64")]) {
+  const text = JSON.stringify(value, (_key, item: unknown) =>
+    item instanceof Error ? { ...item, message: item.message } : item,
+  );
+  for (const form of [
+    password,
+    Buffer.from(password).toString("base64"),
+    Buffer.from(`\0memory-user\0${password}`).toString("base64"),
+  ]) {
     expect(text).not.toContain(form);
   }
 }
@@ -69,7 +75,13 @@ describe("SMTP mailer", () => {
     await mailerFor(smtp.url, logger).send(sent);
 
     const mail = await smtp.waitForMail("zoe@example.org");
-    expect(mail).toMatchObject({ to: ["zoe@example.org"], from: "no-reply@memory-box.test", subject: "Your Zoë's memories 💛 sign-in link", text: sent.text, html: sent.html });
+    expect(mail).toMatchObject({
+      to: ["zoe@example.org"],
+      from: "no-reply@memory-box.test",
+      subject: "Your Zoë's memories 💛 sign-in link",
+      text: sent.text,
+      html: sent.html,
+    });
     expect(mail.raw).toMatch(/^From: Memory Box <no-reply@memory-box\.test>\r$/m);
     expect(mail.raw).toMatch(/multipart\/alternative/);
     // The link is folded by soft line breaks and its '=' escaped: it must come back whole.
@@ -97,7 +109,10 @@ describe("SMTP mailer", () => {
 
     const error = await sendError(mailer, message("rejected@example.org"));
     expect(logger.lines.error).toHaveLength(1);
-    expect(logger.lines.error[0]).toMatchObject({ msg: "email could not be sent", obj: { to: "rejected@example.org", err: { responseCode: 550 } } });
+    expect(logger.lines.error[0]).toMatchObject({
+      msg: "email could not be sent",
+      obj: { to: "rejected@example.org", err: { responseCode: 550 } },
+    });
     expectNoPassword({ message: error.message, log: logger.lines.error });
     expect(smtp.messages.map((mail) => mail.to)).not.toContainEqual(["rejected@example.org"]);
 
@@ -118,7 +133,9 @@ describe("SMTP mailer", () => {
       const { port } = echoing.server.address() as AddressInfo;
       const logger = recordingLogger();
       await sendError(mailerFor(`smtp://memory-user:${password}@127.0.0.1:${port}`, logger), message("zoe@example.org"));
-      expect(logger.lines.error[0]).toMatchObject({ obj: { err: { code: "EAUTH", message: expect.stringContaining("[redacted]") as unknown } } });
+      expect(logger.lines.error[0]).toMatchObject({
+        obj: { err: { code: "EAUTH", message: expect.stringContaining("[redacted]") as unknown } },
+      });
       expectNoPassword(logger.lines.error);
     } finally {
       await Promise.all(mailers.splice(0).map((mailer) => mailer.close()));
@@ -159,11 +176,19 @@ describe("outbox mailer", () => {
     expect(names).toEqual([expect.stringMatching(/^\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{8}\.eml$/)]);
     const file = path.join(outbox, names[0]!);
     const mail = parseMail(await readFile(file, "utf8"));
-    expect(mail).toMatchObject({ to: ["zoe@example.org"], from: "no-reply@memory-box.test", subject: sent.subject, text: sent.text, html: sent.html });
+    expect(mail).toMatchObject({
+      to: ["zoe@example.org"],
+      from: "no-reply@memory-box.test",
+      subject: sent.subject,
+      text: sent.text,
+      html: sent.html,
+    });
     expect(mail.raw).toMatch(/^MIME-Version: 1\.0\r$/m);
     expect(extractLink(mail.text)).toBe(link);
     if (process.platform !== "win32") expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(logger.lines.info).toEqual([{ obj: { to: "zoe@example.org", subject: sent.subject, file, link }, msg: "email written to outbox" }]);
+    expect(logger.lines.info).toEqual([
+      { obj: { to: "zoe@example.org", subject: sent.subject, file, link }, msg: "email written to outbox" },
+    ]);
   });
 
   it("fails with MailDeliveryError when the outbox cannot be written", async () => {

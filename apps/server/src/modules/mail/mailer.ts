@@ -98,7 +98,12 @@ function outboxMailer({ from, dataDir, logger }: MailerOptions): Mailer {
 const composed = (from: string, { to, subject, text, html }: MailMessage) => ({ from, to, subject, text, html });
 
 /** Runs one delivery; any failure is logged without credentials and becomes a MailDeliveryError. */
-async function deliver(message: MailMessage, logger: MailerLogger, secrets: string[], attempt: () => Promise<void>): Promise<void> {
+async function deliver(
+  message: MailMessage,
+  logger: MailerLogger,
+  secrets: string[],
+  attempt: () => Promise<void>,
+): Promise<void> {
   try {
     await attempt();
   } catch (error) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { extractLink } from "../../../test/smtp-test-server";
 import { escapeHtml, renderEmail, type EmailKind } from "./templates";
 
-const link = "https://memories.example.org/auth/v1/verify?token=abc123&type=magiclink&redirect_to=https%3A%2F%2Fmemories.example.org%2F";
+const link =
+  "https://memories.example.org/auth/v1/verify?token=abc123&type=magiclink&redirect_to=https%3A%2F%2Fmemories.example.org%2F";
 const code = "482913";
 const email = "zoe@example.org";
 
@@ -55,7 +56,9 @@ describe("renderEmail", () => {
   it("names the addresses the mail is about", () => {
     expect(renderEmail("confirmation", { link, code, email }).text).toContain(email);
     expect(renderEmail("recovery", { link, code, email }).text).toContain(email);
-    expect(renderEmail("email_change", { link, code, email, newEmail: "zoe@new.example.org" }).text).toContain("zoe@new.example.org");
+    expect(renderEmail("email_change", { link, code, email, newEmail: "zoe@new.example.org" }).text).toContain(
+      "zoe@new.example.org",
+    );
   });
 
   it("uses the site name instead of Memory Box", () => {

@@ -29,7 +29,10 @@ interface Copy {
 const copies: Record<EmailKind, (site: string, data: EmailData) => Copy> = {
   confirmation: (site, { email }) => ({
     subject: `Confirm your ${site} account`,
-    intro: ["Hello,", `Welcome to ${site}! Please confirm that ${email} is your email address to finish setting up your account.`],
+    intro: [
+      "Hello,",
+      `Welcome to ${site}! Please confirm that ${email} is your email address to finish setting up your account.`,
+    ],
     action: "Confirm my account",
     outro: ["If you didn't sign up, you can safely ignore this email."],
   }),
@@ -69,7 +72,11 @@ export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
   const site = data.siteName ?? "Memory Box";
   const copy = copies[kind](site, data);
   const button = copy.action !== undefined && data.link !== undefined ? { label: copy.action, link: data.link } : undefined;
-  return { subject: copy.subject, text: renderText(copy, data.code, button, site), html: renderHtml(copy, data.code, button, site) };
+  return {
+    subject: copy.subject,
+    text: renderText(copy, data.code, button, site),
+    html: renderHtml(copy, data.code, button, site),
+  };
 }
 
 interface Button {
@@ -90,7 +97,8 @@ const styles = {
   body: "margin:0;padding:24px;background:#faf6f2;font-family:Georgia,'Times New Roman',serif;color:#3d3430;",
   card: "max-width:480px;margin:0 auto;padding:32px;background:#ffffff;border-radius:12px;",
   paragraph: "margin:0 0 16px;font-size:16px;line-height:1.5;",
-  button: "display:inline-block;padding:12px 24px;background:#b5485d;color:#ffffff;text-decoration:none;border-radius:8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;font-weight:bold;",
+  button:
+    "display:inline-block;padding:12px 24px;background:#b5485d;color:#ffffff;text-decoration:none;border-radius:8px;font-family:Arial,Helvetica,sans-serif;font-size:16px;font-weight:bold;",
   linkLine: "margin:0 0 16px;font-size:13px;line-height:1.4;word-break:break-all;color:#7a6d66;",
   code: "font-family:'Courier New',Courier,monospace;font-size:22px;font-weight:bold;letter-spacing:4px;",
   footer: "margin:24px 0 0;font-size:13px;color:#9a8c85;",

@@ -21,7 +21,10 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
   beforeAll(async () => {
     testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
-    otherApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, sharedDatabase: testApp.config.database });
+    otherApp = await createTestApp(engine, {
+      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      sharedDatabase: testApp.config.database,
+    });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
   });
   afterAll(async () => {
@@ -30,14 +33,30 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
   });
 
   const call = async (app: TestApp, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) => {
-    const response = await app.app.inject({ method, url, headers: ann.headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const response = await app.app.inject({
+      method,
+      url,
+      headers: ann.headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response;
   };
-  const create = async (body: Record<string, unknown>, app = testApp) => (await call(app, "POST", "/api/v1/memories", body)).json<Memory>();
-  const edit = async (memory: Memory, body: Record<string, unknown>, app = testApp) => (await call(app, "PUT", `/api/v1/memories/${memory.id}`, { title: memory.title, content: memory.content, memory_date: memory.memory_date, tags: memory.tags, ...body })).json<Memory>();
+  const create = async (body: Record<string, unknown>, app = testApp) =>
+    (await call(app, "POST", "/api/v1/memories", body)).json<Memory>();
+  const edit = async (memory: Memory, body: Record<string, unknown>, app = testApp) =>
+    (
+      await call(app, "PUT", `/api/v1/memories/${memory.id}`, {
+        title: memory.title,
+        content: memory.content,
+        memory_date: memory.memory_date,
+        tags: memory.tags,
+        ...body,
+      })
+    ).json<Memory>();
   const remove = async (memory: Memory, app = testApp) => call(app, "DELETE", `/api/v1/memories/${memory.id}`);
-  const list = async (query: Record<string, string>, app = testApp) => (await call(app, "GET", `/api/v1/memories?${new URLSearchParams(query).toString()}`)).json<MemoryPage>();
+  const list = async (query: Record<string, string>, app = testApp) =>
+    (await call(app, "GET", `/api/v1/memories?${new URLSearchParams(query).toString()}`)).json<MemoryPage>();
   /** Every page of a listing, following the cursor. */
   const walkItems = async (query: Record<string, string>, limit: number, app = testApp) => {
     const items: Memory[] = [];
@@ -52,12 +71,17 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     } while (cursor && pages < 50);
     return items;
   };
-  const walk = async (query: Record<string, string>, limit: number, app = testApp) => (await walkItems(query, limit, app)).map((memory) => memory.title);
+  const walk = async (query: Record<string, string>, limit: number, app = testApp) =>
+    (await walkItems(query, limit, app)).map((memory) => memory.title);
   /** The same answer computed the slow way: every memory in listing order, filtered here. */
   const expected = async (filter: { tag?: string; q?: string }) =>
     (await walkItems({}, 100))
       .filter((memory) => !filter.tag || (memory.tags ?? []).some((tag) => tag.toLowerCase() === filter.tag!.toLowerCase()))
-      .filter((memory) => !filter.q || [memory.title, memory.content ?? "", ...(memory.tags ?? [])].join("\n").toLowerCase().includes(filter.q.toLowerCase()))
+      .filter(
+        (memory) =>
+          !filter.q ||
+          [memory.title, memory.content ?? "", ...(memory.tags ?? [])].join("\n").toLowerCase().includes(filter.q.toLowerCase()),
+      )
       .map((memory) => memory.title);
   const counts = async (query: { tag?: string; q?: string }, app = testApp) => {
     const { matched, total } = await list({ ...query, limit: "1" }, app);
@@ -66,7 +90,12 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
   it("counts every memory, and each filter's matches, through creates, edits and deletes", async () => {
     expect(await counts({})).toEqual({ matched: 0, total: 0 });
-    const hike = await create({ title: "Counting hike", content: "Ridge walk", memory_date: "2024-03-01", tags: ["Hiking", "spring"] });
+    const hike = await create({
+      title: "Counting hike",
+      content: "Ridge walk",
+      memory_date: "2024-03-01",
+      tags: ["Hiking", "spring"],
+    });
     const swim = await create({ title: "Counting swim", content: "Cold lake", memory_date: "2024-07-01", tags: ["summer"] });
     await create({ title: "Counting picnic", content: "Ridge picnic", memory_date: null, tags: ["hiking", "summer"] });
     // Counted once, then answered from the cache: both must follow every change below.
@@ -90,7 +119,12 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     expect((await list({ tag: "hiking" })).items.map((memory) => memory.title)).toEqual(["Counting picnic"]);
 
     // A rejected edit changes nothing.
-    const stale = await testApp.app.inject({ method: "PUT", url: `/api/v1/memories/${hike.id}`, headers: { ...ann.headers, "if-match": '"v1"' }, payload: { title: "Stale" } });
+    const stale = await testApp.app.inject({
+      method: "PUT",
+      url: `/api/v1/memories/${hike.id}`,
+      headers: { ...ann.headers, "if-match": '"v1"' },
+      payload: { title: "Stale" },
+    });
     expect(stale.statusCode).toBe(409);
     expect(await counts({ tag: "trekking" })).toEqual({ matched: 1, total: 3 });
 
@@ -98,7 +132,13 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     expect(await counts({})).toEqual({ matched: 2, total: 2 });
     expect(await counts({ q: "ridge" })).toEqual({ matched: 2, total: 2 });
     expect(await counts({ tag: "summer" })).toEqual({ matched: 1, total: 2 });
-    const filters: { tag?: string; q?: string }[] = [{ tag: "hiking" }, { tag: "trekking" }, { q: "ridge" }, { q: "ridge", tag: "summer" }, { q: "ri" }];
+    const filters: { tag?: string; q?: string }[] = [
+      { tag: "hiking" },
+      { tag: "trekking" },
+      { q: "ridge" },
+      { q: "ridge", tag: "summer" },
+      { q: "ri" },
+    ];
     for (const query of filters) {
       expect((await counts(query)).matched).toBe((await expected(query)).length);
     }
@@ -122,7 +162,12 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     // Several dates, a shared date, undated ones and memories without the tag in between.
     const dates = ["2021-05-01", null, "2023-01-15", "2023-01-15", "2019-12-31", null, "2023-01-15", "2025-02-02", "2020-06-06"];
     for (const [index, date] of dates.entries()) {
-      await create({ title: `Walk ${index}`, memory_date: date, content: index % 2 === 0 ? "even steps" : "odd steps", tags: index % 3 === 2 ? ["other"] : ["Walking", `w${index}`] });
+      await create({
+        title: `Walk ${index}`,
+        memory_date: date,
+        content: index % 2 === 0 ? "even steps" : "odd steps",
+        tags: index % 3 === 2 ? ["other"] : ["Walking", `w${index}`],
+      });
     }
     const wanted = await expected({ tag: "walking" });
     expect(wanted.length).toBe(6);
@@ -167,7 +212,10 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
         .whereRef("memory_tags.sort_key", "!=", "memories.sort_key")
         .execute();
       expect(drift).toEqual([]);
-      const { count } = await database.db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+      const { count } = await database.db
+        .selectFrom("memories")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
       expect((await counts({})).total).toBe(Number(count));
     } finally {
       await database.destroy();
@@ -183,7 +231,19 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
       await database.db.transaction().execute(async (trx) => {
         await trx
           .insertInto("memories")
-          .values({ id, title: "Imported", content: null, memory_date: "2031-01-01", user_id: null, updated_by: null, created_at: createdAt, updated_at: createdAt, version: 1, sort_key: sortKey("2031-01-01", createdAt, id), search_text: "imported\n\nwalking" })
+          .values({
+            id,
+            title: "Imported",
+            content: null,
+            memory_date: "2031-01-01",
+            user_id: null,
+            updated_by: null,
+            created_at: createdAt,
+            updated_at: createdAt,
+            version: 1,
+            sort_key: sortKey("2031-01-01", createdAt, id),
+            search_text: "imported\n\nwalking",
+          })
           .execute();
         // Without sort_key, as an import or the benchmark's seed writes them.
         await trx.insertInto("memory_tags").values({ memory_id: id, position: 0, tag: "Walking", tag_key: "walking" }).execute();
@@ -193,7 +253,11 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
       expect(page.items[0]?.title).toBe("Imported");
       expect(page.matched).toBe((await expected({ tag: "walking" })).length);
 
-      await database.db.updateTable("memories").set({ memory_date: null, sort_key: sortKey(null, createdAt, id) }).where("id", "=", id).execute();
+      await database.db
+        .updateTable("memories")
+        .set({ memory_date: null, sort_key: sortKey(null, createdAt, id) })
+        .where("id", "=", id)
+        .execute();
       expect((await walk({ tag: "walking" }, 2)).at(-1)).toBe("Imported");
       await database.db.deleteFrom("memories").where("id", "=", id).execute();
       expect(await counts({})).toEqual({ matched: before.total, total: before.total });
@@ -205,10 +269,16 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
   it("shows an author's new name on pages answered before, on every process", async () => {
     const memory = await create({ title: "Named by its author" });
-    const authorOf = async (app: TestApp) => (await list({ q: "named by its author" }, app)).items.find((item) => item.id === memory.id)?.profiles?.display_name;
+    const authorOf = async (app: TestApp) =>
+      (await list({ q: "named by its author" }, app)).items.find((item) => item.id === memory.id)?.profiles?.display_name;
     expect(await authorOf(testApp)).toBe("Ann");
     expect(await authorOf(otherApp)).toBe("Ann");
-    const renamed = await testApp.app.inject({ method: "PUT", url: "/auth/v1/user", headers: ann.headers, payload: { data: { full_name: "Ann Lee" } } });
+    const renamed = await testApp.app.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: ann.headers,
+      payload: { data: { full_name: "Ann Lee" } },
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(await authorOf(testApp)).toBe("Ann Lee");
     expect(await authorOf(otherApp)).toBe("Ann Lee");
@@ -216,7 +286,10 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
   it("shows a photo attached or detached straight in the database on pages answered before", async () => {
     const memory = await create({ title: "Photo added by an import" });
-    const photosOf = async () => (await list({ q: "photo added by an import" })).items.find((item) => item.id === memory.id)?.photos.map((photo) => photo.id);
+    const photosOf = async () =>
+      (await list({ q: "photo added by an import" })).items
+        .find((item) => item.id === memory.id)
+        ?.photos.map((photo) => photo.id);
     expect(await photosOf()).toEqual([]);
     const database = openDatabase(testApp.config.database);
     try {
@@ -236,13 +309,21 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
   it("signs a page's photo URLs anew when the hour of their expiry has passed, with nothing else changed", async () => {
     let clock = new Date("2031-03-04T10:15:00Z");
-    const clocked = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, sharedDatabase: testApp.config.database, now: () => clock });
+    const clocked = await createTestApp(engine, {
+      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      sharedDatabase: testApp.config.database,
+      now: () => clock,
+    });
     const database = openDatabase(testApp.config.database);
     try {
       const memory = await create({ title: "Photo signed per hour" });
       await database.db.insertInto("photos").values(importedPhoto(memory.id, ann.userId)).execute();
       const expiryOf = async () => {
-        const response = await clocked.app.inject({ method: "GET", url: "/api/v1/memories?q=photo%20signed%20per%20hour", headers: { authorization: `Bearer ${await tokenAt(clocked)}` } });
+        const response = await clocked.app.inject({
+          method: "GET",
+          url: "/api/v1/memories?q=photo%20signed%20per%20hour",
+          headers: { authorization: `Bearer ${await tokenAt(clocked)}` },
+        });
         expect(response.statusCode, response.body).toBe(200);
         const url = response.json<MemoryPage>().items[0]!.photos[0]!.thumbnail_url;
         return Number(new URL(url, "http://memory-box.test").searchParams.get("expires"));
@@ -261,7 +342,11 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
 
 /** A photo row as an import would write it, attached to a memory. */
 function importedPhoto(memoryId: string, ownerId: string) {
-  return photoRow(`${ownerId}/${Date.now()}-${crypto.randomUUID().slice(0, 8)}`, { memory_id: memoryId, position: 0, owner_id: ownerId });
+  return photoRow(`${ownerId}/${Date.now()}-${crypto.randomUUID().slice(0, 8)}`, {
+    memory_id: memoryId,
+    position: 0,
+    owner_id: ownerId,
+  });
 }
 
 /** A fresh access token for ann, signed by the app's own clock (so it is valid at that time). */

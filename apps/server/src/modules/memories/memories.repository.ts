@@ -53,7 +53,11 @@ export class MemoriesRepository {
   }
 
   /** One page in listing order, starting after `afterSortKey`; one extra row tells whether more follow. */
-  async page(filter: ListFilter, afterSortKey: string | undefined, limit: number): Promise<{ records: MemoryRecord[]; hasMore: boolean }> {
+  async page(
+    filter: ListFilter,
+    afterSortKey: string | undefined,
+    limit: number,
+  ): Promise<{ records: MemoryRecord[]; hasMore: boolean }> {
     const tag = tagKeyOf(filter);
     const search = this.searchCondition(filter);
     let rows: (MemoryRow & { display_name: string | null })[];
@@ -69,12 +73,18 @@ export class MemoriesRepository {
         .where("memory_tags.tag_key", "=", tag);
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memory_tags.sort_key", "<", afterSortKey);
-      rows = await query.orderBy("memory_tags.sort_key", "desc").limit(limit + 1).execute();
+      rows = await query
+        .orderBy("memory_tags.sort_key", "desc")
+        .limit(limit + 1)
+        .execute();
     } else {
       let query = this.selectWithAuthor(this.db);
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memories.sort_key", "<", afterSortKey);
-      rows = await query.orderBy("memories.sort_key", "desc").limit(limit + 1).execute();
+      rows = await query
+        .orderBy("memories.sort_key", "desc")
+        .limit(limit + 1)
+        .execute();
     }
     const hasMore = rows.length > limit;
     return { records: await this.withDetails(rows.slice(0, limit), this.db), hasMore };
@@ -102,20 +112,31 @@ export class MemoriesRepository {
 
   /** Only if the `memory_stats` row were missing (removed by hand). */
   private async countAll(): Promise<number> {
-    const row = await this.db.selectFrom("memories").select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom("memories")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   private async countMatched(tag: string | undefined, q: string | undefined): Promise<number> {
-    const row = await (q
-      ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
-        this.db
-          .selectFrom("memories")
-          .select((eb) => eb.fn.countAll<number>().as("count"))
-          .where(this.searchCondition({ q })!)
-          .$if(tag !== undefined, (query) => query.where("memories.id", "in", (eb) => eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!)))
-      : // The tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is unique.
-        this.db.selectFrom("memory_tags").select((eb) => eb.fn.countAll<number>().as("count")).where("memory_tags.tag_key", "=", tag!)
+    const row = await (
+      q
+        ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
+          this.db
+            .selectFrom("memories")
+            .select((eb) => eb.fn.countAll<number>().as("count"))
+            .where(this.searchCondition({ q })!)
+            .$if(tag !== undefined, (query) =>
+              query.where("memories.id", "in", (eb) =>
+                eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!),
+              ),
+            )
+        : // The tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is unique.
+          this.db
+            .selectFrom("memory_tags")
+            .select((eb) => eb.fn.countAll<number>().as("count"))
+            .where("memory_tags.tag_key", "=", tag!)
     ).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -157,7 +178,12 @@ export class MemoriesRepository {
    * Applies an edit if the memory is still at `expectedVersion` (when given). Returns false when
    * the memory is gone or was changed in the meantime.
    */
-  async update(current: MemoryRow, fields: MemoryFields, editor: { userId: string; at: string; expectedVersion?: number | undefined }, executor: Executor): Promise<boolean> {
+  async update(
+    current: MemoryRow,
+    fields: MemoryFields,
+    editor: { userId: string; at: string; expectedVersion?: number | undefined },
+    executor: Executor,
+  ): Promise<boolean> {
     const key = sortKey(fields.memory_date, current.created_at, current.id);
     let query = executor
       .updateTable("memories")
@@ -192,12 +218,24 @@ export class MemoriesRepository {
     if (tags.length === 0) return;
     await executor
       .insertInto("memory_tags")
-      .values(tags.map((tag, position) => ({ memory_id: memoryId, position, tag, tag_key: tag.toLowerCase(), sort_key: memorySortKey })))
+      .values(
+        tags.map((tag, position) => ({
+          memory_id: memoryId,
+          position,
+          tag,
+          tag_key: tag.toLowerCase(),
+          sort_key: memorySortKey,
+        })),
+      )
       .execute();
   }
 
   private selectWithAuthor(executor: Executor) {
-    return executor.selectFrom("memories").leftJoin("profiles", "profiles.user_id", "memories.user_id").selectAll("memories").select("profiles.display_name");
+    return executor
+      .selectFrom("memories")
+      .leftJoin("profiles", "profiles.user_id", "memories.user_id")
+      .selectAll("memories")
+      .select("profiles.display_name");
   }
 
   /** The search as a condition on `memories`, shared by the page and the count. */
@@ -217,12 +255,22 @@ export class MemoriesRepository {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [tagRows, photoRows] = await Promise.all([
-      executor.selectFrom("memory_tags").select(["memory_id", "tag"]).where("memory_id", "in", ids).orderBy("memory_id").orderBy("position").execute(),
+      executor
+        .selectFrom("memory_tags")
+        .select(["memory_id", "tag"])
+        .where("memory_id", "in", ids)
+        .orderBy("memory_id")
+        .orderBy("position")
+        .execute(),
       executor.selectFrom("photos").selectAll().where("memory_id", "in", ids).orderBy("memory_id").orderBy("position").execute(),
     ]);
     const tagsOf = groupBy(tagRows, (row) => row.memory_id);
     const photosOf = groupBy(photoRows, (row) => row.memory_id ?? "");
-    return rows.map((row) => ({ ...row, tags: (tagsOf.get(row.id) ?? []).map((tag) => tag.tag), photos: photosOf.get(row.id) ?? [] }));
+    return rows.map((row) => ({
+      ...row,
+      tags: (tagsOf.get(row.id) ?? []).map((tag) => tag.tag),
+      photos: photosOf.get(row.id) ?? [],
+    }));
   }
 }
 

@@ -12,14 +12,28 @@ describe.each(testEngines)("memories API on %s", (engine) => {
   let queries = 0;
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" }, onQuery: () => (queries += 1) });
+    testApp = await createTestApp(engine, {
+      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      onQuery: () => (queries += 1),
+    });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     ben = await createMember(testApp, "ben@memory-box.test");
   });
   afterAll(() => testApp.close());
 
-  const request = (member: TestMember | null, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    testApp.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }), headers: { ...(member ? member.headers : {}), ...headers } });
+  const request = (
+    member: TestMember | null,
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    testApp.app.inject({
+      method,
+      url,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+      headers: { ...(member ? member.headers : {}), ...headers },
+    });
   const create = async (member: TestMember, body: Record<string, unknown>) => {
     const response = await request(member, "POST", "/api/v1/memories", body);
     expect(response.statusCode, response.body).toBe(201);
@@ -32,7 +46,7 @@ describe.each(testEngines)("memories API on %s", (engine) => {
   };
 
   describe("who may call", () => {
-    const routes: [("GET" | "POST" | "PUT" | "DELETE"), string][] = [
+    const routes: ["GET" | "POST" | "PUT" | "DELETE", string][] = [
       ["GET", "/api/v1/memories"],
       ["POST", "/api/v1/memories"],
       ["GET", "/api/v1/memories/6f1b2c3d-0000-4000-8000-000000000000"],
@@ -65,7 +79,9 @@ describe.each(testEngines)("memories API on %s", (engine) => {
       expect(logout.statusCode).toBe(204);
       await Promise.all([list("?limit=3"), request(ben, "GET", "/api/v1/memories?limit=3")]);
       queries = 0;
-      const [annAnswer, endedAnswer, benAnswer] = await Promise.all([ann, member, ben].map((caller) => request(caller, "GET", "/api/v1/memories?limit=3")));
+      const [annAnswer, endedAnswer, benAnswer] = await Promise.all(
+        [ann, member, ben].map((caller) => request(caller, "GET", "/api/v1/memories?limit=3")),
+      );
       expect([annAnswer?.statusCode, endedAnswer?.statusCode, benAnswer?.statusCode]).toEqual([200, 401, 200]);
       expect(endedAnswer?.json()).toMatchObject({ code: "session_not_found" });
       // One member check for the three sessions, then the ended one's own lookup of its account.
@@ -75,8 +91,23 @@ describe.each(testEngines)("memories API on %s", (engine) => {
 
   describe("validation", () => {
     it("stores what the spec says: trimmed title, empty description and date as null, tags cleaned", async () => {
-      const memory = await create(ann, { title: "  Picnic  ", content: "   ", memory_date: "", tags: [" sun ", "", "Sun", "park"] });
-      expect(memory).toMatchObject({ title: "Picnic", content: null, memory_date: null, tags: ["sun", "park"], photo_urls: null, photos: [], user_id: ann.userId, profiles: { display_name: "Ann" }, version: 1 });
+      const memory = await create(ann, {
+        title: "  Picnic  ",
+        content: "   ",
+        memory_date: "",
+        tags: [" sun ", "", "Sun", "park"],
+      });
+      expect(memory).toMatchObject({
+        title: "Picnic",
+        content: null,
+        memory_date: null,
+        tags: ["sun", "park"],
+        photo_urls: null,
+        photos: [],
+        user_id: ann.userId,
+        profiles: { display_name: "Ann" },
+        version: 1,
+      });
       const noTags = await create(ann, { title: "Quiet day", tags: [" ", ""] });
       expect(noTags.tags).toBeNull();
     });
@@ -102,14 +133,21 @@ describe.each(testEngines)("memories API on %s", (engine) => {
     });
 
     it("answers unknown and malformed ids with 404 and 400", async () => {
-      expect((await request(ann, "GET", "/api/v1/memories/6f1b2c3d-0000-4000-8000-000000000000")).json()).toMatchObject({ code: "memory_not_found" });
+      expect((await request(ann, "GET", "/api/v1/memories/6f1b2c3d-0000-4000-8000-000000000000")).json()).toMatchObject({
+        code: "memory_not_found",
+      });
       expect((await request(ann, "GET", "/api/v1/memories/42")).statusCode).toBe(400);
-      expect((await request(ann, "PUT", "/api/v1/memories/6f1b2c3d-0000-4000-8000-000000000000", { title: "x" })).statusCode).toBe(404);
+      expect(
+        (await request(ann, "PUT", "/api/v1/memories/6f1b2c3d-0000-4000-8000-000000000000", { title: "x" })).statusCode,
+      ).toBe(404);
       expect((await request(ann, "DELETE", "/api/v1/memories/6f1b2c3d-0000-4000-8000-000000000000")).statusCode).toBe(404);
     });
 
     it("refuses a photo id that was never uploaded", async () => {
-      const response = await request(ann, "POST", "/api/v1/memories", { title: "x", photo_ids: ["6f1b2c3d-0000-4000-8000-000000000000"] });
+      const response = await request(ann, "POST", "/api/v1/memories", {
+        title: "x",
+        photo_ids: ["6f1b2c3d-0000-4000-8000-000000000000"],
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: "unknown_photo" });
     });
@@ -118,25 +156,56 @@ describe.each(testEngines)("memories API on %s", (engine) => {
   describe("the shared collection", () => {
     let shared: Memory;
     beforeAll(async () => {
-      shared = await create(ann, { title: "Lisbon trip", content: "Trams and custard tarts", memory_date: "2023-06-01", tags: ["travel"] });
+      shared = await create(ann, {
+        title: "Lisbon trip",
+        content: "Trams and custard tarts",
+        memory_date: "2023-06-01",
+        tags: ["travel"],
+      });
     });
 
     it("lets every member edit, keeps the author and records the editor", async () => {
-      const response = await request(ben, "PUT", `/api/v1/memories/${shared.id}`, { title: "Lisbon trip!", content: "Trams", memory_date: "2023-06-02", tags: ["travel", "portugal"] });
+      const response = await request(ben, "PUT", `/api/v1/memories/${shared.id}`, {
+        title: "Lisbon trip!",
+        content: "Trams",
+        memory_date: "2023-06-02",
+        tags: ["travel", "portugal"],
+      });
       expect(response.statusCode, response.body).toBe(200);
       const edited = response.json<Memory>();
-      expect(edited).toMatchObject({ title: "Lisbon trip!", user_id: ann.userId, updated_by: ben.userId, version: 2, tags: ["travel", "portugal"] });
+      expect(edited).toMatchObject({
+        title: "Lisbon trip!",
+        user_id: ann.userId,
+        updated_by: ben.userId,
+        version: 2,
+        tags: ["travel", "portugal"],
+      });
       expect(response.headers.etag).toBe('"v2"');
       shared = edited;
     });
 
     it("refuses to overwrite an edit made in another tab", async () => {
-      const stale = await request(ann, "PUT", `/api/v1/memories/${shared.id}`, { title: "From an old tab" }, { "if-match": '"v1"' });
+      const stale = await request(
+        ann,
+        "PUT",
+        `/api/v1/memories/${shared.id}`,
+        { title: "From an old tab" },
+        { "if-match": '"v1"' },
+      );
       expect(stale.statusCode).toBe(409);
       expect(stale.json()).toMatchObject({ code: "memory_changed" });
-      const fresh = await request(ann, "PUT", `/api/v1/memories/${shared.id}`, { title: "Lisbon, again", tags: ["travel"] }, { "if-match": `"v${shared.version}"` });
+      const fresh = await request(
+        ann,
+        "PUT",
+        `/api/v1/memories/${shared.id}`,
+        { title: "Lisbon, again", tags: ["travel"] },
+        { "if-match": `"v${shared.version}"` },
+      );
       expect(fresh.statusCode).toBe(200);
-      expect((await request(ann, "GET", `/api/v1/memories/${shared.id}`)).json()).toMatchObject({ title: "Lisbon, again", version: shared.version + 1 });
+      expect((await request(ann, "GET", `/api/v1/memories/${shared.id}`)).json()).toMatchObject({
+        title: "Lisbon, again",
+        version: shared.version + 1,
+      });
     });
 
     it("lets another member delete", async () => {
@@ -164,7 +233,13 @@ describe.each(testEngines)("memories API on %s", (engine) => {
 
     it("orders by date newest first with undated last, then newest created", async () => {
       const page = await list("?q=listing&limit=100");
-      expect(page.items.map((memory) => memory.title)).toEqual(["Listing Beach", "Listing Zoo day", "Listing First snow", "Listing Another undated", "Listing Undated note"]);
+      expect(page.items.map((memory) => memory.title)).toEqual([
+        "Listing Beach",
+        "Listing Zoo day",
+        "Listing First snow",
+        "Listing Another undated",
+        "Listing Undated note",
+      ]);
       expect(page.matched).toBe(5);
       expect(page.total).toBeGreaterThanOrEqual(5);
     });
@@ -183,7 +258,11 @@ describe.each(testEngines)("memories API on %s", (engine) => {
     });
 
     it("rejects a forged cursor", async () => {
-      const response = await request(ann, "GET", `/api/v1/memories?cursor=${Buffer.from("'; drop table memories; --").toString("base64url")}`);
+      const response = await request(
+        ann,
+        "GET",
+        `/api/v1/memories?cursor=${Buffer.from("'; drop table memories; --").toString("base64url")}`,
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: "invalid_cursor" });
     });
@@ -240,12 +319,16 @@ describe.each(testEngines)("memories API on %s", (engine) => {
       expect(plain.headers["content-encoding"]).toBeUndefined();
       expect(plain.headers.vary).toContain("accept-encoding");
       expect(plain.rawPayload.length).toBeGreaterThan(1024);
-      const zipped = await request(ann, "GET", "/api/v1/memories?limit=100", undefined, { "accept-encoding": "gzip, deflate, br, zstd" });
+      const zipped = await request(ann, "GET", "/api/v1/memories?limit=100", undefined, {
+        "accept-encoding": "gzip, deflate, br, zstd",
+      });
       expect(zipped.headers["content-encoding"]).toBe("gzip");
       expect(zipped.headers["content-type"]).toBe("application/json; charset=utf-8");
       expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length);
       expect(JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"))).toEqual(plain.json());
-      const refused = await request(ann, "GET", "/api/v1/memories?limit=100", undefined, { "accept-encoding": "gzip;q=0, identity" });
+      const refused = await request(ann, "GET", "/api/v1/memories?limit=100", undefined, {
+        "accept-encoding": "gzip;q=0, identity",
+      });
       expect(refused.headers["content-encoding"]).toBeUndefined();
       expect(refused.json()).toEqual(plain.json());
     });

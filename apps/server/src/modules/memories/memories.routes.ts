@@ -21,35 +21,87 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
   requireMembers(app, authenticate);
   const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
 
-  app.get("/api/v1/memories", { schema: { tags: ["memories"], summary: "List memories, newest first", querystring: MemoryListQuery, response: { 200: MemoryPage, ...errors } } }, async (request, reply) =>
-    sendPreparedJson(request, reply, await service.listJson(request.query, memberOf(request).collection)),
+  app.get(
+    "/api/v1/memories",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "List memories, newest first",
+        querystring: MemoryListQuery,
+        response: { 200: MemoryPage, ...errors },
+      },
+    },
+    async (request, reply) =>
+      sendPreparedJson(request, reply, await service.listJson(request.query, memberOf(request).collection)),
   );
 
-  app.get("/api/v1/memories/:id", { schema: { tags: ["memories"], summary: "One memory", params: IdParams, response: { 200: Memory, ...errors } } }, async (request, reply) => {
-    const memory = await service.get(request.params.id);
-    return reply.header("etag", etagOf(memory.version)).send(memory);
-  });
-
-  app.post("/api/v1/memories", { schema: { tags: ["memories"], summary: "Add a memory", body: MemoryInput, response: { 201: Memory, ...errors } } }, async (request, reply) => {
-    const memory = await service.create(actor(request), request.body);
-    return reply.status(201).header("etag", etagOf(memory.version)).send(memory);
-  });
-
-  app.put(
+  app.get(
     "/api/v1/memories/:id",
-    { schema: { tags: ["memories"], summary: "Replace a memory's fields and photos", params: IdParams, body: MemoryInput, response: { 200: Memory, ...errors } } },
+    { schema: { tags: ["memories"], summary: "One memory", params: IdParams, response: { 200: Memory, ...errors } } },
     async (request, reply) => {
-      const memory = await service.update(actor(request), request.params.id, request.body, expectedVersion(request.headers["if-match"]));
+      const memory = await service.get(request.params.id);
       return reply.header("etag", etagOf(memory.version)).send(memory);
     },
   );
 
-  app.delete("/api/v1/memories/:id", { schema: { tags: ["memories"], summary: "Delete a memory and its photos", params: IdParams, response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    await service.remove(actor(request), request.params.id);
-    return reply.status(204).send(null);
-  });
+  app.post(
+    "/api/v1/memories",
+    { schema: { tags: ["memories"], summary: "Add a memory", body: MemoryInput, response: { 201: Memory, ...errors } } },
+    async (request, reply) => {
+      const memory = await service.create(actor(request), request.body);
+      return reply.status(201).header("etag", etagOf(memory.version)).send(memory);
+    },
+  );
 
-  app.get("/api/v1/tags", { schema: { tags: ["memories"], summary: "Every tag with its count, most used first", response: { 200: TagList, 401: ApiError } } }, () => service.tags());
+  app.put(
+    "/api/v1/memories/:id",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Replace a memory's fields and photos",
+        params: IdParams,
+        body: MemoryInput,
+        response: { 200: Memory, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const memory = await service.update(
+        actor(request),
+        request.params.id,
+        request.body,
+        expectedVersion(request.headers["if-match"]),
+      );
+      return reply.header("etag", etagOf(memory.version)).send(memory);
+    },
+  );
+
+  app.delete(
+    "/api/v1/memories/:id",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Delete a memory and its photos",
+        params: IdParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.remove(actor(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    "/api/v1/tags",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Every tag with its count, most used first",
+        response: { 200: TagList, 401: ApiError },
+      },
+    },
+    () => service.tags(),
+  );
 };
 
 function etagOf(version: number): string {

@@ -62,7 +62,13 @@ export class MemoriesService {
    */
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
     // The stats were read before the page: a page is never older than the generation it is filed under.
-    const key = JSON.stringify([this.deps.photoUrlExpiry(), query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
+    const key = JSON.stringify([
+      this.deps.photoUrlExpiry(),
+      query.q ?? null,
+      query.tag ?? null,
+      query.cursor ?? null,
+      query.limit,
+    ]);
     const cached = stats === undefined ? undefined : this.listPages.get(stats.generation, key);
     if (cached !== undefined) return cached;
     const json = PreparedJson.of(z.encode(MemoryPage, await this.buildPage(query, stats)));
@@ -73,7 +79,10 @@ export class MemoriesService {
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
     const filter = { q: query.q, tag: query.tag };
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const [{ records, hasMore }, counts] = await Promise.all([this.deps.memories.page(filter, after, query.limit), this.deps.memories.counts(filter, stats)]);
+    const [{ records, hasMore }, counts] = await Promise.all([
+      this.deps.memories.page(filter, after, query.limit),
+      this.deps.memories.counts(filter, stats),
+    ]);
     const last = records.at(-1);
     return {
       items: records.map((record) => this.present(record)),
@@ -114,11 +123,19 @@ export class MemoriesService {
       if (!current) throw memoryNotFound();
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw conflict();
       await this.assertAttachable(input.photo_ids, id, trx);
-      const updated = await this.deps.memories.update(current, fieldsOf(input), { userId: actor.userId, at: this.now(), expectedVersion: current.version }, trx);
+      const updated = await this.deps.memories.update(
+        current,
+        fieldsOf(input),
+        { userId: actor.userId, at: this.now(), expectedVersion: current.version },
+        trx,
+      );
       if (!updated) throw conflict();
       const keep = new Set(input.photo_ids);
       const dropped = current.photos.filter((photo) => !keep.has(photo.id));
-      await this.deps.photos.deleteByIds(dropped.map((photo) => photo.id), trx);
+      await this.deps.photos.deleteByIds(
+        dropped.map((photo) => photo.id),
+        trx,
+      );
       await this.deps.photos.attach(id, input.photo_ids, trx);
       return dropped;
     });
@@ -130,7 +147,10 @@ export class MemoriesService {
   async remove(actor: Actor, id: string): Promise<void> {
     const photos = await this.deps.memories.transaction(async (trx) => {
       const owned = await this.deps.photos.ofMemory(id, trx);
-      await this.deps.photos.deleteByIds(owned.map((photo) => photo.id), trx);
+      await this.deps.photos.deleteByIds(
+        owned.map((photo) => photo.id),
+        trx,
+      );
       if (!(await this.deps.memories.delete(id, trx))) throw memoryNotFound();
       return owned;
     });
@@ -142,7 +162,8 @@ export class MemoriesService {
   private async assertAttachable(photoIds: string[], memoryId: string | null, trx: Transaction<Database>): Promise<void> {
     if (new Set(photoIds).size !== photoIds.length) throw new AppError(400, "duplicate_photo", "A photo is listed twice.");
     const photos = await this.deps.photos.findByIds(photoIds, trx);
-    if (photos.length !== photoIds.length) throw new AppError(400, "unknown_photo", "A listed photo does not exist. Upload it first.");
+    if (photos.length !== photoIds.length)
+      throw new AppError(400, "unknown_photo", "A listed photo does not exist. Upload it first.");
     if (photos.some((photo) => photo.memory_id !== null && photo.memory_id !== memoryId)) {
       throw new AppError(409, "photo_in_use", "A listed photo belongs to another memory.");
     }

@@ -112,7 +112,9 @@ describe("parseExifDate", () => {
     expect(parseExifDate(tiff({ ifd0: [modified], exif: [digitized, original] }))).toBe("2001-01-01T01:01:01");
     expect(parseExifDate(tiff({ ifd0: [modified], exif: [digitized] }))).toBe("2002-02-02T02:02:02");
     expect(parseExifDate(tiff({ ifd0: [modified] }))).toBe("2003-03-03T03:03:03");
-    expect(parseExifDate(tiff({ ifd0: [modified], exif: [{ ...original, value: "0000:00:00 00:00:00" }] }))).toBe("2003-03-03T03:03:03");
+    expect(parseExifDate(tiff({ ifd0: [modified], exif: [{ ...original, value: "0000:00:00 00:00:00" }] }))).toBe(
+      "2003-03-03T03:03:03",
+    );
   });
 
   it("accepts the variants some writers produce", () => {
@@ -203,7 +205,10 @@ describe("parseExifDate", () => {
         { tag: OFFSET_TIME_ORIGINAL, value: "+02:00" },
       ],
     });
-    const edits = fc.array(fc.record({ at: fc.nat(block.length - 1), byte: fc.integer({ min: 0, max: 255 }) }), { minLength: 1, maxLength: 6 });
+    const edits = fc.array(fc.record({ at: fc.nat(block.length - 1), byte: fc.integer({ min: 0, max: 255 }) }), {
+      minLength: 1,
+      maxLength: 6,
+    });
 
     fc.assert(
       fc.property(edits, fc.nat(block.length), (changes, length) => {

@@ -4,7 +4,8 @@ import { Worker } from "node:worker_threads";
 export type HeicDecoded = { width: number; height: number; rgba: Buffer };
 
 /** What the worker answers: the pixels, a header over the limit (not decoded), or no image. */
-type WorkerAnswer = { width: number; height: number; rgba: Uint8Array } | { refused: { width: number; height: number } } | { failed: string };
+type WorkerAnswer =
+  { width: number; height: number; rgba: Uint8Array } | { refused: { width: number; height: number } } | { failed: string };
 
 // Runs in the worker. The first image is the one heic-decode's own default would decode; its size
 // is checked before a single pixel is allocated.
@@ -41,16 +42,28 @@ let decoder: string | undefined;
  * Resolves with the pixels, or with `refused` (the header's size, above `maxPixels`: nothing was
  * decoded); rejects when the file holds no decodable image.
  */
-export function decodeHeicInWorker(input: Buffer, maxPixels: number): Promise<HeicDecoded | { refused: { width: number; height: number } }> {
+export function decodeHeicInWorker(
+  input: Buffer,
+  maxPixels: number,
+): Promise<HeicDecoded | { refused: { width: number; height: number } }> {
   decoder ??= createRequire(import.meta.url).resolve("heic-decode");
   // A copy the worker owns: the caller's buffer may be a slice of a pooled allocation.
   const owned = new Uint8Array(input).buffer;
-  const worker = new Worker(workerSource, { eval: true, workerData: { decoder, input: owned, maxPixels }, transferList: [owned] });
+  const worker = new Worker(workerSource, {
+    eval: true,
+    workerData: { decoder, input: owned, maxPixels },
+    transferList: [owned],
+  });
   return new Promise<HeicDecoded | { refused: { width: number; height: number } }>((resolve, reject) => {
     worker.once("message", (answer: WorkerAnswer) => {
       if ("failed" in answer) reject(new Error(`HEIC decoding failed: ${answer.failed}`));
       else if ("refused" in answer) resolve(answer);
-      else resolve({ width: answer.width, height: answer.height, rgba: Buffer.from(answer.rgba.buffer, answer.rgba.byteOffset, answer.rgba.byteLength) });
+      else
+        resolve({
+          width: answer.width,
+          height: answer.height,
+          rgba: Buffer.from(answer.rgba.buffer, answer.rgba.byteOffset, answer.rgba.byteLength),
+        });
     });
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the HEIC decoder stopped with code ${code}`)));

@@ -24,7 +24,10 @@ describe("restrictImageDecoders", () => {
 
   it.each([
     ["TIFF", () => twoTone(40, 20).tiff().toBuffer()],
-    ["SVG", async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>')],
+    [
+      "SVG",
+      async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>'),
+    ],
   ])("stops %s inside sharp itself, past any sniffing", async (_name, make) => {
     await expect(sharp(await make()).metadata()).rejects.toThrow(/unsupported image format/);
   });

@@ -39,7 +39,12 @@ const expectColour = (actual: { r: number; g: number; b: number }, expected: { r
 
 const notText = [
   ["HTML named .jpg", Buffer.from("<!doctype html><html><script>alert(1)</script></html>")],
-  ["SVG", Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>')],
+  [
+    "SVG",
+    Buffer.from(
+      '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>',
+    ),
+  ],
   ["SVG without a prolog", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
   ["PDF", Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF")],
   ["plain text", Buffer.from("just some words, not a picture")],
@@ -167,7 +172,11 @@ describe("processImage", () => {
   });
 
   it("copes with extreme shapes", async () => {
-    const dot = await processImage(await sharp({ create: { width: 1, height: 1, channels: 3, background: "#f00" } }).png().toBuffer());
+    const dot = await processImage(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: "#f00" } })
+        .png()
+        .toBuffer(),
+    );
     expect(dot.thumbnail).toMatchObject({ width: 1, height: 1 });
 
     const strip = await processImage(await twoTone(6000, 3).png().toBuffer());
@@ -198,7 +207,10 @@ describe("processImage", () => {
   });
 
   it("keeps the date a PNG carries in an eXIf chunk", async () => {
-    const png = await twoTone(40, 20).withExif({ IFD2: { DateTimeOriginal: "2021:12:31 23:59:59" } }).png().toBuffer();
+    const png = await twoTone(40, 20)
+      .withExif({ IFD2: { DateTimeOriginal: "2021:12:31 23:59:59" } })
+      .png()
+      .toBuffer();
     expect((await processImage(png)).takenAt).toBe("2021-12-31T23:59:59");
   });
 
@@ -242,7 +254,10 @@ describe("processImage", () => {
     });
 
     it("answers 415 with a stable code", async () => {
-      await expect(processImage(Buffer.from("<svg/>"))).rejects.toMatchObject({ statusCode: 415, code: "unsupported_image_type" });
+      await expect(processImage(Buffer.from("<svg/>"))).rejects.toMatchObject({
+        statusCode: 415,
+        code: "unsupported_image_type",
+      });
     });
   });
 
@@ -287,7 +302,9 @@ describe("processImage", () => {
     });
 
     it("accepts an image exactly at the limit", async () => {
-      await expect(processImage(await twoTone(40, 25).png().toBuffer(), { maxPixels: 1_000 })).resolves.toMatchObject({ width: 40 });
+      await expect(processImage(await twoTone(40, 25).png().toBuffer(), { maxPixels: 1_000 })).resolves.toMatchObject({
+        width: 40,
+      });
     });
   });
 

@@ -132,7 +132,13 @@ function startsWith(data: Uint8Array, magic: readonly number[]): boolean {
 export function restrictImageDecoders(): void {
   sharp.block({ operation: ["VipsForeignLoad"] });
   sharp.unblock({
-    operation: ["VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer", "VipsForeignLoadWebpBuffer", "VipsForeignLoadNsgifBuffer", "VipsForeignLoadHeifBuffer"],
+    operation: [
+      "VipsForeignLoadJpegBuffer",
+      "VipsForeignLoadPngBuffer",
+      "VipsForeignLoadWebpBuffer",
+      "VipsForeignLoadNsgifBuffer",
+      "VipsForeignLoadHeifBuffer",
+    ],
   });
 }
 
@@ -166,7 +172,14 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
 }
 
 // What libvips calls each format; both HEIF flavours are "heif", told apart by their codec.
-const SHARP_FORMAT: Record<ImageFormat, string> = { jpeg: "jpeg", png: "png", webp: "webp", gif: "gif", avif: "heif", heic: "heif" };
+const SHARP_FORMAT: Record<ImageFormat, string> = {
+  jpeg: "jpeg",
+  png: "png",
+  webp: "webp",
+  gif: "gif",
+  avif: "heif",
+  heic: "heif",
+};
 const HEIF_CODECS: Partial<Record<string, ImageFormat>> = { av1: "avif", hevc: "heic" };
 
 /**
@@ -174,7 +187,11 @@ const HEIF_CODECS: Partial<Record<string, ImageFormat>> = { av1: "avif", hevc: "
  * reads differently is refused), and the pixel count is checked before anything is decoded.
  * For HEIF the codec decides: AV1 is AVIF whatever the brands say, HEVC is HEIC.
  */
-async function readHeader(input: Buffer, detected: ImageFormat, maxPixels: number): Promise<{ format: ImageFormat; metadata: Metadata }> {
+async function readHeader(
+  input: Buffer,
+  detected: ImageFormat,
+  maxPixels: number,
+): Promise<{ format: ImageFormat; metadata: Metadata }> {
   // No limitInputPixels here: reading the header is cheap, and our own check can name the size.
   const metadata = await sharp(input, { ...decodeOptions(maxPixels), limitInputPixels: false }).metadata();
   if (metadata.format !== SHARP_FORMAT[detected]) throw new UnsupportedImageError();
@@ -240,7 +257,8 @@ async function renderDerivatives(image: Sharp): Promise<{ preview: Derivative; t
     .toColourspace("srgb")
     .raw({ depth: "uchar" })
     .toBuffer({ resolveWithObject: true });
-  const fromBase = () => sharp(base.data, { raw: { width: base.info.width, height: base.info.height, channels: base.info.channels } });
+  const fromBase = () =>
+    sharp(base.data, { raw: { width: base.info.width, height: base.info.height, channels: base.info.channels } });
 
   const [preview, thumbnail, placeholder] = await Promise.all([
     encodeWebp(fromBase(), PREVIEW.quality),

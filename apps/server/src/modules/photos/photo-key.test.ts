@@ -27,7 +27,8 @@ describe("originalPhotoKey", () => {
     expect(() => originalPhotoKey("a/b", now, "jpg")).toThrow(TypeError);
     expect(() => originalPhotoKey("..", now, "jpg")).toThrow();
     expect(() => originalPhotoKey("", now, "jpg")).toThrow();
-    for (const extension of ["", "JPG", ".jpg", "j/pg", "html "]) expect(() => originalPhotoKey(userId, now, extension)).toThrow(TypeError);
+    for (const extension of ["", "JPG", ".jpg", "j/pg", "html "])
+      expect(() => originalPhotoKey(userId, now, extension)).toThrow(TypeError);
     expect(() => originalPhotoKey(userId, new Date(Number.NaN), "jpg")).toThrow(TypeError);
   });
 });

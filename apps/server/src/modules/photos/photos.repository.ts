@@ -38,12 +38,24 @@ export class PhotosRepository {
   /** Deletes those of the photos that are still unattached; returns their ids. */
   async deleteUnattached(ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const deleted = await this.db.deleteFrom("photos").where("id", "in", ids).where("memory_id", "is", null).returning("id").execute();
+    const deleted = await this.db
+      .deleteFrom("photos")
+      .where("id", "in", ids)
+      .where("memory_id", "is", null)
+      .returning("id")
+      .execute();
     return deleted.map((row) => row.id);
   }
 
   /** Uploads never attached to a memory, older than `before`. */
   unattachedBefore(before: string, limit: number): Promise<PhotoRow[]> {
-    return this.db.selectFrom("photos").selectAll().where("memory_id", "is", null).where("created_at", "<", before).orderBy("created_at").limit(limit).execute();
+    return this.db
+      .selectFrom("photos")
+      .selectAll()
+      .where("memory_id", "is", null)
+      .where("created_at", "<", before)
+      .orderBy("created_at")
+      .limit(limit)
+      .execute();
   }
 }

@@ -14,7 +14,10 @@ import { heicSample, pngBomb, rotatedCameraJpeg, twoTone } from "./fixtures/test
 
 /** A multipart/form-data body with one file, as a browser sends it. */
 function multipart(filename: string, contentType: string, data: Buffer, field = "file") {
-  return { payload: multipartPayload([{ name: field, filename, contentType, data }]), headers: { "content-type": multipartContentType } };
+  return {
+    payload: multipartPayload([{ name: field, filename, contentType, data }]),
+    headers: { "content-type": multipartContentType },
+  };
 }
 
 const storages = ["local disk", "S3 (s3rver)"] as const;
@@ -29,7 +32,12 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
   beforeAll(async () => {
     s3 = storage === "S3 (s3rver)" ? await startTestS3Server() : undefined;
     testApp = await createTestApp(engine, {
-      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false", PHOTO_MAX_UPLOAD_MB: "2", ...(s3 ? { STORAGE_URL: s3.storageUrl } : {}) },
+      env: {
+        AUTH_AUTOCONFIRM: "true",
+        AUTH_RATE_LIMITS: "false",
+        PHOTO_MAX_UPLOAD_MB: "2",
+        ...(s3 ? { STORAGE_URL: s3.storageUrl } : {}),
+      },
     });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     jpeg = await rotatedCameraJpeg(twoTone(400, 200));
@@ -41,7 +49,12 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
 
   const upload = (filename: string, contentType: string, data: Buffer, member: TestMember | null = ann) => {
     const body = multipart(filename, contentType, data);
-    return testApp.app.inject({ method: "POST", url: "/api/v1/photos", payload: body.payload, headers: { ...body.headers, ...(member ? member.headers : {}) } });
+    return testApp.app.inject({
+      method: "POST",
+      url: "/api/v1/photos",
+      payload: body.payload,
+      headers: { ...body.headers, ...(member ? member.headers : {}) },
+    });
   };
   /** Every stored photo object, as keys under the bucket. */
   const storedObjects = async () => {
@@ -71,14 +84,20 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     const photo = response.json<Photo>();
     expect(photo).toMatchObject({ content_type: "image/jpeg", width: 200, height: 400, taken_at: "2023-07-14T18:30:05+02:00" });
     expect(photo.placeholder.length).toBeGreaterThan(10);
-    const [ownerId, file] = decodeURIComponent(new URL(photo.url, "http://x").pathname.replace("/storage/v1/object/sign/memory-photos/", "")).split("/");
+    const [ownerId, file] = decodeURIComponent(
+      new URL(photo.url, "http://x").pathname.replace("/storage/v1/object/sign/memory-photos/", ""),
+    ).split("/");
     expect(ownerId).toBe(ann.userId);
     expect(file).toMatch(/^\d{13}-[0-9a-f]{12}\.jpg$/);
 
     const original = await fetchUrl(photo.url);
     expect(original.statusCode).toBe(200);
     expect(original.rawPayload.equals(jpeg)).toBe(true);
-    expect(original.headers).toMatchObject({ "content-type": "image/jpeg", "x-content-type-options": "nosniff", "accept-ranges": "bytes" });
+    expect(original.headers).toMatchObject({
+      "content-type": "image/jpeg",
+      "x-content-type-options": "nosniff",
+      "accept-ranges": "bytes",
+    });
     expect(original.headers["cache-control"]).toMatch(/^private, max-age=\d+/);
     expect(original.headers["content-security-policy"]).toContain("sandbox");
 
@@ -128,7 +147,13 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
 
   it.each([
     ["an HTML page named .jpg", "evil.jpg", "image/jpeg", Buffer.from("<!doctype html><script>alert(1)</script>"), 415],
-    ["an SVG", "drawing.svg", "image/svg+xml", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 415],
+    [
+      "an SVG",
+      "drawing.svg",
+      "image/svg+xml",
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      415,
+    ],
     ["a PDF named .png", "scan.png", "image/png", Buffer.from("%PDF-1.7\n%âãÏÓ\n1 0 obj<<>>endobj"), 415],
     ["an empty file", "empty.jpg", "image/jpeg", Buffer.alloc(0), 415],
   ])("refuses %s and stores nothing", async (_name, filename, type, data, status) => {
@@ -161,18 +186,33 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     const photos: Photo[] = [];
     for (let i = 0; i < 3; i++) photos.push((await upload(`p${i}.jpg`, "image/jpeg", jpeg)).json<Photo>());
     const [first, second, third] = photos as [Photo, Photo, Photo];
-    const created = await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload: { title: "With photos", photo_ids: [third.id, first.id, second.id] } });
+    const created = await testApp.app.inject({
+      method: "POST",
+      url: "/api/v1/memories",
+      headers: ann.headers,
+      payload: { title: "With photos", photo_ids: [third.id, first.id, second.id] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const memory = created.json<Memory>();
     expect(memory.photos.map((photo) => photo.id)).toEqual([third.id, first.id, second.id]);
     expect(memory.photo_urls).toHaveLength(3);
 
-    const otherMemory = await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload: { title: "Thief", photo_ids: [first.id] } });
+    const otherMemory = await testApp.app.inject({
+      method: "POST",
+      url: "/api/v1/memories",
+      headers: ann.headers,
+      payload: { title: "Thief", photo_ids: [first.id] },
+    });
     expect(otherMemory.statusCode).toBe(409);
     expect(otherMemory.json()).toMatchObject({ code: "photo_in_use" });
 
     const secondKey = decodeURIComponent(new URL(second.url, "http://x").pathname.replace("/storage/v1/object/sign/", ""));
-    const edited = await testApp.app.inject({ method: "PUT", url: `/api/v1/memories/${memory.id}`, headers: ann.headers, payload: { title: "With photos", photo_ids: [first.id, third.id] } });
+    const edited = await testApp.app.inject({
+      method: "PUT",
+      url: `/api/v1/memories/${memory.id}`,
+      headers: ann.headers,
+      payload: { title: "With photos", photo_ids: [first.id, third.id] },
+    });
     expect(edited.json<Memory>().photos.map((photo) => photo.id)).toEqual([first.id, third.id]);
     const objects = await storedObjects();
     expect(objects).not.toContain(secondKey);

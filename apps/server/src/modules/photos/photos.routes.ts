@@ -17,7 +17,10 @@ export interface PhotosRoutesOptions {
 }
 
 /** `POST /api/v1/photos`: one image per request, as multipart field `file`; members only. */
-export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (app, { service, authenticate, maxUploadBytes }) => {
+export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (
+  app,
+  { service, authenticate, maxUploadBytes },
+) => {
   requireMembers(app, authenticate);
   await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 0, parts: 1 } });
 
@@ -32,11 +35,13 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) throw new AppError(415, "unsupported_media_type", "Upload the photo as multipart/form-data with a field named file.");
+      if (!request.isMultipart())
+        throw new AppError(415, "unsupported_media_type", "Upload the photo as multipart/form-data with a field named file.");
       const file = await request.file().catch((error: unknown) => {
         throw malformedUpload(error);
       });
-      if (!file || file.fieldname !== "file") throw new AppError(400, "file_required", "Upload the photo as multipart/form-data with a field named file.");
+      if (!file || file.fieldname !== "file")
+        throw new AppError(400, "file_required", "Upload the photo as multipart/form-data with a field named file.");
       try {
         const photo = await service.upload(memberOf(request).user.id, file.file, () => file.file.truncated);
         return await reply.status(201).send(photo);
@@ -52,7 +57,9 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
 /** Busboy's parse errors ("Unexpected end of multipart data", "Boundary not found") carry no status. */
 function malformedUpload(error: unknown): unknown {
   if (error instanceof AppError || (error instanceof Error && "statusCode" in error)) return error;
-  return new AppError(400, "malformed_multipart", "The upload is not complete multipart/form-data with a field named file.", { cause: error });
+  return new AppError(400, "malformed_multipart", "The upload is not complete multipart/form-data with a field named file.", {
+    cause: error,
+  });
 }
 
 const SignedQuery = z.looseObject({ expires: z.string().optional(), token: z.string().optional() });
@@ -63,31 +70,38 @@ const SignedQuery = z.looseObject({ expires: z.string().optional(), token: z.str
  * Served privately, with byte ranges, and never as anything a browser could run.
  */
 export const photoObjectRoutes: FastifyPluginAsyncZod<{ service: PhotosService }> = async (app, { service }) => {
-  app.get(`/storage/v1/object/sign/${photoBucket}/*`, { schema: { tags: ["photos"], summary: "A photo's bytes behind a signed URL", querystring: SignedQuery } }, async (request, reply) => {
-    const key = (request.params as { "*": string })["*"];
-    const range = parseRange(request.headers.range);
-    try {
-      const content = await service.open(key, request.query.expires, request.query.token, range);
-      const secondsLeft = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
-      reply
-        .header("content-type", content.info.contentType ?? "application/octet-stream")
-        .header("cache-control", `private, max-age=${secondsLeft}, immutable`)
-        .header("x-content-type-options", "nosniff")
-        .header("content-security-policy", "default-src 'none'; sandbox")
-        .header("content-disposition", "inline")
-        .header("accept-ranges", "bytes")
-        .header("last-modified", content.info.lastModified.toUTCString());
-      if (content.range) {
-        reply.status(206).header("content-range", `bytes ${content.range.start}-${content.range.end}/${content.info.size}`).header("content-length", content.range.end - content.range.start + 1);
-      } else {
-        reply.header("content-length", content.info.size);
+  app.get(
+    `/storage/v1/object/sign/${photoBucket}/*`,
+    { schema: { tags: ["photos"], summary: "A photo's bytes behind a signed URL", querystring: SignedQuery } },
+    async (request, reply) => {
+      const key = (request.params as { "*": string })["*"];
+      const range = parseRange(request.headers.range);
+      try {
+        const content = await service.open(key, request.query.expires, request.query.token, range);
+        const secondsLeft = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
+        reply
+          .header("content-type", content.info.contentType ?? "application/octet-stream")
+          .header("cache-control", `private, max-age=${secondsLeft}, immutable`)
+          .header("x-content-type-options", "nosniff")
+          .header("content-security-policy", "default-src 'none'; sandbox")
+          .header("content-disposition", "inline")
+          .header("accept-ranges", "bytes")
+          .header("last-modified", content.info.lastModified.toUTCString());
+        if (content.range) {
+          reply
+            .status(206)
+            .header("content-range", `bytes ${content.range.start}-${content.range.end}/${content.info.size}`)
+            .header("content-length", content.range.end - content.range.start + 1);
+        } else {
+          reply.header("content-length", content.info.size);
+        }
+        return reply.send(content.body);
+      } catch (error) {
+        if (error instanceof BlobRangeNotSatisfiableError) reply.header("content-range", `bytes */${error.size}`);
+        throw error;
       }
-      return reply.send(content.body);
-    } catch (error) {
-      if (error instanceof BlobRangeNotSatisfiableError) reply.header("content-range", `bytes */${error.size}`);
-      throw error;
-    }
-  });
+    },
+  );
 };
 
 /** `bytes=start-end` or `bytes=start-`; other forms (suffix, several ranges) get the whole file, as HTTP allows. */

@@ -26,10 +26,20 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-sweep-"));
     store = new LocalBlobStore(path.join(dir, "storage"));
     clock = new Date("2026-01-01T12:00:00Z");
-    service = new PhotosService({ photos: new PhotosRepository(database.db), blobStore: store, urlSecret: Buffer.alloc(32, 7), uploadDir: path.join(dir, "uploads"), log: { warn: () => {} }, now: () => clock });
+    service = new PhotosService({
+      photos: new PhotosRepository(database.db),
+      blobStore: store,
+      urlSecret: Buffer.alloc(32, 7),
+      uploadDir: path.join(dir, "uploads"),
+      log: { warn: () => {} },
+      now: () => clock,
+    });
     ownerId = "8a0c1f5e-0000-4000-8000-000000000001";
     const now = clock.toISOString();
-    await database.db.insertInto("users").values({ ...newUser("ann@memory-box.test", null, {}, now), id: ownerId, email_confirmed_at: now }).execute();
+    await database.db
+      .insertInto("users")
+      .values({ ...newUser("ann@memory-box.test", null, {}, now), id: ownerId, email_confirmed_at: now })
+      .execute();
   });
   afterEach(async () => {
     await database.close();
@@ -46,8 +56,27 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
   it("removes uploads never attached within a day, with their files, and keeps the rest", async () => {
     const stale = await upload();
     const attached = await upload();
-    await database.db.insertInto("memories").values({ id: "8a0c1f5e-0000-4000-8000-0000000000aa", title: "Kept", content: null, memory_date: null, user_id: ownerId, updated_by: ownerId, created_at: clock.toISOString(), updated_at: clock.toISOString(), version: 1, sort_key: "x", search_text: "kept" }).execute();
-    await database.db.updateTable("photos").set({ memory_id: "8a0c1f5e-0000-4000-8000-0000000000aa", position: 0 }).where("id", "=", attached.id).execute();
+    await database.db
+      .insertInto("memories")
+      .values({
+        id: "8a0c1f5e-0000-4000-8000-0000000000aa",
+        title: "Kept",
+        content: null,
+        memory_date: null,
+        user_id: ownerId,
+        updated_by: ownerId,
+        created_at: clock.toISOString(),
+        updated_at: clock.toISOString(),
+        version: 1,
+        sort_key: "x",
+        search_text: "kept",
+      })
+      .execute();
+    await database.db
+      .updateTable("photos")
+      .set({ memory_id: "8a0c1f5e-0000-4000-8000-0000000000aa", position: 0 })
+      .where("id", "=", attached.id)
+      .execute();
     expect(await objectCount()).toBe(6);
 
     clock = new Date(clock.getTime() + unattachedPhotoLifetimeMs - 60_000);
@@ -65,17 +94,29 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
 
 describe("signed photo URLs in the API form", () => {
   const secret = Buffer.alloc(32, 9);
-  const photo = (key: string): PhotoRow => photoRow(key, { id: "8a0c1f5e-0000-4000-8000-0000000000f1", created_at: "2026-01-01T00:00:00.000Z" });
+  const photo = (key: string): PhotoRow =>
+    photoRow(key, { id: "8a0c1f5e-0000-4000-8000-0000000000f1", created_at: "2026-01-01T00:00:00.000Z" });
 
   it("are the same as signing afresh, within the hour and after it", () => {
     let clock = new Date("2026-01-01T12:00:01Z");
-    const service = new PhotosService({ photos: {} as PhotosRepository, blobStore: {} as LocalBlobStore, urlSecret: secret, uploadDir: "/nonexistent", log: { warn: () => {} }, now: () => clock });
+    const service = new PhotosService({
+      photos: {} as PhotosRepository,
+      blobStore: {} as LocalBlobStore,
+      urlSecret: secret,
+      uploadDir: "/nonexistent",
+      log: { warn: () => {} },
+      now: () => clock,
+    });
     const fresh = (key: string) => signedPhotoUrl("", key, secret, clock);
     const keys = ["user/one", "user/two words#?"];
     const check = () => {
       for (const key of keys) {
         const presented = service.present(photo(key));
-        expect([presented.url, presented.preview_url, presented.thumbnail_url]).toEqual([fresh(`${key}.jpg`), fresh(`${key}.preview.webp`), fresh(`${key}.thumb.webp`)]);
+        expect([presented.url, presented.preview_url, presented.thumbnail_url]).toEqual([
+          fresh(`${key}.jpg`),
+          fresh(`${key}.preview.webp`),
+          fresh(`${key}.thumb.webp`),
+        ]);
       }
       return service.present(photo(keys[0]!)).url;
     };

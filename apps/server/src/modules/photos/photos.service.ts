@@ -61,7 +61,9 @@ export class PhotosService {
     try {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
       if (isTruncated()) throw new AppError(413, "payload_too_large", "The photo is larger than the upload limit.");
-      const image = await this.decoding.run(async () => processImage(await fsp.readFile(tempFile), this.deps.maxPixels === undefined ? {} : { maxPixels: this.deps.maxPixels }));
+      const image = await this.decoding.run(async () =>
+        processImage(await fsp.readFile(tempFile), this.deps.maxPixels === undefined ? {} : { maxPixels: this.deps.maxPixels }),
+      );
       const now = this.now();
       const key = originalPhotoKey(ownerId, now, image.extension);
       const keys = { original: key, preview: derivativeKey(key, "preview"), thumbnail: derivativeKey(key, "thumbnail") };
@@ -135,7 +137,12 @@ export class PhotosService {
   }
 
   /** The bytes behind a signed URL; 403 for a missing, altered or expired signature, before any lookup. */
-  async open(objectKey: string, expires: string | undefined, token: string | undefined, range: ByteRangeRequest | undefined): Promise<BlobContent> {
+  async open(
+    objectKey: string,
+    expires: string | undefined,
+    token: string | undefined,
+    range: ByteRangeRequest | undefined,
+  ): Promise<BlobContent> {
     if (!expires || !token || !verifyPhotoSignature(objectKey, expires, token, this.deps.urlSecret, this.now())) {
       throw new AppError(403, "invalid_signature", "This photo link is invalid or has expired.");
     }
@@ -165,7 +172,9 @@ export class PhotosService {
   private async deleteObjects(keys: string[]): Promise<void> {
     await Promise.all(
       keys.map((key) =>
-        this.deps.blobStore.delete(`${photoBucket}/${key}`).catch((error: unknown) => this.deps.log.warn({ err: error, key }, "could not delete a photo file")),
+        this.deps.blobStore
+          .delete(`${photoBucket}/${key}`)
+          .catch((error: unknown) => this.deps.log.warn({ err: error, key }, "could not delete a photo file")),
       ),
     );
   }

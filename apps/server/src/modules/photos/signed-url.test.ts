@@ -96,6 +96,8 @@ describe("signedPhotoUrl", () => {
 
     expect(url.pathname).toBe("/storage/v1/object/sign/memory-photos/user/a%20b%23c%3F.jpg");
     const key = decodeURIComponent(url.pathname.slice("/storage/v1/object/sign/memory-photos/".length));
-    expect(verifyPhotoSignature(key, url.searchParams.get("expires") ?? "", url.searchParams.get("token") ?? "", secret, now)).toBe(true);
+    expect(
+      verifyPhotoSignature(key, url.searchParams.get("expires") ?? "", url.searchParams.get("token") ?? "", secret, now),
+    ).toBe(true);
   });
 });

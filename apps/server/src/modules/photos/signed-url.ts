@@ -50,7 +50,13 @@ export function signPhotoPath(path: string, secret: Buffer, now: Date, options: 
  * True only for an unexpired, canonical `expires` and the exact signature for this path. `expires`
  * is taken as it arrives in a query string; the signature is compared in constant time.
  */
-export function verifyPhotoSignature(path: string, expires: string | number, signature: string, secret: Buffer, now: Date): boolean {
+export function verifyPhotoSignature(
+  path: string,
+  expires: string | number,
+  signature: string,
+  secret: Buffer,
+  now: Date,
+): boolean {
   const expiresText = String(expires);
   if (!EXPIRES.test(expiresText) || !SIGNATURE.test(signature)) return false;
   const expiresAt = Number(expiresText);
@@ -77,6 +83,7 @@ export function signedPhotoUrlExpiring(baseUrl: string, path: string, secret: Bu
 }
 
 function hmac(path: string, expires: number, secret: Buffer): string {
-  if (secret.length < MIN_SECRET_BYTES) throw new RangeError(`The photo URL secret must have at least ${MIN_SECRET_BYTES} bytes.`);
+  if (secret.length < MIN_SECRET_BYTES)
+    throw new RangeError(`The photo URL secret must have at least ${MIN_SECRET_BYTES} bytes.`);
   return createHmac("sha256", secret).update(`${path}\n${expires}`).digest("base64url");
 }

@@ -345,7 +345,20 @@ describe.each(implementations)("BlobStore contract: %s", (_name, start) => {
   });
 
   describe("key validation", () => {
-    const invalidKeys = ["", "../x", "a/../../x", "/abs", "a//b", "a/./b", ".", "a/", "a\\b", "a\u0000b", "tab\there", "x".repeat(1025)];
+    const invalidKeys = [
+      "",
+      "../x",
+      "a/../../x",
+      "/abs",
+      "a//b",
+      "a/./b",
+      ".",
+      "a/",
+      "a\\b",
+      "a\u0000b",
+      "tab\there",
+      "x".repeat(1025),
+    ];
 
     it.each(invalidKeys.map((key) => [JSON.stringify(key).slice(0, 40), key]))("rejects %s everywhere", async (_label, key) => {
       const operations = [

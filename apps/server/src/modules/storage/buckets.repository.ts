@@ -13,12 +13,24 @@ export class BucketsRepository {
   }
 
   async insert(bucket: BucketRow): Promise<boolean> {
-    const result = await this.db.insertInto("buckets").values(bucket).onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto("buckets")
+      .values(bucket)
+      .onConflict((conflict) => conflict.doNothing())
+      .executeTakeFirst();
     return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
-  async update(id: string, changes: Partial<Pick<BucketRow, "public" | "file_size_limit" | "allowed_mime_types">>, now: string): Promise<boolean> {
-    const result = await this.db.updateTable("buckets").set({ ...changes, updated_at: now }).where("id", "=", id).executeTakeFirst();
+  async update(
+    id: string,
+    changes: Partial<Pick<BucketRow, "public" | "file_size_limit" | "allowed_mime_types">>,
+    now: string,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable("buckets")
+      .set({ ...changes, updated_at: now })
+      .where("id", "=", id)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 

@@ -31,9 +31,7 @@ const bucketNotFound = () => new AppError(404, "not_found", "Bucket not found");
  * deleted, and never made public: photos are served only through signed URLs.
  */
 export class BucketsService {
-  constructor(
-    private readonly deps: { buckets: BucketsRepository; blobStore: BlobStore; now?: () => Date },
-  ) {}
+  constructor(private readonly deps: { buckets: BucketsRepository; blobStore: BlobStore; now?: () => Date }) {}
 
   private now(): string {
     return (this.deps.now?.() ?? new Date()).toISOString();
@@ -52,16 +50,30 @@ export class BucketsService {
   async create(input: { id?: string | undefined; name: string } & BucketSettings): Promise<{ name: string }> {
     const id = input.id ?? input.name;
     if (!/^[a-z0-9][a-z0-9._-]{1,62}$/.test(id) || (input.id !== undefined && input.id !== input.name)) {
-      throw new AppError(400, "invalid_bucket_name", "Bucket names are 2-63 lower-case letters, digits, dots, dashes or underscores.");
+      throw new AppError(
+        400,
+        "invalid_bucket_name",
+        "Bucket names are 2-63 lower-case letters, digits, dots, dashes or underscores.",
+      );
     }
     const now = this.now();
-    const created = await this.deps.buckets.insert({ id, name: id, file_size_limit: null, allowed_mime_types: null, ...columns(input), public: input.public ? 1 : 0, created_at: now, updated_at: now });
+    const created = await this.deps.buckets.insert({
+      id,
+      name: id,
+      file_size_limit: null,
+      allowed_mime_types: null,
+      ...columns(input),
+      public: input.public ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    });
     if (!created) throw new AppError(409, "already_exists", "The resource already exists");
     return { name: id };
   }
 
   async update(id: string, settings: BucketSettings): Promise<{ message: string }> {
-    if (id === photoBucketId && settings.public) throw new AppError(400, "photos_stay_private", "The photo bucket is always private.");
+    if (id === photoBucketId && settings.public)
+      throw new AppError(400, "photos_stay_private", "The photo bucket is always private.");
     const changes = { ...columns(settings), ...(settings.public === undefined ? {} : { public: settings.public ? 1 : 0 }) };
     if (!(await this.deps.buckets.update(id, changes, this.now()))) throw bucketNotFound();
     return { message: "Successfully updated" };
@@ -76,7 +88,8 @@ export class BucketsService {
   }
 
   async delete(id: string): Promise<{ message: string }> {
-    if (id === photoBucketId) throw new AppError(400, "bucket_required", "Memory Box keeps its photos in this bucket; it cannot be deleted.");
+    if (id === photoBucketId)
+      throw new AppError(400, "bucket_required", "Memory Box keeps its photos in this bucket; it cannot be deleted.");
     await this.get(id);
     for await (const _object of this.deps.blobStore.list(`${id}/`)) {
       throw new AppError(409, "bucket_not_empty", "The bucket you tried to delete is not empty");
@@ -89,7 +102,9 @@ export class BucketsService {
 function columns(settings: BucketSettings): Partial<Pick<BucketRow, "file_size_limit" | "allowed_mime_types">> {
   return {
     ...(settings.file_size_limit === undefined ? {} : { file_size_limit: settings.file_size_limit }),
-    ...(settings.allowed_mime_types === undefined ? {} : { allowed_mime_types: settings.allowed_mime_types === null ? null : JSON.stringify(settings.allowed_mime_types) }),
+    ...(settings.allowed_mime_types === undefined
+      ? {}
+      : { allowed_mime_types: settings.allowed_mime_types === null ? null : JSON.stringify(settings.allowed_mime_types) }),
   };
 }
 

@@ -12,7 +12,9 @@ describe("parseStorageUrl", () => {
 
   it("reads a full s3: URL", () => {
     expect(
-      parseStorageUrl("s3://AKIA%2Fkey:s3cr%40t@photos/memory-box/prod/?endpoint=http://127.0.0.1:9000&region=eu-west-3&forcePathStyle=false"),
+      parseStorageUrl(
+        "s3://AKIA%2Fkey:s3cr%40t@photos/memory-box/prod/?endpoint=http://127.0.0.1:9000&region=eu-west-3&forcePathStyle=false",
+      ),
     ).toEqual({
       kind: "s3",
       bucket: "photos",

@@ -24,10 +24,11 @@ describe("LocalBlobStore", () => {
   });
 
   const filesUnder = async (dir: string) => (await readdir(dir, { recursive: true })).sort();
-  const exists = (target: string) => stat(target).then(
-    () => true,
-    () => false,
-  );
+  const exists = (target: string) =>
+    stat(target).then(
+      () => true,
+      () => false,
+    );
 
   it("creates its folders on first use", async () => {
     const nested = new LocalBlobStore(path.join(sandbox, "not", "yet", "there"));
@@ -61,7 +62,9 @@ describe("LocalBlobStore", () => {
   });
 
   it("leaves no file and no temp file behind when the body stream fails", async () => {
-    await expect(store.put("album/broken.bin", failingStream(5), { contentType: "image/png" })).rejects.toThrow("connection lost");
+    await expect(store.put("album/broken.bin", failingStream(5), { contentType: "image/png" })).rejects.toThrow(
+      "connection lost",
+    );
 
     expect(await store.stat("album/broken.bin")).toBeNull();
     expect(await filesUnder(path.join(root, ".tmp"))).toEqual([]);

@@ -125,7 +125,12 @@ export class S3BlobStore implements BlobStore {
     validateBlobKey(key);
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
-      return { key, size: head.ContentLength ?? 0, contentType: head.ContentType, lastModified: head.LastModified ?? new Date(0) };
+      return {
+        key,
+        size: head.ContentLength ?? 0,
+        contentType: head.ContentType,
+        lastModified: head.LastModified ?? new Date(0),
+      };
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw error;

@@ -39,18 +39,30 @@ describe.each(testEngines)("bucket management on %s", (engine) => {
   });
 
   it("creates, lists, updates, empties and deletes a bucket as Supabase Storage does", async () => {
-    expect((await call("POST", "/storage/v1/bucket", operator, { name: "exports", public: false, file_size_limit: 1024 })).json()).toEqual({ name: "exports" });
+    expect(
+      (await call("POST", "/storage/v1/bucket", operator, { name: "exports", public: false, file_size_limit: 1024 })).json(),
+    ).toEqual({ name: "exports" });
     expect((await call("POST", "/storage/v1/bucket", operator, { name: "exports" })).statusCode).toBe(409);
     expect((await call("POST", "/storage/v1/bucket", operator, { name: "../etc" })).statusCode).toBe(400);
-    expect((await call("GET", "/storage/v1/bucket", operator)).json<{ name: string }[]>().map((bucket) => bucket.name)).toEqual(["exports", "memory-photos"]);
-    expect((await call("PUT", "/storage/v1/bucket/exports", operator, { allowed_mime_types: ["image/png"] })).json()).toEqual({ message: "Successfully updated" });
-    expect((await call("GET", "/storage/v1/bucket/exports", operator)).json()).toMatchObject({ allowed_mime_types: ["image/png"], file_size_limit: 1024 });
+    expect((await call("GET", "/storage/v1/bucket", operator)).json<{ name: string }[]>().map((bucket) => bucket.name)).toEqual([
+      "exports",
+      "memory-photos",
+    ]);
+    expect((await call("PUT", "/storage/v1/bucket/exports", operator, { allowed_mime_types: ["image/png"] })).json()).toEqual({
+      message: "Successfully updated",
+    });
+    expect((await call("GET", "/storage/v1/bucket/exports", operator)).json()).toMatchObject({
+      allowed_mime_types: ["image/png"],
+      file_size_limit: 1024,
+    });
 
     const store = createBlobStore(testApp.config.storageUrl, testApp.config.dataDir);
     await store.put("exports/2026/a.zip", Buffer.from("zip"));
     const notEmpty = await call("DELETE", "/storage/v1/bucket/exports", operator);
     expect(notEmpty.statusCode).toBe(409);
-    expect((await call("POST", "/storage/v1/bucket/exports/empty", operator)).json()).toEqual({ message: "Successfully emptied" });
+    expect((await call("POST", "/storage/v1/bucket/exports/empty", operator)).json()).toEqual({
+      message: "Successfully emptied",
+    });
     expect(await store.stat("exports/2026/a.zip")).toBeNull();
     await store.close();
     expect((await call("DELETE", "/storage/v1/bucket/exports", operator)).json()).toEqual({ message: "Successfully deleted" });

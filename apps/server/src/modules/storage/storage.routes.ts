@@ -29,13 +29,27 @@ export const storageRoutes: FastifyPluginAsyncZod<StorageRoutesOptions> = async 
   app.addHook("onRequest", async (request) => requireServiceRole(request));
 
   app.get("/storage/v1/bucket", { schema: { tags: ["storage"], summary: "List buckets" } }, () => buckets.list());
-  app.get("/storage/v1/bucket/:id", { schema: { tags: ["storage"], summary: "One bucket", params: BucketParams } }, (request) => buckets.get(request.params.id));
-  app.post("/storage/v1/bucket", { schema: { tags: ["storage"], summary: "Create a bucket", body: CreateBucket } }, (request) => buckets.create(request.body));
-  app.put("/storage/v1/bucket/:id", { schema: { tags: ["storage"], summary: "Change a bucket's settings", params: BucketParams, body: BucketSettings } }, (request) =>
-    buckets.update(request.params.id, request.body),
+  app.get("/storage/v1/bucket/:id", { schema: { tags: ["storage"], summary: "One bucket", params: BucketParams } }, (request) =>
+    buckets.get(request.params.id),
   );
-  app.post("/storage/v1/bucket/:id/empty", { schema: { tags: ["storage"], summary: "Delete every object in a bucket", params: BucketParams } }, (request) => buckets.empty(request.params.id));
-  app.delete("/storage/v1/bucket/:id", { schema: { tags: ["storage"], summary: "Delete an empty bucket", params: BucketParams } }, (request) => buckets.delete(request.params.id));
+  app.post("/storage/v1/bucket", { schema: { tags: ["storage"], summary: "Create a bucket", body: CreateBucket } }, (request) =>
+    buckets.create(request.body),
+  );
+  app.put(
+    "/storage/v1/bucket/:id",
+    { schema: { tags: ["storage"], summary: "Change a bucket's settings", params: BucketParams, body: BucketSettings } },
+    (request) => buckets.update(request.params.id, request.body),
+  );
+  app.post(
+    "/storage/v1/bucket/:id/empty",
+    { schema: { tags: ["storage"], summary: "Delete every object in a bucket", params: BucketParams } },
+    (request) => buckets.empty(request.params.id),
+  );
+  app.delete(
+    "/storage/v1/bucket/:id",
+    { schema: { tags: ["storage"], summary: "Delete an empty bucket", params: BucketParams } },
+    (request) => buckets.delete(request.params.id),
+  );
 };
 
 export function sendStorageError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error): FastifyReply {

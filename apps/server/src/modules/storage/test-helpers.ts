@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 export function generatedStream(totalBytes: number): { stream: Readable; digest: () => string } {
   const hash = createHash("sha256");
   async function* chunks() {
-    for (let sent = 0; sent < totalBytes; ) {
+    for (let sent = 0; sent < totalBytes;) {
       const chunk = randomBytes(Math.min(64 * 1024, totalBytes - sent));
       hash.update(chunk);
       sent += chunk.length;

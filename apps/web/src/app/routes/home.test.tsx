@@ -29,7 +29,8 @@ const lisbon = () =>
     photos: Array.from({ length: 6 }, (_, index) => fakePhoto({ width: 1200 + index, height: 800 })),
   });
 const picnic = () => fakeMemory({ title: "Picnic by the lake", memory_date: "2023-05-20", tags: ["summer"], profiles: null });
-const firstDate = () => fakeMemory({ title: "Our first date", memory_date: null, tags: ["us"], profiles: { display_name: "Sam" } });
+const firstDate = () =>
+  fakeMemory({ title: "Our first date", memory_date: null, tags: ["us"], profiles: { display_name: "Sam" } });
 
 /** The card whose title link is `title`. */
 function card(title: string): HTMLElement {
@@ -176,7 +177,11 @@ describe("home screen", () => {
       expect(first.getByText("Alex Doe")).toBeInTheDocument();
       expect(first.getByText("Jun 1, 2023")).toHaveAttribute("datetime", "2023-06-01");
       expect(first.getByText("Trams, tiles and far too many pastéis de nata.")).toHaveClass("line-clamp-3");
-      expect(within(first.getByRole("list", { name: "Tags" })).getAllByRole("listitem").map((item) => item.textContent)).toEqual(["travel", "food"]);
+      expect(
+        within(first.getByRole("list", { name: "Tags" }))
+          .getAllByRole("listitem")
+          .map((item) => item.textContent),
+      ).toEqual(["travel", "food"]);
 
       expect(within(card("Picnic by the lake")).getByText("Unknown User")).toBeInTheDocument();
       expect(within(card("Picnic by the lake")).getByText("May 20, 2023")).toBeInTheDocument();
@@ -200,7 +205,12 @@ describe("home screen", () => {
 
       await screen.findByRole("link", { name: "Lisbon weekend" });
       const images = within(card("Lisbon weekend")).getAllByRole("img");
-      expect(images.map((image) => image.getAttribute("alt"))).toEqual(["Memory photo 1", "Memory photo 2", "Memory photo 3", "Memory photo 4"]);
+      expect(images.map((image) => image.getAttribute("alt"))).toEqual([
+        "Memory photo 1",
+        "Memory photo 2",
+        "Memory photo 3",
+        "Memory photo 4",
+      ]);
       images.forEach((image, index) => {
         const photo = memory.photos[index]!;
         expect(image).toHaveAttribute("src", photo.thumbnail_url);
@@ -285,7 +295,11 @@ describe("home screen", () => {
       await screen.findByText("4 memories");
 
       const filter = screen.getByRole("group", { name: "Filter by tag" });
-      expect(within(filter).getAllByRole("button").map((button) => button.textContent)).toEqual(["All Tags", "travel", "food", "art", "beach", "family"]);
+      expect(
+        within(filter)
+          .getAllByRole("button")
+          .map((button) => button.textContent),
+      ).toEqual(["All Tags", "travel", "food", "art", "beach", "family"]);
       expect(within(filter).getByText("+2 more")).toBeInTheDocument();
       expect(within(filter).getByRole("button", { name: "All Tags" })).toHaveAttribute("aria-pressed", "true");
 
@@ -386,7 +400,9 @@ describe("home screen", () => {
     it("reports a failed delete and keeps the memory", async () => {
       const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
       const backend = new FakeMemoryBackend([lisbon()]);
-      backend.overrides.set("DELETE /api/v1/memories/:id", () => Response.json({ code: "internal", message: "boom" }, { status: 500 }));
+      backend.overrides.set("DELETE /api/v1/memories/:id", () =>
+        Response.json({ code: "internal", message: "boom" }, { status: 500 }),
+      );
       const { user } = renderHome(backend);
 
       await user.click(await screen.findByRole("button", { name: "Delete Lisbon weekend" }));
@@ -448,7 +464,12 @@ describe("home screen", () => {
       expect(watching).toHaveLength(1);
       const target = watching[0]!.targets[0]!;
       expect(target).toContainElement(screen.getByRole("button", { name: "Load more" }));
-      act(() => watching[0]!.callback([{ isIntersecting: true, target } as unknown as IntersectionObserverEntry], {} as IntersectionObserver));
+      act(() =>
+        watching[0]!.callback(
+          [{ isIntersecting: true, target } as unknown as IntersectionObserverEntry],
+          {} as IntersectionObserver,
+        ),
+      );
 
       expect(await screen.findByRole("link", { name: "Memory 3" })).toBeInTheDocument();
       expect(backend.listQueries()).toEqual([{}, { cursor: "after-2" }]);

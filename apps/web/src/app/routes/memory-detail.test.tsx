@@ -17,7 +17,8 @@ function signedIn() {
 /** The detail endpoint answering `memory`, plus an empty home screen to land on after leaving. */
 function stubDetail(memory: Memory, routes: Record<string, ApiHandler> = {}) {
   return stubMemoryApi({
-    "GET /api/v1/memories/:id": ({ params }) => (params.id === memory.id ? memory : apiError(404, "memory_not_found", "Memory not found.")),
+    "GET /api/v1/memories/:id": ({ params }) =>
+      params.id === memory.id ? memory : apiError(404, "memory_not_found", "Memory not found."),
     "GET /api/v1/memories": () => emptyPage,
     "GET /api/v1/tags": () => noTags,
     ...routes,
@@ -68,7 +69,9 @@ describe("memory detail page", () => {
   });
 
   it('treats an address that is not a memory id as "Memory not found."', async () => {
-    stubMemoryApi({ "GET /api/v1/memories/:id": () => apiError(400, "validation_failed", "params.id must be a memory id (UUID)") });
+    stubMemoryApi({
+      "GET /api/v1/memories/:id": () => apiError(400, "validation_failed", "params.id must be a memory id (UUID)"),
+    });
     renderApp("/memory/not-a-uuid", { client: signedIn() });
 
     expect(await screen.findByText("Memory not found.")).toBeInTheDocument();
@@ -127,7 +130,15 @@ describe("memory detail page", () => {
     expect(link).toHaveAttribute("rel", "noopener noreferrer");
 
     const created = screen.getByText("Created");
-    expect(created.nextElementSibling?.textContent).toBe(new Date("2024-01-05T08:00:00.000Z").toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }));
+    expect(created.nextElementSibling?.textContent).toBe(
+      new Date("2024-01-05T08:00:00.000Z").toLocaleString("en-US", {
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "numeric",
+        minute: "2-digit",
+      }),
+    );
     expect(screen.queryByText("Updated")).not.toBeInTheDocument();
 
     for (const [a, b] of [

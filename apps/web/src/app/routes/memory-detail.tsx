@@ -66,7 +66,12 @@ export function MemoryDetailRoute() {
             }}
           />
         ) : (
-          <MemoryDetails memory={memory} focusEdit={returnFocus} onEdit={() => setEditing(true)} onDelete={() => setDeleteOpen(true)} />
+          <MemoryDetails
+            memory={memory}
+            focusEdit={returnFocus}
+            onEdit={() => setEditing(true)}
+            onDelete={() => setDeleteOpen(true)}
+          />
         )}
       </main>
       <DeleteMemoryDialog
@@ -105,7 +110,17 @@ function MemoryNotFound() {
   );
 }
 
-function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: { memory: Memory; focusEdit: boolean; onEdit: () => void; onDelete: () => void }) {
+function MemoryDetails({
+  memory,
+  focusEdit,
+  onEdit,
+  onDelete,
+}: {
+  memory: Memory;
+  focusEdit: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const tags = memory.tags ?? [];
   const updated = !isSameInstant(memory.created_at, memory.updated_at);
 

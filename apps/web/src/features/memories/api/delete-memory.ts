@@ -27,7 +27,11 @@ export function useDeleteMemory({ onSuccess, ...mutationConfig }: DeleteMemoryOp
     mutationFn: deleteMemory,
     onSuccess: async (...args) => {
       const [, id] = args;
-      queryClient.removeQueries({ queryKey: memoryKeys.detail(id), exact: true, predicate: (query) => query.getObserversCount() === 0 });
+      queryClient.removeQueries({
+        queryKey: memoryKeys.detail(id),
+        exact: true,
+        predicate: (query) => query.getObserversCount() === 0,
+      });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
         queryClient.invalidateQueries({ queryKey: memoryKeys.tags() }),

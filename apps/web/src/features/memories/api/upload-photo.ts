@@ -23,7 +23,10 @@ export function uploadPhoto(file: File, signal?: AbortSignal): Promise<Photo> {
  */
 export async function uploadPhotos(
   files: readonly File[],
-  { concurrency = photoUploadConcurrency, upload = uploadPhoto }: { concurrency?: number; upload?: (file: File) => Promise<Photo> } = {},
+  {
+    concurrency = photoUploadConcurrency,
+    upload = uploadPhoto,
+  }: { concurrency?: number; upload?: (file: File) => Promise<Photo> } = {},
 ): Promise<PromiseSettledResult<Photo>[]> {
   const results = new Array<PromiseSettledResult<Photo>>(files.length);
   let next = 0;

@@ -29,7 +29,15 @@ export interface ConfirmDeleteDialogProps {
  * A delete that needs an explicit answer: an alert dialog (outside clicks never dismiss it) that
  * stays open with "Deleting..." until the server has answered. Focus returns to what opened it.
  */
-export function ConfirmDeleteDialog({ open, onOpenChange, title, description, deleting, onConfirm, trigger }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  deleting,
+  onConfirm,
+  trigger,
+}: ConfirmDeleteDialogProps) {
   const returnFocus = useReturnFocus();
   return (
     <AlertDialog open={open} onOpenChange={(next) => (!next && deleting ? undefined : onOpenChange(next))}>

@@ -60,7 +60,9 @@ export function MemoryCard({ memory }: { memory: Memory }) {
         </div>
       </CardHeader>
       <CardContent className="space-y-3">
-        {memory.content && <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-muted-foreground">{memory.content}</p>}
+        {memory.content && (
+          <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-muted-foreground">{memory.content}</p>
+        )}
         {memory.tags && memory.tags.length > 0 && (
           <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
             {memory.tags.map((tag) => (

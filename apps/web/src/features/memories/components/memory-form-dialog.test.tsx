@@ -47,7 +47,10 @@ function uploadHandler(uploaded: Photo[], fail: (file: File) => Response | undef
   };
 }
 
-function renderDialog({ memory, queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }) }: { memory?: Memory; queryClient?: QueryClient } = {}) {
+function renderDialog({
+  memory,
+  queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
+}: { memory?: Memory; queryClient?: QueryClient } = {}) {
   setAuthClient(new FakeAuthClient({ session: fakeSession() }));
   onTestFinished(() => setAuthClient(undefined));
   const onSaved = vi.fn<(memory: Memory) => void>();
@@ -142,7 +145,13 @@ describe("MemoryFormDialog — add", () => {
     expect(await within(dialog).findByRole("button", { name: "Saving..." })).toBeDisabled();
     expect(within(dialog).getByRole("button", { name: "Cancel" })).toBeDisabled();
     const [request] = api.calls("POST /api/v1/memories");
-    expect(request?.body).toEqual({ title: "Beach day", content: null, memory_date: null, tags: ["summer", "sea"], photo_ids: [] });
+    expect(request?.body).toEqual({
+      title: "Beach day",
+      content: null,
+      memory_date: null,
+      tags: ["summer", "sea"],
+      photo_ids: [],
+    });
 
     const saved = savedFrom(request?.body, []);
     create.resolve(Response.json(saved, { status: 201 }));
@@ -167,7 +176,11 @@ describe("MemoryFormDialog — add", () => {
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
 
     await screen.findByText("Memory added!");
-    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ content: "Dinner\nand a walk", memory_date: "2024-02-14", tags: null });
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({
+      content: "Dinner\nand a walk",
+      memory_date: "2024-02-14",
+      tags: null,
+    });
   });
 
   it("uploads the chosen images first, skips other files, then saves with the photo ids in order", async () => {
@@ -198,7 +211,12 @@ describe("MemoryFormDialog — add", () => {
 
     uploadsReleased.resolve();
     expect(await within(dialog).findByRole("button", { name: "Saving..." })).toBeDisabled();
-    expect(api.calls("POST /api/v1/photos").map((call) => (call.body as FormData).get("file") as File).map((file) => file.name)).toEqual(["first.png", "second.png"]);
+    expect(
+      api
+        .calls("POST /api/v1/photos")
+        .map((call) => (call.body as FormData).get("file") as File)
+        .map((file) => file.name),
+    ).toEqual(["first.png", "second.png"]);
     expect(await screen.findByText("Photos uploaded!")).toBeInTheDocument();
     expect(screen.getByText("2 photo(s) added successfully.")).toBeInTheDocument();
 
@@ -228,7 +246,9 @@ describe("MemoryFormDialog — add", () => {
   it("saves the memory with the photos that did upload when some fail", async () => {
     const uploaded: Photo[] = [];
     const api = stubMemoryApi({
-      "POST /api/v1/photos": uploadHandler(uploaded, (file) => (file.name === "broken.png" ? apiError(422, "corrupt_image") : undefined)),
+      "POST /api/v1/photos": uploadHandler(uploaded, (file) =>
+        file.name === "broken.png" ? apiError(422, "corrupt_image") : undefined,
+      ),
       "POST /api/v1/memories": ({ body }) => savedFrom(body, uploaded),
     });
     const { user, onSaved } = renderDialog();
@@ -408,7 +428,9 @@ describe("MemoryFormDialog — edit", () => {
 
     expect(await screen.findByText("Memory updated!")).toBeInTheDocument();
     expect(screen.getByText("1 photo(s) added successfully.")).toBeInTheDocument();
-    expect(api.calls("PUT /api/v1/memories/:id")[0]?.body).toMatchObject({ photo_ids: [...photos.map((photo) => photo.id), uploaded[0]?.id] });
+    expect(api.calls("PUT /api/v1/memories/:id")[0]?.body).toMatchObject({
+      photo_ids: [...photos.map((photo) => photo.id), uploaded[0]?.id],
+    });
   });
 
   it("reports a failed update, including the photo removal that did not happen", async () => {
@@ -430,7 +452,8 @@ describe("MemoryFormDialog — edit", () => {
     let puts = 0;
     const api = stubMemoryApi({
       "GET /api/v1/memories/:id": () => theirs,
-      "PUT /api/v1/memories/:id": ({ body }) => (++puts === 1 ? apiError(409, "memory_changed") : savedFrom(body, photos, theirs)),
+      "PUT /api/v1/memories/:id": ({ body }) =>
+        ++puts === 1 ? apiError(409, "memory_changed") : savedFrom(body, photos, theirs),
     });
     const { user } = renderDialog({ memory });
     const dialog = await openDialog(user, "Edit");
@@ -481,6 +504,11 @@ describe("uploadPhotos", () => {
 
     const results = await done;
     expect(peak).toBe(2);
-    expect(results.map((result) => (result.status === "fulfilled" ? result.value.url : "failed"))).toEqual(["failed", "b", "c", "d"]);
+    expect(results.map((result) => (result.status === "fulfilled" ? result.value.url : "failed"))).toEqual([
+      "failed",
+      "b",
+      "c",
+      "d",
+    ]);
   });
 });

@@ -52,7 +52,9 @@ export function MemoryFormDialog({ open, onOpenChange, memory, onSaved }: Memory
             <DialogHeader>
               <DialogTitle>{editing ? "Edit Memory" : "Add Memory"}</DialogTitle>
               <DialogDescription className="sr-only">
-                {editing ? "Change the title, description, date, tags or photos of this memory." : "Give the memory a title, and add a description, date, tags and photos if you like."}
+                {editing
+                  ? "Change the title, description, date, tags or photos of this memory."
+                  : "Give the memory a title, and add a description, date, tags and photos if you like."}
               </DialogDescription>
             </DialogHeader>
           }

@@ -88,7 +88,8 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
   }
 
   function setField<K extends keyof MemoryFormValues>(field: K) {
-    return (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((current) => ({ ...current, [field]: event.target.value }));
+    return (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setValues((current) => ({ ...current, [field]: event.target.value }));
   }
 
   function handleFiles(event: ChangeEvent<HTMLInputElement>) {
@@ -161,7 +162,10 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
 
     const photos = await uploadPending();
     setPhase("saving");
-    const photoIds = [...keptPhotos.map((photo) => photo.id), ...photos.flatMap((photo) => (photo.uploaded ? [photo.uploaded.id] : []))];
+    const photoIds = [
+      ...keptPhotos.map((photo) => photo.id),
+      ...photos.flatMap((photo) => (photo.uploaded ? [photo.uploaded.id] : [])),
+    ];
     const input = toMemoryInput(values, photoIds);
 
     if (memory === undefined) {
@@ -192,7 +196,15 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
   }
 
   const submitLabel =
-    phase === "uploading" ? "Uploading..." : phase === "saving" ? (editing ? "Updating..." : "Saving...") : editing ? "Update Memory" : "Save Memory";
+    phase === "uploading"
+      ? "Uploading..."
+      : phase === "saving"
+        ? editing
+          ? "Updating..."
+          : "Saving..."
+        : editing
+          ? "Update Memory"
+          : "Save Memory";
 
   return (
     <Card className={cn("h-[80vh] gap-0 overflow-hidden py-0", className)}>
@@ -254,8 +266,18 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
                 <ul aria-label="Current photos" className="grid grid-cols-3 gap-2">
                   {keptPhotos.map((photo, index) => (
                     <li key={photo.id} className="relative">
-                      <PhotoImage photo={photo} size="thumbnail" alt={`Memory photo ${index + 1}`} className="aspect-square w-full rounded-md object-cover" />
-                      <RemovePhotoButton group="existing" label={`Remove photo ${index + 1}`} disabled={busy} onClick={() => removeExisting(photo.id, index)} />
+                      <PhotoImage
+                        photo={photo}
+                        size="thumbnail"
+                        alt={`Memory photo ${index + 1}`}
+                        className="aspect-square w-full rounded-md object-cover"
+                      />
+                      <RemovePhotoButton
+                        group="existing"
+                        label={`Remove photo ${index + 1}`}
+                        disabled={busy}
+                        onClick={() => removeExisting(photo.id, index)}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -264,13 +286,30 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
                 <ul aria-label="New photos" className="grid grid-cols-3 gap-2">
                   {newPhotos.map((photo, index) => (
                     <li key={photo.key} className="relative">
-                      <img src={photo.previewUrl} alt={`New photo ${index + 1}`} className="aspect-square w-full rounded-md bg-muted object-cover" />
-                      <RemovePhotoButton group="new" label={`Remove new photo ${index + 1}`} disabled={busy} onClick={() => removeNew(photo, index)} />
+                      <img
+                        src={photo.previewUrl}
+                        alt={`New photo ${index + 1}`}
+                        className="aspect-square w-full rounded-md bg-muted object-cover"
+                      />
+                      <RemovePhotoButton
+                        group="new"
+                        label={`Remove new photo ${index + 1}`}
+                        disabled={busy}
+                        onClick={() => removeNew(photo, index)}
+                      />
                     </li>
                   ))}
                 </ul>
               )}
-              <Input ref={fileInputRef} id={`${id}-photos`} type="file" multiple accept="image/*" onChange={handleFiles} disabled={busy} />
+              <Input
+                ref={fileInputRef}
+                id={`${id}-photos`}
+                type="file"
+                multiple
+                accept="image/*"
+                onChange={handleFiles}
+                disabled={busy}
+              />
             </div>
           </div>
         </ScrollArea>
@@ -287,7 +326,17 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
   );
 }
 
-function RemovePhotoButton({ group, label, disabled, onClick }: { group: "existing" | "new"; label: string; disabled: boolean; onClick: () => void }) {
+function RemovePhotoButton({
+  group,
+  label,
+  disabled,
+  onClick,
+}: {
+  group: "existing" | "new";
+  label: string;
+  disabled: boolean;
+  onClick: () => void;
+}) {
   return (
     <Button
       type="button"

@@ -96,7 +96,10 @@ export function MemoryList({ onAddMemory }: { onAddMemory: () => void }) {
           </Button>
         </StateCard>
       ) : (
-        <div aria-busy={memories.isPlaceholderData} className={memories.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+        <div
+          aria-busy={memories.isPlaceholderData}
+          className={memories.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+        >
           <MemoryGrid memories={items} />
         </div>
       )}

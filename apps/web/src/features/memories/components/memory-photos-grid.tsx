@@ -21,7 +21,9 @@ export function MemoryPhotosGrid({ photos, className }: { photos: Photo[]; class
         <div key={photo.id} className="relative aspect-square overflow-hidden rounded-md">
           <PhotoImage photo={photo} size="thumbnail" alt={`Memory photo ${index + 1}`} className="size-full object-cover" />
           {more > 0 && index === shown.length - 1 && (
-            <div className="absolute inset-0 flex items-center justify-center bg-black/60 text-lg font-semibold text-white">+{more} more</div>
+            <div className="absolute inset-0 flex items-center justify-center bg-black/60 text-lg font-semibold text-white">
+              +{more} more
+            </div>
           )}
         </div>
       ))}

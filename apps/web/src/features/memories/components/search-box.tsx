@@ -21,7 +21,10 @@ export function SearchBox({ value, onChange, inputRef, className }: SearchBoxPro
       <Label htmlFor={id} className="sr-only">
         Search memories
       </Label>
-      <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+      <Search
+        aria-hidden="true"
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+      />
       <Input
         ref={inputRef}
         id={id}

@@ -36,13 +36,18 @@ function invalidated(client: QueryClient): string[] {
 const key = (queryKey: readonly unknown[]) => JSON.stringify(queryKey);
 
 describe("applyLiveEvent", () => {
-  it.each(["memory.created", "memory.updated", "memory.deleted"])("refreshes every list, the tags and the memory on %s", (type) => {
-    const client = seededClient();
+  it.each(["memory.created", "memory.updated", "memory.deleted"])(
+    "refreshes every list, the tags and the memory on %s",
+    (type) => {
+      const client = seededClient();
 
-    applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
+      applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
 
-    expect(invalidated(client).sort()).toEqual([key(listKey), key(searchKey), key(memoryKeys.tags()), key(memoryKeys.detail("m1"))].sort());
-  });
+      expect(invalidated(client).sort()).toEqual(
+        [key(listKey), key(searchKey), key(memoryKeys.tags()), key(memoryKeys.detail("m1"))].sort(),
+      );
+    },
+  );
 
   it("refreshes everything on resync", () => {
     const client = seededClient();
@@ -99,7 +104,13 @@ describe("useLiveUpdates", () => {
   });
 
   function renderLive(client: QueryClient, auth: Partial<AuthContextValue>) {
-    const value: AuthContextValue = { status: "signedIn", session: authClient.session, user: authClient.session?.user ?? null, signOut: async () => {}, ...auth };
+    const value: AuthContextValue = {
+      status: "signedIn",
+      session: authClient.session,
+      user: authClient.session?.user ?? null,
+      signOut: async () => {},
+      ...auth,
+    };
     let current = value;
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>
