@@ -1,8 +1,83 @@
+import fs from "node:fs";
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import { importX } from "eslint-plugin-import-x";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import reactRefresh from "eslint-plugin-react-refresh";
 import tseslint from "typescript-eslint";
+
+const server = "apps/server/src";
+const web = "apps/web/src";
+const folders = (dir) =>
+  fs
+    .readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const serverModules = folders(`${server}/modules`);
+const webFeatures = folders(`${web}/features`);
+const tests = ["**/*.test.ts", "**/*.test.tsx", "**/test-helpers.ts", "apps/server/test/**", `${web}/testing/**`];
+
+/**
+ * The boundaries docs/ARCHITECTURE.md promises, as import zones (`target` may not import `from`).
+ * Tests may reach anywhere: they are listed in `tests` and left out of these rules.
+ */
+const serverZones = [
+  {
+    target: `${server}/**/*.routes.ts`,
+    from: `${server}/**/*.repository.ts`,
+    message: "Routes call services; only services use repositories.",
+  },
+  {
+    target: `${server}/**/*.repository.ts`,
+    from: [`${server}/**/*.service.ts`, `${server}/**/*.routes.ts`, `${server}/plugins/**`],
+    message: "Repositories hold SQL only: they never import services, routes or plugins.",
+  },
+  ...[`${server}/lib`, `${server}/db`, `${server}/config.ts`, `${server}/errors.ts`].map((target) => ({
+    target,
+    from: [`${server}/modules`, `${server}/plugins`],
+    message: "lib/, db/, config.ts and errors.ts are the ground floor: they never import modules or plugins.",
+  })),
+  // A module is used from outside through its index.ts, the part it exports on purpose.
+  ...serverModules.map((module) => ({
+    target: `${server}/!(modules)/**`,
+    from: `${server}/modules/${module}`,
+    except: ["./index.ts"],
+    message: `Import the ${module} module through its index.ts.`,
+  })),
+  ...serverModules.map((module) => ({
+    target: `${server}/*.ts`,
+    from: `${server}/modules/${module}`,
+    except: ["./index.ts"],
+    message: `Import the ${module} module through its index.ts.`,
+  })),
+  ...serverModules.flatMap((module) =>
+    serverModules
+      .filter((other) => other !== module)
+      .map((other) => ({
+        target: `${server}/modules/${module}`,
+        from: `${server}/modules/${other}`,
+        except: ["./index.ts"],
+        message: `A module imports another (${other}) only through its index.ts.`,
+      })),
+  ),
+];
+
+const webZones = [
+  ...webFeatures.map((feature) => ({
+    target: `${web}/features/${feature}`,
+    from: `${web}/features`,
+    except: [`./${feature}`],
+    message:
+      "A feature never imports another feature; compose them in app/ or move the shared part to components/, hooks/ or lib/.",
+  })),
+  {
+    target: [`${web}/components`, `${web}/hooks`, `${web}/lib`, `${web}/config`],
+    from: `${web}/features`,
+    message: "Shared code never imports a feature.",
+  },
+  { target: `${web}/features`, from: `${web}/app`, message: "Features never import app/: the app composes features." },
+];
 
 export default tseslint.config(
   {
@@ -15,6 +90,15 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },
     },
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: ["apps/*/tsconfig.json", "packages/*/tsconfig.json", "tsconfig.json"],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
     rules: {
       eqeqeq: ["error", "always", { null: "ignore" }],
       "@typescript-eslint/switch-exhaustiveness-check": "error",
@@ -24,6 +108,9 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // No import cycles anywhere, type-only imports included: a cycle is a boundary that leaks.
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-duplicates": "error",
     },
   },
   {
@@ -51,19 +138,13 @@ export default tseslint.config(
     },
   },
   {
-    // Layering: repositories hold SQL only and never reach up into services or routes.
-    files: ["apps/server/src/**/*.repository.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["**/*.service", "**/*.routes"], message: "Repositories must not import services or routes." }] },
-      ],
-    },
+    files: [`${server}/**/*.ts`],
+    ignores: tests,
+    rules: { "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: serverZones }] },
   },
   {
-    files: ["apps/server/src/**/*.service.ts"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/*.routes"], message: "Services must not import routes." }] }],
-    },
+    files: [`${web}/**/*.{ts,tsx}`],
+    ignores: tests,
+    rules: { "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: webZones }] },
   },
 );

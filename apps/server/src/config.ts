@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
-import { parseStorageUrl } from "./modules/storage";
+import { parseStorageUrl } from "./lib/storage-url";
 
 /**
  * The server's whole configuration, parsed from the environment in one place.

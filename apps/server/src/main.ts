@@ -1,6 +1,6 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
-import { restrictImageDecoders } from "./modules/photos/image-pipeline";
+import { restrictImageDecoders } from "./modules/photos";
 
 /** The only module with start-up side effects: read the environment, build, listen. */
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import { expect } from "vitest";
 import { type DatabaseHandle, type Engine, openDatabase } from "../src/db/database";
 import type { Database } from "../src/db/schema";
-import { AuditLogRepository } from "../src/modules/auth/audit-log.repository";
+import { AuditLogRepository } from "../src/modules/audit/audit-log.repository";
 import { InvitationsRepository } from "../src/modules/invitations/invitations.repository";
 import { InvitationsService } from "../src/modules/invitations/invitations.service";
 import { type CapturedMail, extractLink, startTestSmtpServer, type TestSmtpServer } from "./smtp-test-server";

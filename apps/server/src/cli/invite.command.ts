@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
 import type { InvitationRow } from "../db/schema";
-import { AuditLogRepository } from "../modules/auth/audit-log.repository";
-import { InvitationsRepository } from "../modules/invitations/invitations.repository";
-import { InvitationsService } from "../modules/invitations/invitations.service";
+import { AuditLogRepository } from "../modules/audit";
+import { InvitationsRepository, InvitationsService } from "../modules/invitations";
 import { type Command, UsageError } from "./command";
 
 /** Recorded as `invited_by` and in the audit log, so the list shows who added whom. */

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Config } from "../config";
-import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";
-import { SigningKeys } from "../modules/auth/signing-keys";
+import { InstanceSettingsRepository } from "../modules/instance";
+import { SigningKeys } from "../modules/auth";
 import { type Command, type CommandContext, UsageError } from "./command";
 
 /** What this command needs beyond the usual context; run-cli passes the loaded configuration. */

@@ -3,8 +3,8 @@ import { CommonErrorCode } from "@memory-box/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../errors";
-import { AuthError, sendAuthError } from "../modules/auth/auth-error";
-import { sendStorageError } from "../modules/storage/storage.routes";
+import { AuthError, sendAuthError } from "../modules/auth";
+import { sendStorageError } from "../modules/storage";
 
 /**
  * Turns every error on the API prefixes into a JSON body with a stable code. Errors a client

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
-import { AuthError } from "../modules/auth/auth-error";
-import type { Caller, SessionService } from "../modules/auth/session.service";
-import type { SigningKeys } from "../modules/auth/signing-keys";
+import { AuthError } from "../modules/auth";
+import type { Caller, SessionService, SigningKeys } from "../modules/auth";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, UserRow } from "../../db/schema";
-import { type Mailer, MailDeliveryError } from "../mail/mailer";
-import { renderEmail } from "../mail/templates";
-import type { AuditLogRepository } from "./audit-log.repository";
+import { type Mailer, MailDeliveryError } from "../mail";
+import { renderEmail } from "../mail";
+import type { AuditLogRepository } from "../audit";
 import {
   assertPasswordAllowed,
   displayNameFor,

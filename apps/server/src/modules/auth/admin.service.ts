@@ -1,9 +1,9 @@
 import type { AuthConfig } from "../../config";
 import type { UserRow, UserRowUpdate } from "../../db/schema";
-import type { InvitationsService } from "../invitations/invitations.service";
+import type { InvitationsService } from "../invitations";
 import { assertPasswordAllowed, assertPasswordFits, displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import type { AccountService, TokenKind } from "./account.service";
-import type { AuditLogRepository } from "./audit-log.repository";
+import type { AuditLogRepository } from "../audit";
 import { AuthError } from "./auth-error";
 import { parseObject, presentUser } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";

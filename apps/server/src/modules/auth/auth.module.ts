@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Config } from "../../config";
 import type { Database } from "../../db/schema";
-import { InstanceSettingsRepository } from "../instance/instance-settings.repository";
-import type { InvitationsService } from "../invitations/invitations.service";
-import type { Mailer } from "../mail/mailer";
+import { InstanceSettingsRepository } from "../instance";
+import type { InvitationsService } from "../invitations";
+import type { Mailer } from "../mail";
 import { AccountService } from "./account.service";
 import { AdminService } from "./admin.service";
-import type { AuditLogRepository } from "./audit-log.repository";
+import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { PasswordHasher } from "./password-hasher";
 import { SessionService } from "./session.service";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { CollectionStats, Database, UserRow } from "../../db/schema";
-import type { AuditLogRepository } from "./audit-log.repository";
+import type { AuditLogRepository } from "../audit";
 import { AuthError } from "./auth-error";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { randomToken, sha256 } from "./secrets";

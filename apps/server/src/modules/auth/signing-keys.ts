@@ -3,7 +3,7 @@ import { calculateJwkThumbprint, errors, exportJWK, generateKeyPair, importJWK, 
 import type { CryptoKey, JWK, JWSHeaderParameters, JWTPayload, JWTVerifyOptions } from "jose";
 import type { JwkObject } from "../../config";
 import { BoundedCache } from "../../lib/bounded-cache";
-import type { InstanceSettingsRepository } from "../instance/instance-settings.repository";
+import type { InstanceSettingsRepository } from "../instance";
 import { AuthError } from "./auth-error";
 
 export interface AmrEntry {

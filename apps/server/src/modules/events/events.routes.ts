@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireMembers } from "../../plugins/member-auth";
-import type { Caller } from "../auth/session.service";
+import type { Caller } from "../auth";
 import type { DeliveredEvent, EventBus } from "./event-bus";
 
 export interface EventsRoutesOptions {

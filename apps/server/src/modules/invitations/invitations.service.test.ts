@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/database";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
-import { AuditLogRepository } from "../auth/audit-log.repository";
+import { AuditLogRepository } from "../audit/audit-log.repository";
 import { InvitationsRepository } from "./invitations.repository";
 import { InvitationsService, normalizeEmail } from "./invitations.service";
 import { clearInvitationData, insertMemberWithSession } from "./test-helpers";

@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database, InvitationRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { parseEmail } from "../../lib/email";
-import type { AuditLogRepository } from "../auth/audit-log.repository";
+import type { AuditLogRepository } from "../audit";
 import type { InvitationsRepository } from "./invitations.repository";
 
 export interface InviteResult {

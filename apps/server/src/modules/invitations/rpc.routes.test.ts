@@ -6,7 +6,7 @@ import type { DatabaseHandle } from "../../db/database";
 import { AppError } from "../../errors";
 import { registerErrorHandler } from "../../plugins/error-handler";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
-import { AuditLogRepository } from "../auth/audit-log.repository";
+import { AuditLogRepository } from "../audit/audit-log.repository";
 import { InvitationsRepository } from "./invitations.repository";
 import { type InvitationCaller, InvitationsService } from "./invitations.service";
 import { type RpcRoutesOptions, rpcRoutes } from "./rpc.routes";

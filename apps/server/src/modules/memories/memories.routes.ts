@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import type { Caller } from "../auth/session.service";
+import type { Caller } from "../auth";
 import { memberOf, requireMembers } from "../../plugins/member-auth";
 import { sendPreparedJson } from "../../plugins/send-prepared-json";
 import type { MemoriesService } from "./memories.service";

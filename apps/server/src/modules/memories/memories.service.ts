@@ -7,7 +7,7 @@ import { GenerationCache } from "../../lib/generation-cache";
 import { PreparedJson } from "../../lib/prepared-json";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
 import type { MemoriesRepository, MemoryRecord } from "./memories.repository";
-import type { PhotosRepository } from "../photos/photos.repository";
+import type { PhotosRepository } from "../photos";
 
 export interface Actor {
   userId: string;

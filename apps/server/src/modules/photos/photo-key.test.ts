@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidBlobKey } from "../storage/blob-key";
+import { isValidBlobKey } from "../../lib/blob-key";
 import { derivativeKey, originalPhotoKey, photoBucket } from "./photo-key";
 
 const userId = "3f2b8c1e-6a9d-4e57-9b0a-1c2d3e4f5a6b";

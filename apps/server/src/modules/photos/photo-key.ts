@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { validateBlobKey } from "../storage/blob-key";
+import { validateBlobKey } from "../../lib/blob-key";
 
 /** The bucket name in photo URLs; callers put it in front of these keys where a path needs it. */
 export const photoBucket = "memory-photos";

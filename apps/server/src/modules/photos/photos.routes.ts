@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { memberOf, requireMembers } from "../../plugins/member-auth";
-import type { Caller } from "../auth/session.service";
+import type { Caller } from "../auth";
 import { BlobRangeNotSatisfiableError, type ByteRangeRequest } from "../storage";
 import { photoBucket } from "./photo-key";
 import type { PhotosService } from "./photos.service";

@@ -5,14 +5,9 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BlobNotFoundError,
-  BlobRangeNotSatisfiableError,
-  InvalidBlobKeyError,
-  InvalidByteRangeError,
-  type BlobInfo,
-  type BlobStore,
-} from "./blob-store";
+import { InvalidBlobKeyError } from "../../lib/blob-key";
+import { BlobNotFoundError, type BlobInfo, type BlobStore } from "./blob-store";
+import { BlobRangeNotSatisfiableError, InvalidByteRangeError } from "./byte-range";
 import { LocalBlobStore } from "./local-blob-store";
 import { startTestS3Server } from "../../../test/s3-test-server";
 import { S3BlobStore } from "./s3-blob-store";

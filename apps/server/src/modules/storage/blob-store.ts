@@ -60,29 +60,3 @@ export class BlobNotFoundError extends AppError {
     this.name = "BlobNotFoundError";
   }
 }
-
-export class InvalidBlobKeyError extends AppError {
-  constructor(key: string, reason: string) {
-    // JSON.stringify makes control characters in a rejected key visible in logs.
-    super(400, "invalid_key", `Invalid storage key ${JSON.stringify(key)}: ${reason}.`);
-    this.name = "InvalidBlobKeyError";
-  }
-}
-
-export class InvalidByteRangeError extends AppError {
-  constructor(reason: string) {
-    super(400, "invalid_range", `Invalid byte range: ${reason}.`);
-    this.name = "InvalidByteRangeError";
-  }
-}
-
-export class BlobRangeNotSatisfiableError extends AppError {
-  constructor(
-    readonly key: string,
-    /** Full object size, for the `Content-Range: bytes * /size` header of a 416 answer. */
-    readonly size: number | undefined,
-  ) {
-    super(416, "range_not_satisfiable", `The requested range lies outside the object "${key}".`);
-    this.name = "BlobRangeNotSatisfiableError";
-  }
-}

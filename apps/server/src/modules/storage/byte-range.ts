@@ -1,4 +1,4 @@
-import { BlobRangeNotSatisfiableError, InvalidByteRangeError } from "./blob-store";
+import { AppError } from "../../errors";
 
 /** As asked for: `end` is inclusive and optional ("to the end"), like HTTP `bytes=start-[end]`. */
 export interface ByteRangeRequest {
@@ -38,4 +38,22 @@ export function parseContentRange(header: string | undefined): (ByteRange & { si
   const match = header === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header.trim());
   if (!match) return undefined;
   return { start: Number(match[1]), end: Number(match[2]), size: Number(match[3]) };
+}
+
+export class InvalidByteRangeError extends AppError {
+  constructor(reason: string) {
+    super(400, "invalid_range", `Invalid byte range: ${reason}.`);
+    this.name = "InvalidByteRangeError";
+  }
+}
+
+export class BlobRangeNotSatisfiableError extends AppError {
+  constructor(
+    readonly key: string,
+    /** Full object size, for the `Content-Range: bytes * /size` header of a 416 answer. */
+    readonly size: number | undefined,
+  ) {
+    super(416, "range_not_satisfiable", `The requested range lies outside the object "${key}".`);
+    this.name = "BlobRangeNotSatisfiableError";
+  }
 }

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InvalidBlobKeyError, type BlobInfo } from "./blob-store";
+import { InvalidBlobKeyError } from "../../lib/blob-key";
+import type { BlobInfo } from "./blob-store";
 import { LocalBlobStore } from "./local-blob-store";
 import { failingStream } from "./test-helpers";
 

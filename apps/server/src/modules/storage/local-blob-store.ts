@@ -3,10 +3,9 @@ import { constants } from "node:fs";
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { isValidBlobKey, prefixDirectory, validateBlobKey, validateBlobPrefix } from "./blob-key";
+import { InvalidBlobKeyError, isValidBlobKey, prefixDirectory, validateBlobKey, validateBlobPrefix } from "../../lib/blob-key";
 import {
   BlobNotFoundError,
-  InvalidBlobKeyError,
   type BlobContent,
   type BlobInfo,
   type BlobStore,

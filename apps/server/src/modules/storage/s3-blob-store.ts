@@ -9,17 +9,16 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { Readable } from "node:stream";
-import { isValidBlobKey, validateBlobKey, validateBlobPrefix } from "./blob-key";
+import { isValidBlobKey, validateBlobKey, validateBlobPrefix } from "../../lib/blob-key";
 import {
   BlobNotFoundError,
-  BlobRangeNotSatisfiableError,
   type BlobContent,
   type BlobInfo,
   type BlobStore,
   type GetBlobOptions,
   type PutBlobOptions,
 } from "./blob-store";
-import { parseContentRange, toRangeHeader, validateByteRange } from "./byte-range";
+import { BlobRangeNotSatisfiableError, parseContentRange, toRangeHeader, validateByteRange } from "./byte-range";
 
 export interface S3BlobStoreOptions {
   bucket: string;

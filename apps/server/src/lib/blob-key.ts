@@ -1,4 +1,4 @@
-import { InvalidBlobKeyError } from "./blob-store";
+import { AppError } from "../errors";
 
 const MAX_KEY_BYTES = 1024;
 // Most file systems cap a single name at 255 bytes; enforcing it everywhere keeps S3 and
@@ -61,5 +61,13 @@ function checkSegment(key: string, segment: string): void {
   if (segment === "." || segment === "..") throw new InvalidBlobKeyError(key, `it has a '${segment}' segment`);
   if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) {
     throw new InvalidBlobKeyError(key, `a segment is longer than ${MAX_SEGMENT_BYTES} bytes`);
+  }
+}
+
+export class InvalidBlobKeyError extends AppError {
+  constructor(key: string, reason: string) {
+    // JSON.stringify makes control characters in a rejected key visible in logs.
+    super(400, "invalid_key", `Invalid storage key ${JSON.stringify(key)}: ${reason}.`);
+    this.name = "InvalidBlobKeyError";
   }
 }

@@ -1,0 +1,1 @@
+export { AuditLogRepository } from "./audit-log.repository";

@@ -1,0 +1,2 @@
+export { InProcessEventBus, PostgresEventBus } from "./event-bus";
+export { eventsRoutes } from "./events.routes";

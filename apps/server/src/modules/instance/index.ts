@@ -1,0 +1,1 @@
+export { InstanceSettingsRepository } from "./instance-settings.repository";

@@ -1,0 +1,3 @@
+export { InvitationsRepository } from "./invitations.repository";
+export { InvitationsService } from "./invitations.service";
+export { rpcRoutes } from "./rpc.routes";

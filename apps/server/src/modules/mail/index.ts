@@ -1,0 +1,2 @@
+export { createMailer, MailDeliveryError, type Mailer } from "./mailer";
+export { renderEmail } from "./templates";
