@@ -114,7 +114,7 @@ describe.each(testEngines)("the server on %s", (engine) => {
       payload: "{oops",
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ code: "bad_request" });
+    expect(malformed.json()).toMatchObject({ code: "bad_json" });
     const wrongType = await testApp.app.inject({
       method: "POST",
       url: "/api/test/echo",
@@ -128,7 +128,10 @@ describe.each(testEngines)("the server on %s", (engine) => {
   it("answers an unexpected failure with a bare 500 that leaks nothing", async () => {
     const response = await testApp.app.inject({ method: "GET", url: "/api/test/crash" });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ code: "internal_error", message: "Something went wrong on our side. Please try again." });
+    expect(response.json()).toEqual({
+      code: "unexpected_failure",
+      message: "Something went wrong on our side. Please try again.",
+    });
     expect(response.body).not.toContain("hunter2");
   });
 

@@ -123,7 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Limits are set per route (auth endpoints, invitation checks) from the AUTH_RATE_LIMIT_* settings.
   await app.register(fastifyRateLimit, {
     global: false,
-    errorResponseBuilder: () => new AppError(429, "over_request_rate_limit", "Request rate limit reached"),
+    errorResponseBuilder: () => new AppError("over_request_rate_limit"),
   });
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Memory Box API", version: config.version }, servers: [] },

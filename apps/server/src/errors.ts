@@ -1,19 +1,109 @@
+import { type ErrorCode, errorCatalogue } from "@memory-box/contract";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { ZodError } from "zod";
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions extends ErrorOptions {
+  /** Another status than the catalogue's, where a protocol fixes one for this call site. */
+  status?: number;
+  /** Another message than the catalogue's default. */
+  message?: string;
+  /** The fields at fault, for validation errors. */
+  details?: FieldProblem[];
+  /** Fields the error body carries beside code and message (Supabase Auth's `weak_password`). */
+  extra?: Record<string, unknown>;
+}
+
 /**
- * The one error type the HTTP layer knows how to answer. Every failure a client can cause
- * is an AppError with a stable `code` (clients switch on it; never rename one) and a status.
- * Anything else that reaches the error handler is a bug and becomes a generic 500.
+ * The one error type the HTTP layer answers in detail. Its code comes from the contract's
+ * catalogue, which gives the status and a default message; each API's error renderer wraps it
+ * in that API's envelope. Anything else that is thrown is classified (`classifyError`).
  */
 export class AppError extends Error {
+  readonly code: ErrorCode;
   readonly statusCode: number;
-  readonly code: string;
+  readonly details: FieldProblem[] | undefined;
+  readonly extra: Record<string, unknown> | undefined;
 
-  constructor(statusCode: number, code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    const entry = errorCatalogue[code];
+    super(options.message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
-    this.statusCode = statusCode;
     this.code = code;
+    this.statusCode = options.status ?? entry.status;
+    this.details = options.details;
+    this.extra = options.extra;
   }
 }
 
-export const badRequest = (code: string, message: string) => new AppError(400, code, message);
-export const notFound = (code: string, message: string) => new AppError(404, code, message);
+/** A thrown value as the client sees it; `unexpected` ones are bugs, logged and never described. */
+export interface ClassifiedError {
+  error: AppError;
+  unexpected: boolean;
+}
+
+/**
+ * Turns anything thrown while answering a request into a catalogue entry: our own errors as they
+ * are; schema and zod validation failures as `validation_failed` with the fields at fault;
+ * Fastify's client errors (bad JSON, body too large, wrong content type…) by their status; the
+ * rest as `unexpected_failure`.
+ */
+export function classifyError(thrown: unknown): ClassifiedError {
+  if (thrown instanceof AppError) return { error: thrown, unexpected: false };
+  if (thrown instanceof Error && hasZodFastifySchemaValidationErrors(thrown)) {
+    const details = thrown.validation.map((issue) => ({
+      path: [thrown.validationContext, ...issue.instancePath.split("/").filter(Boolean)].filter(Boolean).join("."),
+      message: issue.message ?? "is not valid",
+    }));
+    return { error: validationFailed(details), unexpected: false };
+  }
+  if (thrown instanceof ZodError) {
+    const details = thrown.issues.map((issue) => ({ path: issue.path.join(".") || "body", message: issue.message }));
+    return { error: validationFailed(details), unexpected: false };
+  }
+  const status = statusOf(thrown);
+  if (status !== undefined && status >= 400 && status < 500) {
+    const code = clientErrorCode(thrown, status);
+    // Fastify's own words for a client's mistake ("Body cannot be empty…") say more than the catalogue's.
+    const message = code !== "bad_json" && thrown instanceof Error ? thrown.message : undefined;
+    return { error: new AppError(code, { status, ...(message ? { message } : {}) }), unexpected: false };
+  }
+  return { error: new AppError("unexpected_failure"), unexpected: true };
+}
+
+/** The fields at fault, with the first of them named in the message for clients that show only it. */
+function validationFailed(details: FieldProblem[]): AppError {
+  const first = details[0];
+  return new AppError("validation_failed", {
+    details,
+    ...(first ? { message: `${first.path ? `${first.path}: ` : ""}${first.message}` } : {}),
+  });
+}
+
+function statusOf(thrown: unknown): number | undefined {
+  if (typeof thrown !== "object" || thrown === null || !("statusCode" in thrown)) return undefined;
+  return typeof thrown.statusCode === "number" ? thrown.statusCode : undefined;
+}
+
+function clientErrorCode(thrown: unknown, status: number): ErrorCode {
+  const fastifyCode = typeof thrown === "object" && thrown !== null && "code" in thrown ? thrown.code : undefined;
+  if (fastifyCode === "FST_ERR_CTP_INVALID_JSON_BODY" || (thrown instanceof SyntaxError && status === 400)) return "bad_json";
+  switch (status) {
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 413:
+      return "request_entity_too_large";
+    case 415:
+      return "unsupported_media_type";
+    case 429:
+      return "over_request_rate_limit";
+    default:
+      return "bad_request";
+  }
+}

@@ -1,8 +1,124 @@
 import { z } from "zod";
 
+/** What a code means on the wire: its HTTP status and the message sent when the thrower gives none. */
+export interface ErrorEntry {
+  status: number;
+  message: string;
+}
+
 /**
- * The body of every error answered on `/api`, `/storage` and `/rest`. `code` is stable:
- * clients switch on it, so a code is never renamed once shipped.
+ * Every error code any of Memory Box's APIs answers, declared once. Clients switch on codes, so a
+ * code is never renamed once shipped. Where Supabase Auth (GoTrue) or Supabase Storage fixes a code
+ * for a situation, that code is used on every API; a few GoTrue codes take another status at some
+ * call sites, as the reference server does (the thrower says so).
+ */
+export const errorCatalogue = {
+  // Any API: the request itself.
+  validation_failed: { status: 400, message: "The request is not valid." },
+  bad_json: { status: 400, message: "Could not parse request body as JSON" },
+  bad_request: { status: 400, message: "The request could not be understood." },
+  invalid_url: { status: 400, message: "The URL is not valid." },
+  uri_too_long: { status: 414, message: "A part of the path is too long." },
+  nul_character: { status: 400, message: "Text may not contain the NUL character (U+0000)." },
+  not_found: { status: 404, message: "Not found" },
+  method_not_allowed: { status: 405, message: "Method not allowed" },
+  request_entity_too_large: { status: 413, message: "Request body too large" },
+  unsupported_media_type: { status: 415, message: "Unsupported media type" },
+  over_request_rate_limit: { status: 429, message: "Request rate limit reached" },
+  unexpected_failure: { status: 500, message: "Something went wrong on our side. Please try again." },
+
+  // Any API: who is asking.
+  not_authenticated: { status: 401, message: "Not authenticated" },
+  no_authorization: { status: 401, message: "This endpoint requires a valid Bearer token" },
+  bad_jwt: { status: 403, message: "invalid JWT: unable to parse or verify signature" },
+  not_admin: { status: 403, message: "User not allowed" },
+  forbidden: { status: 403, message: "You are not allowed to do this." },
+  session_not_found: { status: 403, message: "Session from session_id claim in JWT does not exist" },
+  user_not_found: { status: 404, message: "User not found" },
+  email_not_invited: { status: 403, message: "This email address is not invited to access the platform" },
+  user_banned: { status: 403, message: "User is banned" },
+
+  // Memories (/api/v1/memories, /api/v1/tags).
+  memory_not_found: { status: 404, message: "Memory not found." },
+  memory_changed: { status: 409, message: "Someone else changed this memory in the meantime. Reload it and try again." },
+  invalid_cursor: { status: 400, message: "The page cursor is not valid." },
+  invalid_if_match: { status: 400, message: 'If-Match must be an ETag of this API, such as "v3".' },
+  duplicate_photo: { status: 400, message: "A photo is listed twice." },
+  unknown_photo: { status: 400, message: "A listed photo does not exist. Upload it first." },
+  photo_in_use: { status: 409, message: "A listed photo belongs to another memory." },
+
+  // Photos (/api/v1/photos and the signed photo URLs).
+  file_required: { status: 400, message: "Upload the photo as multipart/form-data with a field named file." },
+  malformed_multipart: { status: 400, message: "The upload is not complete multipart/form-data with a field named file." },
+  unsupported_image_type: {
+    status: 415,
+    message: "The file is not a supported image; use JPEG, PNG, WebP, GIF, AVIF or HEIC.",
+  },
+  image_too_large: { status: 422, message: "The image has too many pixels." },
+  corrupt_image: { status: 422, message: "The image could not be read; the file may be damaged or incomplete." },
+  invalid_signature: { status: 403, message: "This photo link is invalid or has expired." },
+
+  // Stored objects and buckets (/storage/v1).
+  object_not_found: { status: 404, message: "No stored object has this key." },
+  invalid_key: { status: 400, message: "Invalid storage key." },
+  invalid_range: { status: 400, message: "Invalid byte range." },
+  range_not_satisfiable: { status: 416, message: "The requested range lies outside the object." },
+  invalid_bucket_name: {
+    status: 400,
+    message: "Bucket names are 2-63 lower-case letters, digits, dots, dashes or underscores.",
+  },
+  already_exists: { status: 409, message: "The resource already exists" },
+  photos_stay_private: { status: 400, message: "The photo bucket is always private." },
+  bucket_required: { status: 400, message: "Memory Box keeps its photos in this bucket; it cannot be deleted." },
+  bucket_not_empty: { status: 409, message: "The bucket you tried to delete is not empty" },
+
+  // Invitations (/rest/v1/rpc).
+  invalid_email: { status: 400, message: "This is not a valid e-mail address." },
+  invitation_not_found: { status: 404, message: "This address is not on the invitation list." },
+
+  // Sign-in (/auth/v1), with the codes and statuses of Supabase Auth.
+  invalid_credentials: { status: 400, message: "Invalid login credentials" },
+  email_not_confirmed: { status: 400, message: "Email not confirmed" },
+  email_exists: { status: 422, message: "A user with this email address has already been registered" },
+  user_already_exists: { status: 422, message: "User already registered" },
+  weak_password: { status: 422, message: "Password is too weak." },
+  same_password: { status: 422, message: "New password should be different from the old password." },
+  signup_disabled: { status: 422, message: "Signups not allowed for this instance" },
+  phone_provider_disabled: { status: 422, message: "Phone logins are disabled" },
+  anonymous_provider_disabled: { status: 422, message: "Anonymous sign-ins are disabled" },
+  provider_disabled: { status: 400, message: "Provider (issuer) is not enabled" },
+  web3_provider_disabled: { status: 422, message: "Web3 provider is disabled" },
+  refresh_token_not_found: { status: 400, message: "Invalid Refresh Token: Refresh Token Not Found" },
+  refresh_token_already_used: { status: 400, message: "Invalid Refresh Token: Already Used" },
+  otp_expired: { status: 403, message: "Token has expired or is invalid" },
+  flow_state_not_found: { status: 404, message: "invalid flow state, no valid flow state found" },
+  flow_state_expired: { status: 422, message: "invalid flow state, flow state has expired" },
+  bad_code_verifier: { status: 400, message: "code challenge does not match previously saved code verifier" },
+  reauthentication_needed: { status: 400, message: "Password update requires reauthentication" },
+  reauthentication_not_valid: { status: 422, message: "Nonce has expired or is invalid" },
+  email_send_failed: { status: 502, message: "Error sending email" },
+  over_email_send_rate_limit: { status: 429, message: "For security purposes, you can only request this later." },
+  // Ways in that Memory Box does not offer (yet), answered as Supabase Auth does when they are off.
+  sso_provider_disabled: { status: 422, message: "SAML 2.0 is disabled" },
+  manual_linking_disabled: { status: 404, message: "Manual linking is disabled" },
+  mfa_totp_enroll_not_enabled: { status: 422, message: "MFA enroll is disabled for TOTP" },
+  mfa_factor_not_found: { status: 404, message: "Factor not found" },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Each code under its own name, for clients that switch on codes: `error.code === ErrorCode.memory_changed`. */
+export const ErrorCode = Object.fromEntries(Object.keys(errorCatalogue).map((code) => [code, code])) as {
+  readonly [Code in ErrorCode]: Code;
+};
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(errorCatalogue, value);
+}
+
+/**
+ * The body of every error answered on `/api` and `/rest` (the product's envelope; `/auth/v1` and
+ * `/storage/v1` wrap the same code and message in their own). `code` is one of `ErrorCode`.
  */
 export const ApiError = z.object({
   code: z.string(),
@@ -11,13 +127,3 @@ export const ApiError = z.object({
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;
-
-/** Codes the foundation answers with; feature modules add their own next to their routes. */
-export const CommonErrorCode = {
-  notFound: "not_found",
-  validationFailed: "validation_failed",
-  payloadTooLarge: "payload_too_large",
-  unsupportedMediaType: "unsupported_media_type",
-  methodNotAllowed: "method_not_allowed",
-  internal: "internal_error",
-} as const;

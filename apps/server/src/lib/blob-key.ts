@@ -67,7 +67,7 @@ function checkSegment(key: string, segment: string): void {
 export class InvalidBlobKeyError extends AppError {
   constructor(key: string, reason: string) {
     // JSON.stringify makes control characters in a rejected key visible in logs.
-    super(400, "invalid_key", `Invalid storage key ${JSON.stringify(key)}: ${reason}.`);
+    super("invalid_key", { message: `Invalid storage key ${JSON.stringify(key)}: ${reason}.` });
     this.name = "InvalidBlobKeyError";
   }
 }

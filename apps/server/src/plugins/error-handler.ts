@@ -1,60 +1,68 @@
-import type { ApiError } from "@memory-box/contract";
-import { CommonErrorCode } from "@memory-box/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError } from "../errors";
-import { AuthError, sendAuthError } from "../modules/auth";
-import { sendStorageError } from "../modules/storage";
+import { AppError, classifyError } from "../errors";
+
+/** Writes a catalogue entry in one API's envelope. */
+export type ErrorRenderer = (request: FastifyRequest, reply: FastifyReply, error: AppError) => FastifyReply;
+
+/** The product's envelope (`/api`, `/rest`): `{code, message, details?}`. */
+export const renderApiError: ErrorRenderer = (_request, reply, error) =>
+  reply
+    .status(error.statusCode)
+    .type("application/json; charset=utf-8")
+    .send({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...error.extra });
+
+export const supabaseApiVersionHeader = "x-supabase-api-version";
+const currentSupabaseApiVersion = "2024-01-01";
 
 /**
- * Turns every error on the API prefixes into a JSON body with a stable code. Errors a client
- * caused keep their 4xx status; anything else is logged and answered as a bare 500, so no
- * stack trace or internal message ever reaches a client.
+ * Supabase Auth's envelope (`/auth/v1`). Clients that send `X-Supabase-Api-Version: 2024-01-01`
+ * (auth-js always does) get `{code, message}` and the header echoed; older clients get the legacy
+ * `{code: status, error_code, msg}` and `x-sb-error-code`.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
-    if (error instanceof AppError) {
-      return sendError(reply, error.statusCode, { code: error.code, message: error.message });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendError(reply, 400, {
-        code: CommonErrorCode.validationFailed,
-        message: "The request is not valid.",
-        details: error.validation.map((issue) => ({
-          path: [error.validationContext, ...issue.instancePath.split("/").filter(Boolean)].filter(Boolean).join("."),
-          message: issue.message ?? "is not valid",
-        })),
-      });
-    }
-    const statusCode = "statusCode" in error && typeof error.statusCode === "number" ? error.statusCode : 500;
-    if (statusCode >= 400 && statusCode < 500) {
-      return sendError(reply, statusCode, { code: codeForClientError(statusCode), message: error.message });
-    }
-    request.log.error({ err: error }, "unhandled error");
-    return sendError(reply, 500, {
-      code: CommonErrorCode.internal,
-      message: "Something went wrong on our side. Please try again.",
-    });
+export const renderAuthError: ErrorRenderer = (request, reply, error) => {
+  reply.status(error.statusCode).type("application/json; charset=utf-8");
+  const version = request.headers[supabaseApiVersionHeader];
+  if (typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= currentSupabaseApiVersion) {
+    return reply
+      .header(supabaseApiVersionHeader, currentSupabaseApiVersion)
+      .send({ code: error.code, message: error.message, ...error.extra });
+  }
+  return reply
+    .header("x-sb-error-code", error.code)
+    .send({ code: error.statusCode, error_code: error.code, msg: error.message, ...error.extra });
+};
+
+/** Supabase Storage's envelope (`/storage/v1`): `{statusCode: "404", error, message}`, plus our `code`. */
+export const renderStorageError: ErrorRenderer = (_request, reply, error) =>
+  reply
+    .status(error.statusCode)
+    .type("application/json; charset=utf-8")
+    .send({ statusCode: String(error.statusCode), error: error.code, code: error.code, message: error.message });
+
+/**
+ * Makes `render` the error handler of `app` (the root, or an encapsulated plugin for its own
+ * prefix): every thrown value is classified into a catalogue entry and rendered. Errors a client
+ * caused keep their 4xx status; anything else is logged with the request id and answered as a
+ * bare `unexpected_failure`, so no stack trace or internal message ever reaches a client.
+ */
+export function answerErrorsWith(app: FastifyInstance, render: ErrorRenderer): void {
+  app.setErrorHandler((thrown: unknown, request, reply) => {
+    const { error, unexpected } = classifyError(thrown);
+    if (unexpected) request.log.error({ err: thrown }, "unhandled error");
+    return render(request, reply, error);
   });
 }
 
-export function sendError(reply: FastifyReply, statusCode: number, body: ApiError): FastifyReply {
-  return reply.status(statusCode).type("application/json; charset=utf-8").send(body);
+/** The product's error handler; `/auth/v1` and `/storage/v1` set their own inside their plugins. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  answerErrorsWith(app, renderApiError);
 }
 
-function codeForClientError(statusCode: number): string {
-  switch (statusCode) {
-    case 404:
-      return CommonErrorCode.notFound;
-    case 405:
-      return CommonErrorCode.methodNotAllowed;
-    case 413:
-      return CommonErrorCode.payloadTooLarge;
-    case 415:
-      return CommonErrorCode.unsupportedMediaType;
-    default:
-      return "bad_request";
-  }
+/** The renderer of the API a path belongs to, for answers given before any route or plugin runs. */
+function rendererForPath(path: string): ErrorRenderer {
+  if (path.startsWith("/auth/v1/")) return renderAuthError;
+  if (path.startsWith("/storage/v1/bucket")) return renderStorageError;
+  return renderApiError;
 }
 
 /**
@@ -63,18 +71,8 @@ function codeForClientError(statusCode: number): string {
  * Passed to Fastify as `frameworkErrors`.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
-  const status = tooLong ? 414 : 400;
-  const code = tooLong ? "uri_too_long" : "invalid_url";
-  const message = tooLong ? "A part of the path is too long." : "The URL is not valid.";
-  const path = request.url.split("?")[0] ?? "";
-  if (path.startsWith("/auth/v1/")) {
-    sendAuthError(request, reply, new AuthError(status, "validation_failed", message));
-  } else if (path.startsWith("/storage/v1/bucket")) {
-    sendStorageError(request, reply, new AppError(status, code, message));
-  } else {
-    sendError(reply, status, { code, message });
-  }
+  const appError = new AppError(error.code === "FST_ERR_MAX_PARAM_LENGTH" ? "uri_too_long" : "invalid_url");
+  rendererForPath(request.url.split("?")[0] ?? "")(request, reply, appError);
 }
 
 /**
@@ -84,7 +82,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 export function rejectNulCharacters(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw new AppError(400, "nul_character", "Text may not contain the NUL character (U+0000).");
+      throw new AppError("nul_character");
     }
   });
 }

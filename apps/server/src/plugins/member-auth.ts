@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
-import { AuthError } from "../modules/auth";
 import type { Caller, SessionService, SigningKeys } from "../modules/auth";
 
 declare module "fastify" {
@@ -20,9 +19,9 @@ export function memberAuthenticator(sessions: SessionService): (request: Fastify
     try {
       return await sessions.authenticate(request.headers.authorization);
     } catch (error) {
-      if (error instanceof AuthError) {
-        const missing = error.code === "no_authorization";
-        throw new AppError(401, missing ? "not_authenticated" : error.code, missing ? "Not authenticated" : error.message);
+      if (error instanceof AppError) {
+        if (error.code === "no_authorization") throw new AppError("not_authenticated");
+        throw new AppError(error.code, { status: 401, message: error.message });
       }
       throw error;
     }
@@ -39,7 +38,7 @@ export function requireMembers(app: FastifyInstance, authenticate: (request: Fas
 
 /** The member of a request behind `requireMembers`. */
 export function memberOf(request: FastifyRequest): Caller {
-  if (!request.member) throw new AppError(401, "not_authenticated", "Not authenticated");
+  if (!request.member) throw new AppError("not_authenticated");
   return request.member;
 }
 
@@ -47,11 +46,11 @@ export function memberOf(request: FastifyRequest): Caller {
 export function serviceRoleAuthenticator(keys: SigningKeys): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
-    if (!token) throw new AppError(401, "not_authenticated", "Not authenticated");
+    if (!token) throw new AppError("not_authenticated");
     try {
       await keys.verifyAdminToken(token);
     } catch (error) {
-      if (error instanceof AuthError) throw new AppError(403, error.code, error.message);
+      if (error instanceof AppError) throw new AppError(error.code, { status: 403, message: error.message });
       throw error;
     }
   };

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
-import { CommonErrorCode } from "@memory-box/contract";
 import type { FastifyInstance } from "fastify";
-import { sendError } from "./error-handler";
+import { AppError } from "../errors";
+import { renderApiError } from "./error-handler";
 
 /**
  * Paths owned by the server. An unknown path under these is a JSON 404, never the web app.
@@ -50,6 +50,6 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
       !isApiPath && isPageRequest
         ? "The web app is not built. Run `npm run build`, or use `npm run dev`."
         : `No route for ${request.method} ${pathname}.`;
-    return sendError(reply, 404, { code: CommonErrorCode.notFound, message });
+    return renderApiError(request, reply, new AppError("not_found", { message }));
   });
 }

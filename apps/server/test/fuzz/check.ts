@@ -1,7 +1,8 @@
+import { isErrorCode } from "@memory-box/contract";
 import type { LightMyRequestResponse } from "fastify";
 import type { FuzzRequest } from "./arbitraries";
 
-/** The auth API's choice of envelope (auth-error.ts): the current one for 2024-01-01 and later. */
+/** The auth API's choice of envelope (plugins/error-handler.ts): the current one for 2024-01-01 and later. */
 function usesCurrentAuthApi(headers: Record<string, string>): boolean {
   const version = headers["x-supabase-api-version"];
   return typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= "2024-01-01";
@@ -25,8 +26,8 @@ export function describeRequest(request: FuzzRequest): string {
 }
 
 /**
- * What every answer must be: never a 5xx, and every error a JSON body with a stable string code,
- * in the envelope of the API that answered it.
+ * What every answer must be: never a 5xx, and every error a JSON body with a code of the contract's
+ * catalogue, in the envelope of the API that answered it.
  * Returns a list of problems (empty when the response is fine).
  */
 export function problemsWith(request: FuzzRequest, response: LightMyRequestResponse): string[] {
@@ -53,6 +54,8 @@ export function problemsWith(request: FuzzRequest, response: LightMyRequestRespo
     return problems;
   }
   const errorBody = parsed as Record<string, unknown>;
+  const code = typeof errorBody.code === "string" ? errorBody.code : errorBody.error_code;
+  if (typeof code === "string" && !isErrorCode(code)) problems.push(`error code ${JSON.stringify(code)} is not in the catalogue`);
   const path = pathOf(request.url);
   // "/auth/v1/../x" is resolved before routing, so which API answers is not the prefix's.
   const dotSegments = /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path);

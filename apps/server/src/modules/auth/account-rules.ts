@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../db/schema";
 import { parseEmail } from "../../lib/email";
-import { AuthError } from "./auth-error";
+import { AppError } from "../../errors";
 
 /** Rules about accounts shared by the member-facing flows and the admin API. */
 
 /** Lower-cased and trimmed; anything that is not an address (by the invitation list's rule) is refused. */
 export function validEmail(raw: string): string {
   const email = parseEmail(raw);
-  if (email === null) throw new AuthError(400, "validation_failed", "Unable to validate email address: invalid format");
+  if (email === null) throw new AppError("validation_failed", { message: "Unable to validate email address: invalid format" });
   return email;
 }
 
@@ -17,16 +17,17 @@ export function validEmail(raw: string): string {
  * least the configured length (`422 weak_password` with the reasons).
  */
 export function assertPasswordAllowed(password: string, minLength: number): void {
-  if (!password) throw new AuthError(400, "validation_failed", "Signup requires a valid password");
+  if (!password) throw new AppError("validation_failed", { message: "Signup requires a valid password" });
   assertPasswordFits(password);
   const reasons = weakPasswordReasons(password, minLength);
-  if (reasons.length > 0) throw new AuthError(422, "weak_password", weakPasswordMessage(minLength), reasons);
+  if (reasons.length > 0)
+    throw new AppError("weak_password", { message: weakPasswordMessage(minLength), extra: { weak_password: { reasons } } });
 }
 
 /** argon2 has no length limit, but the reference server (bcrypt) refuses more than 72 bytes; so do we. */
 export function assertPasswordFits(password: string): void {
   if (Buffer.byteLength(password) > 72)
-    throw new AuthError(400, "validation_failed", "Password cannot be longer than 72 characters");
+    throw new AppError("validation_failed", { message: "Password cannot be longer than 72 characters" });
 }
 
 export function weakPasswordReasons(password: string, minLength: number): string[] {

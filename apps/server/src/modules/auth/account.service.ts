@@ -14,7 +14,6 @@ import {
   weakPasswordMessage,
   weakPasswordReasons,
 } from "./account-rules";
-import { AuthError } from "./auth-error";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordHasher } from "./password-hasher";
@@ -23,6 +22,7 @@ import { codeHash, pkceVerifierMatches, randomCode, randomToken, sha256 } from "
 import { type Caller, type InvitationCheck, notInvited, type RequestContext, type SessionService } from "./session.service";
 import type { SessionsRepository } from "./sessions.repository";
 import type { UsersRepository } from "./users.repository";
+import { AppError } from "../../errors";
 
 /** E-mailed token kinds, as stored; the names match the `type` of /verify where they overlap. */
 export type TokenKind = "signup" | "invite" | "magiclink" | "recovery" | "email_change" | "reauthentication";
@@ -115,14 +115,14 @@ export class AccountService {
     context: RequestContext,
   ): Promise<SessionJson | Record<string, unknown>> {
     const { config } = this.deps;
-    if (config.signupDisabled) throw new AuthError(422, "signup_disabled", "Signups not allowed for this instance");
+    if (config.signupDisabled) throw new AppError("signup_disabled");
     const email = validEmail(input.email);
     assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
     if (config.inviteOnly && !(await this.deps.invitations.isInvited(email))) throw notInvited();
 
     const existing = await this.deps.users.findByEmail(email);
     if (existing?.email_confirmed_at) {
-      if (config.autoconfirm) throw new AuthError(422, "user_already_exists", "User already registered");
+      if (config.autoconfirm) throw new AppError("user_already_exists");
       // Same answer as a new sign-up, so the form cannot tell who has an account.
       return obfuscatedUser(email, input.data, this.now());
     }
@@ -179,7 +179,7 @@ export class AccountService {
   }
 
   async signInWithPassword(input: { email: string; password: string }, context: RequestContext): Promise<SessionJson> {
-    const invalid = new AuthError(400, "invalid_credentials", "Invalid login credentials");
+    const invalid = new AppError("invalid_credentials");
     const email = input.email.trim().toLowerCase();
     const user = email ? await this.deps.users.findByEmail(email) : undefined;
     const passwordOk = user?.encrypted_password
@@ -191,7 +191,7 @@ export class AccountService {
     }
     if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
     this.deps.sessionService.assertNotBanned(user, 400);
-    if (!user.email_confirmed_at) throw new AuthError(400, "email_not_confirmed", "Email not confirmed");
+    if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
     const session = await this.deps.sessionService.start(user, "password", context);
     await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
     const reasons = weakPasswordReasons(input.password, this.deps.config.passwordMinLength);
@@ -203,19 +203,20 @@ export class AccountService {
   /** PKCE: trades the auth code from a link's redirect, plus the verifier only the client has, for a session. */
   async exchangeAuthCode(input: { authCode: string; codeVerifier: string }, context: RequestContext): Promise<SessionJson> {
     if (!input.authCode || !input.codeVerifier)
-      throw new AuthError(400, "validation_failed", "invalid request: both auth code and code verifier should be non-empty");
+      throw new AppError("validation_failed", {
+        message: "invalid request: both auth code and code verifier should be non-empty",
+      });
     const flow = await this.deps.tokens.findFlowStateByAuthCode(sha256(input.authCode));
-    if (!flow) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+    if (!flow) throw new AppError("flow_state_not_found");
     if (this.now().getTime() - Date.parse(flow.auth_code_issued_at ?? flow.created_at) > flowStateTtlMs) {
       await this.deps.tokens.deleteFlowState(flow.id);
-      throw new AuthError(422, "flow_state_expired", "invalid flow state, flow state has expired");
+      throw new AppError("flow_state_expired");
     }
     if (!pkceVerifierMatches(input.codeVerifier, flow.code_challenge, flow.code_challenge_method))
-      throw new AuthError(400, "bad_code_verifier", "code challenge does not match previously saved code verifier");
-    if (!(await this.deps.tokens.deleteFlowState(flow.id)))
-      throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+      throw new AppError("bad_code_verifier");
+    if (!(await this.deps.tokens.deleteFlowState(flow.id))) throw new AppError("flow_state_not_found");
     const user = await this.deps.users.findById(flow.user_id);
-    if (!user) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+    if (!user) throw new AppError("flow_state_not_found");
     if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
     return this.deps.sessionService.start(user, flow.authentication_method === "recovery" ? "recovery" : "otp", context);
   }
@@ -229,11 +230,9 @@ export class AccountService {
     input: { type: VerifyType; tokenHash?: string; email?: string; code?: string },
     context: RequestContext,
   ): Promise<VerifiedToken> {
-    const expired = new AuthError(
-      403,
-      "otp_expired",
-      input.tokenHash ? "Email link is invalid or has expired" : "Token has expired or is invalid",
-    );
+    const expired = new AppError("otp_expired", {
+      message: input.tokenHash ? "Email link is invalid or has expired" : "Token has expired or is invalid",
+    });
     const kinds: TokenKind[] = input.type === "email" ? ["signup", "magiclink"] : [input.type];
     const token = input.tokenHash
       ? await this.deps.tokens.findByTokenHash(sha256(input.tokenHash), kinds)
@@ -249,8 +248,7 @@ export class AccountService {
     const now = this.now().toISOString();
     const verified: UserRow = { ...user, email_confirmed_at: user.email_confirmed_at ?? now, updated_at: now };
     if (token.token_type === "email_change") {
-      if (await this.deps.users.findByEmail(token.relates_to))
-        throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
+      if (await this.deps.users.findByEmail(token.relates_to)) throw new AppError("email_exists");
       Object.assign(verified, { email: token.relates_to, email_change: null, email_change_sent_at: null });
     }
     if (!(await this.deps.sessionService.isAllowedIn(verified))) throw notInvited();
@@ -356,7 +354,7 @@ export class AccountService {
 
   /** Sends a six-digit nonce that a password change in an old session must carry. */
   async reauthenticate(caller: Caller): Promise<void> {
-    if (!caller.user.email_confirmed_at) throw new AuthError(422, "email_not_confirmed", "Email not confirmed");
+    if (!caller.user.email_confirmed_at) throw new AppError("email_not_confirmed", { status: 422 });
     await this.sendToken(caller.user, "reauthentication", {});
   }
 
@@ -385,7 +383,7 @@ export class AccountService {
       // guess is the current password from same_password, without the e-mailed nonce.
       await this.assertReauthenticated(caller, input.nonce);
       if (user.encrypted_password && (await this.deps.hasher.verify(user.encrypted_password, input.password))) {
-        throw new AuthError(422, "same_password", "New password should be different from the old password.");
+        throw new AppError("same_password");
       }
       const passwordHash = await this.deps.hasher.hash(input.password);
       await this.deps.sessions.transaction(async (trx) => {
@@ -401,8 +399,7 @@ export class AccountService {
     if (input.email !== undefined) {
       const newEmail = validEmail(input.email);
       if (newEmail !== user.email) {
-        if (await this.deps.users.findByEmail(newEmail))
-          throw new AuthError(422, "email_exists", "A user with this email address has already been registered");
+        if (await this.deps.users.findByEmail(newEmail)) throw new AppError("email_exists");
         if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(newEmail))) throw notInvited();
         user = { ...user, email_change: newEmail };
         user = await this.sendToken(user, "email_change", { redirectTo, pkce: input.pkce, authenticationMethod: "email_change" });
@@ -423,7 +420,7 @@ export class AccountService {
     const session = await this.deps.sessions.findById(caller.claims.session_id);
     const sessionAge = this.now().getTime() - Date.parse(session?.created_at ?? "1970-01-01T00:00:00Z");
     if (sessionAge < reauthenticationWindowMs) return;
-    if (!nonce) throw new AuthError(400, "reauthentication_needed", "Password update requires reauthentication");
+    if (!nonce) throw new AppError("reauthentication_needed");
     const token = await this.deps.tokens.findByOtpHash(codeHash(caller.user.email, nonce.trim()), ["reauthentication"]);
     if (
       !token ||
@@ -431,7 +428,7 @@ export class AccountService {
       Date.parse(token.expires_at) < this.now().getTime() ||
       !(await this.deps.tokens.consume(token.id))
     ) {
-      throw new AuthError(422, "reauthentication_not_valid", "Nonce has expired or is invalid");
+      throw new AppError("reauthentication_not_valid");
     }
   }
 
@@ -462,11 +459,9 @@ export class AccountService {
     ) {
       const latest = (await this.deps.users.findById(user.id))?.[sentAtColumn];
       const waitMs = latest ? Date.parse(latest) + intervalMs - now.getTime() : intervalMs;
-      throw new AuthError(
-        429,
-        "over_email_send_rate_limit",
-        `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`,
-      );
+      throw new AppError("over_email_send_rate_limit", {
+        message: `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`,
+      });
     }
     const issued = await this.issueToken(user, kind, options);
     const mail = renderEmail(mailKind[kind], {
@@ -550,7 +545,7 @@ export class AccountService {
     try {
       await this.sendToken(user, kind, options, { background: true });
     } catch (error) {
-      if (error instanceof AuthError && error.code === "over_email_send_rate_limit") return;
+      if (error instanceof AppError && error.code === "over_email_send_rate_limit") return;
       throw error;
     }
   }

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import * as schemas from "./admin.schemas";
 import type { AdminCaller, AdminContext, AdminService, UserAttributes, UserPage } from "./admin.service";
-import { AuthError, registerAuthErrorHandling } from "./auth-error";
+import { registerAuthErrorHandling } from "./auth-errors";
+import { AppError } from "../../errors";
 
 export interface AdminRoutesOptions {
   admin: AdminService;
@@ -77,8 +78,9 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 };
 
 function attributes(body: z.infer<typeof schemas.AdminUserBody>): UserAttributes {
-  if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-  if (body.password_hash) throw new AuthError(400, "validation_failed", "password_hash is not supported; set password instead");
+  if (body.phone) throw new AppError("phone_provider_disabled");
+  if (body.password_hash)
+    throw new AppError("validation_failed", { message: "password_hash is not supported; set password instead" });
   return {
     email: body.email,
     password: body.password,

@@ -4,13 +4,13 @@ import type { InvitationsService } from "../invitations";
 import { assertPasswordAllowed, assertPasswordFits, displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import type { AccountService, TokenKind } from "./account.service";
 import type { AuditLogRepository } from "../audit";
-import { AuthError } from "./auth-error";
 import { parseObject, presentUser } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordHasher } from "./password-hasher";
 import type { SessionsRepository } from "./sessions.repository";
 import type { SigningKeys } from "./signing-keys";
 import type { UsersRepository } from "./users.repository";
+import { AppError } from "../../errors";
 
 /** Who called the admin API: the admin token's role, and its subject when it has one (for the audit log). */
 export interface AdminCaller {
@@ -59,7 +59,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** Pending links that must not outlive a password the operator set. */
 const linksEndedByPasswordChange = ["recovery", "magiclink", "email_change", "reauthentication"];
 
-const emailExists = () => new AuthError(422, "email_exists", "A user with this email address has already been registered");
+const emailExists = () => new AppError("email_exists");
 
 /**
  * The Supabase Auth admin API: operators (holders of a service-role token) manage accounts
@@ -89,10 +89,10 @@ export class AdminService {
   /** Resolves `Authorization: Bearer <service-role JWT>`; a token bound to a session needs that session alive. */
   async authorize(authorization: string | undefined): Promise<AdminCaller> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
-    if (!match?.[1]) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
+    if (!match?.[1]) throw new AppError("no_authorization");
     const claims = await this.deps.keys.verifyAdminToken(match[1], this.now());
     if (claims.session_id !== undefined && !(await this.deps.sessions.findById(claims.session_id))) {
-      throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+      throw new AppError("session_not_found");
     }
     return { role: claims.role, sub: claims.sub };
   }
@@ -119,7 +119,8 @@ export class AdminService {
 
   /** No e-mail is sent. Without a password the account has none: it signs in by link, or the operator sets one. */
   async createUser(input: UserAttributes, context: AdminContext): Promise<Record<string, unknown>> {
-    if (!input.email) throw new AuthError(400, "validation_failed", "Cannot create a user without either an email or phone");
+    if (!input.email)
+      throw new AppError("validation_failed", { message: "Cannot create a user without either an email or phone" });
     const email = validEmail(input.email);
     if (await this.deps.users.findByEmail(email)) throw emailExists();
     // As in Supabase Auth, an operator's password is not strength-checked on create.
@@ -246,7 +247,7 @@ export class AdminService {
         break;
       }
       default:
-        throw new AuthError(400, "validation_failed", `Invalid email action link type requested: ${type}`);
+        throw new AppError("validation_failed", { message: `Invalid email action link type requested: ${type}` });
     }
 
     const issued = await this.deps.accounts.issueToken(user, kind, { redirectTo: input.redirectTo });
@@ -280,7 +281,7 @@ export class AdminService {
   }
 
   private async findUser(id: string): Promise<UserRow> {
-    if (!uuidPattern.test(id)) throw new AuthError(404, "validation_failed", "user_id must be an UUID");
+    if (!uuidPattern.test(id)) throw new AppError("validation_failed", { status: 404, message: "user_id must be an UUID" });
     const user = await this.deps.users.findById(id);
     if (!user) throw userNotFound();
     return user;
@@ -333,7 +334,7 @@ export class AdminService {
   }
 
   private async hashSignupPassword(password: string | undefined): Promise<string> {
-    if (!password) throw new AuthError(400, "validation_failed", "Signup requires a valid password");
+    if (!password) throw new AppError("validation_failed", { message: "Signup requires a valid password" });
     assertPasswordAllowed(password, this.deps.config.passwordMinLength);
     return this.deps.hasher.hash(password);
   }
@@ -356,13 +357,13 @@ export class AdminService {
   }
 }
 
-const userNotFound = () => new AuthError(404, "user_not_found", "User not found");
+const userNotFound = () => new AppError("user_not_found");
 
 function pageParameter(raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === "") return fallback;
   // Nine digits keep (page - 1) * per_page a safe integer.
   if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1)
-    throw new AuthError(400, "validation_failed", `Bad Pagination Parameters: "${raw}" is not a positive whole number`);
+    throw new AppError("validation_failed", { message: `Bad Pagination Parameters: "${raw}" is not a positive whole number` });
   return Number(raw);
 }
 
@@ -372,11 +373,9 @@ const maxDurationMs = 2 ** 63 / 1e6;
 
 /** Go's `time.ParseDuration`, in milliseconds: `300ms`, `-1.5h`, `2h45m`; a bare `0` too. */
 export function parseGoDuration(text: string): number {
-  const invalid = new AuthError(
-    400,
-    "validation_failed",
-    `invalid format for ban duration: time: invalid duration ${JSON.stringify(text)}`,
-  );
+  const invalid = new AppError("validation_failed", {
+    message: `invalid format for ban duration: time: invalid duration ${JSON.stringify(text)}`,
+  });
   const sign = text.startsWith("-") ? -1 : 1;
   const body = text.replace(/^[-+]/, "");
   if (body === "0") return 0;

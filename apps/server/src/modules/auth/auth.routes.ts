@@ -1,9 +1,11 @@
 import fastifyCors from "@fastify/cors";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { ErrorCode } from "@memory-box/contract";
 import type { AuthRateLimits } from "../../config";
+import { AppError } from "../../errors";
 import type { AccountService, PkceChallenge, VerifyType } from "./account.service";
-import { AuthError, registerAuthErrorHandling, registerAuthNotFound } from "./auth-error";
+import { registerAuthErrorHandling, registerAuthNotFound } from "./auth-errors";
 import { presentUser } from "./auth.presenter";
 import * as schemas from "./auth.schemas";
 import type { SessionService } from "./session.service";
@@ -58,8 +60,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.SignUpBody } },
     async (request) => {
       const { body } = request;
-      if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone signups are disabled");
-      if (!body.email) throw new AuthError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+      if (body.phone) throw new AppError("phone_provider_disabled", { message: "Phone signups are disabled" });
+      if (!body.email) throw new AppError("anonymous_provider_disabled");
       return accounts.signUp(
         { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
         request.query.redirect_to,
@@ -73,14 +75,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       case "password": {
         const body = schemas.PasswordGrantBody.parse(request.body ?? {});
         if (body.email && body.phone)
-          throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided on login.");
-        if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-        if (!body.email) throw new AuthError(400, "validation_failed", "missing email or phone");
+          throw new AppError("validation_failed", {
+            message: "Only an email address or phone number should be provided on login.",
+          });
+        if (body.phone) throw new AppError("phone_provider_disabled");
+        if (!body.email) throw new AppError("validation_failed", { message: "missing email or phone" });
         return accounts.signInWithPassword({ email: body.email, password: body.password ?? "" }, context(request));
       }
       case "refresh_token": {
         const body = schemas.RefreshGrantBody.parse(request.body ?? {});
-        if (!body.refresh_token) throw new AuthError(400, "validation_failed", "Refresh token is not valid");
+        if (!body.refresh_token) throw new AppError("validation_failed", { message: "Refresh token is not valid" });
         return sessions.refresh(body.refresh_token, context(request));
       }
       case "pkce": {
@@ -91,18 +95,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         );
       }
       case "id_token":
-        throw new AuthError(400, "provider_disabled", "Provider (issuer) is not enabled");
+        throw new AppError("provider_disabled");
       case "web3":
-        throw new AuthError(422, "web3_provider_disabled", "Web3 provider is disabled");
+        throw new AppError("web3_provider_disabled");
       default:
-        throw new AuthError(400, "invalid_credentials", "unsupported_grant_type");
+        throw new AppError("invalid_credentials", { message: "unsupported_grant_type" });
     }
   });
 
   app.post("/logout", { schema: { querystring: schemas.LogoutQuery } }, async (request, reply) => {
     const scope = request.query.scope ?? "global";
     if (scope !== "global" && scope !== "local" && scope !== "others")
-      throw new AuthError(400, "validation_failed", `Unsupported logout scope "${scope}"`);
+      throw new AppError("validation_failed", { message: `Unsupported logout scope "${scope}"` });
     await sessions.logout(await caller(request), scope, context(request));
     return reply.status(204).send();
   });
@@ -115,8 +119,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const who = await caller(request);
       const { body } = request;
-      if (body.app_metadata) throw new AuthError(403, "not_admin", "Updating app_metadata requires admin privileges");
-      if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
+      if (body.app_metadata) throw new AppError("not_admin", { message: "Updating app_metadata requires admin privileges" });
+      if (body.phone) throw new AppError("phone_provider_disabled");
       return accounts.updateUser(
         who,
         {
@@ -143,9 +147,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const { body } = request;
       if (body.email && body.phone)
-        throw new AuthError(400, "validation_failed", "Only an email address or phone number should be provided");
-      if (body.phone) throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-      if (!body.email) throw new AuthError(400, "validation_failed", "An email address or phone number is required");
+        throw new AppError("validation_failed", { message: "Only an email address or phone number should be provided" });
+      if (body.phone) throw new AppError("phone_provider_disabled");
+      if (!body.email) throw new AppError("validation_failed", { message: "An email address or phone number is required" });
       await accounts.sendMagicLink(
         { email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) },
         request.query.redirect_to,
@@ -162,11 +166,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       const { body } = request;
       const type = verifyType(body.type);
       if (body.token && body.token_hash)
-        throw new AuthError(400, "validation_failed", "Only one of token or token_hash may be provided");
+        throw new AppError("validation_failed", { message: "Only one of token or token_hash may be provided" });
       if (body.token_hash && (body.email || body.phone))
-        throw new AuthError(400, "validation_failed", "token_hash cannot be combined with email or phone");
+        throw new AppError("validation_failed", { message: "token_hash cannot be combined with email or phone" });
       if (!body.token_hash && !(body.email && body.token))
-        throw new AuthError(400, "validation_failed", "Verify requires an email and token, or a token_hash");
+        throw new AppError("validation_failed", { message: "Verify requires an email and token, or a token_hash" });
       const verified = await accounts.verify(
         body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! },
         context(request),
@@ -182,7 +186,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     const redirectTo = accounts.redirectTarget(query.redirect_to);
     try {
       const type = verifyType(query.type);
-      if (!query.token) throw new AuthError(403, "otp_expired", "Email link is invalid or has expired");
+      if (!query.token) throw new AppError("otp_expired", { message: "Email link is invalid or has expired" });
       const verified = await accounts.verify({ type, tokenHash: query.token }, context(request));
       if (verified.flowStateId) {
         const code = await accounts.issueAuthCode(verified.flowStateId);
@@ -204,7 +208,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       );
       return reply.redirect(`${redirectTo.split("#")[0]}#${fragment.toString()}`, 303);
     } catch (error) {
-      if (!(error instanceof AuthError)) throw error;
+      if (!(error instanceof AppError)) throw error;
       return redirectWithError(reply, redirectTo, error);
     }
   });
@@ -213,7 +217,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     "/recover",
     { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.RecoverBody } },
     async (request) => {
-      if (!request.body.email) throw new AuthError(400, "validation_failed", "Password recovery requires an email");
+      if (!request.body.email) throw new AppError("validation_failed", { message: "Password recovery requires an email" });
       await accounts.sendRecovery({ email: request.body.email, ...pkce(request.body) }, request.query.redirect_to);
       return {};
     },
@@ -225,11 +229,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const { body } = request;
       if (body.type !== "signup" && body.type !== "email_change") {
-        if (body.type === "sms" || body.type === "phone_change")
-          throw new AuthError(422, "phone_provider_disabled", "Phone logins are disabled");
-        throw new AuthError(400, "validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
+        if (body.type === "sms" || body.type === "phone_change") throw new AppError("phone_provider_disabled");
+        throw new AppError("validation_failed", {
+          message: "Missing one of these types: signup, email_change, sms, phone_change",
+        });
       }
-      if (!body.email) throw new AuthError(400, "validation_failed", "An email address is required");
+      if (!body.email) throw new AppError("validation_failed", { message: "An email address is required" });
       await accounts.resend({ type: body.type, email: body.email, ...pkce(body) }, request.query.redirect_to);
       return {};
     },
@@ -240,17 +245,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   );
 
   // Ways in that Memory Box does not offer (yet): the answers Supabase Auth gives when they are off.
-  const notEnabled = (status: number, code: string, message: string) => async () => {
-    throw new AuthError(status, code, message);
+  const notEnabled = (code: ErrorCode, message: string) => async () => {
+    throw new AppError(code, { message });
   };
-  app.get("/authorize", notEnabled(400, "provider_disabled", "Unsupported provider: provider is not enabled"));
-  app.post("/sso", notEnabled(422, "sso_provider_disabled", "SAML 2.0 is disabled"));
-  app.get("/user/identities/authorize", notEnabled(404, "manual_linking_disabled", "Manual linking is disabled"));
-  app.delete("/user/identities/:id", notEnabled(404, "manual_linking_disabled", "Manual linking is disabled"));
-  app.post("/factors", notEnabled(422, "mfa_totp_enroll_not_enabled", "MFA enroll is disabled for TOTP"));
-  app.post("/factors/:id/challenge", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
-  app.post("/factors/:id/verify", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
-  app.delete("/factors/:id", notEnabled(404, "mfa_factor_not_found", "Factor not found"));
+  app.get("/authorize", notEnabled("provider_disabled", "Unsupported provider: provider is not enabled"));
+  app.post("/sso", notEnabled("sso_provider_disabled", "SAML 2.0 is disabled"));
+  app.get("/user/identities/authorize", notEnabled("manual_linking_disabled", "Manual linking is disabled"));
+  app.delete("/user/identities/:id", notEnabled("manual_linking_disabled", "Manual linking is disabled"));
+  app.post("/factors", notEnabled("mfa_totp_enroll_not_enabled", "MFA enroll is disabled for TOTP"));
+  app.post("/factors/:id/challenge", notEnabled("mfa_factor_not_found", "Factor not found"));
+  app.post("/factors/:id/verify", notEnabled("mfa_factor_not_found", "Factor not found"));
+  app.delete("/factors/:id", notEnabled("mfa_factor_not_found", "Factor not found"));
 };
 
 function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): {
@@ -259,16 +264,17 @@ function pkce(body: { code_challenge?: string | undefined; code_challenge_method
   const { code_challenge: challenge, code_challenge_method: method } = body;
   if (!challenge && !method) return {};
   if (!challenge || !method)
-    throw new AuthError(400, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge");
-  if (!/^(s256|plain)$/i.test(method)) throw new AuthError(400, "validation_failed", "code challenge method not supported");
+    throw new AppError("validation_failed", { message: "PKCE flow requires code_challenge_method and code_challenge" });
+  if (!/^(s256|plain)$/i.test(method))
+    throw new AppError("validation_failed", { message: "code challenge method not supported" });
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge))
-    throw new AuthError(400, "validation_failed", "code challenge does not match previously saved code verifier");
+    throw new AppError("validation_failed", { message: "code challenge does not match previously saved code verifier" });
   return { pkce: { codeChallenge: challenge, codeChallengeMethod: method.toLowerCase() } };
 }
 
 function verifyType(type: string | undefined): VerifyType {
   if (type && (verifyTypes as readonly string[]).includes(type)) return type as VerifyType;
-  throw new AuthError(400, "validation_failed", `Verify requires a verification type (${verifyTypes.join(", ")})`);
+  throw new AppError("validation_failed", { message: `Verify requires a verification type (${verifyTypes.join(", ")})` });
 }
 
 const oauthErrorByStatus: Record<number, string> = {
@@ -279,7 +285,7 @@ const oauthErrorByStatus: Record<number, string> = {
   503: "temporarily_unavailable",
 };
 
-function redirectWithError(reply: FastifyReply, redirectTo: string, error: AuthError): FastifyReply {
+function redirectWithError(reply: FastifyReply, redirectTo: string, error: AppError): FastifyReply {
   const params = new URLSearchParams({
     error: oauthErrorByStatus[error.statusCode] ?? "server_error",
     error_code: error.code,

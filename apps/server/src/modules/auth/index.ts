@@ -1,5 +1,5 @@
 export { adminRoutes } from "./admin.routes";
-export { AuthError, sendAuthError } from "./auth-error";
+
 export { createAuthModule, type AuthModule } from "./auth.module";
 export { authRoutes } from "./auth.routes";
 export type { Caller, SessionService } from "./session.service";

@@ -3,12 +3,12 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { CollectionStats, Database, UserRow } from "../../db/schema";
 import type { AuditLogRepository } from "../audit";
-import { AuthError } from "./auth-error";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { randomToken, sha256 } from "./secrets";
 import type { SessionsRepository } from "./sessions.repository";
 import type { AccessTokenClaims, AmrEntry, SigningKeys } from "./signing-keys";
 import type { UsersRepository } from "./users.repository";
+import { AppError } from "../../errors";
 
 /** Who is asking: recorded on sessions and in the audit log. */
 export interface RequestContext {
@@ -31,8 +31,7 @@ export interface InvitationCheck {
   isInvited(email: string): Promise<boolean>;
 }
 
-export const notInvited = () =>
-  new AuthError(403, "email_not_invited", "This email address is not invited to access the platform");
+export const notInvited = () => new AppError("email_not_invited");
 
 /**
  * Sessions: issuing them, rotating refresh tokens, ending them, and deciding whether a bearer
@@ -90,7 +89,7 @@ export class SessionService {
     const now = this.now();
     const nowIso = now.toISOString();
     const found = await this.deps.sessions.findForRotation(sha256(presented));
-    if (!found) throw new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+    if (!found) throw new AppError("refresh_token_not_found");
     const { token, user } = found;
     const session = { id: token.session_id, amr: found.amr };
     this.assertNotBanned(user, 400);
@@ -140,7 +139,7 @@ export class SessionService {
         ip: context.ip,
         detail: { session_id: session.id },
       });
-      throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+      throw new AppError("refresh_token_already_used");
     }
     return this.sessionJson(user, session.id, JSON.parse(session.amr) as AmrEntry[], outcome, now);
   }
@@ -166,11 +165,11 @@ export class SessionService {
    */
   async authenticate(authorization: string | undefined): Promise<Caller> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
-    if (!match?.[1]) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
+    if (!match?.[1]) throw new AppError("no_authorization");
     const claims = await this.deps.keys.verifyAccessToken(match[1], this.now());
     const found = await this.deps.users.findForSession(claims.sub, claims.session_id);
-    if (!found) throw new AuthError(403, "user_not_found", "User from sub claim in JWT does not exist");
-    if (!found.hasSession) throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+    if (!found) throw new AppError("user_not_found", { status: 403, message: "User from sub claim in JWT does not exist" });
+    if (!found.hasSession) throw new AppError("session_not_found");
     this.assertNotBanned(found.user, 403);
     if (!this.admits(found.invited)) throw notInvited();
     return { user: found.user, claims, collection: found.collection };
@@ -187,8 +186,7 @@ export class SessionService {
   }
 
   assertNotBanned(user: UserRow, status: 400 | 403): void {
-    if (user.banned_until && Date.parse(user.banned_until) > this.now().getTime())
-      throw new AuthError(status, "user_banned", "User is banned");
+    if (user.banned_until && Date.parse(user.banned_until) > this.now().getTime()) throw new AppError("user_banned", { status });
   }
 
   private async sessionJson(

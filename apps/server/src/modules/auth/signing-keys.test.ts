@@ -4,8 +4,8 @@ import type { CryptoKey, JWTHeaderParameters, JWTPayload } from "jose";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import type { JwkObject } from "../../config";
+import { AppError } from "../../errors";
 import { InstanceSettingsRepository } from "../instance/instance-settings.repository";
-import { AuthError } from "./auth-error";
 import { SigningKeys, type AccessTokenClaims } from "./signing-keys";
 
 const issuer = "https://memories.example.org/auth/v1";
@@ -60,7 +60,7 @@ const signWith = (key: CryptoKey, header: JWTHeaderParameters, payload: JWTPaylo
   new SignJWT(payload).setProtectedHeader(header).sign(key);
 
 async function expectAuthError(promise: Promise<unknown>, code: "bad_jwt" | "not_admin"): Promise<void> {
-  await expect(promise).rejects.toMatchObject({ name: "AuthError", statusCode: 403, code });
+  await expect(promise).rejects.toMatchObject({ name: "AppError", statusCode: 403, code });
 }
 
 describe.each(testEngines)("SigningKeys persistence on %s", (engine) => {
@@ -274,7 +274,7 @@ describe.each(["ES256", "RS256"] as const)("SigningKeys rejects forged and inval
   it("keeps error messages generic", async () => {
     const token = await signWith(foreignKey, { alg: "ES256", typ: "JWT", kid }, validPayload());
     const error = await keys.verifyAccessToken(token, now).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toBeInstanceOf(AppError);
     expect((error as Error).message).toMatch(/^invalid JWT: unable to parse or verify signature, /);
     expect((error as Error).message).not.toContain(token.split(".")[1]);
   });

@@ -4,7 +4,7 @@ import type { CryptoKey, JWK, JWSHeaderParameters, JWTPayload, JWTVerifyOptions 
 import type { JwkObject } from "../../config";
 import { BoundedCache } from "../../lib/bounded-cache";
 import type { InstanceSettingsRepository } from "../instance";
-import { AuthError } from "./auth-error";
+import { AppError } from "../../errors";
 
 export interface AmrEntry {
   method: string;
@@ -119,7 +119,7 @@ export class SigningKeys {
     return { token, expiresAt };
   }
 
-  /** Verifies a user access token signed by one of OUR asymmetric keys: alg allow-list RS256/ES256 matched to the key found by kid (only in our local key set; no kid → reject; never honour jku/jwk/x5u), issuer must equal ours, audience "authenticated", exp/nbf with 30 s tolerance, required claims present (sub a UUID, session_id a string). Throws AuthError(403, "bad_jwt", "invalid JWT: unable to parse or verify signature, …") on any failure (keep messages generic; never echo the token). */
+  /** Verifies a user access token signed by one of OUR asymmetric keys: alg allow-list RS256/ES256 matched to the key found by kid (only in our local key set; no kid → reject; never honour jku/jwk/x5u), issuer must equal ours, audience "authenticated", exp/nbf with 30 s tolerance, required claims present (sub a UUID, session_id a string). Throws AppError("bad_jwt", "invalid JWT: unable to parse or verify signature, …") on any failure (keep messages generic; never echo the token). */
   async verifyAccessToken(token: string, now = new Date()): Promise<AccessTokenClaims> {
     const verified = this.verifiedAccessTokens.get(token);
     if (verified) {
@@ -140,11 +140,10 @@ export class SigningKeys {
     return claims;
   }
 
-  /** For admin endpoints: accepts a JWT signed by one of our keys, or HS256 with the configured hsSecret (only if set; HS256 is never accepted when no secret is configured), whose role claim is "service_role" or "supabase_admin" (issuer/audience NOT required for these, as Supabase service keys carry iss "supabase"). Bad signature/format → AuthError(403,"bad_jwt",…); valid but other role → AuthError(403,"not_admin","User not allowed"). Returns the payload. */
+  /** For admin endpoints: accepts a JWT signed by one of our keys, or HS256 with the configured hsSecret (only if set; HS256 is never accepted when no secret is configured), whose role claim is "service_role" or "supabase_admin" (issuer/audience NOT required for these, as Supabase service keys carry iss "supabase"). Bad signature/format → AppError("bad_jwt"); valid but other role → AppError("not_admin"). Returns the payload. */
   async verifyAdminToken(token: string, now = new Date()): Promise<{ role: string; sub?: string; session_id?: string }> {
     const payload = await this.verify(token, now, true, {});
-    if (typeof payload.role !== "string" || !adminRoles.has(payload.role))
-      throw new AuthError(403, "not_admin", "User not allowed");
+    if (typeof payload.role !== "string" || !adminRoles.has(payload.role)) throw new AppError("not_admin");
     return { ...payload, role: payload.role, sub: optionalString(payload.sub), session_id: optionalString(payload.session_id) };
   }
 
@@ -292,6 +291,6 @@ function reasonFor(error: unknown): string {
   return "token is malformed or its key is unknown";
 }
 
-function badJwt(reason: string): AuthError {
-  return new AuthError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
+function badJwt(reason: string): AppError {
+  return new AppError("bad_jwt", { message: `invalid JWT: unable to parse or verify signature, ${reason}` });
 }

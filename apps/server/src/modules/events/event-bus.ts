@@ -1,21 +1,13 @@
+import { MemoryEvent } from "@memory-box/contract";
 import pg from "pg";
 
-/** Something a member did that other members' screens should show at once. */
-export interface CollectionEvent {
-  type: "memory.created" | "memory.updated" | "memory.deleted";
-  /** The memory's id. */
-  id: string;
-  /** The member who did it. */
-  actor: string;
-}
-
-export interface DeliveredEvent extends CollectionEvent {
+export interface DeliveredEvent extends MemoryEvent {
   /** Increasing within a process's stream; sent as the SSE id so a reconnect can resume. */
   eventId: string;
 }
 
 export interface EventBus {
-  publish(event: CollectionEvent): void;
+  publish(event: MemoryEvent): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: (event: DeliveredEvent) => void): () => void;
   /** Events after `eventId`, or null when it is too old (or unknown) to replay. */
@@ -34,7 +26,7 @@ class LocalDelivery {
   private readonly recent: DeliveredEvent[] = [];
   private sequence = 0;
 
-  deliver(event: CollectionEvent): void {
+  deliver(event: MemoryEvent): void {
     this.sequence += 1;
     const delivered: DeliveredEvent = {
       ...event,
@@ -61,7 +53,7 @@ class LocalDelivery {
 export class InProcessEventBus implements EventBus {
   private readonly delivery = new LocalDelivery();
 
-  publish(event: CollectionEvent): void {
+  publish(event: MemoryEvent): void {
     this.delivery.deliver(event);
   }
 
@@ -107,7 +99,7 @@ export class PostgresEventBus implements EventBus {
     return bus;
   }
 
-  publish(event: CollectionEvent): void {
+  publish(event: MemoryEvent): void {
     this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(event)]).catch(this.onError);
   }
 
@@ -124,16 +116,11 @@ export class PostgresEventBus implements EventBus {
     await Promise.allSettled([this.listener.end(), this.pool.end()]);
   }
 
+  /** Another writer on the channel (or an older version of this one) may send anything: only events pass. */
   private receive(payload: string | undefined): void {
     try {
-      const parsed = JSON.parse(payload ?? "") as Partial<CollectionEvent>;
-      if (
-        (parsed.type === "memory.created" || parsed.type === "memory.updated" || parsed.type === "memory.deleted") &&
-        typeof parsed.id === "string" &&
-        typeof parsed.actor === "string"
-      ) {
-        this.delivery.deliver({ type: parsed.type, id: parsed.id, actor: parsed.actor });
-      }
+      const parsed = MemoryEvent.safeParse(JSON.parse(payload ?? ""));
+      if (parsed.success) this.delivery.deliver(parsed.data);
     } catch (error) {
       this.onError(error instanceof Error ? error : new Error(String(error)));
     }

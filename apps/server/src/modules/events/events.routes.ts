@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders } from "node:http";
+import { MemoryEventData, resyncEventType } from "@memory-box/contract";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireMembers } from "../../plugins/member-auth";
@@ -47,15 +48,13 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         "x-accel-buffering": "no",
       });
       const send = (event: DeliveredEvent) =>
-        raw.write(
-          `id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify({ id: event.id, actor: event.actor })}\n\n`,
-        );
+        raw.write(`id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify(MemoryEventData.parse(event))}\n\n`);
       raw.write("retry: 3000\n\n");
 
       const lastEventId = request.headers["last-event-id"];
       if (typeof lastEventId === "string" && lastEventId !== "") {
         const missed = bus.since(lastEventId);
-        if (missed === null) raw.write("event: resync\ndata: {}\n\n");
+        if (missed === null) raw.write(`event: ${resyncEventType}\ndata: {}\n\n`);
         else missed.forEach(send);
       }
       const unsubscribe = bus.subscribe(send);

@@ -20,7 +20,7 @@ export interface InvitationCaller {
 /** Trims and lower-cases an address; throws 400 `invalid_email` when it is not one. */
 export function normalizeEmail(raw: string): string {
   const email = parseEmail(raw);
-  if (email === null) throw new AppError(400, "invalid_email", `"${raw.trim()}" is not a valid e-mail address`);
+  if (email === null) throw new AppError("invalid_email", { message: `"${raw.trim()}" is not a valid e-mail address` });
   return email;
 }
 
@@ -61,7 +61,7 @@ export class InvitationsService {
     const email = normalizeEmail(rawEmail);
     const sessionsEnded = await this.deps.invitations.transaction(async (trx) => {
       if (!(await this.deps.invitations.remove(email, trx)))
-        throw new AppError(404, "invitation_not_found", `${email} is not on the invitation list`);
+        throw new AppError("invitation_not_found", { message: `${email} is not on the invitation list` });
       return this.deps.invitations.deleteSessionsOfUserWithEmail(email, trx);
     });
     await this.deps.audit.record({ action: "invitation.revoked", detail: { email, revokedBy, sessionsEnded } }, this.now());
@@ -82,7 +82,7 @@ export class InvitationsService {
   /** Members may mark only their own address, so no one can spend another person's invitation. */
   async markOwnAddressUsed(caller: InvitationCaller, rawEmail: string): Promise<void> {
     if (normalizeEmail(rawEmail) !== caller.email.trim().toLowerCase())
-      throw new AppError(403, "forbidden", "You can only mark your own address");
+      throw new AppError("forbidden", { message: "You can only mark your own address" });
     await this.markUsed(caller.email, caller.userId);
   }
 }

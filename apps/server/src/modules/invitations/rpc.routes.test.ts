@@ -20,7 +20,7 @@ describe.each(testEngines)("the invitation RPCs on %s", (engine) => {
   const callers = new Map<string, InvitationCaller>();
   const authenticate = async (request: FastifyRequest): Promise<InvitationCaller> => {
     const caller = callers.get(request.headers.authorization ?? "");
-    if (!caller) throw new AppError(401, "not_authenticated", "Sign in first");
+    if (!caller) throw new AppError("not_authenticated", { message: "Sign in first" });
     return caller;
   };
 

@@ -37,7 +37,7 @@ export interface MailerOptions {
  */
 export class MailDeliveryError extends AppError {
   constructor(options?: ErrorOptions) {
-    super(502, "email_send_failed", "Error sending email", options);
+    super("email_send_failed", options);
     this.name = "MailDeliveryError";
   }
 }

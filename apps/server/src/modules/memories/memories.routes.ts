@@ -112,6 +112,6 @@ function etagOf(version: number): string {
 function expectedVersion(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const match = /^"v(\d{1,9})"$/.exec(header.trim());
-  if (!match?.[1]) throw new AppError(400, "invalid_if_match", 'If-Match must be an ETag of this API, such as "v3".');
+  if (!match?.[1]) throw new AppError("invalid_if_match");
   return Number(match[1]);
 }

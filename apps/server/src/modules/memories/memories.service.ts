@@ -1,8 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { type Memory, MemoryPage, type ParsedMemoryInput, type Photo, type TagList } from "@memory-box/contract";
+import {
+  type Memory,
+  type MemoryEvent,
+  MemoryPage,
+  type ParsedMemoryInput,
+  type Photo,
+  type TagList,
+} from "@memory-box/contract";
 import type { Transaction } from "kysely";
 import { z } from "zod";
-import { AppError, notFound } from "../../errors";
+import { AppError } from "../../errors";
 import { GenerationCache } from "../../lib/generation-cache";
 import { PreparedJson } from "../../lib/prepared-json";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
@@ -20,8 +27,6 @@ export interface ListQuery {
   limit: number;
 }
 
-export type MemoryEvent = { type: "memory.created" | "memory.updated" | "memory.deleted"; id: string; actor: string };
-
 export interface MemoriesServiceDeps {
   memories: MemoriesRepository;
   photos: PhotosRepository;
@@ -35,7 +40,7 @@ export interface MemoriesServiceDeps {
   now?: () => Date;
 }
 
-const memoryNotFound = () => notFound("memory_not_found", "Memory not found.");
+const memoryNotFound = () => new AppError("memory_not_found");
 /** List pages kept as JSON: ~75 KB each at 30 memories (and ~18 KB gzipped), so a few MB in all. */
 export const listPageCacheSize = 64;
 const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
@@ -160,12 +165,11 @@ export class MemoriesService {
 
   /** Photos listed in a save must exist and be free, or already belong to this memory. */
   private async assertAttachable(photoIds: string[], memoryId: string | null, trx: Transaction<Database>): Promise<void> {
-    if (new Set(photoIds).size !== photoIds.length) throw new AppError(400, "duplicate_photo", "A photo is listed twice.");
+    if (new Set(photoIds).size !== photoIds.length) throw new AppError("duplicate_photo");
     const photos = await this.deps.photos.findByIds(photoIds, trx);
-    if (photos.length !== photoIds.length)
-      throw new AppError(400, "unknown_photo", "A listed photo does not exist. Upload it first.");
+    if (photos.length !== photoIds.length) throw new AppError("unknown_photo");
     if (photos.some((photo) => photo.memory_id !== null && photo.memory_id !== memoryId)) {
-      throw new AppError(409, "photo_in_use", "A listed photo belongs to another memory.");
+      throw new AppError("photo_in_use");
     }
   }
 
@@ -194,7 +198,7 @@ function fieldsOf(input: ParsedMemoryInput) {
 }
 
 function conflict(): AppError {
-  return new AppError(409, "memory_changed", "Someone else changed this memory in the meantime. Reload it and try again.");
+  return new AppError("memory_changed");
 }
 
 function encodeCursor(sortKey: string): string {
@@ -203,6 +207,6 @@ function encodeCursor(sortKey: string): string {
 
 function decodeCursor(cursor: string): string {
   const sortKey = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!cursorPattern.test(sortKey)) throw new AppError(400, "invalid_cursor", "The page cursor is not valid.");
+  if (!cursorPattern.test(sortKey)) throw new AppError("invalid_cursor");
   return sortKey;
 }

@@ -69,7 +69,7 @@ const PLACEHOLDER_SIZE = 100;
 
 export class UnsupportedImageError extends AppError {
   constructor() {
-    super(415, "unsupported_image_type", "The file is not a supported image; use JPEG, PNG, WebP, GIF, AVIF or HEIC.");
+    super("unsupported_image_type");
     this.name = "UnsupportedImageError";
   }
 }
@@ -77,14 +77,14 @@ export class UnsupportedImageError extends AppError {
 export class ImageTooLargeError extends AppError {
   constructor(maxPixels: number, width?: number, height?: number) {
     const size = width !== undefined && height !== undefined ? `${width} × ${height} pixels` : "larger than that";
-    super(422, "image_too_large", `The image may have at most ${maxPixels / 1_000_000} megapixels; this one is ${size}.`);
+    super("image_too_large", { message: `The image may have at most ${maxPixels / 1_000_000} megapixels; this one is ${size}.` });
     this.name = "ImageTooLargeError";
   }
 }
 
 export class CorruptImageError extends AppError {
   constructor(options?: ErrorOptions) {
-    super(422, "corrupt_image", "The image could not be read; the file may be damaged or incomplete.", options);
+    super("corrupt_image", options);
     this.name = "CorruptImageError";
   }
 }

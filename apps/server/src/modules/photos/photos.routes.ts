@@ -36,12 +36,13 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
     },
     async (request, reply) => {
       if (!request.isMultipart())
-        throw new AppError(415, "unsupported_media_type", "Upload the photo as multipart/form-data with a field named file.");
+        throw new AppError("unsupported_media_type", {
+          message: "Upload the photo as multipart/form-data with a field named file.",
+        });
       const file = await request.file().catch((error: unknown) => {
         throw malformedUpload(error);
       });
-      if (!file || file.fieldname !== "file")
-        throw new AppError(400, "file_required", "Upload the photo as multipart/form-data with a field named file.");
+      if (!file || file.fieldname !== "file") throw new AppError("file_required");
       try {
         const photo = await service.upload(memberOf(request).user.id, file.file, () => file.file.truncated);
         return await reply.status(201).send(photo);
@@ -57,9 +58,7 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
 /** Busboy's parse errors ("Unexpected end of multipart data", "Boundary not found") carry no status. */
 function malformedUpload(error: unknown): unknown {
   if (error instanceof AppError || (error instanceof Error && "statusCode" in error)) return error;
-  return new AppError(400, "malformed_multipart", "The upload is not complete multipart/form-data with a field named file.", {
-    cause: error,
-  });
+  return new AppError("malformed_multipart", { cause: error });
 }
 
 const SignedQuery = z.looseObject({ expires: z.string().optional(), token: z.string().optional() });

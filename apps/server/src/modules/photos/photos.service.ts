@@ -60,7 +60,8 @@ export class PhotosService {
     const written: string[] = [];
     try {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
-      if (isTruncated()) throw new AppError(413, "payload_too_large", "The photo is larger than the upload limit.");
+      if (isTruncated())
+        throw new AppError("request_entity_too_large", { message: "The photo is larger than the upload limit." });
       const image = await this.decoding.run(async () =>
         processImage(await fsp.readFile(tempFile), this.deps.maxPixels === undefined ? {} : { maxPixels: this.deps.maxPixels }),
       );
@@ -144,7 +145,7 @@ export class PhotosService {
     range: ByteRangeRequest | undefined,
   ): Promise<BlobContent> {
     if (!expires || !token || !verifyPhotoSignature(objectKey, expires, token, this.deps.urlSecret, this.now())) {
-      throw new AppError(403, "invalid_signature", "This photo link is invalid or has expired.");
+      throw new AppError("invalid_signature");
     }
     return this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
   }

@@ -56,7 +56,7 @@ export interface BlobStore {
 
 export class BlobNotFoundError extends AppError {
   constructor(readonly key: string) {
-    super(404, "object_not_found", `No stored object has the key "${key}".`);
+    super("object_not_found", { message: `No stored object has the key "${key}".` });
     this.name = "BlobNotFoundError";
   }
 }

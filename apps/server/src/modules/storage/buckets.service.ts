@@ -23,7 +23,7 @@ export interface BucketJson {
   updated_at: string;
 }
 
-const bucketNotFound = () => new AppError(404, "not_found", "Bucket not found");
+const bucketNotFound = () => new AppError("not_found", { message: "Bucket not found" });
 
 /**
  * Bucket management for operators (service role). Objects of bucket `b` live under the blob
@@ -50,11 +50,7 @@ export class BucketsService {
   async create(input: { id?: string | undefined; name: string } & BucketSettings): Promise<{ name: string }> {
     const id = input.id ?? input.name;
     if (!/^[a-z0-9][a-z0-9._-]{1,62}$/.test(id) || (input.id !== undefined && input.id !== input.name)) {
-      throw new AppError(
-        400,
-        "invalid_bucket_name",
-        "Bucket names are 2-63 lower-case letters, digits, dots, dashes or underscores.",
-      );
+      throw new AppError("invalid_bucket_name");
     }
     const now = this.now();
     const created = await this.deps.buckets.insert({
@@ -67,13 +63,12 @@ export class BucketsService {
       created_at: now,
       updated_at: now,
     });
-    if (!created) throw new AppError(409, "already_exists", "The resource already exists");
+    if (!created) throw new AppError("already_exists");
     return { name: id };
   }
 
   async update(id: string, settings: BucketSettings): Promise<{ message: string }> {
-    if (id === photoBucketId && settings.public)
-      throw new AppError(400, "photos_stay_private", "The photo bucket is always private.");
+    if (id === photoBucketId && settings.public) throw new AppError("photos_stay_private");
     const changes = { ...columns(settings), ...(settings.public === undefined ? {} : { public: settings.public ? 1 : 0 }) };
     if (!(await this.deps.buckets.update(id, changes, this.now()))) throw bucketNotFound();
     return { message: "Successfully updated" };
@@ -88,11 +83,10 @@ export class BucketsService {
   }
 
   async delete(id: string): Promise<{ message: string }> {
-    if (id === photoBucketId)
-      throw new AppError(400, "bucket_required", "Memory Box keeps its photos in this bucket; it cannot be deleted.");
+    if (id === photoBucketId) throw new AppError("bucket_required");
     await this.get(id);
     for await (const _object of this.deps.blobStore.list(`${id}/`)) {
-      throw new AppError(409, "bucket_not_empty", "The bucket you tried to delete is not empty");
+      throw new AppError("bucket_not_empty");
     }
     await this.deps.buckets.delete(id);
     return { message: "Successfully deleted" };

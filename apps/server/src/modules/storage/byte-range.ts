@@ -42,7 +42,7 @@ export function parseContentRange(header: string | undefined): (ByteRange & { si
 
 export class InvalidByteRangeError extends AppError {
   constructor(reason: string) {
-    super(400, "invalid_range", `Invalid byte range: ${reason}.`);
+    super("invalid_range", { message: `Invalid byte range: ${reason}.` });
     this.name = "InvalidByteRangeError";
   }
 }
@@ -53,7 +53,7 @@ export class BlobRangeNotSatisfiableError extends AppError {
     /** Full object size, for the `Content-Range: bytes * /size` header of a 416 answer. */
     readonly size: number | undefined,
   ) {
-    super(416, "range_not_satisfiable", `The requested range lies outside the object "${key}".`);
+    super("range_not_satisfiable", { message: `The requested range lies outside the object "${key}".` });
     this.name = "BlobRangeNotSatisfiableError";
   }
 }

@@ -6,4 +6,4 @@ export { LocalBlobStore } from "./local-blob-store";
 export { S3BlobStore, type S3BlobStoreOptions } from "./s3-blob-store";
 export { BucketsRepository } from "./buckets.repository";
 export { BucketsService } from "./buckets.service";
-export { sendStorageError, storageRoutes } from "./storage.routes";
+export { storageRoutes } from "./storage.routes";

@@ -1,8 +1,7 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors";
+import { answerErrorsWith, renderStorageError } from "../../plugins/error-handler";
 import type { BucketsService } from "./buckets.service";
 
 export interface StorageRoutesOptions {
@@ -25,7 +24,7 @@ const CreateBucket = BucketSettings.extend({ id: z.string().max(100).optional(),
  * service-role token. Errors carry Storage's `{statusCode, error, message}` and our `code`.
  */
 export const storageRoutes: FastifyPluginAsyncZod<StorageRoutesOptions> = async (app, { buckets, requireServiceRole }) => {
-  app.setErrorHandler((error: FastifyError | Error, request, reply) => sendStorageError(request, reply, error));
+  answerErrorsWith(app, renderStorageError);
   app.addHook("onRequest", async (request) => requireServiceRole(request));
 
   app.get("/storage/v1/bucket", { schema: { tags: ["storage"], summary: "List buckets" } }, () => buckets.list());
@@ -51,23 +50,3 @@ export const storageRoutes: FastifyPluginAsyncZod<StorageRoutesOptions> = async 
     (request) => buckets.delete(request.params.id),
   );
 };
-
-export function sendStorageError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error): FastifyReply {
-  let status = 500;
-  let code = "internal_error";
-  let message = "Something went wrong on our side. Please try again.";
-  if (error instanceof AppError) {
-    ({ statusCode: status, code, message } = error);
-  } else if (hasZodFastifySchemaValidationErrors(error)) {
-    status = 400;
-    code = "validation_failed";
-    message = error.message;
-  } else if ("statusCode" in error && typeof error.statusCode === "number" && error.statusCode < 500) {
-    status = error.statusCode;
-    code = status === 413 ? "payload_too_large" : "bad_request";
-    message = error.message;
-  } else {
-    request.log.error({ err: error }, "storage request failed");
-  }
-  return reply.status(status).send({ statusCode: String(status), error: code, code, message });
-}

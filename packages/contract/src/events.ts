@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/**
+ * The live stream `GET /api/v1/events` (Server-Sent Events). Each change to the collection is an
+ * SSE message whose `event:` field is the change's `type` and whose `data:` is the JSON of
+ * `MemoryEventData`; its `id:` lets a reconnecting client resume. A message of type
+ * `resyncEventType` (data `{}`) means "what you missed is no longer known: reload everything".
+ */
+export const MemoryEventType = z.enum(["memory.created", "memory.updated", "memory.deleted"]);
+export type MemoryEventType = z.infer<typeof MemoryEventType>;
+
+/** Something a member did that other members' screens should show at once. */
+export const MemoryEvent = z.object({
+  type: MemoryEventType,
+  /** The memory's id. */
+  id: z.uuid(),
+  /** The member who did it. */
+  actor: z.uuid(),
+});
+export type MemoryEvent = z.infer<typeof MemoryEvent>;
+
+/** The `data:` of a memory event's SSE message (its type travels in the `event:` field). */
+export const MemoryEventData = MemoryEvent.omit({ type: true });
+export type MemoryEventData = z.infer<typeof MemoryEventData>;
+
+export const resyncEventType = "resync";
