@@ -165,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(storageRoutes, {
     buckets: new BucketsService({ buckets: new BucketsRepository(database.db), blobStore }),
-    requireServiceRole: serviceRoleAuthenticator(auth.keys),
+    requireServiceRole: serviceRoleAuthenticator((authorization) => auth.admin.authorize(authorization)),
   });
 
   await registerWebApp(app, config.webDir);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
-import type { Caller, SessionService, SigningKeys } from "../modules/auth";
+import type { Caller, SessionService } from "../modules/auth";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -42,15 +42,19 @@ export function memberOf(request: FastifyRequest): Caller {
   return request.member;
 }
 
-/** For operator routes (bucket management): the request must carry a service-role token. */
-export function serviceRoleAuthenticator(keys: SigningKeys): (request: FastifyRequest) => Promise<void> {
+/**
+ * For operator routes (bucket management): the auth service's one service-role check (`authorize`,
+ * the admin API's own: signature, roles, its clock, and a live session for a token bound to one).
+ * A missing token is `not_authenticated`, as on the product API.
+ */
+export function serviceRoleAuthenticator(
+  authorize: (authorization: string | undefined) => Promise<unknown>,
+): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
-    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
-    if (!token) throw new AppError("not_authenticated");
     try {
-      await keys.verifyAdminToken(token);
+      await authorize(request.headers.authorization);
     } catch (error) {
-      if (error instanceof AppError) throw new AppError(error.code, { status: 403, message: error.message });
+      if (error instanceof AppError && error.code === "no_authorization") throw new AppError("not_authenticated");
       throw error;
     }
   };

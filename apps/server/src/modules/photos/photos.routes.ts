@@ -77,10 +77,9 @@ export const photoObjectRoutes: FastifyPluginAsyncZod<{ service: PhotosService }
       const range = parseRange(request.headers.range);
       try {
         const content = await service.open(key, request.query.expires, request.query.token, range);
-        const secondsLeft = Math.max(0, Number(request.query.expires) - Math.floor(Date.now() / 1000));
         reply
           .header("content-type", content.info.contentType ?? "application/octet-stream")
-          .header("cache-control", `private, max-age=${secondsLeft}, immutable`)
+          .header("cache-control", `private, max-age=${content.secondsLeft}, immutable`)
           .header("x-content-type-options", "nosniff")
           .header("content-security-policy", "default-src 'none'; sandbox")
           .header("content-disposition", "inline")

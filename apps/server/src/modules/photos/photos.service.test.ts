@@ -53,6 +53,19 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
     return count;
   };
 
+  it("opens a photo by its signed URL until it expires, all by the service's clock", async () => {
+    const photo = await upload();
+    const url = new URL(photo.url, "http://memory-box.test");
+    const key = decodeURIComponent(url.pathname.replace("/storage/v1/object/sign/memory-photos/", ""));
+    const expires = url.searchParams.get("expires") ?? "";
+    const token = url.searchParams.get("token") ?? "";
+    const opened = await service.open(key, expires, token, undefined);
+    opened.body.destroy();
+    expect(opened.secondsLeft).toBe(Number(expires) - Math.floor(clock.getTime() / 1000));
+    clock = new Date((Number(expires) + 1) * 1000);
+    await expect(service.open(key, expires, token, undefined)).rejects.toMatchObject({ code: "invalid_signature" });
+  });
+
   it("removes uploads never attached within a day, with their files, and keeps the rest", async () => {
     const stale = await upload();
     const attached = await upload();

@@ -137,17 +137,22 @@ export class PhotosService {
     return url;
   }
 
-  /** The bytes behind a signed URL; 403 for a missing, altered or expired signature, before any lookup. */
+  /**
+   * The bytes behind a signed URL, with how long the URL stays valid (what a browser may cache it
+   * for); 403 for a missing, altered or expired signature, before any lookup.
+   */
   async open(
     objectKey: string,
     expires: string | undefined,
     token: string | undefined,
     range: ByteRangeRequest | undefined,
-  ): Promise<BlobContent> {
-    if (!expires || !token || !verifyPhotoSignature(objectKey, expires, token, this.deps.urlSecret, this.now())) {
+  ): Promise<BlobContent & { secondsLeft: number }> {
+    const now = this.now();
+    if (!expires || !token || !verifyPhotoSignature(objectKey, expires, token, this.deps.urlSecret, now)) {
       throw new AppError("invalid_signature");
     }
-    return this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
+    const content = await this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
+    return { ...content, secondsLeft: Math.max(0, Number(expires) - Math.floor(now.getTime() / 1000)) };
   }
 
   /** Deletes the files of photos whose rows are already gone. Failures are logged: a stray file is never served. */

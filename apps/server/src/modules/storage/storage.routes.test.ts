@@ -29,6 +29,32 @@ describe.each(testEngines)("bucket management on %s", (engine) => {
     expect(asMember.json()).toMatchObject({ code: "not_admin" });
   });
 
+  it("takes the admin API's one service-role check: a token bound to a session works only while that session lives", async () => {
+    const auth = (url: string, headers: Record<string, string>, payload: object) =>
+      testApp.app.inject({
+        method: "POST",
+        url: `/auth/v1${url}`,
+        headers: { ...headers, "x-supabase-api-version": "2024-01-01" },
+        payload,
+      });
+    const promoted = await createMember(testApp, "operator-by-role@memory-box.test");
+    const update = await testApp.app.inject({
+      method: "PUT",
+      url: `/auth/v1/admin/users/${promoted.userId}`,
+      headers: operator,
+      payload: { role: "service_role" },
+    });
+    expect(update.statusCode).toBe(200);
+    const signIn = await auth("/token?grant_type=password", {}, { email: promoted.email, password: "correct horse battery" });
+    const headers = { authorization: `Bearer ${signIn.json<{ access_token: string }>().access_token}` };
+    expect((await call("GET", "/storage/v1/bucket", headers)).statusCode).toBe(200);
+
+    expect((await auth("/logout", headers, {})).statusCode).toBe(204);
+    const afterSignOut = await call("GET", "/storage/v1/bucket", headers);
+    expect(afterSignOut.statusCode).toBe(403);
+    expect(afterSignOut.json()).toMatchObject({ code: "session_not_found" });
+  });
+
   it("has the private photo bucket from the first start", async () => {
     const response = await call("GET", "/storage/v1/bucket/memory-photos", operator);
     expect(response.statusCode).toBe(200);
