@@ -15,7 +15,7 @@ import pg from "pg";
 import { HttpClient, startBareFastify } from "./http";
 import { cli, type LoadResult, machineLine, round, runLoad, startServer, writeResults } from "./lib";
 import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-breakdown";
-import { listPageCacheSize } from "../apps/server/src/modules/memories/memories.service";
+import { listPageCacheSize } from "../apps/server/src/modules/memories/listing-cache";
 import { filterTags, type SeedCounts, searchWords, seedPostgres, seedSqlite } from "./seed";
 
 type Engine = "sqlite" | "postgres";

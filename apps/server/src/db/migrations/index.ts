@@ -5,6 +5,7 @@ import * as createMemories from "./2026_11_21_110000_create_memories";
 import * as createBuckets from "./2026_11_21_110100_create_buckets";
 import * as addMemoryListCounters from "./2026_11_21_120000_add_memory_list_counters";
 import * as extendListGeneration from "./2026_11_21_130000_extend_list_generation";
+import * as moveGenerationOnTagTextAndOrder from "./2026_11_23_100000_move_generation_on_tag_text_and_order";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_21_110100_create_buckets": createBuckets,
   "2026_11_21_120000_add_memory_list_counters": addMemoryListCounters,
   "2026_11_21_130000_extend_list_generation": extendListGeneration,
+  "2026_11_23_100000_move_generation_on_tag_text_and_order": moveGenerationOnTagTextAndOrder,
 };

@@ -1,7 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
-import type { CollectionStats, Database, MemoryRow, PhotoRow } from "../../db/schema";
-import { GenerationCache } from "../../lib/generation-cache";
+import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -27,15 +26,12 @@ export interface ListFilter {
 
 /** Shorter searches cannot use the trigram index (it needs three characters) and scan instead. */
 const trigramLength = 3;
-/** Distinct searches and tag filters whose counts are kept between changes. */
-const matchedCountCacheSize = 500;
 
 /**
  * Memories with their tags and photos. Every read is a fixed number of queries whatever the
  * page size: the page, then the tags and the photos of all its memories at once.
  */
 export class MemoriesRepository {
-  private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
@@ -90,28 +86,8 @@ export class MemoriesRepository {
     return { records: await this.withDetails(rows.slice(0, limit), this.db), hasMore };
   }
 
-  /**
-   * How many memories match the filter, and how many there are in all, given the collection's
-   * `stats` (`memory_stats`, read with the request's member check). A filter's count is counted
-   * once and then reused for as long as the generation stays where it was.
-   */
-  async counts(filter: ListFilter, stats: CollectionStats | undefined): Promise<{ matched: number; total: number }> {
-    const total = stats ? stats.total : await this.countAll();
-    const tag = tagKeyOf(filter);
-    const q = searchTermOf(filter);
-    if (!tag && !q) return { total, matched: total };
-    const key = JSON.stringify([tag ?? null, q ?? null]);
-    // Counted after the stats were read: a count newer than its generation is harmless (a later
-    // reader sees the newer generation and counts again); an older one could not happen.
-    const cached = stats === undefined ? undefined : this.matchedCounts.get(stats.generation, key);
-    if (cached !== undefined) return { total, matched: cached };
-    const matched = await this.countMatched(tag, q);
-    if (stats !== undefined) this.matchedCounts.set(stats.generation, key, matched);
-    return { total, matched };
-  }
-
-  /** Only if the `memory_stats` row were missing (removed by hand). */
-  private async countAll(): Promise<number> {
+  /** Every memory; the list takes it from `memory_stats` and counts only if that row were missing (removed by hand). */
+  async countAll(): Promise<number> {
     const row = await this.db
       .selectFrom("memories")
       .select((eb) => eb.fn.countAll<number>().as("count"))
@@ -119,7 +95,11 @@ export class MemoriesRepository {
     return Number(row.count);
   }
 
-  private async countMatched(tag: string | undefined, q: string | undefined): Promise<number> {
+  /** How many memories match a search and/or tag filter (the whole collection without either). */
+  async countMatched(filter: ListFilter): Promise<number> {
+    const tag = tagKeyOf(filter);
+    const q = searchTermOf(filter);
+    if (!tag && !q) return this.countAll();
     const row = await (
       q
         ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).

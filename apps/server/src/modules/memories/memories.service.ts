@@ -10,10 +10,10 @@ import {
 import type { Transaction } from "kysely";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { GenerationCache } from "../../lib/generation-cache";
 import { PreparedJson } from "../../lib/prepared-json";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
-import type { MemoriesRepository, MemoryRecord } from "./memories.repository";
+import { ListingCache } from "./listing-cache";
+import type { ListFilter, MemoriesRepository, MemoryRecord } from "./memories.repository";
 import type { PhotosRepository } from "../photos";
 
 export interface Actor {
@@ -41,8 +41,6 @@ export interface MemoriesServiceDeps {
 }
 
 const memoryNotFound = () => new AppError("memory_not_found");
-/** List pages kept as JSON: ~75 KB each at 30 memories (and ~18 KB gzipped), so a few MB in all. */
-export const listPageCacheSize = 64;
 const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
 
 /**
@@ -50,7 +48,7 @@ const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
  * the author; the last editor is recorded. Photos change hands only inside a memory's save.
  */
 export class MemoriesService {
-  private readonly listPages = new GenerationCache<PreparedJson>(listPageCacheSize);
+  private readonly listing = new ListingCache();
 
   constructor(private readonly deps: MemoriesServiceDeps) {}
 
@@ -59,14 +57,14 @@ export class MemoriesService {
   }
 
   /**
-   * A list page as the UTF-8 JSON the API answers with, cached by `memory_stats.generation` (which
-   * moves with every change a page can show, whoever makes it) and by the photo URLs' expiry. A
-   * member scrolling or a second tab re-asking then costs no query of its own, not the page's
-   * queries, photo signing and serialization: `stats` are the collection's `memory_stats` as the
-   * request's member check read them, in the same query, after the request arrived.
+   * A list page as the UTF-8 JSON the API answers with, kept in the listing cache by
+   * `memory_stats.generation` and the photo URLs' expiry. A member scrolling or a second tab
+   * re-asking then costs no query of its own, not the page's queries, photo signing and
+   * serialization: `stats` are the collection's `memory_stats` as the request's member check read
+   * them, in the same query, after the request arrived, so before the page is read.
    */
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
-    // The stats were read before the page: a page is never older than the generation it is filed under.
+    const generation = stats?.generation;
     const key = JSON.stringify([
       this.deps.photoUrlExpiry(),
       query.q ?? null,
@@ -74,27 +72,39 @@ export class MemoriesService {
       query.cursor ?? null,
       query.limit,
     ]);
-    const cached = stats === undefined ? undefined : this.listPages.get(stats.generation, key);
+    const cached = this.listing.page(generation, key);
     if (cached !== undefined) return cached;
     const json = PreparedJson.of(z.encode(MemoryPage, await this.buildPage(query, stats)));
-    if (stats !== undefined) this.listPages.set(stats.generation, key, json);
+    this.listing.keepPage(generation, key, json);
     return json;
   }
 
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
     const filter = { q: query.q, tag: query.tag };
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const [{ records, hasMore }, counts] = await Promise.all([
+    const [{ records, hasMore }, total, matched] = await Promise.all([
       this.deps.memories.page(filter, after, query.limit),
-      this.deps.memories.counts(filter, stats),
+      stats?.total ?? this.deps.memories.countAll(),
+      this.matchedCount(filter, stats),
     ]);
     const last = records.at(-1);
     return {
       items: records.map((record) => this.present(record)),
       next_cursor: hasMore && last ? encodeCursor(last.sort_key) : null,
-      matched: counts.matched,
-      total: counts.total,
+      matched: matched ?? total,
+      total,
     };
+  }
+
+  /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
+  private async matchedCount(filter: ListFilter, stats: CollectionStats | undefined): Promise<number | undefined> {
+    if (!filter.q?.trim() && !filter.tag?.trim()) return undefined;
+    const key = JSON.stringify([filter.q ?? null, filter.tag ?? null]);
+    const cached = this.listing.matchedCount(stats?.generation, key);
+    if (cached !== undefined) return cached;
+    const matched = await this.deps.memories.countMatched(filter);
+    this.listing.keepMatchedCount(stats?.generation, key, matched);
+    return matched;
   }
 
   async get(id: string): Promise<Memory> {

@@ -1,0 +1,206 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { photoRow } from "../../../test/photo-rows";
+import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
+import { newUser } from "../auth/account-rules";
+import { sortKey } from "./memories.repository";
+
+/**
+ * The listing cache's invariant: every write a list page can show moves `memory_stats.generation`,
+ * whoever makes it (the service, the CLI, a restore, another process), because pages and counts
+ * are kept per generation. A page shows each memory's fields and author, its tags in order, and
+ * its attached photos; each kind of write to those is made here straight in SQL, past the
+ * service, and must move the generation. Uploads not yet attached show nowhere and must not.
+ */
+describe.each(testEngines)("every write a list page can show moves the generation, on %s", (engine) => {
+  let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
+  const userId = randomUUID();
+  const memoryId = randomUUID();
+  const createdAt = "2026-01-01T00:00:00.000Z";
+
+  beforeAll(async () => {
+    database = await openMigratedTestDatabase(engine);
+    const { db } = database;
+    await db
+      .insertInto("users")
+      .values({ ...newUser("ann@memory-box.test", null, {}, createdAt), id: userId })
+      .execute();
+    await db
+      .insertInto("profiles")
+      .values({ user_id: userId, display_name: "Ann", created_at: createdAt, updated_at: createdAt })
+      .execute();
+    await db
+      .insertInto("memories")
+      .values({
+        id: memoryId,
+        title: "Lighthouse",
+        content: "Windy",
+        memory_date: "2024-05-01",
+        user_id: userId,
+        updated_by: userId,
+        created_at: createdAt,
+        updated_at: createdAt,
+        version: 1,
+        sort_key: sortKey("2024-05-01", createdAt, memoryId),
+        search_text: "lighthouse\nwindy\ncoast\nsea",
+      })
+      .execute();
+    await db
+      .insertInto("memory_tags")
+      .values([
+        { memory_id: memoryId, position: 0, tag: "coast", tag_key: "coast" },
+        { memory_id: memoryId, position: 1, tag: "sea", tag_key: "sea" },
+      ])
+      .execute();
+    await db
+      .insertInto("photos")
+      .values(photoRow(`${userId}/attached`, { memory_id: memoryId, position: 0, owner_id: userId }))
+      .execute();
+  });
+  afterAll(() => database.close());
+
+  const generation = async () =>
+    Number((await database.db.selectFrom("memory_stats").select("generation").executeTakeFirstOrThrow()).generation);
+  const attachedPhotoId = async () =>
+    (await database.db.selectFrom("photos").select("id").where("memory_id", "=", memoryId).executeTakeFirstOrThrow()).id;
+
+  const shownWrites: [string, () => Promise<unknown>][] = [
+    [
+      "a memory's title",
+      () => database.db.updateTable("memories").set({ title: "Old lighthouse" }).where("id", "=", memoryId).execute(),
+    ],
+    [
+      "a memory's description",
+      () => database.db.updateTable("memories").set({ content: "Calm" }).where("id", "=", memoryId).execute(),
+    ],
+    [
+      "a memory's date",
+      () =>
+        database.db
+          .updateTable("memories")
+          .set({ memory_date: "2024-05-02", sort_key: sortKey("2024-05-02", createdAt, memoryId) })
+          .where("id", "=", memoryId)
+          .execute(),
+    ],
+    [
+      "a memory's last editor",
+      () => database.db.updateTable("memories").set({ updated_at: "2026-02-01T00:00:00.000Z" }).execute(),
+    ],
+    [
+      "a tag added",
+      () =>
+        database.db
+          .insertInto("memory_tags")
+          .values({ memory_id: memoryId, position: 2, tag: "gulls", tag_key: "gulls" })
+          .execute(),
+    ],
+    [
+      "a tag's spelling",
+      () => database.db.updateTable("memory_tags").set({ tag: "Gulls" }).where("tag_key", "=", "gulls").execute(),
+    ],
+    [
+      "a tag's place in the list",
+      () => database.db.updateTable("memory_tags").set({ position: 5 }).where("tag_key", "=", "gulls").execute(),
+    ],
+    ["a tag removed", () => database.db.deleteFrom("memory_tags").where("tag_key", "=", "gulls").execute()],
+    [
+      "a photo attached as it is stored",
+      () =>
+        database.db
+          .insertInto("photos")
+          .values(photoRow(`${userId}/second`, { memory_id: memoryId, position: 1, owner_id: userId }))
+          .execute(),
+    ],
+    [
+      "an upload attached",
+      async () => {
+        const upload = photoRow(`${userId}/upload`, { owner_id: userId });
+        await database.db.insertInto("photos").values(upload).execute();
+        const before = await generation();
+        await database.db.updateTable("photos").set({ memory_id: memoryId, position: 2 }).where("id", "=", upload.id).execute();
+        return before;
+      },
+    ],
+    [
+      "a photo's place",
+      async () =>
+        database.db
+          .updateTable("photos")
+          .set({ position: 9 })
+          .where("id", "=", await attachedPhotoId())
+          .execute(),
+    ],
+    [
+      "a photo's derivatives",
+      async () =>
+        database.db
+          .updateTable("photos")
+          .set({ width: 41 })
+          .where("id", "=", await attachedPhotoId())
+          .execute(),
+    ],
+    [
+      "a photo detached",
+      async () =>
+        database.db
+          .updateTable("photos")
+          .set({ memory_id: null, position: null })
+          .where("id", "=", await attachedPhotoId())
+          .execute(),
+    ],
+    ["an attached photo deleted", () => database.db.deleteFrom("photos").where("memory_id", "=", memoryId).execute()],
+    ["an author's display name", () => database.db.updateTable("profiles").set({ display_name: "Ann B." }).execute()],
+    ["an author's profile removed", () => database.db.deleteFrom("profiles").where("user_id", "=", userId).execute()],
+    [
+      "an author's profile created",
+      () =>
+        database.db
+          .insertInto("profiles")
+          .values({ user_id: userId, display_name: "Ann", created_at: createdAt, updated_at: createdAt })
+          .execute(),
+    ],
+    [
+      "a memory added",
+      () => {
+        const id = randomUUID();
+        return database.db
+          .insertInto("memories")
+          .values({
+            id,
+            title: "Picnic",
+            content: null,
+            memory_date: null,
+            user_id: userId,
+            updated_by: userId,
+            created_at: createdAt,
+            updated_at: createdAt,
+            version: 1,
+            sort_key: sortKey(null, createdAt, id),
+            search_text: "picnic",
+          })
+          .execute();
+      },
+    ],
+    ["a memory deleted", () => database.db.deleteFrom("memories").where("title", "=", "Picnic").execute()],
+  ];
+
+  it.each(shownWrites)("%s", async (_write, write) => {
+    const before = await generation();
+    // A write that first prepares something unseen returns the generation to compare with.
+    const returned = await write();
+    const baseline = typeof returned === "number" ? returned : before;
+    expect(await generation()).toBeGreaterThan(baseline);
+  });
+
+  it("but not an upload that no memory shows yet", async () => {
+    const before = await generation();
+    await database.db
+      .insertInto("photos")
+      .values(photoRow(`${userId}/unattached`, { owner_id: userId }))
+      .execute();
+    await database.db.updateTable("photos").set({ width: 99 }).where("memory_id", "is", null).execute();
+    await sql`delete from photos where memory_id is null`.execute(database.db);
+    expect(await generation()).toBe(before);
+  });
+});
