@@ -22,6 +22,7 @@ import { PhotosRepository, photoObjectRoutes, photoUploadRoutes, PhotosService }
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { memberAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
+import { MemberCheck } from "./plugins/member-check";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerWebApp } from "./plugins/web-app";
@@ -72,15 +73,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const audit = new AuditLogRepository(database.db);
   const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit });
+  // The read behind every bearer token, shared by the auth service and the product API's door.
+  const memberCheck = new MemberCheck(database.db, config.database.engine);
   const auth = await createAuthModule({
     config,
     db: database.db,
     mailer,
     invitations,
     audit,
+    sessionLookup: memberCheck,
     ...(options.now ? { now: options.now } : {}),
   });
-  const authenticateMember = memberAuthenticator(auth.sessions);
+  const authenticateMember = memberAuthenticator(auth.sessions, memberCheck);
 
   const settings = new InstanceSettingsRepository(database.db);
   const photosRepository = new PhotosRepository(database.db);

@@ -26,6 +26,7 @@ export const errorCatalogue = {
   unsupported_media_type: { status: 415, message: "Unsupported media type" },
   over_request_rate_limit: { status: 429, message: "Request rate limit reached" },
   unexpected_failure: { status: 500, message: "Something went wrong on our side. Please try again." },
+  service_unavailable: { status: 503, message: "The server is busy. Please try again in a moment." },
 
   // Any API: who is asking.
   not_authenticated: { status: 401, message: "Not authenticated" },

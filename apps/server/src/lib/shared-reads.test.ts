@@ -97,4 +97,33 @@ describe("SharedReads", () => {
     }
     expect(db.batches).toEqual([["a"], ["a"], ["a"]]);
   });
+
+  it("fails a stuck batch's own callers after its time limit and starts the next batch; the late answer is dropped", async () => {
+    let release: ((value: Map<string, number>) => void) | undefined;
+    const batches: string[][] = [];
+    const reads = new SharedReads<string, number>(
+      (keys) => {
+        batches.push(keys);
+        // The first batch never answers by itself (a connection stuck on a dead network).
+        if (batches.length === 1) return new Promise((resolve) => (release = resolve));
+        return Promise.resolve(new Map(keys.map((key) => [key, 2])));
+      },
+      { timeoutMs: 50, describe: "member check" },
+    );
+    const stuck = reads.read("a");
+    await turn(); // the first batch is on its way
+    const waitingBehind = reads.read("b");
+    const startedAt = Date.now();
+    await expect(stuck).rejects.toMatchObject({
+      code: "service_unavailable",
+      message: "The member check took longer than 50 ms.",
+    });
+    expect(Date.now() - startedAt).toBeLessThan(1000);
+    // The caller that waited behind the stuck batch is answered by the next one, not failed with it.
+    expect(await waitingBehind).toBe(2);
+    expect(batches).toEqual([["a"], ["b"]]);
+    release?.(new Map([["a", 1]]));
+    await turn();
+    expect(await reads.read("a")).toBe(2);
+  });
 });

@@ -1,3 +1,5 @@
+import { AppError } from "../errors";
+
 interface Waiting<V> {
   promise: Promise<V | undefined>;
   resolve: (value: V | undefined) => void;
@@ -14,6 +16,10 @@ interface Waiting<V> {
  *
  * For the read every authenticated request makes (the member check), where each read costs a
  * round trip and, on PostgreSQL, the server's CPU.
+ *
+ * A batch that takes longer than `timeoutMs` (a connection stuck on a dead network, a lock held
+ * too long) fails its own callers with `service_unavailable` and the next batch starts at once;
+ * whatever the stuck read answers later is dropped. One stuck read never stalls every request.
  */
 export class SharedReads<K, V> {
   /** The callers of the batch not sent yet, by key. */
@@ -21,8 +27,17 @@ export class SharedReads<K, V> {
   /** A batch is on its way, or about to be sent. */
   private busy = false;
 
+  private readonly timeoutMs: number;
+  private readonly describe: string;
+
   /** `loadMany` answers the keys it finds; a key it leaves out reads as undefined. */
-  constructor(private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>) {}
+  constructor(
+    private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>,
+    options: { timeoutMs?: number; describe?: string } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.describe = options.describe ?? "shared read";
+  }
 
   read(key: K): Promise<V | undefined> {
     if (!this.waiting) {
@@ -45,22 +60,30 @@ export class SharedReads<K, V> {
   private send(): void {
     const batch = this.waiting ?? new Map<K, Waiting<V>>();
     this.waiting = undefined;
-    const settled = () => {
+    let settled = false;
+    /** Ends this batch once, by its answer or by its time limit, whichever comes first. */
+    const settle = (answer: (entry: Waiting<V>, key: K) => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      for (const [key, entry] of batch) answer(entry, key);
       if (this.waiting) this.sendSoon();
       else this.busy = false;
     };
+    const timer = setTimeout(() => {
+      const timedOut = new AppError("service_unavailable", {
+        message: `The ${this.describe} took longer than ${this.timeoutMs} ms.`,
+      });
+      settle((entry) => entry.reject(timedOut));
+    }, this.timeoutMs);
+    timer.unref();
     // Through a promise, so a load that throws fails its batch like one that rejects.
     Promise.resolve()
       .then(() => this.loadMany([...batch.keys()]))
       .then(
-        (values) => {
-          for (const [key, entry] of batch) entry.resolve(values.get(key));
-        },
-        (error: unknown) => {
-          for (const entry of batch.values()) entry.reject(error);
-        },
-      )
-      .then(settled, settled);
+        (values) => settle((entry, key) => entry.resolve(values.get(key))),
+        (error: unknown) => settle((entry) => entry.reject(error)),
+      );
   }
 }
 

@@ -1,25 +1,41 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
+import type { CollectionStats } from "../db/schema";
 import type { Caller, SessionService } from "../modules/auth";
+import type { MemberCheck } from "./member-check";
+
+/** A signed-in member of the collection, as the product API's door let them in. */
+export interface Member extends Caller {
+  /**
+   * The collection's `memory_stats` as the member check read them (same query, after the request
+   * arrived): what list pages are cached under. Undefined only if the row was removed by hand.
+   */
+  collection: CollectionStats | undefined;
+}
+
+/** Resolves a request to its member, or throws 401. */
+export type MemberAuthenticator = (request: FastifyRequest) => Promise<Member>;
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The signed-in member, on routes behind `requireMembers`. */
-    member: Caller | null;
+    member: Member | null;
   }
 }
 
 /**
  * The product API's door: a request passes only with a valid access token whose session is
- * still live and whose owner is still invited. Anything else is 401, keeping the auth service's
- * code so a client can tell an ended session (`session_not_found`) from a bad token (`bad_jwt`).
+ * still live and whose owner is still invited, as the auth service rules on what the member check
+ * read. Anything else is 401, keeping the auth service's code so a client can tell an ended
+ * session (`session_not_found`) from a bad token (`bad_jwt`).
  */
-export function memberAuthenticator(sessions: SessionService): (request: FastifyRequest) => Promise<Caller> {
+export function memberAuthenticator(sessions: SessionService, memberCheck: MemberCheck): MemberAuthenticator {
   return async (request) => {
     try {
-      return await sessions.authenticate(request.headers.authorization);
+      const { caller, session } = await sessions.authenticateWith(request.headers.authorization, memberCheck);
+      return { ...caller, collection: session.collection };
     } catch (error) {
-      if (error instanceof AppError) {
+      if (error instanceof AppError && error.statusCode < 500) {
         if (error.code === "no_authorization") throw new AppError("not_authenticated");
         throw new AppError(error.code, { status: 401, message: error.message });
       }
@@ -29,7 +45,7 @@ export function memberAuthenticator(sessions: SessionService): (request: Fastify
 }
 
 /** Every route registered in `app` (an encapsulated plugin) requires a signed-in member. */
-export function requireMembers(app: FastifyInstance, authenticate: (request: FastifyRequest) => Promise<Caller>): void {
+export function requireMembers(app: FastifyInstance, authenticate: MemberAuthenticator): void {
   if (!app.hasRequestDecorator("member")) app.decorateRequest("member", null);
   app.addHook("onRequest", async (request) => {
     request.member = await authenticate(request);
@@ -37,7 +53,7 @@ export function requireMembers(app: FastifyInstance, authenticate: (request: Fas
 }
 
 /** The member of a request behind `requireMembers`. */
-export function memberOf(request: FastifyRequest): Caller {
+export function memberOf(request: FastifyRequest): Member {
   if (!request.member) throw new AppError("not_authenticated");
   return request.member;
 }

@@ -9,7 +9,7 @@ import { AdminService } from "./admin.service";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { PasswordHasher } from "./password-hasher";
-import { SessionService } from "./session.service";
+import { type SessionLookup, SessionService } from "./session.service";
 import { SessionsRepository } from "./sessions.repository";
 import { SigningKeys } from "./signing-keys";
 import { UsersRepository } from "./users.repository";
@@ -29,6 +29,8 @@ export async function createAuthModule(deps: {
   mailer: Mailer;
   invitations: InvitationsService;
   audit: AuditLogRepository;
+  /** The per-request read of a session (the product API's member check, shared with it). */
+  sessionLookup: SessionLookup;
   now?: () => Date;
 }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
@@ -38,7 +40,7 @@ export async function createAuthModule(deps: {
     issuer: config.auth.jwtIssuer,
     settings: new InstanceSettingsRepository(db),
   });
-  const users = new UsersRepository(db, config.database.engine);
+  const users = new UsersRepository(db);
   const sessionsRepository = new SessionsRepository(db);
   const tokens = new OneTimeTokensRepository(db);
   const hasher = new PasswordHasher();
@@ -46,6 +48,7 @@ export async function createAuthModule(deps: {
   const sessions = new SessionService({
     config: config.auth,
     users,
+    sessionLookup: deps.sessionLookup,
     sessions: sessionsRepository,
     keys,
     invitations,

@@ -2,5 +2,5 @@ export { adminRoutes } from "./admin.routes";
 
 export { createAuthModule, type AuthModule } from "./auth.module";
 export { authRoutes } from "./auth.routes";
-export type { Caller, SessionService } from "./session.service";
+export type { Caller, LiveSession, SessionLookup, SessionService } from "./session.service";
 export { SigningKeys } from "./signing-keys";

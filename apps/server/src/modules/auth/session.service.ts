@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
-import type { CollectionStats, Database, UserRow } from "../../db/schema";
+import type { Database, UserRow } from "../../db/schema";
 import type { AuditLogRepository } from "../audit";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { randomToken, sha256 } from "./secrets";
@@ -20,11 +20,21 @@ export interface RequestContext {
 export interface Caller {
   user: UserRow;
   claims: AccessTokenClaims;
-  /**
-   * The collection's `memory_stats` as the member check read them (same query, after the request
-   * arrived): what list pages are cached under. Undefined only if the row was removed by hand.
-   */
-  collection: CollectionStats | undefined;
+}
+
+/** A session that has not ended, with its account and whether the account's address is invited. */
+export interface LiveSession {
+  user: UserRow;
+  invited: boolean;
+}
+
+/**
+ * Finds a session if it is still live: the per-request read behind every bearer token, kept
+ * outside this module (`plugins/member-check.ts`) so the product API can read what it needs
+ * with it in the same query. This service applies its rules to what is found.
+ */
+export interface SessionLookup<Session extends LiveSession = LiveSession> {
+  findLive(sessionId: string): Promise<Session | undefined>;
 }
 
 export interface InvitationCheck {
@@ -42,6 +52,7 @@ export class SessionService {
     private readonly deps: {
       config: AuthConfig;
       users: UsersRepository;
+      sessionLookup: SessionLookup;
       sessions: SessionsRepository;
       keys: SigningKeys;
       invitations: InvitationCheck;
@@ -164,15 +175,26 @@ export class SessionService {
    * effect on the next request, not when the token expires.
    */
   async authenticate(authorization: string | undefined): Promise<Caller> {
+    return (await this.authenticateWith(authorization, this.deps.sessionLookup)).caller;
+  }
+
+  /** `authenticate`, reading the session with `lookup`, whose finding comes back with the caller. */
+  async authenticateWith<Session extends LiveSession>(
+    authorization: string | undefined,
+    lookup: SessionLookup<Session>,
+  ): Promise<{ caller: Caller; session: Session }> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
     if (!match?.[1]) throw new AppError("no_authorization");
     const claims = await this.deps.keys.verifyAccessToken(match[1], this.now());
-    const found = await this.deps.users.findForSession(claims.sub, claims.session_id);
-    if (!found) throw new AppError("user_not_found", { status: 403, message: "User from sub claim in JWT does not exist" });
-    if (!found.hasSession) throw new AppError("session_not_found");
-    this.assertNotBanned(found.user, 403);
-    if (!this.admits(found.invited)) throw notInvited();
-    return { user: found.user, claims, collection: found.collection };
+    const session = await lookup.findLive(claims.session_id);
+    if (!session || session.user.id !== claims.sub) {
+      // The session ended (or was never this account's): whether the account exists decides the error.
+      if (await this.deps.users.findById(claims.sub)) throw new AppError("session_not_found");
+      throw new AppError("user_not_found", { status: 403, message: "User from sub claim in JWT does not exist" });
+    }
+    this.assertNotBanned(session.user, 403);
+    if (!this.admits(session.invited)) throw notInvited();
+    return { caller: { user: session.user, claims }, session };
   }
 
   /** Members are invited addresses, unless the operator turned invite-only off. */

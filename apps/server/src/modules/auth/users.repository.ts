@@ -1,8 +1,5 @@
-import { type Kysely, type SqlBool, sql, type Transaction } from "kysely";
-import type { Engine } from "../../db/database";
-import { preparedQuery } from "../../db/prepared-query";
-import type { CollectionStats, Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/schema";
-import { SharedReads } from "../../lib/shared-reads";
+import type { Kysely, Transaction } from "kysely";
+import type { Database, NewUserRow, UserRow, UserRowUpdate } from "../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -10,84 +7,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export type MailSentColumn =
   "confirmation_sent_at" | "invited_at" | "recovery_sent_at" | "email_change_sent_at" | "reauthentication_sent_at";
 
-/** What the member check reads: the account, its session and invitation, and the collection's stats. */
-export interface MemberCheck {
-  user: UserRow;
-  /** False when the session has ended; the rest is then not read (the request is refused). */
-  hasSession: boolean;
-  invited: boolean;
-  /** Undefined only if the `memory_stats` row was removed by hand. */
-  collection: CollectionStats | undefined;
-}
-
 /** Accounts and their profiles. E-mails are stored lower-case, so lookups compare exactly. */
 export class UsersRepository {
-  /** The member check's query, built once: it runs on every authenticated request. */
-  private readonly selectForSessions;
-  private readonly memberChecks = new SharedReads<string, MemberCheck>((sessionIds) => this.readLiveSessions(sessionIds));
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly engine: Engine,
-  ) {
-    // A list of session ids as one value: a text array on PostgreSQL, a JSON array on SQLite.
-    const inSessions = (ids: string[] | string) =>
-      engine === "postgres"
-        ? sql<SqlBool>`${sql.ref("sessions.id")} = any(${ids}::text[])`
-        : sql<SqlBool>`${sql.ref("sessions.id")} in (select value from json_each(${ids}))`;
-    this.selectForSessions = preparedQuery((ids: string[] | string) =>
-      db
-        .selectFrom("sessions")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .leftJoin("invitations", "invitations.email", "users.email")
-        .leftJoin("memory_stats", (join) => join.on("memory_stats.id", "=", 1))
-        .selectAll("users")
-        .select([
-          "sessions.id as session_id",
-          "invitations.email as invited_email",
-          "memory_stats.total as collection_total",
-          "memory_stats.generation as collection_generation",
-        ])
-        .where(inSessions(ids)),
-    );
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   findById(id: string, executor: Executor = this.db): Promise<UserRow | undefined> {
     return executor.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
-  }
-
-  /**
-   * The member check: the account with whether the session belongs to it and whether its address
-   * is invited, and the collection's `memory_stats`, which list requests need next; one query,
-   * and one round trip per request at most. Requests that arrive together share one read of all
-   * their sessions, sent after each of them arrived (`SharedReads`), so a sign-out or a revoked
-   * invitation still counts from the very next request.
-   */
-  async findForSession(userId: string, sessionId: string): Promise<MemberCheck | undefined> {
-    const live = await this.memberChecks.read(sessionId);
-    if (live && live.user.id === userId) return live;
-    // No such session of this account (it ended): whether the account exists decides the error.
-    const user = await this.findById(userId);
-    return user && { user, hasSession: false, invited: false, collection: undefined };
-  }
-
-  /** The live sessions among `sessionIds`, with their accounts, invitations and the collection's stats. */
-  private async readLiveSessions(sessionIds: string[]): Promise<Map<string, MemberCheck>> {
-    const { rows } = await this.selectForSessions(this.db, this.engine === "postgres" ? sessionIds : JSON.stringify(sessionIds));
-    const checks = new Map<string, MemberCheck>();
-    for (const row of rows) {
-      const {
-        session_id: sessionId,
-        invited_email: invitedEmail,
-        collection_total: total,
-        collection_generation: generation,
-        ...user
-      } = row;
-      const collection =
-        total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
-      checks.set(sessionId, { user, hasSession: true, invited: invitedEmail !== null, collection });
-    }
-    return checks;
   }
 
   findByEmail(email: string, executor: Executor = this.db): Promise<UserRow | undefined> {

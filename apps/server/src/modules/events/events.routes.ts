@@ -1,14 +1,12 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { MemoryEventData, resyncEventType } from "@memory-box/contract";
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireMembers } from "../../plugins/member-auth";
-import type { Caller } from "../auth";
+import { requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
 import type { DeliveredEvent, EventBus } from "./event-bus";
 
 export interface EventsRoutesOptions {
   bus: EventBus;
-  authenticate: (request: FastifyRequest) => Promise<Caller>;
+  authenticate: MemberAuthenticator;
   /** How often a comment line keeps proxies from closing an idle stream, and the session is re-checked. */
   heartbeatMs?: number;
 }

@@ -3,14 +3,13 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import type { Caller } from "../auth";
-import { memberOf, requireMembers } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
 import { sendPreparedJson } from "../../plugins/send-prepared-json";
 import type { MemoriesService } from "./memories.service";
 
 export interface MemoriesRoutesOptions {
   service: MemoriesService;
-  authenticate: (request: FastifyRequest) => Promise<Caller>;
+  authenticate: MemberAuthenticator;
 }
 
 const IdParams = z.object({ id: z.uuid({ message: "must be a memory id (UUID)" }) });

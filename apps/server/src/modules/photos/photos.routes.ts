@@ -1,18 +1,16 @@
 import fastifyMultipart from "@fastify/multipart";
 import { ApiError, Photo } from "@memory-box/contract";
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { memberOf, requireMembers } from "../../plugins/member-auth";
-import type { Caller } from "../auth";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
 import { BlobRangeNotSatisfiableError, type ByteRangeRequest } from "../storage";
 import { photoBucket } from "./photo-key";
 import type { PhotosService } from "./photos.service";
 
 export interface PhotosRoutesOptions {
   service: PhotosService;
-  authenticate: (request: FastifyRequest) => Promise<Caller>;
+  authenticate: MemberAuthenticator;
   maxUploadBytes: number;
 }
 
