@@ -75,7 +75,8 @@ export function MemoryDetailRoute() {
         )}
       </main>
       <DeleteMemoryDialog
-        memoryId={memory.id}
+        memory={memory}
+        askedFrom="detail"
         open={deleteOpen}
         onOpenChange={setDeleteOpen}
         onDeleted={() => void navigate(paths.home, { replace: true })}
