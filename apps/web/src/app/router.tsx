@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from "react-router";
 
 import { AuthRoute } from "@/app/routes/auth";
+import { RouteErrorPage } from "@/app/routes/route-error";
 import { PageSpinner } from "@/components/page-spinner";
 import { routePatterns } from "@/config/paths";
 import { RequireAuth } from "@/features/auth/components/require-auth";
@@ -8,6 +9,10 @@ import { RequireAuth } from "@/features/auth/components/require-auth";
 /**
  * The route table. Only the auth screen (and the guard) is bundled up front; every other screen
  * is its own chunk, so a signed-out visitor downloads the least code.
+ *
+ * `lazy` in its function form: React Router (7.18) ignores a rejected object-form `Component`
+ * (the screen stays blank), while a rejected function reaches the error element, which reloads
+ * the page when the chunk is gone after a deploy.
  *
  * A fresh tree per router: React Router writes resolved `lazy` properties back into the route
  * objects, so two routers sharing one tree (tests) would see each other's half-finished loads.
@@ -17,6 +22,8 @@ export function createRoutes(): RouteObject[] {
     {
       // Shown while the first screen's chunk loads on a cold start; to the visitor it is the same wait as the session's.
       hydrateFallbackElement: <PageSpinner />,
+      // Every screen's failure to load or render ends here; a screen's chunk gone after a deploy reloads the page once.
+      errorElement: <RouteErrorPage />,
       children: [
         { path: routePatterns.auth, Component: AuthRoute },
         {
@@ -25,15 +32,15 @@ export function createRoutes(): RouteObject[] {
           children: [
             {
               // Their query cache; lazy, so TanStack Query stays out of the auth screen's code.
-              lazy: { Component: async () => (await import("@/app/routes/member-layout")).MemberLayout },
+              lazy: async () => ({ Component: (await import("@/app/routes/member-layout")).MemberLayout }),
               children: [
                 {
                   path: routePatterns.home,
-                  lazy: { Component: async () => (await import("@/app/routes/home")).HomeRoute },
+                  lazy: async () => ({ Component: (await import("@/app/routes/home")).HomeRoute }),
                 },
                 {
                   path: routePatterns.memory,
-                  lazy: { Component: async () => (await import("@/app/routes/memory-detail")).MemoryDetailRoute },
+                  lazy: async () => ({ Component: (await import("@/app/routes/memory-detail")).MemoryDetailRoute }),
                 },
               ],
             },
@@ -41,7 +48,7 @@ export function createRoutes(): RouteObject[] {
         },
         {
           path: "*",
-          lazy: { Component: async () => (await import("@/app/routes/not-found")).NotFoundRoute },
+          lazy: async () => ({ Component: (await import("@/app/routes/not-found")).NotFoundRoute }),
         },
       ],
     },

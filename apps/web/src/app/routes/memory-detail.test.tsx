@@ -274,6 +274,7 @@ describe("memory detail page", () => {
   });
 
   it("reports a failed delete and stays on the memory", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
     stubDetail(memory, { "DELETE /api/v1/memories/:id": () => apiError(500, "internal_error") });
     const { user, router } = renderApp(`/memory/${memory.id}`, { client: signedIn() });
 

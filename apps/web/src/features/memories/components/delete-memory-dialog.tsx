@@ -1,39 +1,98 @@
+import type { ReactNode } from "react";
+import type { Memory } from "@memory-box/contract";
+
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "@/components/ui/alert-dialog";
 import { useDeleteMemory } from "@/features/memories/api/delete-memory";
-import { ConfirmDeleteDialog } from "@/features/memories/components/confirm-delete-dialog";
+import { useReturnFocus } from "@/hooks/use-return-focus";
 import { notify } from "@/lib/notify";
 
+/** The spec words the question and the success toast differently on the card and on the detail page. */
+const wording = {
+  card: {
+    title: "Are you sure you want to delete this memory?",
+    description: (memory: Pick<Memory, "title">) => memory.title,
+    deleted: "Your memory has been removed.",
+  },
+  detail: {
+    title: "Delete Memory",
+    description: () => "Are you sure you want to delete this memory? This action cannot be undone.",
+    deleted: "Your memory has been deleted successfully.",
+  },
+};
+
 export interface DeleteMemoryDialogProps {
-  memoryId: string;
+  memory: Pick<Memory, "id" | "title">;
+  /** Where the question is asked, which sets its words. */
+  askedFrom: keyof typeof wording;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** After the memory is gone and the success toast is up (the detail page leaves for home). */
-  onDeleted: () => void;
+  /** The button that opens it, when the dialog owns its trigger. */
+  trigger?: ReactNode;
+  /** After the memory is gone and the toast is up (the detail page leaves for home); without it the dialog closes. */
+  onDeleted?: () => void;
 }
 
 /**
- * The detail page's "Delete Memory" confirmation. A click outside never dismisses it (Radix's
- * AlertDialog refuses outside interaction by design); while deleting, neither does Escape nor Cancel. A failure closes it, so the error
- * toast is not hidden from screen readers behind the modal, and focus returns to "Delete".
+ * A delete that needs an explicit answer: an alert dialog (outside clicks never dismiss it) that
+ * stays open with "Deleting..." until the server has answered and the lists are refreshed; while
+ * deleting, neither Escape nor Cancel dismisses it. A failure closes it, so the error toast is not
+ * hidden from screen readers behind the modal, and focus returns to what opened it.
  */
-export function DeleteMemoryDialog({ memoryId, open, onOpenChange, onDeleted }: DeleteMemoryDialogProps) {
-  const deleteMemory = useDeleteMemory({
+export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, trigger, onDeleted }: DeleteMemoryDialogProps) {
+  const words = wording[askedFrom];
+  const returnFocus = useReturnFocus();
+  const deletion = useDeleteMemory({
     onSuccess: () => {
-      notify.success("Memory deleted", "Your memory has been deleted successfully.");
-      onDeleted();
+      notify.success("Memory deleted", words.deleted);
+      if (onDeleted) onDeleted();
+      else onOpenChange(false);
     },
-    onError: () => {
+    onError: (error) => {
+      console.error("Error deleting memory:", error);
       notify.error("Error", "Failed to delete memory. Please try again.");
       onOpenChange(false);
     },
   });
+  const deleting = deletion.isPending;
+
   return (
-    <ConfirmDeleteDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Delete Memory"
-      description="Are you sure you want to delete this memory? This action cannot be undone."
-      deleting={deleteMemory.isPending}
-      onConfirm={() => deleteMemory.mutate(memoryId)}
-    />
+    <AlertDialog open={open} onOpenChange={(next) => (!next && deleting ? undefined : onOpenChange(next))}>
+      {trigger ? <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger> : null}
+      <AlertDialogContent
+        {...returnFocus}
+        onEscapeKeyDown={(event) => {
+          if (deleting) event.preventDefault();
+        }}
+      >
+        <AlertDialogHeader>
+          <AlertDialogTitle>{words.title}</AlertDialogTitle>
+          <AlertDialogDescription>{words.description(memory)}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={deleting}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            variant="destructive"
+            disabled={deleting}
+            onClick={(event) => {
+              // Stay open with "Deleting..." until the server answers.
+              event.preventDefault();
+              deletion.mutate(memory.id);
+            }}
+          >
+            {deleting ? "Deleting..." : "Delete"}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import type { Memory } from "@memory-box/contract";
 import { Calendar, Pencil, Trash, User } from "lucide-react";
 import { Link } from "react-router";
@@ -7,13 +7,11 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { paths } from "@/config/paths";
-import { useDeleteMemory } from "@/features/memories/api/delete-memory";
-import { ConfirmDeleteDialog } from "@/features/memories/components/confirm-delete-dialog";
+import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
 import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
 import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-grid";
 import { authorName } from "@/features/memories/utils/author-name";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
-import { notify } from "@/lib/notify";
 
 /**
  * One memory in the home grid. The title is the link to the detail page and stretches over the
@@ -22,6 +20,7 @@ import { notify } from "@/lib/notify";
  */
 export function MemoryCard({ memory }: { memory: Memory }) {
   const [editing, setEditing] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
 
   return (
     <Card className="relative h-full gap-4 transition-shadow hover:shadow-md">
@@ -52,11 +51,17 @@ export function MemoryCard({ memory }: { memory: Memory }) {
           <Button variant="ghost" size="icon" aria-label={`Edit ${memory.title}`} title="Edit" onClick={() => setEditing(true)}>
             <Pencil aria-hidden="true" />
           </Button>
-          <ConfirmDeleteMemory memory={memory}>
-            <Button variant="ghost" size="icon" aria-label={`Delete ${memory.title}`} title="Delete">
-              <Trash aria-hidden="true" />
-            </Button>
-          </ConfirmDeleteMemory>
+          <DeleteMemoryDialog
+            memory={memory}
+            askedFrom="card"
+            open={confirmingDelete}
+            onOpenChange={setConfirmingDelete}
+            trigger={
+              <Button variant="ghost" size="icon" aria-label={`Delete ${memory.title}`} title="Delete">
+                <Trash aria-hidden="true" />
+              </Button>
+            }
+          />
         </div>
       </CardHeader>
       <CardContent className="space-y-3">
@@ -76,32 +81,5 @@ export function MemoryCard({ memory }: { memory: Memory }) {
       </CardContent>
       <MemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
     </Card>
-  );
-}
-
-/**
- * "Are you sure you want to delete this memory?" — an alert dialog: it needs an explicit answer
- * and stays open with "Deleting..." until the list no longer has the memory.
- */
-function ConfirmDeleteMemory({ memory, children }: { memory: Memory; children: ReactNode }) {
-  const [open, setOpen] = useState(false);
-  const deletion = useDeleteMemory({
-    onSuccess: () => notify.success("Memory deleted", "Your memory has been removed."),
-    onError: (error) => {
-      console.error("Error deleting memory:", error);
-      notify.error("Error", "Failed to delete memory. Please try again.");
-    },
-    onSettled: () => setOpen(false),
-  });
-  return (
-    <ConfirmDeleteDialog
-      open={open}
-      onOpenChange={setOpen}
-      title="Are you sure you want to delete this memory?"
-      description={memory.title}
-      deleting={deletion.isPending}
-      onConfirm={() => deletion.mutate(memory.id)}
-      trigger={children}
-    />
   );
 }

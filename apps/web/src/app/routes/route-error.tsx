@@ -1,0 +1,41 @@
+import { useEffect, useState } from "react";
+import { useRouteError } from "react-router";
+
+import { PageSpinner } from "@/components/page-spinner";
+import { Button } from "@/components/ui/button";
+import { paths } from "@/config/paths";
+import { canReloadForStaleChunk, isStaleChunkError, reloadForStaleChunk } from "@/lib/stale-chunk";
+
+/**
+ * What shows when a screen fails to load or to render. A screen's chunk gone after a deploy is
+ * fixed by a reload, tried once without asking; anything else gets a page with a way out.
+ * Bundled up front: when chunks fail to load, this page must not be one of them.
+ */
+export function RouteErrorPage() {
+  const error = useRouteError();
+  // Decided on the first render, so a later one while the page reloads does not flash the message.
+  const [reloading] = useState(() => isStaleChunkError(error) && canReloadForStaleChunk());
+
+  useEffect(() => {
+    if (reloading) reloadForStaleChunk();
+    else console.error("A screen could not be shown:", error);
+  }, [reloading, error]);
+
+  if (reloading) return <PageSpinner />;
+
+  return (
+    <main className="flex min-h-svh items-center justify-center bg-muted p-4">
+      <div className="text-center">
+        <h1 className="mb-4 text-4xl font-bold text-balance">Something went wrong</h1>
+        <p className="mb-4 text-xl text-balance text-foreground/80">Sorry, this page could not be shown.</p>
+        <div className="flex flex-wrap justify-center gap-2">
+          <Button onClick={() => window.location.reload()}>Reload Page</Button>
+          {/* A full page load rather than a client-side one: the home screen's code may be just as stale. */}
+          <Button asChild variant="link">
+            <a href={paths.home}>Return to Home</a>
+          </Button>
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Memory } from "@memory-box/contract";
+import { CalendarIcon, PencilIcon, Trash2Icon } from "lucide-react";
+
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { BackToMemories } from "@/features/memories/components/back-to-memories";
+import { PhotoImage } from "@/features/memories/components/photo-image";
+import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
+
+export interface MemoryDetailsProps {
+  memory: Memory;
+  /** Focus "Edit" on mount: back from editing, focus returns to the button that started it. */
+  focusEdit: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+/**
+ * The detail page's view of one memory: "Back to Memories", "Edit" and "Delete", then its title,
+ * date, description, tags, photos (each opens full size in a new tab) and timestamps.
+ */
+export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDetailsProps) {
+  const tags = memory.tags ?? [];
+  const updated = !isSameInstant(memory.created_at, memory.updated_at);
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <BackToMemories />
+        <div className="flex gap-2">
+          <Button variant="outline" onClick={onEdit} autoFocus={focusEdit}>
+            <PencilIcon aria-hidden="true" />
+            Edit
+          </Button>
+          <Button variant="destructive" onClick={onDelete} aria-haspopup="dialog">
+            <Trash2Icon aria-hidden="true" />
+            Delete
+          </Button>
+        </div>
+      </div>
+
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-semibold break-words">{memory.title}</h1>
+          {memory.memory_date && (
+            <p className="flex items-center gap-2 text-muted-foreground">
+              <CalendarIcon aria-hidden="true" className="size-4" />
+              <time dateTime={memory.memory_date}>{formatMemoryDate(memory.memory_date)}</time>
+            </p>
+          )}
+        </CardHeader>
+        <CardContent className="flex flex-col gap-6">
+          {memory.content && (
+            <section aria-labelledby="memory-description" className="flex flex-col gap-2">
+              <h2 id="memory-description" className="text-lg font-semibold">
+                Description
+              </h2>
+              <p className="break-words whitespace-pre-wrap">{memory.content}</p>
+            </section>
+          )}
+
+          {tags.length > 0 && (
+            <section aria-labelledby="memory-tags" className="flex flex-col gap-2">
+              <h2 id="memory-tags" className="text-lg font-semibold">
+                Tags
+              </h2>
+              <ul className="flex flex-wrap gap-2">
+                {tags.map((tag) => (
+                  <li key={tag}>
+                    <Badge variant="secondary">{tag}</Badge>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          {memory.photos.length > 0 && (
+            <section aria-labelledby="memory-photos" className="flex flex-col gap-2">
+              <h2 id="memory-photos" className="text-lg font-semibold">
+                Photos
+              </h2>
+              <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {memory.photos.map((photo, index) => (
+                  <li key={photo.id}>
+                    {/* The original, full size, in a new tab. */}
+                    <a
+                      href={photo.url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="block overflow-hidden rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                    >
+                      <PhotoImage
+                        photo={photo}
+                        size="preview"
+                        alt={`Memory photo ${index + 1}`}
+                        className="aspect-square w-full object-cover transition-transform hover:scale-105"
+                      />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 border-t pt-4 text-sm text-muted-foreground">
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={memory.created_at}>{formatTimestamp(memory.created_at)}</time>
+            </dd>
+            {updated && (
+              <>
+                <dt>Updated</dt>
+                <dd>
+                  <time dateTime={memory.updated_at}>{formatTimestamp(memory.updated_at)}</time>
+                </dd>
+              </>
+            )}
+          </dl>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

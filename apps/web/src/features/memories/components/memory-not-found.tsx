@@ -1,0 +1,18 @@
+import { Card, CardContent } from "@/components/ui/card";
+import { BackToMemories } from "@/features/memories/components/back-to-memories";
+
+/** The detail page of a memory that does not exist (or was just deleted by someone else). */
+export function MemoryNotFound() {
+  return (
+    <div className="min-h-svh bg-muted">
+      <main className="mx-auto flex max-w-4xl flex-col items-start gap-4 p-4">
+        <BackToMemories />
+        <Card className="w-full">
+          <CardContent>
+            <p className="text-center text-muted-foreground">Memory not found.</p>
+          </CardContent>
+        </Card>
+      </main>
+    </div>
+  );
+}
