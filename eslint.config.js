@@ -145,6 +145,15 @@ export default tseslint.config(
   {
     files: [`${web}/**/*.{ts,tsx}`],
     ignores: tests,
-    rules: { "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: webZones }] },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: webZones }],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/][left.property.name='code'][right.type='Literal']",
+          message: "Compare error codes with the contract's ErrorCode, never a string literal.",
+        },
+      ],
+    },
   },
 );

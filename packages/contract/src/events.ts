@@ -13,9 +13,9 @@ export type MemoryEventType = z.infer<typeof MemoryEventType>;
 export const MemoryEvent = z.object({
   type: MemoryEventType,
   /** The memory's id. */
-  id: z.uuid(),
-  /** The member who did it. */
-  actor: z.uuid(),
+  id: z.string().min(1),
+  /** The member who did it (their user id). */
+  actor: z.string().min(1),
 });
 export type MemoryEvent = z.infer<typeof MemoryEvent>;
 

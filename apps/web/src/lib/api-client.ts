@@ -1,6 +1,8 @@
+import { ErrorCode } from "@memory-box/contract";
+
 import { getAuthClient } from "./auth-client";
 
-/** The product API answered with an error; `code` is the server's stable error code. */
+/** The product API answered with an error; `code` is the server's stable error code (`ErrorCode` of the contract). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -43,7 +45,8 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
     const error = (parsed ?? {}) as { code?: unknown; message?: unknown };
     throw new ApiError(
       response.status,
-      typeof error.code === "string" ? error.code : "http_error",
+      // Something in front of the server (a proxy's HTML page) answered without a code of ours.
+      typeof error.code === "string" ? error.code : ErrorCode.unexpected_failure,
       typeof error.message === "string" ? error.message : `Request failed with HTTP ${response.status}`,
     );
   }

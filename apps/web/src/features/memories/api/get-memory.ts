@@ -1,4 +1,4 @@
-import type { Memory } from "@memory-box/contract";
+import { ErrorCode, type Memory } from "@memory-box/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
 import { memoryKeys } from "@/features/memories/api/memory-keys";
@@ -14,7 +14,9 @@ export function getMemory(id: string, signal?: AbortSignal): Promise<Memory> {
  * (the server checks it is a UUID). Either way the person sees "Memory not found.".
  */
 export function isMemoryMissing(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 404 || (error.status === 400 && error.code === "validation_failed"));
+  return (
+    error instanceof ApiError && (error.status === 404 || (error.status === 400 && error.code === ErrorCode.validation_failed))
+  );
 }
 
 export function memoryQueryOptions(id: string) {

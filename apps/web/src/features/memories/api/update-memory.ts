@@ -1,4 +1,4 @@
-import type { Memory, MemoryInput } from "@memory-box/contract";
+import { ErrorCode, type Memory, type MemoryInput } from "@memory-box/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { memoryKeys } from "@/features/memories/api/memory-keys";
@@ -23,7 +23,7 @@ export function updateMemory({ id, input, version }: UpdateMemoryArgs): Promise<
 
 /** Someone else saved this memory after the edit began. */
 export function isMemoryChanged(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409 && error.code === "memory_changed";
+  return error instanceof ApiError && error.status === 409 && error.code === ErrorCode.memory_changed;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { MemoryEventData, MemoryEventType, resyncEventType } from "@memory-box/contract";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 
 import { isDeletedHere } from "@/features/memories/api/delete-memory";
@@ -8,8 +9,6 @@ import { useAuth } from "@/lib/auth-context";
 import { openEventStream, type SseEvent } from "@/lib/sse";
 
 export const liveEventsPath = "/api/v1/events";
-
-const memoryEvents = new Set(["memory.created", "memory.updated", "memory.deleted"]);
 
 /**
  * Keeps the memory screens current while someone else (or this member in another tab) adds,
@@ -48,27 +47,28 @@ async function authorization(): Promise<Record<string, string>> {
 
 /** What one event means for the cache. Exported for tests. */
 export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void {
-  if (event.type === "resync") {
+  if (event.type === resyncEventType) {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
     return;
   }
-  if (!memoryEvents.has(event.type)) return;
+  const type = MemoryEventType.safeParse(event.type);
+  if (!type.success) return;
 
   void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
   void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
-  const id = memoryIdOf(event.data);
-  if (id === undefined) return;
+  // Data not as the contract says: the lists were refreshed already; nothing more to do.
+  const data = MemoryEventData.safeParse(parseJson(event.data));
+  if (!data.success) return;
+  const { id } = data.data;
   // This screen's own delete: the detail page is leaving, and must not refetch a 404 first.
-  if (event.type === "memory.deleted" && isDeletedHere(queryClient, id)) return;
+  if (type.data === "memory.deleted" && isDeletedHere(queryClient, id)) return;
   void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
 }
 
-function memoryIdOf(data: string): string | undefined {
+function parseJson(text: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(data);
-    if (typeof parsed === "object" && parsed !== null && "id" in parsed && typeof parsed.id === "string") return parsed.id;
+    return JSON.parse(text);
   } catch {
-    // Not JSON: the lists were refreshed already; nothing more to do.
+    return undefined;
   }
-  return undefined;
 }
