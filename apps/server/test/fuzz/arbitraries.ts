@@ -1,6 +1,24 @@
 import fc from "fast-check";
 import { multipartBoundary, multipartContentType, multipartPayload } from "../multipart";
 
+/** Go durations as an admin's `ban_duration`: valid, negative, fractional, overflowing, unitless. */
+export const banDurations = [
+  "none",
+  "24h",
+  "1h30m",
+  "-1h",
+  "0s",
+  "876000h",
+  "99999999999999999999h",
+  "9223372036854775807ns",
+  "1.5h",
+  "h",
+  "1d",
+  "300ms",
+  "2562047h",
+  "2562048h",
+];
+
 /** What the arbitraries draw on besides randomness: real ids, tokens and images of the app under test. */
 export interface FuzzContext {
   /** A live member session, as `Bearer …`; read on every request because it may be renewed. */
@@ -436,16 +454,7 @@ const plausibleValues = (context: FuzzContext) =>
       "s256",
       "plain",
       "S256",
-      "none",
-      "24h",
-      "1h30m",
-      "-1h",
-      "0s",
-      "876000h",
-      "99999999999999999999h",
-      "9223372036854775807ns",
-      "1.5h",
-      "h",
+      ...banDurations,
       "service_role",
       "authenticated",
       "memory-photos",

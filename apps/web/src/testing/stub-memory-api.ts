@@ -47,12 +47,7 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
       const match = route.method === method ? route.regex.exec(url.pathname) : null;
       if (!match) continue;
       const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? "")]));
-      const body =
-        init?.body instanceof FormData
-          ? init.body
-          : typeof init?.body === "string"
-            ? (JSON.parse(init.body) as unknown)
-            : undefined;
+      const body = requestBody(init);
       const result = await route.handler({ method, path: url.pathname, params, headers: new Headers(init?.headers), body });
       if (result instanceof Response) return result;
       return result === undefined
@@ -69,12 +64,7 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
     return fetchMock.mock.calls.flatMap(([input, init]) => {
       const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
       if ((init?.method ?? "GET").toUpperCase() !== method || !regex.test(url.pathname)) return [];
-      const body =
-        init?.body instanceof FormData
-          ? init.body
-          : typeof init?.body === "string"
-            ? (JSON.parse(init.body) as unknown)
-            : undefined;
+      const body = requestBody(init);
       return [{ method, path: url.pathname, params: {}, headers: new Headers(init?.headers), body }];
     });
   }
@@ -93,4 +83,10 @@ function neverAnswered(signal: AbortSignal | null | undefined): Promise<Response
   return new Promise((_resolve, reject) => {
     signal?.addEventListener("abort", () => reject(new DOMException("The operation was aborted.", "AbortError")));
   });
+}
+
+/** A request's body as a handler sees it: the FormData of an upload, or the parsed JSON. */
+function requestBody(init: RequestInit | undefined): unknown {
+  if (init?.body instanceof FormData) return init.body;
+  return typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
 }
