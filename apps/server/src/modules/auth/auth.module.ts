@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Config } from "../../config";
 import type { Database } from "../../db/schema";
@@ -34,12 +35,18 @@ export async function createAuthModule(deps: {
   now?: () => Date;
 }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
+  const settings = new InstanceSettingsRepository(db);
   const keys = await SigningKeys.load({
     keys: config.auth.jwtKeys,
     hsSecret: config.auth.jwtSecret,
     issuer: config.auth.jwtIssuer,
-    settings: new InstanceSettingsRepository(db),
+    settings,
   });
+  // Kept in the database, like the signing key: every server process derives the same tokens.
+  const refreshTokenKey = Buffer.from(
+    await settings.putIfAbsent("auth.refresh_token_key", randomBytes(32).toString("base64")),
+    "base64",
+  );
   const users = new UsersRepository(db);
   const sessionsRepository = new SessionsRepository(db);
   const tokens = new OneTimeTokensRepository(db);
@@ -49,6 +56,7 @@ export async function createAuthModule(deps: {
     config: config.auth,
     users,
     sessionLookup: deps.sessionLookup,
+    refreshTokenKey,
     sessions: sessionsRepository,
     keys,
     invitations,

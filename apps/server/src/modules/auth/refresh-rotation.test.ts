@@ -12,8 +12,9 @@ import {
 import { testEngines } from "../../../test/test-database";
 
 // Refresh-token rotation (protocol §5): every refresh hands out a new token; the one it replaced
-// may be presented again within the reuse interval (two tabs refreshing at once), and after that
-// it counts as stolen and ends the whole session.
+// may be presented again within the reuse interval (two tabs refreshing at once) and yields the
+// same successor, so a session stays one chain; after that it counts as stolen and ends the whole
+// session.
 
 const reuseIntervalSeconds = 10;
 
@@ -43,7 +44,7 @@ describe.each(testEngines)("refresh-token rotation on %s", (engine) => {
     }
   });
 
-  it("accepts the replaced token again within the reuse interval", async () => {
+  it("answers the replaced token again within the reuse interval with the successor it already handed out", async () => {
     const { auth, session } = await signedInClient(server, email);
     const first = await auth.refreshSession();
     expect(first.error).toBeNull();
@@ -52,18 +53,40 @@ describe.each(testEngines)("refresh-token rotation on %s", (engine) => {
     const other = server.client();
     const again = await other.auth.refreshSession({ refresh_token: session.refresh_token });
     expect(again.error).toBeNull();
-    expect(again.data.session!.refresh_token).not.toBe(session.refresh_token);
-    expect(again.data.session!.refresh_token).not.toBe(first.data.session!.refresh_token);
-    // Both tabs carry on.
-    expect((await auth.refreshSession()).error).toBeNull();
-    expect((await other.auth.refreshSession()).error).toBeNull();
+    // No second chain: the same successor, with an access token of its own.
+    expect(again.data.session!.refresh_token).toBe(first.data.session!.refresh_token);
+    expect((await getUser(server, again.data.session!.access_token)).statusCode).toBe(200);
+    // Both tabs carry on, on one chain.
+    const tab = await auth.refreshSession();
+    expect(tab.error).toBeNull();
+    const otherTab = await other.auth.refreshSession();
+    expect(otherTab.error).toBeNull();
+    expect(otherTab.data.session!.refresh_token).toBe(tab.data.session!.refresh_token);
   });
 
-  it("lets two tabs refresh the same token at the same moment", async () => {
+  it("lets two tabs refresh the same token at the same moment, both getting the one successor", async () => {
     const { session } = await signedInClient(server, email);
     const [a, b] = await Promise.all([refreshWith(server, session.refresh_token), refreshWith(server, session.refresh_token)]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
-    expect(a.json<{ refresh_token: string }>().refresh_token).not.toBe(b.json<{ refresh_token: string }>().refresh_token);
+    expect(a.json<{ refresh_token: string }>().refresh_token).toBe(b.json<{ refresh_token: string }>().refresh_token);
+  });
+
+  it("never forks a session: a token replaced twice within the interval answers with the newest, and the chain keeps one usable token", async () => {
+    const { session } = await signedInClient(server, email);
+    const child = (await refreshWith(server, session.refresh_token)).json<{ refresh_token: string }>().refresh_token;
+    const grandchild = (await refreshWith(server, child)).json<{ refresh_token: string }>().refresh_token;
+    server.clock.advance(2);
+    const again = await refreshWith(server, session.refresh_token);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ refresh_token: string }>().refresh_token).toBe(grandchild);
+    const usable = await server.db
+      .selectFrom("refresh_tokens")
+      .innerJoin("sessions", "sessions.id", "refresh_tokens.session_id")
+      .select("refresh_tokens.id")
+      .where("sessions.id", "=", decodeClaims(session.access_token).session_id as string)
+      .where("refresh_tokens.revoked_at", "is", null)
+      .execute();
+    expect(usable).toHaveLength(1);
   });
 
   it("ends the whole session when a replaced token comes back after the reuse interval", async () => {
@@ -149,10 +172,8 @@ class RefreshPrevious implements fc.AsyncCommand<Model, Real> {
     }
     expect(response.statusCode).toBe(200);
     const next = response.json<TokenPair>();
-    expect(model.issued.has(next.refresh_token)).toBe(false);
-    model.issued.add(next.refresh_token);
-    // Another child of the same parent: the tab that got it carries on from here.
-    model.current = next.refresh_token;
+    // The token already handed out after it (or its successor): the chain does not fork.
+    expect(next.refresh_token).toBe(model.current);
     model.accessToken = next.access_token;
   }
   toString = () => "refresh(previous)";

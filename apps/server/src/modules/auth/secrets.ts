@@ -1,8 +1,17 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 
 /** A 256-bit random token, URL-safe. */
 export function randomToken(): string {
   return randomBytes(32).toString("base64url");
+}
+
+/**
+ * The refresh token that replaces `parent`: derived with a server key, so the server can hand the
+ * same child out again when the parent comes back within the reuse interval (two tabs refreshing
+ * at once) without storing any token, and nobody without the key can derive it.
+ */
+export function childRefreshToken(key: Buffer, parent: string): string {
+  return createHmac("sha256", key).update(parent).digest("base64url");
 }
 
 /** A six-digit code for people to type. */

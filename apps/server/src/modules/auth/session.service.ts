@@ -4,7 +4,7 @@ import type { AuthConfig } from "../../config";
 import type { Database, UserRow } from "../../db/schema";
 import type { AuditLogRepository } from "../audit";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
-import { randomToken, sha256 } from "./secrets";
+import { childRefreshToken, randomToken, sha256 } from "./secrets";
 import type { SessionsRepository } from "./sessions.repository";
 import type { AccessTokenClaims, AmrEntry, SigningKeys } from "./signing-keys";
 import type { UsersRepository } from "./users.repository";
@@ -41,6 +41,9 @@ export interface InvitationCheck {
   isInvited(email: string): Promise<boolean>;
 }
 
+/** How far down its chain a token presented again may find the session's usable token. */
+const maxReuseChainSteps = 20;
+
 export const notInvited = () => new AppError("email_not_invited");
 
 /**
@@ -57,6 +60,8 @@ export class SessionService {
       keys: SigningKeys;
       invitations: InvitationCheck;
       audit: AuditLogRepository;
+      /** Derives each refresh token's successor (`childRefreshToken`). */
+      refreshTokenKey: Buffer;
       now?: () => Date;
     },
   ) {}
@@ -93,8 +98,9 @@ export class SessionService {
 
   /**
    * Exchanges a refresh token for a new pair. Rotation with reuse detection: a token works once;
-   * presented again within the reuse interval (two tabs refreshing at once) it yields another
-   * child; presented later it is treated as stolen and the whole session ends.
+   * presented again within the reuse interval (two tabs refreshing at once, a retried request) it
+   * yields the token it was already exchanged for (or the one that replaced that), so a session
+   * stays one chain; presented later it is treated as stolen and the whole session ends.
    */
   async refresh(presented: string, context: RequestContext): Promise<SessionJson> {
     const now = this.now();
@@ -120,12 +126,10 @@ export class SessionService {
           return "reused" as const;
         }
       }
-      const child = randomToken();
-      await this.deps.sessions.addRefreshToken(
-        { id: randomUUID(), tokenHash: sha256(child), sessionId: session.id, parentId: token.id },
-        nowIso,
-        trx,
-      );
+      const child = revokedNow
+        ? await this.addChild(presented, token.id, session.id, nowIso, trx)
+        : await this.issuedDescendant(presented, session.id, trx);
+      if (child === undefined) return "forked" as const;
       await this.deps.sessions.markRefreshed(session.id, context, nowIso, trx);
       // In the same transaction: one durable commit per refresh, not two.
       await this.deps.audit.record(
@@ -142,6 +146,8 @@ export class SessionService {
       return child;
     });
 
+    // A chain this server did not derive (issued before tokens were derived): the device signs in again.
+    if (outcome === "forked") throw new AppError("refresh_token_already_used");
     if (outcome === "reused") {
       await this.deps.audit.record({
         action: "token.reuse_detected",
@@ -153,6 +159,25 @@ export class SessionService {
       throw new AppError("refresh_token_already_used");
     }
     return this.sessionJson(user, session.id, JSON.parse(session.amr) as AmrEntry[], outcome, now);
+  }
+
+  private async addChild(parent: string, parentId: string, sessionId: string, now: string, trx: Transaction<Database>) {
+    const child = childRefreshToken(this.deps.refreshTokenKey, parent);
+    await this.deps.sessions.addRefreshToken({ id: randomUUID(), tokenHash: sha256(child), sessionId, parentId }, now, trx);
+    return child;
+  }
+
+  /** The session's usable token, if `presented` is its ancestor: children are derived, so the chain is walked by hashing. */
+  private async issuedDescendant(presented: string, sessionId: string, trx: Transaction<Database>): Promise<string | undefined> {
+    const active = await this.deps.sessions.findActiveRefreshToken(sessionId, trx);
+    if (!active) return undefined;
+    let token = presented;
+    // Within one reuse interval a chain grows by a few links at most.
+    for (let step = 0; step < maxReuseChainSteps; step += 1) {
+      token = childRefreshToken(this.deps.refreshTokenKey, token);
+      if (sha256(token) === active.token_hash) return token;
+    }
+    return undefined;
   }
 
   /** `global` ends every session of the user, `local` this one, `others` all but this one. */
