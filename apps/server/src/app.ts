@@ -15,7 +15,7 @@ import { AuditLogRepository } from "./modules/audit";
 import { healthRoutes } from "./modules/health";
 import { InvitationsRepository, InvitationsService, rpcRoutes } from "./modules/invitations";
 import { createMailer } from "./modules/mail";
-import { InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
+import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
 import { PhotosRepository, photoObjectRoutes, photoUploadRoutes, PhotosService } from "./modules/photos";
@@ -107,6 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         )
       : new InProcessEventBus();
   app.addHook("onClose", () => events.close());
+  announceAccessChanges(app, events);
   const memories = new MemoriesService({
     memories: new MemoriesRepository(database.db, config.database.engine),
     photos: photosRepository,
@@ -174,6 +175,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await registerWebApp(app, config.webDir);
   return app;
+}
+
+/**
+ * Sign-outs, password changes, bans and deleted accounts all come through /auth/v1: after any
+ * request there that may change something, open live streams check their members again (the bus
+ * carries the hint to every server process). Invitations revoked by the CLI announce themselves.
+ */
+function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
+  app.addHook("onResponse", async (request) => {
+    if (
+      request.method !== "GET" &&
+      request.method !== "HEAD" &&
+      request.method !== "OPTIONS" &&
+      request.url.startsWith("/auth/v1/")
+    ) {
+      events.publish({ type: "access.changed" });
+    }
+  });
 }
 
 /** Uploads never attached to a memory are removed after a day; checked at start and every hour. */

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { InvitationRow } from "../db/schema";
 import { AuditLogRepository } from "../modules/audit";
+import { announceAccessChanged } from "../modules/events";
 import { InvitationsRepository, InvitationsService } from "../modules/invitations";
 import { type Command, UsageError } from "./command";
 
@@ -29,6 +30,8 @@ export const inviteCommand: Command = {
     } else if (values.revoke !== undefined) {
       if (positionals.length > 0) throw new UsageError("--revoke takes exactly one address.");
       const { email } = await service.revoke(values.revoke, operator);
+      // Their open live streams close at once on servers sharing a PostgreSQL database.
+      await announceAccessChanged(db);
       out(`Revoked ${email}; their sessions have ended.`);
     } else {
       if (positionals.length === 0) throw new UsageError("Give at least one e-mail address to invite.");

@@ -17,6 +17,6 @@ export function columnTypes(db: Kysely<unknown>) {
   };
 }
 
-export function isPostgres(db: Kysely<unknown>): boolean {
+export function isPostgres<DB>(db: Kysely<DB>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

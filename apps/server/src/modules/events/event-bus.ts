@@ -1,5 +1,19 @@
 import { MemoryEvent } from "@memory-box/contract";
+import { type Kysely, sql } from "kysely";
 import pg from "pg";
+import { isPostgres } from "../../db/migrations/dialect";
+import type { Database } from "../../db/schema";
+
+/**
+ * Someone's access may have ended (a sign-out, a revoked invitation, a password change): every
+ * open live stream checks its member again at once. Internal to the servers; never sent to clients.
+ */
+export interface AccessChangedEvent {
+  type: "access.changed";
+}
+
+/** What travels on the bus: changes to the collection for members' screens, and access hints for the servers. */
+export type BusEvent = MemoryEvent | AccessChangedEvent;
 
 export interface DeliveredEvent extends MemoryEvent {
   /** Increasing within a process's stream; sent as the SSE id so a reconnect can resume. */
@@ -7,9 +21,11 @@ export interface DeliveredEvent extends MemoryEvent {
 }
 
 export interface EventBus {
-  publish(event: MemoryEvent): void;
+  publish(event: BusEvent): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: (event: DeliveredEvent) => void): () => void;
+  /** Called on every access hint, from any process; returns the unsubscribe function. */
+  onAccessChanged(listener: () => void): () => void;
   /** Events after `eventId`, or null when it is too old (or unknown) to replay. */
   since(eventId: string): DeliveredEvent[] | null;
   close(): Promise<void>;
@@ -23,10 +39,15 @@ const replayCapacity = 1000;
  */
 class LocalDelivery {
   private readonly listeners = new Set<(event: DeliveredEvent) => void>();
+  private readonly accessListeners = new Set<() => void>();
   private readonly recent: DeliveredEvent[] = [];
   private sequence = 0;
 
-  deliver(event: MemoryEvent): void {
+  deliver(event: BusEvent): void {
+    if (event.type === "access.changed") {
+      for (const listener of this.accessListeners) listener();
+      return;
+    }
     this.sequence += 1;
     const delivered: DeliveredEvent = {
       ...event,
@@ -42,6 +63,11 @@ class LocalDelivery {
     return () => this.listeners.delete(listener);
   }
 
+  onAccessChanged(listener: () => void): () => void {
+    this.accessListeners.add(listener);
+    return () => this.accessListeners.delete(listener);
+  }
+
   /** Unknown ids (too old, or from another process's stream) mean the client must reload. */
   since(eventId: string): DeliveredEvent[] | null {
     const index = this.recent.findIndex((event) => event.eventId === eventId);
@@ -53,12 +79,16 @@ class LocalDelivery {
 export class InProcessEventBus implements EventBus {
   private readonly delivery = new LocalDelivery();
 
-  publish(event: MemoryEvent): void {
+  publish(event: BusEvent): void {
     this.delivery.deliver(event);
   }
 
   subscribe(listener: (event: DeliveredEvent) => void): () => void {
     return this.delivery.subscribe(listener);
+  }
+
+  onAccessChanged(listener: () => void): () => void {
+    return this.delivery.onAccessChanged(listener);
   }
 
   since(eventId: string): DeliveredEvent[] | null {
@@ -69,6 +99,17 @@ export class InProcessEventBus implements EventBus {
 }
 
 const channel = "memory_box_events";
+
+/**
+ * For a process without a bus of its own (the CLI): tells the servers on a PostgreSQL database
+ * that someone's access may have ended. On SQLite there is no channel between processes; the
+ * server's streams then notice on their heartbeat.
+ */
+export async function announceAccessChanged(db: Kysely<Database>): Promise<void> {
+  if (!isPostgres(db)) return;
+  const hint: AccessChangedEvent = { type: "access.changed" };
+  await sql`select pg_notify(${channel}, ${JSON.stringify(hint)})`.execute(db);
+}
 
 /**
  * Several processes on one PostgreSQL database: every publish is a NOTIFY, and every process
@@ -99,12 +140,16 @@ export class PostgresEventBus implements EventBus {
     return bus;
   }
 
-  publish(event: MemoryEvent): void {
+  publish(event: BusEvent): void {
     this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(event)]).catch(this.onError);
   }
 
   subscribe(listener: (event: DeliveredEvent) => void): () => void {
     return this.delivery.subscribe(listener);
+  }
+
+  onAccessChanged(listener: () => void): () => void {
+    return this.delivery.onAccessChanged(listener);
   }
 
   since(eventId: string): DeliveredEvent[] | null {
@@ -119,10 +164,16 @@ export class PostgresEventBus implements EventBus {
   /** Another writer on the channel (or an older version of this one) may send anything: only events pass. */
   private receive(payload: string | undefined): void {
     try {
-      const parsed = MemoryEvent.safeParse(JSON.parse(payload ?? ""));
+      const message: unknown = JSON.parse(payload ?? "");
+      if (isAccessChanged(message)) return this.delivery.deliver(message);
+      const parsed = MemoryEvent.safeParse(message);
       if (parsed.success) this.delivery.deliver(parsed.data);
     } catch (error) {
       this.onError(error instanceof Error ? error : new Error(String(error)));
     }
   }
+}
+
+function isAccessChanged(message: unknown): message is AccessChangedEvent {
+  return typeof message === "object" && message !== null && "type" in message && message.type === "access.changed";
 }

@@ -14,17 +14,25 @@ export interface EventsRoutesOptions {
 /**
  * `GET /api/v1/events`: a Server-Sent Events stream of changes to the collection. The client
  * sends `Last-Event-ID` when it reconnects and receives what it missed, or a `resync` event when
- * that is no longer known (then it reloads). The stream ends when the member's session ends.
+ * that is no longer known (then it reloads). The stream ends when the member's session ends:
+ * every stream checks its member again on each access hint on the bus (a sign-out, a revoked
+ * invitation, a password change, from any server process), and on its heartbeat.
  */
 export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
   app,
   { bus, authenticate, heartbeatMs = 25_000 },
 ) => {
   requireMembers(app, authenticate);
+  /** The open streams: how to end each, and how to check its member again. */
+  const open = new Map<(options?: { closeConnection?: boolean }) => void, () => void>();
+  // Checked together, so the member checks of all streams share one read (member-check.ts).
+  const stopWatchingAccess = bus.onAccessChanged(() => {
+    for (const check of open.values()) check();
+  });
   // Open streams would keep the server from shutting down; they end before it stops listening.
-  const open = new Set<(options?: { closeConnection?: boolean }) => void>();
   app.addHook("preClose", async () => {
-    for (const end of open) end({ closeConnection: true });
+    stopWatchingAccess();
+    for (const end of open.keys()) end({ closeConnection: true });
   });
 
   app.get(
@@ -65,13 +73,14 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         // At shutdown a client that stopped reading must not hold the server open.
         if (options.closeConnection) request.raw.socket.destroy();
       };
-      const heartbeat = setInterval(() => {
+      const check = (onAllowed?: () => void) => {
         authenticate(request).then(
-          () => raw.write(": ping\n\n"),
+          () => onAllowed?.(),
           () => end(),
         );
-      }, heartbeatMs);
-      open.add(end);
+      };
+      const heartbeat = setInterval(() => check(() => raw.write(": ping\n\n")), heartbeatMs);
+      open.set(end, () => check());
       raw.on("close", () => end());
     },
   );

@@ -1,5 +1,7 @@
 import type { Memory } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inviteCommand } from "../../cli/invite.command";
+import { openDatabase } from "../../db/database";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
@@ -179,6 +181,95 @@ describe.runIf(testEngines.includes("postgres"))("live events across two server 
     ).json<Memory>();
     const event = await stream.waitFor((received) => received.event === "memory.created");
     expect(JSON.parse(event.data)).toEqual({ id: created.id, actor: ben.userId });
+    await stream.close();
+  });
+});
+
+/** Resolves once the stream has ended, or after `withinMs` with whether it did. */
+async function endsWithin(stream: { hasEnded(): boolean }, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (!stream.hasEnded() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return stream.hasEnded();
+}
+
+/** A second session of the member, as another device signing in with the password. */
+async function signInAgain(testApp: TestApp, member: TestMember): Promise<{ authorization: string }> {
+  const response = await testApp.app.inject({
+    method: "POST",
+    url: "/auth/v1/token?grant_type=password",
+    payload: { email: member.email, password: "correct horse battery" },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
+}
+
+// With the default heartbeat (25 s), so a stream that closes within a second was closed by the
+// access hint, not by its heartbeat's re-check.
+describe.each(testEngines)("live streams end within a second when access ends, on %s", (engine) => {
+  let first: TestApp;
+  /** On PostgreSQL, a second server process on the same database; on SQLite the same one. */
+  let second: TestApp;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    first = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    second =
+      engine === "postgres"
+        ? await createTestApp(engine, {
+            env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+            sharedDatabase: first.config.database,
+          })
+        : first;
+    baseUrl = await first.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    if (second !== first) await second.close();
+    await first.close();
+  });
+
+  it("after a sign-out everywhere, made through any server", async () => {
+    const member = await createMember(first, "everywhere@memory-box.test");
+    const stream = await openStream(baseUrl, member);
+    const signOut = await second.app.inject({ method: "POST", url: "/auth/v1/logout?scope=global", headers: member.headers });
+    expect(signOut.statusCode).toBe(204);
+    expect(await endsWithin(stream, 1000)).toBe(true);
+    await stream.close();
+  });
+
+  it("after a password change on another device", async () => {
+    const member = await createMember(first, "password@memory-box.test");
+    const stream = await openStream(baseUrl, member);
+    const otherDevice = await signInAgain(second, member);
+    const change = await second.app.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: otherDevice,
+      payload: { password: "a different horse battery staple" },
+    });
+    expect(change.statusCode, change.body).toBe(200);
+    expect(await endsWithin(stream, 1000)).toBe(true);
+    await stream.close();
+  });
+
+  it.runIf(engine === "postgres")("after the operator revokes the invitation with the CLI", async () => {
+    const member = await createMember(first, "revoked@memory-box.test");
+    const stream = await openStream(baseUrl, member);
+    const database = openDatabase(first.config.database);
+    try {
+      await inviteCommand.run({ args: ["--revoke", member.email], db: database.db, out: () => {} });
+    } finally {
+      await database.destroy();
+    }
+    expect(await endsWithin(stream, 1000)).toBe(true);
+    await stream.close();
+  });
+
+  it("but not for the member's other devices when someone else signs out", async () => {
+    const member = await createMember(first, "stays@memory-box.test");
+    const other = await createMember(first, "leaves@memory-box.test");
+    const stream = await openStream(baseUrl, member);
+    await second.app.inject({ method: "POST", url: "/auth/v1/logout?scope=global", headers: other.headers });
+    expect(await endsWithin(stream, 1000)).toBe(false);
     await stream.close();
   });
 });

@@ -1,2 +1,2 @@
-export { InProcessEventBus, PostgresEventBus } from "./event-bus";
+export { announceAccessChanged, type EventBus, InProcessEventBus, PostgresEventBus } from "./event-bus";
 export { eventsRoutes } from "./events.routes";
