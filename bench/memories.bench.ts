@@ -7,6 +7,7 @@
 //   BENCH_MEMORIES  seed size (default 100000; the targets are stated for 100,000)
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                   (default postgres://postgres@127.0.0.1:5432/test)
+//   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
