@@ -3,23 +3,28 @@
 // argon2id hashes with nothing else running, measured in the same run.
 import { hash, verify } from "@node-rs/argon2";
 import { HttpClient } from "./http";
-import { cli, machineLine, round, runLoad, startServer, writeResults } from "./lib";
+import { cli, machineLine, round, RunConditions, startServer, watchCommand, watchPid, writeResults } from "./lib";
 
 const concurrency = 10;
 const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 const argon2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 const password = "correct horse battery staple";
 
-async function argon2Rate(): Promise<number> {
+async function argon2Rate(conditions: RunConditions): Promise<number> {
   const stored = await hash(password, argon2);
   // The server runs at most two hashes at once (PasswordHasher); so does the baseline.
-  const result = await runLoad({ concurrency: 2, durationMs, request: () => verify(stored, password) });
+  const result = await conditions.load("argon2id verify alone, in the bench process", [], {
+    concurrency: 2,
+    durationMs,
+    request: () => verify(stored, password),
+  });
   return result.perSecond;
 }
 
 async function main(): Promise<void> {
   const engine = process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "SQLite";
-  const baseline = await argon2Rate();
+  const conditions = new RunConditions();
+  const baseline = await argon2Rate(conditions);
 
   const server = await startServer({
     AUTH_RATE_LIMITS: "false",
@@ -45,6 +50,10 @@ async function main(): Promise<void> {
     // The load loops use a lean node:http client on kept-alive sockets: fetch costs more CPU per
     // request, and the load generator shares the two cores with the server.
     const client = new HttpClient(server.url, concurrency);
+    const watched = [
+      watchPid("Server process", server.pid),
+      ...(process.env.BENCH_DATABASE_URL ? [watchCommand("PostgreSQL", "postgres")] : []),
+    ];
     const postJson = (path: string, body: unknown) => {
       const payload = Buffer.from(JSON.stringify(body));
       return client.request(
@@ -54,7 +63,7 @@ async function main(): Promise<void> {
         payload,
       );
     };
-    const refresh = await runLoad({
+    const refresh = await conditions.load("Refresh-token grant", watched, {
       concurrency,
       durationMs,
       request: async (worker) => {
@@ -64,7 +73,7 @@ async function main(): Promise<void> {
         return true;
       },
     });
-    const signIn = await runLoad({
+    const signIn = await conditions.load("Password grant", watched, {
       concurrency,
       durationMs,
       request: async (worker) =>
@@ -84,9 +93,10 @@ Server: production bundle, ${engine}, rate limits off, ${concurrency} concurrent
 | Password grant throughput | **${signIn.perSecond} sign-ins/s** (p95 ${signIn.p95} ms, ${signIn.errors} errors) | ≥ 80% of the argon2 rate |
 | argon2id verify rate alone (m=19 MiB, t=2, p=1; 2 at once) | ${baseline} hashes/s | — |
 | Sign-ins per second ÷ argon2 rate | **${Math.round(ratio * 100)}%** | ≥ 80% |
-`,
+
+${conditions.markdown()}`,
     );
-    console.log({ baseline, refresh, signIn, ratio });
+    console.log({ baseline, refresh, signIn, ratio, conditions: conditions.runs });
   } finally {
     await server.stop();
   }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
-import { root } from "./lib";
+import { root, serverNodeArgs } from "./lib";
 
 /**
  * A lean HTTP client for the load loops: node:http over kept-alive connections, one socket per
@@ -72,9 +72,9 @@ export class HttpClient {
  * A bare Fastify 5 app in its own process, like the real server: `/` answers a small JSON object;
  * with `payloadFile`, `/page` answers that JSON document (parsed once, serialized per request)
  * and `/page-bytes` its bytes as read, to tell the cost of the payload's size from the cost of
- * the route's work.
+ * the route's work. It gets the server's node options too (`BENCH_SERVER_NODE_ARGS`, e.g. to profile it).
  */
-export async function startBareFastify(payloadFile?: string): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startBareFastify(payloadFile?: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const source = `
     import fs from "node:fs";
     import Fastify from "fastify";
@@ -87,10 +87,15 @@ export async function startBareFastify(payloadFile?: string): Promise<{ url: str
       app.get("/page-bytes", async (request, reply) => reply.type("application/json; charset=utf-8").send(bytes));
     }
     await app.listen({ host: "127.0.0.1", port: 0 });
+    process.once("SIGTERM", () => app.close().then(() => process.exit(0)));
     process.stdout.write(app.server.address().port + "\\n");
   `;
   const env = { ...process.env, ...(payloadFile ? { BARE_PAYLOAD: payloadFile } : {}) };
-  const child = spawn("node", ["--input-type=module", "-e", source], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn("node", [...serverNodeArgs(), "--input-type=module", "-e", source], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -101,6 +106,7 @@ export async function startBareFastify(payloadFile?: string): Promise<{ url: str
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       child.kill("SIGTERM");
       if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));

@@ -7,13 +7,26 @@
 //   BENCH_MEMORIES  seed size (default 100000; the targets are stated for 100,000)
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                   (default postgres://postgres@127.0.0.1:5432/test)
+//   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { HttpClient, startBareFastify } from "./http";
-import { cli, type LoadResult, machineLine, round, runLoad, startServer, writeResults } from "./lib";
+import {
+  cli,
+  type LoadResult,
+  machineLine,
+  round,
+  RunConditions,
+  runLoad,
+  startServer,
+  type Watched,
+  watchCommand,
+  watchPid,
+  writeResults,
+} from "./lib";
 import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-breakdown";
 import { listPageCacheSize } from "../apps/server/src/modules/memories/listing-cache";
 import { filterTags, type SeedCounts, searchWords, seedPostgres, seedSqlite } from "./seed";
@@ -105,6 +118,11 @@ async function benchEngine(engine: Engine): Promise<void> {
     // 3. The server again, on the seeded data.
     server = await startServer(env);
     const client = new HttpClient(server.url, concurrency);
+    const conditions = new RunConditions();
+    const databaseProcesses: Watched[] = engine === "postgres" ? [watchCommand("PostgreSQL", "postgres")] : [];
+    const watched = [watchPid("Server process", server.pid), ...databaseProcesses];
+    const measured = (label: string, request: (worker: number) => Promise<boolean>) =>
+      conditions.load(label, watched, { concurrency, durationMs, request });
     try {
       const session = await client.json<{ access_token: string }>("POST", "/auth/v1/token?grant_type=password", authHeaders, {
         email: emails[0],
@@ -156,20 +174,18 @@ async function benchEngine(engine: Engine): Promise<void> {
       const firstPageBody = (await client.request("GET", firstPagePath, plainHeaders)).body;
       const firstPageGzipped = (await client.request("GET", firstPagePath, headers)).body;
       fs.writeFileSync(firstPageJson, firstPageBody);
-      const { bare, barePage, bareBytes } = await bareRates(firstPageJson).finally(() =>
+      const { bare, barePage, bareBytes } = await bareRates(firstPageJson, conditions, databaseProcesses).finally(() =>
         fs.rmSync(firstPageJson, { force: true }),
       );
-      const page = await runLoad({ concurrency, durationMs, request: rotating([firstPagePath]) });
-      const plainPage = await runLoad({ concurrency, durationMs, request: rotating([firstPagePath], plainHeaders) });
-      const ownSessionPage = await runLoad({
-        concurrency,
-        durationMs,
-        request: (worker) => client.ok(firstPagePath, ownSessionHeaders[worker]),
-      });
-      const search = await runLoad({ concurrency, durationMs, request: rotating(searches) });
-      const tag = await runLoad({ concurrency, durationMs, request: rotating(tagFilters) });
-      const deepSearch = await runLoad({ concurrency, durationMs, request: rotating(deepSearches) });
-      const deepTag = await runLoad({ concurrency, durationMs, request: rotating(deepTags) });
+      const page = await measured("First page", rotating([firstPagePath]));
+      const plainPage = await measured("First page without `Accept-Encoding`", rotating([firstPagePath], plainHeaders));
+      const ownSessionPage = await measured("First page, a session per client", (worker) =>
+        client.ok(firstPagePath, ownSessionHeaders[worker]),
+      );
+      const search = await measured("Search", rotating(searches));
+      const tag = await measured("Tag filter", rotating(tagFilters));
+      const deepSearch = await measured("Search, pages further down", rotating(deepSearches));
+      const deepTag = await measured("Tag filter, pages further down", rotating(deepTags));
       const ratio = page.perSecond / bare.perSecond;
       const plainRatio = plainPage.perSecond / bare.perSecond;
       const rssMb = round(server.rssMb(), 0);
@@ -202,6 +218,7 @@ The server keeps list pages as JSON (and gzipped, ${kb(firstPageBody.length)} �
 | Search, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepSearch)} | — | — |
 | Tag filter, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepTag)} | — | — |
 
+${conditions.markdown()}
 Where the database time of a page built from the database goes: the server's own \`MemoriesRepository.page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; the member check (which reads the collection's stats) not included.
 
 ${breakdownTable(breakdown)}
@@ -224,6 +241,7 @@ ${breakdownTable(breakdown)}
         deepTag,
         ratio: round(ratio, 3),
         rssMb,
+        conditions: conditions.runs,
       });
     } finally {
       client.close();
@@ -256,15 +274,24 @@ async function cursorsOf(
 }
 
 /** A bare Fastify app under the same load loop: its small JSON route, then the first-page copies. */
-async function bareRates(payloadFile: string): Promise<{ bare: LoadResult; barePage: LoadResult; bareBytes: LoadResult }> {
+async function bareRates(
+  payloadFile: string,
+  conditions: RunConditions,
+  databaseProcesses: Watched[],
+): Promise<{ bare: LoadResult; barePage: LoadResult; bareBytes: LoadResult }> {
   const bare = await startBareFastify(payloadFile);
   const client = new HttpClient(bare.url, concurrency);
+  const watched = [watchPid("Server process", bare.pid), ...databaseProcesses];
   try {
-    const load = async (route: string) => {
+    const load = async (label: string, route: string) => {
       await runLoad({ concurrency, durationMs: Math.min(1000, warmupMs), request: () => client.ok(route) });
-      return runLoad({ concurrency, durationMs, request: () => client.ok(route) });
+      return conditions.load(label, watched, { concurrency, durationMs, request: () => client.ok(route) });
     };
-    return { bare: await load("/"), barePage: await load("/page"), bareBytes: await load("/page-bytes") };
+    return {
+      bare: await load("Bare Fastify, small JSON", "/"),
+      barePage: await load("Bare Fastify, first-page JSON serialized", "/page"),
+      bareBytes: await load("Bare Fastify, first-page bytes", "/page-bytes"),
+    };
   } finally {
     client.close();
     await bare.stop();

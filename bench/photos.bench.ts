@@ -7,7 +7,7 @@
 //   BENCH_PHOTO_CONCURRENT   uploads at once for the memory run (default 20)
 import sharp from "sharp";
 import { HttpClient } from "./http";
-import { cli, machineLine, round, startServer, writeResults } from "./lib";
+import { cli, machineLine, round, RunConditions, startServer, watchPid, writeResults } from "./lib";
 
 const sharpRuns = Math.max(5, Number(process.env.BENCH_PHOTO_SHARP_RUNS ?? 7));
 const sequentialUploads = Math.max(10, Number(process.env.BENCH_PHOTO_UPLOADS ?? 10));
@@ -56,9 +56,17 @@ async function main(): Promise<void> {
   const { width, height } = await sharp(jpeg).metadata();
 
   // sharp alone, in this process, before the server starts: one warm-up, then the runs.
+  const conditions = new RunConditions("uploading client; sharp alone");
   await sharpAlone(jpeg);
   const sharpTimes: number[] = [];
-  for (let i = 0; i < sharpRuns; i += 1) sharpTimes.push(await sharpAlone(jpeg));
+  await conditions.measure(
+    "Sharp alone, in the bench process",
+    [],
+    async () => {
+      for (let i = 0; i < sharpRuns; i += 1) sharpTimes.push(await sharpAlone(jpeg));
+    },
+    () => sharpRuns,
+  );
   const sharpMs = median(sharpTimes);
 
   const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" });
@@ -66,6 +74,7 @@ async function main(): Promise<void> {
     const rssIdle = server.rssMb();
     cli(server, ["invite", email]);
     const client = new HttpClient(server.url, concurrentUploads);
+    const watched = [watchPid("Server process", server.pid)];
     const session = await client.json<{ access_token: string }>("POST", "/auth/v1/signup", authHeaders, { email, password });
     const { body, contentType } = multipart(jpeg);
     const headers = {
@@ -83,7 +92,14 @@ async function main(): Promise<void> {
     // Sequential ingest: one warm-up upload, then the measured ones.
     await upload();
     const uploadTimes: number[] = [];
-    for (let i = 0; i < sequentialUploads; i += 1) uploadTimes.push(await upload());
+    await conditions.measure(
+      "Ingest, sequential",
+      watched,
+      async () => {
+        for (let i = 0; i < sequentialUploads; i += 1) uploadTimes.push(await upload());
+      },
+      () => sequentialUploads,
+    );
     const uploadMs = median(uploadTimes);
 
     // Memory: many uploads at once, RSS sampled throughout.
@@ -92,8 +108,16 @@ async function main(): Promise<void> {
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, server.rssMb());
     }, rssSampleMs);
-    const burstStarted = performance.now();
-    const outcomes = await Promise.allSettled(Array.from({ length: concurrentUploads }, upload));
+    let burstStarted = 0;
+    const outcomes = await conditions.measure(
+      `${concurrentUploads} uploads at once`,
+      watched,
+      () => {
+        burstStarted = performance.now();
+        return Promise.allSettled(Array.from({ length: concurrentUploads }, upload));
+      },
+      (settled) => settled.length,
+    );
     const burstSeconds = (performance.now() - burstStarted) / 1000;
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, server.rssMb());
@@ -115,7 +139,8 @@ One generated ${width} × ${height} photo-like JPEG (${mb(jpeg.length)} MB, Gaus
 | Ingest per photo, sequential | **${round(uploadMs, 0)} ms** (runs ${uploadTimes.map((t) => round(t, 0)).join(", ")}) | — | — |
 | Ingest ÷ sharp alone | **${round(ratio, 2)} ×** | ≤ 1.5 × | ${verdict(ratio <= 1.5)} |
 | Server RSS, peak during ${concurrentUploads} concurrent uploads | **${round(rssPeak, 0)} MB** (${round(rssIdle, 0)} MB idle after start, ${round(rssBefore, 0)} MB after the sequential uploads; ${concurrentUploads - failed.length} of ${concurrentUploads} stored in ${round(burstSeconds, 1)} s, slowest ${round(Math.max(...burstTimes), 0)} ms) | < 400 MB | ${verdict(rssPeak < 400 && failed.length === 0)} |
-`,
+
+${conditions.markdown()}`,
     );
     console.log({
       jpegBytes: jpeg.length,
@@ -129,6 +154,7 @@ One generated ${width} × ${height} photo-like JPEG (${mb(jpeg.length)} MB, Gaus
       rssPeak,
       burstSeconds,
       failed: failed.map((f) => String(f.reason)),
+      conditions: conditions.runs,
     });
   } finally {
     await server.stop();

@@ -1,9 +1,14 @@
 // Deterministic seed data for the memories benchmark, written straight into the database
-// (the HTTP API would take far too long for 100,000 memories). Rows match what the server
-// itself writes: see apps/server/src/db/migrations/2026_11_21_110000_create_memories.ts and
-// `sortKey` / `searchText` in apps/server/src/modules/memories/memories.repository.ts.
+// (the HTTP API would take far too long for 100,000 memories). Rows are the server's own row
+// types (apps/server/src/db/schema.ts), with `sort_key` and `search_text` made by the
+// repository's own `sortKey` and `searchText` and photo keys by the upload's `derivativeKey`;
+// the migrations' triggers fill the rest.
 import SQLite from "better-sqlite3";
+import type { Selectable } from "kysely";
 import pg from "pg";
+import type { MemoryRow, MemoryTagsTable, PhotoRow } from "../apps/server/src/db/schema";
+import { searchText, sortKey } from "../apps/server/src/modules/memories/memories.repository";
+import { derivativeKey } from "../apps/server/src/modules/photos/photo-key";
 
 /** Words searched for by the benchmark: each is put into ~1% of memories and appears nowhere else. */
 export const searchWords = ["lighthouse", "picnic", "fireworks", "grandma"];
@@ -94,45 +99,12 @@ export function prng(seed: number): () => number {
   };
 }
 
-export interface SeedMemory {
-  id: string;
-  title: string;
-  content: string | null;
-  memory_date: string | null;
-  user_id: string;
-  updated_by: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  sort_key: string;
-  search_text: string;
-}
-export interface SeedTag {
-  memory_id: string;
-  position: number;
-  tag: string;
-  tag_key: string;
-}
-export interface SeedPhoto {
-  id: string;
-  memory_id: string;
-  position: number;
-  owner_id: string;
-  object_key: string;
-  preview_key: string;
-  thumbnail_key: string;
-  content_type: string;
-  bytes: number;
-  width: number;
-  height: number;
-  taken_at: string | null;
-  placeholder: string;
-  created_at: string;
-}
+/** A tag row as the repository writes it; the tag's copy of the memory's `sort_key` is the triggers' to fill. */
+export type SeedTag = Omit<Selectable<MemoryTagsTable>, "sort_key">;
 export interface SeedBatch {
-  memories: SeedMemory[];
+  memories: MemoryRow[];
   tags: SeedTag[];
-  photos: SeedPhoto[];
+  photos: PhotoRow[];
 }
 
 /**
@@ -198,36 +170,36 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
     // Skewed towards the front of the pool: a few tags are common, most are rarer.
     while (tags.length < wanted) addTag(tagPool[Math.floor(random() ** 2 * tagPool.length)]!);
 
-    const memory: SeedMemory = {
+    const fields = { title: title.join(" "), content: content ? content.join(" ") : null, tags };
+    batch.memories.push({
       id,
-      title: title.join(" "),
-      content: content ? content.join(" ") : null,
+      title: fields.title,
+      content: fields.content,
       memory_date: memoryDate,
       user_id: userId,
       updated_by: userId,
       created_at: createdAt,
       updated_at: createdAt,
       version: 1,
-      sort_key: `${memoryDate ?? "0000-00-00"}|${createdAt}|${id}`,
-      search_text: "",
-    };
-    memory.search_text = [memory.title, memory.content ?? "", ...tags].join("\n").toLowerCase();
-    batch.memories.push(memory);
+      sort_key: sortKey(memoryDate, createdAt, id),
+      search_text: searchText(fields),
+    });
     tags.forEach((tag, position) => batch.tags.push({ memory_id: id, position, tag, tag_key: tag.toLowerCase() }));
 
     const photoCount = int(0, 4);
     for (let position = 0; position < photoCount; position += 1) {
       const uploadedMs = createdMs - int(5, 600) * 1000;
-      const key = `${userId}/${uploadedMs}-${hex(6)}`;
+      // As originalPhotoKey names an upload, with the seed's random bits.
+      const objectKey = `${userId}/${uploadedMs}-${hex(6)}.jpg`;
       const portrait = random() < 0.3;
       batch.photos.push({
         id: uuid(),
         memory_id: id,
         position,
         owner_id: userId,
-        object_key: `${key}.jpg`,
-        preview_key: `${key}.preview.webp`,
-        thumbnail_key: `${key}.thumb.webp`,
+        object_key: objectKey,
+        preview_key: derivativeKey(objectKey, "preview"),
+        thumbnail_key: derivativeKey(objectKey, "thumbnail"),
         content_type: "image/jpeg",
         bytes: int(1_500_000, 6_000_000),
         width: portrait ? 3024 : 4032,
@@ -265,36 +237,10 @@ function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-const memoryColumns = [
-  "id",
-  "title",
-  "content",
-  "memory_date",
-  "user_id",
-  "updated_by",
-  "created_at",
-  "updated_at",
-  "version",
-  "sort_key",
-  "search_text",
-] as const;
-const tagColumns = ["memory_id", "position", "tag", "tag_key"] as const;
-const photoColumns = [
-  "id",
-  "memory_id",
-  "position",
-  "owner_id",
-  "object_key",
-  "preview_key",
-  "thumbnail_key",
-  "content_type",
-  "bytes",
-  "width",
-  "height",
-  "taken_at",
-  "placeholder",
-  "created_at",
-] as const;
+/** A table's columns, as the seed's rows (the server's row types) name them. */
+function columnsOf(rows: object[]): string[] {
+  return rows.length === 0 ? [] : Object.keys(rows[0]!);
+}
 
 /** Seeds a SQLite file the server has migrated (and is not running on). */
 export function seedSqlite(file: string, count: number, userIds: string[]): SeedCounts {
@@ -303,15 +249,21 @@ export function seedSqlite(file: string, count: number, userIds: string[]): Seed
     // This connection only: the seed need not survive a power cut; the server's own settings stay.
     db.pragma("synchronous = OFF");
     db.pragma("foreign_keys = ON");
-    const insert = (table: string, columns: readonly string[]) =>
-      db.prepare(`insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`);
-    const memories = insert("memories", memoryColumns);
-    const tags = insert("memory_tags", tagColumns);
-    const photos = insert("photos", photoColumns);
+    const statements = new Map<string, SQLite.Statement>();
+    const insert = (table: string, rows: object[]) => {
+      if (rows.length === 0) return;
+      let statement = statements.get(table);
+      if (!statement) {
+        const columns = columnsOf(rows);
+        statement = db.prepare(`insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`);
+        statements.set(table, statement);
+      }
+      for (const row of rows) statement.run(row);
+    };
     const write = db.transaction((batch: SeedBatch) => {
-      for (const row of batch.memories) memories.run(row);
-      for (const row of batch.tags) tags.run(row);
-      for (const row of batch.photos) photos.run(row);
+      insert("memories", batch.memories);
+      insert("memory_tags", batch.tags);
+      insert("photos", batch.photos);
     });
     const counts = { memories: 0, tags: 0, photos: 0 };
     for (const batch of seedBatches(count, userIds, 10_000)) {
@@ -344,8 +296,9 @@ export async function seedPostgres(url: string, count: number, userIds: string[]
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const insert = async (table: string, columns: readonly string[], rows: object[]) => {
+    const insert = async (table: string, rows: object[]) => {
       if (rows.length === 0) return;
+      const columns = columnsOf(rows);
       const arrays = columns.map((column) => rows.map((row) => (row as Record<string, unknown>)[column]));
       const casts = columns.map((column, i) => `$${i + 1}::${pgTypes[column] ?? "text"}[]`);
       await client.query(`insert into ${table} (${columns.join(", ")}) select * from unnest(${casts.join(", ")})`, arrays);
@@ -355,9 +308,9 @@ export async function seedPostgres(url: string, count: number, userIds: string[]
     const counts = { memories: 0, tags: 0, photos: 0 };
     for (const batch of seedBatches(count, userIds, 1_000)) {
       tally(counts, batch);
-      await insert("memories", memoryColumns, batch.memories);
-      await insert("memory_tags", tagColumns, batch.tags);
-      await insert("photos", photoColumns, batch.photos);
+      await insert("memories", batch.memories);
+      await insert("memory_tags", batch.tags);
+      await insert("photos", batch.photos);
     }
     await client.query("commit");
     // VACUUM only marks pages all-visible (index-only scans) once no other transaction on the

@@ -4,7 +4,7 @@
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import sharp from "sharp";
-import { cli, machineLine, round, startServer, writeResults } from "./lib";
+import { cli, machineLine, round, RunConditions, startServer, watchCommand, watchPid, writeResults } from "./lib";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const password = "correct horse battery staple";
@@ -87,43 +87,47 @@ async function main(): Promise<void> {
     const lcps: number[] = [];
     const imageKbs: number[] = [];
     const imageCounts: number[] = [];
-    for (let run = 0; run < runs; run++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addInitScript((value) => window.localStorage.setItem("memory-box-auth", value), stored);
-      const page = await context.newPage();
-      // Bytes on the wire per image response, as Chromium reports them (bodies of data: URLs and
-      // cache hits are not transfers).
-      let imageBytes = 0;
-      let imageCount = 0;
-      page.on("requestfinished", async (request) => {
-        if (request.resourceType() !== "image" || request.url().startsWith("data:")) return;
-        const sizes = await request.sizes().catch(() => undefined);
-        imageCount += 1;
-        imageBytes += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
-      });
-      // Not "networkidle": the live-updates stream stays open for as long as the page does.
-      await page.goto(`${server.url}/`, { waitUntil: "load" });
-      await page.getByText("Memory 1", { exact: true }).waitFor();
-      // Every image in the first screenful has arrived (the rest load lazily on scroll).
-      await page.waitForFunction(() => {
-        const visible = [...document.images].filter((image) => image.getBoundingClientRect().top < window.innerHeight);
-        return visible.length > 0 && visible.every((image) => image.complete);
-      });
-      await page.waitForTimeout(300);
-      const lcp = await page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            new PerformanceObserver((list) => {
-              const entries = list.getEntries();
-              resolve(entries.at(-1)?.startTime ?? Number.NaN);
-            }).observe({ type: "largest-contentful-paint", buffered: true });
-          }),
-      );
-      lcps.push(lcp);
-      imageKbs.push(imageBytes / 1024);
-      imageCounts.push(imageCount);
-      await context.close();
-    }
+    const conditions = new RunConditions("Playwright driver");
+    const watched = [watchPid("Server process", server.pid), watchCommand("Chromium", "chromium")];
+    await conditions.measure(`Home, ${runs} loads`, watched, async () => {
+      for (let run = 0; run < runs; run++) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        await context.addInitScript((value) => window.localStorage.setItem("memory-box-auth", value), stored);
+        const page = await context.newPage();
+        // Bytes on the wire per image response, as Chromium reports them (bodies of data: URLs and
+        // cache hits are not transfers).
+        let imageBytes = 0;
+        let imageCount = 0;
+        page.on("requestfinished", async (request) => {
+          if (request.resourceType() !== "image" || request.url().startsWith("data:")) return;
+          const sizes = await request.sizes().catch(() => undefined);
+          imageCount += 1;
+          imageBytes += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
+        });
+        // Not "networkidle": the live-updates stream stays open for as long as the page does.
+        await page.goto(`${server.url}/`, { waitUntil: "load" });
+        await page.getByText("Memory 1", { exact: true }).waitFor();
+        // Every image in the first screenful has arrived (the rest load lazily on scroll).
+        await page.waitForFunction(() => {
+          const visible = [...document.images].filter((image) => image.getBoundingClientRect().top < window.innerHeight);
+          return visible.length > 0 && visible.every((image) => image.complete);
+        });
+        await page.waitForTimeout(300);
+        const lcp = await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              new PerformanceObserver((list) => {
+                const entries = list.getEntries();
+                resolve(entries.at(-1)?.startTime ?? Number.NaN);
+              }).observe({ type: "largest-contentful-paint", buffered: true });
+            }),
+        );
+        lcps.push(lcp);
+        imageKbs.push(imageBytes / 1024);
+        imageCounts.push(imageCount);
+        await context.close();
+      }
+    });
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
     const lcp = round(median(lcps), 0);
     const imagesKb = round(median(imageKbs), 0);
@@ -138,9 +142,10 @@ Production build served by the real server on loopback; Debian's Chromium, headl
 | JavaScript loaded by \`/auth\` (gzip) | ${authJsKb} KB in ${scripts.size} files | ≤ 150 KB | ${authJsKb <= 150 ? "pass" : "FAIL"} |
 | Image bytes transferred by home (first screen; the rest load on scroll) | ${imagesKb} KB in ${median(imageCounts)} images | ≤ 2048 KB | ${imagesKb <= 2048 ? "pass" : "FAIL"} |
 | Largest contentful paint of home | ${lcp} ms | ≤ 1000 ms | ${lcp <= 1000 ? "pass" : "FAIL"} |
-`,
+
+${conditions.markdown()}`,
     );
-    console.log({ authJsKb, scripts: scripts.size, imagesKb, imageCounts, lcp, lcps });
+    console.log({ authJsKb, scripts: scripts.size, imagesKb, imageCounts, lcp, lcps, conditions: conditions.runs });
   } finally {
     await browser.close();
     await server.stop();

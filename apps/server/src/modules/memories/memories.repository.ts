@@ -268,7 +268,7 @@ export function sortKey(memoryDate: string | null, createdAt: string, id: string
   return `${memoryDate ?? "0000-00-00"}|${createdAt}|${id}`;
 }
 
-function searchText(fields: { title: string; content: string | null; tags: string[] }): string {
+export function searchText(fields: { title: string; content: string | null; tags: string[] }): string {
   return [fields.title, fields.content ?? "", ...fields.tags].join("\n").toLowerCase();
 }
 
