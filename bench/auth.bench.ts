@@ -1,11 +1,16 @@
-// Auth benchmark: refresh-token grant latency and password-grant throughput under 10 concurrent
-// clients on loopback (rate limits off), against the rate at which this machine computes the same
-// argon2id hashes with nothing else running, measured in the same run.
+// Auth benchmark: refresh-token grant latency at a fixed offered rate (an open loop, as many devices
+// refreshing independently) and its capacity under 10 concurrent clients; password-grant throughput
+// under 10 concurrent clients on loopback (rate limits off), against the rate at which this machine
+// computes the same argon2id hashes with nothing else running, measured in the same run.
 import { hash, verify } from "@node-rs/argon2";
 import { HttpClient } from "./http";
-import { cli, machineLine, round, RunConditions, startServer, watchCommand, watchPid, writeResults } from "./lib";
+import { cli, machineLine, round, RunConditions, runOpenLoop, startServer, watchCommand, watchPid, writeResults } from "./lib";
 
 const concurrency = 10;
+/** The offered rate of the latency target: well below capacity (~800–2,000/s on two cores), so p95 is the grant's own time, not a queue's. */
+const refreshRate = Number(process.env.BENCH_REFRESH_RATE ?? 250);
+/** Sessions refreshing in the open loop, each its own chain. */
+const refreshSessions = 50;
 const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 const argon2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 const password = "correct horse battery staple";
@@ -63,7 +68,30 @@ async function main(): Promise<void> {
         payload,
       );
     };
-    const refresh = await conditions.load("Refresh-token grant", watched, {
+    // Sessions of their own for the open loop: a refresh token works once, so each slot keeps its chain.
+    const openLoopTokens: string[] = [];
+    for (let index = 0; index < refreshSessions; index += 1) {
+      const response = await postJson("/token?grant_type=password", { email: emails[index % emails.length], password });
+      openLoopTokens.push((JSON.parse(response.body.toString("utf8")) as { refresh_token: string }).refresh_token);
+    }
+    const refreshAtRate = await conditions.measure(
+      `Refresh-token grant, ${refreshRate}/s offered`,
+      watched,
+      () =>
+        runOpenLoop({
+          ratePerSecond: refreshRate,
+          durationMs,
+          slots: refreshSessions,
+          request: async (slot) => {
+            const response = await postJson("/token?grant_type=refresh_token", { refresh_token: openLoopTokens[slot] });
+            if (response.status !== 200) return false;
+            openLoopTokens[slot] = (JSON.parse(response.body.toString("utf8")) as { refresh_token: string }).refresh_token;
+            return true;
+          },
+        }),
+      (result) => result.requests + result.errors,
+    );
+    const refresh = await conditions.load("Refresh-token grant, 10 clients in a closed loop", watched, {
       concurrency,
       durationMs,
       request: async (worker) => {
@@ -85,18 +113,19 @@ async function main(): Promise<void> {
     writeResults(
       `Auth (${engine})`,
       `${machineLine()}
-Server: production bundle, ${engine}, rate limits off, ${concurrency} concurrent clients on loopback, ${durationMs / 1000} s per run.
+Server: production bundle, ${engine}, rate limits off, on loopback, ${durationMs / 1000} s per run. The refresh target is latency at a fixed offered rate: ${refreshRate} refreshes per second sent on schedule whatever the answers' speed (${refreshSessions} sessions, each refreshing its own chain; latency counted from when a request was due). Its capacity is measured apart, with ${concurrency} clients each sending the next refresh when the last one answered: there p95 is about twice ${concurrency} ÷ throughput, a queue's length, and moves with the speed of the machine's cores (bench/why-the-list-ratio-moves.md).
 
 | Measure | Result | Target |
 |---|---|---|
-| Refresh-token grant p50 / p95 / p99 | ${refresh.p50} / **${refresh.p95}** / ${refresh.p99} ms (${refresh.perSecond} req/s, ${refresh.errors} errors) | p95 ≤ 10 ms |
+| Refresh-token grant at ${refreshRate}/s offered, p50 / p95 / p99 | ${refreshAtRate.p50} / **${refreshAtRate.p95}** / ${refreshAtRate.p99} ms (${refreshAtRate.perSecond} req/s answered, ${refreshAtRate.errors} errors) | p95 ≤ 10 ms |
+| Refresh-token grant capacity, ${concurrency} clients in a closed loop, p50 / p95 / p99 | **${refresh.perSecond} req/s** (${refresh.p50} / ${refresh.p95} / ${refresh.p99} ms, ${refresh.errors} errors) | — |
 | Password grant throughput | **${signIn.perSecond} sign-ins/s** (p95 ${signIn.p95} ms, ${signIn.errors} errors) | ≥ 80% of the argon2 rate |
 | argon2id verify rate alone (m=19 MiB, t=2, p=1; 2 at once) | ${baseline} hashes/s | — |
 | Sign-ins per second ÷ argon2 rate | **${Math.round(ratio * 100)}%** | ≥ 80% |
 
 ${conditions.markdown()}`,
     );
-    console.log({ baseline, refresh, signIn, ratio, conditions: conditions.runs });
+    console.log({ baseline, refreshAtRate, refresh, signIn, ratio, conditions: conditions.runs });
   } finally {
     await server.stop();
   }

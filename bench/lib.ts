@@ -115,7 +115,53 @@ export async function runLoad(options: {
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
+  return summarize(latencies, errors, (performance.now() - started) / 1000);
+}
+
+/**
+ * Requests at a fixed rate, however fast the answers come (an open loop, as independent devices
+ * make them), for `durationMs`. Latency counts from when each request was due, so a server that
+ * falls behind shows it in the percentiles (no coordinated omission). Each request gets a slot of
+ * its own (for per-slot state such as a refresh token); one due while every slot is still busy
+ * counts as an error: the server was `slots` requests behind.
+ */
+export async function runOpenLoop(options: {
+  ratePerSecond: number;
+  durationMs: number;
+  slots: number;
+  request: (slot: number) => Promise<boolean>;
+}): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const free = Array.from({ length: options.slots }, (_, slot) => slot);
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  const total = Math.floor((options.ratePerSecond * options.durationMs) / 1000);
+  for (let index = 0; index < total; index += 1) {
+    const due = started + (index * 1000) / options.ratePerSecond;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const slot = free.pop();
+    if (slot === undefined) {
+      errors += 1;
+      continue;
+    }
+    const sent: Promise<void> = options
+      .request(slot)
+      .catch(() => false)
+      .then((ok) => {
+        if (ok) latencies.push(performance.now() - due);
+        else errors += 1;
+        free.push(slot);
+        inFlight.delete(sent);
+      });
+    inFlight.add(sent);
+  }
+  await Promise.all(inFlight);
+  return summarize(latencies, errors, (performance.now() - started) / 1000);
+}
+
+function summarize(latencies: number[], errors: number, seconds: number): LoadResult {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN);
   return {
