@@ -220,7 +220,7 @@ ${capacityRows(capacity, page, bare)}
 | Tag filter, pages further down (built from the database each time), p50 / p95 / p99 | ${latency(deepTag)} | — | — |
 
 ${conditions.markdown()}
-Where the database time of a page built from the database goes: the server's own \`MemoriesRepository.page\` and \`counts\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; the member check (which reads the collection's stats) not included.
+Where the database time of a page built from the database goes: the server's own \`MemoriesRepository.page\` and \`countMatched\` (source, not a copy of its SQL) run from the bench process against the same database while the server idles, one statement at a time, median of 5 after a warm-up; the member check (which reads the collection's stats) not included.
 
 ${breakdownTable(breakdown)}
 `,
