@@ -33,7 +33,9 @@ async function main(): Promise<void> {
 
   const server = await startServer({
     AUTH_RATE_LIMITS: "false",
+    // Members sign up straight into a session: an open installation, as autoconfirm requires.
     AUTH_AUTOCONFIRM: "true",
+    AUTH_INVITE_ONLY: "false",
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   });
   try {

@@ -93,7 +93,7 @@ async function scratchDatabase(engine: Engine): Promise<{
 
 async function benchEngine(engine: Engine): Promise<void> {
   const database = await scratchDatabase(engine);
-  const env = { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false", ...database.env };
+  const env = { AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false", ...database.env };
   try {
     // 1. Migrations and the members, through the real server and CLI.
     let server = await startServer(env);

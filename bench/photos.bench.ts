@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   );
   const sharpMs = median(sharpTimes);
 
-  const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" });
+  const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false" });
   try {
     const rssIdle = server.rssMb();
     cli(server, ["invite", email]);

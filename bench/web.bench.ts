@@ -11,7 +11,7 @@ const password = "correct horse battery staple";
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 
 async function main(): Promise<void> {
-  const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" });
+  const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false" });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [

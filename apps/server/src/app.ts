@@ -144,6 +144,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: auth.sessions,
     keys: auth.keys,
     rateLimits: config.auth.rateLimits,
+    secureCookies: config.publicUrl.startsWith("https:"),
+    signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
   await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin });
   await app.register(rpcRoutes, {

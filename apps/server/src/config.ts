@@ -128,58 +128,71 @@ const jwkSet = optionalText.transform((value, context): JwkObject[] => {
   return parsed.data;
 });
 
-const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-  HOST: optionalText.default("127.0.0.1"),
-  DATA_DIR: optionalText.default("./data"),
-  DATABASE_URL: url(["postgres:", "postgresql:", "sqlite:"], "postgres://user:pass@host/db or sqlite:path/to/file.sqlite"),
-  STORAGE_URL: optionalText.superRefine((value, context) => {
-    if (value === undefined) return;
-    try {
-      parseStorageUrl(value);
-    } catch (error) {
+const environmentSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    HOST: optionalText.default("127.0.0.1"),
+    DATA_DIR: optionalText.default("./data"),
+    DATABASE_URL: url(["postgres:", "postgresql:", "sqlite:"], "postgres://user:pass@host/db or sqlite:path/to/file.sqlite"),
+    STORAGE_URL: optionalText.superRefine((value, context) => {
+      if (value === undefined) return;
+      try {
+        parseStorageUrl(value);
+      } catch (error) {
+        context.addIssue({
+          code: "custom",
+          message: `${error instanceof Error ? error.message : "is not valid"} (s3://bucket?endpoint=…&region=… or file:///absolute/folder)`,
+        });
+      }
+    }),
+    PUBLIC_URL: url(["http:", "https:"], "the origin members open, such as https://memories.example.org"),
+    SMTP_URL: url(["smtp:", "smtps:"], "smtp://user:pass@host:port"),
+    MAIL_FROM: optionalText,
+    LOG_LEVEL: z.enum(logLevels).default("info"),
+    TRUST_PROXY: flag(false),
+    AUTH_INVITE_ONLY: flag(true),
+    AUTH_AUTOCONFIRM: flag(false),
+    AUTH_SIGNUP_DISABLED: flag(false),
+    AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
+    AUTH_ACCESS_TOKEN_TTL: count(3600, 300),
+    AUTH_REFRESH_TOKEN_REUSE_INTERVAL: count(10, 0),
+    AUTH_EMAIL_LINK_TTL: count(86_400, 300),
+    AUTH_EMAIL_MIN_INTERVAL: count(60, 0),
+    AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION: flag(true),
+    AUTH_RATE_LIMITS: flag(true),
+    AUTH_RATE_LIMIT_TOKEN: count(150),
+    AUTH_RATE_LIMIT_VERIFY: count(30),
+    AUTH_RATE_LIMIT_EMAIL: count(30),
+    AUTH_RATE_LIMIT_INVITE_CHECK: count(30),
+    AUTH_JWT_KEYS: jwkSet,
+    PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
+    PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
+    PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+      message: "must be at least 32 characters",
+    }),
+    AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+      message: "must be at least 32 characters",
+    }),
+    AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
+    AUTH_REDIRECT_URLS: optionalText.transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+  })
+  .superRefine((vars, context) => {
+    // Autoconfirm gives a session to whoever signs up, before anyone proved the mailbox: with an
+    // invitation list, anyone who knows an invited address would get in as that member (ADR 0014).
+    if (vars.AUTH_AUTOCONFIRM && vars.AUTH_INVITE_ONLY) {
       context.addIssue({
         code: "custom",
-        message: `${error instanceof Error ? error.message : "is not valid"} (s3://bucket?endpoint=…&region=… or file:///absolute/folder)`,
+        path: ["AUTH_AUTOCONFIRM"],
+        message:
+          "cannot be true while AUTH_INVITE_ONLY is true: it would let anyone who knows an invited address sign up as that member. Members confirm by e-mail; set AUTH_INVITE_ONLY=false only for an open installation",
       });
     }
-  }),
-  PUBLIC_URL: url(["http:", "https:"], "the origin members open, such as https://memories.example.org"),
-  SMTP_URL: url(["smtp:", "smtps:"], "smtp://user:pass@host:port"),
-  MAIL_FROM: optionalText,
-  LOG_LEVEL: z.enum(logLevels).default("info"),
-  TRUST_PROXY: flag(false),
-  AUTH_INVITE_ONLY: flag(true),
-  AUTH_AUTOCONFIRM: flag(false),
-  AUTH_SIGNUP_DISABLED: flag(false),
-  AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
-  AUTH_ACCESS_TOKEN_TTL: count(3600, 300),
-  AUTH_REFRESH_TOKEN_REUSE_INTERVAL: count(10, 0),
-  AUTH_EMAIL_LINK_TTL: count(86_400, 300),
-  AUTH_EMAIL_MIN_INTERVAL: count(60, 0),
-  AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION: flag(true),
-  AUTH_RATE_LIMITS: flag(true),
-  AUTH_RATE_LIMIT_TOKEN: count(150),
-  AUTH_RATE_LIMIT_VERIFY: count(30),
-  AUTH_RATE_LIMIT_EMAIL: count(30),
-  AUTH_RATE_LIMIT_INVITE_CHECK: count(30),
-  AUTH_JWT_KEYS: jwkSet,
-  PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
-  PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
-  PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
-    message: "must be at least 32 characters",
-  }),
-  AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
-    message: "must be at least 32 characters",
-  }),
-  AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
-  AUTH_REDIRECT_URLS: optionalText.transform((value) =>
-    (value ?? "")
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  ),
-});
+  });
 
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,

@@ -31,7 +31,7 @@ import { heicSample, twoTone } from "./modules/photos/fixtures/test-images";
  * FUZZ_STATS=1 prints, per route, how many requests were sent, their time and their statuses.
  */
 
-const env = { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false", LOG_LEVEL: "error", PHOTO_MAX_UPLOAD_MB: "1" };
+const env = { AUTH_RATE_LIMITS: "false", LOG_LEVEL: "error", PHOTO_MAX_UPLOAD_MB: "1" };
 const runScale = Number(process.env.FUZZ_RUNS ?? "1");
 const seed = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) };
 const runs = (count: number) => ({ numRuns: Math.max(1, Math.round(count * runScale)), ...seed });

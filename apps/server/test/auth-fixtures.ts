@@ -44,9 +44,31 @@ export interface AuthTestServer {
   close(): Promise<void>;
 }
 
+/** A browser: an auth-js client whose requests keep cookies, as a browser does for its own origin. */
 export interface TestClient {
   auth: GoTrueClient;
   storage: MemoryStorage;
+  /** Opens an e-mailed link in this browser (with its cookies), without following the redirect. */
+  openLink(link: string): Promise<OpenedLink>;
+}
+
+/** A browser's cookies for one origin: what Set-Cookie left, sent back on every request. */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (this.cookies.size > 0) headers.set("cookie", [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await fetch(input, { ...init, headers });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";");
+      const [name = "", value = ""] = pair.split("=");
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+      if (expired) this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value.trim());
+    }
+    return response;
+  };
 }
 
 /** What auth-js needs of a storage: getItem/setItem/removeItem over an in-memory map. */
@@ -112,6 +134,7 @@ export async function startAuthServer(
       },
       client: (flowType = "implicit", clientOptions = {}) => {
         const storage = new MemoryStorage();
+        const jar = new CookieJar();
         // Each client has its own storage key, so none shares another's stored session or cached JWKS.
         const auth = new GoTrueClient({
           url: `${origin}/auth/v1`,
@@ -120,9 +143,10 @@ export async function startAuthServer(
           persistSession: true,
           storage,
           storageKey: `test-${randomUUID()}`,
+          fetch: jar.fetch,
           ...clientOptions,
         });
-        return { auth, storage };
+        return { auth, storage, openLink: (link) => openLink(link, jar.fetch) };
       },
       close: async () => {
         await database.destroy();
@@ -176,9 +200,12 @@ export interface OpenedLink {
   fragment: URLSearchParams;
 }
 
-/** Opens an e-mailed link as a browser would, without following the redirect. */
-export async function openLink(link: string): Promise<OpenedLink> {
-  const response = await fetch(link, { redirect: "manual" });
+/**
+ * Opens an e-mailed link as a browser would, without following the redirect: by default a browser
+ * other than the one that asked for the link (no cookies); `TestClient.openLink` for that one.
+ */
+export async function openLink(link: string, fetcher: typeof fetch = fetch): Promise<OpenedLink> {
+  const response = await fetcher(link, { redirect: "manual" });
   await response.arrayBuffer();
   const location = response.headers.get("location");
   if (!location) return { status: response.status, target: "", query: new URLSearchParams(), fragment: new URLSearchParams() };
@@ -211,8 +238,8 @@ export function sessionFrom(opened: OpenedLink): {
 }
 
 /**
- * A confirmed member: invited, signed up through auth-js, confirmed by opening the mailed link.
- * Returns the link's session (one argon2 hash in all).
+ * A confirmed member: invited, signed up through auth-js, confirmed by opening the mailed link in
+ * the same browser. Returns the link's session (one argon2 hash in all).
  */
 export async function confirmedMember(
   server: AuthTestServer,
@@ -220,10 +247,10 @@ export async function confirmedMember(
   options: { data?: Record<string, unknown> } = {},
 ): Promise<{ email: string; userId: string; session: { access_token: string; refresh_token: string } }> {
   await server.invite(email);
-  const { auth } = server.client();
-  const { data, error } = await auth.signUp({ email, password, options: { data: options.data ?? {} } });
+  const browser = server.client();
+  const { data, error } = await browser.auth.signUp({ email, password, options: { data: options.data ?? {} } });
   expect(error).toBeNull();
-  const session = sessionFrom(await openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Confirm your/ }))));
+  const session = sessionFrom(await browser.openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Confirm your/ }))));
   return { email, userId: data.user!.id, session };
 }
 

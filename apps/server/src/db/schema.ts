@@ -127,6 +127,12 @@ export interface OneTimeTokensTable {
   flow_state_id: string | null;
   created_at: string;
   expires_at: string;
+  /** A sign-up's chosen password, applied only when confirmed from the browser that signed up. */
+  pending_password_hash: string | null;
+  /** A sign-up's chosen profile data (JSON), applied with the password. */
+  pending_user_metadata: string | null;
+  /** SHA-256 of the secret in the signing-up browser's cookie. */
+  browser_binding_hash: string | null;
 }
 export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
 

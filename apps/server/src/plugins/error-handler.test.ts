@@ -58,7 +58,7 @@ describe("one catalogue entry in each API's envelope", () => {
   let operator: string;
 
   beforeAll(async () => {
-    testApp = await createTestApp("sqlite", { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    testApp = await createTestApp("sqlite", { env: { AUTH_RATE_LIMITS: "false" } });
     member = await createMember(testApp, "ada@example.org");
     operator = `Bearer ${await serviceRoleToken(testApp)}`;
   });

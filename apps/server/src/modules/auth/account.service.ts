@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
-import type { Database, UserRow } from "../../db/schema";
+import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
 import { renderEmail } from "../mail";
 import type { AuditLogRepository } from "../audit";
@@ -18,7 +18,7 @@ import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordHasher } from "./password-hasher";
 import { resolveRedirect } from "./redirects";
-import { codeHash, pkceVerifierMatches, randomCode, randomToken, sha256 } from "./secrets";
+import { codeHash, constantTimeEqual, pkceVerifierMatches, randomCode, randomToken, sha256 } from "./secrets";
 import { type Caller, type InvitationCheck, notInvited, type RequestContext, type SessionService } from "./session.service";
 import type { SessionsRepository } from "./sessions.repository";
 import type { UsersRepository } from "./users.repository";
@@ -38,6 +38,21 @@ export interface TokenOptions {
   pkce?: PkceChallenge | undefined;
   /** Recorded on a PKCE flow, to name how its session was authenticated. */
   authenticationMethod?: string;
+  /** What a sign-up chose, held on its confirmation token until the mailbox is proven (ADR 0014). */
+  pending?: PendingRegistration;
+}
+
+/** A sign-up's choices, and the hash of the secret its browser keeps in a cookie. */
+export interface PendingRegistration {
+  passwordHash: string;
+  userMetadata: Record<string, unknown>;
+  browserBindingHash: string;
+}
+
+/** The answer to a sign-up, and the secret to leave in the signing-up browser when one was made. */
+export interface SignUpResult {
+  body: SessionJson | Record<string, unknown>;
+  browserSecret?: string;
 }
 
 export interface IssuedToken {
@@ -109,11 +124,17 @@ export class AccountService {
     return this.deps.now?.() ?? new Date();
   }
 
+  /**
+   * Without autoconfirm, a sign-up never sets the account's password: the mailbox is not proven
+   * yet, and whoever typed the address may not own it. The password and profile data wait on the
+   * confirmation token, bound to a secret this browser keeps (`browserSecret`, set as a cookie by
+   * the route); `verify` applies them only for that browser (ADR 0014).
+   */
   async signUp(
     input: { email: string; password: string; data: Record<string, unknown>; pkce?: PkceChallenge },
     redirectTo: string | undefined,
     context: RequestContext,
-  ): Promise<SessionJson | Record<string, unknown>> {
+  ): Promise<SignUpResult> {
     const { config } = this.deps;
     if (config.signupDisabled) throw new AppError("signup_disabled");
     const email = validEmail(input.email);
@@ -124,66 +145,77 @@ export class AccountService {
     if (existing?.email_confirmed_at) {
       if (config.autoconfirm) throw new AppError("user_already_exists");
       // Same answer as a new sign-up, so the form cannot tell who has an account.
-      return obfuscatedUser(email, input.data, this.now());
-    }
-    if (existing && !config.autoconfirm) {
-      // Nobody has proved the address yet, so this request may not set the password (or the
-      // metadata) that the owner's confirmation link would then confirm: it only sends the mail
-      // again. Supabase Auth does the same ("we can't be sure of their claimed identity").
-      const resent = await this.sendToken(existing, "signup", {
-        redirectTo,
-        pkce: input.pkce,
-        authenticationMethod: "email/signup",
-      });
-      return presentUser(resent);
+      return { body: obfuscatedUser(email, input.data, this.now()) };
     }
 
     const now = this.now().toISOString();
     const passwordHash = await this.deps.hasher.hash(input.password);
-    const user: UserRow = existing
-      ? {
-          ...existing,
-          encrypted_password: passwordHash,
-          user_metadata: JSON.stringify({ ...parseObject(existing.user_metadata), ...input.data }),
-          updated_at: now,
-        }
-      : newUser(email, passwordHash, input.data, now);
-    if (config.autoconfirm) user.email_confirmed_at = now;
+    if (config.autoconfirm) {
+      // Sign-up open to any address (invite-only off, which config.ts requires with autoconfirm).
+      const user: UserRow = existing
+        ? {
+            ...existing,
+            encrypted_password: passwordHash,
+            user_metadata: JSON.stringify({ ...parseObject(existing.user_metadata), ...input.data }),
+            email_confirmed_at: now,
+          }
+        : { ...newUser(email, passwordHash, input.data, now), email_confirmed_at: now };
+      const written = await this.deps.sessions.transaction(async (trx) => {
+        if (existing) {
+          await this.deps.users.update(
+            user.id,
+            { encrypted_password: passwordHash, user_metadata: user.user_metadata, updated_at: now, email_confirmed_at: now },
+            trx,
+          );
+        } else if (!(await this.deps.users.createIfEmailFree(user, displayNameFor(email, input.data), trx))) return false;
+        await this.deps.invitations.markUsed(email, user.id, trx);
+        return true;
+      });
+      if (!written) return this.signUp(input, redirectTo, context);
+      await this.deps.audit.record({ action: "user.signed_up", actorId: user.id, actorEmail: email, ip: context.ip });
+      return { body: await this.deps.sessionService.start(user, "password", context) };
+    }
 
-    // The account, its profile and the used invitation are written together or not at all.
-    const written = await this.deps.sessions.transaction(async (trx) => {
-      if (existing)
-        await this.deps.users.update(
-          user.id,
-          {
-            encrypted_password: user.encrypted_password,
-            user_metadata: user.user_metadata,
-            updated_at: now,
-            email_confirmed_at: user.email_confirmed_at,
-          },
-          trx,
-        );
-      else if (!(await this.deps.users.createIfEmailFree(user, displayNameFor(email, input.data), trx))) return false;
-      await this.deps.invitations.markUsed(email, user.id, trx);
-      return true;
-    });
-    // Another sign-up of this address committed first (a double submit): answer as to a repeated one.
-    if (!written) return this.signUp(input, redirectTo, context);
-    await this.deps.audit.record({ action: "user.signed_up", actorId: user.id, actorEmail: email, ip: context.ip });
-
-    if (config.autoconfirm) return this.deps.sessionService.start(user, "password", context);
+    // The account exists from the first sign-up on, without a password and with a name taken
+    // from the address: nothing a stranger typed shows before the owner confirms.
+    let user = existing;
+    if (!user) {
+      const created = newUser(email, null, {}, now);
+      const written = await this.deps.sessions.transaction(async (trx) => {
+        if (!(await this.deps.users.createIfEmailFree(created, displayNameFor(email, {}), trx))) return false;
+        await this.deps.invitations.markUsed(email, created.id, trx);
+        return true;
+      });
+      // Another sign-up of this address committed first (a double submit): go on as the second one.
+      if (!written) return this.signUp(input, redirectTo, context);
+      await this.deps.audit.record({ action: "user.signed_up", actorId: created.id, actorEmail: email, ip: context.ip });
+      user = created;
+    }
+    const browserSecret = randomToken();
     // Mail goes out after the commit: a failing mail server never loses the account, and the
     // person can ask for the mail again.
-    const sent = await this.sendToken(user, "signup", { redirectTo, pkce: input.pkce, authenticationMethod: "email/signup" });
-    return presentUser(sent);
+    const sent = await this.sendToken(user, "signup", {
+      redirectTo,
+      pkce: input.pkce,
+      authenticationMethod: "email/signup",
+      pending: { passwordHash, userMetadata: input.data, browserBindingHash: sha256(browserSecret) },
+    });
+    // The answer goes to whoever signed up: it shows what they chose, not yet the account's.
+    const asChosen = { ...sent, user_metadata: JSON.stringify({ ...parseObject(sent.user_metadata), ...input.data }) };
+    return { body: presentUser(asChosen), browserSecret };
   }
 
   async signInWithPassword(input: { email: string; password: string }, context: RequestContext): Promise<SessionJson> {
     const invalid = new AppError("invalid_credentials");
     const email = input.email.trim().toLowerCase();
     const user = email ? await this.deps.users.findByEmail(email) : undefined;
-    const passwordOk = user?.encrypted_password
-      ? await this.deps.hasher.verify(user.encrypted_password, input.password)
+    // Before the mailbox is proven the password waits on the sign-up's link: it may tell the person
+    // to confirm first (below), and can never open a session.
+    const stored =
+      user?.encrypted_password ??
+      (user && !user.email_confirmed_at ? (await this.deps.tokens.findLatest(user.id, "signup"))?.pending_password_hash : null);
+    const passwordOk = stored
+      ? await this.deps.hasher.verify(stored, input.password)
       : await this.deps.hasher.verifyDummy(input.password);
     if (!user || !passwordOk) {
       await this.deps.audit.record({ action: "user.sign_in_failed", actorEmail: email || null, ip: context.ip });
@@ -227,7 +259,14 @@ export class AccountService {
    * session, or, for a PKCE flow opened from a link, issues an auth code instead.
    */
   async verify(
-    input: { type: VerifyType; tokenHash?: string; email?: string; code?: string },
+    input: {
+      type: VerifyType;
+      tokenHash?: string;
+      email?: string;
+      code?: string;
+      /** The secret a sign-up left in this browser's cookie, if any. */
+      browserSecret?: string | undefined;
+    },
     context: RequestContext,
   ): Promise<VerifiedToken> {
     const expired = new AppError("otp_expired", {
@@ -253,6 +292,17 @@ export class AccountService {
     }
     if (!(await this.deps.sessionService.isAllowedIn(verified))) throw notInvited();
 
+    // The mailbox is proven for the first time. A password a sign-up chose stands only if this is
+    // the browser that chose it (its sign-up's cookie); from anywhere else it is dropped, and the
+    // person who proved the mailbox sets one. (A sign-up never writes the account's password; one
+    // already there was set by the operator.) Links and sessions from before end here (ADR 0014).
+    const firstProof = user.email_confirmed_at === null;
+    const chosen = firstProof ? chosenInThisBrowser(token, input.browserSecret) : undefined;
+    if (firstProof) {
+      verified.encrypted_password = chosen?.passwordHash ?? user.encrypted_password;
+      if (chosen) verified.user_metadata = JSON.stringify({ ...parseObject(user.user_metadata), ...chosen.userMetadata });
+    }
+
     await this.deps.sessions.transaction(async (trx) => {
       await this.deps.users.update(
         user.id,
@@ -261,10 +311,16 @@ export class AccountService {
           email_confirmed_at: verified.email_confirmed_at,
           email_change: verified.email_change,
           email_change_sent_at: verified.email_change_sent_at,
+          ...(firstProof ? { encrypted_password: verified.encrypted_password, user_metadata: verified.user_metadata } : {}),
           updated_at: now,
         },
         trx,
       );
+      if (firstProof) {
+        await this.deps.tokens.deleteOfUser(user.id, allTokenKinds, trx);
+        await this.deps.sessions.deleteAllOfUser(user.id, {}, trx);
+        if (chosen) await this.deps.users.setDisplayName(user.id, displayNameFor(verified.email, chosen.userMetadata), now, trx);
+      }
       await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
     await this.deps.audit.record({
@@ -497,6 +553,12 @@ export class AccountService {
     const code = randomCode();
     const flowStateId = options.pkce ? randomUUID() : null;
     await this.deps.sessions.transaction(async (trx) => {
+      // Each sign-up keeps its own link, bound to its own browser, until the mailbox is proven. A
+      // new link without a sign-up (a resend, a magic link to an unconfirmed account) replaces the
+      // newest one and keeps what that sign-up chose, still bound to the same browser.
+      const replaced =
+        kind === "signup" && !options.pending ? await this.deps.tokens.findLatest(user.id, "signup", trx) : undefined;
+      const pending = options.pending ?? pendingOf(replaced);
       if (options.pkce && flowStateId) {
         await this.deps.tokens.createFlowState(
           {
@@ -512,20 +574,25 @@ export class AccountService {
           trx,
         );
       }
-      await this.deps.tokens.replace(
-        {
-          id: randomUUID(),
-          user_id: user.id,
-          token_type: kind,
-          token_hash: sha256(linkToken),
-          otp_hash: codeHash(recipient, code),
-          relates_to: recipient,
-          flow_state_id: flowStateId,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + this.deps.config.emailLinkTtlSeconds * 1000).toISOString(),
-        },
-        trx,
-      );
+      const token: OneTimeTokenRow = {
+        id: randomUUID(),
+        user_id: user.id,
+        token_type: kind,
+        token_hash: sha256(linkToken),
+        otp_hash: codeHash(recipient, code),
+        relates_to: recipient,
+        flow_state_id: flowStateId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + this.deps.config.emailLinkTtlSeconds * 1000).toISOString(),
+        pending_password_hash: pending?.passwordHash ?? null,
+        pending_user_metadata: pending ? JSON.stringify(pending.userMetadata) : null,
+        browser_binding_hash: pending?.browserBindingHash ?? null,
+      };
+      if (kind !== "signup") await this.deps.tokens.replace(token, trx);
+      else {
+        if (replaced) await this.deps.tokens.consume(replaced.id, trx);
+        await this.deps.tokens.insert(token, trx);
+      }
       await this.deps.users.update(user.id, { [sentAtColumn]: now.toISOString(), email_change: user.email_change }, trx);
     });
     const redirectTo = this.redirectTarget(options.redirectTo);
@@ -584,4 +651,22 @@ function obfuscatedUser(email: string, data: Record<string, unknown>, now: Date)
     updated_at: iso,
     is_anonymous: false,
   };
+}
+
+function pendingOf(token: OneTimeTokenRow | undefined): PendingRegistration | undefined {
+  if (!token?.pending_password_hash || !token.browser_binding_hash) return undefined;
+  return {
+    passwordHash: token.pending_password_hash,
+    userMetadata: parseObject(token.pending_user_metadata ?? "{}"),
+    browserBindingHash: token.browser_binding_hash,
+  };
+}
+
+const allTokenKinds: TokenKind[] = ["signup", "invite", "magiclink", "recovery", "email_change", "reauthentication"];
+
+/** The sign-up's choices, when `browserSecret` is the one its browser was given. */
+function chosenInThisBrowser(token: OneTimeTokenRow, browserSecret: string | undefined): PendingRegistration | undefined {
+  const pending = pendingOf(token);
+  if (!pending || !browserSecret || !constantTimeEqual(sha256(browserSecret), pending.browserBindingHash)) return undefined;
+  return pending;
 }

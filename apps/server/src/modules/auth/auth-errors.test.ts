@@ -515,7 +515,7 @@ describe.each(testEngines)("auth error answers that need other settings on %s", 
   describe("AUTH_AUTOCONFIRM", () => {
     let server: AuthTestServer;
     beforeAll(async () => {
-      server = await startAuthServer(engine, { env: { AUTH_AUTOCONFIRM: "true" } });
+      server = await startAuthServer(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false" } });
     });
     afterAll(async () => {
       await server?.close();

@@ -137,11 +137,11 @@ describe.each(testEngines)("AUTH_INVITE_ONLY=false on %s", (engine) => {
 
   it("lets anyone sign up, confirm and sign in", async () => {
     const email = uniqueEmail("open");
-    const { auth } = server.client();
-    const { data, error } = await auth.signUp({ email, password });
+    const browser = server.client();
+    const { data, error } = await browser.auth.signUp({ email, password });
     expect(error).toBeNull();
     expect(data.user?.email).toBe(email);
-    const opened = await openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Confirm your/ })));
+    const opened = await browser.openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Confirm your/ })));
     expect(opened.fragment.get("type")).toBe("signup");
     await signedInClient(server, email);
   });

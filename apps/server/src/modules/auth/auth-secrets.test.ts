@@ -5,7 +5,6 @@ import {
   type AuthTestServer,
   codeIn,
   linkIn,
-  openLink,
   password,
   signedInClient,
   startAuthServer,
@@ -77,7 +76,7 @@ describe.each(testEngines)("secrets at rest on %s", (engine) => {
     expectAbsent(await databaseContents(), { password, "sign-up link token": signUpLinkToken, "sign-up code": signUpCode });
 
     // Opening the PKCE link issues an auth code, which is stored only as a hash until exchanged.
-    const authCode = (await openLink(linkIn(signUpMail))).query.get("code")!;
+    const authCode = (await pkce.openLink(linkIn(signUpMail))).query.get("code")!;
     expect(authCode).toBeTruthy();
     expectAbsent(await databaseContents(), { "PKCE auth code": authCode });
     const exchanged = await pkce.auth.exchangeCodeForSession(authCode);

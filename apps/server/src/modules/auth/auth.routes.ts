@@ -1,4 +1,5 @@
 import fastifyCors from "@fastify/cors";
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ErrorCode } from "@memory-box/contract";
@@ -16,7 +17,14 @@ export interface AuthRoutesOptions {
   sessions: SessionService;
   keys: SigningKeys;
   rateLimits: AuthRateLimits | false;
+  /** Whether members reach us over https: the sign-up cookie is then Secure. */
+  secureCookies: boolean;
+  /** How long a sign-up's cookie lives: as long as its confirmation link. */
+  signupCookieSeconds: number;
 }
+
+/** Holds the secret that binds a sign-up to the browser that made it (ADR 0014). */
+const signupCookie = "memory-box-signup";
 
 const fiveMinutes = 5 * 60 * 1000;
 const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
@@ -58,15 +66,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     "/signup",
     { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.SignUpBody } },
-    async (request) => {
+    async (request, reply) => {
       const { body } = request;
       if (body.phone) throw new AppError("phone_provider_disabled", { message: "Phone signups are disabled" });
       if (!body.email) throw new AppError("anonymous_provider_disabled");
-      return accounts.signUp(
+      const result = await accounts.signUp(
         { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
         request.query.redirect_to,
         context(request),
       );
+      if (result.browserSecret)
+        reply.header("set-cookie", signupCookieHeader(result.browserSecret, options.signupCookieSeconds, options.secureCookies));
+      return result.body;
     },
   );
 
@@ -172,7 +183,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       if (!body.token_hash && !(body.email && body.token))
         throw new AppError("validation_failed", { message: "Verify requires an email and token, or a token_hash" });
       const verified = await accounts.verify(
-        body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! },
+        {
+          ...(body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! }),
+          browserSecret: browserSecretOf(request),
+        },
         context(request),
       );
       return sessions.start(verified.user, verified.amrMethod, context(request));
@@ -187,7 +201,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     try {
       const type = verifyType(query.type);
       if (!query.token) throw new AppError("otp_expired", { message: "Email link is invalid or has expired" });
-      const verified = await accounts.verify({ type, tokenHash: query.token }, context(request));
+      const verified = await accounts.verify(
+        { type, tokenHash: query.token, browserSecret: browserSecretOf(request) },
+        context(request),
+      );
       if (verified.flowStateId) {
         const code = await accounts.issueAuthCode(verified.flowStateId);
         const target = new URL(redirectTo);
@@ -293,4 +310,20 @@ function redirectWithError(reply: FastifyReply, redirectTo: string, error: AppEr
     sb: "",
   });
   return reply.redirect(`${redirectTo.split("#")[0]}#${params.toString()}`, 303);
+}
+
+/** HttpOnly (no script reads it), SameSite=Lax (sent when the e-mailed link is opened), only to /auth/v1. */
+function signupCookieHeader(secret: string, maxAgeSeconds: number, secure: boolean): string {
+  return serializeCookie(signupCookie, secret, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/auth/v1",
+    maxAge: maxAgeSeconds,
+    secure,
+  });
+}
+
+function browserSecretOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? parseCookie(header)[signupCookie] : undefined;
 }

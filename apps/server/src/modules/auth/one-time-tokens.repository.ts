@@ -17,6 +17,11 @@ export class OneTimeTokensRepository {
     await executor.insertInto("one_time_tokens").values(token).execute();
   }
 
+  /** Stores a token beside the others of its kind (each sign-up keeps its own link, bound to its browser). */
+  async insert(token: OneTimeTokenRow, executor: Executor = this.db): Promise<void> {
+    await executor.insertInto("one_time_tokens").values(token).execute();
+  }
+
   findByTokenHash(tokenHash: string, types: string[], executor: Executor = this.db): Promise<OneTimeTokenRow | undefined> {
     return executor
       .selectFrom("one_time_tokens")
@@ -42,6 +47,8 @@ export class OneTimeTokensRepository {
       .selectAll()
       .where("user_id", "=", userId)
       .where("token_type", "=", type)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
       .executeTakeFirst();
   }
 

@@ -74,7 +74,7 @@ describe.each(testEngines)("live events on %s", (engine) => {
 
   beforeAll(async () => {
     testApp = await createTestApp(engine, {
-      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      env: { AUTH_RATE_LIMITS: "false" },
       eventsHeartbeatMs: 200,
     });
     baseUrl = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
@@ -155,9 +155,9 @@ describe.runIf(testEngines.includes("postgres"))("live events across two server 
   let second: TestApp;
 
   beforeAll(async () => {
-    first = await createTestApp("postgres", { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    first = await createTestApp("postgres", { env: { AUTH_RATE_LIMITS: "false" } });
     second = await createTestApp("postgres", {
-      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      env: { AUTH_RATE_LIMITS: "false" },
       sharedDatabase: first.config.database,
     });
   });
@@ -212,11 +212,11 @@ describe.each(testEngines)("live streams end within a second when access ends, o
   let baseUrl: string;
 
   beforeAll(async () => {
-    first = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    first = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
     second =
       engine === "postgres"
         ? await createTestApp(engine, {
-            env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+            env: { AUTH_RATE_LIMITS: "false" },
             sharedDatabase: first.config.database,
           })
         : first;

@@ -20,9 +20,9 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
   let ann: TestMember;
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
     otherApp = await createTestApp(engine, {
-      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      env: { AUTH_RATE_LIMITS: "false" },
       sharedDatabase: testApp.config.database,
     });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
@@ -310,7 +310,7 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
   it("signs a page's photo URLs anew when the hour of their expiry has passed, with nothing else changed", async () => {
     let clock = new Date("2031-03-04T10:15:00Z");
     const clocked = await createTestApp(engine, {
-      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      env: { AUTH_RATE_LIMITS: "false" },
       sharedDatabase: testApp.config.database,
       now: () => clock,
     });

@@ -13,7 +13,7 @@ describe.each(testEngines)("memories API on %s", (engine) => {
 
   beforeAll(async () => {
     testApp = await createTestApp(engine, {
-      env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" },
+      env: { AUTH_RATE_LIMITS: "false" },
       onQuery: () => (queries += 1),
     });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");

@@ -33,7 +33,6 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     s3 = storage === "S3 (s3rver)" ? await startTestS3Server() : undefined;
     testApp = await createTestApp(engine, {
       env: {
-        AUTH_AUTOCONFIRM: "true",
         AUTH_RATE_LIMITS: "false",
         PHOTO_MAX_UPLOAD_MB: "2",
         ...(s3 ? { STORAGE_URL: s3.storageUrl } : {}),

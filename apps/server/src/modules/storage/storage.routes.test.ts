@@ -11,7 +11,7 @@ describe.each(testEngines)("bucket management on %s", (engine) => {
   let member: TestMember;
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_RATE_LIMITS: "false" } });
+    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
     operator = { authorization: `Bearer ${await serviceRoleToken(testApp)}` };
     member = await createMember(testApp, "ann@memory-box.test");
   });
