@@ -156,7 +156,7 @@ const environmentSchema = z
     AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
     AUTH_ACCESS_TOKEN_TTL: count(3600, 300),
     AUTH_REFRESH_TOKEN_REUSE_INTERVAL: count(10, 0),
-    AUTH_EMAIL_LINK_TTL: count(86_400, 300),
+    AUTH_EMAIL_LINK_TTL: count(3600, 300),
     AUTH_EMAIL_MIN_INTERVAL: count(60, 0),
     AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION: flag(true),
     AUTH_RATE_LIMITS: flag(true),

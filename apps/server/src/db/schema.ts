@@ -52,6 +52,9 @@ export interface UsersTable {
   user_metadata: string;
   created_at: string;
   updated_at: string;
+  /** Wrong e-mailed codes typed for this account since `failed_verifications_since`. */
+  failed_verifications: number;
+  failed_verifications_since: string | null;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
@@ -133,6 +136,8 @@ export interface OneTimeTokensTable {
   pending_user_metadata: string | null;
   /** SHA-256 of the secret in the signing-up browser's cookie. */
   browser_binding_hash: string | null;
+  /** Wrong codes typed for this token; it dies at the fifth. */
+  failed_attempts: number;
 }
 export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
 

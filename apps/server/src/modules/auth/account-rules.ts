@@ -74,5 +74,7 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     user_metadata: JSON.stringify(data),
     created_at: now,
     updated_at: now,
+    failed_verifications: 0,
+    failed_verifications_since: null,
   };
 }

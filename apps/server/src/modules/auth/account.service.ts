@@ -97,6 +97,11 @@ const amrMethod: Record<TokenKind, string> = {
   reauthentication: "otp",
 };
 const flowStateTtlMs = 300_000;
+/** A code dies at this many wrong guesses; a new one must be asked for. */
+const maxWrongGuessesPerCode = 5;
+/** Wrong codes for one account within `wrongCodeWindowMs` before it refuses codes until the window passes. */
+const maxWrongCodesPerAccount = 10;
+const wrongCodeWindowMs = 3600_000;
 const reauthenticationWindowMs = 24 * 3600 * 1000;
 
 /**
@@ -276,7 +281,7 @@ export class AccountService {
     const token = input.tokenHash
       ? await this.deps.tokens.findByTokenHash(sha256(input.tokenHash), kinds)
       : input.email && input.code
-        ? await this.deps.tokens.findByOtpHash(codeHash(input.email.trim().toLowerCase(), input.code.trim()), kinds)
+        ? await this.findByCode(input.email.trim().toLowerCase(), input.code.trim(), kinds)
         : undefined;
     if (!token || Date.parse(token.expires_at) < this.now().getTime()) throw expired;
     if (!(await this.deps.tokens.consume(token.id))) throw expired;
@@ -312,6 +317,8 @@ export class AccountService {
           email_change: verified.email_change,
           email_change_sent_at: verified.email_change_sent_at,
           ...(firstProof ? { encrypted_password: verified.encrypted_password, user_metadata: verified.user_metadata } : {}),
+          failed_verifications: 0,
+          failed_verifications_since: null,
           updated_at: now,
         },
         trx,
@@ -335,6 +342,37 @@ export class AccountService {
       flowStateId: token.flow_state_id,
       amrMethod: amrMethod[token.token_type as TokenKind],
     };
+  }
+
+  /**
+   * The token a typed six-digit code belongs to. A code can be guessed, so wrong ones count: each
+   * wrong code counts against every live code of the account (the one the guesser aims at among
+   * them), which die at the fifth; and the account refuses codes for an hour once ten wrong ones
+   * were typed for it, from however many addresses, before even comparing this one.
+   */
+  private async findByCode(email: string, code: string, kinds: TokenKind[]): Promise<OneTimeTokenRow | undefined> {
+    const owner = await this.deps.users.findByEmail(email);
+    const now = this.now();
+    const windowStart = now.getTime() - wrongCodeWindowMs;
+    if (
+      owner &&
+      owner.failed_verifications >= maxWrongCodesPerAccount &&
+      owner.failed_verifications_since !== null &&
+      Date.parse(owner.failed_verifications_since) > windowStart
+    ) {
+      const minutes = Math.ceil((Date.parse(owner.failed_verifications_since) - windowStart) / 60_000);
+      throw new AppError("over_request_rate_limit", {
+        message: `Too many wrong codes were typed for this address. Try again in ${minutes} minutes, or use the link in the e-mail.`,
+      });
+    }
+    const token = await this.deps.tokens.findByOtpHash(codeHash(email, code), kinds);
+    if (!token && owner) {
+      await this.deps.sessions.transaction(async (trx) => {
+        await this.deps.tokens.countWrongGuess(owner.id, kinds, maxWrongGuessesPerCode, trx);
+        await this.deps.users.countFailedVerification(owner.id, now.toISOString(), new Date(windowStart).toISOString(), trx);
+      });
+    }
+    return token;
   }
 
   /** Where a link may send someone: the requested address when allowed, else the site. */
@@ -587,6 +625,7 @@ export class AccountService {
         pending_password_hash: pending?.passwordHash ?? null,
         pending_user_metadata: pending ? JSON.stringify(pending.userMetadata) : null,
         browser_binding_hash: pending?.browserBindingHash ?? null,
+        failed_attempts: 0,
       };
       if (kind !== "signup") await this.deps.tokens.replace(token, trx);
       else {

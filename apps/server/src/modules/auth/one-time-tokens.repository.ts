@@ -52,6 +52,22 @@ export class OneTimeTokensRepository {
       .executeTakeFirst();
   }
 
+  /** One more wrong code against the user's live codes of these kinds; those at `max` wrong guesses die. */
+  async countWrongGuess(userId: string, types: string[], max: number, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable("one_time_tokens")
+      .set((eb) => ({ failed_attempts: eb("failed_attempts", "+", 1) }))
+      .where("user_id", "=", userId)
+      .where("token_type", "in", types)
+      .execute();
+    await executor
+      .deleteFrom("one_time_tokens")
+      .where("user_id", "=", userId)
+      .where("token_type", "in", types)
+      .where("failed_attempts", ">=", max)
+      .execute();
+  }
+
   /** Deletes the token; true only for the one caller that got it, so a token works once even under a race. */
   async consume(id: string, executor: Executor = this.db): Promise<boolean> {
     const result = await executor.deleteFrom("one_time_tokens").where("id", "=", id).executeTakeFirst();

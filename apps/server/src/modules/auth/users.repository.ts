@@ -68,6 +68,28 @@ export class UsersRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** One more wrong e-mailed code for the account: counted from `now` when the last count began before `windowStart`. */
+  async countFailedVerification(userId: string, now: string, windowStart: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable("users")
+      .set((eb) => ({
+        failed_verifications: eb
+          .case()
+          .when(eb.or([eb("failed_verifications_since", "is", null), eb("failed_verifications_since", "<=", windowStart)]))
+          .then(1)
+          .else(eb("failed_verifications", "+", 1))
+          .end(),
+        failed_verifications_since: eb
+          .case()
+          .when(eb.or([eb("failed_verifications_since", "is", null), eb("failed_verifications_since", "<=", windowStart)]))
+          .then(now)
+          .else(eb.ref("failed_verifications_since"))
+          .end(),
+      }))
+      .where("id", "=", userId)
+      .execute();
+  }
+
   async update(id: string, patch: UserRowUpdate, executor: Executor = this.db): Promise<void> {
     await executor.updateTable("users").set(patch).where("id", "=", id).execute();
   }
