@@ -1,14 +1,14 @@
 // Deterministic seed data for the memories benchmark, written straight into the database
 // (the HTTP API would take far too long for 100,000 memories). Rows are the server's own row
 // types (apps/server/src/db/schema.ts), with `sort_key` and `search_text` made by the
-// repository's own `sortKey` and `searchText` and photo keys by the upload's `derivativeKey`;
+// repository's own `sortKey` and `searchText` and photo keys by the upload's `derivativeKey` and `displayKey`;
 // the migrations' triggers fill the rest.
 import SQLite from "better-sqlite3";
 import type { Selectable } from "kysely";
 import pg from "pg";
 import type { MemoryRow, MemoryTagsTable, PhotoRow } from "../apps/server/src/db/schema";
 import { searchText, sortKey } from "../apps/server/src/modules/memories/memories.repository";
-import { derivativeKey } from "../apps/server/src/modules/photos/photo-key";
+import { derivativeKey, displayKey } from "../apps/server/src/modules/photos/photo-key";
 
 /** Words searched for by the benchmark: each is put into ~1% of memories and appears nowhere else. */
 export const searchWords = ["lighthouse", "picnic", "fireworks", "grandma"];
@@ -200,6 +200,7 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
         object_key: objectKey,
         preview_key: derivativeKey(objectKey, "preview"),
         thumbnail_key: derivativeKey(objectKey, "thumbnail"),
+        display_key: displayKey(objectKey, "jpg"),
         content_type: "image/jpeg",
         bytes: int(1_500_000, 6_000_000),
         width: portrait ? 3024 : 4032,

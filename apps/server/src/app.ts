@@ -197,7 +197,10 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
   });
 }
 
-/** Uploads never attached to a memory are removed after a day; checked at start and every hour. */
+/**
+ * Uploads never attached to a memory are removed after a day; checked at start and every hour.
+ * Photos from before display copies get theirs rendered once, in the background, at start.
+ */
 function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService): void {
   const sweep = () => {
     photos.sweepUnattached().then(
@@ -205,7 +208,16 @@ function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService): void 
       (error: unknown) => app.log.warn({ err: error }, "photo sweep failed"),
     );
   };
+  const renderDisplayCopies = () => {
+    photos.renderMissingDisplayCopies().then(
+      (rendered) => rendered > 0 && app.log.info({ rendered }, "rendered display copies of older photos"),
+      (error: unknown) => app.log.warn({ err: error }, "rendering display copies failed"),
+    );
+  };
   const timer = setInterval(sweep, 3600_000).unref();
-  app.addHook("onReady", async () => sweep());
+  app.addHook("onReady", async () => {
+    sweep();
+    renderDisplayCopies();
+  });
   app.addHook("onClose", async () => clearInterval(timer));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { PhotoRow } from "../src/db/schema";
 
 /**
- * A photo row as the upload pipeline would store it for `key` (original, preview and thumbnail
+ * A photo row as the upload pipeline would store it for `key` (original, preview, thumbnail and display copy
  * next to each other), for tests that write rows without uploading; `fields` override any column.
  */
 export function photoRow(key: string, fields: Partial<PhotoRow> = {}): PhotoRow {
@@ -14,6 +14,7 @@ export function photoRow(key: string, fields: Partial<PhotoRow> = {}): PhotoRow 
     object_key: `${key}.jpg`,
     preview_key: `${key}.preview.webp`,
     thumbnail_key: `${key}.thumb.webp`,
+    display_key: `${key}.display.jpg`,
     content_type: "image/jpeg",
     bytes: 1000,
     width: 40,

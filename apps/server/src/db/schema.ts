@@ -204,6 +204,9 @@ export interface PhotosTable {
   object_key: string;
   preview_key: string;
   thumbnail_key: string;
+  /** The metadata-free full-size copy served as the photo; null until rendered for photos older than it. */
+  display_key: string | null;
+  /** Of the original as uploaded (`object_key`), which is kept but never served. */
   content_type: string;
   bytes: number;
   width: number;

@@ -15,6 +15,7 @@ import {
   RED,
   rotatedCameraJpeg,
   twoTone,
+  cameraExif,
 } from "./fixtures/test-images";
 import {
   CorruptImageError,
@@ -27,7 +28,7 @@ import {
   type ProcessedImage,
 } from "./image-pipeline";
 
-const pixelAt = async (image: Derivative, x: number, y: number) => {
+const pixelAt = async (image: Pick<Derivative, "data">, x: number, y: number) => {
   const { data, info } = await sharp(image.data).raw().toBuffer({ resolveWithObject: true });
   const at = (y * info.width + x) * info.channels;
   return { r: data[at]!, g: data[at + 1]!, b: data[at + 2]! };
@@ -242,6 +243,74 @@ describe("processImage", () => {
     expectColour(await pixelAt(result.preview, 10, 32), RED);
     expectColour(await pixelAt(result.preview, 86, 32), BLUE);
     expect(thumbHashToRGBA(Buffer.from(result.placeholder, "base64")).w).toBeGreaterThan(0);
+  });
+
+  describe("renders a full-size display copy without location or device metadata (served instead of the original)", () => {
+    const xmp =
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:creator="Owner Name Dave"/></rdf:RDF></x:xmpmeta>';
+    const tagged = (image: ReturnType<typeof twoTone>) => image.withExif(cameraExif).withXmp(xmp);
+
+    const expectNoIdentifyingMetadata = async (data: Buffer) => {
+      const metadata = await sharp(data).metadata();
+      expect(metadata.exif).toBeUndefined();
+      expect(metadata.xmp).toBeUndefined();
+      expect(metadata.iptc).toBeUndefined();
+      expect(metadata.orientation).toBeUndefined();
+      for (const text of ["TestCam", "Serial-0042", "Owner Name Dave", "GPS"]) expect(data.includes(text)).toBe(false);
+    };
+
+    it("JPEG: upright at full size, its colour profile kept, no EXIF, GPS, serial or owner", async () => {
+      const original = await tagged(twoTone(400, 200).withIccProfile("p3")).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+      expect(original.includes("Serial-0042")).toBe(true);
+
+      const { display, takenAt } = await processImage(original);
+
+      expect(display).toMatchObject({ contentType: "image/jpeg", extension: "jpg", width: 200, height: 400 });
+      await expectNoIdentifyingMetadata(display.data);
+      expect((await sharp(display.data).metadata()).icc).toEqual((await sharp(original).metadata()).icc);
+      expectColour(await pixelAt(display, 100, 20), RED);
+      expectColour(await pixelAt(display, 100, 380), BLUE);
+      expect(takenAt).toBe("2023-07-14T18:30:05+02:00");
+    });
+
+    it("PNG stays a lossless PNG, transparency included", async () => {
+      const png = await tagged(twoTone(120, 80, 4))
+        .png()
+        .toBuffer();
+      const { display } = await processImage(png);
+
+      expect(display).toMatchObject({ contentType: "image/png", extension: "png", width: 120, height: 80 });
+      await expectNoIdentifyingMetadata(display.data);
+      const pixels = await sharp(display.data).raw().toBuffer();
+      expect(pixels.equals(await sharp(png).raw().toBuffer())).toBe(true);
+    });
+
+    it("WebP stays WebP", async () => {
+      const { display } = await processImage(await tagged(twoTone(120, 80)).webp().toBuffer());
+
+      expect(display).toMatchObject({ contentType: "image/webp", extension: "webp", width: 120, height: 80 });
+      await expectNoIdentifyingMetadata(display.data);
+      expectColour(await pixelAt(display, 10, 40), RED);
+    });
+
+    it("AVIF and HEIC become JPEG, which every browser shows", async () => {
+      const avif = await tagged(twoTone(96, 64)).heif({ compression: "av1", quality: 80 }).toBuffer();
+      for (const original of [avif, heicSample()]) {
+        const { display } = await processImage(original);
+        expect(display).toMatchObject({ contentType: "image/jpeg", extension: "jpg", width: 96, height: 64 });
+        await expectNoIdentifyingMetadata(display.data);
+        expectColour(await pixelAt(display, 10, 32), RED);
+        expectColour(await pixelAt(display, 86, 32), BLUE);
+      }
+    });
+
+    it("an animated GIF keeps its frames", async () => {
+      const { display } = await processImage(await animatedGif(["#00ff00", "#ff0000", "#0000ff"]));
+
+      expect(display).toMatchObject({ contentType: "image/gif", extension: "gif", width: 60, height: 40 });
+      expect((await sharp(display.data).metadata()).pages).toBe(3);
+    });
   });
 
   describe("refuses what is not an allowed image, before any decoding", () => {

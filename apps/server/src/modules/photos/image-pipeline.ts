@@ -9,8 +9,9 @@ import { decodeHeicInWorker } from "./heic-worker";
  *
  * Order matters for safety (security checklist §3): the type comes from magic bytes, the pixel
  * count from the header, and only then are pixels decoded, straight into a downscaled rendition.
- * Every derivative is re-encoded WebP without metadata, so no EXIF or GPS leaves this function
- * except the capture date, which is returned separately.
+ * Every rendition is re-encoded without metadata, so no EXIF, GPS, XMP or maker note leaves this
+ * function except the capture date, which is returned separately (ADR 0017). The uploaded bytes
+ * themselves are kept by the caller as the pristine original and never served.
  */
 
 export type ImageFormat = "jpeg" | "png" | "webp" | "gif" | "avif" | "heic";
@@ -20,6 +21,16 @@ export interface Derivative {
   width: number;
   height: number;
   contentType: "image/webp";
+}
+
+/** The full-size copy that photo URLs serve instead of the original: upright, colour profile kept, nothing else. */
+export interface DisplayCopy {
+  data: Buffer;
+  width: number;
+  height: number;
+  contentType: string;
+  /** Without a dot, e.g. "jpg". */
+  extension: string;
 }
 
 export interface ProcessedImage {
@@ -39,6 +50,8 @@ export interface ProcessedImage {
   thumbnail: Derivative;
   /** Longest side at most 1600 px, never upscaled. */
   preview: Derivative;
+  /** Full size, in display orientation, re-encoded without metadata. */
+  display: DisplayCopy;
 }
 
 export interface ProcessImageOptions {
@@ -61,6 +74,11 @@ const FORMATS: Record<ImageFormat, { contentType: string; extension: string }> =
   avif: { contentType: "image/avif", extension: "avif" },
   heic: { contentType: "image/heic", extension: "heic" },
 };
+
+/** The MIME type of a rendition by its key's extension ("jpg", "webp", …). */
+export function contentTypeOfExtension(extension: string): string {
+  return Object.values(FORMATS).find((format) => format.extension === extension)?.contentType ?? "application/octet-stream";
+}
 
 const PREVIEW = { size: 1600, quality: 80 };
 const THUMBNAIL = { size: 400, quality: 70 };
@@ -155,7 +173,10 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
   try {
     const { format, metadata } = await readHeader(input, detected, maxPixels);
     const source = format === "heic" ? await decodeHeicSource(input, maxPixels) : sharpSource(input, metadata, maxPixels);
-    const { preview, thumbnail, placeholder } = await renderDerivatives(source.image);
+    const [{ preview, thumbnail, placeholder }, display] = await Promise.all([
+      renderDerivatives(source.image.clone()),
+      renderDisplayCopy(input, format, source, maxPixels),
+    ]);
     return {
       format,
       ...FORMATS[format],
@@ -165,7 +186,25 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
       placeholder,
       thumbnail,
       preview,
+      display,
     };
+  } catch (error) {
+    throw asImageError(error, maxPixels);
+  }
+}
+
+/**
+ * Only the display copy of an image already accepted once (photos uploaded before display copies
+ * existed): the same checks, no derivatives.
+ */
+export async function renderDisplayCopyOf(input: Buffer, options: ProcessImageOptions = {}): Promise<DisplayCopy> {
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const detected = detectImageFormat(input);
+  if (detected === null) throw new UnsupportedImageError();
+  try {
+    const { format, metadata } = await readHeader(input, detected, maxPixels);
+    const source = format === "heic" ? await decodeHeicSource(input, maxPixels) : sharpSource(input, metadata, maxPixels);
+    return await renderDisplayCopy(input, format, source, maxPixels);
   } catch (error) {
     throw asImageError(error, maxPixels);
   }
@@ -267,6 +306,50 @@ async function renderDerivatives(image: Sharp): Promise<{ preview: Derivative; t
   ]);
   const hash = rgbaToThumbHash(placeholder.info.width, placeholder.info.height, placeholder.data);
   return { preview, thumbnail, placeholder: Buffer.from(hash).toString("base64") };
+}
+
+/**
+ * What each format's display copy is encoded as. Lossless sources stay lossless (PNG) and WebP and
+ * GIF keep their format; JPEG stays JPEG at a quality where re-encoding is invisible. AVIF and
+ * HEIC become JPEG: every browser shows it, and encoding AVIF at full size takes seconds.
+ */
+const DISPLAY_ENCODING: Record<ImageFormat, "jpeg" | "png" | "webp" | "gif"> = {
+  jpeg: "jpeg",
+  png: "png",
+  webp: "webp",
+  gif: "gif",
+  avif: "jpeg",
+  heic: "jpeg",
+};
+const DISPLAY_QUALITY = 90;
+
+/**
+ * The original at full size, as a browser would show it: turned upright (so no orientation tag is
+ * needed), its ICC colour profile kept as is (a phone's Display P3 is not squeezed into sRGB),
+ * and nothing else: sharp writes no EXIF, XMP or IPTC unless asked, so GPS positions, serial
+ * numbers, owner names and maker notes stay behind in the pristine original. An animated GIF
+ * keeps its frames when they fit the pixel limit together.
+ */
+async function renderDisplayCopy(input: Buffer, format: ImageFormat, source: Source, maxPixels: number): Promise<DisplayCopy> {
+  const encoding = DISPLAY_ENCODING[format];
+  let image = source.image.clone();
+  if (format === "gif") {
+    const animated = sharp(input, { ...decodeOptions(maxPixels), pages: -1 });
+    const { pages = 1 } = await animated.metadata();
+    if (pages > 1 && source.width * source.height * pages <= maxPixels) image = animated;
+  }
+  if (format !== "heic") image = image.keepIccProfile();
+  const encoded =
+    encoding === "jpeg"
+      ? image.flatten({ background: "#ffffff" }).jpeg({ quality: DISPLAY_QUALITY })
+      : encoding === "png"
+        ? image.png()
+        : encoding === "webp"
+          ? image.webp({ quality: DISPLAY_QUALITY })
+          : image.gif();
+  const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+  const { contentType, extension } = FORMATS[encoding];
+  return { data, width: info.width, height: info.pageHeight ?? info.height, contentType, extension };
 }
 
 // Encoded from raw pixels, which carry no metadata, and sharp adds none unless asked

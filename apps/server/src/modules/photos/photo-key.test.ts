@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isValidBlobKey } from "../../lib/blob-key";
-import { derivativeKey, originalPhotoKey, photoBucket } from "./photo-key";
+import { derivativeKey, displayKey, isServedPhotoKey, originalPhotoKey, photoBucket } from "./photo-key";
 
 const userId = "3f2b8c1e-6a9d-4e57-9b0a-1c2d3e4f5a6b";
 const now = new Date("2025-06-01T12:00:00.123Z");
@@ -55,4 +55,23 @@ describe("derivativeKey", () => {
 
 it("names the photo bucket as the spec does", () => {
   expect(photoBucket).toBe("memory-photos");
+});
+
+describe("served keys", () => {
+  const original = originalPhotoKey(userId, now, "jpg");
+
+  it("puts the display copy next to the original, with the display copy's own extension", () => {
+    expect(displayKey(original, "jpg")).toBe(original.replace(/\.jpg$/, ".display.jpg"));
+    expect(displayKey(originalPhotoKey(userId, now, "heic"), "jpg")).toMatch(/-[0-9a-f]{12}\.display\.jpg$/);
+  });
+
+  it("serves the renditions and never the original as uploaded", () => {
+    expect(isServedPhotoKey(derivativeKey(original, "thumbnail"))).toBe(true);
+    expect(isServedPhotoKey(derivativeKey(original, "preview"))).toBe(true);
+    expect(isServedPhotoKey(displayKey(original, "png"))).toBe(true);
+    for (const extension of ["jpg", "png", "webp", "gif", "avif", "heic"]) {
+      expect(isServedPhotoKey(originalPhotoKey(userId, now, extension))).toBe(false);
+    }
+    expect(isServedPhotoKey(`${original}/../x.thumb.webp.jpg`)).toBe(false);
+  });
 });

@@ -29,8 +29,27 @@ export function originalPhotoKey(userId: string, now: Date, extension: string): 
 
 /** `{userId}/{timestamp}-{random}.thumb.webp` or `.preview.webp`, next to the original. */
 export function derivativeKey(originalKey: string, kind: DerivativeKind): string {
+  return `${stemOf(originalKey)}.${DERIVATIVE_SUFFIX[kind]}`;
+}
+
+/** `{userId}/{timestamp}-{random}.display.{extension}`: the metadata-free full-size copy photo URLs serve. */
+export function displayKey(originalKey: string, extension: string): string {
+  if (!EXTENSION.test(extension)) throw new TypeError(`Invalid photo extension ${JSON.stringify(extension)}.`);
+  return `${stemOf(originalKey)}.display.${extension}`;
+}
+
+const SERVED_KEY = /\.(?:thumb\.webp|preview\.webp|display\.[a-z0-9]{1,10})$/;
+
+/**
+ * Whether photo URLs may serve this key: the renditions only. An original as uploaded carries its
+ * camera's metadata (GPS, serial numbers) and is never served through a photo URL (ADR 0017).
+ */
+export function isServedPhotoKey(key: string): boolean {
+  return SERVED_KEY.test(key);
+}
+
+function stemOf(originalKey: string): string {
   const lastSlash = originalKey.lastIndexOf("/");
   const lastDot = originalKey.lastIndexOf(".");
-  const stem = lastDot > lastSlash + 1 ? originalKey.slice(0, lastDot) : originalKey;
-  return `${stem}.${DERIVATIVE_SUFFIX[kind]}`;
+  return lastDot > lastSlash + 1 ? originalKey.slice(0, lastDot) : originalKey;
 }

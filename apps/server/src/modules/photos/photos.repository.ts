@@ -58,4 +58,22 @@ export class PhotosRepository {
       .limit(limit)
       .execute();
   }
+
+  /** Photos without a display copy, by id after `afterId` (paging). */
+  withoutDisplayCopy(afterId: string, limit: number): Promise<PhotoRow[]> {
+    return this.db
+      .selectFrom("photos")
+      .selectAll()
+      .where("display_key", "is", null)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Records a rendered display copy; false if the photo is gone. */
+  async setDisplayKey(id: string, key: string): Promise<boolean> {
+    const result = await this.db.updateTable("photos").set({ display_key: key }).where("id", "=", id).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
 }

@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { buffer } from "node:stream/consumers";
 import type { Memory, Photo } from "@memory-box/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,18 +88,30 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
       new URL(photo.url, "http://x").pathname.replace("/storage/v1/object/sign/memory-photos/", ""),
     ).split("/");
     expect(ownerId).toBe(ann.userId);
-    expect(file).toMatch(/^\d{13}-[0-9a-f]{12}\.jpg$/);
+    expect(file).toMatch(/^\d{13}-[0-9a-f]{12}\.display\.jpg$/);
 
-    const original = await fetchUrl(photo.url);
-    expect(original.statusCode).toBe(200);
-    expect(original.rawPayload.equals(jpeg)).toBe(true);
-    expect(original.headers).toMatchObject({
+    // The URL serves a display copy: upright, full size, without the camera's EXIF and GPS position.
+    const display = await fetchUrl(photo.url);
+    expect(display.statusCode).toBe(200);
+    expect(display.headers).toMatchObject({
       "content-type": "image/jpeg",
       "x-content-type-options": "nosniff",
       "accept-ranges": "bytes",
     });
-    expect(original.headers["cache-control"]).toMatch(/^private, max-age=\d+/);
-    expect(original.headers["content-security-policy"]).toContain("sandbox");
+    expect(display.headers["cache-control"]).toMatch(/^private, max-age=\d+/);
+    expect(display.headers["content-security-policy"]).toContain("sandbox");
+    const displayMeta = await sharp(display.rawPayload).metadata();
+    expect(displayMeta).toMatchObject({ format: "jpeg", width: 200, height: 400 });
+    expect(displayMeta.exif).toBeUndefined();
+    expect(display.rawPayload.includes("Serial-0042")).toBe(false);
+
+    // The original is kept exactly as uploaded, for the members' own export, and served by no URL.
+    const [row] = (await photoRows()).filter((candidate) => candidate.display_key === `${ann.userId}/${file}`);
+    expect(row?.object_key).toBe(`${ann.userId}/${file!.replace(".display.jpg", ".jpg")}`);
+    const store = createBlobStore(testApp.config.storageUrl, testApp.config.dataDir);
+    const stored = await store.get(`memory-photos/${row!.object_key}`);
+    expect((await buffer(stored.body)).equals(jpeg)).toBe(true);
+    await store.close();
 
     const thumbnail = await fetchUrl(photo.thumbnail_url);
     expect(thumbnail.headers["content-type"]).toBe("image/webp");
@@ -112,16 +125,18 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
   it("accepts HEIC from an iPhone", async () => {
     const response = await upload("IMG_0002.HEIC", "image/heic", heicSample());
     expect(response.statusCode, response.body).toBe(201);
-    expect(response.json<Photo>()).toMatchObject({ content_type: "image/heic", width: 96, height: 64 });
+    // Shown as JPEG, which every browser can; the HEIC itself is kept as uploaded.
+    expect(response.json<Photo>()).toMatchObject({ content_type: "image/jpeg", width: 96, height: 64 });
   });
 
   it("serves byte ranges", async () => {
     const photo = (await upload("range.jpg", "image/jpeg", jpeg)).json<Photo>();
+    const whole = (await fetchUrl(photo.url)).rawPayload;
     const partial = await fetchUrl(photo.url, { range: "bytes=2-9" });
     expect(partial.statusCode).toBe(206);
-    expect(partial.headers["content-range"]).toBe(`bytes 2-9/${jpeg.length}`);
-    expect(partial.rawPayload.equals(jpeg.subarray(2, 10))).toBe(true);
-    const beyond = await fetchUrl(photo.url, { range: `bytes=${jpeg.length + 10}-` });
+    expect(partial.headers["content-range"]).toBe(`bytes 2-9/${whole.length}`);
+    expect(partial.rawPayload.equals(whole.subarray(2, 10))).toBe(true);
+    const beyond = await fetchUrl(photo.url, { range: `bytes=${whole.length + 10}-` });
     expect(beyond.statusCode).toBe(416);
   });
 

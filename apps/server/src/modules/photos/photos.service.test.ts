@@ -13,13 +13,14 @@ import { photoRow } from "../../../test/photo-rows";
 import { PhotosService, unattachedPhotoLifetimeMs } from "./photos.service";
 import { signedPhotoUrl } from "./signed-url";
 
-describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
+describe.each(testEngines)("photo files on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let dir: string;
   let clock: Date;
   let service: PhotosService;
   let store: LocalBlobStore;
   let ownerId: string;
+  let warnings: object[];
 
   beforeEach(async () => {
     database = await openMigratedTestDatabase(engine);
@@ -31,9 +32,10 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
       blobStore: store,
       urlSecret: Buffer.alloc(32, 7),
       uploadDir: path.join(dir, "uploads"),
-      log: { warn: () => {} },
+      log: { warn: (details) => warnings.push(details) },
       now: () => clock,
     });
+    warnings = [];
     ownerId = "8a0c1f5e-0000-4000-8000-000000000001";
     const now = clock.toISOString();
     await database.db
@@ -90,7 +92,7 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
       .set({ memory_id: "8a0c1f5e-0000-4000-8000-0000000000aa", position: 0 })
       .where("id", "=", attached.id)
       .execute();
-    expect(await objectCount()).toBe(6);
+    expect(await objectCount()).toBe(8);
 
     clock = new Date(clock.getTime() + unattachedPhotoLifetimeMs - 60_000);
     expect(await service.sweepUnattached()).toBe(0);
@@ -101,7 +103,29 @@ describe.each(testEngines)("sweeping unattached uploads on %s", (engine) => {
     const remaining = (await database.db.selectFrom("photos").select("id").execute()).map((row) => row.id).sort();
     expect(remaining).toEqual([attached.id, fresh.id].sort());
     expect(remaining).not.toContain(stale.id);
-    expect(await objectCount()).toBe(6);
+    expect(await objectCount()).toBe(8);
+  });
+
+  it("renders the display copies of photos uploaded before there were any, and skips an unreadable original", async () => {
+    const older = await upload();
+    const broken = await upload();
+    const rows = await database.db.selectFrom("photos").selectAll().execute();
+    for (const row of rows) await store.delete(`memory-photos/${row.display_key}`);
+    await database.db.updateTable("photos").set({ display_key: null }).execute();
+    const brokenRow = rows.find((row) => row.id === broken.id)!;
+    await store.put(`memory-photos/${brokenRow.object_key}`, Buffer.from("no longer an image"));
+    // Meanwhile the photo shows its preview: never the original.
+    expect(service.present({ ...brokenRow, display_key: null })).toMatchObject({ content_type: "image/webp" });
+
+    expect(await service.renderMissingDisplayCopies(1)).toBe(1);
+
+    const after = await database.db.selectFrom("photos").selectAll().orderBy("id").execute();
+    const olderRow = after.find((row) => row.id === older.id)!;
+    expect(olderRow.display_key).toBe(olderRow.object_key.replace(/\.jpg$/, ".display.jpg"));
+    expect(await store.stat(`memory-photos/${olderRow.display_key}`)).not.toBeNull();
+    expect(after.find((row) => row.id === broken.id)!.display_key).toBeNull();
+    expect(warnings).toEqual([expect.objectContaining({ photoId: broken.id })]);
+    expect(await objectCount()).toBe(7);
   });
 });
 
@@ -126,7 +150,7 @@ describe("signed photo URLs in the API form", () => {
       for (const key of keys) {
         const presented = service.present(photo(key));
         expect([presented.url, presented.preview_url, presented.thumbnail_url]).toEqual([
-          fresh(`${key}.jpg`),
+          fresh(`${key}.display.jpg`),
           fresh(`${key}.preview.webp`),
           fresh(`${key}.thumb.webp`),
         ]);

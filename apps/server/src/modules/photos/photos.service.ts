@@ -3,6 +3,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
 import type { Photo } from "@memory-box/contract";
 import type { PhotoRow } from "../../db/schema";
@@ -10,8 +11,8 @@ import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { GenerationCache } from "../../lib/generation-cache";
 import { AppError } from "../../errors";
 import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
-import { processImage } from "./image-pipeline";
-import { derivativeKey, originalPhotoKey, photoBucket } from "./photo-key";
+import { contentTypeOfExtension, processImage, renderDisplayCopyOf, type ProcessImageOptions } from "./image-pipeline";
+import { derivativeKey, displayKey, isServedPhotoKey, originalPhotoKey, photoBucket } from "./photo-key";
 import type { PhotosRepository } from "./photos.repository";
 import { photoUrlExpiry, signedPhotoUrlExpiring, verifyPhotoSignature } from "./signed-url";
 
@@ -62,12 +63,15 @@ export class PhotosService {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
       if (isTruncated())
         throw new AppError("request_entity_too_large", { message: "The photo is larger than the upload limit." });
-      const image = await this.decoding.run(async () =>
-        processImage(await fsp.readFile(tempFile), this.deps.maxPixels === undefined ? {} : { maxPixels: this.deps.maxPixels }),
-      );
+      const image = await this.decoding.run(async () => processImage(await fsp.readFile(tempFile), this.imageOptions()));
       const now = this.now();
       const key = originalPhotoKey(ownerId, now, image.extension);
-      const keys = { original: key, preview: derivativeKey(key, "preview"), thumbnail: derivativeKey(key, "thumbnail") };
+      const keys = {
+        original: key,
+        preview: derivativeKey(key, "preview"),
+        thumbnail: derivativeKey(key, "thumbnail"),
+        display: displayKey(key, image.display.extension),
+      };
       const stored = async (objectKey: string, body: Readable | Buffer, contentType: string) => {
         written.push(objectKey);
         return this.deps.blobStore.put(`${photoBucket}/${objectKey}`, body, { contentType });
@@ -75,6 +79,7 @@ export class PhotosService {
       const original = await stored(keys.original, fs.createReadStream(tempFile), image.contentType);
       await stored(keys.preview, image.preview.data, image.preview.contentType);
       await stored(keys.thumbnail, image.thumbnail.data, image.thumbnail.contentType);
+      await stored(keys.display, image.display.data, image.display.contentType);
       const row: PhotoRow = {
         id: randomUUID(),
         memory_id: null,
@@ -83,6 +88,7 @@ export class PhotosService {
         object_key: keys.original,
         preview_key: keys.preview,
         thumbnail_key: keys.thumbnail,
+        display_key: keys.display,
         content_type: image.contentType,
         bytes: original.size,
         width: image.width,
@@ -105,16 +111,25 @@ export class PhotosService {
     return photoUrlExpiry(this.now());
   }
 
-  /** The API form of a photo, with signed URLs that stay the same for an hour (browser caching). */
+  private imageOptions(): ProcessImageOptions {
+    return this.deps.maxPixels === undefined ? {} : { maxPixels: this.deps.maxPixels };
+  }
+
+  /**
+   * The API form of a photo, with signed URLs that stay the same for an hour (browser caching).
+   * `url` is the display copy, never the original as uploaded; a photo whose display copy is not
+   * rendered yet shows its preview meanwhile, and `content_type` is always what `url` serves.
+   */
   present(photo: PhotoRow): Photo {
     const expires = this.urlExpiry();
     const url = (key: string) => this.signedUrl(key, expires);
+    const displayed = photo.display_key ?? photo.preview_key;
     return {
       id: photo.id,
-      url: url(photo.object_key),
+      url: url(displayed),
       preview_url: url(photo.preview_key),
       thumbnail_url: url(photo.thumbnail_key),
-      content_type: photo.content_type,
+      content_type: contentTypeOfExtension(displayed.slice(displayed.lastIndexOf(".") + 1)),
       width: photo.width,
       height: photo.height,
       taken_at: photo.taken_at,
@@ -151,13 +166,60 @@ export class PhotosService {
     if (!expires || !token || !verifyPhotoSignature(objectKey, expires, token, this.deps.urlSecret, now)) {
       throw new AppError("invalid_signature");
     }
+    // Originals carry their camera's metadata; links signed before display copies existed still name them.
+    if (!isServedPhotoKey(objectKey)) throw new AppError("object_not_found");
     const content = await this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
     return { ...content, secondsLeft: Math.max(0, Number(expires) - Math.floor(now.getTime() / 1000)) };
   }
 
   /** Deletes the files of photos whose rows are already gone. Failures are logged: a stray file is never served. */
   async deleteFiles(photos: PhotoRow[]): Promise<void> {
-    await this.deleteObjects(photos.flatMap((photo) => [photo.object_key, photo.preview_key, photo.thumbnail_key]));
+    await this.deleteObjects(
+      photos.flatMap((photo) => [
+        photo.object_key,
+        photo.preview_key,
+        photo.thumbnail_key,
+        ...(photo.display_key === null ? [] : [photo.display_key]),
+      ]),
+    );
+  }
+
+  /**
+   * Renders the display copies of photos uploaded before there were any (ADR 0017), a batch at a
+   * time, oldest first. A photo whose original cannot be read or decoded is logged and skipped:
+   * it keeps showing its preview. Returns how many were rendered.
+   */
+  async renderMissingDisplayCopies(batchSize = 20): Promise<number> {
+    let rendered = 0;
+    let after = "";
+    for (;;) {
+      const batch = await this.deps.photos.withoutDisplayCopy(after, batchSize);
+      for (const photo of batch) {
+        if (await this.renderDisplayCopy(photo)) rendered += 1;
+      }
+      if (batch.length < batchSize) return rendered;
+      after = batch.at(-1)!.id;
+    }
+  }
+
+  private async renderDisplayCopy(photo: PhotoRow): Promise<boolean> {
+    let key: string | undefined;
+    try {
+      const display = await this.decoding.run(async () => {
+        const original = await this.deps.blobStore.get(`${photoBucket}/${photo.object_key}`);
+        return renderDisplayCopyOf(await buffer(original.body), this.imageOptions());
+      });
+      key = displayKey(photo.object_key, display.extension);
+      await this.deps.blobStore.put(`${photoBucket}/${key}`, display.data, { contentType: display.contentType });
+      if (await this.deps.photos.setDisplayKey(photo.id, key)) return true;
+      // The photo was deleted meanwhile: its files went with it, so must this one.
+      await this.deleteObjects([key]);
+      return false;
+    } catch (error) {
+      if (key !== undefined) await this.deleteObjects([key]);
+      this.deps.log.warn({ err: error, photoId: photo.id }, "could not render a photo's display copy");
+      return false;
+    }
   }
 
   /** Removes uploads that were never attached to a memory within a day. Returns how many. */
