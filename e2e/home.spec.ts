@@ -34,7 +34,7 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   const lisbon = page.locator("[data-slot=card]", { has: page.getByRole("link", { name: `Lisbon ${run}` }) });
   await expect(lisbon.getByText("Jun 1, 2023")).toBeVisible();
   await expect(lisbon.getByRole("img", { name: "Memory photo 2" })).toBeVisible();
-  // The thumbnails really load through their signed URLs, at their intrinsic size.
+  // The thumbnails really load (with the photo access cookie the list answer set), at their intrinsic size.
   await expect
     .poll(() =>
       lisbon.getByRole("img", { name: "Memory photo 1" }).evaluate((element) => {

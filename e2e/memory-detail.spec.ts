@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, request, test } from "@playwright/test";
 import { signUpMember, solidPng } from "./support";
 
 test("a member adds a memory with photos, opens it, edits it and deletes it from its page", async ({ page }) => {
@@ -40,9 +40,20 @@ test("a member adds a memory with photos, opens it, edits it and deletes it from
   await expect(photos.first()).toHaveAttribute("alt", "Memory photo 1");
   await expect(photos.first()).toHaveAttribute("width", "64");
   await expect(page.getByRole("link", { name: "Memory photo 2" })).toHaveAttribute("target", "_blank");
-  // The images load from their signed URLs (the ThumbHash placeholder is dropped on load).
+  // The images load with the photo access cookie (the ThumbHash placeholder is dropped on load).
   await expect(photos.first()).toHaveAttribute("data-loaded", "true");
   await expect(photos.nth(1)).toHaveAttribute("data-loaded", "true");
+  // Clicking a photo opens it in a new tab, where the same cookie shows the full-size display copy.
+  const photoLink = page.getByRole("link", { name: "Memory photo 2" });
+  const photoUrl = new URL((await photoLink.getAttribute("href"))!, page.url()).href;
+  const [photoTab] = await Promise.all([page.context().waitForEvent("page"), photoLink.click()]);
+  await photoTab.waitForLoadState();
+  await expect.poll(() => photoTab.evaluate(() => document.querySelector("img")?.naturalWidth ?? 0)).toBeGreaterThan(0);
+  await photoTab.close();
+  // The same address copied into another browser shows nothing.
+  const stranger = await request.newContext();
+  expect((await stranger.get(photoUrl)).status()).toBe(401);
+  await stranger.dispose();
   await expect(page.getByText("Created", { exact: true })).toBeVisible();
   await expect(page.getByText("Updated", { exact: true })).toHaveCount(0);
 

@@ -18,10 +18,18 @@ import { createMailer } from "./modules/mail";
 import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
-import { PhotosRepository, photoObjectRoutes, photoUploadRoutes, PhotosService } from "./modules/photos";
+import {
+  photoAccessRoutes,
+  photoObjectRoutes,
+  photoUploadRoutes,
+  PhotosRepository,
+  PhotosService,
+  readPhotoAccessCookie,
+  renewPhotoAccessWithMemberResponses,
+} from "./modules/photos";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
-import { memberAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
+import { memberAuthenticator, photoViewerAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
 import { MemberCheck } from "./plugins/member-check";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
@@ -97,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ),
     uploadDir: path.join(config.dataDir, "uploads"),
     maxPixels: config.photos.maxMegapixels * 1_000_000,
+    accessTtlSeconds: config.photos.accessTtlSeconds,
     log: app.log,
     ...(options.now ? { now: options.now } : {}),
   });
@@ -112,7 +121,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     memories: new MemoriesRepository(database.db, config.database.engine),
     photos: photosRepository,
     presentPhoto: (photo) => photos.present(photo),
-    photoUrlExpiry: () => photos.urlExpiry(),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
   });
@@ -125,6 +133,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   rejectNulCharacters(app);
 
   registerSecurityHeaders(app);
+  // Members reach us over https: cookies are then Secure.
+  const secureCookies = config.publicUrl.startsWith("https:");
+  renewPhotoAccessWithMemberResponses(app, photos, secureCookies);
   // Limits are set per route (auth endpoints, invitation checks) from the AUTH_RATE_LIMIT_* settings.
   await app.register(fastifyRateLimit, {
     global: false,
@@ -144,7 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: auth.sessions,
     keys: auth.keys,
     rateLimits: config.auth.rateLimits,
-    secureCookies: config.publicUrl.startsWith("https:"),
+    secureCookies,
     signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
   await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin });
@@ -164,7 +175,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authenticate: authenticateMember,
     maxUploadBytes: config.photos.maxUploadBytes,
   });
-  await app.register(photoObjectRoutes, { service: photos });
+  await app.register(photoAccessRoutes, { service: photos, authenticate: authenticateMember, secureCookies });
+  await app.register(photoObjectRoutes, {
+    service: photos,
+    authenticateViewer: photoViewerAuthenticator(
+      authenticateMember,
+      auth.sessions,
+      memberCheck,
+      (request) => photos.readAccess(readPhotoAccessCookie(request))?.sessionId,
+    ),
+  });
   await app.register(eventsRoutes, {
     bus: events,
     authenticate: authenticateMember,

@@ -69,8 +69,10 @@ export type JwkObject = Record<string, unknown> & { kid: string; alg: string; kt
 export interface PhotosConfig {
   maxUploadBytes: number;
   maxMegapixels: number;
-  /** Key of the photo URL signatures; unset: a generated key kept in the database. */
+  /** Key of the photo access cookies; unset: a generated key kept in the database. */
   urlSecret: string | undefined;
+  /** Lifetime of a photo access cookie and of a browser's cached copy of a photo, in seconds. */
+  accessTtlSeconds: number;
 }
 
 export type DatabaseConfig = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
@@ -167,6 +169,7 @@ const environmentSchema = z
     AUTH_JWT_KEYS: jwkSet,
     PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
     PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
+    PHOTO_ACCESS_TTL: count(600, 30).pipe(z.number().max(600)),
     PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
       message: "must be at least 32 characters",
     }),
@@ -244,6 +247,7 @@ export function loadConfig(
       maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,
       maxMegapixels: vars.PHOTO_MAX_MEGAPIXELS,
       urlSecret: vars.PHOTO_URL_SECRET,
+      accessTtlSeconds: vars.PHOTO_ACCESS_TTL,
     },
     webDir: defaults.webDir,
     version: defaults.version,

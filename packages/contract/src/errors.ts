@@ -50,6 +50,7 @@ export const errorCatalogue = {
 
   // Photos (/api/v1/photos and the signed photo URLs).
   file_required: { status: 400, message: "Upload the photo as multipart/form-data with a field named file." },
+  one_file_per_upload: { status: 400, message: "Upload one photo per request; nothing was stored." },
   malformed_multipart: { status: 400, message: "The upload is not complete multipart/form-data with a field named file." },
   unsupported_image_type: {
     status: 415,
@@ -57,7 +58,6 @@ export const errorCatalogue = {
   },
   image_too_large: { status: 422, message: "The image has too many pixels." },
   corrupt_image: { status: 422, message: "The image could not be read; the file may be damaged or incomplete." },
-  invalid_signature: { status: 403, message: "This photo link is invalid or has expired." },
 
   // Stored objects and buckets (/storage/v1).
   object_not_found: { status: 404, message: "No stored object has this key." },

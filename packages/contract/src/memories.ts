@@ -65,7 +65,10 @@ export type ParsedMemoryInput = z.output<typeof MemoryInput>;
 
 export const Photo = z.object({
   id: z.uuid(),
-  /** Signed, expiring URLs: the original, a ~1600 px preview and a ~400 px thumbnail. */
+  /**
+   * Stable URLs, loaded with the member's bearer token or photo access cookie: the full-size display
+   * copy (without the original's metadata), a ~1600 px preview and a ~400 px thumbnail.
+   */
   url: z.string(),
   preview_url: z.string(),
   thumbnail_url: z.string(),
@@ -77,6 +80,10 @@ export const Photo = z.object({
   placeholder: z.string(),
 });
 export type Photo = z.infer<typeof Photo>;
+
+/** `POST /api/v1/photo-access`: the cookie that lets this browser load photos is renewed for `expires_in` seconds. */
+export const PhotoAccessGrant = z.object({ expires_in: z.number().int() });
+export type PhotoAccessGrant = z.infer<typeof PhotoAccessGrant>;
 
 export const Memory = z.object({
   id: z.uuid(),

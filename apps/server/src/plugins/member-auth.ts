@@ -35,13 +35,44 @@ export function memberAuthenticator(sessions: SessionService, memberCheck: Membe
       const { caller, session } = await sessions.authenticateWith(request.headers.authorization, memberCheck);
       return { ...caller, collection: session.collection };
     } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) {
-        if (error.code === "no_authorization") throw new AppError("not_authenticated");
-        throw new AppError(error.code, { status: 401, message: error.message });
-      }
-      throw error;
+      throw asUnauthenticated(error);
     }
   };
+}
+
+/**
+ * The door for photo bytes (ADR 0018): a bearer token as on the API, or else a photo access cookie,
+ * whose session must be as live, unbanned and invited as a token's. `sessionOfCookie` reads the
+ * cookie's session id if the cookie is genuine and unexpired.
+ */
+export function photoViewerAuthenticator(
+  authenticate: MemberAuthenticator,
+  sessions: SessionService,
+  memberCheck: MemberCheck,
+  sessionOfCookie: (request: FastifyRequest) => string | undefined,
+): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    if (request.headers.authorization !== undefined) {
+      await authenticate(request);
+      return;
+    }
+    const sessionId = sessionOfCookie(request);
+    if (sessionId === undefined) throw new AppError("not_authenticated");
+    try {
+      await sessions.admitSession(sessionId, memberCheck);
+    } catch (error) {
+      throw asUnauthenticated(error);
+    }
+  };
+}
+
+/** The auth service's refusals as 401s with their own codes, so a client can tell an ended session from a bad token. */
+function asUnauthenticated(error: unknown): unknown {
+  if (error instanceof AppError && error.statusCode < 500) {
+    if (error.code === "no_authorization") return new AppError("not_authenticated");
+    return new AppError(error.code, { status: 401, message: error.message });
+  }
+  return error;
 }
 
 /** Every route registered in `app` (an encapsulated plugin) requires a signed-in member. */

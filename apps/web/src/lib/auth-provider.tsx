@@ -3,6 +3,7 @@ import type { Session } from "@supabase/auth-js";
 
 import { getAuthClient } from "@/lib/auth-client";
 import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
+import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
 
 interface AuthState {
   status: AuthStatus;
@@ -14,6 +15,7 @@ interface AuthState {
  * as it now is (INITIAL_SESSION once the stored or URL session is settled, then SIGNED_IN,
  * SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED…), so the state is simply "is there a session".
  * A sign-out is also announced to `onSignOut` listeners (the query cache empties itself).
+ * While signed in, the cookie that lets this browser load photos is kept alive.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [client] = useState(getAuthClient);
@@ -22,10 +24,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const { data } = client.onAuthStateChange((event, session) => {
       setState({ status: session ? "signedIn" : "signedOut", session });
-      if (event === "SIGNED_OUT") announceSignOut();
+      if (event === "SIGNED_OUT") {
+        announceSignOut();
+        forgetPhotoAccess();
+      }
     });
     return () => data.subscription.unsubscribe();
   }, [client]);
+  usePhotoAccess(state.status);
 
   const signOut = useCallback(async () => {
     try {

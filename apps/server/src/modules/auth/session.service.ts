@@ -217,9 +217,24 @@ export class SessionService {
       if (await this.deps.users.findById(claims.sub)) throw new AppError("session_not_found");
       throw new AppError("user_not_found", { status: 403, message: "User from sub claim in JWT does not exist" });
     }
+    this.admitLive(session);
+    return { caller: { user: session.user, claims }, session };
+  }
+
+  /**
+   * A session named by something other than an access token (a photo access cookie): let in only
+   * while it is live, its account not banned and still invited, as a bearer token would be.
+   */
+  async admitSession<Session extends LiveSession>(sessionId: string, lookup: SessionLookup<Session>): Promise<Session> {
+    const session = await lookup.findLive(sessionId);
+    if (!session) throw new AppError("session_not_found");
+    this.admitLive(session);
+    return session;
+  }
+
+  private admitLive(session: LiveSession): void {
     this.assertNotBanned(session.user, 403);
     if (!this.admits(session.invited)) throw notInvited();
-    return { caller: { user: session.user, claims }, session };
   }
 
   /** Members are invited addresses, unless the operator turned invite-only off. */

@@ -307,7 +307,7 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     }
   });
 
-  it("signs a page's photo URLs anew when the hour of their expiry has passed, with nothing else changed", async () => {
+  it("answers a page's photo URLs unchanged whatever the hour: they carry no expiry to re-sign (ADR 0018)", async () => {
     let clock = new Date("2031-03-04T10:15:00Z");
     const clocked = await createTestApp(engine, {
       env: { AUTH_RATE_LIMITS: "false" },
@@ -316,23 +316,24 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     });
     const database = openDatabase(testApp.config.database);
     try {
-      const memory = await create({ title: "Photo signed per hour" });
-      await database.db.insertInto("photos").values(importedPhoto(memory.id, ann.userId)).execute();
-      const expiryOf = async () => {
+      const memory = await create({ title: "Photo across the hours" });
+      const photo = importedPhoto(memory.id, ann.userId);
+      await database.db.insertInto("photos").values(photo).execute();
+      const thumbnailUrl = async () => {
         const response = await clocked.app.inject({
           method: "GET",
-          url: "/api/v1/memories?q=photo%20signed%20per%20hour",
+          url: "/api/v1/memories?q=photo%20across%20the%20hours",
           headers: { authorization: `Bearer ${await tokenAt(clocked)}` },
         });
         expect(response.statusCode, response.body).toBe(200);
-        const url = response.json<MemoryPage>().items[0]!.photos[0]!.thumbnail_url;
-        return Number(new URL(url, "http://memory-box.test").searchParams.get("expires"));
+        return response.json<MemoryPage>().items[0]!.photos[0]!.thumbnail_url;
       };
-      const first = await expiryOf();
-      clock = new Date("2031-03-04T10:59:00Z");
-      expect(await expiryOf()).toBe(first);
+      const first = await thumbnailUrl();
+      expect(first).toBe(`/storage/v1/object/authenticated/memory-photos/${photo.thumbnail_key}`);
       clock = new Date("2031-03-04T11:00:01Z");
-      expect(await expiryOf()).toBe(first + 3600);
+      expect(await thumbnailUrl()).toBe(first);
+      clock = new Date("2031-03-05T10:15:00Z");
+      expect(await thumbnailUrl()).toBe(first);
     } finally {
       await database.destroy();
       await clocked.close();

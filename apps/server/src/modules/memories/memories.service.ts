@@ -30,10 +30,8 @@ export interface ListQuery {
 export interface MemoriesServiceDeps {
   memories: MemoriesRepository;
   photos: PhotosRepository;
-  /** Turns a stored photo into its API form with signed, expiring URLs. */
+  /** Turns a stored photo into its API form, with its stable URLs. */
   presentPhoto: (photo: PhotoRow) => Photo;
-  /** The `expires` of photo URLs signed now; it changes once an hour. */
-  photoUrlExpiry: () => number;
   /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
   deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
   publish: (event: MemoryEvent) => void;
@@ -58,20 +56,13 @@ export class MemoriesService {
 
   /**
    * A list page as the UTF-8 JSON the API answers with, kept in the listing cache by
-   * `memory_stats.generation` and the photo URLs' expiry. A member scrolling or a second tab
-   * re-asking then costs no query of its own, not the page's queries, photo signing and
-   * serialization: `stats` are the collection's `memory_stats` as the request's member check read
+   * `memory_stats.generation` (photo URLs never change, ADR 0018). A member scrolling or a second tab
+   * re-asking then costs no query of its own, not the page's queries and serialization: `stats` are the collection's `memory_stats` as the request's member check read
    * them, in the same query, after the request arrived, so before the page is read.
    */
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
     const generation = stats?.generation;
-    const key = JSON.stringify([
-      this.deps.photoUrlExpiry(),
-      query.q ?? null,
-      query.tag ?? null,
-      query.cursor ?? null,
-      query.limit,
-    ]);
+    const key = JSON.stringify([query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
     const cached = this.listing.page(generation, key);
     if (cached !== undefined) return cached;
     const json = PreparedJson.of(z.encode(MemoryPage, await this.buildPage(query, stats)));

@@ -1,4 +1,10 @@
 export { restrictImageDecoders } from "./image-pipeline";
 export { PhotosRepository } from "./photos.repository";
-export { photoObjectRoutes, photoUploadRoutes } from "./photos.routes";
+export {
+  photoAccessRoutes,
+  photoObjectRoutes,
+  photoUploadRoutes,
+  readPhotoAccessCookie,
+  renewPhotoAccessWithMemberResponses,
+} from "./photos.routes";
 export { PhotosService } from "./photos.service";

@@ -1,11 +1,12 @@
 import fastifyMultipart from "@fastify/multipart";
-import { ApiError, Photo } from "@memory-box/contract";
+import { ApiError, Photo, PhotoAccessGrant } from "@memory-box/contract";
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { AppError } from "../../errors";
-import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type Member, type MemberAuthenticator } from "../../plugins/member-auth";
 import { BlobRangeNotSatisfiableError, type ByteRangeRequest } from "../storage";
-import { photoBucket } from "./photo-key";
+import { photoAccessCookie, photoEtag, photoObjectPrefix } from "./photo-access";
 import type { PhotosService } from "./photos.service";
 
 export interface PhotosRoutesOptions {
@@ -14,7 +15,10 @@ export interface PhotosRoutesOptions {
   maxUploadBytes: number;
 }
 
-/** `POST /api/v1/photos`: one image per request, as multipart field `file`; members only. */
+/**
+ * `POST /api/v1/photos`: one image per request, as multipart field `file`; members only. A request
+ * carrying more parts is refused whole (400 `one_file_per_upload`) and stores nothing.
+ */
 export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (
   app,
   { service, authenticate, maxUploadBytes },
@@ -37,12 +41,21 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
         throw new AppError("unsupported_media_type", {
           message: "Upload the photo as multipart/form-data with a field named file.",
         });
-      const file = await request.file().catch((error: unknown) => {
+      const parts = request.parts();
+      const first = await parts.next().catch((error: unknown) => {
         throw malformedUpload(error);
       });
-      if (!file || file.fieldname !== "file") throw new AppError("file_required");
+      const file = first.done ? undefined : first.value;
+      if (file?.type !== "file" || file.fieldname !== "file") throw new AppError("file_required");
+      // A second part would be dropped unseen: the whole request is refused before anything is stored.
+      const assertNothingMore = async () => {
+        const next = await parts.next().catch((error: unknown) => {
+          throw isPartsLimit(error) ? new AppError("one_file_per_upload") : malformedUpload(error);
+        });
+        if (!next.done) throw new AppError("one_file_per_upload");
+      };
       try {
-        const photo = await service.upload(memberOf(request).user.id, file.file, () => file.file.truncated);
+        const photo = await service.upload(memberOf(request).user.id, file.file, () => file.file.truncated, assertNothingMore);
         return await reply.status(201).send(photo);
       } catch (error) {
         // The body broke off or was not multipart after all: the upload stream failed, not the server.
@@ -53,33 +66,56 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
   );
 };
 
+/** @fastify/multipart's answer to a part past `limits.parts` or `limits.files`. */
+function isPartsLimit(error: unknown): boolean {
+  return error instanceof Error && "code" in error && (error.code === "FST_PARTS_LIMIT" || error.code === "FST_FILES_LIMIT");
+}
+
 /** Busboy's parse errors ("Unexpected end of multipart data", "Boundary not found") carry no status. */
 function malformedUpload(error: unknown): unknown {
   if (error instanceof AppError || (error instanceof Error && "statusCode" in error)) return error;
   return new AppError("malformed_multipart", { cause: error });
 }
 
-const SignedQuery = z.looseObject({ expires: z.string().optional(), token: z.string().optional() });
+export interface PhotoObjectRoutesOptions {
+  service: PhotosService;
+  /** Lets a member in by bearer token or by photo access cookie (`readPhotoAccess`); throws 401 otherwise. */
+  authenticateViewer: (request: FastifyRequest) => Promise<void>;
+}
 
 /**
- * `GET /storage/v1/object/sign/memory-photos/{key}?expires=…&token=…`: the bytes of a photo, for
- * `<img src>`. The signature is the credential (images cannot send a bearer token); it expires.
- * Served privately, with byte ranges, and never as anything a browser could run.
+ * `GET /storage/v1/object/authenticated/memory-photos/{key}`: the bytes of a photo rendition, for
+ * `<img src>` and for API clients, as Supabase Storage names an authenticated download. Every
+ * request, a revalidation included, must come from a member whose session is live (ADR 0018).
+ * Browsers keep their copy for at most the access lifetime, then revalidate (a 304 without the
+ * file being read). Served privately, with byte ranges, and never as anything a browser could run.
  */
-export const photoObjectRoutes: FastifyPluginAsyncZod<{ service: PhotosService }> = async (app, { service }) => {
+export const photoObjectRoutes: FastifyPluginAsyncZod<PhotoObjectRoutesOptions> = async (
+  app,
+  { service, authenticateViewer },
+) => {
   app.get(
-    `/storage/v1/object/sign/${photoBucket}/*`,
-    { schema: { tags: ["photos"], summary: "A photo's bytes behind a signed URL", querystring: SignedQuery } },
+    `${photoObjectPrefix}*`,
+    { schema: { tags: ["photos"], summary: "A photo's bytes, for a signed-in member (bearer token or photo access cookie)" } },
     async (request, reply) => {
+      await authenticateViewer(request);
       const key = (request.params as { "*": string })["*"];
+      const etag = photoEtag(key);
+      reply
+        .header("cache-control", `private, max-age=${service.accessTtlSeconds}`)
+        .header("etag", etag)
+        .header("x-content-type-options", "nosniff")
+        .header("content-security-policy", "default-src 'none'; sandbox");
+      if (request.headers["if-none-match"]?.split(/\s*,\s*/).includes(etag)) {
+        // Only after the member check: a revalidation is where a signed-out device learns it is out.
+        await service.assertServed(key);
+        return reply.status(304).send();
+      }
       const range = parseRange(request.headers.range);
       try {
-        const content = await service.open(key, request.query.expires, request.query.token, range);
+        const content = await service.open(key, range);
         reply
           .header("content-type", content.info.contentType ?? "application/octet-stream")
-          .header("cache-control", `private, max-age=${content.secondsLeft}, immutable`)
-          .header("x-content-type-options", "nosniff")
-          .header("content-security-policy", "default-src 'none'; sandbox")
           .header("content-disposition", "inline")
           .header("accept-ranges", "bytes")
           .header("last-modified", content.info.lastModified.toUTCString());
@@ -99,6 +135,85 @@ export const photoObjectRoutes: FastifyPluginAsyncZod<{ service: PhotosService }
     },
   );
 };
+
+export interface PhotoAccessRoutesOptions {
+  service: PhotosService;
+  authenticate: MemberAuthenticator;
+  /** Whether members reach us over https: the cookie is then Secure. */
+  secureCookies: boolean;
+}
+
+/**
+ * `POST /api/v1/photo-access` renews the member's photo access cookie (the web app calls it while
+ * a member is signed in, before the cookie runs out); `DELETE` removes it at sign-out. Responses to
+ * a member's other API requests renew it too when it is missing or half spent
+ * (`renewPhotoAccessWithMemberResponses`), so the page that lists photos can always show them.
+ */
+export const photoAccessRoutes: FastifyPluginAsyncZod<PhotoAccessRoutesOptions> = async (
+  app,
+  { service, authenticate, secureCookies },
+) => {
+  app.post(
+    "/api/v1/photo-access",
+    {
+      schema: {
+        tags: ["photos"],
+        summary: "Renew the cookie that lets this browser load photos",
+        response: { 200: PhotoAccessGrant, 401: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const member = await authenticate(request);
+      const grant = service.grantAccess(member.claims.session_id);
+      reply.header("set-cookie", photoAccessCookieHeader(grant.value, service.accessTtlSeconds, secureCookies));
+      return { expires_in: service.accessTtlSeconds };
+    },
+  );
+  app.delete(
+    "/api/v1/photo-access",
+    { schema: { tags: ["photos"], summary: "Forget this browser's photo access cookie" } },
+    async (_request, reply) =>
+      reply
+        .status(204)
+        .header("set-cookie", photoAccessCookieHeader("", 0, secureCookies))
+        .send(),
+  );
+};
+
+/**
+ * After any successful response to a member (`request.member` set by `requireMembers`), a photo
+ * access cookie that is missing, for another session, or past half its life is renewed: the list
+ * answer that names photos carries the cookie that shows them. Registered on the root instance.
+ */
+export function renewPhotoAccessWithMemberResponses(app: FastifyInstance, service: PhotosService, secureCookies: boolean): void {
+  app.addHook("onSend", async (request, reply) => {
+    const member = (request as { member?: Member | null }).member;
+    if (!member || reply.statusCode >= 400 || reply.hasHeader("set-cookie")) return;
+    const renewed = service.renewAccess(member.claims.session_id, readPhotoAccessCookie(request));
+    if (renewed !== undefined)
+      reply.header("set-cookie", photoAccessCookieHeader(renewed, service.accessTtlSeconds, secureCookies));
+  });
+}
+
+/** The photo access cookie of a request, if it carries one. */
+export function readPhotoAccessCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header === undefined ? undefined : parseCookie(header)[photoAccessCookie];
+}
+
+/**
+ * HttpOnly (no script reads it), SameSite=Strict (no other site's page can use it), and sent only
+ * to the photo path. Max-Age 0 removes it.
+ */
+function photoAccessCookieHeader(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return serializeCookie(photoAccessCookie, value, {
+    httpOnly: true,
+    sameSite: "strict",
+    path: photoObjectPrefix,
+    maxAge: maxAgeSeconds,
+    secure,
+  });
+}
 
 /** `bytes=start-end` or `bytes=start-`; other forms (suffix, several ranges) get the whole file, as HTTP allows. */
 function parseRange(header: string | undefined): ByteRangeRequest | undefined {

@@ -8,10 +8,8 @@ import { LocalBlobStore } from "../storage";
 import { twoTone } from "./fixtures/test-images";
 import { newUser } from "../auth/account-rules";
 import { PhotosRepository } from "./photos.repository";
-import type { PhotoRow } from "../../db/schema";
 import { photoRow } from "../../../test/photo-rows";
-import { PhotosService, unattachedPhotoLifetimeMs } from "./photos.service";
-import { signedPhotoUrl } from "./signed-url";
+import { PhotosService, unattachedPhotoLifetimeMs, type PhotosServiceDeps } from "./photos.service";
 
 describe.each(testEngines)("photo files on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
@@ -21,20 +19,22 @@ describe.each(testEngines)("photo files on %s", (engine) => {
   let store: LocalBlobStore;
   let ownerId: string;
   let warnings: object[];
+  const sessionId = "8a0c1f5e-0000-4000-8000-00000000005e";
+  const deps = (): PhotosServiceDeps => ({
+    photos: new PhotosRepository(database.db),
+    blobStore: store,
+    urlSecret: Buffer.alloc(32, 7),
+    uploadDir: path.join(dir, "uploads"),
+    log: { warn: (details) => warnings.push(details) },
+    now: () => clock,
+  });
 
   beforeEach(async () => {
     database = await openMigratedTestDatabase(engine);
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-sweep-"));
     store = new LocalBlobStore(path.join(dir, "storage"));
     clock = new Date("2026-01-01T12:00:00Z");
-    service = new PhotosService({
-      photos: new PhotosRepository(database.db),
-      blobStore: store,
-      urlSecret: Buffer.alloc(32, 7),
-      uploadDir: path.join(dir, "uploads"),
-      log: { warn: (details) => warnings.push(details) },
-      now: () => clock,
-    });
+    service = new PhotosService(deps());
     warnings = [];
     ownerId = "8a0c1f5e-0000-4000-8000-000000000001";
     const now = clock.toISOString();
@@ -55,17 +55,46 @@ describe.each(testEngines)("photo files on %s", (engine) => {
     return count;
   };
 
-  it("opens a photo by its signed URL until it expires, all by the service's clock", async () => {
+  it("grants photo access for its lifetime by the service's clock, and serves renditions only", async () => {
     const photo = await upload();
-    const url = new URL(photo.url, "http://memory-box.test");
-    const key = decodeURIComponent(url.pathname.replace("/storage/v1/object/sign/memory-photos/", ""));
-    const expires = url.searchParams.get("expires") ?? "";
-    const token = url.searchParams.get("token") ?? "";
-    const opened = await service.open(key, expires, token, undefined);
+    const grant = service.grantAccess(sessionId);
+    expect(grant.expires).toBe(clock.getTime() / 1000 + 600);
+    expect(service.readAccess(grant.value)).toEqual({ sessionId, expires: grant.expires });
+    clock = new Date(grant.expires * 1000 - 1);
+    expect(service.readAccess(grant.value)?.sessionId).toBe(sessionId);
+    clock = new Date(grant.expires * 1000);
+    expect(service.readAccess(grant.value)).toBeNull();
+
+    const key = decodeURIComponent(photo.thumbnail_url.replace("/storage/v1/object/authenticated/memory-photos/", ""));
+    const opened = await service.open(key, undefined);
     opened.body.destroy();
-    expect(opened.secondsLeft).toBe(Number(expires) - Math.floor(clock.getTime() / 1000));
-    clock = new Date((Number(expires) + 1) * 1000);
-    await expect(service.open(key, expires, token, undefined)).rejects.toMatchObject({ code: "invalid_signature" });
+    const [row] = await database.db.selectFrom("photos").selectAll().where("id", "=", photo.id).execute();
+    await expect(service.open(row!.object_key, undefined)).rejects.toMatchObject({ code: "object_not_found" });
+    await expect(service.assertServed(row!.object_key)).rejects.toMatchObject({ code: "object_not_found" });
+    await expect(service.assertServed(row!.display_key!)).resolves.toBeUndefined();
+  });
+
+  it("refuses forged, altered and other keys' access cookies", () => {
+    const grant = service.grantAccess(sessionId);
+    const [id, expires, signature] = grant.value.split(".") as [string, string, string];
+    const forged = [
+      "",
+      `${id}.${expires}`,
+      `${id}.${Number(expires) + 3600}.${signature}`,
+      `${"0".repeat(8)}${id.slice(8)}.${expires}.${signature}`,
+      `${id}.${expires}.${"A".repeat(43)}`,
+      `${id}.${expires}.${signature}x`,
+      new PhotosService({ ...deps(), urlSecret: Buffer.alloc(32, 8) }).grantAccess(sessionId).value,
+    ];
+    for (const value of forged) expect(service.readAccess(value), value).toBeNull();
+  });
+
+  it("never lets an access cookie live longer than ten minutes", () => {
+    const long = new PhotosService({ ...deps(), accessTtlSeconds: 3600 });
+    expect(long.accessTtlSeconds).toBe(600);
+    expect(new PhotosService({ ...deps(), accessTtlSeconds: 60 }).grantAccess(sessionId).expires).toBe(
+      clock.getTime() / 1000 + 60,
+    );
   });
 
   it("removes uploads never attached within a day, with their files, and keeps the rest", async () => {
@@ -129,41 +158,25 @@ describe.each(testEngines)("photo files on %s", (engine) => {
   });
 });
 
-describe("signed photo URLs in the API form", () => {
-  const secret = Buffer.alloc(32, 9);
-  const photo = (key: string): PhotoRow =>
-    photoRow(key, { id: "8a0c1f5e-0000-4000-8000-0000000000f1", created_at: "2026-01-01T00:00:00.000Z" });
-
-  it("are the same as signing afresh, within the hour and after it", () => {
+describe("photo URLs in the API form", () => {
+  it("are stable paths to the renditions, never to the original, whatever the time", () => {
     let clock = new Date("2026-01-01T12:00:01Z");
     const service = new PhotosService({
       photos: {} as PhotosRepository,
       blobStore: {} as LocalBlobStore,
-      urlSecret: secret,
+      urlSecret: Buffer.alloc(32, 9),
       uploadDir: "/nonexistent",
       log: { warn: () => {} },
       now: () => clock,
     });
-    const fresh = (key: string) => signedPhotoUrl("", key, secret, clock);
-    const keys = ["user/one", "user/two words#?"];
-    const check = () => {
-      for (const key of keys) {
-        const presented = service.present(photo(key));
-        expect([presented.url, presented.preview_url, presented.thumbnail_url]).toEqual([
-          fresh(`${key}.display.jpg`),
-          fresh(`${key}.preview.webp`),
-          fresh(`${key}.thumb.webp`),
-        ]);
-      }
-      return service.present(photo(keys[0]!)).url;
-    };
-    const first = check();
-    clock = new Date("2026-01-01T12:59:59Z");
-    expect(check()).toBe(first);
-    clock = new Date("2026-01-01T13:00:01Z");
-    expect(check()).not.toBe(first);
-    // Back in time (a test clock, a corrected system clock): still exactly what signing gives.
-    clock = new Date("2026-01-01T12:30:00Z");
-    expect(check()).toBe(first);
+    const row = photoRow("user/two words#?", { id: "8a0c1f5e-0000-4000-8000-0000000000f1" });
+    const first = service.present(row);
+    expect([first.url, first.preview_url, first.thumbnail_url]).toEqual([
+      "/storage/v1/object/authenticated/memory-photos/user/two%20words%23%3F.display.jpg",
+      "/storage/v1/object/authenticated/memory-photos/user/two%20words%23%3F.preview.webp",
+      "/storage/v1/object/authenticated/memory-photos/user/two%20words%23%3F.thumb.webp",
+    ]);
+    clock = new Date("2026-03-01T00:00:00Z");
+    expect(service.present(row)).toEqual(first);
   });
 });

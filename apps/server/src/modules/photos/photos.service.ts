@@ -8,19 +8,20 @@ import { pipeline } from "node:stream/promises";
 import type { Photo } from "@memory-box/contract";
 import type { PhotoRow } from "../../db/schema";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
-import { GenerationCache } from "../../lib/generation-cache";
 import { AppError } from "../../errors";
 import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
 import { contentTypeOfExtension, processImage, renderDisplayCopyOf, type ProcessImageOptions } from "./image-pipeline";
 import { derivativeKey, displayKey, isServedPhotoKey, originalPhotoKey, photoBucket } from "./photo-key";
+import { maxPhotoAccessSeconds, photoAccessToken, photoUrl, readPhotoAccessToken, type PhotoAccess } from "./photo-access";
 import type { PhotosRepository } from "./photos.repository";
-import { photoUrlExpiry, signedPhotoUrlExpiring, verifyPhotoSignature } from "./signed-url";
 
 export interface PhotosServiceDeps {
   photos: PhotosRepository;
   blobStore: BlobStore;
-  /** Key of the photo URL signatures (32+ bytes). */
+  /** Key of the photo access cookies (32+ bytes). */
   urlSecret: Buffer;
+  /** How long a photo access cookie, and a browser's cached copy of a photo, lives; at most 600. */
+  accessTtlSeconds?: number;
   /** Where uploads wait while they are checked; on the same disk as DATA_DIR. */
   uploadDir: string;
   maxPixels?: number;
@@ -32,19 +33,19 @@ export interface PhotosServiceDeps {
 export const unattachedPhotoLifetimeMs = 24 * 3600 * 1000;
 /** Image decoding is memory-hungry: at most this many at once, the rest wait their turn. */
 const concurrentDecodes = 2;
-/** Signed URLs kept for reuse within the hour: ~3 MB, enough for 50 list pages of 30 memories. */
-const signedUrlCacheSize = 10_000;
 
 /**
- * Photos: checking and storing uploads, signed URLs, and serving the bytes behind them.
- * A failed upload leaves neither a file nor a row: whatever was written is removed again.
+ * Photos: checking and storing uploads, their stable URLs and the access cookies behind them,
+ * and serving the bytes. A failed upload leaves neither a file nor a row: whatever was written is
+ * removed again.
  */
 export class PhotosService {
   private readonly decoding = new ConcurrencyLimit(concurrentDecodes);
-  /** Signed URLs by object key, filed under their expiry: a new hour's URLs drop the last hour's. */
-  private readonly signedUrls = new GenerationCache<string>(signedUrlCacheSize);
+  readonly accessTtlSeconds: number;
 
-  constructor(private readonly deps: PhotosServiceDeps) {}
+  constructor(private readonly deps: PhotosServiceDeps) {
+    this.accessTtlSeconds = Math.min(deps.accessTtlSeconds ?? maxPhotoAccessSeconds, maxPhotoAccessSeconds);
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -55,7 +56,13 @@ export class PhotosService {
    * temporary file first, so a slow or huge upload never sits in memory; the type is decided by
    * decoding, never by the name or the client's claim.
    */
-  async upload(ownerId: string, file: Readable, isTruncated: () => boolean): Promise<Photo> {
+  async upload(
+    ownerId: string,
+    file: Readable,
+    isTruncated: () => boolean,
+    /** Called once the file is received, before anything is decoded or stored; a throw refuses the upload. */
+    assertComplete: () => Promise<void> = async () => {},
+  ): Promise<Photo> {
     await fsp.mkdir(this.deps.uploadDir, { recursive: true });
     const tempFile = path.join(this.deps.uploadDir, `${randomUUID()}.upload`);
     const written: string[] = [];
@@ -63,6 +70,7 @@ export class PhotosService {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
       if (isTruncated())
         throw new AppError("request_entity_too_large", { message: "The photo is larger than the upload limit." });
+      await assertComplete();
       const image = await this.decoding.run(async () => processImage(await fsp.readFile(tempFile), this.imageOptions()));
       const now = this.now();
       const key = originalPhotoKey(ownerId, now, image.extension);
@@ -106,29 +114,23 @@ export class PhotosService {
     }
   }
 
-  /** The `expires` of URLs signed now: the same for a whole hour. */
-  urlExpiry(): number {
-    return photoUrlExpiry(this.now());
-  }
-
   private imageOptions(): ProcessImageOptions {
     return this.deps.maxPixels === undefined ? {} : { maxPixels: this.deps.maxPixels };
   }
 
   /**
-   * The API form of a photo, with signed URLs that stay the same for an hour (browser caching).
-   * `url` is the display copy, never the original as uploaded; a photo whose display copy is not
-   * rendered yet shows its preview meanwhile, and `content_type` is always what `url` serves.
+   * The API form of a photo. Its URLs are stable (browsers cache by URL); the bytes behind them
+   * need the member's bearer token or photo access cookie (`grantAccess`). `url` is the display
+   * copy, never the original as uploaded; a photo whose display copy is not rendered yet shows its
+   * preview meanwhile, and `content_type` is always what `url` serves.
    */
   present(photo: PhotoRow): Photo {
-    const expires = this.urlExpiry();
-    const url = (key: string) => this.signedUrl(key, expires);
     const displayed = photo.display_key ?? photo.preview_key;
     return {
       id: photo.id,
-      url: url(displayed),
-      preview_url: url(photo.preview_key),
-      thumbnail_url: url(photo.thumbnail_key),
+      url: photoUrl(displayed),
+      preview_url: photoUrl(photo.preview_key),
+      thumbnail_url: photoUrl(photo.thumbnail_key),
       content_type: contentTypeOfExtension(displayed.slice(displayed.lastIndexOf(".") + 1)),
       width: photo.width,
       height: photo.height,
@@ -137,39 +139,39 @@ export class PhotosService {
     };
   }
 
-  /**
-   * A photo's signed URL for `expires`, memoised: a list page carries three URLs for each of its
-   * ~60 photos, and every URL signed within the same hour is the same string (see signed-url.ts),
-   * so each is computed once an hour instead of once per request. Entries are keyed by key and
-   * expiry (so a cached URL is always exactly what signing would return now) and dropped as soon
-   * as the expiry moves on.
-   */
-  private signedUrl(key: string, expires: number): string {
-    const cached = this.signedUrls.get(expires, key);
-    if (cached !== undefined) return cached;
-    const url = signedPhotoUrlExpiring("", key, this.deps.urlSecret, expires);
-    this.signedUrls.set(expires, key, url);
-    return url;
+  /** A photo access cookie value for a member's session, valid `accessTtlSeconds` from now. */
+  grantAccess(sessionId: string): { value: string; expires: number } {
+    const expires = Math.floor(this.now().getTime() / 1000) + this.accessTtlSeconds;
+    return { value: photoAccessToken(sessionId, expires, this.deps.urlSecret), expires };
+  }
+
+  /** A new cookie value unless `cookie` already grants this session access for more than half its lifetime. */
+  renewAccess(sessionId: string, cookie: string | undefined): string | undefined {
+    const held = this.readAccess(cookie);
+    const secondsLeft = held === null ? 0 : held.expires - this.now().getTime() / 1000;
+    if (held?.sessionId === sessionId && secondsLeft > this.accessTtlSeconds / 2) return undefined;
+    return this.grantAccess(sessionId).value;
+  }
+
+  /** What a photo access cookie grants, if it is genuine and unexpired. The session may still have ended since. */
+  readAccess(cookie: string | undefined): PhotoAccess | null {
+    return readPhotoAccessToken(cookie, this.deps.urlSecret, this.now());
   }
 
   /**
-   * The bytes behind a signed URL, with how long the URL stays valid (what a browser may cache it
-   * for); 403 for a missing, altered or expired signature, before any lookup.
+   * The bytes of a photo rendition, for a caller already let in. 404 for keys that are not a
+   * rendition: an original as uploaded carries its camera's metadata and is served to nobody.
    */
-  async open(
-    objectKey: string,
-    expires: string | undefined,
-    token: string | undefined,
-    range: ByteRangeRequest | undefined,
-  ): Promise<BlobContent & { secondsLeft: number }> {
-    const now = this.now();
-    if (!expires || !token || !verifyPhotoSignature(objectKey, expires, token, this.deps.urlSecret, now)) {
-      throw new AppError("invalid_signature");
-    }
-    // Originals carry their camera's metadata; links signed before display copies existed still name them.
+  async open(objectKey: string, range: ByteRangeRequest | undefined): Promise<BlobContent> {
     if (!isServedPhotoKey(objectKey)) throw new AppError("object_not_found");
-    const content = await this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
-    return { ...content, secondsLeft: Math.max(0, Number(expires) - Math.floor(now.getTime() / 1000)) };
+    return this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
+  }
+
+  /** As `open` would decide, without reading: for a revalidation, where a deleted photo must not stay cached. */
+  async assertServed(objectKey: string): Promise<void> {
+    if (!isServedPhotoKey(objectKey) || !(await this.deps.blobStore.stat(`${photoBucket}/${objectKey}`))) {
+      throw new AppError("object_not_found");
+    }
   }
 
   /** Deletes the files of photos whose rows are already gone. Failures are logged: a stray file is never served. */
