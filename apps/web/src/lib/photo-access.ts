@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import type { PhotoAccessGrant } from "@memory-box/contract";
 
-import { apiFetch } from "@/lib/api-client";
+import { getAuthClient } from "@/lib/auth-client";
 import type { AuthStatus } from "@/lib/auth-context";
 
 const photoAccessPath = "/api/v1/photo-access";
@@ -23,8 +23,7 @@ export function usePhotoAccess(status: AuthStatus): void {
       clearTimeout(timer);
       let nextMs = retryMs;
       try {
-        const grant = await apiFetch<PhotoAccessGrant>(photoAccessPath, { method: "POST" });
-        if (grant.expires_in > 0) nextMs = (grant.expires_in * 1000) / 2;
+        nextMs = await renewPhotoAccess();
       } catch {
         // Photos already on screen stay; the next try comes in a minute.
       }
@@ -41,6 +40,23 @@ export function usePhotoAccess(status: AuthStatus): void {
       document.removeEventListener("visibilitychange", onVisible);
     };
   }, [status]);
+}
+
+/**
+ * Asks for a fresh cookie; the delay until the next renewal. Plain fetch rather than `apiFetch`:
+ * this runs on every screen, the sign-in screen's bundle included, which must not carry the
+ * contract's validators.
+ */
+async function renewPhotoAccess(): Promise<number> {
+  const { data } = await getAuthClient().getSession();
+  if (!data.session) return retryMs;
+  const response = await fetch(photoAccessPath, {
+    method: "POST",
+    headers: { Accept: "application/json", Authorization: `Bearer ${data.session.access_token}` },
+  });
+  if (!response.ok) return retryMs;
+  const grant = (await response.json()) as PhotoAccessGrant;
+  return grant.expires_in > 0 ? (grant.expires_in * 1000) / 2 : retryMs;
 }
 
 /** At sign-out: the cookie no longer opens anything (its session ended), but it need not stay either. */

@@ -173,10 +173,8 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
   try {
     const { format, metadata } = await readHeader(input, detected, maxPixels);
     const source = format === "heic" ? await decodeHeicSource(input, maxPixels) : sharpSource(input, metadata, maxPixels);
-    const [{ preview, thumbnail, placeholder }, display] = await Promise.all([
-      renderDerivatives(source.image.clone()),
-      renderDisplayCopy(input, format, source, maxPixels),
-    ]);
+    const { preview, thumbnail, placeholder } = await renderDerivatives(source.image.clone());
+    const display = await renderDisplayCopy(input, format, source, maxPixels);
     return {
       format,
       ...FORMATS[format],
@@ -341,7 +339,10 @@ async function renderDisplayCopy(input: Buffer, format: ImageFormat, source: Sou
   if (format !== "heic") image = image.keepIccProfile();
   const encoded =
     encoding === "jpeg"
-      ? image.flatten({ background: "#ffffff" }).jpeg({ quality: DISPLAY_QUALITY })
+      ? // Without optimised Huffman tables: optimising keeps every coefficient of the image in memory
+        // until the end (measured: 20 concurrent 12 MP uploads peaked at 700 MB with it, 390 MB without)
+        // for files ~5% smaller.
+        image.flatten({ background: "#ffffff" }).jpeg({ quality: DISPLAY_QUALITY, optimiseCoding: false })
       : encoding === "png"
         ? image.png()
         : encoding === "webp"
