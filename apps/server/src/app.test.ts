@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { Writable } from "node:stream";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +19,10 @@ describe.each(testEngines)("the server on %s", (engine) => {
     await fs.writeFile(path.join(webDir, "index.html"), "<!doctype html><title>Memory Box</title>");
     await fs.writeFile(path.join(webDir, "assets", "index-Bq3x9.js"), "console.log('app')");
     await fs.writeFile(path.join(webDir, "favicon.svg"), "<svg/>");
+    // As the build leaves them: compressed copies next to the script (vite.config.ts).
+    const script = path.join(webDir, "assets", "index-Bq3x9.js");
+    await fs.writeFile(`${script}.br`, brotliCompressSync("console.log('app')"));
+    await fs.writeFile(`${script}.gz`, gzipSync("console.log('app')"));
     const logStream = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const line of chunk.toString().split("\n").filter(Boolean))
@@ -76,6 +81,26 @@ describe.each(testEngines)("the server on %s", (engine) => {
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     const favicon = await testApp.app.inject({ method: "GET", url: "/favicon.svg" });
     expect(favicon.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("sends the build's brotli or gzip copy of a script as the browser accepts, else the plain file", async () => {
+    const fetchScript = (acceptEncoding?: string) =>
+      testApp.app.inject({
+        method: "GET",
+        url: "/assets/index-Bq3x9.js",
+        headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding },
+      });
+    const brotli = await fetchScript("gzip, deflate, br");
+    expect(brotli.headers).toMatchObject({ "content-encoding": "br", vary: expect.stringContaining("accept-encoding") });
+    expect(brotli.headers["content-type"]).toMatch(/javascript/);
+    expect(brotli.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe("console.log('app')");
+    const gzipped = await fetchScript("gzip");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe("console.log('app')");
+    const plain = await fetchScript();
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe("console.log('app')");
   });
 
   it("answers a missing asset and a non-GET page request with a 404, not the web app", async () => {

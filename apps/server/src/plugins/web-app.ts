@@ -15,8 +15,8 @@ const immutable = "public, max-age=31536000, immutable";
 const revalidate = "no-cache";
 
 /**
- * Serves the built web app. Hashed files under /assets never change, so browsers keep them for
- * a year; everything else (index.html above all) is revalidated on every load, so a new release
+ * Serves the built web app, compressed as the build left it (brotli or gzip, as the browser
+ * accepts). Hashed files under /assets never change, so browsers keep them for a year; everything else (index.html above all) is revalidated on every load, so a new release
  * reaches members at once. Any other GET outside the API prefixes answers index.html, so client
  * routes such as /memory/42 survive a reload.
  */
@@ -29,6 +29,8 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
       // Routes are made for the files present at start-up instead of one catch-all, so unknown
       // API paths still reach the JSON 404 below.
       wildcard: false,
+      // The build leaves .br and .gz copies of its text files (vite.config.ts): sent by Accept-Encoding.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         const underAssets = path.relative(path.join(webDir, "assets"), filePath);
