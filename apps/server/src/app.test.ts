@@ -91,7 +91,8 @@ describe.each(testEngines)("the server on %s", (engine) => {
         headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding },
       });
     const brotli = await fetchScript("gzip, deflate, br");
-    expect(brotli.headers).toMatchObject({ "content-encoding": "br", vary: expect.stringContaining("accept-encoding") });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers.vary).toContain("accept-encoding");
     expect(brotli.headers["content-type"]).toMatch(/javascript/);
     expect(brotli.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe("console.log('app')");
