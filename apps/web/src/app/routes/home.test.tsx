@@ -199,7 +199,7 @@ describe("home screen", () => {
       await waitFor(() => expect(currentPath(router)).toBe(`/memory/${memory.id}`));
     });
 
-    it("shows at most four photo thumbnails, sized and lazy, with +N more on the fourth", async () => {
+    it("shows at most four photo thumbnails, sized, with +N more on the fourth", async () => {
       const memory = lisbon();
       renderHome(new FakeMemoryBackend([memory]));
 
@@ -216,12 +216,24 @@ describe("home screen", () => {
         expect(image).toHaveAttribute("src", photo.thumbnail_url);
         expect(image).toHaveAttribute("width", String(photo.width));
         expect(image).toHaveAttribute("height", String(photo.height));
-        expect(image).toHaveAttribute("loading", "lazy");
+        // The first screen's photos are fetched at once; lazy loading would wait for layout.
+        expect(image).toHaveAttribute("loading", "eager");
         expect(image).toHaveAttribute("decoding", "async");
-        expect(image.style.backgroundImage).toMatch(/^url\("data:image\/png;base64,/);
+        // Thumbnails are tinted with their ThumbHash's average colour until they load.
+        expect(image.style.backgroundColor).toMatch(/^rgba?\(\d+, \d+, \d+/);
+        expect(image.style.backgroundImage).toBe("");
       });
       const overlay = within(card("Lisbon weekend")).getByText("+2 more");
       expect(images[3]!.parentElement).toContainElement(overlay);
+    });
+
+    it("loads the photos of the first six cards at once and the rest lazily", async () => {
+      const memories = Array.from({ length: 8 }, (_, index) => fakeMemory({ title: `Card ${index + 1}`, photos: [fakePhoto()] }));
+      renderHome(new FakeMemoryBackend(memories));
+
+      await screen.findByRole("link", { name: "Card 8" });
+      const loading = (title: string) => within(card(title)).getByRole("img").getAttribute("loading");
+      expect(["Card 1", "Card 6", "Card 7", "Card 8"].map(loading)).toEqual(["eager", "eager", "lazy", "lazy"]);
     });
 
     it("shows no overlay with four photos or fewer, and no photo grid without photos", async () => {

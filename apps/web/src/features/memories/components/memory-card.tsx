@@ -18,7 +18,13 @@ import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
  * whole card; the edit and delete buttons sit above it. Edit opens the memory form; delete asks
  * for confirmation first.
  */
-export function MemoryCard({ memory }: { memory: Memory }) {
+export function MemoryCard({
+  memory,
+  eager = false,
+}: {
+  memory: Memory;
+  /** Photos load at once: the card is on the first screen. */ eager?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
 
@@ -77,7 +83,7 @@ export function MemoryCard({ memory }: { memory: Memory }) {
             ))}
           </ul>
         )}
-        <MemoryPhotosGrid photos={memory.photos} />
+        <MemoryPhotosGrid photos={memory.photos} eager={eager} />
       </CardContent>
       <MemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
     </Card>

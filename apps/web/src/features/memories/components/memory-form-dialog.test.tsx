@@ -366,7 +366,9 @@ describe("MemoryFormDialog — edit", () => {
     expect(first).toHaveAttribute("src", photos[0]?.thumbnail_url);
     expect(first).toHaveAttribute("width", "640");
     expect(first).toHaveAttribute("height", "480");
-    expect(first.style.backgroundImage).toMatch(/^url\("data:image\/png;base64,/);
+    // Thumbnails are tinted with their ThumbHash's average colour until they load.
+    expect(first.style.backgroundColor).toMatch(/^rgba?\(\d+, \d+, \d+/);
+    expect(first.style.backgroundImage).toBe("");
     expect(within(dialog).getAllByRole("button", { name: /^Remove photo \d$/ })).toHaveLength(3);
     expect(within(dialog).getByRole("button", { name: "Update Memory" })).toBeEnabled();
   });

@@ -2,13 +2,16 @@ import type { Memory } from "@memory-box/contract";
 
 import { MemoryCard } from "@/features/memories/components/memory-card";
 
+/** Cards whose photos are on a desktop's first screen (two rows of three): fetched at once, not lazily. */
+const firstScreenCards = 6;
+
 /** The cards in API order: one column on small screens, two on medium, three on large. */
 export function MemoryGrid({ memories }: { memories: Memory[] }) {
   return (
     <ul aria-label="Memories" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
-      {memories.map((memory) => (
+      {memories.map((memory, index) => (
         <li key={memory.id}>
-          <MemoryCard memory={memory} />
+          <MemoryCard memory={memory} eager={index < firstScreenCards} />
         </li>
       ))}
     </ul>

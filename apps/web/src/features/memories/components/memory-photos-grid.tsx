@@ -10,7 +10,7 @@ export const cardPhotoLimit = 4;
  * A card's photo preview: the first four thumbnails in a two-column grid, square-cropped, each
  * painted with its ThumbHash until loaded. With more photos the fourth carries "+N more".
  */
-export function MemoryPhotosGrid({ photos, className }: { photos: Photo[]; className?: string }) {
+export function MemoryPhotosGrid({ photos, className, eager = false }: { photos: Photo[]; className?: string; eager?: boolean }) {
   if (photos.length === 0) return null;
   const shown = photos.slice(0, cardPhotoLimit);
   const more = photos.length - shown.length;
@@ -19,7 +19,13 @@ export function MemoryPhotosGrid({ photos, className }: { photos: Photo[]; class
     <div className={cn("grid grid-cols-2 gap-2", className)}>
       {shown.map((photo, index) => (
         <div key={photo.id} className="relative aspect-square overflow-hidden rounded-md">
-          <PhotoImage photo={photo} size="thumbnail" alt={`Memory photo ${index + 1}`} className="size-full object-cover" />
+          <PhotoImage
+            photo={photo}
+            size="thumbnail"
+            alt={`Memory photo ${index + 1}`}
+            className="size-full object-cover"
+            {...(eager ? { loading: "eager" } : {})}
+          />
           {more > 0 && index === shown.length - 1 && (
             <div className="absolute inset-0 flex items-center justify-center bg-black/60 text-lg font-semibold text-white">
               +{more} more

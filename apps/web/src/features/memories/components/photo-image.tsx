@@ -1,7 +1,7 @@
 import { useState, type ComponentProps } from "react";
 import type { Photo } from "@memory-box/contract";
 
-import { thumbHashDataUrl } from "@/features/memories/utils/thumbhash";
+import { thumbHashAverageColour, thumbHashDataUrl } from "@/features/memories/utils/thumbhash";
 import { cn } from "@/lib/utils";
 
 export interface PhotoImageProps extends Omit<ComponentProps<"img">, "src" | "width" | "height"> {
@@ -13,11 +13,14 @@ export interface PhotoImageProps extends Omit<ComponentProps<"img">, "src" | "wi
 
 /**
  * A memory photo with its intrinsic size set (no layout shift) and its ThumbHash painted behind it
- * until the image has loaded; a neutral tint when the hash cannot be decoded.
+ * until the image has loaded: the blurred picture behind a preview, the average colour behind a
+ * thumbnail (a page shows a hundred of them, and they arrive quickly); a neutral tint when the
+ * hash cannot be decoded.
  */
 export function PhotoImage({ photo, size, alt, className, style, onLoad, ...props }: PhotoImageProps) {
   const [loaded, setLoaded] = useState(false);
-  const placeholder = loaded ? null : thumbHashDataUrl(photo.placeholder);
+  const placeholder = loaded || size === "thumbnail" ? null : thumbHashDataUrl(photo.placeholder);
+  const tint = loaded || size === "preview" ? null : thumbHashAverageColour(photo.placeholder);
 
   return (
     <img
@@ -29,7 +32,9 @@ export function PhotoImage({ photo, size, alt, className, style, onLoad, ...prop
       decoding="async"
       data-loaded={loaded}
       className={cn(!loaded && "bg-muted", "bg-cover bg-center", className)}
-      style={placeholder ? { ...style, backgroundImage: `url("${placeholder}")` } : style}
+      style={
+        placeholder ? { ...style, backgroundImage: `url("${placeholder}")` } : tint ? { ...style, backgroundColor: tint } : style
+      }
       onLoad={(event) => {
         setLoaded(true);
         onLoad?.(event);

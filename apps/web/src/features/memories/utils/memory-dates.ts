@@ -1,6 +1,11 @@
 /**
- * Dates as the spec shows them: en-US with a short month, in the viewer's time zone.
+ * Dates as the spec shows them: en-US with a short month, in the viewer's time zone. One formatter
+ * each, made on first use: `toLocaleDateString` with options builds a new one per call, which for
+ * a page of cards cost more than rendering them.
  */
+
+let dateFormat: Intl.DateTimeFormat | undefined;
+let timestampFormat: Intl.DateTimeFormat | undefined;
 
 /**
  * A calendar date ("2024-06-01") → "Jun 1, 2024". Built from its Y-M-D parts as a local date:
@@ -10,14 +15,22 @@ export function formatMemoryDate(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return value;
   const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return date.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+  dateFormat ??= new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+  return dateFormat.format(date);
 }
 
 /** An instant ("2024-06-01T18:30:00.000Z") → "Jun 1, 2024, 8:30 PM" in local time. */
 export function formatTimestamp(value: string): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return date.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+  timestampFormat ??= new Intl.DateTimeFormat("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
+  return timestampFormat.format(date);
 }
 
 /** Whether two instants differ (compared as times, not as strings). */
