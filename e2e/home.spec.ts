@@ -82,7 +82,11 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   await expect(page.getByRole("link", { name: `Picnic ${run}` })).toHaveCount(0);
   await expect(page.getByText(`${before + 2} memories`)).toBeVisible();
 
-  // The card leads to the memory's page.
+  // The card leads to the memory's page, from its title and from anywhere else on it, photos included.
   await page.getByRole("link", { name: `Lisbon ${run}` }).click();
+  await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}$/);
+  await page.goBack();
+  const photo = await lisbon.getByRole("img", { name: "Memory photo 2" }).boundingBox();
+  await page.mouse.click(photo!.x + photo!.width / 2, photo!.y + photo!.height / 2);
   await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}$/);
 });

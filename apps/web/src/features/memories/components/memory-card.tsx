@@ -13,18 +13,19 @@ import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-g
 import { authorName } from "@/features/memories/utils/author-name";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 
+export interface MemoryCardProps {
+  memory: Memory;
+  /** Photos load at once: the card is on the first screen. */
+  eager?: boolean;
+}
+
 /**
  * One memory in the home grid. The title is the link to the detail page and stretches over the
- * whole card; the edit and delete buttons sit above it. Edit opens the memory form; delete asks
- * for confirmation first.
+ * whole card, photos included (they let clicks through to it), so the card is one link target;
+ * the edit and delete buttons sit above it. Edit opens the memory form; delete asks for
+ * confirmation first.
  */
-export function MemoryCard({
-  memory,
-  eager = false,
-}: {
-  memory: Memory;
-  /** Photos load at once: the card is on the first screen. */ eager?: boolean;
-}) {
+export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
 
@@ -83,7 +84,7 @@ export function MemoryCard({
             ))}
           </ul>
         )}
-        <MemoryPhotosGrid photos={memory.photos} eager={eager} />
+        <MemoryPhotosGrid photos={memory.photos} eager={eager} className="pointer-events-none" />
       </CardContent>
       <MemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
     </Card>
