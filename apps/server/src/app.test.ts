@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { Writable } from "node:stream";
+import type { HealthResponse } from "@memory-box/contract";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app";
@@ -30,7 +31,7 @@ describe.each(testEngines)("the server on %s", (engine) => {
         done();
       },
     });
-    testApp = await createTestApp(engine, { webDir, logStream });
+    testApp = await createTestApp(engine, { webDir, logStream, env: { STORAGE_MIN_FREE_MB: "0" } });
     // Routes that exist only to exercise the shared error handling.
     testApp.app.post(
       "/api/test/echo",
@@ -50,8 +51,28 @@ describe.each(testEngines)("the server on %s", (engine) => {
   it("reports health with the database and storage checked", async () => {
     const response = await testApp.app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: "ok", database: "ok", storage: "ok", version: testApp.config.version });
+    const body = response.json<HealthResponse>();
+    expect(body).toEqual({
+      status: "ok",
+      database: "ok",
+      storage: "ok",
+      storage_free_mb: body.storage_free_mb,
+      version: testApp.config.version,
+    });
+    expect(body.storage_free_mb).toBeGreaterThan(0);
     expect(response.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("warns of storage running out of space before uploads fail, still answering 200", async () => {
+    const cramped = await createTestApp(engine, { env: { STORAGE_MIN_FREE_MB: String(2 ** 40) } });
+    try {
+      const response = await cramped.app.inject({ method: "GET", url: "/api/health" });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ status: "degraded", database: "ok", storage: "low_space" });
+      expect(response.json<{ storage_free_mb: number }>().storage_free_mb).toBeLessThan(2 ** 40);
+    } finally {
+      await cramped.close();
+    }
   });
 
   it.each(["/api/v1/nope", "/api", "/auth/v1/nope", "/storage/v1/object/x", "/rest/v1/rpc/nope"])(

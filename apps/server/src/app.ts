@@ -148,7 +148,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
   app.get("/api/openapi.json", { schema: { hide: true } }, () => app.swagger());
 
-  await app.register(healthRoutes, { db: database.db, blobStore, version: config.version });
+  await app.register(healthRoutes, {
+    db: database.db,
+    blobStore,
+    version: config.version,
+    storageMinFreeMb: config.storageMinFreeMb,
+  });
   await app.register(authRoutes, {
     prefix: "/auth/v1",
     accounts: auth.accounts,

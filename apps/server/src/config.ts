@@ -16,6 +16,8 @@ export interface Config {
   database: DatabaseConfig;
   /** Unset: files under `{dataDir}/storage`. */
   storageUrl: string | undefined;
+  /** Below this much free space (MB) where photos are stored, health reports `low_space`. */
+  storageMinFreeMb: number;
   smtpUrl: string | undefined;
   /** Sender of every e-mail. */
   mailFrom: string;
@@ -170,6 +172,7 @@ const environmentSchema = z
     PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
     PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
     PHOTO_ACCESS_TTL: count(600, 30).pipe(z.number().max(600)),
+    STORAGE_MIN_FREE_MB: count(1024, 0),
     PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
       message: "must be at least 32 characters",
     }),
@@ -215,6 +218,7 @@ export function loadConfig(
     dataDir,
     database: databaseConfig(vars.DATABASE_URL, dataDir),
     storageUrl: vars.STORAGE_URL,
+    storageMinFreeMb: vars.STORAGE_MIN_FREE_MB,
     smtpUrl: vars.SMTP_URL,
     mailFrom: vars.MAIL_FROM ?? `Memory Box <no-reply@${new URL(publicUrl).hostname}>`,
     logLevel: vars.LOG_LEVEL,

@@ -40,10 +40,14 @@ export class AppError extends Error {
   }
 }
 
-/** A thrown value as the client sees it; `unexpected` ones are bugs, logged and never described. */
+/**
+ * A thrown value as the client sees it; `unexpected` ones are bugs, logged and never described;
+ * `operatorMustAct` ones are the machine's trouble, not the client's (a full disk), logged too.
+ */
 export interface ClassifiedError {
   error: AppError;
   unexpected: boolean;
+  operatorMustAct?: boolean;
 }
 
 /**
@@ -54,6 +58,7 @@ export interface ClassifiedError {
  */
 export function classifyError(thrown: unknown): ClassifiedError {
   if (thrown instanceof AppError) return { error: thrown, unexpected: false };
+  if (isOutOfSpace(thrown)) return { error: new AppError("insufficient_storage"), unexpected: false, operatorMustAct: true };
   if (thrown instanceof Error && hasZodFastifySchemaValidationErrors(thrown)) {
     const details = thrown.validation.map((issue) => ({
       path: [thrown.validationContext, ...issue.instancePath.split("/").filter(Boolean)].filter(Boolean).join("."),
@@ -73,6 +78,19 @@ export function classifyError(thrown: unknown): ClassifiedError {
     return { error: new AppError(code, { status, ...(message ? { message } : {}) }), unexpected: false };
   }
   return { error: new AppError("unexpected_failure"), unexpected: true };
+}
+
+/**
+ * A write that failed for want of space: the file system's ENOSPC or EDQUOT (quota), or an
+ * S3-compatible server's 507, anywhere in the error's cause chain (stores wrap what they throw).
+ */
+function isOutOfSpace(thrown: unknown): boolean {
+  for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 5; depth += 1) {
+    if ("code" in error && (error.code === "ENOSPC" || error.code === "EDQUOT")) return true;
+    if ("$metadata" in error && (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode === 507) return true;
+    error = "cause" in error ? error.cause : undefined;
+  }
+  return false;
 }
 
 /** The fields at fault, with the first of them named in the message for clients that show only it. */

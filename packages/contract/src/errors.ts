@@ -26,6 +26,10 @@ export const errorCatalogue = {
   unsupported_media_type: { status: 415, message: "Unsupported media type" },
   over_request_rate_limit: { status: 429, message: "Request rate limit reached" },
   unexpected_failure: { status: 500, message: "Something went wrong on our side. Please try again." },
+  insufficient_storage: {
+    status: 507,
+    message: "The server's storage is full, so nothing was saved. Ask whoever runs Memory Box to free some space.",
+  },
   service_unavailable: { status: 503, message: "The server is busy. Please try again in a moment." },
 
   // Any API: who is asking.

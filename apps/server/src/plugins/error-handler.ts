@@ -47,8 +47,10 @@ export const renderStorageError: ErrorRenderer = (_request, reply, error) =>
  */
 export function answerErrorsWith(app: FastifyInstance, render: ErrorRenderer): void {
   app.setErrorHandler((thrown: unknown, request, reply) => {
-    const { error, unexpected } = classifyError(thrown);
+    const { error, unexpected, operatorMustAct } = classifyError(thrown);
     if (unexpected) request.log.error({ err: thrown }, "unhandled error");
+    else if (operatorMustAct)
+      request.log.error({ err: thrown, code: error.code }, "the server cannot do this until its operator acts");
     return render(request, reply, error);
   });
 }

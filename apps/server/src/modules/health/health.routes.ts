@@ -9,10 +9,15 @@ interface HealthRoutesOptions {
   db: Kysely<Database>;
   blobStore: BlobStore;
   version: string;
+  /** Below this much free space (MB) storage reports `low_space`. */
+  storageMinFreeMb: number;
 }
 
 /** For load balancers and operators: does this process reach its database and its photo storage? */
-export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, { db, blobStore, version }) => {
+export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
+  app,
+  { db, blobStore, version, storageMinFreeMb },
+) => {
   app.get(
     "/api/health",
     {
@@ -32,18 +37,25 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
           return "error" as const;
         }
       };
-      const [database, storage] = await Promise.all([
+      const [database, storageWorks, freeBytes] = await Promise.all([
         probe("database", () => pingDatabase(db)),
         probe("storage", () => blobStore.check()),
+        blobStore.freeBytes().catch(() => null),
       ]);
+      const freeMb = freeBytes === null ? null : Math.floor(freeBytes / 2 ** 20);
+      const lowSpace = freeMb !== null && freeMb < storageMinFreeMb;
+      if (lowSpace) request.log.warn({ freeMb, minFreeMb: storageMinFreeMb }, "photo storage is running out of space");
+      const storage = storageWorks === "ok" && lowSpace ? "low_space" : storageWorks;
       const body: HealthResponse = {
         status: database === "ok" && storage === "ok" ? "ok" : "degraded",
         database,
         storage,
+        storage_free_mb: freeMb,
         version,
       };
+      // Low space still works: 503 only when something fails, so a balancer keeps sending traffic.
       return reply
-        .status(body.status === "ok" ? 200 : 503)
+        .status(database === "ok" && storageWorks === "ok" ? 200 : 503)
         .header("cache-control", "no-store")
         .send(body);
     },

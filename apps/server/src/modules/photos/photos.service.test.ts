@@ -9,6 +9,7 @@ import { twoTone } from "./fixtures/test-images";
 import { newUser } from "../auth/account-rules";
 import { PhotosRepository } from "./photos.repository";
 import { photoRow } from "../../../test/photo-rows";
+import { classifyError } from "../../errors";
 import { PhotosService, unattachedPhotoLifetimeMs, type PhotosServiceDeps } from "./photos.service";
 
 describe.each(testEngines)("photo files on %s", (engine) => {
@@ -95,6 +96,27 @@ describe.each(testEngines)("photo files on %s", (engine) => {
     expect(new PhotosService({ ...deps(), accessTtlSeconds: 60 }).grantAccess(sessionId).expires).toBe(
       clock.getTime() / 1000 + 60,
     );
+  });
+
+  it("answers a full disk mid-upload with 507 insufficient_storage and leaves no file or row behind", async () => {
+    // The third file of the upload meets a full disk, as the file system reports it.
+    let puts = 0;
+    const put = store.put.bind(store);
+    store.put = async (...args) => {
+      puts += 1;
+      if (puts === 3) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28 });
+      return put(...args);
+    };
+
+    const failed = await upload().catch((error: unknown) => error);
+
+    const { error, operatorMustAct } = classifyError(failed);
+    expect(error).toMatchObject({ code: "insufficient_storage", statusCode: 507 });
+    expect(error.message).toMatch(/storage is full/);
+    expect(operatorMustAct).toBe(true);
+    expect(await objectCount()).toBe(0);
+    expect(await database.db.selectFrom("photos").selectAll().execute()).toEqual([]);
+    expect(await fs.readdir(path.join(dir, "uploads"))).toEqual([]);
   });
 
   it("removes uploads never attached within a day, with their files, and keeps the rest", async () => {

@@ -384,6 +384,12 @@ describe.each(implementations)("BlobStore contract: %s", (_name, start) => {
     it("fails when the storage is unusable", async () => {
       await expect(harness?.unusableStore.check()).rejects.toThrow(Error);
     });
+
+    it("tells the free space of a disk, and nothing for S3, whose capacity is the provider's", async () => {
+      const free = await store.freeBytes();
+      if (store instanceof LocalBlobStore) expect(free).toBeGreaterThan(0);
+      else expect(free).toBeNull();
+    });
   });
 });
 

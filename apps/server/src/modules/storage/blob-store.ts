@@ -50,6 +50,8 @@ export interface BlobStore {
   list(prefix: string): AsyncIterable<BlobInfo>;
   /** Cheap probe for the health endpoint; throws when the storage cannot be used. */
   check(): Promise<void>;
+  /** Bytes still free for new objects, or null where the storage does not say (S3). */
+  freeBytes(): Promise<number | null>;
   /** Releases connections at shutdown; the store is unusable afterwards. */
   close(): Promise<void>;
 }

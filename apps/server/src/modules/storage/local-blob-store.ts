@@ -1,6 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
-import { access, lstat, mkdir, open, readFile, readdir, realpath, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
+import {
+  access,
+  lstat,
+  mkdir,
+  open,
+  readFile,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  statfs,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { InvalidBlobKeyError, isValidBlobKey, prefixDirectory, validateBlobKey, validateBlobPrefix } from "../../lib/blob-key";
@@ -140,6 +154,13 @@ export class LocalBlobStore implements BlobStore {
       await rm(probe, { force: true });
     }
     await access(path.join(this.rootDir, "objects"), constants.R_OK | constants.W_OK);
+  }
+
+  /** Space left on the file system holding the store, for an unprivileged writer. */
+  async freeBytes(): Promise<number> {
+    await this.prepare();
+    const stats = await statfs(this.rootDir);
+    return stats.bavail * stats.bsize;
   }
 
   /** Nothing to release: every operation opens and closes its own files. */

@@ -164,6 +164,11 @@ export class S3BlobStore implements BlobStore {
     } while (continuationToken !== undefined);
   }
 
+  /** S3 has no "disk": its capacity is the provider's business. */
+  async freeBytes(): Promise<null> {
+    return null;
+  }
+
   async check(): Promise<void> {
     // One request that proves the endpoint, the credentials and the bucket all work.
     try {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { classifyError } from "./errors";
+
+const fsError = (code: string) => Object.assign(new Error(`${code}: write`), { code });
+
+describe("classifyError: running out of space", () => {
+  it.each([
+    ["a full disk", fsError("ENOSPC")],
+    ["an exhausted quota", fsError("EDQUOT")],
+    ["a full disk inside a store's own error", new Error("could not store", { cause: fsError("ENOSPC") })],
+    [
+      "an S3-compatible server out of space",
+      Object.assign(new Error("XMinioStorageFull"), { $metadata: { httpStatusCode: 507 } }),
+    ],
+  ])("answers %s with 507 insufficient_storage, for the operator to act on", (_name, thrown) => {
+    const { error, unexpected, operatorMustAct } = classifyError(thrown);
+    expect(error).toMatchObject({ code: "insufficient_storage", statusCode: 507 });
+    expect(unexpected).toBe(false);
+    expect(operatorMustAct).toBe(true);
+  });
+
+  it("keeps any other file system failure an unexpected one, described to nobody", () => {
+    const { error, unexpected } = classifyError(fsError("EACCES"));
+    expect(error.code).toBe("unexpected_failure");
+    expect(unexpected).toBe(true);
+  });
+});
