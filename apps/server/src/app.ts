@@ -124,7 +124,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
   });
-  schedulePhotoSweeps(app, photos);
+  const leftovers = await photos.removeLeftoverUploads();
+  if (leftovers.files > 0) app.log.info(leftovers, "removed uploads a crash had interrupted");
+  schedulePhotoSweeps(app, photos, config.photos.orphanGraceMs);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -224,9 +226,10 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
 
 /**
  * Uploads never attached to a memory are removed after a day; checked at start and every hour.
- * Photos from before display copies get theirs rendered once, in the background, at start.
+ * Files and rows are reconciled at start and daily (files no row names, rows whose files are
+ * gone). Photos from before display copies get theirs rendered once, in the background, at start.
  */
-function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService): void {
+function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService, orphanGraceMs: number): void {
   const sweep = () => {
     photos.sweepUnattached().then(
       (swept) => swept > 0 && app.log.info({ swept }, "removed photos never attached to a memory"),
@@ -239,10 +242,18 @@ function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService): void 
       (error: unknown) => app.log.warn({ err: error }, "rendering display copies failed"),
     );
   };
-  const timer = setInterval(sweep, 3600_000).unref();
+  const reconcile = () => {
+    photos.reconcileFiles(orphanGraceMs).then(
+      ({ filesChecked, orphansRemoved, orphanBytes, missing }) =>
+        app.log.info({ filesChecked, orphansRemoved, orphanBytes, rowsMissingFiles: missing.length }, "photo files reconciled"),
+      (error: unknown) => app.log.warn({ err: error }, "reconciling photo files failed"),
+    );
+  };
+  const timers = [setInterval(sweep, 3600_000).unref(), setInterval(reconcile, 24 * 3600_000).unref()];
   app.addHook("onReady", async () => {
     sweep();
+    reconcile();
     renderDisplayCopies();
   });
-  app.addHook("onClose", async () => clearInterval(timer));
+  app.addHook("onClose", async () => timers.forEach((timer) => clearInterval(timer)));
 }

@@ -75,6 +75,8 @@ export interface PhotosConfig {
   urlSecret: string | undefined;
   /** Lifetime of a photo access cookie and of a browser's cached copy of a photo, in seconds. */
   accessTtlSeconds: number;
+  /** Photo files no row names are removed once this old (ms). */
+  orphanGraceMs: number;
 }
 
 export type DatabaseConfig = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
@@ -173,6 +175,7 @@ const environmentSchema = z
     PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
     PHOTO_ACCESS_TTL: count(600, 30).pipe(z.number().max(600)),
     STORAGE_MIN_FREE_MB: count(1024, 0),
+    PHOTO_ORPHAN_GRACE_HOURS: count(24, 0),
     PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
       message: "must be at least 32 characters",
     }),
@@ -252,6 +255,7 @@ export function loadConfig(
       maxMegapixels: vars.PHOTO_MAX_MEGAPIXELS,
       urlSecret: vars.PHOTO_URL_SECRET,
       accessTtlSeconds: vars.PHOTO_ACCESS_TTL,
+      orphanGraceMs: vars.PHOTO_ORPHAN_GRACE_HOURS * 3600 * 1000,
     },
     webDir: defaults.webDir,
     version: defaults.version,

@@ -76,4 +76,31 @@ export class PhotosRepository {
     const result = await this.db.updateTable("photos").set({ display_key: key }).where("id", "=", id).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+
+  /** Every column naming a file of a photo: what the file reconciler must never remove. */
+  static readonly fileColumns = ["object_key", "preview_key", "thumbnail_key", "display_key"] as const;
+
+  /** Which of `keys` some photo row names, in any of its file columns. */
+  async referencedKeys(keys: string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom("photos")
+      .select(PhotosRepository.fileColumns)
+      .where((eb) => eb.or(PhotosRepository.fileColumns.map((column) => eb(column, "in", keys))))
+      .execute();
+    const wanted = new Set(keys);
+    return new Set(
+      rows.flatMap((row) =>
+        PhotosRepository.fileColumns.flatMap((column) => {
+          const key = row[column];
+          return key !== null && wanted.has(key) ? [key] : [];
+        }),
+      ),
+    );
+  }
+
+  /** Photo rows by id after `afterId`, for walking the whole table a page at a time. */
+  pageById(afterId: string, limit: number): Promise<PhotoRow[]> {
+    return this.db.selectFrom("photos").selectAll().where("id", ">", afterId).orderBy("id").limit(limit).execute();
+  }
 }

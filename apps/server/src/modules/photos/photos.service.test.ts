@@ -119,6 +119,49 @@ describe.each(testEngines)("photo files on %s", (engine) => {
     expect(await fs.readdir(path.join(dir, "uploads"))).toEqual([]);
   });
 
+  it("reconciles files and rows: removes files no row names once past the grace period, reports rows whose files are gone", async () => {
+    const kept = await upload();
+    const damaged = await upload();
+    const [damagedRow] = await database.db.selectFrom("photos").selectAll().where("id", "=", damaged.id).execute();
+    await store.delete(`memory-photos/${damagedRow!.display_key}`);
+    // What a crash between storing the files and writing the row leaves behind.
+    await store.put(`memory-photos/${ownerId}/1767268800000-0123456789ab.jpg`, Buffer.from("orphan original"));
+    await store.put(`memory-photos/${ownerId}/1767268800000-0123456789ab.thumb.webp`, Buffer.from("orphan thumb"));
+    expect(await objectCount()).toBe(9);
+
+    // Files younger than the grace period may still be waiting for their row: kept.
+    clock = new Date(Date.now() + 60_000);
+    const early = await service.reconcileFiles(3600_000);
+    expect(early).toMatchObject({ filesChecked: 9, orphansRemoved: 0 });
+
+    clock = new Date(Date.now() + 2 * 3600_000);
+    const later = await service.reconcileFiles(3600_000, 2);
+    expect(later).toEqual({
+      filesChecked: 9,
+      orphansRemoved: 2,
+      orphanBytes: "orphan original".length + "orphan thumb".length,
+      missing: [{ photoId: damaged.id, memoryId: null, keys: [damagedRow!.display_key] }],
+    });
+    expect(warnings).toContainEqual(expect.objectContaining({ photoId: damaged.id }));
+    expect(await objectCount()).toBe(7);
+    const keptKeys = await database.db.selectFrom("photos").selectAll().where("id", "=", kept.id).executeTakeFirstOrThrow();
+    for (const key of [keptKeys.object_key, keptKeys.preview_key, keptKeys.thumbnail_key, keptKeys.display_key!]) {
+      expect(await store.stat(`memory-photos/${key}`), key).not.toBeNull();
+    }
+  });
+
+  it("removes at start-up what interrupted uploads left, never another live process's upload", async () => {
+    const uploads = path.join(dir, "uploads");
+    await fs.mkdir(uploads, { recursive: true });
+    const crashed = path.join(uploads, "999999999-0b9c6c1e-8d0a-4c55-9a57-2f1f9b1c1d11.upload");
+    const otherLiveProcess = path.join(uploads, `${process.ppid}-0b9c6c1e-8d0a-4c55-9a57-2f1f9b1c1d12.upload`);
+    await fs.writeFile(crashed, "half a photo");
+    await fs.writeFile(otherLiveProcess, "a photo arriving");
+
+    expect(await service.removeLeftoverUploads()).toEqual({ files: 1, bytes: "half a photo".length });
+    expect(await fs.readdir(uploads)).toEqual([path.basename(otherLiveProcess)]);
+  });
+
   it("removes uploads never attached within a day, with their files, and keeps the rest", async () => {
     const stale = await upload();
     const attached = await upload();

@@ -115,17 +115,19 @@ describe("LocalBlobStore", () => {
     expect(await filesUnder(path.join(root, ".tmp"))).toEqual([]);
   });
 
-  it("sweeps temp files a crashed process left, but not recent ones", async () => {
+  it("sweeps the temp files crashed processes left, but not another live process's write in flight", async () => {
     const tempDir = path.join(root, ".tmp");
     await mkdir(tempDir, { recursive: true });
-    await writeFile(path.join(tempDir, "stale"), "x");
-    await writeFile(path.join(tempDir, "recent"), "x");
+    const crashed = "999999999-0b9c6c1e-8d0a-4c55-9a57-2f1f9b1c1d11";
+    const inFlight = `${process.ppid}-0b9c6c1e-8d0a-4c55-9a57-2f1f9b1c1d12`;
+    const stale = `${process.ppid}-0b9c6c1e-8d0a-4c55-9a57-2f1f9b1c1d13`;
+    for (const name of [crashed, inFlight, stale, "ownerless"]) await writeFile(path.join(tempDir, name), "x");
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
-    await utimes(path.join(tempDir, "stale"), twoDaysAgo, twoDaysAgo);
+    await utimes(path.join(tempDir, stale), twoDaysAgo, twoDaysAgo);
 
     await store.check();
 
-    expect(await filesUnder(tempDir)).toEqual(["recent"]);
+    expect(await filesUnder(tempDir)).toEqual([inFlight]);
   });
 
   describe("symlinks out of the root", () => {

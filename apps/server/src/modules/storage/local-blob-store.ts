@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
 import {
   access,
@@ -26,6 +25,7 @@ import {
   type GetBlobOptions,
   type PutBlobOptions,
 } from "./blob-store";
+import { removeLeftoverTempFiles, ownedTempName } from "../../lib/temp-files";
 import { resolveByteRange, validateByteRange } from "./byte-range";
 
 /** A folder holding one file per key; `dir` is the real path, symlinks resolved. */
@@ -42,8 +42,6 @@ interface Sidecar {
   contentType?: string;
 }
 
-// Temp files this old belong to a crashed process, not to an upload still in flight.
-const STALE_TEMP_FILE_MS = 24 * 60 * 60 * 1000;
 // A concurrent delete may prune a folder between our mkdir and rename; retrying is enough.
 const PLACE_ATTEMPTS = 3;
 
@@ -78,7 +76,7 @@ export class LocalBlobStore implements BlobStore {
   async put(key: string, body: Readable | Buffer, options: PutBlobOptions = {}): Promise<BlobInfo> {
     validateBlobKey(key);
     const { objects, metadata } = await this.prepare();
-    const tempData = path.join(this.tempDir, randomUUID());
+    const tempData = path.join(this.tempDir, ownedTempName());
     const tempSidecar = options.contentType === undefined ? undefined : `${tempData}.json`;
     try {
       const written = await writeDurably(tempData, Buffer.isBuffer(body) ? Readable.from([body]) : body);
@@ -147,7 +145,7 @@ export class LocalBlobStore implements BlobStore {
   async check(): Promise<void> {
     await this.prepare();
     // Writing, not just stat-ing, catches a read-only remount or a full disk.
-    const probe = path.join(this.tempDir, `check-${randomUUID()}`);
+    const probe = path.join(this.tempDir, ownedTempName(".check"));
     try {
       await writeFile(probe, "ok");
     } finally {
@@ -179,7 +177,8 @@ export class LocalBlobStore implements BlobStore {
     const objectsDir = path.join(this.rootDir, "objects");
     const metadataDir = path.join(this.rootDir, "metadata");
     await Promise.all([objectsDir, metadataDir, this.tempDir].map((dir) => mkdir(dir, { recursive: true })));
-    await removeStaleTempFiles(this.tempDir).catch(() => undefined);
+    // Before this store writes anything: what is there belongs to a crashed process or another live one.
+    await removeLeftoverTempFiles(this.tempDir).catch(() => undefined);
     // Resolve once, so a root that is itself a symlink (say, to another disk) is allowed
     // while links inside it are checked against where it really lives.
     return { objects: { dir: await realpath(objectsDir) }, metadata: { dir: await realpath(metadataDir) } };
@@ -301,15 +300,6 @@ async function* walk(dir: string, dirKey: string, prefix: string): AsyncGenerato
       const stats = await lstatIfPresent(path.join(dir, entry.name));
       if (stats) yield { key, size: stats.size, lastModified: stats.mtime };
     }
-  }
-}
-
-async function removeStaleTempFiles(tempDir: string): Promise<void> {
-  const cutoff = Date.now() - STALE_TEMP_FILE_MS;
-  for (const name of await readdir(tempDir)) {
-    const filePath = path.join(tempDir, name);
-    const stats = await lstatIfPresent(filePath);
-    if (stats && stats.mtimeMs < cutoff) await rm(filePath, { force: true, recursive: true });
   }
 }
 
