@@ -19,6 +19,8 @@ import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
 import {
+  type FileReconciliation,
+  PhotoFilesReconciler,
   photoAccessRoutes,
   photoObjectRoutes,
   photoUploadRoutes,
@@ -126,7 +128,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const leftovers = await photos.removeLeftoverUploads();
   if (leftovers.files > 0) app.log.info(leftovers, "removed uploads a crash had interrupted");
-  schedulePhotoSweeps(app, photos, config.photos.orphanGraceMs);
+  const reconciler = new PhotoFilesReconciler({ photos: photosRepository, blobStore, log: app.log });
+  schedulePhotoSweeps(app, photos, () => reconciler.run(config.photos.orphanGraceMs));
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -229,7 +232,7 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
  * Files and rows are reconciled at start and daily (files no row names, rows whose files are
  * gone). Photos from before display copies get theirs rendered once, in the background, at start.
  */
-function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService, orphanGraceMs: number): void {
+function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService, reconcileFiles: () => Promise<FileReconciliation>): void {
   const sweep = () => {
     photos.sweepUnattached().then(
       (swept) => swept > 0 && app.log.info({ swept }, "removed photos never attached to a memory"),
@@ -243,7 +246,7 @@ function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService, orphan
     );
   };
   const reconcile = () => {
-    photos.reconcileFiles(orphanGraceMs).then(
+    reconcileFiles().then(
       ({ filesChecked, orphansRemoved, orphanBytes, missing }) =>
         app.log.info({ filesChecked, orphansRemoved, orphanBytes, rowsMissingFiles: missing.length }, "photo files reconciled"),
       (error: unknown) => app.log.warn({ err: error }, "reconciling photo files failed"),

@@ -4,12 +4,14 @@ import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
 import { type Command, UsageError } from "./command";
 import { inviteCommand } from "./invite.command";
+import { reconcileCommand } from "./reconcile.command";
 import { type ConfiguredCommandContext, serviceTokenCommand } from "./service-token.command";
 
 /** Every operator command by name; `node dist/cli.js <name> ...` runs one. */
 export const commands: Record<string, Command> = {
   invite: inviteCommand,
   "service-token": serviceTokenCommand,
+  reconcile: reconcileCommand,
 };
 
 export interface CliIo {

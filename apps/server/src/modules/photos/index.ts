@@ -8,3 +8,4 @@ export {
   renewPhotoAccessWithMemberResponses,
 } from "./photos.routes";
 export { PhotosService } from "./photos.service";
+export { PhotoFilesReconciler, type FileReconciliation } from "./photo-files.reconciler";

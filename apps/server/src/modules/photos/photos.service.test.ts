@@ -10,6 +10,7 @@ import { newUser } from "../auth/account-rules";
 import { PhotosRepository } from "./photos.repository";
 import { photoRow } from "../../../test/photo-rows";
 import { classifyError } from "../../errors";
+import { PhotoFilesReconciler } from "./photo-files.reconciler";
 import { PhotosService, unattachedPhotoLifetimeMs, type PhotosServiceDeps } from "./photos.service";
 
 describe.each(testEngines)("photo files on %s", (engine) => {
@@ -119,6 +120,14 @@ describe.each(testEngines)("photo files on %s", (engine) => {
     expect(await fs.readdir(path.join(dir, "uploads"))).toEqual([]);
   });
 
+  const reconciler = () =>
+    new PhotoFilesReconciler({
+      photos: new PhotosRepository(database.db),
+      blobStore: store,
+      log: { warn: (details) => warnings.push(details) },
+      now: () => clock,
+    });
+
   it("reconciles files and rows: removes files no row names once past the grace period, reports rows whose files are gone", async () => {
     const kept = await upload();
     const damaged = await upload();
@@ -131,11 +140,11 @@ describe.each(testEngines)("photo files on %s", (engine) => {
 
     // Files younger than the grace period may still be waiting for their row: kept.
     clock = new Date(Date.now() + 60_000);
-    const early = await service.reconcileFiles(3600_000);
+    const early = await reconciler().run(3600_000);
     expect(early).toMatchObject({ filesChecked: 9, orphansRemoved: 0 });
 
     clock = new Date(Date.now() + 2 * 3600_000);
-    const later = await service.reconcileFiles(3600_000, 2);
+    const later = await reconciler().run(3600_000, 2);
     expect(later).toEqual({
       filesChecked: 9,
       orphansRemoved: 2,

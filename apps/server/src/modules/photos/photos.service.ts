@@ -10,11 +10,11 @@ import type { PhotoRow } from "../../db/schema";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { AppError } from "../../errors";
 import { ownedTempName, removeLeftoverTempFiles } from "../../lib/temp-files";
-import type { BlobContent, BlobInfo, BlobStore, ByteRangeRequest } from "../storage";
+import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
 import { contentTypeOfExtension, processImage, renderDisplayCopyOf, type ProcessImageOptions } from "./image-pipeline";
 import { derivativeKey, displayKey, isServedPhotoKey, originalPhotoKey, photoBucket } from "./photo-key";
 import { maxPhotoAccessSeconds, photoAccessToken, photoUrl, readPhotoAccessToken, type PhotoAccess } from "./photo-access";
-import { PhotosRepository } from "./photos.repository";
+import type { PhotosRepository } from "./photos.repository";
 
 export interface PhotosServiceDeps {
   photos: PhotosRepository;
@@ -28,15 +28,6 @@ export interface PhotosServiceDeps {
   maxPixels?: number;
   log: { warn(object: object, message: string): void };
   now?: () => Date;
-}
-
-/** What one pass of `reconcileFiles` found and did. */
-export interface FileReconciliation {
-  filesChecked: number;
-  orphansRemoved: number;
-  orphanBytes: number;
-  /** Rows naming files that storage no longer has. */
-  missing: Array<{ photoId: string; memoryId: string | null; keys: string[] }>;
 }
 
 /** Uploads never attached to a memory within this time are deleted. */
@@ -190,53 +181,6 @@ export class PhotosService {
    */
   removeLeftoverUploads(): Promise<{ files: number; bytes: number }> {
     return removeLeftoverTempFiles(this.deps.uploadDir);
-  }
-
-  /**
-   * Makes the photo files and the photo rows agree again after crashes (ADR 0016): removes files
-   * that no row names once they are older than `graceMs` (an upload writes its files before its
-   * row, so a younger file may still get one), and reports rows whose files are gone, logged with
-   * the photo and its memory. Walks the storage listing once and the table a page at a time.
-   */
-  async reconcileFiles(graceMs: number, batchSize = 500): Promise<FileReconciliation> {
-    const result: FileReconciliation = { filesChecked: 0, orphansRemoved: 0, orphanBytes: 0, missing: [] };
-    const present = new Set<string>();
-    const cutoff = this.now().getTime() - graceMs;
-    let candidates: BlobInfo[] = [];
-    const removeUnreferenced = async () => {
-      const referenced = await this.deps.photos.referencedKeys(candidates.map((file) => file.key));
-      const orphans = candidates.filter((file) => !referenced.has(file.key));
-      await this.deleteObjects(orphans.map((file) => file.key));
-      result.orphansRemoved += orphans.length;
-      result.orphanBytes += orphans.reduce((sum, file) => sum + file.size, 0);
-      candidates = [];
-    };
-    for await (const file of this.deps.blobStore.list(`${photoBucket}/`)) {
-      const key = file.key.slice(photoBucket.length + 1);
-      result.filesChecked += 1;
-      present.add(key);
-      if (file.lastModified.getTime() > cutoff) continue;
-      candidates.push({ ...file, key });
-      if (candidates.length >= batchSize) await removeUnreferenced();
-    }
-    await removeUnreferenced();
-
-    for (let after = ""; ;) {
-      const rows = await this.deps.photos.pageById(after, batchSize);
-      for (const row of rows) {
-        const named = PhotosRepository.fileColumns.flatMap((column) => (row[column] === null ? [] : [row[column]]));
-        // A file written after the listing began is not in it: look again before reporting.
-        const gone: string[] = [];
-        for (const key of named) {
-          if (!present.has(key) && !(await this.deps.blobStore.stat(`${photoBucket}/${key}`))) gone.push(key);
-        }
-        if (gone.length === 0) continue;
-        result.missing.push({ photoId: row.id, memoryId: row.memory_id, keys: gone });
-        this.deps.log.warn({ photoId: row.id, memoryId: row.memory_id, keys: gone }, "a photo's files are missing from storage");
-      }
-      if (rows.length < batchSize) return result;
-      after = rows.at(-1)!.id;
-    }
   }
 
   /** Deletes the files of photos whose rows are already gone. Failures are logged: a stray file is never served. */
