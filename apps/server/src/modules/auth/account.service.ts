@@ -5,18 +5,11 @@ import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
 import { renderEmail } from "../mail";
 import type { AuditLogRepository } from "../audit";
-import {
-  assertPasswordAllowed,
-  displayNameFor,
-  mergeMetadata,
-  newUser,
-  validEmail,
-  weakPasswordMessage,
-  weakPasswordReasons,
-} from "./account-rules";
+import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordHasher } from "./password-hasher";
+import type { PasswordPolicy } from "./password-policy";
 import { resolveRedirect } from "./redirects";
 import { codeHash, constantTimeEqual, pkceVerifierMatches, randomCode, randomToken, sha256 } from "./secrets";
 import { type Caller, type InvitationCheck, notInvited, type RequestContext, type SessionService } from "./session.service";
@@ -119,6 +112,7 @@ export class AccountService {
       sessionService: SessionService;
       invitations: InvitationLedger;
       hasher: PasswordHasher;
+      passwordPolicy: PasswordPolicy;
       mailer: Mailer;
       audit: AuditLogRepository;
       now?: () => Date;
@@ -143,7 +137,7 @@ export class AccountService {
     const { config } = this.deps;
     if (config.signupDisabled) throw new AppError("signup_disabled");
     const email = validEmail(input.email);
-    assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
+    await this.deps.passwordPolicy.assertAllowed(input.password, { email });
     if (config.inviteOnly && !(await this.deps.invitations.isInvited(email))) throw notInvited();
 
     const existing = await this.deps.users.findByEmail(email);
@@ -231,9 +225,9 @@ export class AccountService {
     if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
     const session = await this.deps.sessionService.start(user, "password", context);
     await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
-    const reasons = weakPasswordReasons(input.password, this.deps.config.passwordMinLength);
+    const reasons = this.deps.passwordPolicy.lengthReasons(input.password);
     return reasons.length > 0
-      ? { ...session, weak_password: { message: weakPasswordMessage(this.deps.config.passwordMinLength), reasons } }
+      ? { ...session, weak_password: { message: this.deps.passwordPolicy.lengthMessage(), reasons } }
       : session;
   }
 
@@ -472,7 +466,7 @@ export class AccountService {
     }
 
     if (input.password !== undefined) {
-      assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
+      await this.deps.passwordPolicy.assertAllowed(input.password, { email: user.email });
       // Reauthentication first: otherwise an old (perhaps stolen) session could learn whether a
       // guess is the current password from same_password, without the e-mailed nonce.
       await this.assertReauthenticated(caller, input.nonce);
