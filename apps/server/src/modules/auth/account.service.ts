@@ -8,6 +8,7 @@ import type { AuditLogRepository } from "../audit";
 import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import type { PasswordFailuresRepository } from "./password-failures.repository";
 import type { PasswordHasher } from "./password-hasher";
 import type { PasswordPolicy } from "./password-policy";
 import { resolveRedirect } from "./redirects";
@@ -96,6 +97,13 @@ const maxWrongGuessesPerCode = 5;
 const maxWrongCodesPerAccount = 10;
 const wrongCodeWindowMs = 3600_000;
 const reauthenticationWindowMs = 24 * 3600 * 1000;
+/** Wrong passwords for one address before each further attempt waits (ADR 0015). */
+const freeWrongPasswords = 10;
+/** The wait after the tenth wrong password; it doubles with each further one, up to the cap. */
+const firstPasswordWaitMs = 1000;
+const maxPasswordWaitMs = 15 * 60_000;
+/** A run of wrong passwords is forgotten a day after its last attempt. */
+const wrongPasswordRunMs = 24 * 3600 * 1000;
 
 /**
  * Accounts: sign-up, password sign-in, e-mailed links and codes, and changes to one's own
@@ -109,6 +117,7 @@ export class AccountService {
       users: UsersRepository;
       sessions: SessionsRepository;
       tokens: OneTimeTokensRepository;
+      passwordFailures: PasswordFailuresRepository;
       sessionService: SessionService;
       invitations: InvitationLedger;
       hasher: PasswordHasher;
@@ -204,9 +213,18 @@ export class AccountService {
     return { body: presentUser(asChosen), browserSecret };
   }
 
+  /**
+   * Wrong passwords slow an address down (ADR 0015): each attempt counts before its password is
+   * checked and a right one clears the count; after ten, the next attempt waits one second, then
+   * two, four… up to 15 minutes, and is answered `429 over_request_rate_limit` with `Retry-After`
+   * until then. The count is kept per address, whether or not it has an account, so the answers
+   * are the same for both; the member is never locked out for longer than the wait.
+   */
   async signInWithPassword(input: { email: string; password: string }, context: RequestContext): Promise<SessionJson> {
     const invalid = new AppError("invalid_credentials");
     const email = input.email.trim().toLowerCase();
+    const addressHash = email ? sha256(email) : undefined;
+    if (addressHash) await this.countPasswordAttempt(addressHash);
     const user = email ? await this.deps.users.findByEmail(email) : undefined;
     // Before the mailbox is proven the password waits on the sign-up's link: it may tell the person
     // to confirm first (below), and can never open a session.
@@ -220,6 +238,7 @@ export class AccountService {
       await this.deps.audit.record({ action: "user.sign_in_failed", actorEmail: email || null, ip: context.ip });
       throw invalid;
     }
+    if (addressHash) await this.deps.passwordFailures.clear(addressHash);
     if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
     this.deps.sessionService.assertNotBanned(user, 400);
     if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
@@ -229,6 +248,30 @@ export class AccountService {
     return reasons.length > 0
       ? { ...session, weak_password: { message: this.deps.passwordPolicy.lengthMessage(), reasons } }
       : session;
+  }
+
+  /** Counts a password attempt for the address, or refuses it while the address must wait. */
+  private async countPasswordAttempt(addressHash: string): Promise<void> {
+    const now = this.now();
+    const runStart = new Date(now.getTime() - wrongPasswordRunMs).toISOString();
+    const counted = await this.deps.sessions.transaction(async (trx) => {
+      const attempts = await this.deps.passwordFailures.countAttempt(addressHash, now.toISOString(), runStart, trx);
+      // Set before the password is checked, in the same transaction: attempts arriving meanwhile wait too.
+      if (attempts !== undefined && attempts >= freeWrongPasswords) {
+        const waitMs = Math.min(firstPasswordWaitMs * 2 ** (attempts - freeWrongPasswords), maxPasswordWaitMs);
+        await this.deps.passwordFailures.setRetryAt(addressHash, new Date(now.getTime() + waitMs).toISOString(), trx);
+      }
+      // A new run: the runs that ended long ago (of any address) are dropped on the way.
+      if (attempts === 1) await this.deps.passwordFailures.deleteEndedBefore(runStart, trx);
+      return attempts !== undefined;
+    });
+    if (counted) return;
+    const retryAt = await this.deps.passwordFailures.findRetryAt(addressHash);
+    const seconds = Math.max(1, Math.ceil(((retryAt ? Date.parse(retryAt) : now.getTime()) - now.getTime()) / 1000));
+    throw new AppError("over_request_rate_limit", {
+      message: `Too many wrong passwords were tried for this address. Try again in ${waitText(seconds)}.`,
+      headers: { "retry-after": String(seconds) },
+    });
   }
 
   /** PKCE: trades the auth code from a link's redirect, plus the verifier only the client has, for a session. */
@@ -649,6 +692,12 @@ export class AccountService {
       throw error;
     }
   }
+}
+
+/** "1 second", "40 seconds", "15 minutes". */
+function waitText(seconds: number): string {
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
 
 function sentAtColumnFor(kind: TokenKind) {

@@ -9,6 +9,7 @@ import { AccountService } from "./account.service";
 import { AdminService } from "./admin.service";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import { PasswordFailuresRepository } from "./password-failures.repository";
 import { PasswordHasher } from "./password-hasher";
 import { PasswordPolicy } from "./password-policy";
 import { type SessionLookup, SessionService } from "./session.service";
@@ -74,6 +75,7 @@ export async function createAuthModule(deps: {
     users,
     sessions: sessionsRepository,
     tokens,
+    passwordFailures: new PasswordFailuresRepository(db),
     sessionService: sessions,
     invitations,
     hasher,
