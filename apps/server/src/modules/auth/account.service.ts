@@ -3,7 +3,7 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
-import { renderEmail } from "../mail";
+import { renderEmail, renderNotice } from "../mail";
 import type { AuditLogRepository } from "../audit";
 import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
@@ -367,6 +367,7 @@ export class AccountService {
       }
       await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
+    if (token.token_type === "email_change") this.announceChange(user, { kind: "email_changed", newEmail: verified.email });
     await this.deps.audit.record({
       action: `user.verified_${token.token_type}`,
       actorId: user.id,
@@ -525,6 +526,7 @@ export class AccountService {
       });
       user = { ...user, encrypted_password: passwordHash, updated_at: now };
       await this.deps.audit.record({ action: "user.password_changed", actorId: user.id, actorEmail: user.email, ip: context.ip });
+      this.announceChange(user, { kind: "password_changed" });
     }
 
     if (input.email !== undefined) {
@@ -561,6 +563,27 @@ export class AccountService {
     ) {
       throw new AppError("reauthentication_not_valid");
     }
+  }
+
+  /**
+   * Tells an account's address, after the fact, that its password or its address changed (ADR
+   * 0015): a notice with no link or code, to the address the account had before the change. Only
+   * a proven address is told. Sent in the background: the change stands whatever the mail server
+   * does (the mailer logs a failure).
+   */
+  announceChange(before: UserRow, change: { kind: "password_changed" } | { kind: "email_changed"; newEmail: string }): void {
+    if (!before.email_confirmed_at) return;
+    const mail = renderNotice(change.kind, {
+      email: before.email,
+      changedAt: this.now(),
+      ...(change.kind === "email_changed" ? { newEmail: change.newEmail } : {}),
+    });
+    void this.deps.mailer
+      .send({ to: before.email, ...mail })
+      .then(() =>
+        this.deps.audit.record({ action: `mail.${change.kind}_notice_sent`, actorId: before.id, actorEmail: before.email }),
+      )
+      .catch(() => undefined);
   }
 
   /**

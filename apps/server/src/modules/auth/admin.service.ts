@@ -190,6 +190,8 @@ export class AdminService {
       if (patch.email) await this.deps.tokens.deleteOfUser(user.id, ["email_change"], trx);
     });
     if (patch.email) await this.moveInvitation(user, patch.email);
+    if (passwordChanged) this.deps.accounts.announceChange(user, { kind: "password_changed" });
+    if (patch.email) this.deps.accounts.announceChange(user, { kind: "email_changed", newEmail: patch.email });
     await this.record(banned ? "admin.user_banned" : "admin.user_updated", updated, context, { changed: Object.keys(patch) });
     return presentUser(updated);
   }
