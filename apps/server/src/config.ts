@@ -38,6 +38,8 @@ export interface AuthConfig {
   autoconfirm: boolean;
   signupDisabled: boolean;
   passwordMinLength: number;
+  /** Least zxcvbn score (0–4) a new password needs; 0 turns the guessability rule off (ADR 0015). */
+  passwordMinStrength: number;
   accessTokenTtlSeconds: number;
   /** How long a rotated refresh token may still be presented (two tabs refreshing at once). */
   refreshTokenReuseIntervalSeconds: number;
@@ -160,6 +162,7 @@ const environmentSchema = z
     AUTH_AUTOCONFIRM: flag(false),
     AUTH_SIGNUP_DISABLED: flag(false),
     AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
+    AUTH_PASSWORD_MIN_STRENGTH: count(3, 0).pipe(z.number().max(4)),
     AUTH_ACCESS_TOKEN_TTL: count(3600, 300),
     AUTH_REFRESH_TOKEN_REUSE_INTERVAL: count(10, 0),
     AUTH_EMAIL_LINK_TTL: count(3600, 300),
@@ -231,6 +234,7 @@ export function loadConfig(
       autoconfirm: vars.AUTH_AUTOCONFIRM,
       signupDisabled: vars.AUTH_SIGNUP_DISABLED,
       passwordMinLength: vars.AUTH_PASSWORD_MIN_LENGTH,
+      passwordMinStrength: vars.AUTH_PASSWORD_MIN_STRENGTH,
       accessTokenTtlSeconds: vars.AUTH_ACCESS_TOKEN_TTL,
       refreshTokenReuseIntervalSeconds: vars.AUTH_REFRESH_TOKEN_REUSE_INTERVAL,
       emailLinkTtlSeconds: vars.AUTH_EMAIL_LINK_TTL,

@@ -16,6 +16,8 @@ export interface AppErrorOptions extends ErrorOptions {
   details?: FieldProblem[];
   /** Fields the error body carries beside code and message (Supabase Auth's `weak_password`). */
   extra?: Record<string, unknown>;
+  /** Response headers the answer carries in every envelope (`Retry-After`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -28,6 +30,7 @@ export class AppError extends Error {
   readonly statusCode: number;
   readonly details: FieldProblem[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     const entry = errorCatalogue[code];
@@ -37,6 +40,7 @@ export class AppError extends Error {
     this.statusCode = options.status ?? entry.status;
     this.details = options.details;
     this.extra = options.extra;
+    this.headers = options.headers;
   }
 }
 

@@ -13,6 +13,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
   one_time_tokens: OneTimeTokensTable;
+  password_failures: PasswordFailuresTable;
   audit_log: AuditLogTable;
   memories: MemoriesTable;
   memory_tags: MemoryTagsTable;
@@ -118,6 +119,20 @@ export interface FlowStatesTable {
 export type FlowStateRow = Selectable<FlowStatesTable>;
 
 /** Links and codes sent by e-mail. Single use: a row is deleted when it is used. */
+/**
+ * Password attempts per address that were not (yet) proven right: each attempt is counted before
+ * its password is checked, and a right password deletes the row (ADR 0015).
+ */
+export interface PasswordFailuresTable {
+  /** SHA-256 of the lower-cased address. */
+  address_hash: string;
+  /** Attempts in the current run; a run ends a day after its last attempt. */
+  failures: number;
+  last_failed_at: string;
+  /** No attempt for this address is checked before this time. */
+  retry_at: string | null;
+}
+
 export interface OneTimeTokensTable {
   id: string;
   user_id: string;

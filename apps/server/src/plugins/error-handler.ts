@@ -7,6 +7,7 @@ export type ErrorRenderer = (request: FastifyRequest, reply: FastifyReply, error
 /** The product's envelope (`/api`, `/rest`): `{code, message, details?}`. */
 export const renderApiError: ErrorRenderer = (_request, reply, error) =>
   reply
+    .headers(error.headers ?? {})
     .status(error.statusCode)
     .type("application/json; charset=utf-8")
     .send({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...error.extra });
@@ -20,7 +21,10 @@ const currentSupabaseApiVersion = "2024-01-01";
  * `{code: status, error_code, msg}` and `x-sb-error-code`.
  */
 export const renderAuthError: ErrorRenderer = (request, reply, error) => {
-  reply.status(error.statusCode).type("application/json; charset=utf-8");
+  reply
+    .headers(error.headers ?? {})
+    .status(error.statusCode)
+    .type("application/json; charset=utf-8");
   const version = request.headers[supabaseApiVersionHeader];
   if (typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= currentSupabaseApiVersion) {
     return reply
@@ -35,6 +39,7 @@ export const renderAuthError: ErrorRenderer = (request, reply, error) => {
 /** Supabase Storage's envelope (`/storage/v1`): `{statusCode: "404", error, message}`, plus our `code`. */
 export const renderStorageError: ErrorRenderer = (_request, reply, error) =>
   reply
+    .headers(error.headers ?? {})
     .status(error.statusCode)
     .type("application/json; charset=utf-8")
     .send({ statusCode: String(error.statusCode), error: error.code, code: error.code, message: error.message });

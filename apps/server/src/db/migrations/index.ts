@@ -8,6 +8,7 @@ import * as extendListGeneration from "./2026_11_21_130000_extend_list_generatio
 import * as moveGenerationOnTagTextAndOrder from "./2026_11_23_100000_move_generation_on_tag_text_and_order";
 import * as addPendingRegistrations from "./2026_11_23_110000_add_pending_registrations";
 import * as countWrongCodes from "./2026_11_23_120000_count_wrong_codes";
+import * as countWrongPasswords from "./2026_11_24_100000_count_wrong_passwords";
 import * as addPhotoDisplayCopies from "./2026_11_24_300000_add_photo_display_copies";
 
 /**
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   "2026_11_23_100000_move_generation_on_tag_text_and_order": moveGenerationOnTagTextAndOrder,
   "2026_11_23_110000_add_pending_registrations": addPendingRegistrations,
   "2026_11_23_120000_count_wrong_codes": countWrongCodes,
+  "2026_11_24_100000_count_wrong_passwords": countWrongPasswords,
   "2026_11_24_300000_add_photo_display_copies": addPhotoDisplayCopies,
 };

@@ -12,32 +12,6 @@ export function validEmail(raw: string): string {
   return email;
 }
 
-/**
- * The password policy: present, at most 72 bytes (the reference server's bcrypt limit), and at
- * least the configured length (`422 weak_password` with the reasons).
- */
-export function assertPasswordAllowed(password: string, minLength: number): void {
-  if (!password) throw new AppError("validation_failed", { message: "Signup requires a valid password" });
-  assertPasswordFits(password);
-  const reasons = weakPasswordReasons(password, minLength);
-  if (reasons.length > 0)
-    throw new AppError("weak_password", { message: weakPasswordMessage(minLength), extra: { weak_password: { reasons } } });
-}
-
-/** argon2 has no length limit, but the reference server (bcrypt) refuses more than 72 bytes; so do we. */
-export function assertPasswordFits(password: string): void {
-  if (Buffer.byteLength(password) > 72)
-    throw new AppError("validation_failed", { message: "Password cannot be longer than 72 characters" });
-}
-
-export function weakPasswordReasons(password: string, minLength: number): string[] {
-  return [...password].length < minLength ? ["length"] : [];
-}
-
-export function weakPasswordMessage(minLength: number): string {
-  return `Password should be at least ${minLength} characters.`;
-}
-
 /** `full_name` from the metadata, else the part of the address before the @. */
 export function displayNameFor(email: string, metadata: Record<string, unknown>): string {
   const fullName = typeof metadata.full_name === "string" ? metadata.full_name.trim() : "";

@@ -3,20 +3,14 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
-import { renderEmail } from "../mail";
+import { renderEmail, renderNotice } from "../mail";
 import type { AuditLogRepository } from "../audit";
-import {
-  assertPasswordAllowed,
-  displayNameFor,
-  mergeMetadata,
-  newUser,
-  validEmail,
-  weakPasswordMessage,
-  weakPasswordReasons,
-} from "./account-rules";
+import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import type { PasswordFailuresRepository } from "./password-failures.repository";
 import type { PasswordHasher } from "./password-hasher";
+import type { PasswordPolicy } from "./password-policy";
 import { resolveRedirect } from "./redirects";
 import { codeHash, constantTimeEqual, pkceVerifierMatches, randomCode, randomToken, sha256 } from "./secrets";
 import { type Caller, type InvitationCheck, notInvited, type RequestContext, type SessionService } from "./session.service";
@@ -103,6 +97,13 @@ const maxWrongGuessesPerCode = 5;
 const maxWrongCodesPerAccount = 10;
 const wrongCodeWindowMs = 3600_000;
 const reauthenticationWindowMs = 24 * 3600 * 1000;
+/** Wrong passwords for one address before each further attempt waits (ADR 0015). */
+const freeWrongPasswords = 10;
+/** The wait after the tenth wrong password; it doubles with each further one, up to the cap. */
+const firstPasswordWaitMs = 1000;
+const maxPasswordWaitMs = 15 * 60_000;
+/** A run of wrong passwords is forgotten a day after its last attempt. */
+const wrongPasswordRunMs = 24 * 3600 * 1000;
 
 /**
  * Accounts: sign-up, password sign-in, e-mailed links and codes, and changes to one's own
@@ -116,9 +117,11 @@ export class AccountService {
       users: UsersRepository;
       sessions: SessionsRepository;
       tokens: OneTimeTokensRepository;
+      passwordFailures: PasswordFailuresRepository;
       sessionService: SessionService;
       invitations: InvitationLedger;
       hasher: PasswordHasher;
+      passwordPolicy: PasswordPolicy;
       mailer: Mailer;
       audit: AuditLogRepository;
       now?: () => Date;
@@ -143,7 +146,7 @@ export class AccountService {
     const { config } = this.deps;
     if (config.signupDisabled) throw new AppError("signup_disabled");
     const email = validEmail(input.email);
-    assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
+    await this.deps.passwordPolicy.assertAllowed(input.password, { email });
     if (config.inviteOnly && !(await this.deps.invitations.isInvited(email))) throw notInvited();
 
     const existing = await this.deps.users.findByEmail(email);
@@ -210,9 +213,18 @@ export class AccountService {
     return { body: presentUser(asChosen), browserSecret };
   }
 
+  /**
+   * Wrong passwords slow an address down (ADR 0015): each attempt counts before its password is
+   * checked and a right one clears the count; after ten, the next attempt waits one second, then
+   * two, four… up to 15 minutes, and is answered `429 over_request_rate_limit` with `Retry-After`
+   * until then. The count is kept per address, whether or not it has an account, so the answers
+   * are the same for both; the member is never locked out for longer than the wait.
+   */
   async signInWithPassword(input: { email: string; password: string }, context: RequestContext): Promise<SessionJson> {
     const invalid = new AppError("invalid_credentials");
     const email = input.email.trim().toLowerCase();
+    const addressHash = email ? sha256(email) : undefined;
+    if (addressHash) await this.countPasswordAttempt(addressHash);
     const user = email ? await this.deps.users.findByEmail(email) : undefined;
     // Before the mailbox is proven the password waits on the sign-up's link: it may tell the person
     // to confirm first (below), and can never open a session.
@@ -226,15 +238,40 @@ export class AccountService {
       await this.deps.audit.record({ action: "user.sign_in_failed", actorEmail: email || null, ip: context.ip });
       throw invalid;
     }
+    if (addressHash) await this.deps.passwordFailures.clear(addressHash);
     if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
     this.deps.sessionService.assertNotBanned(user, 400);
     if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
     const session = await this.deps.sessionService.start(user, "password", context);
     await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
-    const reasons = weakPasswordReasons(input.password, this.deps.config.passwordMinLength);
+    const reasons = this.deps.passwordPolicy.lengthReasons(input.password);
     return reasons.length > 0
-      ? { ...session, weak_password: { message: weakPasswordMessage(this.deps.config.passwordMinLength), reasons } }
+      ? { ...session, weak_password: { message: this.deps.passwordPolicy.lengthMessage(), reasons } }
       : session;
+  }
+
+  /** Counts a password attempt for the address, or refuses it while the address must wait. */
+  private async countPasswordAttempt(addressHash: string): Promise<void> {
+    const now = this.now();
+    const runStart = new Date(now.getTime() - wrongPasswordRunMs).toISOString();
+    const counted = await this.deps.sessions.transaction(async (trx) => {
+      const attempts = await this.deps.passwordFailures.countAttempt(addressHash, now.toISOString(), runStart, trx);
+      // Set before the password is checked, in the same transaction: attempts arriving meanwhile wait too.
+      if (attempts !== undefined && attempts >= freeWrongPasswords) {
+        const waitMs = Math.min(firstPasswordWaitMs * 2 ** (attempts - freeWrongPasswords), maxPasswordWaitMs);
+        await this.deps.passwordFailures.setRetryAt(addressHash, new Date(now.getTime() + waitMs).toISOString(), trx);
+      }
+      // A new run: the runs that ended long ago (of any address) are dropped on the way.
+      if (attempts === 1) await this.deps.passwordFailures.deleteEndedBefore(runStart, trx);
+      return attempts !== undefined;
+    });
+    if (counted) return;
+    const retryAt = await this.deps.passwordFailures.findRetryAt(addressHash);
+    const seconds = Math.max(1, Math.ceil(((retryAt ? Date.parse(retryAt) : now.getTime()) - now.getTime()) / 1000));
+    throw new AppError("over_request_rate_limit", {
+      message: `Too many wrong passwords were tried for this address. Try again in ${waitText(seconds)}.`,
+      headers: { "retry-after": String(seconds) },
+    });
   }
 
   /** PKCE: trades the auth code from a link's redirect, plus the verifier only the client has, for a session. */
@@ -330,6 +367,7 @@ export class AccountService {
       }
       await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
+    if (token.token_type === "email_change") this.announceChange(user, { kind: "email_changed", newEmail: verified.email });
     await this.deps.audit.record({
       action: `user.verified_${token.token_type}`,
       actorId: user.id,
@@ -472,7 +510,7 @@ export class AccountService {
     }
 
     if (input.password !== undefined) {
-      assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
+      await this.deps.passwordPolicy.assertAllowed(input.password, { email: user.email });
       // Reauthentication first: otherwise an old (perhaps stolen) session could learn whether a
       // guess is the current password from same_password, without the e-mailed nonce.
       await this.assertReauthenticated(caller, input.nonce);
@@ -488,6 +526,7 @@ export class AccountService {
       });
       user = { ...user, encrypted_password: passwordHash, updated_at: now };
       await this.deps.audit.record({ action: "user.password_changed", actorId: user.id, actorEmail: user.email, ip: context.ip });
+      this.announceChange(user, { kind: "password_changed" });
     }
 
     if (input.email !== undefined) {
@@ -524,6 +563,27 @@ export class AccountService {
     ) {
       throw new AppError("reauthentication_not_valid");
     }
+  }
+
+  /**
+   * Tells an account's address, after the fact, that its password or its address changed (ADR
+   * 0015): a notice with no link or code, to the address the account had before the change. Only
+   * a proven address is told. Sent in the background: the change stands whatever the mail server
+   * does (the mailer logs a failure).
+   */
+  announceChange(before: UserRow, change: { kind: "password_changed" } | { kind: "email_changed"; newEmail: string }): void {
+    if (!before.email_confirmed_at) return;
+    const mail = renderNotice(change.kind, {
+      email: before.email,
+      changedAt: this.now(),
+      ...(change.kind === "email_changed" ? { newEmail: change.newEmail } : {}),
+    });
+    void this.deps.mailer
+      .send({ to: before.email, ...mail })
+      .then(() =>
+        this.deps.audit.record({ action: `mail.${change.kind}_notice_sent`, actorId: before.id, actorEmail: before.email }),
+      )
+      .catch(() => undefined);
   }
 
   /**
@@ -655,6 +715,12 @@ export class AccountService {
       throw error;
     }
   }
+}
+
+/** "1 second", "40 seconds", "15 minutes". */
+function waitText(seconds: number): string {
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
 
 function sentAtColumnFor(kind: TokenKind) {

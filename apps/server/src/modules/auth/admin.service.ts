@@ -1,12 +1,13 @@
 import type { AuthConfig } from "../../config";
 import type { UserRow, UserRowUpdate } from "../../db/schema";
 import type { InvitationsService } from "../invitations";
-import { assertPasswordAllowed, assertPasswordFits, displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
+import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import type { AccountService, TokenKind } from "./account.service";
 import type { AuditLogRepository } from "../audit";
 import { parseObject, presentUser } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordHasher } from "./password-hasher";
+import type { PasswordPolicy } from "./password-policy";
 import type { SessionsRepository } from "./sessions.repository";
 import type { SigningKeys } from "./signing-keys";
 import type { UsersRepository } from "./users.repository";
@@ -77,6 +78,7 @@ export class AdminService {
       keys: SigningKeys;
       invitations: InvitationsService;
       hasher: PasswordHasher;
+      passwordPolicy: PasswordPolicy;
       audit: AuditLogRepository;
       now?: () => Date;
     },
@@ -123,8 +125,9 @@ export class AdminService {
       throw new AppError("validation_failed", { message: "Cannot create a user without either an email or phone" });
     const email = validEmail(input.email);
     if (await this.deps.users.findByEmail(email)) throw emailExists();
-    // As in Supabase Auth, an operator's password is not strength-checked on create.
-    if (input.password) assertPasswordFits(input.password);
+    // Stricter than Supabase Auth, which checks an operator's password only on update: a member
+    // keeps what the operator set, so the same policy applies (ADR 0015).
+    if (input.password) await this.deps.passwordPolicy.assertAllowed(input.password, { email });
     const now = this.now().toISOString();
     const bannedUntil = input.banDuration ? this.banEnd(input.banDuration) : null;
     const data = input.userMetadata ?? {};
@@ -161,7 +164,7 @@ export class AdminService {
       }
     }
     if (input.password !== undefined) {
-      assertPasswordAllowed(input.password, this.deps.config.passwordMinLength);
+      await this.deps.passwordPolicy.assertAllowed(input.password, { email: patch.email ?? user.email });
       patch.encrypted_password = await this.deps.hasher.hash(input.password);
     }
     if (input.banDuration) patch.banned_until = this.banEnd(input.banDuration);
@@ -187,6 +190,8 @@ export class AdminService {
       if (patch.email) await this.deps.tokens.deleteOfUser(user.id, ["email_change"], trx);
     });
     if (patch.email) await this.moveInvitation(user, patch.email);
+    if (passwordChanged) this.deps.accounts.announceChange(user, { kind: "password_changed" });
+    if (patch.email) this.deps.accounts.announceChange(user, { kind: "email_changed", newEmail: patch.email });
     await this.record(banned ? "admin.user_banned" : "admin.user_updated", updated, context, { changed: Object.keys(patch) });
     return presentUser(updated);
   }
@@ -216,7 +221,7 @@ export class AdminService {
           if (input.data) user = await this.mergeUserMetadata(user, input.data);
         } else {
           // A magic link for a new address signs up without a password: the person signs in by link.
-          const passwordHash = input.type === "signup" ? await this.hashSignupPassword(input.password) : null;
+          const passwordHash = input.type === "signup" ? await this.hashSignupPassword(input.password, email) : null;
           await this.admit(email);
           user = await this.createAccount(newUser(email, passwordHash, data, this.now().toISOString()), data, {
             invitationUsed: true,
@@ -333,9 +338,9 @@ export class AdminService {
     return milliseconds > 0 ? new Date(this.now().getTime() + milliseconds).toISOString() : null;
   }
 
-  private async hashSignupPassword(password: string | undefined): Promise<string> {
+  private async hashSignupPassword(password: string | undefined, email: string): Promise<string> {
     if (!password) throw new AppError("validation_failed", { message: "Signup requires a valid password" });
-    assertPasswordAllowed(password, this.deps.config.passwordMinLength);
+    await this.deps.passwordPolicy.assertAllowed(password, { email });
     return this.deps.hasher.hash(password);
   }
 

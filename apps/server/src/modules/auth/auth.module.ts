@@ -9,7 +9,9 @@ import { AccountService } from "./account.service";
 import { AdminService } from "./admin.service";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import { PasswordFailuresRepository } from "./password-failures.repository";
 import { PasswordHasher } from "./password-hasher";
+import { PasswordPolicy } from "./password-policy";
 import { type SessionLookup, SessionService } from "./session.service";
 import { SessionsRepository } from "./sessions.repository";
 import { SigningKeys } from "./signing-keys";
@@ -51,6 +53,10 @@ export async function createAuthModule(deps: {
   const sessionsRepository = new SessionsRepository(db);
   const tokens = new OneTimeTokensRepository(db);
   const hasher = new PasswordHasher();
+  const passwordPolicy = new PasswordPolicy({
+    minLength: config.auth.passwordMinLength,
+    minStrength: config.auth.passwordMinStrength,
+  });
   const clock = deps.now ? { now: deps.now } : {};
   const sessions = new SessionService({
     config: config.auth,
@@ -69,9 +75,11 @@ export async function createAuthModule(deps: {
     users,
     sessions: sessionsRepository,
     tokens,
+    passwordFailures: new PasswordFailuresRepository(db),
     sessionService: sessions,
     invitations,
     hasher,
+    passwordPolicy,
     mailer: deps.mailer,
     audit,
     ...clock,
@@ -85,6 +93,7 @@ export async function createAuthModule(deps: {
     keys,
     invitations,
     hasher,
+    passwordPolicy,
     audit,
     ...clock,
   });

@@ -55,7 +55,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       "X-Supabase-Api-Version",
       "apikey",
     ],
-    exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"],
+    exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version", "Retry-After"],
   });
 
   const limit = (key: keyof AuthRateLimits) =>

@@ -1,2 +1,2 @@
 export { createMailer, MailDeliveryError, type Mailer } from "./mailer";
-export { renderEmail } from "./templates";
+export { renderEmail, renderNotice } from "./templates";

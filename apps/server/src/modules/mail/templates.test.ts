@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractLink } from "../../../test/smtp-test-server";
-import { escapeHtml, renderEmail, type EmailKind } from "./templates";
+import { escapeHtml, renderEmail, renderNotice, type EmailKind } from "./templates";
 
 const link =
   "https://memories.example.org/auth/v1/verify?token=abc123&type=magiclink&redirect_to=https%3A%2F%2Fmemories.example.org%2F";
@@ -83,6 +83,35 @@ describe("renderEmail", () => {
       // The plain-text part is not HTML: it keeps the address as typed.
       expect(mail.text).toContain(hostile);
     }
+  });
+});
+
+describe("renderNotice", () => {
+  const changedAt = new Date("2026-11-24T09:05:00Z");
+
+  it("says that the password changed, for which address and when, with no link and no code", () => {
+    const mail = renderNotice("password_changed", { email, changedAt });
+    expect(mail.subject).toBe("Your Memory Box password was changed");
+    expect(mail.text).toContain(
+      "The password of the Memory Box account for zoe@example.org was changed on 24 November 2026 at 09:05 UTC.",
+    );
+    expect(mail.text).not.toMatch(/https?:|code/i);
+    expect(mail.html).not.toMatch(/<a |https?:|<img|<script|<style/i);
+    expect(mail.html).toMatch(/^<!doctype html>/);
+  });
+
+  it("names the old and the new address of an address change", () => {
+    const mail = renderNotice("email_changed", { email, newEmail: "zoe@new.example.org", changedAt });
+    expect(mail.subject).toBe("Your Memory Box email address was changed");
+    expect(mail.text).toContain(
+      "The Memory Box account that used zoe@example.org was moved to zoe@new.example.org on 24 November 2026 at 09:05 UTC.",
+    );
+  });
+
+  it("escapes the addresses in the HTML", () => {
+    const hostile = '"<script>alert(1)</script>"@x.org';
+    const mail = renderNotice("email_changed", { email: hostile, newEmail: hostile, changedAt, siteName: "<i>Box</i>" });
+    expect(mail.html).not.toMatch(/<script|<i>/);
   });
 });
 

@@ -79,6 +79,59 @@ export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
   };
 }
 
+/** Notices of a change already made to an account, sent to the address it had before. */
+export type NoticeKind = "password_changed" | "email_changed";
+
+export interface NoticeData {
+  /** The account's address before the change, which the notice goes to. */
+  email: string;
+  /** The address the account uses from now on (email_changed). */
+  newEmail?: string;
+  /** When the change was made. */
+  changedAt: Date;
+  siteName?: string;
+}
+
+const ifNotYou = (site: string) =>
+  `If this wasn't you, someone else may be using your account: tell whoever runs this ${site} straight away, so they can end every session and set a new password.`;
+
+const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string) => Copy> = {
+  password_changed: (site, { email }, when) => ({
+    subject: `Your ${site} password was changed`,
+    intro: ["Hello,", `The password of the ${site} account for ${email} was changed on ${when}.`],
+    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  email_changed: (site, { email, newEmail }, when) => ({
+    subject: `Your ${site} email address was changed`,
+    intro: [
+      "Hello,",
+      `The ${site} account that used ${email} was moved to ${newEmail ?? "another address"} on ${when}. Mail about the account now goes there, and ${email} no longer signs in to it.`,
+    ],
+    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+};
+
+/**
+ * Renders a notice: what changed and when, with no link and no code, so that nothing in it can
+ * grant access to whoever reads it.
+ */
+export function renderNotice(kind: NoticeKind, data: NoticeData): RenderedEmail {
+  const site = data.siteName ?? "Memory Box";
+  const copy = notices[kind](site, data, formatWhen(data.changedAt));
+  return {
+    subject: copy.subject,
+    text: renderText(copy, undefined, undefined, site),
+    html: renderHtml(copy, undefined, undefined, site),
+  };
+}
+
+/** "24 November 2026 at 09:05 UTC": the server cannot know the reader's time zone. */
+function formatWhen(date: Date): string {
+  const day = date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const time = date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
+  return `${day} at ${time} UTC`;
+}
+
 interface Button {
   label: string;
   link: string;
@@ -87,9 +140,10 @@ interface Button {
 const codeLead = (button: Button | undefined) => (button === undefined ? "Your code:" : "Or enter this code instead:");
 const footer = (site: string) => `${site}, your private memory journal.`;
 
-function renderText(copy: Copy, code: string, button: Button | undefined, site: string): string {
+function renderText(copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
   const action = button === undefined ? [] : [`${button.label}:\n${button.link}`];
-  return [...copy.intro, ...action, `${codeLead(button)} ${code}`, ...copy.outro, `-- \n${footer(site)}`].join("\n\n") + "\n";
+  const codeLine = code === undefined ? [] : [`${codeLead(button)} ${code}`];
+  return [...copy.intro, ...action, ...codeLine, ...copy.outro, `-- \n${footer(site)}`].join("\n\n") + "\n";
 }
 
 // Mail clients drop <style> blocks and block remote content, so everything is inline and text-only.
@@ -104,7 +158,7 @@ const styles = {
   footer: "margin:24px 0 0;font-size:13px;color:#9a8c85;",
 };
 
-function renderHtml(copy: Copy, code: string, button: Button | undefined, site: string): string {
+function renderHtml(copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
   const paragraph = (content: string, style = styles.paragraph) => `<p style="${style}">${content}</p>`;
   const action = (label: string, href: string) => [
     paragraph(`<a href="${href}" style="${styles.button}">${label}</a>`, "margin:24px 0;"),
@@ -113,7 +167,9 @@ function renderHtml(copy: Copy, code: string, button: Button | undefined, site: 
   const content = [
     ...copy.intro.map((text) => paragraph(escapeHtml(text))),
     ...(button === undefined ? [] : action(escapeHtml(button.label), escapeHtml(button.link))),
-    paragraph(`${escapeHtml(codeLead(button))} <span style="${styles.code}">${escapeHtml(code)}</span>`),
+    ...(code === undefined
+      ? []
+      : [paragraph(`${escapeHtml(codeLead(button))} <span style="${styles.code}">${escapeHtml(code)}</span>`)]),
     ...copy.outro.map((text) => paragraph(escapeHtml(text))),
     paragraph(escapeHtml(footer(site)), styles.footer),
   ];

@@ -1,4 +1,4 @@
-import { AuthApiError } from "@supabase/auth-js";
+import { AuthApiError, AuthWeakPasswordError } from "@supabase/auth-js";
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -57,6 +57,52 @@ describe("auth screen", () => {
     expect(within(panel).getByLabelText("Email")).toHaveAttribute("type", "email");
     expect(within(panel).getByLabelText("Password")).toHaveAttribute("placeholder", "Create a password");
     expect(within(panel).getByRole("button", { name: "Sign Up" })).toBeInTheDocument();
+  });
+
+  it("shows the password rule under the Sign Up password field before anything is submitted, and not on Sign In", async () => {
+    stubRpc(invitedEverywhere);
+    const { user } = renderApp("/auth");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    expect(screen.queryByText(/hard to guess/)).not.toBeInTheDocument();
+    expect(screen.getByLabelText("Password")).not.toHaveAttribute("aria-describedby");
+
+    await openSignUp(user);
+
+    const rule =
+      "Choose a password that is hard to guess: common passwords, keyboard patterns and your email address are not accepted.";
+    const panel = screen.getByRole("tabpanel");
+    expect(within(panel).getByText(rule)).toBeInTheDocument();
+    expect(within(panel).getByLabelText("Password")).toHaveAccessibleDescription(rule);
+    expect(within(panel).getByLabelText("Password")).not.toHaveAttribute("aria-invalid");
+  });
+
+  it("shows under the field why the server refused a guessable password, beside its message, until the password changes", async () => {
+    const fetchMock = stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    const message = "Password is known to be weak and easy to guess, please choose a different one.";
+    client.signUp.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: new AuthWeakPasswordError(message, 422, ["pwned"]),
+    });
+    const { user } = renderApp("/auth", { client });
+    await openSignUp(user);
+    await fillIn(user, "alex@example.com", "password123");
+
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+
+    expect(await screen.findByText("Authentication Error")).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    const problem =
+      "This password is too easy to guess: it is a common password, or close to one, or contains your email address.";
+    expect(screen.getByText(problem)).toBeInTheDocument();
+    const field = screen.getByLabelText("Password");
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(field).toHaveAccessibleDescription(expect.stringContaining(problem));
+    expect(rpcCalls(fetchMock, "mark_email_used")).toEqual([]);
+
+    await user.type(field, "!");
+    expect(screen.queryByText(problem)).not.toBeInTheDocument();
+    expect(field).not.toHaveAttribute("aria-invalid");
   });
 
   it.each([

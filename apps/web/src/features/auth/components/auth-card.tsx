@@ -2,7 +2,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { CredentialsForm } from "@/features/auth/components/credentials-form";
 import { useSignIn } from "@/features/auth/hooks/use-sign-in";
-import { useSignUp } from "@/features/auth/hooks/use-sign-up";
+import { passwordRule, useSignUp } from "@/features/auth/hooks/use-sign-up";
 
 /** The sign-in / sign-up card. Where a successful sign-in leads is the auth route's business. */
 export function AuthCard() {
@@ -36,6 +36,9 @@ export function AuthCard() {
           <TabsContent value="sign-up" className="pt-2">
             <CredentialsForm
               passwordPlaceholder="Create a password"
+              passwordHint={passwordRule}
+              passwordProblems={signUp.passwordProblems}
+              onPasswordChange={signUp.clearPasswordProblems}
               passwordAutoComplete="new-password"
               submitLabel="Sign Up"
               busyLabel="Creating account..."

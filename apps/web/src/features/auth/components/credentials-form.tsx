@@ -7,6 +7,11 @@ import type { Credentials } from "@/features/auth/api/credentials";
 
 export interface CredentialsFormProps {
   passwordPlaceholder: string;
+  /** Shown under the password field before anything is submitted (the rule a new password must meet). */
+  passwordHint?: string;
+  /** What the server found wrong with the password last submitted; cleared by the parent on a change. */
+  passwordProblems?: string[];
+  onPasswordChange?: () => void;
   passwordAutoComplete: "current-password" | "new-password";
   submitLabel: string;
   busyLabel: string;
@@ -17,6 +22,9 @@ export interface CredentialsFormProps {
 /** E-mail and password with a submit button that waits for both and is disabled while busy. */
 export function CredentialsForm({
   passwordPlaceholder,
+  passwordHint,
+  passwordProblems = [],
+  onPasswordChange,
   passwordAutoComplete,
   submitLabel,
   busyLabel,
@@ -28,6 +36,9 @@ export function CredentialsForm({
   const [password, setPassword] = useState("");
   const trimmedEmail = email.trim();
   const disabled = busy || trimmedEmail === "" || password === "";
+  const hintId = `${id}-password-hint`;
+  const problemsId = `${id}-password-problems`;
+  const describedBy = [passwordHint ? hintId : "", passwordProblems.length > 0 ? problemsId : ""].filter(Boolean).join(" ");
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -57,9 +68,26 @@ export function CredentialsForm({
           autoComplete={passwordAutoComplete}
           placeholder={passwordPlaceholder}
           value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            onPasswordChange?.();
+          }}
           required
+          aria-describedby={describedBy || undefined}
+          aria-invalid={passwordProblems.length > 0 || undefined}
         />
+        {passwordHint && (
+          <p id={hintId} className="text-sm text-muted-foreground">
+            {passwordHint}
+          </p>
+        )}
+        {passwordProblems.length > 0 && (
+          <ul id={problemsId} className="text-sm text-destructive">
+            {passwordProblems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        )}
       </div>
       <Button type="submit" className="w-full" disabled={disabled}>
         {busy ? busyLabel : submitLabel}
