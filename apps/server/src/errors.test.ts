@@ -1,3 +1,5 @@
+import Sqlite from "better-sqlite3";
+import { DatabaseError } from "pg";
 import { describe, expect, it } from "vitest";
 import { classifyError } from "./errors";
 
@@ -8,6 +10,8 @@ describe("classifyError: running out of space", () => {
     ["a full disk", fsError("ENOSPC")],
     ["an exhausted quota", fsError("EDQUOT")],
     ["a full disk inside a store's own error", new Error("could not store", { cause: fsError("ENOSPC") })],
+    ["SQLite's database file on a full disk", new Sqlite.SqliteError("database or disk is full", "SQLITE_FULL")],
+    ["PostgreSQL out of disk space", Object.assign(new DatabaseError("could not extend file", 0, "error"), { code: "53100" })],
     [
       "an S3-compatible server out of space",
       Object.assign(new Error("XMinioStorageFull"), { $metadata: { httpStatusCode: 507 } }),

@@ -85,12 +85,18 @@ export function classifyError(thrown: unknown): ClassifiedError {
 }
 
 /**
- * A write that failed for want of space: the file system's ENOSPC or EDQUOT (quota), or an
- * S3-compatible server's 507, anywhere in the error's cause chain (stores wrap what they throw).
+ * Codes of a write refused for want of space: the file system's ENOSPC and EDQUOT (quota),
+ * SQLite's SQLITE_FULL (its database file's disk is full) and PostgreSQL's disk_full (53100).
+ */
+const outOfSpaceCodes = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL", "53100"]);
+
+/**
+ * A write that failed for want of space: one of `outOfSpaceCodes` or an S3-compatible server's
+ * 507, anywhere in the error's cause chain (stores wrap what they throw).
  */
 function isOutOfSpace(thrown: unknown): boolean {
   for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 5; depth += 1) {
-    if ("code" in error && (error.code === "ENOSPC" || error.code === "EDQUOT")) return true;
+    if ("code" in error && typeof error.code === "string" && outOfSpaceCodes.has(error.code)) return true;
     if ("$metadata" in error && (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode === 507) return true;
     error = "cause" in error ? error.cause : undefined;
   }

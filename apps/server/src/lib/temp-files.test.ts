@@ -33,6 +33,19 @@ describe("removeLeftoverTempFiles", () => {
     expect(await readdir(dir)).toEqual([liveInFlight]);
   });
 
+  it("keeps another machine's files while they may be in flight: its process ids mean nothing here", async () => {
+    // Two containers sharing a DATA_DIR volume, each server running as pid 1, or any two hosts.
+    const elsewhereSamePid = ownedTempName(".upload", "another-container");
+    const elsewhereDeadPid = ownedTempName(".upload", "another-container").replace(/^\d+/, String(await deadPid()));
+    const elsewhereOld = ownedTempName(".upload", "another-container");
+    for (const name of [elsewhereSamePid, elsewhereDeadPid, elsewhereOld]) await writeFile(path.join(dir, name), "12345");
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    await utimes(path.join(dir, elsewhereOld), twoDaysAgo, twoDaysAgo);
+
+    expect(await removeLeftoverTempFiles(dir)).toEqual({ files: 1, bytes: 5 });
+    expect((await readdir(dir)).sort()).toEqual([elsewhereSamePid, elsewhereDeadPid].sort());
+  });
+
   it("is content with a folder that does not exist yet", async () => {
     expect(await removeLeftoverTempFiles(path.join(dir, "missing"))).toEqual({ files: 0, bytes: 0 });
   });

@@ -1,16 +1,21 @@
+import fs from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import type { Memory, Photo } from "@memory-box/contract";
+import Sqlite from "better-sqlite3";
+import { DatabaseError } from "pg";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { S3ServiceException } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { multipartContentType, multipartPayload } from "../../../test/multipart";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { openDatabase } from "../../db/database";
-import { createBlobStore } from "../storage";
+import { type BlobStore, createBlobStore, LocalBlobStore, S3BlobStore } from "../storage";
+import { PhotosRepository } from "./photos.repository";
 import { heicSample, pngBomb, rotatedCameraJpeg, twoTone } from "./fixtures/test-images";
 
 /** A multipart/form-data body with one file, as a browser sends it. */
@@ -20,6 +25,18 @@ function multipart(filename: string, contentType: string, data: Buffer, field = 
     headers: { "content-type": multipartContentType },
   };
 }
+
+/** What a write to a full disk throws, as node:fs reports it. */
+const noSpaceLeft = () =>
+  Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28, syscall: "write" });
+/** What the AWS SDK throws when a MinIO server is out of space. */
+const s3StorageFull = () =>
+  new S3ServiceException({
+    name: "XMinioStorageFull",
+    $fault: "server",
+    $metadata: { httpStatusCode: 507 },
+    message: "Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.",
+  });
 
 const storages = ["local disk", "S3 (s3rver)"] as const;
 const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
@@ -205,6 +222,72 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     const leftovers = await readdir(path.join(testApp.config.dataDir, "uploads")).catch(() => []);
     expect(leftovers).toEqual([]);
   });
+
+  it.each([
+    ["the storage, storing the upload's second file", () => storeRefusesSecondPut()],
+    ["the upload folder, receiving the file", () => uploadFolderFillsUp()],
+    ["the database, writing the photo's row", () => databaseRefusesRow()],
+  ])("answers a full disk in %s with 507 insufficient_storage, leaving nothing behind", async (_where, fillDisk) => {
+    const [objectsBefore, rowsBefore] = [await storedObjects(), (await photoRows()).length];
+    const restore = fillDisk();
+    let response;
+    try {
+      response = await upload("full.jpg", "image/jpeg", jpeg);
+    } finally {
+      restore();
+    }
+    expect(response.statusCode, response.body).toBe(507);
+    expect(response.json()).toEqual({
+      code: "insufficient_storage",
+      message: "The server's storage is full, so nothing was saved. Ask whoever runs Memory Box to free some space.",
+    });
+    expect(await storedObjects()).toEqual(objectsBefore);
+    expect((await photoRows()).length).toBe(rowsBefore);
+    expect(await readdir(path.join(testApp.config.dataDir, "uploads")).catch(() => [])).toEqual([]);
+    if (!s3) expect(await readdir(path.join(testApp.config.dataDir, "storage", ".tmp"))).toEqual([]);
+    // The next upload, with room again, goes through.
+    expect((await upload("after.jpg", "image/jpeg", jpeg)).statusCode).toBe(201);
+  });
+
+  /**
+   * The blob store's second write of an upload fails as a full store reports it: the file system's
+   * ENOSPC on disk, an S3-compatible server's 507 (MinIO's XMinioStorageFull) on S3.
+   */
+  function storeRefusesSecondPut(): () => void {
+    const prototype = s3 ? S3BlobStore.prototype : LocalBlobStore.prototype;
+    const put = Object.getOwnPropertyDescriptor(prototype, "put")!.value as BlobStore["put"];
+    let puts = 0;
+    const spy = vi.spyOn(prototype, "put").mockImplementation(function (this: BlobStore, ...args) {
+      puts += 1;
+      if (puts === 2) return Promise.reject(s3 ? s3StorageFull() : noSpaceLeft());
+      return put.apply(this, args);
+    });
+    return () => spy.mockRestore();
+  }
+
+  /** The photo's row meets a full disk, as each engine reports it, after every file is stored. */
+  function databaseRefusesRow(): () => void {
+    const full =
+      engine === "sqlite"
+        ? new Sqlite.SqliteError("database or disk is full", "SQLITE_FULL")
+        : Object.assign(new DatabaseError("could not extend file: No space left on device", 0, "error"), { code: "53100" });
+    const spy = vi.spyOn(PhotosRepository.prototype, "insert").mockRejectedValue(full);
+    return () => spy.mockRestore();
+  }
+
+  /** The upload's temporary file takes its first bytes, then the disk is full. */
+  function uploadFolderFillsUp(): () => void {
+    const createWriteStream = fs.createWriteStream;
+    const spy = vi.spyOn(fs, "createWriteStream").mockImplementation((...args: Parameters<typeof fs.createWriteStream>) => {
+      const stream = createWriteStream(...args);
+      const write = stream._write.bind(stream);
+      stream._write = (chunk: Buffer, encoding, callback) =>
+        write(chunk.subarray(0, 16), encoding, (error) => callback(error ?? noSpaceLeft()));
+      stream._writev = undefined;
+      return stream;
+    });
+    return () => spy.mockRestore();
+  }
 
   it("attaches photos to a memory in order, removes dropped ones with their files, and deletes all with the memory", async () => {
     const photos: Photo[] = [];

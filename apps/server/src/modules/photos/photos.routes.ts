@@ -33,7 +33,7 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
         tags: ["photos"],
         summary: "Upload a photo (multipart field `file`); attach it to a memory by listing its id in `photo_ids`",
         consumes: ["multipart/form-data"],
-        response: { 201: Photo, 400: ApiError, 401: ApiError, 413: ApiError, 415: ApiError, 422: ApiError },
+        response: { 201: Photo, 400: ApiError, 401: ApiError, 413: ApiError, 415: ApiError, 422: ApiError, 507: ApiError },
       },
     },
     async (request, reply) => {
