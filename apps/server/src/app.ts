@@ -232,7 +232,11 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
  * Files and rows are reconciled at start and daily (files no row names, rows whose files are
  * gone). Photos from before display copies get theirs rendered once, in the background, at start.
  */
-function schedulePhotoSweeps(app: FastifyInstance, photos: PhotosService, reconcileFiles: () => Promise<FileReconciliation>): void {
+function schedulePhotoSweeps(
+  app: FastifyInstance,
+  photos: PhotosService,
+  reconcileFiles: () => Promise<FileReconciliation>,
+): void {
   const sweep = () => {
     photos.sweepUnattached().then(
       (swept) => swept > 0 && app.log.info({ swept }, "removed photos never attached to a memory"),
