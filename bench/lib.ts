@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 /** Shared pieces of the benchmarks: a real server process on loopback and a bounded load loop. */
 
@@ -17,7 +18,10 @@ export interface RunningServer {
   env: Record<string, string>;
   /** Resident memory of the server process, in MB. */
   rssMb(): number;
+  /** SIGTERM, then removes the temporary data folder made for it (not one passed as DATA_DIR). */
   stop(): Promise<void>;
+  /** SIGKILL, as a power cut or the OOM killer would: nothing is cleaned up. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -66,6 +70,12 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    crash: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 }
@@ -178,6 +188,24 @@ function summarize(latencies: number[], errors: number, seconds: number): LoadRe
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** A PostgreSQL database of its own for one benchmark run, next to `adminUrl`'s; `drop` removes it. */
+export async function scratchPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `memory_box_bench_${randomBytes(4).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 /**

@@ -8,11 +8,9 @@
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                   (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { HttpClient, startBareFastify } from "./http";
 import {
   cli,
@@ -21,6 +19,7 @@ import {
   round,
   RunConditions,
   runLoad,
+  scratchPostgresDatabase,
   startServer,
   type Watched,
   watchCommand,
@@ -70,24 +69,12 @@ async function scratchDatabase(engine: Engine): Promise<{
       drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `memory_box_bench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const { url, drop } = await scratchPostgresDatabase(adminUrl);
   return {
-    env: { DATABASE_URL: url.toString() },
-    target: { engine, url: url.toString() },
-    seed: (userIds) => seedPostgres(url.toString(), memoryCount, userIds),
-    drop: () => admin(`drop database if exists ${name} with (force)`),
+    env: { DATABASE_URL: url },
+    target: { engine, url },
+    seed: (userIds) => seedPostgres(url, memoryCount, userIds),
+    drop,
   };
 }
 

@@ -47,7 +47,7 @@ export function usePhotoAccess(status: AuthStatus): void {
  * this runs on every screen, the sign-in screen's bundle included, which must not carry the
  * contract's validators.
  */
-async function renewPhotoAccess(): Promise<number> {
+export async function renewPhotoAccess(): Promise<number> {
   const { data } = await getAuthClient().getSession();
   if (!data.session) return retryMs;
   const response = await fetch(photoAccessPath, {

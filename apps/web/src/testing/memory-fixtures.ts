@@ -19,9 +19,9 @@ export function fakePhoto(overrides: Partial<Photo> = {}): Photo {
   const id = overrides.id ?? fakeId();
   return {
     id,
-    url: `/storage/v1/object/sign/memory-photos/${id}.jpg?expires=1&token=original`,
-    preview_url: `/storage/v1/object/sign/memory-photos/${id}-preview.webp?expires=1&token=preview`,
-    thumbnail_url: `/storage/v1/object/sign/memory-photos/${id}-thumb.webp?expires=1&token=thumb`,
+    url: `/storage/v1/object/authenticated/memory-photos/${id}.display.jpg`,
+    preview_url: `/storage/v1/object/authenticated/memory-photos/${id}.preview.webp`,
+    thumbnail_url: `/storage/v1/object/authenticated/memory-photos/${id}.thumb.webp`,
     content_type: "image/jpeg",
     width: 1200,
     height: 800,

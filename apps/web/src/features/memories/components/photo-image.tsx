@@ -2,6 +2,7 @@ import { useState, type ComponentProps } from "react";
 import type { Photo } from "@memory-box/contract";
 
 import { thumbHashAverageColour, thumbHashDataUrl } from "@/features/memories/utils/thumbhash";
+import { renewPhotoAccess } from "@/lib/photo-access";
 import { cn } from "@/lib/utils";
 
 export interface PhotoImageProps extends Omit<ComponentProps<"img">, "src" | "width" | "height"> {
@@ -16,14 +17,34 @@ export interface PhotoImageProps extends Omit<ComponentProps<"img">, "src" | "wi
  * until the image has loaded: the blurred picture behind a preview, the average colour behind a
  * thumbnail (a page shows a hundred of them, and they arrive quickly); a neutral tint when the
  * hash cannot be decoded.
+ *
+ * A photo that fails to load is tried once more after renewing the photo access cookie (it may
+ * have run out while the page sat open); if it fails again it says so in words, never as a broken
+ * image.
  */
-export function PhotoImage({ photo, size, alt, className, style, onLoad, ...props }: PhotoImageProps) {
+export function PhotoImage({ photo, size, alt, className, style, onLoad, onError, ...props }: PhotoImageProps) {
   const [loaded, setLoaded] = useState(false);
+  const [attempt, setAttempt] = useState<"first" | "retry" | "failed">("first");
+
+  if (attempt === "failed") {
+    return (
+      <span
+        role="img"
+        aria-label={`${alt}: could not be loaded`}
+        data-failed="true"
+        className={cn("flex items-center justify-center bg-muted p-2 text-center text-xs text-muted-foreground", className)}
+        style={style}
+      >
+        Photo unavailable
+      </span>
+    );
+  }
   const placeholder = loaded || size === "thumbnail" ? null : thumbHashDataUrl(photo.placeholder);
   const tint = loaded || size === "preview" ? null : thumbHashAverageColour(photo.placeholder);
 
   return (
     <img
+      key={attempt}
       src={size === "preview" ? photo.preview_url : photo.thumbnail_url}
       width={photo.width}
       height={photo.height}
@@ -38,6 +59,14 @@ export function PhotoImage({ photo, size, alt, className, style, onLoad, ...prop
       onLoad={(event) => {
         setLoaded(true);
         onLoad?.(event);
+      }}
+      onError={(event) => {
+        onError?.(event);
+        if (attempt === "first") {
+          void renewPhotoAccess()
+            .catch(() => undefined)
+            .then(() => setAttempt("retry"));
+        } else setAttempt("failed");
       }}
       {...props}
     />
