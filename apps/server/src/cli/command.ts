@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 
@@ -19,5 +20,27 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
+  }
+}
+
+/**
+ * A command's flags (each a string, plus `--help`/`-h`) and positionals, strictly: an unknown flag
+ * or a missing value is a UsageError, which the CLI prints with the usage.
+ */
+export function parseCommandArgs<Names extends string>(args: string[], flags: readonly Names[]) {
+  const options = Object.fromEntries(flags.map((name) => [name, { type: "string" as const }])) as Record<
+    Names,
+    { type: "string" }
+  >;
+  try {
+    return parseArgs({
+      args,
+      options: { ...options, help: { type: "boolean", short: "h" } } satisfies ParseArgsConfig["options"],
+      allowPositionals: true,
+      strict: true,
+    }) as { values: Partial<Record<Names, string>> & { help?: boolean }; positionals: string[] };
+  } catch (error) {
+    // node:util reports unknown flags and missing values as TypeErrors; they are the operator's to fix.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }

@@ -138,9 +138,9 @@ describe.each(testEngines)("runCli on %s", (engine) => {
     expect(await run()).toBe(1);
     expect(err).toEqual([
       'Unknown command "frobnicate".',
-      "Commands: invite, service-token",
+      "Commands: invite, service-token, reconcile",
       "Name a command.",
-      "Commands: invite, service-token",
+      "Commands: invite, service-token, reconcile",
     ]);
   });
 

@@ -1,9 +1,8 @@
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { PhotoFilesReconciler, PhotosRepository } from "../modules/photos";
 import { createBlobStore } from "../modules/storage";
 import { removeLeftoverTempFiles } from "../lib/temp-files";
-import { type Command, UsageError } from "./command";
+import { type Command, parseCommandArgs, UsageError } from "./command";
 import type { ConfiguredCommandContext } from "./service-token.command";
 
 const maxHours = 24 * 365;
@@ -22,7 +21,7 @@ export const reconcileCommand = {
   usage,
 
   async run({ args, db, out, config }: ConfiguredCommandContext) {
-    const { values, positionals } = parse(args);
+    const { values, positionals } = parseCommandArgs(args, ["grace-hours"]);
     if (values.help) {
       out(usage);
       return;
@@ -54,17 +53,4 @@ function parseHours(raw: string): number {
   const hours = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
   if (!(hours >= 0 && hours <= maxHours)) throw new UsageError(`--grace-hours must be a whole number from 0 to ${maxHours}.`);
   return hours;
-}
-
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { "grace-hours": { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
 import type { Config } from "../config";
 import { InstanceSettingsRepository } from "../modules/instance";
 import { SigningKeys } from "../modules/auth";
-import { type Command, type CommandContext, UsageError } from "./command";
+import { type Command, type CommandContext, parseCommandArgs, UsageError } from "./command";
 
 /** What this command needs beyond the usual context; run-cli passes the loaded configuration. */
 export interface ConfiguredCommandContext extends CommandContext {
@@ -27,7 +26,7 @@ export const serviceTokenCommand = {
   usage,
 
   async run({ args, db, out, config }: ConfiguredCommandContext) {
-    const { values, positionals } = parse(args);
+    const { values, positionals } = parseCommandArgs(args, ["days"]);
     if (values.help) {
       out(usage);
       return;
@@ -48,18 +47,4 @@ function parseDays(raw: string): number {
   const days = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
   if (!(days >= 1 && days <= maxDays)) throw new UsageError(`--days must be a whole number from 1 to ${maxDays}.`);
   return days;
-}
-
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { days: { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    // node:util reports unknown flags and missing values as TypeErrors; they are the operator's to fix.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

@@ -166,13 +166,7 @@ export function restrictImageDecoders(): void {
  * for data that does not decode cleanly (a truncated file included).
  */
 export async function processImage(input: Buffer, options: ProcessImageOptions = {}): Promise<ProcessedImage> {
-  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
-  const detected = detectImageFormat(input);
-  if (detected === null) throw new UnsupportedImageError();
-
-  try {
-    const { format, metadata } = await readHeader(input, detected, maxPixels);
-    const source = format === "heic" ? await decodeHeicSource(input, maxPixels) : sharpSource(input, metadata, maxPixels);
+  return decodeChecked(input, options, async ({ format, metadata, source, maxPixels }) => {
     const { preview, thumbnail, placeholder } = await renderDerivatives(source.image.clone());
     const display = await renderDisplayCopy(input, format, source, maxPixels);
     return {
@@ -186,9 +180,7 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
       preview,
       display,
     };
-  } catch (error) {
-    throw asImageError(error, maxPixels);
-  }
+  });
 }
 
 /**
@@ -196,13 +188,29 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
  * existed): the same checks, no derivatives.
  */
 export async function renderDisplayCopyOf(input: Buffer, options: ProcessImageOptions = {}): Promise<DisplayCopy> {
+  return decodeChecked(input, options, ({ format, source, maxPixels }) => renderDisplayCopy(input, format, source, maxPixels));
+}
+
+interface Decoded {
+  format: ImageFormat;
+  metadata: Metadata;
+  source: Source;
+  maxPixels: number;
+}
+
+/** The checks every decode goes through, in their safe order, then `render`; any failure as our own error. */
+async function decodeChecked<T>(
+  input: Buffer,
+  options: ProcessImageOptions,
+  render: (decoded: Decoded) => Promise<T>,
+): Promise<T> {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   const detected = detectImageFormat(input);
   if (detected === null) throw new UnsupportedImageError();
   try {
     const { format, metadata } = await readHeader(input, detected, maxPixels);
     const source = format === "heic" ? await decodeHeicSource(input, maxPixels) : sharpSource(input, metadata, maxPixels);
-    return await renderDisplayCopy(input, format, source, maxPixels);
+    return await render({ format, metadata, source, maxPixels });
   } catch (error) {
     throw asImageError(error, maxPixels);
   }
