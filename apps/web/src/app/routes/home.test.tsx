@@ -295,6 +295,37 @@ describe("home screen", () => {
       }
     });
 
+    it("opens every tag from the +N more badge, narrowed by typing, and filters by the one chosen", async () => {
+      const backend = new FakeMemoryBackend([
+        fakeMemory({ title: "One", tags: ["travel", "food", "family"] }),
+        fakeMemory({ title: "Two", tags: ["travel", "food", "beach"] }),
+        fakeMemory({ title: "Three", tags: ["travel", "hiking", "music"] }),
+        fakeMemory({ title: "Four", tags: ["art"] }),
+      ]);
+      const { user } = renderHome(backend);
+      await screen.findByText("4 memories");
+
+      await user.click(screen.getByRole("button", { name: "+2 more: all tags" }));
+      const all = await screen.findByRole("list", { name: "All tags" });
+      expect(
+        within(all)
+          .getAllByRole("button")
+          .map((button) => button.textContent),
+      ).toEqual(["travel", "food", "art", "beach", "family", "hiking", "music"]);
+      await user.type(screen.getByRole("searchbox", { name: "Filter tags" }), "MU");
+      expect(
+        within(all)
+          .getAllByRole("button")
+          .map((button) => button.textContent),
+      ).toEqual(["music"]);
+
+      await user.click(within(all).getByRole("button", { name: "music" }));
+      expect(await screen.findByText("1 of 4 memories")).toBeInTheDocument();
+      expect(cardTitles()).toEqual(["Three"]);
+      expect(backend.listQueries().at(-1)).toEqual({ tag: "music" });
+      expect(screen.queryByRole("list", { name: "All tags" })).not.toBeInTheDocument();
+    });
+
     it("offers All Tags and the five most used tags with +N more, and a second click clears the tag", async () => {
       const tagged = (title: string, tags: string[]) => fakeMemory({ title, tags });
       const backend = new FakeMemoryBackend([
@@ -311,8 +342,7 @@ describe("home screen", () => {
         within(filter)
           .getAllByRole("button")
           .map((button) => button.textContent),
-      ).toEqual(["All Tags", "travel", "food", "art", "beach", "family"]);
-      expect(within(filter).getByText("+2 more")).toBeInTheDocument();
+      ).toEqual(["All Tags", "travel", "food", "art", "beach", "family", "+2 more"]);
       expect(within(filter).getByRole("button", { name: "All Tags" })).toHaveAttribute("aria-pressed", "true");
 
       await user.click(within(filter).getByRole("button", { name: "food" }));

@@ -1,14 +1,18 @@
+import { useState } from "react";
 import type { TagList } from "@memory-box/contract";
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 
 /** The filter offers the most used tags only; the rest are counted in a "+N more" badge. */
 export const tagFilterLimit = 5;
 
 /**
  * "All Tags" plus the five most used tags, as toggle buttons (`aria-pressed`). Choosing the
- * active tag again clears the filter. `selected` is "" for all tags.
+ * active tag again clears the filter. `selected` is "" for all tags. The "+N more" badge opens
+ * every tag, narrowed by what is typed, so a tag past the fifth is one choice away too.
  */
 export function TagFilter({
   tags,
@@ -46,7 +50,73 @@ export function TagFilter({
           </Button>
         );
       })}
-      {more > 0 && <Badge variant="secondary">+{more} more</Badge>}
+      {more > 0 && <AllTags tags={tags} more={more} selected={selected} onSelect={onSelect} />}
     </div>
+  );
+}
+
+function AllTags({
+  tags,
+  more,
+  selected,
+  onSelect,
+}: {
+  tags: TagList["tags"];
+  more: number;
+  selected: string;
+  onSelect: (tag: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState("");
+  const needle = query.trim().toLocaleLowerCase();
+  const matching = needle === "" ? tags : tags.filter(({ tag }) => tag.toLocaleLowerCase().includes(needle));
+
+  return (
+    <Popover
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setQuery("");
+      }}
+    >
+      <PopoverTrigger asChild>
+        <Badge asChild variant="secondary">
+          <button type="button" aria-label={`+${more} more: all tags`}>
+            +{more} more
+          </button>
+        </Badge>
+      </PopoverTrigger>
+      <PopoverContent className="space-y-3">
+        <Input
+          type="search"
+          aria-label="Filter tags"
+          placeholder="Filter tags..."
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        <ul aria-label="All tags" className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto">
+          {matching.map(({ tag }) => {
+            const active = tag === selected;
+            return (
+              <li key={tag}>
+                <Button
+                  size="sm"
+                  variant={active ? "default" : "outline"}
+                  aria-pressed={active}
+                  onClick={() => {
+                    onSelect(active ? "" : tag);
+                    setOpen(false);
+                    setQuery("");
+                  }}
+                >
+                  {tag}
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+        {matching.length === 0 && <p className="text-sm text-muted-foreground">No tag matches.</p>}
+      </PopoverContent>
+    </Popover>
   );
 }
