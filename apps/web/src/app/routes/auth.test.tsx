@@ -293,7 +293,8 @@ describe("auth screen", () => {
     expect(screen.getByRole("button", { name: "Sign In" })).toBeEnabled();
   });
 
-  it("creates the account, marks the invitation used and says to check the e-mail", async () => {
+  it("creates the account and says to check the e-mail, without a request that could only be refused", async () => {
+    localStorage.clear();
     const fetchMock = stubRpc(invitedEverywhere);
     const { user, client, router } = renderApp("/auth");
     await openSignUp(user);
@@ -308,27 +309,46 @@ describe("auth screen", () => {
       password: "secret-password",
       options: { emailRedirectTo: `${window.location.origin}/` },
     });
-    expect(rpcCalls(fetchMock, "mark_email_used").map((call) => call.args)).toEqual([{ user_email: "alex@example.com" }]);
-    // Confirmation is pending: no session, so the visitor stays on the auth screen.
+    // Confirmation is pending: no session to mark the invitation with, so no call yet.
+    expect(rpcCalls(fetchMock, "mark_email_used")).toEqual([]);
     expect(currentPath(router)).toBe("/auth");
   });
 
-  it("still reports success when marking the invitation fails for want of a session", async () => {
-    const consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const fetchMock = stubRpc({
-      is_email_invited: () => true,
-      mark_email_used: () => Response.json({ message: "This endpoint requires a valid Bearer token" }, { status: 401 }),
-    });
-    const { user } = renderApp("/auth");
+  it("marks the invitation used with the first session the confirmation link opens, once", async () => {
+    localStorage.clear();
+    const fetchMock = stubRpc(invitedEverywhere);
+    const { user, client } = renderApp("/auth");
+    await openSignUp(user);
+    await fillIn(user, "Alex@Example.com", "secret-password");
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await screen.findByText("Check your email for confirmation link");
+
+    const session = fakeSession(fakeUser({ email: "alex@example.com" }));
+    client.emit("SIGNED_IN", session);
+
+    await waitFor(() =>
+      expect(rpcCalls(fetchMock, "mark_email_used").map((call) => [call.args, call.headers.get("Authorization")])).toEqual([
+        [{ user_email: "alex@example.com" }, `Bearer ${session.access_token}`],
+      ]),
+    );
+    client.emit("TOKEN_REFRESHED", { ...session, access_token: "refreshed" });
+    await screen.findByText("Welcome back, alex!");
+    expect(rpcCalls(fetchMock, "mark_email_used")).toHaveLength(1);
+  });
+
+  it("does not mark a remembered invitation for someone else who signs in on the same browser", async () => {
+    localStorage.clear();
+    const fetchMock = stubRpc(invitedEverywhere);
+    const { user, client } = renderApp("/auth");
     await openSignUp(user);
     await fillIn(user, "alex@example.com", "secret-password");
-
     await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await screen.findByText("Check your email for confirmation link");
 
-    expect(await screen.findByText("Check your email for confirmation link")).toBeInTheDocument();
-    expect(rpcCalls(fetchMock, "mark_email_used")[0]?.headers.has("Authorization")).toBe(false);
-    expect(consoleWarn).toHaveBeenCalledWith("Could not mark the invitation as used:", expect.anything());
-    expect(screen.queryByText("Error")).not.toBeInTheDocument();
+    client.emit("SIGNED_IN", fakeSession(fakeUser({ email: "sam@example.com" })));
+
+    await screen.findByText("Welcome back, sam!");
+    expect(rpcCalls(fetchMock, "mark_email_used")).toEqual([]);
   });
 
   it("marks the invitation with the new session when the account needs no confirmation", async () => {

@@ -1,17 +1,29 @@
+import { useEffect } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 
 import { PageSpinner } from "@/components/page-spinner";
+import { markRememberedInvitation } from "@/features/auth/api/invitations";
 import { authPathFor } from "@/features/auth/utils/next-path";
 import { useAuth } from "@/lib/auth-context";
 
 /**
  * Layout route for the member screens. Waits for the auth client to settle the session (from
  * storage or a confirmation link in the URL) before deciding, then sends visitors without a
- * session to the auth screen, remembering where they were going.
+ * session to the auth screen, remembering where they were going. A member arriving from their
+ * confirmation link gets their invitation marked as used, as the spec asks after a sign-up.
  */
 export function RequireAuth() {
-  const { status } = useAuth();
+  const { status, session } = useAuth();
   const location = useLocation();
+
+  const email = session?.user.email;
+  const accessToken = session?.access_token;
+  useEffect(() => {
+    if (accessToken === undefined) return;
+    markRememberedInvitation(email, accessToken).catch((error: unknown) => {
+      console.warn("Could not mark the invitation as used:", error);
+    });
+  }, [email, accessToken]);
 
   if (status === "loading") return <PageSpinner />;
   if (status === "signedOut") return <Navigate to={authPathFor(`${location.pathname}${location.search}`)} replace />;

@@ -2,7 +2,7 @@ import { isAuthWeakPasswordError } from "@supabase/auth-js";
 import { useState } from "react";
 
 import { signUpWithPassword, type Credentials } from "@/features/auth/api/credentials";
-import { markEmailUsed } from "@/features/auth/api/invitations";
+import { markEmailUsed, rememberInvitationToMark } from "@/features/auth/api/invitations";
 import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
@@ -26,11 +26,16 @@ async function signUp(credentials: Credentials): Promise<string[]> {
     notify.error("Authentication Error", error.message);
     return isAuthWeakPasswordError(error) ? error.reasons.map((reason) => reasonTexts[reason] ?? error.message) : [];
   }
-  try {
-    await markEmailUsed(credentials.email, data.session?.access_token);
-  } catch (markError) {
-    // Expected while the account awaits confirmation (no session yet); the server marked it at sign-up.
-    console.warn("Could not mark the invitation as used:", markError);
+  if (data.session) {
+    try {
+      await markEmailUsed(credentials.email, data.session.access_token);
+    } catch (markError) {
+      // The server marks the invitation at confirmation too; nothing the visitor could do about it.
+      console.warn("Could not mark the invitation as used:", markError);
+    }
+  } else {
+    // Awaiting confirmation: no session to call with yet; marked at the first sign-in (RequireAuth).
+    rememberInvitationToMark(credentials.email);
   }
   notify.success("Success", "Check your email for confirmation link");
   return [];
