@@ -107,6 +107,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ),
     uploadDir: path.join(config.dataDir, "uploads"),
     maxPixels: config.photos.maxMegapixels * 1_000_000,
+    maxUploadBytes: config.photos.maxUploadBytes,
     accessTtlSeconds: config.photos.accessTtlSeconds,
     log: app.log,
     ...(options.now ? { now: options.now } : {}),

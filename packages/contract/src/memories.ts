@@ -96,7 +96,9 @@ export const Memory = z.object({
   photos: z.array(Photo),
   user_id: z.string().nullable(),
   profiles: z.object({ display_name: z.string() }).nullable(),
+  /** Who saved the last change (their user id), and their display name as it is now. */
   updated_by: z.string().nullable(),
+  updated_by_profile: z.object({ display_name: z.string() }).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Increases with every change. Send it back as `If-Match` to refuse overwriting someone else's edit. */

@@ -8,10 +8,17 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** For validation errors: which fields broke which rule, as the server names them (`tags.3`). */
+    readonly fieldErrors: readonly FieldError[] = [],
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
 }
 
 export interface ApiRequest {
@@ -28,29 +35,92 @@ export interface ApiRequest {
  * redirects; callers decide what an error means to the person.
  */
 export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
-  const { data } = await getAuthClient().getSession();
-  const headers: Record<string, string> = { Accept: "application/json", ...request.headers };
-  if (data.session) headers.Authorization = `Bearer ${data.session.access_token}`;
+  const headers: Record<string, string> = { Accept: "application/json", ...request.headers, ...(await authorization()) };
   let body: BodyInit | undefined;
   if (request.body instanceof FormData) body = request.body;
   else if (request.body !== undefined) {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(request.body);
   }
-  const response = await fetch(path, { method: request.method ?? "GET", headers, body, signal: request.signal });
+  let response: Response;
+  try {
+    response = await fetch(path, { method: request.method ?? "GET", headers, body, signal: request.signal });
+  } catch (error) {
+    throw request.signal?.aborted ? error : new NetworkError({ cause: error });
+  }
   if (response.status === 204) return undefined as T;
-  const text = await response.text();
+  return answerOf<T>(response.status, await response.text());
+}
+
+export interface UploadRequest {
+  signal?: AbortSignal;
+  /** Told how much of the body has been sent, from 0 to 1. */
+  onProgress?: (sent: number) => void;
+}
+
+/**
+ * `POST`s a multipart body as the signed-in member, reporting how much of it has been sent:
+ * fetch cannot tell upload progress, XMLHttpRequest can. Answers and errors as `apiFetch`.
+ */
+export async function apiUpload<T>(path: string, body: FormData, { signal, onProgress }: UploadRequest = {}): Promise<T> {
+  const headers = { Accept: "application/json", ...(await authorization()) };
+  signal?.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      // answerOf throws the ApiError of a refusal; the promise rejects with it.
+      new Promise<T>((answered) => answered(answerOf<T>(xhr.status, xhr.responseText))).then(resolve, reject);
+    };
+    xhr.onerror = () => reject(new NetworkError());
+    xhr.ontimeout = () => reject(new NetworkError());
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled.", "AbortError"));
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+}
+
+/** The server could not be reached, or the connection broke before it answered. */
+export class NetworkError extends Error {
+  constructor(options?: ErrorOptions) {
+    super("The server could not be reached.", options);
+    this.name = "NetworkError";
+  }
+}
+
+async function authorization(): Promise<Record<string, string>> {
+  const { data } = await getAuthClient().getSession();
+  return data.session ? { Authorization: `Bearer ${data.session.access_token}` } : {};
+}
+
+/** A response's JSON, or the ApiError its status and body describe. */
+function answerOf<T>(status: number, text: string): T {
+  if (status === 204) return undefined as T;
   const parsed = text ? safeJson(text) : undefined;
-  if (!response.ok) {
-    const error = (parsed ?? {}) as { code?: unknown; message?: unknown };
+  if (status < 200 || status >= 300) {
+    const error = (parsed ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
     throw new ApiError(
-      response.status,
+      status,
       // Something in front of the server (a proxy's HTML page) answered without a code of ours.
       typeof error.code === "string" ? error.code : ErrorCode.unexpected_failure,
-      typeof error.message === "string" ? error.message : `Request failed with HTTP ${response.status}`,
+      typeof error.message === "string" ? error.message : `Request failed with HTTP ${status}`,
+      fieldErrorsOf(error.details),
     );
   }
   return parsed as T;
+}
+
+/** The `details` of a validation error: which field broke which rule. */
+function fieldErrorsOf(details: unknown): FieldError[] {
+  if (!Array.isArray(details)) return [];
+  return details.flatMap((detail: unknown) => {
+    const { path, message } = (detail ?? {}) as { path?: unknown; message?: unknown };
+    return typeof path === "string" && typeof message === "string" ? [{ path, message }] : [];
+  });
 }
 
 function safeJson(text: string): unknown {

@@ -44,6 +44,7 @@ export function fakeMemory(overrides: Partial<Memory> = {}): Memory {
     user_id: "00000000-0000-4000-8000-000000000001",
     profiles: { display_name: "Alex" },
     updated_by: null,
+    updated_by_profile: null,
     created_at: "2024-06-01T10:00:00.000Z",
     updated_at: "2024-06-01T10:00:00.000Z",
     version: 1,

@@ -57,6 +57,7 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
     return apiError(404, "not_found", `no stub for ${method} ${url.pathname}`);
   });
   vi.stubGlobal("fetch", fetchMock);
+  vi.stubGlobal("XMLHttpRequest", stubXhrOver(fetchMock));
 
   /** The requests made to one route, in order. */
   function calls(key: string): ApiRequestInfo[] {
@@ -70,6 +71,61 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
   }
 
   return { fetchMock, calls };
+}
+
+/**
+ * XMLHttpRequest as uploads use it (for their progress), answered by the same stubbed fetch, so
+ * `calls` sees uploads too. Reports half the body sent at once and the rest when the answer comes.
+ */
+function stubXhrOver(fetchImpl: typeof fetch) {
+  return class StubXMLHttpRequest {
+    readonly upload: { onprogress: ((event: Pick<ProgressEvent, "lengthComputable" | "loaded" | "total">) => void) | null } = {
+      onprogress: null,
+    };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    ontimeout: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    status = 0;
+    responseText = "";
+    private method = "GET";
+    private url = "";
+    private readonly headers: Record<string, string> = {};
+    private readonly controller = new AbortController();
+
+    open(method: string, url: string) {
+      this.method = method;
+      this.url = url;
+    }
+
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+
+    abort() {
+      if (this.controller.signal.aborted) return;
+      this.controller.abort();
+      this.onabort?.();
+    }
+
+    send(body: FormData | null) {
+      const file = body?.get("file");
+      const total = file instanceof File ? Math.max(file.size, 2) : 2;
+      this.upload.onprogress?.({ lengthComputable: true, loaded: Math.floor(total / 2), total });
+      fetchImpl(this.url, { method: this.method, headers: this.headers, body, signal: this.controller.signal }).then(
+        async (response) => {
+          if (this.controller.signal.aborted) return;
+          this.upload.onprogress?.({ lengthComputable: true, loaded: total, total });
+          this.status = response.status;
+          this.responseText = await response.text();
+          this.onload?.();
+        },
+        () => {
+          if (!this.controller.signal.aborted) this.onerror?.();
+        },
+      );
+    }
+  };
 }
 
 function compileRoute(key: string) {

@@ -4,8 +4,10 @@ import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-export interface MemoryRecord extends MemoryRow {
-  display_name: string | null;
+/** A memory's row with its author's and last editor's display names. */
+type MemoryRowWithNames = MemoryRow & { display_name: string | null; editor_display_name: string | null };
+
+export interface MemoryRecord extends MemoryRowWithNames {
   tags: string[];
   photos: PhotoRow[];
 }
@@ -56,7 +58,7 @@ export class MemoriesRepository {
   ): Promise<{ records: MemoryRecord[]; hasMore: boolean }> {
     const tag = tagKeyOf(filter);
     const search = this.searchCondition(filter);
-    let rows: (MemoryRow & { display_name: string | null })[];
+    let rows: MemoryRowWithNames[];
     if (tag) {
       // Walks the tag's entries of memory_tags_tag_order_idx (the memory's sort_key copied) in
       // listing order and stops after the page, instead of walking every memory to probe its tags.
@@ -64,8 +66,9 @@ export class MemoriesRepository {
         .selectFrom("memory_tags")
         .innerJoin("memories", "memories.id", "memory_tags.memory_id")
         .leftJoin("profiles", "profiles.user_id", "memories.user_id")
+        .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
         .selectAll("memories")
-        .select("profiles.display_name")
+        .select(["profiles.display_name", "editors.display_name as editor_display_name"])
         .where("memory_tags.tag_key", "=", tag);
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memory_tags.sort_key", "<", afterSortKey);
@@ -214,8 +217,9 @@ export class MemoriesRepository {
     return executor
       .selectFrom("memories")
       .leftJoin("profiles", "profiles.user_id", "memories.user_id")
+      .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
       .selectAll("memories")
-      .select("profiles.display_name");
+      .select(["profiles.display_name", "editors.display_name as editor_display_name"]);
   }
 
   /** The search as a condition on `memories`, shared by the page and the count. */
@@ -231,7 +235,7 @@ export class MemoriesRepository {
     return sql<SqlBool>`memories.search_text like ${`%${escapeLike(q)}%`} escape '\\'`;
   }
 
-  private async withDetails(rows: (MemoryRow & { display_name: string | null })[], executor: Executor): Promise<MemoryRecord[]> {
+  private async withDetails(rows: MemoryRowWithNames[], executor: Executor): Promise<MemoryRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [tagRows, photoRows] = await Promise.all([

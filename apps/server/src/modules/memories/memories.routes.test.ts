@@ -181,6 +181,11 @@ describe.each(testEngines)("memories API on %s", (engine) => {
         tags: ["travel", "portugal"],
       });
       expect(response.headers.etag).toBe('"v2"');
+      // Named, so a member whose save was refused (409) can be told who changed the memory.
+      expect(edited.profiles).toEqual({ display_name: "Ann" });
+      expect(edited.updated_by_profile).toEqual({ display_name: "ben" });
+      const listed = (await list()).items.find((memory) => memory.id === shared.id);
+      expect(listed?.updated_by_profile).toEqual({ display_name: "ben" });
       shared = edited;
     });
 

@@ -187,6 +187,7 @@ export class MemoriesService {
       user_id: record.user_id,
       profiles: record.display_name === null ? null : { display_name: record.display_name },
       updated_by: record.updated_by,
+      updated_by_profile: record.editor_display_name === null ? null : { display_name: record.editor_display_name },
       created_at: record.created_at,
       updated_at: record.updated_at,
       version: record.version,

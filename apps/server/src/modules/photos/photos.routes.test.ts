@@ -218,6 +218,10 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     expect(performance.now() - started).toBeLessThan(5000);
     const huge = await upload("huge.jpg", "image/jpeg", Buffer.concat([jpeg, Buffer.alloc(3 * 1024 * 1024)]));
     expect(huge.statusCode).toBe(413);
+    // The refusal names the limit, so the form can tell the member what fits.
+    const refusal = huge.json<{ code: string; message: string }>();
+    expect(refusal.code).toBe("request_entity_too_large");
+    expect(refusal.message).toMatch(/upload limit of \d+(\.\d)? MB/);
     expect(await storedObjects()).toEqual(objectsBefore);
     const leftovers = await readdir(path.join(testApp.config.dataDir, "uploads")).catch(() => []);
     expect(leftovers).toEqual([]);

@@ -26,6 +26,8 @@ export interface PhotosServiceDeps {
   /** Where uploads wait while they are checked; on the same disk as DATA_DIR. */
   uploadDir: string;
   maxPixels?: number;
+  /** The upload limit, named in the refusal of a larger file. */
+  maxUploadBytes?: number;
   log: { warn(object: object, message: string): void };
   now?: () => Date;
 }
@@ -69,8 +71,7 @@ export class PhotosService {
     const written: string[] = [];
     try {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
-      if (isTruncated())
-        throw new AppError("request_entity_too_large", { message: "The photo is larger than the upload limit." });
+      if (isTruncated()) throw new AppError("request_entity_too_large", { message: tooLargeMessage(this.deps.maxUploadBytes) });
       await assertComplete();
       const image = await this.decoding.run(async () => processImage(await fsp.readFile(tempFile), this.imageOptions()));
       const now = this.now();
@@ -257,4 +258,11 @@ export class PhotosService {
       ),
     );
   }
+}
+
+/** Says the limit in the unit the setting uses (PHOTO_MAX_UPLOAD_MB), so a person knows what fits. */
+function tooLargeMessage(maxUploadBytes: number | undefined): string {
+  if (maxUploadBytes === undefined) return "The photo is larger than the upload limit.";
+  const megabytes = Math.round((maxUploadBytes / (1024 * 1024)) * 10) / 10;
+  return `The photo is larger than the upload limit of ${megabytes} MB.`;
 }

@@ -1,6 +1,6 @@
 import type { Photo } from "@memory-box/contract";
 
-import { apiFetch } from "@/lib/api-client";
+import { ApiError, apiUpload, NetworkError, type UploadRequest } from "@/lib/api-client";
 
 /** How many photos travel at once: enough to overlap round trips without hogging a phone's uplink. */
 export const photoUploadConcurrency = 2;
@@ -10,36 +10,30 @@ export function isImageFile(file: File): boolean {
   return file.type.startsWith("image/");
 }
 
-/** `POST /api/v1/photos`, one multipart field `file`. The server decodes it to decide it is an image. */
-export function uploadPhoto(file: File, signal?: AbortSignal): Promise<Photo> {
+/**
+ * `POST /api/v1/photos`, one multipart field `file`, reporting progress. The server decodes the
+ * file to decide it is an image; the photo is stored unattached until a save lists its id.
+ */
+export function uploadPhoto(file: File, request: UploadRequest = {}): Promise<Photo> {
   const body = new FormData();
   body.append("file", file, file.name);
-  return apiFetch<Photo>("/api/v1/photos", { method: "POST", body, signal });
+  return apiUpload<Photo>("/api/v1/photos", body, request);
 }
 
 /**
- * Uploads every file, `concurrency` at a time. Never rejects: each file's outcome is reported at
- * its own index, so the caller can keep the order the person chose and save what did upload.
+ * Why an upload failed, in words a member can act on. The server's refusals already say what is
+ * wrong and what fits (the size limit, the pixel limit, the accepted types); the rest is ours.
  */
-export async function uploadPhotos(
-  files: readonly File[],
-  {
-    concurrency = photoUploadConcurrency,
-    upload = uploadPhoto,
-  }: { concurrency?: number; upload?: (file: File) => Promise<Photo> } = {},
-): Promise<PromiseSettledResult<Photo>[]> {
-  const results = new Array<PromiseSettledResult<Photo>>(files.length);
-  let next = 0;
-  async function worker() {
-    while (next < files.length) {
-      const index = next++;
-      try {
-        results[index] = { status: "fulfilled", value: await upload(files[index]!) };
-      } catch (reason) {
-        results[index] = { status: "rejected", reason };
-      }
-    }
+export function uploadFailureReason(error: unknown): string {
+  if (error instanceof NetworkError) {
+    return typeof navigator !== "undefined" && !navigator.onLine
+      ? "You're offline. Retry when you're back online."
+      : "The connection dropped before the photo was received. Retry to send it again.";
   }
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), files.length) }, worker));
-  return results;
+  if (error instanceof ApiError) {
+    if (error.status === 401 || error.status === 403) return "Your session has ended. Sign in again, then retry.";
+    if (error.status >= 500 && error.status !== 507) return "The server could not store the photo just now. Retry in a moment.";
+    return error.message;
+  }
+  return "The photo could not be uploaded. Retry to send it again.";
 }

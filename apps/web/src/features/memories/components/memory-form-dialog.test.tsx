@@ -8,7 +8,6 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { Button } from "@/components/ui/button";
 import { Toaster } from "@/components/ui/sonner";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
-import { uploadPhotos } from "@/features/memories/api/upload-photo";
 import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
 import { setAuthClient } from "@/lib/auth-client";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
@@ -183,7 +182,7 @@ describe("MemoryFormDialog — add", () => {
     });
   });
 
-  it("uploads the chosen images first, skips other files, then saves with the photo ids in order", async () => {
+  it("uploads the chosen images as they are chosen, skips other files, then saves with the photo ids in order", async () => {
     const uploaded: Photo[] = [];
     const uploadsReleased = deferred<void>();
     const handleUpload = uploadHandler(uploaded);
@@ -205,6 +204,10 @@ describe("MemoryFormDialog — add", () => {
     expect(within(dialog).getByRole("img", { name: "New photo 1" })).toHaveAttribute("src", expect.stringMatching(/^blob:/));
     expect(within(dialog).getByRole("img", { name: "New photo 2" })).toBeInTheDocument();
     expect(within(dialog).queryByRole("img", { name: "New photo 3" })).not.toBeInTheDocument();
+    // Each upload shows its own progress while the rest of the form is filled in.
+    const progress = await within(dialog).findByRole("progressbar", { name: "Uploading new photo 1" });
+    await waitFor(() => expect(progress).toHaveAttribute("aria-valuenow", "50"));
+    expect(within(dialog).getByText("second.png: 50%")).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
     expect(await within(dialog).findByRole("button", { name: "Uploading..." })).toBeDisabled();
@@ -217,14 +220,14 @@ describe("MemoryFormDialog — add", () => {
         .map((call) => (call.body as FormData).get("file") as File)
         .map((file) => file.name),
     ).toEqual(["first.png", "second.png"]);
-    expect(await screen.findByText("Photos uploaded!")).toBeInTheDocument();
-    expect(screen.getByText("2 photo(s) added successfully.")).toBeInTheDocument();
 
     const body = api.calls("POST /api/v1/memories")[0]?.body as MemoryInput;
     const byName = (name: string) => uploaded.find((photo) => photo.url === `/original/${name}`)?.id;
     expect(body.photo_ids).toEqual([byName("first.png"), byName("second.png")]);
     create.resolve(Response.json(savedFrom(body, uploaded), { status: 201 }));
     expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(screen.getByText("Photos uploaded!")).toBeInTheDocument();
+    expect(screen.getByText("2 photo(s) added successfully.")).toBeInTheDocument();
   });
 
   it("uploads nothing when only non-image files are chosen", async () => {
@@ -243,11 +246,13 @@ describe("MemoryFormDialog — add", () => {
     expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [] });
   });
 
-  it("saves the memory with the photos that did upload when some fail", async () => {
+  it("never saves past a refused photo unseen: names the file and the server's reason, saves without it only when told", async () => {
     const uploaded: Photo[] = [];
     const api = stubMemoryApi({
       "POST /api/v1/photos": uploadHandler(uploaded, (file) =>
-        file.name === "broken.png" ? apiError(422, "corrupt_image") : undefined,
+        file.name === "huge.png"
+          ? apiError(413, "request_entity_too_large", "The photo is larger than the upload limit of 25 MB.")
+          : undefined,
       ),
       "POST /api/v1/memories": ({ body }) => savedFrom(body, uploaded),
     });
@@ -255,16 +260,135 @@ describe("MemoryFormDialog — add", () => {
     const dialog = await openDialog(user);
 
     await user.type(within(dialog).getByLabelText("Title"), "Mixed bag");
-    await user.upload(within(dialog).getByLabelText("Photos"), [png("good.png"), png("broken.png")]);
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("good.png"), png("huge.png")]);
+    expect(await within(dialog).findByText("huge.png: not uploaded")).toBeInTheDocument();
+    expect(within(dialog).getByText("The photo is larger than the upload limit of 25 MB.")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
 
     expect(await screen.findByText("Upload failed")).toBeInTheDocument();
     expect(screen.getByText("Some photos couldn't be uploaded. Please try again.")).toBeInTheDocument();
-    expect(screen.getByText("Photos uploaded!")).toBeInTheDocument();
-    expect(screen.getByText("1 photo(s) added successfully.")).toBeInTheDocument();
+    const alert = within(dialog).getByRole("alert");
+    expect(alert).toHaveTextContent("1 photo wasn't uploaded, so nothing was saved");
+    expect(api.calls("POST /api/v1/memories")).toHaveLength(0);
+    expect(screen.queryByText("Memory added!")).not.toBeInTheDocument();
+    expect(screen.getByRole("dialog")).toBeInTheDocument();
+
+    await user.click(within(alert).getByRole("button", { name: "Save without them" }));
     expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(screen.getByText("1 photo(s) added successfully.")).toBeInTheDocument();
     expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [uploaded[0]?.id] });
     expect(onSaved).toHaveBeenCalledOnce();
+  });
+
+  it("retries a photo whose connection dropped, and saves it with the memory", async () => {
+    const uploaded: Photo[] = [];
+    let attempts = 0;
+    const handleUpload = uploadHandler(uploaded);
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": (request) => {
+        if (++attempts === 1) throw new TypeError("Failed to fetch");
+        return handleUpload(request);
+      },
+      "POST /api/v1/memories": ({ body }) => savedFrom(body, uploaded),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Patchy signal");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("one.png")]);
+    expect(await within(dialog).findByText(/connection dropped/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    await user.click(await within(dialog).findByRole("button", { name: "Retry uploads" }));
+    expect(await within(dialog).findByText("one.png: uploaded")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [uploaded[0]?.id] });
+  });
+
+  it("cancels an upload on its way; the memory saves without it", async () => {
+    const held = deferred<unknown>();
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": () => held.promise,
+      "POST /api/v1/memories": ({ body }) => savedFrom(body, []),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Changed my mind");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("slow.png")]);
+    await within(dialog).findByRole("progressbar", { name: "Uploading new photo 1" });
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    // Saving waits for the upload, which can still be cancelled.
+    const cancel = await within(dialog).findByRole("button", { name: "Cancel upload of new photo 1" });
+    expect(cancel).toBeEnabled();
+    await user.click(cancel);
+
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [] });
+  });
+
+  it("offline, says so at once and keeps everything typed; nothing is sent", async () => {
+    const api = stubMemoryApi({});
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    const { user, onSaved } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "On the train");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await screen.findByText("Failed to save memory. Please try again.")).toBeInTheDocument();
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("You're offline, so nothing was saved.");
+    expect(within(dialog).getByRole("button", { name: "Save Memory" })).toBeEnabled();
+    expect(within(dialog).getByLabelText("Title")).toHaveValue("On the train");
+    expect(api.calls("POST /api/v1/memories")).toHaveLength(0);
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it("shows a tag rule at the field before anything is sent, and a rule the server names at its field", async () => {
+    const api = stubMemoryApi({
+      "POST /api/v1/memories": () =>
+        Response.json(
+          {
+            code: "validation_failed",
+            message: "The request is not valid.",
+            details: [{ path: "body.title", message: "is required" }],
+          },
+          { status: 400 },
+        ),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Tagged");
+    const tags = within(dialog).getByLabelText("Tags");
+    await user.click(tags);
+    await user.paste(Array.from({ length: 31 }, (_, index) => `tag${index}`).join(","));
+    expect(within(dialog).getByText("31 / 30 tags")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+
+    expect(await within(dialog).findByText("A memory can have up to 30 tags; this one has 31.")).toBeInTheDocument();
+    expect(tags).toHaveAttribute("aria-invalid", "true");
+    expect(tags).toHaveFocus();
+    expect(api.calls("POST /api/v1/memories")).toHaveLength(0);
+
+    await user.clear(tags);
+    await user.type(tags, "fine");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await within(dialog).findByText("Title is required.")).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Title")).toHaveAttribute("aria-invalid", "true");
+  });
+
+  it("offers a chosen photo's capture date when the date is empty", async () => {
+    stubMemoryApi({ "POST /api/v1/photos": () => fakePhoto({ taken_at: "2024-06-03T18:45:00" }) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("beach.png")]);
+    await user.click(await within(dialog).findByRole("button", { name: "Use the photo's date: Jun 3, 2024" }));
+
+    expect(within(dialog).getByLabelText("Date")).toHaveValue("2024-06-03");
+    expect(within(dialog).queryByRole("button", { name: /Use the photo's date/ })).not.toBeInTheDocument();
   });
 
   it("reports a failed save and stays open for another try", async () => {
@@ -321,7 +445,10 @@ describe("MemoryFormDialog — add", () => {
   });
 
   it("lets a newly chosen photo be taken out again before saving", async () => {
-    const api = stubMemoryApi({ "POST /api/v1/memories": ({ body }) => savedFrom(body, []) });
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": uploadHandler([]),
+      "POST /api/v1/memories": ({ body }) => savedFrom(body, []),
+    });
     const { user } = renderDialog();
     const dialog = await openDialog(user);
 
@@ -333,7 +460,7 @@ describe("MemoryFormDialog — add", () => {
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
 
     await screen.findByText("Memory added!");
-    expect(api.calls("POST /api/v1/photos")).toHaveLength(0);
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [] });
   });
 });
 
@@ -450,7 +577,14 @@ describe("MemoryFormDialog — edit", () => {
   });
 
   it("on 409 reports the failure, reloads the memory, and a retry starts from the new version", async () => {
-    const theirs = { ...memory, title: "Their title", version: 4, photos: photos.slice(0, 2) };
+    const theirs = {
+      ...memory,
+      title: "Their title",
+      version: 4,
+      photos: photos.slice(0, 2),
+      updated_by: "bob",
+      updated_by_profile: { display_name: "Bob" },
+    };
     let puts = 0;
     const api = stubMemoryApi({
       "GET /api/v1/memories/:id": () => theirs,
@@ -470,6 +604,12 @@ describe("MemoryFormDialog — edit", () => {
     // The reloaded copy has two photos; the typed title stays.
     await waitFor(() => expect(within(dialog).getAllByRole("button", { name: /^Remove photo \d$/ })).toHaveLength(2));
     expect(within(dialog).getByLabelText("Title")).toHaveValue("My title");
+    // Who changed it and what, beside the member's own value.
+    const alert = within(dialog).getByRole("alert");
+    expect(alert).toHaveTextContent("Bob changed this memory while you were editing");
+    expect(alert).toHaveTextContent("Theirs: Their title");
+    expect(alert).toHaveTextContent("Yours: My title");
+    expect(within(alert).getByRole("button", { name: "Use theirs" })).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
     expect(await screen.findByText("Memory updated!")).toBeInTheDocument();
@@ -477,40 +617,40 @@ describe("MemoryFormDialog — edit", () => {
     expect(retry?.headers.get("If-Match")).toBe('"v4"');
     expect(retry?.body).toMatchObject({ title: "My title", photo_ids: [photos[0]?.id, photos[1]?.id] });
   });
-});
 
-describe("uploadPhotos", () => {
-  it("runs two uploads at a time and reports each outcome at its file's index", async () => {
-    const files = ["a", "b", "c", "d"].map((name) => png(`${name}.png`));
-    const pending = new Map<string, ReturnType<typeof deferred<Photo>>>();
-    let inFlight = 0;
-    let peak = 0;
-    const upload = (file: File) => {
-      inFlight += 1;
-      peak = Math.max(peak, inFlight);
-      const answer = deferred<Photo>();
-      pending.set(file.name, answer);
-      return answer.promise.finally(() => {
-        inFlight -= 1;
-      });
+  it("on 409 takes in what only the other member changed, and lets the member take theirs where both did", async () => {
+    const theirs = {
+      ...memory,
+      title: "Their title",
+      tags: ["beach", "sunset"],
+      version: 7,
+      updated_by: "bob",
+      updated_by_profile: { display_name: "Bob" },
     };
+    let puts = 0;
+    const api = stubMemoryApi({
+      "GET /api/v1/memories/:id": () => theirs,
+      "PUT /api/v1/memories/:id": ({ body }) =>
+        ++puts === 1 ? apiError(409, "memory_changed") : savedFrom(body, photos, theirs),
+    });
+    const { user } = renderDialog({ memory });
+    const dialog = await openDialog(user, "Edit");
 
-    const done = uploadPhotos(files, { upload });
-    await vi.waitFor(() => expect(pending.size).toBe(2));
-    pending.get("b.png")?.resolve(fakePhoto({ url: "b" }));
-    await vi.waitFor(() => expect(pending.size).toBe(3));
-    pending.get("a.png")?.reject(new Error("boom"));
-    await vi.waitFor(() => expect(pending.size).toBe(4));
-    pending.get("c.png")?.resolve(fakePhoto({ url: "c" }));
-    pending.get("d.png")?.resolve(fakePhoto({ url: "d" }));
+    await user.clear(within(dialog).getByLabelText("Title"));
+    await user.type(within(dialog).getByLabelText("Title"), "My title");
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
 
-    const results = await done;
-    expect(peak).toBe(2);
-    expect(results.map((result) => (result.status === "fulfilled" ? result.value.url : "failed"))).toEqual([
-      "failed",
-      "b",
-      "c",
-      "d",
-    ]);
+    const alert = await within(dialog).findByRole("alert");
+    // Bob's tags are in the form: a retry cannot drop them.
+    expect(within(dialog).getByLabelText("Tags")).toHaveValue("beach, sunset");
+    expect(alert).toHaveTextContent("Their change is in the form: beach, sunset");
+    await user.click(within(alert).getByRole("button", { name: "Use theirs" }));
+    expect(within(dialog).getByLabelText("Title")).toHaveValue("Their title");
+
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+    expect(await screen.findByText("Memory updated!")).toBeInTheDocument();
+    const retry = api.calls("PUT /api/v1/memories/:id")[1];
+    expect(retry?.headers.get("If-Match")).toBe('"v7"');
+    expect(retry?.body).toMatchObject({ title: "Their title", tags: ["beach", "sunset"] });
   });
 });

@@ -1,6 +1,6 @@
-import { useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { MemoryLimits, type Memory } from "@memory-box/contract";
-import { XIcon } from "lucide-react";
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { MemoryLimits, type Memory, type Photo } from "@memory-box/contract";
+import { CalendarIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -8,10 +8,14 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { ScrollArea } from "@/components/ui/scroll-area";
 import { Textarea } from "@/components/ui/textarea";
+import { NewPhotoTile } from "@/features/memories/components/new-photo-tile";
 import { PhotoImage } from "@/features/memories/components/photo-image";
+import { SaveProblemAlert } from "@/features/memories/components/save-problem-alert";
 import { usePhotoPicker, type NewPhoto } from "@/features/memories/hooks/use-photo-picker";
 import { useSaveMemory } from "@/features/memories/hooks/use-save-memory";
+import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { formValuesOf, type MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { lengthCount, tagCount } from "@/features/memories/utils/memory-rules";
 import { cn } from "@/lib/utils";
 
 export interface MemoryFormProps {
@@ -38,8 +42,24 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
   const editing = memory !== undefined;
   const [values, setValues] = useState<MemoryFormValues>(() => formValuesOf(memory));
   const photos = usePhotoPicker(memory?.photos);
-  const { phase, busy, save } = useSaveMemory({ memory, photos, onSaved, onBusyChange });
+  const { phase, busy, problem, save } = useSaveMemory({
+    memory,
+    photos,
+    onSaved,
+    onValuesMerged: setValues,
+    onBusyChange,
+  });
+  // While the memory itself is sent nothing changes; while photos finish uploading, they can still be cancelled.
+  const saving = phase === "saving";
+  const fieldProblems = problem?.kind === "fields" ? problem.fields : {};
+  const photoDate = values.memoryDate === "" ? captureDateOf(photos.keptPhotos, photos.newPhotos) : undefined;
   const photosRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // A save refused for a field's rule takes the member to the first such field.
+  useEffect(() => {
+    if (problem?.kind === "fields") formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [problem]);
   const fileInputRef = useRef<HTMLInputElement>(null);
 
   const canSubmit = !busy && values.title.trim() !== "";
@@ -78,6 +98,15 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
     void save(values);
   }
 
+  /** Props that tie a field to its rule problem and its count. */
+  function describedField(field: keyof MemoryFormValues, ...hints: (string | false)[]) {
+    const ids = [...hints.filter(Boolean), fieldProblems[field] && `${id}-${field}-problem`].filter(Boolean);
+    return {
+      "aria-invalid": fieldProblems[field] ? true : undefined,
+      "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined,
+    };
+  }
+
   const submitLabel =
     phase === "uploading"
       ? "Uploading..."
@@ -91,7 +120,7 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
 
   return (
     <Card className={cn("h-[80vh] gap-0 overflow-hidden py-0", className)}>
-      <form className="flex h-full min-h-0 flex-col" onSubmit={handleSubmit} aria-busy={busy} noValidate>
+      <form ref={formRef} className="flex h-full min-h-0 flex-col" onSubmit={handleSubmit} aria-busy={busy} noValidate>
         {header && <div className="border-b px-6 py-4">{header}</div>}
         <ScrollArea scrollHideDelay={600} className="min-h-0 flex-1">
           <div className="flex flex-col gap-5 px-6 py-4">
@@ -107,6 +136,16 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
                 autoComplete="off"
                 autoFocus={autoFocus}
                 disabled={busy}
+                {...describedField(
+                  "title",
+                  lengthCount(values.title, MemoryLimits.titleMaxLength) !== undefined && `${id}-title-count`,
+                )}
+              />
+              <FieldNotes
+                id={id}
+                field="title"
+                count={lengthCount(values.title, MemoryLimits.titleMaxLength)}
+                problem={fieldProblems.title}
               />
             </div>
 
@@ -120,12 +159,44 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
                 rows={4}
                 className="min-h-24"
                 disabled={busy}
+                {...describedField(
+                  "content",
+                  lengthCount(values.content, MemoryLimits.contentMaxLength) !== undefined && `${id}-content-count`,
+                )}
+              />
+              <FieldNotes
+                id={id}
+                field="content"
+                count={lengthCount(values.content, MemoryLimits.contentMaxLength)}
+                problem={fieldProblems.content}
               />
             </div>
 
             <div className="flex flex-col gap-2">
               <Label htmlFor={`${id}-date`}>Date</Label>
-              <Input id={`${id}-date`} type="date" value={values.memoryDate} onChange={setField("memoryDate")} disabled={busy} />
+              <Input
+                id={`${id}-date`}
+                type="date"
+                value={values.memoryDate}
+                onChange={setField("memoryDate")}
+                disabled={busy}
+                {...describedField("memoryDate")}
+              />
+              {photoDate && (
+                <div>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    size="sm"
+                    disabled={busy}
+                    onClick={() => setValues((current) => ({ ...current, memoryDate: photoDate }))}
+                  >
+                    <CalendarIcon aria-hidden="true" />
+                    Use the photo's date: {formatMemoryDate(photoDate)}
+                  </Button>
+                </div>
+              )}
+              <FieldNotes id={id} field="memoryDate" problem={fieldProblems.memoryDate} />
             </div>
 
             <div className="flex flex-col gap-2">
@@ -134,13 +205,14 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
                 id={`${id}-tags`}
                 value={values.tagText}
                 onChange={setField("tagText")}
-                aria-describedby={`${id}-tags-hint`}
                 autoComplete="off"
                 disabled={busy}
+                {...describedField("tagText", `${id}-tags-hint`, tagCount(values.tagText) !== undefined && `${id}-tagText-count`)}
               />
               <p id={`${id}-tags-hint`} className="text-xs text-muted-foreground">
                 Separate tags with commas
               </p>
+              <FieldNotes id={id} field="tagText" count={tagCount(values.tagText)} problem={fieldProblems.tagText} />
             </div>
 
             <div ref={photosRef} className="flex flex-col gap-2">
@@ -168,19 +240,13 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
               {photos.newPhotos.length > 0 && (
                 <ul aria-label="New photos" className="grid grid-cols-3 gap-2">
                   {photos.newPhotos.map((photo, index) => (
-                    <li key={photo.key} className="relative">
-                      <img
-                        src={photo.previewUrl}
-                        alt={`New photo ${index + 1}`}
-                        className="aspect-square w-full rounded-md bg-muted object-cover"
-                      />
-                      <RemovePhotoButton
-                        group="new"
-                        label={`Remove new photo ${index + 1}`}
-                        disabled={busy}
-                        onClick={() => removeNew(photo, index)}
-                      />
-                    </li>
+                    <NewPhotoTile
+                      key={photo.key}
+                      photo={photo}
+                      number={index + 1}
+                      disabled={busy}
+                      onRemove={() => removeNew(photo, index)}
+                    />
                   ))}
                 </ul>
               )}
@@ -196,8 +262,22 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
             </div>
           </div>
         </ScrollArea>
+        {problem && problem.kind !== "fields" && (
+          <div className="max-h-[40%] overflow-y-auto border-t px-6 py-3">
+            <SaveProblemAlert
+              problem={problem}
+              values={values}
+              failedPhotoCount={photos.failedPhotos.length}
+              disabled={busy}
+              onRetryUploads={photos.retryFailed}
+              onRemoveFailed={photos.removeFailed}
+              onSaveWithoutFailed={() => void save(values, { withoutFailedPhotos: true })}
+              onUseTheirs={(change) => setValues((current) => ({ ...current, [change.field]: change.theirs }))}
+            />
+          </div>
+        )}
         <div className="flex justify-end gap-2 border-t px-6 py-4">
-          <Button type="button" variant="outline" onClick={onCancel} disabled={busy}>
+          <Button type="button" variant="outline" onClick={onCancel} disabled={saving}>
             Cancel
           </Button>
           <Button type="submit" disabled={!canSubmit}>
@@ -207,6 +287,43 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
       </form>
     </Card>
   );
+}
+
+/** Under a field: its count near the limit, and the rule it breaks (from the form's check or the server). */
+function FieldNotes({
+  id,
+  field,
+  count,
+  problem,
+}: {
+  id: string;
+  field: keyof MemoryFormValues;
+  count?: string;
+  problem?: string;
+}) {
+  if (count === undefined && problem === undefined) return null;
+  return (
+    <div className="flex items-start justify-between gap-2 text-xs">
+      <p id={`${id}-${field}-problem`} className="text-destructive">
+        {problem}
+      </p>
+      {count !== undefined && (
+        <p id={`${id}-${field}-count`} className="shrink-0 text-muted-foreground tabular-nums">
+          {count}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The capture date ("2024-06-01") of the first photo that has one, kept ones first. */
+function captureDateOf(kept: readonly Photo[], chosen: readonly NewPhoto[]): string | undefined {
+  const uploaded = chosen.flatMap((photo) => (photo.upload.status === "uploaded" ? [photo.upload.photo] : []));
+  for (const photo of [...kept, ...uploaded]) {
+    const date = /^\d{4}-\d{2}-\d{2}/.exec(photo.taken_at ?? "")?.[0];
+    if (date) return date;
+  }
+  return undefined;
 }
 
 function RemovePhotoButton({

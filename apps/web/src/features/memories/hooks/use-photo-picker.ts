@@ -2,22 +2,21 @@ import { useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { Photo } from "@memory-box/contract";
 
-import { isImageFile, uploadPhotos } from "@/features/memories/api/upload-photo";
+import { isImageFile, photoUploadConcurrency, uploadFailureReason, uploadPhoto } from "@/features/memories/api/upload-photo";
 
-/** A photo chosen in the form, shown from an object URL; `uploaded` once the server has it. */
+/** Where a chosen file stands: waiting its turn, on its way (0–1 sent), on the server, or refused. */
+export type UploadState =
+  | { status: "queued" }
+  | { status: "uploading"; progress: number }
+  | { status: "uploaded"; photo: Photo }
+  | { status: "failed"; reason: string };
+
+/** A photo chosen in the form, shown from an object URL while it uploads. */
 export interface NewPhoto {
   key: string;
   file: File;
   previewUrl: string;
-  uploaded?: Photo;
-}
-
-export interface PhotoUploadResult {
-  /** Photos sent this time, and how many of them the server took. */
-  attempted: number;
-  succeeded: number;
-  /** Every chosen photo the server has by now, in the order they were chosen. */
-  uploadedIds: string[];
+  upload: UploadState;
 }
 
 export type PhotoPicker = ReturnType<typeof usePhotoPicker>;
@@ -25,82 +24,138 @@ export type PhotoPicker = ReturnType<typeof usePhotoPicker>;
 let nextPhotoKey = 0;
 
 /**
- * The memory form's photos: the memory's own ones minus those removed, and newly chosen files
- * with previews. A preview's object URL is revoked when the photo is removed or the form goes away.
+ * The memory form's photos: the memory's own ones minus those removed, and newly chosen files.
+ * A chosen file starts uploading at once (two at a time), so the member sees each one's progress
+ * while filling in the rest, can cancel it, and learns why the server refused one before saving.
+ * The server keeps an upload unattached until a save lists it (and deletes it a day later if none
+ * does). A preview's object URL is revoked when the photo is removed or the form goes away, and
+ * uploads still running then are cancelled.
  */
 export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
   const [existingPhotos, setExistingPhotos] = useState(initialPhotos);
   const [removedIds, setRemovedIds] = useState<ReadonlySet<string>>(() => new Set());
-  const [newPhotos, setNewPhotos] = useState<NewPhoto[]>([]);
+  const [newPhotos, setNewPhotosState] = useState<NewPhoto[]>([]);
 
-  const objectUrls = useRef(new Set<string>());
+  // The uploads run outside React's render cycle: they read and write the list through this ref.
+  const current = useRef<NewPhoto[]>([]);
+  const running = useRef(new Map<string, AbortController>());
+  const settledWaiters = useRef<(() => void)[]>([]);
+
+  function setNewPhotos(next: NewPhoto[]) {
+    current.current = next;
+    setNewPhotosState(next);
+    if (!next.some(isPending)) for (const resolve of settledWaiters.current.splice(0)) resolve();
+  }
+
   useEffect(() => {
-    const urls = objectUrls.current;
+    const uploads = running.current;
     return () => {
-      for (const url of urls) URL.revokeObjectURL(url);
-      urls.clear();
+      for (const controller of uploads.values()) controller.abort();
+      for (const photo of current.current) URL.revokeObjectURL(photo.previewUrl);
     };
   }, []);
 
-  const keptPhotos = existingPhotos.filter((photo) => !removedIds.has(photo.id));
-  // Photos uploaded by an earlier attempt whose save failed are not sent twice.
-  const pendingPhotos = newPhotos.filter((photo) => photo.uploaded === undefined);
+  function setUpload(key: string, upload: UploadState) {
+    // A photo removed meanwhile stays removed.
+    if (!current.current.some((photo) => photo.key === key)) return;
+    setNewPhotos(current.current.map((photo) => (photo.key === key ? { ...photo, upload } : photo)));
+  }
+
+  /** Starts queued uploads while fewer than the limit are on their way. */
+  function startQueued() {
+    for (const photo of current.current) {
+      if (running.current.size >= photoUploadConcurrency) return;
+      if (photo.upload.status === "queued") start(photo);
+    }
+  }
+
+  function start(photo: NewPhoto) {
+    const controller = new AbortController();
+    running.current.set(photo.key, controller);
+    setUpload(photo.key, { status: "uploading", progress: 0 });
+    uploadPhoto(photo.file, {
+      signal: controller.signal,
+      onProgress: (progress) => setUpload(photo.key, { status: "uploading", progress }),
+    })
+      .then(
+        (uploaded) => setUpload(photo.key, { status: "uploaded", photo: uploaded }),
+        (error: unknown) => {
+          if (!controller.signal.aborted) setUpload(photo.key, { status: "failed", reason: uploadFailureReason(error) });
+        },
+      )
+      .finally(() => {
+        running.current.delete(photo.key);
+        startQueued();
+      });
+  }
 
   function addFiles(files: readonly File[]) {
     // Only images are uploaded; anything else is skipped without a word (the spec's rule).
-    const added = files.filter(isImageFile).map((file): NewPhoto => {
-      const previewUrl = URL.createObjectURL(file);
-      objectUrls.current.add(previewUrl);
-      return { key: `photo-${nextPhotoKey++}`, file, previewUrl };
-    });
-    if (added.length > 0) setNewPhotos((current) => [...current, ...added]);
+    const added = files.filter(isImageFile).map((file): NewPhoto => ({
+      key: `photo-${nextPhotoKey++}`,
+      file,
+      previewUrl: URL.createObjectURL(file),
+      upload: { status: "queued" },
+    }));
+    if (added.length === 0) return;
+    setNewPhotos([...current.current, ...added]);
+    startQueued();
   }
 
   // Removals render at once (flushSync), so the caller can move focus off the vanished button.
   function removeExisting(photoId: string) {
-    flushSync(() => setRemovedIds((current) => new Set(current).add(photoId)));
+    flushSync(() => setRemovedIds((ids) => new Set(ids).add(photoId)));
   }
 
+  /** Takes a chosen photo out, cancelling its upload if it is still on its way. */
   function removeNew(photo: NewPhoto) {
-    flushSync(() => setNewPhotos((current) => current.filter((item) => item.key !== photo.key)));
+    running.current.get(photo.key)?.abort();
+    flushSync(() => setNewPhotos(current.current.filter((item) => item.key !== photo.key)));
     URL.revokeObjectURL(photo.previewUrl);
-    objectUrls.current.delete(photo.previewUrl);
   }
 
-  /** Uploads the chosen photos the server does not have yet (two at a time) and records each success. */
-  async function uploadPending(): Promise<PhotoUploadResult> {
-    let photos = newPhotos;
-    let succeeded = 0;
-    if (pendingPhotos.length > 0) {
-      const results = await uploadPhotos(pendingPhotos.map((photo) => photo.file));
-      const uploaded = new Map<string, Photo>();
-      results.forEach((result, index) => {
-        if (result.status === "fulfilled") uploaded.set(pendingPhotos[index]!.key, result.value);
-      });
-      photos = newPhotos.map((photo) => {
-        const done = uploaded.get(photo.key);
-        return done ? { ...photo, uploaded: done } : photo;
-      });
-      setNewPhotos(photos);
-      succeeded = uploaded.size;
-    }
-    return {
-      attempted: pendingPhotos.length,
-      succeeded,
-      uploadedIds: photos.flatMap((photo) => (photo.uploaded ? [photo.uploaded.id] : [])),
-    };
+  function removeFailed() {
+    for (const photo of current.current.filter(isFailed)) URL.revokeObjectURL(photo.previewUrl);
+    setNewPhotos(current.current.filter((photo) => !isFailed(photo)));
   }
+
+  /** Sends the refused or broken-off photos again. */
+  function retryFailed() {
+    setNewPhotos(current.current.map((photo) => (isFailed(photo) ? { ...photo, upload: { status: "queued" } } : photo)));
+    startQueued();
+  }
+
+  /** Resolves once no chosen photo is waiting or on its way. */
+  function whenSettled(): Promise<void> {
+    if (!current.current.some(isPending)) return Promise.resolve();
+    return new Promise((resolve) => settledWaiters.current.push(resolve));
+  }
+
+  const keptPhotos = existingPhotos.filter((photo) => !removedIds.has(photo.id));
 
   return {
     keptPhotos,
     newPhotos,
-    hasPendingUploads: pendingPhotos.length > 0,
+    failedPhotos: newPhotos.filter(isFailed),
     hasRemovals: removedIds.size > 0,
     addFiles,
     removeExisting,
     removeNew,
-    uploadPending,
+    removeFailed,
+    retryFailed,
+    whenSettled,
+    /** The uploaded photos, in the order they were chosen; read after `whenSettled`. */
+    uploadedPhotos: (): Photo[] =>
+      current.current.flatMap((photo) => (photo.upload.status === "uploaded" ? [photo.upload.photo] : [])),
     /** After a conflict: the photos of the memory's current copy (removals still apply). */
     replaceExistingPhotos: setExistingPhotos,
   };
+}
+
+function isPending(photo: NewPhoto): boolean {
+  return photo.upload.status === "queued" || photo.upload.status === "uploading";
+}
+
+function isFailed(photo: NewPhoto): photo is NewPhoto & { upload: { status: "failed" } } {
+  return photo.upload.status === "failed";
 }

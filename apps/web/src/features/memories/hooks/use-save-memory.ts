@@ -1,38 +1,61 @@
 import { useRef, useState } from "react";
-import type { Memory } from "@memory-box/contract";
+import { ErrorCode, type Memory } from "@memory-box/contract";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { useCreateMemory } from "@/features/memories/api/create-memory";
 import { memoryQueryOptions } from "@/features/memories/api/get-memory";
 import { isMemoryChanged, useUpdateMemory } from "@/features/memories/api/update-memory";
 import type { PhotoPicker } from "@/features/memories/hooks/use-photo-picker";
+import { mergeConcurrentEdit, type ConcurrentChange } from "@/features/memories/utils/memory-conflict";
 import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { formProblems, problemsFromApi, type FieldProblems } from "@/features/memories/utils/memory-rules";
+import { ApiError, NetworkError } from "@/lib/api-client";
+import { getAuthClient } from "@/lib/auth-client";
 import { notify } from "@/lib/notify";
 
 export type SavePhase = "idle" | "uploading" | "saving";
+
+/** Why the last save did not go through, for the form to show where it can be fixed. */
+export type SaveProblem =
+  /** Some chosen photos were refused or broke off: retry them, remove them, or save without them. */
+  | { kind: "uploads" }
+  /** The fields break the server's rules (checked here first, or refused by the server). */
+  | { kind: "fields"; fields: FieldProblems }
+  /** Someone else saved the memory since the form opened; their changes, and how they were merged. */
+  | { kind: "conflict"; editor: string; changes: ConcurrentChange[]; photosChanged: boolean }
+  /** Nothing was saved, for a reason the member should read (offline, storage full, session ended). */
+  | { kind: "message"; message: string };
+
+/** How long a save may wait for the server before the member is told it did not go through. */
+const saveTimeoutMs = 30_000;
 
 export interface SaveMemoryOptions {
   /** The memory being edited; without it the save adds a new one. */
   memory?: Memory;
   photos: PhotoPicker;
   onSaved: (memory: Memory) => void;
+  /** Puts values into the form: another member's changes taken in after a conflict. */
+  onValuesMerged: (values: MemoryFormValues) => void;
   /** Told whenever uploading or saving starts or ends. */
   onBusyChange?: (busy: boolean) => void;
 }
 
 /**
- * The memory form's save: new photos are uploaded first, then the memory is created, or updated
- * with the kept photos' ids followed by the new ones'. Photos removed from an existing memory
- * leave with the update: the server drops every photo not listed. An update refused because
- * someone else changed the memory (409) starts over from the current copy.
+ * The memory form's save. Photos upload as they are chosen; a save waits for those still on
+ * their way, and never goes ahead while one failed unless the member says to save without it.
+ * Then the memory is created, or updated with the kept photos' ids followed by the new ones'
+ * (photos removed from an existing memory leave with the update: the server drops every photo
+ * not listed). An update refused because someone else changed the memory (409) merges their
+ * changes into the form and shows them; the next save is guarded by the version just read.
  */
-export function useSaveMemory({ memory, photos, onSaved, onBusyChange }: SaveMemoryOptions) {
+export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyChange }: SaveMemoryOptions) {
   const queryClient = useQueryClient();
   const createMemory = useCreateMemory();
   const updateMemory = useUpdateMemory();
-  // The version the edit started from guards the update, so another member's change is not overwritten.
-  const [version, setVersion] = useState(memory?.version);
+  // The copy the edit is based on guards the update (its version), so another member's change is not overwritten.
+  const [base, setBase] = useState(memory);
   const [phase, setPhaseState] = useState<SavePhase>("idle");
+  const [problem, setProblem] = useState<SaveProblem>();
   // Set before the first re-render, so a second submit in the same moment is ignored.
   const busyRef = useRef(false);
 
@@ -42,55 +65,123 @@ export function useSaveMemory({ memory, photos, onSaved, onBusyChange }: SaveMem
     onBusyChange?.(next !== "idle");
   }
 
-  /** After a 409: the current copy's version and photos; the typed fields stay. */
-  async function startOverFromCurrentCopy(memoryId: string) {
+  /** After a 409: the saved copy becomes the base; fields only they changed are taken into the form. */
+  async function mergeSavedCopy(edited: Memory, values: MemoryFormValues) {
     try {
-      const current = await queryClient.fetchQuery(memoryQueryOptions(memoryId));
-      setVersion(current.version);
-      photos.replaceExistingPhotos(current.photos);
+      const saved = await queryClient.fetchQuery({ ...memoryQueryOptions(edited.id), staleTime: 0 });
+      const merge = mergeConcurrentEdit(edited, saved, values);
+      setBase(saved);
+      photos.replaceExistingPhotos(saved.photos);
+      onValuesMerged(merge.values);
+      const { data } = await getAuthClient().getSession();
+      setProblem({
+        kind: "conflict",
+        editor: editorName(saved, data.session?.user.id),
+        changes: merge.changes,
+        photosChanged: merge.photosChanged,
+      });
     } catch {
       // Still the old copy: the next save is refused again rather than overwriting blindly.
+      setProblem({ kind: "message", message: "Someone else changed this memory, and it could not be reloaded. Try again." });
     }
   }
 
-  async function save(values: MemoryFormValues) {
+  /** The spec's toasts for a save that did not happen. */
+  function notifyFailure() {
+    if (base === undefined) {
+      notify.error("Error", "Failed to save memory. Please try again.");
+      return;
+    }
+    notify.error("Error", "Failed to update memory. Please try again.");
+    // Removals happen with the update, so they did not happen either.
+    if (photos.hasRemovals) notify.error("Error", "Failed to remove photo.");
+  }
+
+  async function save(values: MemoryFormValues, { withoutFailedPhotos = false } = {}) {
     if (busyRef.current) return;
     busyRef.current = true;
+    setProblem(undefined);
 
-    if (photos.hasPendingUploads) setPhase("uploading");
-    const upload = await photos.uploadPending();
-    if (upload.succeeded > 0) notify.success("Photos uploaded!", `${upload.succeeded} photo(s) added successfully.`);
-    if (upload.succeeded < upload.attempted) notify.error("Upload failed", "Some photos couldn't be uploaded. Please try again.");
-
-    setPhase("saving");
-    const input = toMemoryInput(values, [...photos.keptPhotos.map((photo) => photo.id), ...upload.uploadedIds]);
-
-    if (memory === undefined) {
-      try {
-        const saved = await createMemory.mutateAsync(input);
-        notify.success("Memory added!", "Your memory has been saved successfully.");
-        setPhase("idle");
-        onSaved(saved);
-      } catch {
-        notify.error("Error", "Failed to save memory. Please try again.");
-        setPhase("idle");
-      }
+    const fields = formProblems(values);
+    if (Object.keys(fields).length > 0) {
+      setProblem({ kind: "fields", fields });
+      busyRef.current = false;
       return;
     }
 
+    if (!navigator.onLine) {
+      notifyFailure();
+      setProblem(problemOf(new NetworkError()));
+      busyRef.current = false;
+      return;
+    }
+
+    setPhase("uploading");
+    await photos.whenSettled();
+    if (photos.failedPhotos.length > 0 && !withoutFailedPhotos) {
+      notify.error("Upload failed", "Some photos couldn't be uploaded. Please try again.");
+      setProblem({ kind: "uploads" });
+      setPhase("idle");
+      return;
+    }
+    const uploaded = photos.uploadedPhotos();
+
+    setPhase("saving");
+    const input = toMemoryInput(values, [...photos.keptPhotos.map((photo) => photo.id), ...uploaded.map((photo) => photo.id)]);
     try {
-      const saved = await updateMemory.mutateAsync({ id: memory.id, input, version });
-      notify.success("Memory updated!");
+      const saved = await withTimeout(
+        base === undefined
+          ? createMemory.mutateAsync(input)
+          : updateMemory.mutateAsync({ id: base.id, input, version: base.version }),
+      );
+      if (uploaded.length > 0) notify.success("Photos uploaded!", `${uploaded.length} photo(s) added successfully.`);
+      if (base === undefined) notify.success("Memory added!", "Your memory has been saved successfully.");
+      else notify.success("Memory updated!");
       setPhase("idle");
       onSaved(saved);
     } catch (error) {
-      notify.error("Error", "Failed to update memory. Please try again.");
-      // Removals happen with the update, so they did not happen either.
-      if (photos.hasRemovals) notify.error("Error", "Failed to remove photo.");
-      if (isMemoryChanged(error)) await startOverFromCurrentCopy(memory.id);
+      notifyFailure();
+      if (base !== undefined && isMemoryChanged(error)) await mergeSavedCopy(base, values);
+      else setProblem(problemOf(error));
       setPhase("idle");
     }
   }
 
-  return { phase, busy: phase !== "idle", save };
+  return { phase, busy: phase !== "idle", problem, save, dismissProblem: () => setProblem(undefined) };
+}
+
+/** What the member reads beside the spec's toast when a save fails. */
+function problemOf(error: unknown): SaveProblem | undefined {
+  if (error instanceof NetworkError) {
+    return {
+      kind: "message",
+      message: navigator.onLine
+        ? "The connection to the server dropped, and the memory may not have been saved. Check the list, then save again if it is missing."
+        : "You're offline, so nothing was saved. Your changes are still here: save again when you're back online.",
+    };
+  }
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.code === ErrorCode.validation_failed) {
+    const fields = problemsFromApi(error.fieldErrors);
+    if (Object.keys(fields).length > 0) return { kind: "fields", fields };
+  }
+  if (error.status === 401 || error.status === 403)
+    return { kind: "message", message: "Your session has ended. Sign in again to save." };
+  // The server's own words where it refused for a reason the member can act on (a full disk, a photo gone).
+  if (error.status < 500 || error.status === 507) return { kind: "message", message: error.message };
+  return undefined;
+}
+
+function editorName(saved: Memory, userId: string | undefined): string {
+  if (saved.updated_by !== null && saved.updated_by === userId) return "You (in another window)";
+  return saved.updated_by_profile?.display_name ?? "Another member";
+}
+
+/** A save still unanswered after `saveTimeoutMs` is reported as a dropped connection, never left spinning. */
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new NetworkError()), saveTimeoutMs);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,0 +1,103 @@
+import { CircleAlertIcon, CircleCheckIcon, XIcon } from "lucide-react";
+
+import { Button } from "@/components/ui/button";
+import type { NewPhoto } from "@/features/memories/hooks/use-photo-picker";
+import { cn } from "@/lib/utils";
+
+export interface NewPhotoTileProps {
+  photo: NewPhoto;
+  /** 1-based, for the labels ("New photo 2"). */
+  number: number;
+  /** While the memory itself saves nothing can be taken out; an upload can always be cancelled. */
+  disabled: boolean;
+  onRemove: () => void;
+}
+
+/**
+ * A chosen photo in the form with how its upload stands: waiting, a progress bar, done, or
+ * refused with the reason below it. Its button cancels the upload while it runs, and removes the
+ * photo otherwise.
+ */
+export function NewPhotoTile({ photo, number, disabled, onRemove }: NewPhotoTileProps) {
+  const { upload } = photo;
+  const uploading = upload.status === "queued" || upload.status === "uploading";
+  const failed = upload.status === "failed";
+  const statusId = `${photo.key}-status`;
+
+  return (
+    <li className="flex flex-col gap-1">
+      <div className="relative">
+        <img
+          src={photo.previewUrl}
+          alt={`New photo ${number}`}
+          aria-describedby={statusId}
+          className={cn(
+            "aspect-square w-full rounded-md bg-muted object-cover",
+            uploading && "opacity-60",
+            failed && "opacity-40 ring-2 ring-destructive",
+          )}
+        />
+        {uploading && (
+          <div
+            role="progressbar"
+            aria-label={`Uploading new photo ${number}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={upload.status === "uploading" ? Math.round(upload.progress * 100) : 0}
+            className="absolute inset-x-2 bottom-2 h-1.5 overflow-hidden rounded-full bg-background/80"
+          >
+            <div
+              className="h-full rounded-full bg-primary transition-[width] duration-200"
+              style={{ width: `${upload.status === "uploading" ? Math.round(upload.progress * 100) : 0}%` }}
+            />
+          </div>
+        )}
+        {upload.status === "uploaded" && (
+          <CircleCheckIcon
+            aria-hidden="true"
+            className="absolute bottom-1.5 left-1.5 size-5 rounded-full bg-background text-primary"
+          />
+        )}
+        {failed && (
+          <CircleAlertIcon
+            aria-hidden="true"
+            className="absolute bottom-1.5 left-1.5 size-5 rounded-full bg-background text-destructive"
+          />
+        )}
+        <Button
+          type="button"
+          variant="destructive"
+          size="icon"
+          data-remove="new"
+          aria-label={uploading ? `Cancel upload of new photo ${number}` : `Remove new photo ${number}`}
+          disabled={disabled && !uploading}
+          onClick={onRemove}
+          className="absolute top-1 right-1 size-7 rounded-full focus-visible:ring-offset-2"
+        >
+          <XIcon aria-hidden="true" />
+        </Button>
+      </div>
+      <p
+        id={statusId}
+        className={cn("truncate text-xs", failed ? "text-destructive" : "text-muted-foreground")}
+        title={photo.file.name}
+      >
+        {statusText(photo)}
+      </p>
+      {failed && <p className="text-xs text-destructive">{upload.reason}</p>}
+    </li>
+  );
+}
+
+function statusText({ file, upload }: NewPhoto): string {
+  switch (upload.status) {
+    case "queued":
+      return `${file.name}: waiting`;
+    case "uploading":
+      return `${file.name}: ${Math.round(upload.progress * 100)}%`;
+    case "uploaded":
+      return `${file.name}: uploaded`;
+    case "failed":
+      return `${file.name}: not uploaded`;
+  }
+}

@@ -1,0 +1,154 @@
+import { CircleAlertIcon, UsersIcon } from "lucide-react";
+
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import type { SaveProblem } from "@/features/memories/hooks/use-save-memory";
+import type { ConcurrentChange } from "@/features/memories/utils/memory-conflict";
+import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
+
+export interface SaveProblemAlertProps {
+  problem: SaveProblem;
+  /** The form's values now, to show "yours" as it stands after the member's choices. */
+  values: MemoryFormValues;
+  failedPhotoCount: number;
+  disabled: boolean;
+  onRetryUploads: () => void;
+  onRemoveFailed: () => void;
+  onSaveWithoutFailed: () => void;
+  /** After a conflict: put the other member's value of a field into the form. */
+  onUseTheirs: (change: ConcurrentChange) => void;
+}
+
+/**
+ * Why the last save did not go through, next to the form's buttons: the spec's toast says that it
+ * failed, this says why and offers what can be done. Problems with a field's rules are shown
+ * at the field.
+ */
+export function SaveProblemAlert({
+  problem,
+  values,
+  failedPhotoCount,
+  disabled,
+  onRetryUploads,
+  onRemoveFailed,
+  onSaveWithoutFailed,
+  onUseTheirs,
+}: SaveProblemAlertProps) {
+  switch (problem.kind) {
+    case "fields":
+      // Shown at the fields themselves.
+      return null;
+    case "uploads":
+      if (failedPhotoCount === 0) return null;
+      return (
+        <Alert variant="destructive">
+          <CircleAlertIcon aria-hidden="true" />
+          <AlertTitle>
+            {failedPhotoCount === 1 ? "1 photo wasn't uploaded" : `${failedPhotoCount} photos weren't uploaded`}, so nothing was
+            saved
+          </AlertTitle>
+          <AlertDescription>
+            <p>Each one says why under its picture. Retry, remove them, or save the memory without them.</p>
+            <div className="mt-1 flex flex-wrap gap-2">
+              <Button type="button" size="sm" variant="outline" onClick={onRetryUploads} disabled={disabled}>
+                Retry uploads
+              </Button>
+              <Button type="button" size="sm" variant="outline" onClick={onRemoveFailed} disabled={disabled}>
+                Remove them
+              </Button>
+              <Button type="button" size="sm" variant="outline" onClick={onSaveWithoutFailed} disabled={disabled}>
+                Save without them
+              </Button>
+            </div>
+          </AlertDescription>
+        </Alert>
+      );
+    case "conflict":
+      return (
+        <Alert>
+          <UsersIcon aria-hidden="true" />
+          <AlertTitle>{problem.editor} changed this memory while you were editing</AlertTitle>
+          <AlertDescription>
+            <ConflictChanges
+              changes={problem.changes}
+              values={values}
+              photosChanged={problem.photosChanged}
+              disabled={disabled}
+              onUseTheirs={onUseTheirs}
+            />
+            <p>Nothing of yours was saved yet. Check the fields, then save again to keep what the form shows.</p>
+          </AlertDescription>
+        </Alert>
+      );
+    case "message":
+      return (
+        <Alert variant="destructive">
+          <CircleAlertIcon aria-hidden="true" />
+          <AlertTitle>Nothing was saved</AlertTitle>
+          <AlertDescription>
+            <p>{problem.message}</p>
+          </AlertDescription>
+        </Alert>
+      );
+  }
+}
+
+function ConflictChanges({
+  changes,
+  values,
+  photosChanged,
+  disabled,
+  onUseTheirs,
+}: {
+  changes: ConcurrentChange[];
+  values: MemoryFormValues;
+  photosChanged: boolean;
+  disabled: boolean;
+  onUseTheirs: (change: ConcurrentChange) => void;
+}) {
+  return (
+    <dl className="grid w-full gap-2 text-foreground">
+      {changes.map((change) => (
+        <div key={change.field} className="grid gap-0.5">
+          <dt className="font-medium">{change.label}</dt>
+          <dd>
+            {change.taken || values[change.field] === change.theirs ? (
+              <p>
+                Their change is in the form: <Value text={change.theirs} />
+              </p>
+            ) : (
+              <>
+                <p>
+                  Theirs: <Value text={change.theirs} />
+                </p>
+                <p>
+                  Yours: <Value text={values[change.field]} />
+                </p>
+                <Button
+                  type="button"
+                  size="sm"
+                  variant="outline"
+                  className="mt-1"
+                  disabled={disabled}
+                  onClick={() => onUseTheirs(change)}
+                >
+                  Use theirs
+                </Button>
+              </>
+            )}
+          </dd>
+        </div>
+      ))}
+      {photosChanged && (
+        <div className="grid gap-0.5">
+          <dt className="font-medium">Photos</dt>
+          <dd>Their photos are in the form; the ones you removed or added still are.</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+function Value({ text }: { text: string }) {
+  return text.trim() === "" ? <em>(empty)</em> : <q className="break-words whitespace-pre-line">{text}</q>;
+}

@@ -1,0 +1,79 @@
+import { MemoryLimits, parseTagText } from "@memory-box/contract";
+
+import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
+import type { FieldError } from "@/lib/api-client";
+
+/** What is wrong with each field, in words, by field. */
+export type FieldProblems = Partial<Record<keyof MemoryFormValues, string>>;
+
+/** A count is shown next to its field from this share of the limit on, so it never surprises. */
+const showCountFrom = 0.8;
+
+/**
+ * The server's limits checked in the form, before anything is sent: the same rules as the
+ * contract's `MemoryInput` (which the server applies), said where the member can fix them.
+ */
+export function formProblems(values: MemoryFormValues): FieldProblems {
+  const problems: FieldProblems = {};
+  const title = values.title.trim();
+  if (title.length > MemoryLimits.titleMaxLength)
+    problems.title = `Titles can be up to ${MemoryLimits.titleMaxLength} characters; this one has ${title.length}.`;
+  const content = values.content.trim();
+  if (content.length > MemoryLimits.contentMaxLength)
+    problems.content = `Descriptions can be up to ${formatCount(MemoryLimits.contentMaxLength)} characters; this one has ${formatCount(content.length)}.`;
+  const tags = parseTagText(values.tagText) ?? [];
+  const long = tags.filter((tag) => tag.length > MemoryLimits.tagMaxLength);
+  if (tags.length > MemoryLimits.maxTags)
+    problems.tagText = `A memory can have up to ${MemoryLimits.maxTags} tags; this one has ${tags.length}.`;
+  else if (long.length > 0)
+    problems.tagText = `Each tag can be up to ${MemoryLimits.tagMaxLength} characters; "${abbreviate(long[0]!)}" has ${long[0]!.length}.`;
+  return problems;
+}
+
+/** "180 / 200": shown beside a field once its value nears the limit. */
+export function lengthCount(value: string, limit: number): string | undefined {
+  const length = value.trim().length;
+  return length >= limit * showCountFrom ? `${formatCount(length)} / ${formatCount(limit)}` : undefined;
+}
+
+/** "24 / 30 tags" once the tags near their limit. */
+export function tagCount(tagText: string): string | undefined {
+  const count = parseTagText(tagText)?.length ?? 0;
+  return count >= MemoryLimits.maxTags * showCountFrom ? `${count} / ${MemoryLimits.maxTags} tags` : undefined;
+}
+
+const apiFields: Record<string, keyof MemoryFormValues> = {
+  title: "title",
+  content: "content",
+  memory_date: "memoryDate",
+  tags: "tagText",
+};
+
+const fieldNames: Record<keyof MemoryFormValues, string> = {
+  title: "Title",
+  content: "Description",
+  memoryDate: "Date",
+  tagText: "Tags",
+};
+
+/**
+ * A refused save's `details` (`body.tags`: "at most 30 tags") as the form's field problems
+ * ("Tags: at most 30 tags"). Details about no field of the form are left out.
+ */
+export function problemsFromApi(fieldErrors: readonly FieldError[]): FieldProblems {
+  const problems: FieldProblems = {};
+  for (const { path, message } of fieldErrors) {
+    const segments = path.split(".");
+    const field = apiFields[segments[0] === "body" ? (segments[1] ?? "") : (segments[0] ?? "")];
+    if (field && problems[field] === undefined) problems[field] = `${fieldNames[field]} ${message}.`.replace(/\.\.$/, ".");
+  }
+  return problems;
+}
+
+function formatCount(count: number): string {
+  return count.toLocaleString("en-US");
+}
+
+function abbreviate(text: string): string {
+  return text.length > 24 ? `${text.slice(0, 24)}…` : text;
+}
