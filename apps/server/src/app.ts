@@ -92,6 +92,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     invitations,
     audit,
     sessionLookup: memberCheck,
+    // Cards show display names: a change reaches open screens like a change to a memory does.
+    onProfileChanged: (userId) => events.publish({ type: "profile.updated", id: userId, actor: userId }),
     ...(options.now ? { now: options.now } : {}),
   });
   const authenticateMember = memberAuthenticator(auth.sessions, memberCheck);

@@ -4,7 +4,10 @@ import { GoTrueClient } from "@supabase/auth-js";
  * The part of GoTrueClient the app relies on. Code depends on this rather than the class, so a
  * test can swap in a small fake (see `setAuthClient`) without a server or a browser URL.
  */
-export type AuthClient = Pick<GoTrueClient, "getSession" | "onAuthStateChange" | "signInWithPassword" | "signOut" | "signUp">;
+export type AuthClient = Pick<
+  GoTrueClient,
+  "getSession" | "onAuthStateChange" | "refreshSession" | "signInWithPassword" | "signOut" | "signUp"
+>;
 
 /** localStorage key of the persisted session. */
 export const authStorageKey = "memory-box-auth";

@@ -97,6 +97,14 @@ export class FakeAuthClient implements AuthClient {
     return { data: { user: fakeUser({ email }), session: null }, error: null };
   });
 
+  /** Like GoTrueClient: a new session for the same account, as the server has it now (TOKEN_REFRESHED). */
+  refreshSession = vi.fn<AuthClient["refreshSession"]>(async () => {
+    if (!this.session) return { data: { user: null, session: null }, error: null };
+    const session = { ...this.session, access_token: `${this.session.access_token}-refreshed` };
+    this.emit("TOKEN_REFRESHED", session);
+    return { data: { user: session.user, session }, error: null };
+  });
+
   signOut = vi.fn<AuthClient["signOut"]>(async () => {
     this.emit("SIGNED_OUT", null);
     return { error: null };

@@ -124,9 +124,15 @@ export class AccountService {
       passwordPolicy: PasswordPolicy;
       mailer: Mailer;
       audit: AuditLogRepository;
+      /** Told after a member's display name changed, so open screens can show the new one. */
+      onProfileChanged?: (userId: string) => void;
       now?: () => Date;
     },
   ) {}
+
+  profileChanged(userId: string): void {
+    this.deps.onProfileChanged?.(userId);
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
@@ -367,6 +373,7 @@ export class AccountService {
       }
       await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
+    if (firstProof && chosen) this.profileChanged(user.id);
     if (token.token_type === "email_change") this.announceChange(user, { kind: "email_changed", newEmail: verified.email });
     await this.deps.audit.record({
       action: `user.verified_${token.token_type}`,
@@ -507,6 +514,7 @@ export class AccountService {
         if ("full_name" in input.data!)
           await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, metadata), now, trx);
       });
+      if ("full_name" in input.data) this.profileChanged(user.id);
     }
 
     if (input.password !== undefined) {

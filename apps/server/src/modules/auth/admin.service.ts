@@ -189,6 +189,7 @@ export class AdminService {
       // A pending self-service change would otherwise switch the address back when its link is opened.
       if (patch.email) await this.deps.tokens.deleteOfUser(user.id, ["email_change"], trx);
     });
+    if (displayName !== undefined) this.deps.accounts.profileChanged(user.id);
     if (patch.email) await this.moveInvitation(user, patch.email);
     if (passwordChanged) this.deps.accounts.announceChange(user, { kind: "password_changed" });
     if (patch.email) this.deps.accounts.announceChange(user, { kind: "email_changed", newEmail: patch.email });

@@ -34,6 +34,8 @@ export async function createAuthModule(deps: {
   audit: AuditLogRepository;
   /** The per-request read of a session (the product API's member check, shared with it). */
   sessionLookup: SessionLookup;
+  /** Told after a member's display name changed. */
+  onProfileChanged?: (userId: string) => void;
   now?: () => Date;
 }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
@@ -82,6 +84,7 @@ export async function createAuthModule(deps: {
     passwordPolicy,
     mailer: deps.mailer,
     audit,
+    ...(deps.onProfileChanged ? { onProfileChanged: deps.onProfileChanged } : {}),
     ...clock,
   });
   const admin = new AdminService({

@@ -110,6 +110,20 @@ describe.each(testEngines)("live events on %s", (engine) => {
     await stream.close();
   });
 
+  it("tells a member when the other renamed themselves, so greetings and cards follow", async () => {
+    const stream = await openStream(baseUrl, ann);
+    const renamed = await testApp.app.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: ben.headers,
+      payload: { data: { full_name: "Benjamin" } },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const event = await stream.waitFor((candidate) => candidate.event === "profile.updated");
+    expect(JSON.parse(event.data)).toEqual({ id: ben.userId, actor: ben.userId });
+    await stream.close();
+  });
+
   it("replays what was missed after a reconnect, or asks for a reload when it cannot", async () => {
     const first = await openStream(baseUrl, ann);
     await testApp.app.inject({

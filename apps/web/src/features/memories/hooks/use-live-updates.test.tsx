@@ -147,6 +147,20 @@ describe("useLiveUpdates", () => {
     await waitFor(() => expect(invalidated(client)).toContain(key(memoryKeys.detail("m2"))));
   });
 
+  it("follows a display-name change: every memory screen reloads, and the member's own one refreshes their session", async () => {
+    const client = seededClient();
+    renderLive(client, {});
+    await waitFor(() => expect(server.connections).toHaveLength(1));
+    const ownId = authClient.session!.user.id;
+
+    server.latest.send("profile.updated", { id: "someone-else", actor: "someone-else" }, "e8");
+    await waitFor(() => expect(invalidated(client)).toHaveLength(5));
+    expect(authClient.refreshSession).not.toHaveBeenCalled();
+
+    server.latest.send("profile.updated", { id: ownId, actor: ownId }, "e9");
+    await waitFor(() => expect(authClient.refreshSession).toHaveBeenCalledOnce());
+  });
+
   it("disconnects on sign-out", async () => {
     const view = renderLive(seededClient(), {});
     await waitFor(() => expect(server.connections).toHaveLength(1));

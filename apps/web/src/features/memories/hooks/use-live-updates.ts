@@ -26,7 +26,10 @@ export function useLiveUpdates(): void {
     return openEventStream({
       url: liveEventsPath,
       headers: authorization,
-      onEvent: (event) => applyLiveEvent(queryClient, event),
+      onEvent: (event) => {
+        applyLiveEvent(queryClient, event);
+        if (isOwnProfileChange(event, userId)) void refreshOwnProfile();
+      },
       onOpen: ({ reconnected, resumed }) => {
         // Changes made while the stream was down are unknown: reload. (A resumed stream replays them.)
         if (reconnected && !resumed) void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
@@ -38,6 +41,19 @@ export function useLiveUpdates(): void {
       },
     });
   }, [signedIn, userId, queryClient]);
+}
+
+/** This member renamed themselves (here or on another device): the greeting follows. */
+function isOwnProfileChange(event: SseEvent, userId: string): boolean {
+  if (event.type !== "profile.updated") return false;
+  const data = MemoryEventData.safeParse(parseJson(event.data));
+  return data.success && data.data.id === userId;
+}
+
+/** A refreshed session carries the account as it is now, display name included. */
+async function refreshOwnProfile(): Promise<void> {
+  const { error } = await getAuthClient().refreshSession();
+  if (error) console.warn("Could not reload your profile after a change.", error);
 }
 
 async function authorization(): Promise<Record<string, string>> {
@@ -53,6 +69,11 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   }
   const type = MemoryEventType.safeParse(event.type);
   if (!type.success) return;
+  // A display name is on every card and detail page the member wrote or edited.
+  if (type.data === "profile.updated") {
+    void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+    return;
+  }
 
   void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
   void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
