@@ -1,0 +1,126 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { memberApi, signUpMember } from "./support";
+
+/** A JPEG as a phone writes it: with the capture time in its EXIF block. */
+function cameraJpeg(dateTimeOriginal: string): Promise<Buffer> {
+  return sharp({ create: { width: 80, height: 60, channels: 3, background: { r: 200, g: 120, b: 40 } } })
+    .withExif({ IFD2: { DateTimeOriginal: dateTimeOriginal } })
+    .jpeg()
+    .toBuffer();
+}
+
+/** The home card whose link is `title`. */
+function cardOf(page: Page, title: string) {
+  return page.locator('[data-slot="card"]').filter({ has: page.getByRole("link", { name: title }) });
+}
+
+/** A member signed in, in a browser of their own. */
+async function member(browser: Browser, label: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signUpMember(page, label);
+  return page;
+}
+
+test("a refused photo is named with its reason and nothing is saved until the member decides", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signUpMember(page, "uploads");
+  const title = `Picnic ${Date.now()}`;
+
+  await page.getByRole("button", { name: "Add Memory" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Add Memory" });
+  await dialog.getByLabel("Title").fill(title);
+  await dialog.getByLabel("Photos").setInputFiles([
+    { name: "basket.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2023:07:14 18:30:05") },
+    // Text with an image's name: the server decodes it and refuses it.
+    { name: "fake.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not a photo at all") },
+  ]);
+
+  // Each file says how it went, the refused one with the server's reason.
+  await expect(dialog.getByText("basket.jpg: uploaded")).toBeVisible();
+  await expect(dialog.getByText("fake.jpg: not uploaded")).toBeVisible();
+  await expect(dialog.getByText(/not a supported image/)).toBeVisible();
+  // The photo's capture date is offered for the empty date.
+  await dialog.getByRole("button", { name: "Use the photo's date: Jul 14, 2023" }).click();
+  await expect(dialog.getByLabel("Date")).toHaveValue("2023-07-14");
+
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(page.getByText("Some photos couldn't be uploaded. Please try again.")).toBeVisible();
+  const alert = dialog.getByRole("alert");
+  await expect(alert).toContainText("1 photo wasn't uploaded, so nothing was saved");
+  await expect(page.getByText("Memory added!")).toHaveCount(0);
+
+  await alert.getByRole("button", { name: "Save without them" }).click();
+  await expect(page.getByText("Memory added!")).toBeVisible();
+  await expect(page.getByText("1 photo(s) added successfully.")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(cardOf(page, title).getByRole("img")).toHaveCount(1);
+});
+
+test("two members edit one memory at once: the second to save sees who changed what, and keeps both changes", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const alice = await member(browser, "alice");
+  const bob = await member(browser, "bob");
+  const title = `Harbour walk ${Date.now()}`;
+  const created = await (await memberApi(alice, alice.request)).createMemory({ title, tags: ["sea"] });
+
+  // Alice opens the memory for editing.
+  await alice.goto(`/memory/${created.id}`);
+  await alice.getByRole("button", { name: "Edit" }).click();
+  const aliceTitle = alice.getByLabel("Title");
+  await expect(aliceTitle).toHaveValue(title);
+
+  // Bob, meanwhile, changes its tags and saves.
+  await bob.goto(`/memory/${created.id}`);
+  await bob.getByRole("button", { name: "Edit" }).click();
+  await bob.getByLabel("Tags").fill("sea, boats");
+  await bob.getByRole("button", { name: "Update Memory" }).click();
+  await expect(bob.getByText("Memory updated!")).toBeVisible();
+
+  // Alice changes the title and saves: refused, told by whom and what, Bob's tags taken in.
+  await aliceTitle.fill(`${title} at dusk`);
+  await alice.getByRole("button", { name: "Update Memory" }).click();
+  await expect(alice.getByText("Failed to update memory. Please try again.")).toBeVisible();
+  const conflict = alice.getByRole("alert");
+  await expect(conflict).toContainText("changed this memory while you were editing");
+  await expect(conflict).toContainText(/^bob-/);
+  await expect(conflict).toContainText("Their change is in the form: sea, boats");
+  await expect(alice.getByLabel("Tags")).toHaveValue("sea, boats");
+  await expect(aliceTitle).toHaveValue(`${title} at dusk`);
+
+  await alice.getByRole("button", { name: "Update Memory" }).click();
+  await expect(alice.getByText("Memory updated!")).toBeVisible();
+  await expect(alice.getByRole("heading", { level: 1, name: `${title} at dusk` })).toBeVisible();
+  await expect(alice.getByRole("region", { name: "Tags" }).getByRole("listitem")).toHaveText(["sea", "boats"]);
+
+  await alice.context().close();
+  await bob.context().close();
+});
+
+test("a display-name change shows on the member's greeting and the partner's cards without a reload", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const alice = await member(browser, "ava");
+  const bob = await member(browser, "ben");
+  const title = `Renamed author ${Date.now()}`;
+  await (await memberApi(bob, bob.request)).createMemory({ title, photo_ids: [] });
+  await alice.reload();
+  const card = cardOf(alice, title);
+  await expect(card).toContainText(/ben-/);
+
+  const token = await bob.evaluate(
+    () => (JSON.parse(localStorage.getItem("memory-box-auth") ?? "{}") as { access_token?: string }).access_token,
+  );
+  const renamed = await bob.request.put("/auth/v1/user", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { data: { full_name: "Benjamin" } },
+  });
+  expect(renamed.status()).toBe(200);
+
+  await expect(bob.getByText("Welcome back, Benjamin!")).toBeVisible();
+  await expect(card).toContainText("Benjamin");
+
+  await alice.context().close();
+  await bob.context().close();
+});
