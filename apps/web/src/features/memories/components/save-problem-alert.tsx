@@ -67,7 +67,7 @@ export function SaveProblemAlert({
       return (
         <Alert>
           <UsersIcon aria-hidden="true" />
-          <AlertTitle>{problem.editor} changed this memory while you were editing</AlertTitle>
+          <AlertTitle>{problem.headline}</AlertTitle>
           <AlertDescription>
             <ConflictChanges
               changes={problem.changes}
@@ -107,9 +107,9 @@ function ConflictChanges({
   onUseTheirs: (change: ConcurrentChange) => void;
 }) {
   return (
-    <dl className="grid w-full gap-2 text-foreground">
+    <dl className="my-1 grid w-full gap-2 text-foreground">
       {changes.map((change) => (
-        <div key={change.field} className="grid gap-0.5">
+        <div key={change.field} className="grid gap-0.5 rounded-md bg-muted/60 px-3 py-2">
           <dt className="font-medium">{change.label}</dt>
           <dd>
             {change.taken || values[change.field] === change.theirs ? (
@@ -140,7 +140,7 @@ function ConflictChanges({
         </div>
       ))}
       {photosChanged && (
-        <div className="grid gap-0.5">
+        <div className="grid gap-0.5 rounded-md bg-muted/60 px-3 py-2">
           <dt className="font-medium">Photos</dt>
           <dd>Their photos are in the form; the ones you removed or added still are.</dd>
         </div>

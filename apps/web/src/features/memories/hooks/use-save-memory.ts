@@ -22,7 +22,7 @@ export type SaveProblem =
   /** The fields break the server's rules (checked here first, or refused by the server). */
   | { kind: "fields"; fields: FieldProblems }
   /** Someone else saved the memory since the form opened; their changes, and how they were merged. */
-  | { kind: "conflict"; editor: string; changes: ConcurrentChange[]; photosChanged: boolean }
+  | { kind: "conflict"; headline: string; changes: ConcurrentChange[]; photosChanged: boolean }
   /** Nothing was saved, for a reason the member should read (offline, storage full, session ended). */
   | { kind: "message"; message: string };
 
@@ -76,7 +76,7 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       const { data } = await getAuthClient().getSession();
       setProblem({
         kind: "conflict",
-        editor: editorName(saved, data.session?.user.id),
+        headline: conflictHeadline(saved, data.session?.user.id),
         changes: merge.changes,
         photosChanged: merge.photosChanged,
       });
@@ -172,9 +172,11 @@ function problemOf(error: unknown): SaveProblem | undefined {
   return undefined;
 }
 
-function editorName(saved: Memory, userId: string | undefined): string {
-  if (saved.updated_by !== null && saved.updated_by === userId) return "You (in another window)";
-  return saved.updated_by_profile?.display_name ?? "Another member";
+/** Who changed the memory, as the conflict's headline says it. */
+function conflictHeadline(saved: Memory, userId: string | undefined): string {
+  if (saved.updated_by !== null && saved.updated_by === userId)
+    return "You changed this memory in another window or on another device";
+  return `${saved.updated_by_profile?.display_name ?? "Another member"} changed this memory while you were editing`;
 }
 
 /** A save still unanswered after `saveTimeoutMs` is reported as a dropped connection, never left spinning. */
