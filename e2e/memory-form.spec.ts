@@ -124,3 +124,44 @@ test("a display-name change shows on the member's greeting and the partner's car
   await alice.context().close();
   await bob.context().close();
 });
+
+test("on a slow connection each photo shows its progress and can be cancelled; offline, a save says so and keeps the form", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signUpMember(page, "slow");
+  // The upload is held, as on a slow uplink, until the test lets it through (or it is cancelled).
+  let releaseUpload: () => void = () => {};
+  await page.route("**/api/v1/photos", async (route) => {
+    await new Promise<void>((resolve) => (releaseUpload = resolve));
+    await route.continue().catch(() => {});
+  });
+
+  await page.getByRole("button", { name: "Add Memory" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Add Memory" });
+  await dialog.getByLabel("Title").fill(`Slow upload ${Date.now()}`);
+  await dialog
+    .getByLabel("Photos")
+    .setInputFiles([{ name: "slow.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2022:01:02 10:00:00") }]);
+  await expect(dialog.getByRole("progressbar", { name: "Uploading new photo 1" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel upload of new photo 1" }).click();
+  await expect(dialog.getByRole("img", { name: "New photo 1" })).toHaveCount(0);
+  releaseUpload();
+
+  // Offline: nothing is sent, the member is told (the toaster was fetched while online), and everything typed stays.
+  await page.context().setOffline(true);
+  await dialog.getByLabel("Tags").fill(Array.from({ length: 31 }, (_, index) => `tag${index}`).join(", "));
+  await expect(dialog.getByText("31 / 30 tags")).toBeVisible();
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(dialog.getByText("A memory can have up to 30 tags; this one has 31.")).toBeVisible();
+  await expect(dialog.getByLabel("Tags")).toBeFocused();
+  await dialog.getByLabel("Tags").fill("train");
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(page.getByText("Failed to save memory. Please try again.")).toBeVisible();
+  await expect(dialog.getByRole("alert")).toContainText("You're offline, so nothing was saved.");
+  await expect(dialog.getByRole("button", { name: "Save Memory" })).toBeEnabled();
+
+  await page.context().setOffline(false);
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(page.getByText("Memory added!")).toBeVisible();
+});

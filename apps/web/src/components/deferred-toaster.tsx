@@ -3,9 +3,11 @@ import type { ToasterProps } from "sonner";
 
 import { isToastDemanded, subscribeToToastDemand } from "@/lib/notify";
 
+const loadToaster = () => import("@/components/ui/sonner");
+
 // A toaster whose code failed to load shows nothing rather than taking the screen down with it.
 const Toaster = lazy<ComponentType<ToasterProps>>(() =>
-  import("@/components/ui/sonner").then(
+  loadToaster().then(
     ({ Toaster }) => ({ default: Toaster }),
     (error: unknown) => {
       console.error("Could not load the toaster:", error);
@@ -13,6 +15,14 @@ const Toaster = lazy<ComponentType<ToasterProps>>(() =>
     },
   ),
 );
+
+/**
+ * Fetches the toaster's code before the first toast needs it: a save that fails because the
+ * connection dropped must still be able to say so.
+ */
+export function preloadToaster(): void {
+  loadToaster().catch(() => {});
+}
 
 /**
  * The app's toaster, mounted (and its code loaded) only once a toast has been asked for through

@@ -1,13 +1,24 @@
+import { useEffect } from "react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router";
 
+import { preloadToaster } from "@/components/deferred-toaster";
 import { getQueryClient } from "@/lib/query-client";
+
+/** Once the first member screen is up, the toaster's code is fetched too, while the connection is there. */
+const toasterPreloadDelayMs = 2_000;
 
 /**
  * Layout route of the member screens, inside the session guard: the query cache they share. It
- * is a lazy chunk like the screens themselves, so TanStack Query is loaded only by members.
+ * is a lazy chunk like the screens themselves, so TanStack Query is loaded only by members. Members
+ * save things, and are told how it went: the toaster's code comes soon after the first screen.
  */
 export function MemberLayout() {
+  useEffect(() => {
+    const timer = setTimeout(preloadToaster, toasterPreloadDelayMs);
+    return () => clearTimeout(timer);
+  }, []);
+
   // One client for the page's life (getQueryClient keeps it), so the cache outlives this layout.
   return (
     <QueryClientProvider client={getQueryClient()}>

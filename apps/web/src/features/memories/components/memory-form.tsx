@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, t
 import { MemoryLimits, type Memory, type Photo } from "@memory-box/contract";
 import { CalendarIcon, XIcon } from "lucide-react";
 
+import { preloadToaster } from "@/components/deferred-toaster";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -55,6 +56,9 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
   const photoDate = values.memoryDate === "" ? captureDateOf(photos.keptPhotos, photos.newPhotos) : undefined;
   const photosRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+
+  // Whatever happens to the save, a toast will say so, even if the connection drops meanwhile.
+  useEffect(preloadToaster, []);
 
   // A save refused for a field's rule takes the member to the first such field.
   useEffect(() => {
