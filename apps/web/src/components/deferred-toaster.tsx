@@ -1,9 +1,8 @@
 import { lazy, Suspense, useSyncExternalStore, type ComponentType } from "react";
 import type { ToasterProps } from "sonner";
 
+import { loadToaster } from "@/components/toaster-loader";
 import { isToastDemanded, subscribeToToastDemand } from "@/lib/notify";
-
-const loadToaster = () => import("@/components/ui/sonner");
 
 // A toaster whose code failed to load shows nothing rather than taking the screen down with it.
 const Toaster = lazy<ComponentType<ToasterProps>>(() =>
@@ -15,14 +14,6 @@ const Toaster = lazy<ComponentType<ToasterProps>>(() =>
     },
   ),
 );
-
-/**
- * Fetches the toaster's code before the first toast needs it: a save that fails because the
- * connection dropped must still be able to say so.
- */
-export function preloadToaster(): void {
-  loadToaster().catch(() => {});
-}
 
 /**
  * The app's toaster, mounted (and its code loaded) only once a toast has been asked for through

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router";
 
-import { preloadToaster } from "@/components/deferred-toaster";
+import { preloadToaster } from "@/components/toaster-loader";
 import { getQueryClient } from "@/lib/query-client";
 
 /** Once the first member screen is up, the toaster's code is fetched too, while the connection is there. */

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, t
 import { MemoryLimits, type Memory, type Photo } from "@memory-box/contract";
 import { CalendarIcon, XIcon } from "lucide-react";
 
-import { preloadToaster } from "@/components/deferred-toaster";
+import { preloadToaster } from "@/components/toaster-loader";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
