@@ -23,7 +23,7 @@ test("an invited member signs up, confirms by e-mail, signs out and signs back i
 
   // Sign up: the account waits for confirmation.
   await page.getByRole("tab", { name: "Sign Up" }).click();
-  await expect(page.getByLabel("Password")).toHaveAttribute("placeholder", "Create a password");
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("placeholder", "Create a password");
   await fillCredentials(page, email, password);
   await page.getByRole("button", { name: "Sign Up" }).click();
   await expect(page.getByText("Check your email for confirmation link")).toBeVisible();
@@ -50,7 +50,7 @@ test("an invited member signs up, confirms by e-mail, signs out and signs back i
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.getByText("Authentication Error")).toBeVisible();
 
-  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/memory\/3f1c2a9e-0000-4000-8000-000000000000$/);
 });

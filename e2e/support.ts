@@ -71,7 +71,7 @@ export async function confirmationLink(email: string): Promise<string> {
 
 export async function fillCredentials(page: Page, email: string, secret: string): Promise<void> {
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(secret);
+  await page.getByLabel("Password", { exact: true }).fill(secret);
 }
 
 /** Invites a fresh address, signs it up on the page and opens the confirmation link: lands on home. */

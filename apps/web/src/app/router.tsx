@@ -27,6 +27,10 @@ export function createRoutes(): RouteObject[] {
       children: [
         { path: routePatterns.auth, Component: AuthRoute },
         {
+          path: routePatterns.setPassword,
+          lazy: async () => ({ Component: (await import("@/app/routes/set-password")).SetPasswordRoute }),
+        },
+        {
           // The member screens: a session is required.
           Component: RequireAuth,
           children: [

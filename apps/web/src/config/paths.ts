@@ -2,6 +2,7 @@
 export const routePatterns = {
   home: "/",
   auth: "/auth",
+  setPassword: "/auth/reset",
   memory: "/memory/:id",
 } as const;
 
@@ -9,5 +10,9 @@ export const routePatterns = {
 export const paths = {
   home: routePatterns.home,
   auth: routePatterns.auth,
+  /** Where a password recovery link lands, signed in by the link. */
+  setPassword: routePatterns.setPassword,
+  /** The auth screen opened on "Reset your password". */
+  forgotPassword: `${routePatterns.auth}?view=forgot`,
   memory: (id: string) => `/memory/${encodeURIComponent(id)}`,
 } as const;

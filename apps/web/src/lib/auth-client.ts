@@ -6,7 +6,17 @@ import { GoTrueClient } from "@supabase/auth-js";
  */
 export type AuthClient = Pick<
   GoTrueClient,
-  "getSession" | "onAuthStateChange" | "refreshSession" | "signInWithPassword" | "signOut" | "signUp"
+  | "getSession"
+  | "onAuthStateChange"
+  | "refreshSession"
+  | "resend"
+  | "resetPasswordForEmail"
+  | "signInWithOtp"
+  | "signInWithPassword"
+  | "signOut"
+  | "signUp"
+  | "updateUser"
+  | "verifyOtp"
 >;
 
 /** localStorage key of the persisted session. */

@@ -97,6 +97,25 @@ export class FakeAuthClient implements AuthClient {
     return { data: { user: fakeUser({ email }), session: null }, error: null };
   });
 
+  resetPasswordForEmail = vi.fn<AuthClient["resetPasswordForEmail"]>(async () => ({ data: {}, error: null }));
+
+  resend = vi.fn<AuthClient["resend"]>(async () => ({ data: { user: null, session: null }, error: null }));
+
+  signInWithOtp = vi.fn<AuthClient["signInWithOtp"]>(async () => ({ data: { user: null, session: null }, error: null }));
+
+  /** A right code signs in (SIGNED_IN); make it fail with `mockResolvedValueOnce`. */
+  verifyOtp = vi.fn<AuthClient["verifyOtp"]>(async (params) => {
+    const session = fakeSession(fakeUser({ email: "email" in params ? params.email : undefined }));
+    this.emit("SIGNED_IN", session);
+    return { data: { user: session.user, session }, error: null };
+  });
+
+  updateUser = vi.fn<AuthClient["updateUser"]>(async () => {
+    const user = this.session?.user ?? fakeUser();
+    if (this.session) this.emit("USER_UPDATED", this.session);
+    return { data: { user }, error: null };
+  });
+
   /** Like GoTrueClient: a new session for the same account, as the server has it now (TOKEN_REFRESHED). */
   refreshSession = vi.fn<AuthClient["refreshSession"]>(async () => {
     if (!this.session) return { data: { user: null, session: null }, error: null };

@@ -150,7 +150,8 @@ describe("auth screen", () => {
 
     expect(await screen.findByRole("button", { name: "Creating account..." })).toBeDisabled();
     answer.resolve(true);
-    expect(await screen.findByRole("button", { name: "Sign Up" })).toBeEnabled();
+    // Awaiting confirmation, the card asks for the e-mailed code (the link works as well).
+    expect(await screen.findByRole("heading", { name: "Enter the code from your email" })).toBeInTheDocument();
     expect(client.signUp).toHaveBeenCalledOnce();
   });
 

@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
 
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { Credentials } from "@/features/auth/api/credentials";
+import { PasswordInput } from "@/features/auth/components/password-input";
 
 export interface CredentialsFormProps {
   passwordPlaceholder: string;
@@ -17,6 +18,8 @@ export interface CredentialsFormProps {
   busyLabel: string;
   busy: boolean;
   onSubmit: (credentials: Credentials) => void;
+  /** Under the submit button: other ways in ("Forgot password?"). */
+  footer?: ReactNode;
 }
 
 /** E-mail and password with a submit button that waits for both and is disabled while busy. */
@@ -30,6 +33,7 @@ export function CredentialsForm({
   busyLabel,
   busy,
   onSubmit,
+  footer,
 }: CredentialsFormProps) {
   const id = useId();
   const [email, setEmail] = useState("");
@@ -62,9 +66,8 @@ export function CredentialsForm({
       </div>
       <div className="flex flex-col gap-2">
         <Label htmlFor={`${id}-password`}>Password</Label>
-        <Input
+        <PasswordInput
           id={`${id}-password`}
-          type="password"
           autoComplete={passwordAutoComplete}
           placeholder={passwordPlaceholder}
           value={password}
@@ -92,6 +95,7 @@ export function CredentialsForm({
       <Button type="submit" className="w-full" disabled={disabled}>
         {busy ? busyLabel : submitLabel}
       </Button>
+      {footer}
     </form>
   );
 }

@@ -26,6 +26,9 @@ export function RequireAuth() {
   }, [email, accessToken]);
 
   if (status === "loading") return <PageSpinner />;
-  if (status === "signedOut") return <Navigate to={authPathFor(`${location.pathname}${location.search}`)} replace />;
+  // An e-mailed link that came back refused (`#error_code=…`) goes along, so the auth screen can explain it.
+  const linkError = /(?:^#|&)error/.test(location.hash) ? location.hash : "";
+  if (status === "signedOut")
+    return <Navigate to={`${authPathFor(`${location.pathname}${location.search}`)}${linkError}`} replace />;
   return <Outlet />;
 }

@@ -1,0 +1,35 @@
+import { getAuthClient } from "@/lib/auth-client";
+import { paths } from "@/config/paths";
+
+/** What an e-mailed six-digit code proves: a sign-up's address, or a sign-in by e-mail. */
+export type CodePurpose = "signup" | "email";
+
+const origin = () => window.location.origin;
+
+/** `POST /recover`: a link to set a new password, leading to the set-password screen. */
+export function requestPasswordReset(email: string) {
+  return getAuthClient().resetPasswordForEmail(email, { redirectTo: `${origin()}${paths.setPassword}` });
+}
+
+/** `POST /resend`: the sign-up's confirmation e-mail again (a new link and code). */
+export function resendConfirmation(email: string) {
+  return getAuthClient().resend({ type: "signup", email, options: { emailRedirectTo: `${origin()}${paths.home}` } });
+}
+
+/** `POST /otp`: a sign-in link and code for a member's address; never creates an account. */
+export function requestSignInCode(email: string) {
+  return getAuthClient().signInWithOtp({
+    email,
+    options: { shouldCreateUser: false, emailRedirectTo: `${origin()}${paths.home}` },
+  });
+}
+
+/** `POST /verify` with the code typed from the e-mail; a right code signs in. */
+export function verifyEmailCode(email: string, code: string, purpose: CodePurpose) {
+  return getAuthClient().verifyOtp({ email, token: code, type: purpose });
+}
+
+/** `PUT /user`: the signed-in member's new password. */
+export function setNewPassword(password: string) {
+  return getAuthClient().updateUser({ password });
+}

@@ -1,0 +1,108 @@
+import { useId, useState, type FormEvent } from "react";
+
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { verifyEmailCode, type CodePurpose } from "@/features/auth/api/email-links";
+import type { SendOutcome } from "@/features/auth/components/email-request-form";
+
+export interface EmailCodeFormProps {
+  email: string;
+  purpose: CodePurpose;
+  /** Sends the e-mail again. */
+  resend: (email: string) => Promise<SendOutcome>;
+  onBack: () => void;
+}
+
+const codeLength = 6;
+
+/**
+ * The six-digit code from a confirmation or sign-in e-mail, typed instead of opening its link
+ * (handy when the mail arrives on another device). A right code signs in; the auth screen then
+ * moves on by itself.
+ */
+export function EmailCodeForm({ email, purpose, resend, onBack }: EmailCodeFormProps) {
+  const id = useId();
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState<"verify" | "resend">();
+  const [problem, setProblem] = useState<string>();
+  const [resent, setResent] = useState(false);
+  const digits = code.replace(/\D/g, "");
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || digits.length !== codeLength) return;
+    setBusy("verify");
+    setProblem(undefined);
+    try {
+      const { error } = await verifyEmailCode(email, digits, purpose);
+      if (error) setProblem("That code is not right, or it has expired. Check the newest email, or send a new one.");
+    } catch {
+      setProblem("The code could not be checked just now. Please try again.");
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  async function handleResend() {
+    setBusy("resend");
+    setProblem(undefined);
+    setResent(false);
+    try {
+      const outcome = await resend(email);
+      if (outcome.sent) setResent(true);
+      else setProblem(outcome.problem);
+    } catch {
+      setProblem("The email could not be sent just now. Please try again.");
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  return (
+    <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
+      <div className="space-y-1">
+        <h2 className="text-lg font-semibold">Enter the code from your email</h2>
+        <p className="text-sm text-muted-foreground">
+          We sent a link and a {codeLength}-digit code to {email}. Open the link, or type the code here.
+        </p>
+      </div>
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={`${id}-code`}>Code</Label>
+        <Input
+          id={`${id}-code`}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]*"
+          maxLength={codeLength + 2}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+          className="text-center font-mono text-lg tracking-[0.4em]"
+        />
+      </div>
+      {problem && (
+        <p id={`${id}-problem`} role="alert" className="text-sm text-destructive">
+          {problem}
+        </p>
+      )}
+      {resent && (
+        <p role="status" className="text-sm">
+          A new email is on its way. Use the newest code.
+        </p>
+      )}
+      <Button type="submit" className="w-full" disabled={busy !== undefined || digits.length !== codeLength}>
+        {busy === "verify" ? "Checking..." : "Continue"}
+      </Button>
+      <div className="flex flex-wrap justify-center gap-2">
+        <Button type="button" variant="link" onClick={() => void handleResend()} disabled={busy !== undefined}>
+          {busy === "resend" ? "Sending..." : "Resend email"}
+        </Button>
+        <Button type="button" variant="link" onClick={onBack}>
+          Back to sign in
+        </Button>
+      </div>
+    </form>
+  );
+}
