@@ -75,10 +75,7 @@ describe("auth screen: e-mailed links and codes", () => {
   });
 
   it("sends a sign-in code only to an invited address, never creating an account", async () => {
-    stubRpc({
-      is_email_invited: ({ check_email }: { check_email: string }) => check_email === "sam@example.com",
-      mark_email_used: () => null,
-    });
+    stubRpc({ is_email_invited: (args) => args.check_email === "sam@example.com", mark_email_used: () => null });
     const { user, client } = renderApp("/auth");
     await user.click(await screen.findByRole("button", { name: "Email me a sign-in code" }));
 
