@@ -1,13 +1,14 @@
 // Deterministic seed data for the memories benchmark, written straight into the database
 // (the HTTP API would take far too long for 100,000 memories). Rows are the server's own row
-// types (apps/server/src/db/schema.ts), with `sort_key` and `search_text` made by the
-// repository's own `sortKey` and `searchText` and photo keys by the upload's `derivativeKey` and `displayKey`;
+// types (apps/server/src/db/schema.ts), with `sort_key` and `search_text` made by
+// the repository's own `sortKey` and `memorySearchText` and photo keys by the upload's `derivativeKey` and `displayKey`;
 // the migrations' triggers fill the rest.
 import SQLite from "better-sqlite3";
 import type { Selectable } from "kysely";
 import pg from "pg";
 import type { MemoryRow, MemoryTagsTable, PhotoRow } from "../apps/server/src/db/schema";
-import { searchText, sortKey } from "../apps/server/src/modules/memories/memories.repository";
+import { memorySearchText } from "../apps/server/src/lib/search-text";
+import { sortKey } from "../apps/server/src/modules/memories/memories.repository";
 import { derivativeKey, displayKey } from "../apps/server/src/modules/photos/photo-key";
 
 /** Words searched for by the benchmark: each is put into ~1% of memories and appears nowhere else. */
@@ -182,7 +183,7 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
       updated_at: createdAt,
       version: 1,
       sort_key: sortKey(memoryDate, createdAt, id),
-      search_text: searchText(fields),
+      search_text: memorySearchText(fields),
     });
     tags.forEach((tag, position) => batch.tags.push({ memory_id: id, position, tag, tag_key: tag.toLowerCase() }));
 

@@ -99,4 +99,38 @@ describe.each(testEngines)("instance settings on %s", (engine) => {
     expect(first).toBe(second);
     expect(await settings.get("key")).toBe(first);
   });
+
+  it("folds the search text of the memories already there, so an accent-free search finds them", async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    const foldMigration = "2026_11_24_400000_fold_search_text";
+    const previous = Object.keys(migrations)[Object.keys(migrations).indexOf(foldMigration) - 1]!;
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    const id = "5e1d0c2b-0000-4000-8000-0000000000aa";
+    await database.db
+      .insertInto("memories")
+      .values({
+        id,
+        title: "Café in Zürich",
+        content: "Crème brûlée",
+        memory_date: null,
+        user_id: null,
+        updated_by: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+        version: 1,
+        sort_key: `0000-00-00|2026-01-01T00:00:00.000Z|${id}`,
+        // As the search text was stored before: lower-cased, accents kept.
+        search_text: "café in zürich\ncrème brûlée\nnaïve",
+      })
+      .execute();
+    await sql`insert into memory_tags (memory_id, position, tag, tag_key, sort_key) values (${id}, 0, 'Naïve', 'naïve', ${`0000-00-00|2026-01-01T00:00:00.000Z|${id}`})`.execute(
+      database.db,
+    );
+
+    expect(await migrateToLatest(database.db)).toEqual(
+      Object.keys(migrations).slice(Object.keys(migrations).indexOf(foldMigration)),
+    );
+    const row = await database.db.selectFrom("memories").select("search_text").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.search_text).toBe("cafe in zurich\ncreme brulee\nnaive");
+  });
 });

@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
+import { memorySearchText, searchWords } from "../../lib/search-text";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -20,13 +21,13 @@ export interface MemoryFields {
 }
 
 export interface ListFilter {
-  /** Case-insensitive substring of title, description or any tag. */
+  /** Words that must each occur in the title, description or a tag, ignoring case and accents. */
   q?: string | undefined;
   /** Exact tag, ignoring case. */
   tag?: string | undefined;
 }
 
-/** Shorter searches cannot use the trigram index (it needs three characters) and scan instead. */
+/** Shorter words cannot use the trigram indexes (they need three characters): they are checked row by row. */
 const trigramLength = 3;
 
 /**
@@ -101,15 +102,15 @@ export class MemoriesRepository {
   /** How many memories match a search and/or tag filter (the whole collection without either). */
   async countMatched(filter: ListFilter): Promise<number> {
     const tag = tagKeyOf(filter);
-    const q = searchTermOf(filter);
-    if (!tag && !q) return this.countAll();
+    const search = this.searchCondition(filter);
+    if (!tag && !search) return this.countAll();
     const row = await (
-      q
+      search
         ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
           this.db
             .selectFrom("memories")
             .select((eb) => eb.fn.countAll<number>().as("count"))
-            .where(this.searchCondition({ q })!)
+            .where(search)
             .$if(tag !== undefined, (query) =>
               query.where("memories.id", "in", (eb) =>
                 eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!),
@@ -151,7 +152,7 @@ export class MemoriesRepository {
         updated_at: memory.createdAt,
         version: 1,
         sort_key: key,
-        search_text: searchText(memory),
+        search_text: memorySearchText(memory),
       })
       .execute();
     await this.replaceTags(memory.id, key, memory.tags, executor);
@@ -178,7 +179,7 @@ export class MemoriesRepository {
         updated_at: editor.at,
         version: sql<number>`version + 1`,
         sort_key: key,
-        search_text: searchText(fields),
+        search_text: memorySearchText(fields),
       })
       .where("id", "=", current.id);
     if (editor.expectedVersion !== undefined) query = query.where("version", "=", editor.expectedVersion);
@@ -222,17 +223,28 @@ export class MemoriesRepository {
       .select(["profiles.display_name", "editors.display_name as editor_display_name"]);
   }
 
-  /** The search as a condition on `memories`, shared by the page and the count. */
+  /**
+   * The search as a condition on `memories`, shared by the page and the count: every word of the
+   * query occurs in the folded `search_text`. PostgreSQL's pg_trgm GIN index serves each LIKE (and
+   * their AND); on SQLite the FTS5 trigram table serves the words of three characters or more,
+   * as quoted phrases (anything inside quotes is plain text, never query syntax), and shorter
+   * words are checked on the rows it finds.
+   */
   private searchCondition(filter: ListFilter): Expression<SqlBool> | undefined {
-    const q = searchTermOf(filter);
-    if (!q) return undefined;
-    if (this.engine === "sqlite" && [...q].length >= trigramLength) {
-      // FTS5 trigram: a quoted phrase matches as a substring, served by the index.
-      const phrase = `"${q.replaceAll('"', '""')}"`;
-      return sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${phrase})`;
+    const words = searchWords(filter.q ?? "");
+    if (words.length === 0) return undefined;
+    const like = (word: string) => sql<SqlBool>`memories.search_text like ${`%${escapeLike(word)}%`} escape '\\'`;
+    if (this.engine === "postgres") return and(words.map(like));
+    const indexed = words.filter((word) => [...word].length >= trigramLength);
+    const short = words.filter((word) => [...word].length < trigramLength);
+    const conditions = short.map(like);
+    if (indexed.length > 0) {
+      const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(" AND ");
+      conditions.unshift(
+        sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${match})`,
+      );
     }
-    // PostgreSQL's pg_trgm GIN index serves LIKE; on SQLite short terms scan.
-    return sql<SqlBool>`memories.search_text like ${`%${escapeLike(q)}%`} escape '\\'`;
+    return and(conditions);
   }
 
   private async withDetails(rows: MemoryRowWithNames[], executor: Executor): Promise<MemoryRecord[]> {
@@ -263,17 +275,14 @@ function tagKeyOf(filter: ListFilter): string | undefined {
   return filter.tag?.trim().toLowerCase() || undefined;
 }
 
-function searchTermOf(filter: ListFilter): string | undefined {
-  return filter.q?.trim().toLowerCase() || undefined;
+/** Conditions joined with AND (one alone as it is). */
+function and(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
+  return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 
 /** Newest date first, undated last ("0000-00-00" sorts lowest), then newest created, then id. */
 export function sortKey(memoryDate: string | null, createdAt: string, id: string): string {
   return `${memoryDate ?? "0000-00-00"}|${createdAt}|${id}`;
-}
-
-export function searchText(fields: { title: string; content: string | null; tags: string[] }): string {
-  return [fields.title, fields.content ?? "", ...fields.tags].join("\n").toLowerCase();
 }
 
 function escapeLike(value: string): string {

@@ -1,0 +1,37 @@
+/**
+ * Search compares text as a person reads it: without case and without accents, on both engines
+ * alike. The text is folded here, once, in TypeScript (never by the database, whose collations
+ * and lower() differ between SQLite and PostgreSQL), both when a memory is stored and when a
+ * query arrives, so the database only compares folded text with folded text.
+ */
+
+/** "Café DÉJÀ-VU" → "cafe deja-vu": compatibility-decomposed, combining marks removed, lower-cased. */
+export function foldForSearch(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .normalize("NFC");
+}
+
+/** What a memory is found by: its title, description and tags, folded, one per line. */
+export function memorySearchText(fields: { title: string; content: string | null; tags: readonly string[] }): string {
+  return foldForSearch([fields.title, fields.content ?? "", ...fields.tags].join("\n"));
+}
+
+/** A word's surrounding punctuation ("(mountain," → "mountain"); a word of punctuation alone stays as typed. */
+const edgePunctuation = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
+
+/**
+ * The words of a query, folded and without repeats: each must occur somewhere in a memory's text
+ * (in any order, anywhere in a word). Empty when the query has no word at all.
+ */
+export function searchWords(query: string): string[] {
+  const words = foldForSearch(query)
+    .split(/\s+/u)
+    .map((word) => word.replace(edgePunctuation, "") || word)
+    .filter((word) => word !== "");
+  // A word inside another adds nothing: "moun mountain" asks no more than "mountain".
+  const unique = [...new Set(words)];
+  return unique.filter((word) => !unique.some((other) => other !== word && other.includes(word)));
+}

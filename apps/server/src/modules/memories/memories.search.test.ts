@@ -1,0 +1,130 @@
+import type { Memory, MemoryPage } from "@memory-box/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, type TestMember } from "../../../test/members";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { testEngines } from "../../../test/test-database";
+
+/** The collection every case searches, the same on both engines. */
+const collection = [
+  { title: "Mountain panorama", content: "Sunrise above the clouds", tags: ["hiking"] },
+  { title: "Café au lait", content: "Breakfast in Paris", tags: ["Frühstück"] },
+  { title: "cafe crawl", content: null, tags: ["coffee"] },
+  { title: "東京の夜", content: "ネオンの街", tags: ["旅行"] },
+  { title: "Москва", content: "Красная площадь", tags: [] },
+  { title: "Rock'n'roll night", content: "100% fun (really)", tags: ["music"] },
+  { title: "Ωραία μέρα", content: "Θάλασσα", tags: ["Ελλάδα"] },
+  { title: "Dîner à Zürich", content: "Fondue_time", tags: ["Naïve"] },
+];
+
+/** Query → the titles it finds (in listing order: all undated, so newest first). */
+const cases: [string, string[]][] = [
+  // Case and accents, either way round.
+  ["cafe", ["cafe crawl", "Café au lait"]],
+  ["CAFÉ", ["cafe crawl", "Café au lait"]],
+  ["fruhstuck", ["Café au lait"]],
+  ["FRÜHSTÜCK", ["Café au lait"]],
+  ["zurich naive", ["Dîner à Zürich"]],
+  // Every word, in any order, as a prefix or anywhere inside a word.
+  ["moun pano", ["Mountain panorama"]],
+  ["pano moun", ["Mountain panorama"]],
+  ["anora", ["Mountain panorama"]],
+  ["paris cafe", ["Café au lait"]],
+  ["mountain paris", []],
+  ["  clouds   sunrise ", ["Mountain panorama"]],
+  // Punctuation is text, never query syntax.
+  ["rock'n'roll", ["Rock'n'roll night"]],
+  ["(really)", ["Rock'n'roll night"]],
+  ["100%", ["Rock'n'roll night"]],
+  ["%", ["Rock'n'roll night"]],
+  ["_time", ["Dîner à Zürich"]],
+  ["_", ["Dîner à Zürich"]],
+  ['"', []],
+  ["fun OR night", []],
+  ["fun AND night", []],
+  ["night*", ["Rock'n'roll night"]],
+  ["-night", ["Rock'n'roll night"]],
+  // Other scripts, including words shorter than the trigram indexes serve.
+  ["東京", ["東京の夜"]],
+  ["ネオン 旅行", ["東京の夜"]],
+  ["москва", ["Москва"]],
+  ["ПЛОЩАДЬ", ["Москва"]],
+  ["ωραια", ["Ωραία μέρα"]],
+  ["ΘΑΛΑΣΣΑ ελλαδα", ["Ωραία μέρα"]],
+  ["la", ["Café au lait"]],
+  ["ÜR", ["Dîner à Zürich"]],
+];
+
+describe.each(testEngines)("search on %s", (engine) => {
+  let testApp: TestApp;
+  let ann: TestMember;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
+    ann = await createMember(testApp, "ann@memory-box.test", "Ann");
+    for (const memory of collection) {
+      const response = await testApp.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: ann.headers,
+        payload: memory,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+  });
+  afterAll(() => testApp.close());
+
+  const search = async (query: string) => {
+    const response = await testApp.app.inject({
+      method: "GET",
+      url: `/api/v1/memories?q=${encodeURIComponent(query)}`,
+      headers: ann.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<MemoryPage>();
+  };
+
+  it.each(cases)("%j finds %j", async (query, titles) => {
+    const page = await search(query);
+    expect(page.items.map((memory) => memory.title)).toEqual(titles);
+    expect(page.matched).toBe(titles.length);
+  });
+
+  it("narrows a search by a tag, and counts what both match", async () => {
+    const response = await testApp.app.inject({
+      method: "GET",
+      url: "/api/v1/memories?q=CAFE&tag=coffee",
+      headers: ann.headers,
+    });
+    const page = response.json<MemoryPage>();
+    expect(page.items.map((memory) => memory.title)).toEqual(["cafe crawl"]);
+    expect(page.matched).toBe(1);
+  });
+
+  it("walks a multi-word search page by page, complete and without repeats", async () => {
+    const created: Memory[] = [];
+    for (let index = 0; index < 23; index++) {
+      const response = await testApp.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: ann.headers,
+        payload: {
+          title: `Phare ${index}`,
+          content: "Un phare sur la côte",
+          memory_date: `2020-01-${String(index + 1).padStart(2, "0")}`,
+        },
+      });
+      created.push(response.json<Memory>());
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `?q=${encodeURIComponent("COTE phare")}&limit=5${cursor ? `&cursor=${cursor}` : ""}`;
+      const response = await testApp.app.inject({ method: "GET", url: `/api/v1/memories${query}`, headers: ann.headers });
+      const page = response.json<MemoryPage>();
+      expect(page.matched).toBe(23);
+      seen.push(...page.items.map((memory) => memory.title));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...created].reverse().map((memory) => memory.title));
+  });
+});
