@@ -42,7 +42,7 @@ export const reconcileCommand = {
       out(
         `Checked ${result.filesChecked} photo file(s); removed ${result.orphansRemoved} that no photo names (${result.orphanBytes} bytes).`,
       );
-      out(`${result.missing.length} photo(s) have missing files.`);
+      out(`${result.missingCount} photo(s) have missing files.`);
     } finally {
       await blobStore.close();
     }

@@ -6,7 +6,7 @@ import { photoRow } from "../../../test/photo-rows";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { type BlobStore, LocalBlobStore, S3BlobStore } from "../storage";
-import { PhotoFilesReconciler } from "./photo-files.reconciler";
+import { missingExamples, PhotoFilesReconciler } from "./photo-files.reconciler";
 import { PhotosRepository } from "./photos.repository";
 
 const storages = ["local disk", "S3 (s3rver), in a folder of a shared bucket"] as const;
@@ -77,6 +77,7 @@ describe.each(combinations)("the photo file reconciler on %s with %s storage", (
       filesChecked: 9,
       orphansRemoved: 2,
       orphanBytes: 2 * "orphan".length,
+      missingCount: 1,
       missing: [{ photoId: damaged.id, memoryId: null, keys: [damaged.display_key] }],
     });
     expect(warnings).toEqual([
@@ -91,5 +92,24 @@ describe.each(combinations)("the photo file reconciler on %s with %s storage", (
       expect(await files(bucketRoot, "memory-photos/")).toEqual([`memory-photos/${orphans[0]}`]);
       expect(await files(bucketRoot, "backups/")).toEqual(["backups/2026-01-01.tar"]);
     }
+  });
+
+  it("counts every row whose files are gone but logs only the first ones, then one line for the rest", async () => {
+    const lost = Array.from({ length: missingExamples + 5 }, (_, index) =>
+      photoRow(`lost/1767268800000-${index.toString(16).padStart(12, "0")}`),
+    );
+    await database.db.insertInto("photos").values(lost).execute();
+    const warnings: object[] = [];
+    const result = await new PhotoFilesReconciler({
+      photos: new PhotosRepository(database.db),
+      blobStore: store,
+      log: { warn: (details) => warnings.push(details) },
+    }).run(3600_000, 20);
+
+    expect(result.missingCount).toBe(lost.length + 1);
+    expect(result.missing).toHaveLength(missingExamples);
+    expect(warnings).toHaveLength(missingExamples + 1);
+    expect(warnings.at(-1)).toEqual({ rowsMissingFiles: lost.length + 1, logged: missingExamples });
+    await database.db.deleteFrom("photos").where("object_key", "like", "lost/%").execute();
   });
 });

@@ -7,9 +7,17 @@ export interface FileReconciliation {
   filesChecked: number;
   orphansRemoved: number;
   orphanBytes: number;
-  /** Rows naming files that storage no longer has. */
+  /** How many rows name files that storage no longer has. */
+  missingCount: number;
+  /** The first of them (at most `missingExamples`), each logged with its photo and memory. */
   missing: Array<{ photoId: string; memoryId: string | null; keys: string[] }>;
 }
+
+/**
+ * Rows with missing files reported one by one; past this, one summary line says how many. A
+ * storage that lost everything must not flood the log with a line per photo.
+ */
+export const missingExamples = 50;
 
 export interface PhotoFilesReconcilerDeps {
   photos: PhotosRepository;
@@ -17,6 +25,9 @@ export interface PhotoFilesReconcilerDeps {
   log: { warn(object: object, message: string): void };
   now?: () => Date;
 }
+
+/** Clocks of the server and of the storage may differ a little. */
+const clockSlackMs = 60_000;
 
 /**
  * Makes the photo files and the photo rows agree again after crashes (ADR 0016), for the server
@@ -31,9 +42,10 @@ export class PhotoFilesReconciler {
    * the photo and its memory. Walks the storage listing once and the table a page at a time.
    */
   async run(graceMs: number, batchSize = 500): Promise<FileReconciliation> {
-    const result: FileReconciliation = { filesChecked: 0, orphansRemoved: 0, orphanBytes: 0, missing: [] };
+    const result: FileReconciliation = { filesChecked: 0, orphansRemoved: 0, orphanBytes: 0, missingCount: 0, missing: [] };
     const present = new Set<string>();
-    const cutoff = (this.deps.now?.() ?? new Date()).getTime() - graceMs;
+    const listingStartedAt = (this.deps.now?.() ?? new Date()).getTime();
+    const cutoff = listingStartedAt - graceMs;
     let candidates: BlobInfo[] = [];
     const removeUnreferenced = async () => {
       const referenced = await this.deps.photos.referencedKeys(candidates.map((file) => file.key));
@@ -57,16 +69,31 @@ export class PhotoFilesReconciler {
       const rows = await this.deps.photos.pageById(after, batchSize);
       for (const row of rows) {
         const named = PhotosRepository.fileColumns.flatMap((column) => (row[column] === null ? [] : [row[column]]));
-        // A file written after the listing began is not in it: look again before reporting.
+        // A file written after the listing began is not in it: look again before reporting. An
+        // upload writes its files before its row, so only rows as new as the listing (and display
+        // copies, rendered later for older photos) can have such files.
+        const mayBeNewer = (key: string) =>
+          Date.parse(row.created_at) >= listingStartedAt - clockSlackMs || key === row.display_key;
         const gone: string[] = [];
         for (const key of named) {
-          if (!present.has(key) && !(await this.deps.blobStore.stat(`${photoBucket}/${key}`))) gone.push(key);
+          if (present.has(key)) continue;
+          if (mayBeNewer(key) && (await this.deps.blobStore.stat(`${photoBucket}/${key}`))) continue;
+          gone.push(key);
         }
         if (gone.length === 0) continue;
+        result.missingCount += 1;
+        if (result.missing.length >= missingExamples) continue;
         result.missing.push({ photoId: row.id, memoryId: row.memory_id, keys: gone });
         this.deps.log.warn({ photoId: row.id, memoryId: row.memory_id, keys: gone }, "a photo's files are missing from storage");
       }
-      if (rows.length < batchSize) return result;
+      if (rows.length < batchSize) {
+        if (result.missingCount > result.missing.length)
+          this.deps.log.warn(
+            { rowsMissingFiles: result.missingCount, logged: result.missing.length },
+            "more photos' files are missing from storage than were logged one by one",
+          );
+        return result;
+      }
       after = rows.at(-1)!.id;
     }
   }
