@@ -46,6 +46,8 @@ export interface BuildOptions {
   onQuery?: () => void;
   /** Interval of the live stream's heartbeat and session re-check (default 25 s). */
   eventsHeartbeatMs?: number;
+  /** Searches matching more than this are not kept in the listing cache (default 2,000). */
+  maxKeptSearchMatches?: number;
 }
 
 /**
@@ -128,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     presentPhoto: (photo) => photos.present(photo),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
+    ...(options.maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches: options.maxKeptSearchMatches }),
   });
   const leftovers = await photos.removeLeftoverUploads();
   if (leftovers.files > 0) app.log.info(leftovers, "removed uploads a crash had interrupted");
@@ -254,8 +257,8 @@ function schedulePhotoSweeps(
   };
   const reconcile = () => {
     reconcileFiles().then(
-      ({ filesChecked, orphansRemoved, orphanBytes, missing }) =>
-        app.log.info({ filesChecked, orphansRemoved, orphanBytes, rowsMissingFiles: missing.length }, "photo files reconciled"),
+      ({ filesChecked, orphansRemoved, orphanBytes, missingCount }) =>
+        app.log.info({ filesChecked, orphansRemoved, orphanBytes, rowsMissingFiles: missingCount }, "photo files reconciled"),
       (error: unknown) => app.log.warn({ err: error }, "reconciling photo files failed"),
     );
   };

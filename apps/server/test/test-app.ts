@@ -21,7 +21,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   engine: Engine,
-  options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs"> & {
+  options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches"> & {
     env?: Record<string, string>;
     webDir?: string;
     /** Another test app's database, to run a second server on it (dropped by its owner, not here). */

@@ -90,6 +90,39 @@ export class MemoriesRepository {
     return { records: await this.withDetails(rows.slice(0, limit), this.db), hasMore };
   }
 
+  /**
+   * The sort keys and ids of every memory a search (and tag) matches, in listing order; undefined
+   * when there are more than `max`.
+   */
+  async searchMatches(filter: ListFilter, max: number): Promise<{ sortKeys: string[]; ids: string[] } | undefined> {
+    const search = this.searchCondition(filter);
+    if (!search) return undefined;
+    const tag = tagKeyOf(filter);
+    const rows = await this.db
+      .selectFrom("memories")
+      .select(["memories.id", "memories.sort_key"])
+      .where(search)
+      .$if(tag !== undefined, (query) =>
+        query.where("memories.id", "in", (eb) =>
+          eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!),
+        ),
+      )
+      .orderBy("memories.sort_key", "desc")
+      .limit(max + 1)
+      .execute();
+    if (rows.length > max) return undefined;
+    return { sortKeys: rows.map((row) => row.sort_key), ids: rows.map((row) => row.id) };
+  }
+
+  /** These memories, in this order (ids no longer there are left out). */
+  async findManyInOrder(ids: string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.selectWithAuthor(this.db).where("memories.id", "in", ids).execute();
+    const position = new Map(ids.map((id, index) => [id, index]));
+    rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    return this.withDetails(rows, this.db);
+  }
+
   /** Every memory; the list takes it from `memory_stats` and counts only if that row were missing (removed by hand). */
   async countAll(): Promise<number> {
     const row = await this.db

@@ -54,12 +54,29 @@ const cases: [string, string[]][] = [
   ["ÜR", ["Dîner à Zürich"]],
 ];
 
-describe.each(testEngines)("search on %s", (engine) => {
+/**
+ * Each engine twice: with searches' matches kept by the server (the usual case), and with none
+ * kept, so every page is read from the database by the search condition itself.
+ */
+const configurations = testEngines.flatMap(
+  (engine) =>
+    [
+      [engine, "matches kept", undefined],
+      [engine, "matches read page by page", 0],
+    ] as const,
+);
+
+describe.each(configurations)("search on %s, %s", (engine, _label, maxKeptSearchMatches) => {
   let testApp: TestApp;
   let ann: TestMember;
+  let queries = 0;
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
+    testApp = await createTestApp(engine, {
+      env: { AUTH_RATE_LIMITS: "false" },
+      onQuery: () => (queries += 1),
+      ...(maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches }),
+    });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     for (const memory of collection) {
       const response = await testApp.app.inject({
@@ -116,15 +133,23 @@ describe.each(testEngines)("search on %s", (engine) => {
       created.push(response.json<Memory>());
     }
     const seen: string[] = [];
+    const queriesPerPage: number[] = [];
     let cursor: string | null = null;
     do {
       const query: string = `?q=${encodeURIComponent("COTE phare")}&limit=5${cursor ? `&cursor=${cursor}` : ""}`;
+      const before = queries;
       const response = await testApp.app.inject({ method: "GET", url: `/api/v1/memories${query}`, headers: ann.headers });
+      queriesPerPage.push(queries - before);
       const page = response.json<MemoryPage>();
       expect(page.matched).toBe(23);
       seen.push(...page.items.map((memory) => memory.title));
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen).toEqual([...created].reverse().map((memory) => memory.title));
+    if (maxKeptSearchMatches === undefined) {
+      // Pages after the first are slices of the kept matches: the member check, then the page's
+      // rows by primary key, its tags and its photos, however deep the page.
+      expect(queriesPerPage.slice(1)).toEqual(queriesPerPage.slice(1).map(() => 4));
+    }
   });
 });

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
-import { ListingCache } from "./listing-cache";
+import { ListingCache, maxKeptSearchMatches } from "./listing-cache";
 import type { ListFilter, MemoriesRepository, MemoryRecord } from "./memories.repository";
 import type { PhotosRepository } from "../photos";
 
@@ -35,6 +35,8 @@ export interface MemoriesServiceDeps {
   /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
   deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
   publish: (event: MemoryEvent) => void;
+  /** Searches matching more than this are read from the database page by page rather than kept. */
+  maxKeptSearchMatches?: number;
   now?: () => Date;
 }
 
@@ -73,6 +75,22 @@ export class MemoriesService {
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
     const filter = { q: query.q, tag: query.tag };
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const matches = await this.searchMatches(filter, stats);
+    if (matches) {
+      // A slice of the search's kept matches: the page is read by primary key, whatever its depth.
+      const start = after === undefined ? 0 : firstIndexBelow(matches.sortKeys, after);
+      const [records, total] = await Promise.all([
+        this.deps.memories.findManyInOrder(matches.ids.slice(start, start + query.limit)),
+        stats?.total ?? this.deps.memories.countAll(),
+      ]);
+      const end = start + query.limit;
+      return {
+        items: records.map((record) => this.present(record)),
+        next_cursor: end < matches.ids.length ? encodeCursor(matches.sortKeys[end - 1]!) : null,
+        matched: matches.ids.length,
+        total,
+      };
+    }
     const [{ records, hasMore }, total, matched] = await Promise.all([
       this.deps.memories.page(filter, after, query.limit),
       stats?.total ?? this.deps.memories.countAll(),
@@ -85,6 +103,21 @@ export class MemoriesService {
       matched: matched ?? total,
       total,
     };
+  }
+
+  /**
+   * A search's matches in listing order, found once per generation (the first page asked for after
+   * a change finds them); undefined without a search, or for one matching too much to keep.
+   */
+  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined) {
+    if (!filter.q?.trim() || stats === undefined) return undefined;
+    const key = JSON.stringify([filter.q, filter.tag ?? null]);
+    const cached = this.listing.matches(stats.generation, key);
+    if (cached !== undefined) return cached;
+    const found =
+      (await this.deps.memories.searchMatches(filter, this.deps.maxKeptSearchMatches ?? maxKeptSearchMatches)) ?? null;
+    this.listing.keepMatches(stats.generation, key, found);
+    return found;
   }
 
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
@@ -201,6 +234,18 @@ function fieldsOf(input: ParsedMemoryInput) {
 
 function conflict(): AppError {
   return new AppError("memory_changed");
+}
+
+/** The index of the first sort key below `after` in a descending list (its length when none is). */
+function firstIndexBelow(sortKeys: readonly string[], after: string): number {
+  let low = 0;
+  let high = sortKeys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sortKeys[middle]! < after) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 function encodeCursor(sortKey: string): string {
