@@ -46,6 +46,10 @@ export function createRoutes(): RouteObject[] {
                   path: routePatterns.memory,
                   lazy: async () => ({ Component: (await import("@/app/routes/memory-detail")).MemoryDetailRoute }),
                 },
+                {
+                  path: routePatterns.photo,
+                  lazy: async () => ({ Component: (await import("@/app/routes/photo-viewer")).PhotoViewerRoute }),
+                },
               ],
             },
           ],

@@ -4,6 +4,7 @@ export const routePatterns = {
   auth: "/auth",
   setPassword: "/auth/reset",
   memory: "/memory/:id",
+  photo: "/memory/:id/photo/:number",
 } as const;
 
 /** Links to the app's screens; build URLs here rather than by hand so a route can move in one place. */
@@ -15,4 +16,6 @@ export const paths = {
   /** The auth screen opened on "Reset your password". */
   forgotPassword: `${routePatterns.auth}?view=forgot`,
   memory: (id: string) => `/memory/${encodeURIComponent(id)}`,
+  /** A memory's photo in the viewer; `number` counts from 1, as "Memory photo N" does. */
+  photo: (id: string, number: number) => `/memory/${encodeURIComponent(id)}/photo/${number}`,
 } as const;

@@ -29,3 +29,15 @@ if (typeof URL.createObjectURL !== "function") {
   URL.createObjectURL = () => `blob:http://localhost/object-${++objectUrlCount}`;
   URL.revokeObjectURL = () => {};
 }
+// jsdom has no PointerEvent, so pointer events would carry no coordinates (the photo viewer's swipe,
+// pinch and drag read them): a MouseEvent with the pointer's id stands in.
+if (!("PointerEvent" in globalThis)) {
+  class PointerEventStandIn extends MouseEvent {
+    readonly pointerId: number;
+    constructor(type: string, init: PointerEventInit = {}) {
+      super(type, init);
+      this.pointerId = init.pointerId ?? 1;
+    }
+  }
+  globalThis.PointerEvent = PointerEventStandIn as typeof PointerEvent;
+}

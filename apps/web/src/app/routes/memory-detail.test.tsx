@@ -125,7 +125,8 @@ describe("memory detail page", () => {
     // The ThumbHash is painted until the image has loaded.
     expect(images[0]?.style.backgroundImage).toMatch(/^url\("data:image\/png;base64,/);
     const link = screen.getByRole("link", { name: "Memory photo 2" });
-    expect(link).toHaveAttribute("href", photos[1]?.url);
+    // The photo opens in the viewer, in a new tab.
+    expect(link).toHaveAttribute("href", `/memory/${memory.id}/photo/2`);
     expect(link).toHaveAttribute("target", "_blank");
     expect(link).toHaveAttribute("rel", "noopener noreferrer");
 

@@ -4,6 +4,7 @@ import { CalendarIcon, PencilIcon, Trash2Icon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
@@ -80,21 +81,21 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
               <h2 id="memory-photos" className="text-lg font-semibold">
                 Photos
               </h2>
-              <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              <ul className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {memory.photos.map((photo, index) => (
                   <li key={photo.id}>
-                    {/* The original, full size, in a new tab. */}
+                    {/* The photo whole, in the viewer, in a new tab (the spec's "opens it in a new tab"). */}
                     <a
-                      href={photo.url}
+                      href={paths.photo(memory.id, index + 1)}
                       target="_blank"
                       rel="noopener noreferrer"
-                      className="block overflow-hidden rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                      className="block overflow-hidden rounded-lg bg-muted outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
                     >
                       <PhotoImage
                         photo={photo}
                         size="preview"
                         alt={`Memory photo ${index + 1}`}
-                        className="aspect-square w-full object-cover transition-transform hover:scale-105"
+                        className="h-auto max-h-[70vh] w-full object-contain transition-opacity hover:opacity-90"
                       />
                     </a>
                   </li>

@@ -8,7 +8,8 @@ const firstScreenCards = 6;
 /** The cards in API order: one column on small screens, two on medium, three on large. */
 export function MemoryGrid({ memories }: { memories: Memory[] }) {
   return (
-    <ul aria-label="Memories" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+    // items-start: a card is as tall as its own content, not its row's tallest neighbour.
+    <ul aria-label="Memories" className="grid grid-cols-1 items-start gap-6 md:grid-cols-2 lg:grid-cols-3">
       {memories.map((memory, index) => (
         <li key={memory.id}>
           <MemoryCard memory={memory} eager={index < firstScreenCards} />

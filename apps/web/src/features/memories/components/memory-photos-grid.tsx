@@ -6,12 +6,32 @@ import { cn } from "@/lib/utils";
 /** A card shows at most this many photos; the last one shown carries "+N more" when there are more. */
 export const cardPhotoLimit = 4;
 
+/** A lone photo keeps its own shape between these ratios (width ÷ height); beyond, it is letterboxed, never cropped to a sliver. */
+const loneRatio = { min: 3 / 4, max: 21 / 9 };
+
 /**
- * A card's photo preview: the first four thumbnails in a two-column grid, square-cropped, each
- * painted with its ThumbHash until loaded. With more photos the fourth carries "+N more".
+ * A card's photo preview: a lone photo across the card's width in its own shape; otherwise the
+ * first four thumbnails in a two-column grid, square-cropped, each painted with its ThumbHash
+ * until loaded. With more photos the fourth carries "+N more".
  */
 export function MemoryPhotosGrid({ photos, className, eager = false }: { photos: Photo[]; className?: string; eager?: boolean }) {
   if (photos.length === 0) return null;
+  if (photos.length === 1) {
+    const photo = photos[0]!;
+    const ratio = photo.width / Math.max(1, photo.height);
+    const shown = Math.min(loneRatio.max, Math.max(loneRatio.min, ratio));
+    return (
+      <div className={cn("overflow-hidden rounded-md bg-muted", className)} style={{ aspectRatio: shown }}>
+        <PhotoImage
+          photo={photo}
+          size="thumbnail"
+          alt="Memory photo 1"
+          className={cn("size-full", shown === ratio ? "object-cover" : "object-contain")}
+          {...(eager ? { loading: "eager" } : {})}
+        />
+      </div>
+    );
+  }
   const shown = photos.slice(0, cardPhotoLimit);
   const more = photos.length - shown.length;
 

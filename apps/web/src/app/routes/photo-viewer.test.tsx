@@ -1,0 +1,108 @@
+import type { Memory } from "@memory-box/contract";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
+import { currentPath, renderApp } from "@/testing/render-app";
+import { apiError, stubMemoryApi } from "@/testing/stub-memory-api";
+
+const photos = [
+  fakePhoto({ width: 4000, height: 1000 }),
+  fakePhoto({ width: 1200, height: 1600 }),
+  fakePhoto({ width: 1600, height: 1200 }),
+];
+const memory = fakeMemory({ title: "Coast walk", photos });
+
+function openViewer(path: string, shown: Memory = memory) {
+  stubMemoryApi({
+    "GET /api/v1/memories/:id": ({ params }) => (params.id === shown.id ? shown : apiError(404, "memory_not_found")),
+    "GET /api/v1/memories": () => ({ items: [], next_cursor: null, matched: 0, total: 0 }),
+    "GET /api/v1/tags": () => ({ tags: [] }),
+  });
+  return renderApp(path, { client: new FakeAuthClient({ session: fakeSession() }) });
+}
+
+describe("photo viewer", () => {
+  it("shows the photo whole from its preview, says which of how many, and steps with the arrow keys and buttons", async () => {
+    const { user, router } = openViewer(`/memory/${memory.id}/photo/1`);
+
+    const image = await screen.findByRole("img", { name: "Memory photo 1" });
+    expect(image).toHaveAttribute("src", photos[0]?.preview_url);
+    expect(image).toHaveClass("object-contain");
+    expect(screen.getByText("1 / 3")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Previous photo" })).not.toBeInTheDocument();
+
+    await user.keyboard("{ArrowRight}");
+    expect(await screen.findByRole("img", { name: "Memory photo 2" })).toHaveAttribute("src", photos[1]?.preview_url);
+    expect(screen.getByText("2 / 3")).toBeInTheDocument();
+    expect(currentPath(router)).toBe(`/memory/${memory.id}/photo/2`);
+
+    await user.click(screen.getByRole("button", { name: "Next photo" }));
+    expect(await screen.findByText("3 / 3")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Next photo" })).not.toBeInTheDocument();
+    await user.keyboard("{ArrowRight}");
+    expect(screen.getByText("3 / 3")).toBeInTheDocument();
+
+    await user.keyboard("{ArrowLeft}");
+    expect(await screen.findByText("2 / 3")).toBeInTheDocument();
+  });
+
+  it("shows the full-size copy on request, and offers it for download", async () => {
+    const { user } = openViewer(`/memory/${memory.id}/photo/2`);
+
+    await user.click(await screen.findByRole("button", { name: "View full size" }));
+    expect(screen.getByRole("img", { name: "Memory photo 2" })).toHaveAttribute("src", photos[1]?.url);
+    const download = screen.getByRole("link", { name: "Download full size" });
+    expect(download).toHaveAttribute("href", photos[1]?.url);
+    expect(download).toHaveAttribute("download");
+  });
+
+  it("steps to the next photo on a swipe to the left", async () => {
+    openViewer(`/memory/${memory.id}/photo/1`);
+    const image = await screen.findByRole("img", { name: "Memory photo 1" });
+    const stage = image.parentElement!;
+
+    fireEvent.pointerDown(stage, { pointerId: 1, clientX: 300, clientY: 200 });
+    fireEvent.pointerMove(stage, { pointerId: 1, clientX: 150, clientY: 210 });
+    fireEvent.pointerUp(stage, { pointerId: 1, clientX: 100, clientY: 210 });
+
+    expect(await screen.findByText("2 / 3")).toBeInTheDocument();
+  });
+
+  it("zooms with the wheel, and a swipe then moves the photo instead of changing it", async () => {
+    openViewer(`/memory/${memory.id}/photo/1`);
+    const image = await screen.findByRole("img", { name: "Memory photo 1" });
+    const stage = image.parentElement!;
+
+    fireEvent.wheel(stage, { deltaY: -100 });
+    await waitFor(() => expect(screen.getByRole("img", { name: "Memory photo 1" }).style.transform).toContain("scale(1.2)"));
+    fireEvent.pointerDown(stage, { pointerId: 1, clientX: 300, clientY: 200 });
+    fireEvent.pointerMove(stage, { pointerId: 1, clientX: 100, clientY: 200 });
+    fireEvent.pointerUp(stage, { pointerId: 1, clientX: 100, clientY: 200 });
+
+    expect(screen.getByText("1 / 3")).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Memory photo 1" }).style.transform).toContain("translate(-200px, 0px)");
+  });
+
+  it("returns to the memory on Escape when it has a tab of its own", async () => {
+    const { user, router } = openViewer(`/memory/${memory.id}/photo/3`);
+    await screen.findByText("3 / 3");
+
+    await user.keyboard("{Escape}");
+
+    await waitFor(() => expect(currentPath(router)).toBe(`/memory/${memory.id}`));
+    expect(await screen.findByRole("heading", { level: 1, name: "Coast walk" })).toBeInTheDocument();
+  });
+
+  it("says so for a photo number the memory does not have, and for a memory that does not exist", async () => {
+    openViewer(`/memory/${memory.id}/photo/7`);
+    expect(await screen.findByText("This memory has no photo 7.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to the memory" })).toHaveAttribute("href", `/memory/${memory.id}`);
+  });
+
+  it("shows Memory not found. for an unknown memory", async () => {
+    openViewer("/memory/6f1b2c3d-0000-4000-8000-00000000abcd/photo/1");
+    expect(await screen.findByText("Memory not found.")).toBeInTheDocument();
+  });
+});

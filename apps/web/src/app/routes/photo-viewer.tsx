@@ -1,0 +1,74 @@
+import { useEffect, useRef } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+
+import { Card, CardContent } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { paths } from "@/config/paths";
+import { isMemoryMissing, useMemory } from "@/features/memories/api/get-memory";
+import { MemoryNotFound } from "@/features/memories/components/memory-not-found";
+import { PhotoViewer } from "@/features/memories/components/photo-viewer";
+import { notify } from "@/lib/notify";
+
+/**
+ * `/memory/:id/photo/:number`: one photo of a memory in the viewer, opened in a new tab from the
+ * detail page. Stepping through the photos replaces the address, so a reload stays on the photo;
+ * closing goes back where the viewer was opened from, or to the memory when it has its own tab.
+ */
+export function PhotoViewerRoute() {
+  const { id = "", number = "" } = useParams();
+  const navigate = useNavigate();
+  const query = useMemory(id);
+  const index = /^\d+$/.test(number) ? Number(number) - 1 : -1;
+
+  const missing = query.isError && isMemoryMissing(query.error);
+  const failed = query.isError && !missing && query.data === undefined;
+  const reportedFailure = useRef(false);
+  useEffect(() => {
+    if (!failed || reportedFailure.current) return;
+    reportedFailure.current = true;
+    notify.error("Error", "Failed to load memory details.");
+    void navigate(paths.home, { replace: true });
+  }, [failed, navigate]);
+
+  if (missing) return <MemoryNotFound />;
+  if (query.data === undefined) {
+    return (
+      <Spinner className="min-h-svh bg-muted" size="lg">
+        Loading photo...
+      </Spinner>
+    );
+  }
+  const memory = query.data;
+  if (index < 0 || index >= memory.photos.length) {
+    return (
+      <div className="min-h-svh bg-muted">
+        <main className="mx-auto flex max-w-4xl flex-col gap-4 p-4">
+          <Card>
+            <CardContent className="flex flex-col items-center gap-2 text-center">
+              <p className="text-muted-foreground">This memory has no photo {number}.</p>
+              <Link to={paths.memory(memory.id)} className="text-sm font-medium underline underline-offset-4">
+                Back to the memory
+              </Link>
+            </CardContent>
+          </Card>
+        </main>
+      </div>
+    );
+  }
+
+  const close = () => {
+    // React Router numbers the entries of this tab: above 0, the viewer was reached from inside the app.
+    const fromInsideTheApp = ((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0;
+    if (fromInsideTheApp) void navigate(-1);
+    else void navigate(paths.memory(memory.id), { replace: true });
+  };
+
+  return (
+    <PhotoViewer
+      memory={memory}
+      index={index}
+      onIndexChange={(next) => void navigate(paths.photo(memory.id, next + 1), { replace: true })}
+      onClose={close}
+    />
+  );
+}

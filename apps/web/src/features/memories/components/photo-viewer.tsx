@@ -1,0 +1,210 @@
+import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type WheelEvent } from "react";
+import type { Memory } from "@memory-box/contract";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } from "lucide-react";
+
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
+
+export interface PhotoViewerProps {
+  memory: Memory;
+  /** 0-based index of the photo shown. */
+  index: number;
+  onIndexChange: (index: number) => void;
+  onClose: () => void;
+}
+
+const maxZoom = 4;
+/** A horizontal swipe longer than this (px) goes to the neighbouring photo. */
+const swipeDistance = 60;
+
+/**
+ * One photo of a memory, whole: fitted to the screen, uncropped, from the ~1600 px preview, with
+ * the full-size copy a click away. Arrow keys, the on-screen buttons and a swipe step through the
+ * memory's photos; the wheel or a pinch zooms, a drag moves the zoomed photo; Escape returns.
+ */
+export function PhotoViewer(props: PhotoViewerProps) {
+  // A fresh frame per photo: every photo starts fitted, at the preview's size.
+  return <PhotoViewerFrame key={props.index} {...props} />;
+}
+
+function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewerProps) {
+  const photos = memory.photos;
+  const photo = photos[index]!;
+  const [fullSize, setFullSize] = useState(false);
+  const [zoom, setZoom] = useState({ scale: 1, x: 0, y: 0 });
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const gesture = useRef<{ startX: number; startY: number; pinchDistance?: number; pinchScale?: number } | undefined>(undefined);
+  const hasPrevious = index > 0;
+  const hasNext = index < photos.length - 1;
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.key === "Escape") onClose();
+      else if (event.key === "ArrowLeft" && hasPrevious) onIndexChange(index - 1);
+      else if (event.key === "ArrowRight" && hasNext) onIndexChange(index + 1);
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [index, hasPrevious, hasNext, onIndexChange, onClose]);
+
+  function zoomTo(scale: number) {
+    const clamped = Math.min(maxZoom, Math.max(1, scale));
+    setZoom((current) => (clamped === 1 ? { scale: 1, x: 0, y: 0 } : { ...current, scale: clamped }));
+    if (clamped > 1) setFullSize(true);
+  }
+
+  function onWheel(event: WheelEvent) {
+    zoomTo(zoom.scale * (event.deltaY < 0 ? 1.2 : 1 / 1.2));
+  }
+
+  function onPointerDown(event: PointerEvent) {
+    pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+    const points = [...pointers.current.values()];
+    if (points.length === 2) {
+      gesture.current = { startX: 0, startY: 0, pinchDistance: distance(points[0]!, points[1]!), pinchScale: zoom.scale };
+    } else {
+      gesture.current = { startX: event.clientX - zoom.x, startY: event.clientY - zoom.y };
+    }
+  }
+
+  function onPointerMove(event: PointerEvent) {
+    if (!pointers.current.has(event.pointerId) || !gesture.current) return;
+    pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const points = [...pointers.current.values()];
+    const { pinchDistance, pinchScale } = gesture.current;
+    if (points.length === 2 && pinchDistance && pinchScale) {
+      zoomTo((pinchScale * distance(points[0]!, points[1]!)) / pinchDistance);
+    } else if (zoom.scale > 1) {
+      setZoom((current) => ({
+        ...current,
+        x: event.clientX - gesture.current!.startX,
+        y: event.clientY - gesture.current!.startY,
+      }));
+    }
+  }
+
+  function onPointerUp(event: PointerEvent) {
+    const start = gesture.current;
+    pointers.current.delete(event.pointerId);
+    if (pointers.current.size > 0) return;
+    gesture.current = undefined;
+    // Not zoomed, a horizontal swipe steps to the neighbouring photo.
+    if (!start || zoom.scale > 1 || start.pinchDistance) return;
+    const dx = event.clientX - start.startX;
+    const dy = event.clientY - start.startY;
+    if (Math.abs(dx) < swipeDistance || Math.abs(dx) < Math.abs(dy)) return;
+    if (dx < 0 && hasNext) onIndexChange(index + 1);
+    if (dx > 0 && hasPrevious) onIndexChange(index - 1);
+  }
+
+  return (
+    <div
+      className="fixed inset-0 flex flex-col bg-black text-white"
+      role="dialog"
+      aria-modal="true"
+      aria-label={`${memory.title}: photos`}
+    >
+      <header className="flex items-center justify-between gap-2 px-3 py-2">
+        <p className="min-w-0 truncate text-sm">
+          <span className="font-medium">{memory.title}</span>
+          <span className="ml-3 text-white/70 tabular-nums" aria-live="polite">
+            {index + 1} / {photos.length}
+          </span>
+        </p>
+        <div className="flex shrink-0 items-center gap-1">
+          <ViewerButton
+            label={fullSize ? "Showing full size" : "View full size"}
+            disabled={fullSize}
+            onClick={() => setFullSize(true)}
+          >
+            <MaximizeIcon aria-hidden="true" />
+          </ViewerButton>
+          <Button asChild variant="ghost" size="icon" className="text-white hover:bg-white/15 hover:text-white">
+            <a href={photo.url} download aria-label="Download full size" title="Download full size">
+              <DownloadIcon aria-hidden="true" />
+            </a>
+          </Button>
+          <ViewerButton label="Close" onClick={onClose}>
+            <XIcon aria-hidden="true" />
+          </ViewerButton>
+        </div>
+      </header>
+      <div
+        className="relative min-h-0 flex-1 touch-none overflow-hidden select-none"
+        onWheel={onWheel}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        onDoubleClick={() => zoomTo(zoom.scale > 1 ? 1 : 2)}
+      >
+        <img
+          key={`${photo.id}-${fullSize ? "full" : "preview"}`}
+          src={fullSize ? photo.url : photo.preview_url}
+          width={photo.width}
+          height={photo.height}
+          alt={`Memory photo ${index + 1}`}
+          draggable={false}
+          className={cn(
+            "absolute inset-0 m-auto max-h-full max-w-full object-contain",
+            zoom.scale > 1 ? "cursor-grab" : "cursor-zoom-in",
+          )}
+          style={{ width: "auto", height: "auto", transform: `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` }}
+        />
+        {hasPrevious && (
+          <ViewerButton
+            label="Previous photo"
+            onClick={() => onIndexChange(index - 1)}
+            className="absolute top-1/2 left-2 -translate-y-1/2 bg-black/40"
+          >
+            <ChevronLeftIcon aria-hidden="true" />
+          </ViewerButton>
+        )}
+        {hasNext && (
+          <ViewerButton
+            label="Next photo"
+            onClick={() => onIndexChange(index + 1)}
+            className="absolute top-1/2 right-2 -translate-y-1/2 bg-black/40"
+          >
+            <ChevronRightIcon aria-hidden="true" />
+          </ViewerButton>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ViewerButton({
+  label,
+  onClick,
+  disabled = false,
+  className,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      type="button"
+      variant="ghost"
+      size="icon"
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+      onPointerDown={(event) => event.stopPropagation()}
+      className={cn("rounded-full text-white hover:bg-white/15 hover:text-white focus-visible:ring-white/60", className)}
+    >
+      {children}
+    </Button>
+  );
+}
+
+function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
