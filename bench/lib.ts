@@ -171,7 +171,7 @@ export async function runOpenLoop(options: {
   return summarize(latencies, errors, (performance.now() - started) / 1000);
 }
 
-function summarize(latencies: number[], errors: number, seconds: number): LoadResult {
+export function summarize(latencies: number[], errors: number, seconds: number): LoadResult {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN);
   return {
