@@ -1,5 +1,5 @@
 import { expect, request, test } from "@playwright/test";
-import { signUpMember, solidPng } from "./support";
+import { memberApi, signUpMember, solidPng } from "./support";
 
 test("a member adds a memory with photos, opens it, edits it and deletes it from its page", async ({ page }) => {
   test.setTimeout(60_000);
@@ -43,14 +43,26 @@ test("a member adds a memory with photos, opens it, edits it and deletes it from
   // The images load with the photo access cookie (the ThumbHash placeholder is dropped on load).
   await expect(photos.first()).toHaveAttribute("data-loaded", "true");
   await expect(photos.nth(1)).toHaveAttribute("data-loaded", "true");
-  // Clicking a photo opens it in a new tab, where the same cookie shows the full-size display copy.
+  // Clicking a photo opens it in the viewer in a new tab, where the same cookie shows it whole.
   const photoLink = page.getByRole("link", { name: "Memory photo 2" });
-  const photoUrl = new URL((await photoLink.getAttribute("href"))!, page.url()).href;
   const [photoTab] = await Promise.all([page.context().waitForEvent("page"), photoLink.click()]);
   await photoTab.waitForLoadState();
-  await expect.poll(() => photoTab.evaluate(() => document.querySelector("img")?.naturalWidth ?? 0)).toBeGreaterThan(0);
+  await expect(photoTab).toHaveURL(/\/memory\/[0-9a-f-]{36}\/photo\/2$/);
+  await expect(photoTab.getByText("2 / 2")).toBeVisible();
+  const viewed = photoTab.getByRole("img", { name: "Memory photo 2" });
+  await expect.poll(() => viewed.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  await photoTab.keyboard.press("ArrowLeft");
+  await expect(photoTab.getByText("1 / 2")).toBeVisible();
+  await photoTab.getByRole("button", { name: "View full size" }).click();
+  const fullSize = photoTab.getByRole("img", { name: "Memory photo 1" });
+  await expect.poll(() => fullSize.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(64);
+  const photoUrl = new URL((await photoTab.getByRole("link", { name: "Download full size" }).getAttribute("href"))!, page.url())
+    .href;
+  // Escape in a tab of its own leads to the memory.
+  await photoTab.keyboard.press("Escape");
+  await expect(photoTab.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await photoTab.close();
-  // The same address copied into another browser shows nothing.
+  // The photo's address copied into another browser shows nothing.
   const stranger = await request.newContext();
   expect((await stranger.get(photoUrl)).status()).toBe(401);
   await stranger.dispose();
@@ -85,4 +97,35 @@ test("a member adds a memory with photos, opens it, edits it and deletes it from
   await expect(page.getByText("Your memory has been deleted successfully.")).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("link", { name: `${title} (edited)` })).toHaveCount(0);
+});
+
+test("photos keep their shape: a panorama and a portrait uncropped on the detail page, a lone photo across its card", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signUpMember(page, "shapes");
+  const api = await memberApi(page, page.request);
+  const panorama = await api.uploadPhoto(await solidPng(800, 200, [200, 120, 40]));
+  const portrait = await api.uploadPhoto(await solidPng(200, 400, [40, 120, 200]));
+  const title = `Shapes ${Date.now()}`;
+  const both = await api.createMemory({ title, photo_ids: [panorama.id, portrait.id] });
+  const lonePanorama = await api.uploadPhoto(await solidPng(800, 200, [10, 200, 60]));
+  const lone = await api.createMemory({ title: `${title} alone`, photo_ids: [lonePanorama.id] });
+
+  await page.goto(`/memory/${both.id}`);
+  const ratioOf = async (name: string) => {
+    const box = (await page.getByRole("img", { name }).boundingBox())!;
+    return box.width / box.height;
+  };
+  await expect(page.getByRole("img", { name: "Memory photo 2" })).toHaveAttribute("data-loaded", "true");
+  expect(await ratioOf("Memory photo 1")).toBeCloseTo(4, 1);
+  expect(await ratioOf("Memory photo 2")).toBeCloseTo(0.5, 1);
+
+  await page.goto("/");
+  const card = page.locator('[data-slot="card"]').filter({ has: page.getByRole("link", { name: lone.title, exact: true }) });
+  const cardBox = (await card.boundingBox())!;
+  const photoBox = (await card.getByRole("img", { name: "Memory photo 1" }).boundingBox())!;
+  // Across the card's content width (the card's padding either side), in a 21:9 frame at most.
+  expect(photoBox.width).toBeGreaterThan(cardBox.width * 0.8);
+  expect(photoBox.width / photoBox.height).toBeCloseTo(21 / 9, 1);
 });

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Plus } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
-import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryList } from "@/features/memories/components/memory-list";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useAuth } from "@/lib/auth-context";
@@ -37,7 +37,7 @@ export function HomeRoute() {
         <MemoryList onAddMemory={() => setAdding(true)} />
       </main>
       {/* Closes itself after a save; the save refreshes the list and the tags. */}
-      <MemoryFormDialog open={adding} onOpenChange={setAdding} />
+      <LazyMemoryFormDialog open={adding} onOpenChange={setAdding} />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { paths } from "@/config/paths";
 import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
-import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-grid";
 import { authorName } from "@/features/memories/utils/author-name";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
@@ -86,7 +86,7 @@ export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
         )}
         <MemoryPhotosGrid photos={memory.photos} eager={eager} className="pointer-events-none" />
       </CardContent>
-      <MemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
+      <LazyMemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
     </Card>
   );
 }
