@@ -42,31 +42,40 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes).toString("utf8");
 }
 
-/** The confirmation link from the newest mail in the outbox addressed to `email`. */
-export async function confirmationLink(email: string): Promise<string> {
-  let link: string | undefined;
+/** The newest mail in the outbox addressed to `email`, decoded; undefined while none has arrived. */
+export function newestMailTo(email: string): string | undefined {
+  const mails = fs.existsSync(outbox)
+    ? fs
+        .readdirSync(outbox)
+        .filter((name) => name.endsWith(".eml"))
+        .sort()
+        .reverse()
+    : [];
+  for (const name of mails) {
+    const mail = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, name), "utf8"));
+    if (mail.includes(email)) return mail;
+  }
+  return undefined;
+}
+
+/** `pattern`'s first group in the newest mail to `email`, waiting for the mail to arrive. */
+export async function fromNewestMail(email: string, pattern: RegExp): Promise<string> {
+  let found: string | undefined;
   await expect
     .poll(
       () => {
-        const mails = fs.existsSync(outbox)
-          ? fs
-              .readdirSync(outbox)
-              .filter((name) => name.endsWith(".eml"))
-              .sort()
-              .reverse()
-          : [];
-        for (const name of mails) {
-          const mail = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, name), "utf8"));
-          if (!mail.includes(email)) continue;
-          link = /https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+/.exec(mail)?.[0]?.replaceAll("&amp;", "&");
-          return link;
-        }
-        return undefined;
+        found = pattern.exec(newestMailTo(email) ?? "")?.[1];
+        return found;
       },
-      { message: `a confirmation mail to ${email} in ${outbox}` },
+      { message: `a mail to ${email} in ${outbox} matching ${pattern}` },
     )
     .toBeTruthy();
-  return link!;
+  return found!;
+}
+
+/** The confirmation link from the newest mail in the outbox addressed to `email`. */
+export async function confirmationLink(email: string): Promise<string> {
+  return (await fromNewestMail(email, /(https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+)/)).replaceAll("&amp;", "&");
 }
 
 export async function fillCredentials(page: Page, email: string, secret: string): Promise<void> {

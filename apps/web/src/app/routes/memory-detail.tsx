@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
 
 import { Spinner } from "@/components/ui/spinner";
 import { paths } from "@/config/paths";
-import { isMemoryMissing, useMemory } from "@/features/memories/api/get-memory";
 import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
 import { MemoryDetails } from "@/features/memories/components/memory-details";
 import { MemoryEditor } from "@/features/memories/components/memory-editor";
 import { MemoryNotFound } from "@/features/memories/components/memory-not-found";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
-import { notify } from "@/lib/notify";
+import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
 
 /**
  * One memory: its details, an inline edit form ("Edit"), and deletion behind a confirmation
@@ -19,7 +18,7 @@ import { notify } from "@/lib/notify";
 export function MemoryDetailRoute() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
-  const query = useMemory(id);
+  const { missing, memory: loaded } = useMemoryPage(id);
   // Someone else's edit shows up here too; their delete turns the page into "Memory not found.".
   useLiveUpdates();
   const [editing, setEditing] = useState(false);
@@ -27,26 +26,15 @@ export function MemoryDetailRoute() {
   const [returnFocus, setReturnFocus] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
 
-  const missing = query.isError && isMemoryMissing(query.error);
-  // Only a first load that failed: a failed background refetch keeps showing what was loaded.
-  const failed = query.isError && !missing && query.data === undefined;
-  const reportedFailure = useRef(false);
-  useEffect(() => {
-    if (!failed || reportedFailure.current) return;
-    reportedFailure.current = true;
-    notify.error("Error", "Failed to load memory details.");
-    void navigate(paths.home, { replace: true });
-  }, [failed, navigate]);
-
   if (missing) return <MemoryNotFound />;
-  if (query.data === undefined) {
+  if (loaded === undefined) {
     return (
       <Spinner className="min-h-svh bg-muted" size="lg">
         Loading memory...
       </Spinner>
     );
   }
-  const memory = query.data;
+  const memory = loaded;
 
   return (
     <div className="min-h-svh bg-muted">

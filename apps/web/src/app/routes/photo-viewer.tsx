@@ -1,13 +1,11 @@
-import { useEffect, useRef } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 
 import { Card, CardContent } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { paths } from "@/config/paths";
-import { isMemoryMissing, useMemory } from "@/features/memories/api/get-memory";
 import { MemoryNotFound } from "@/features/memories/components/memory-not-found";
 import { PhotoViewer } from "@/features/memories/components/photo-viewer";
-import { notify } from "@/lib/notify";
+import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
 
 /**
  * `/memory/:id/photo/:number`: one photo of a memory in the viewer, opened in a new tab from the
@@ -17,28 +15,17 @@ import { notify } from "@/lib/notify";
 export function PhotoViewerRoute() {
   const { id = "", number = "" } = useParams();
   const navigate = useNavigate();
-  const query = useMemory(id);
+  const { missing, memory } = useMemoryPage(id);
   const index = /^\d+$/.test(number) ? Number(number) - 1 : -1;
 
-  const missing = query.isError && isMemoryMissing(query.error);
-  const failed = query.isError && !missing && query.data === undefined;
-  const reportedFailure = useRef(false);
-  useEffect(() => {
-    if (!failed || reportedFailure.current) return;
-    reportedFailure.current = true;
-    notify.error("Error", "Failed to load memory details.");
-    void navigate(paths.home, { replace: true });
-  }, [failed, navigate]);
-
   if (missing) return <MemoryNotFound />;
-  if (query.data === undefined) {
+  if (memory === undefined) {
     return (
       <Spinner className="min-h-svh bg-muted" size="lg">
         Loading photo...
       </Spinner>
     );
   }
-  const memory = query.data;
   if (index < 0 || index >= memory.photos.length) {
     return (
       <div className="min-h-svh bg-muted">

@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { EmailField } from "@/features/auth/components/email-field";
 import type { Credentials } from "@/features/auth/api/credentials";
 import { PasswordInput } from "@/features/auth/components/password-input";
 
@@ -52,18 +52,7 @@ export function CredentialsForm({
 
   return (
     <form className="flex flex-col gap-4" onSubmit={handleSubmit}>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="email"
-          placeholder="Enter your email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          required
-        />
-      </div>
+      <EmailField value={email} onChange={setEmail} />
       <div className="flex flex-col gap-2">
         <Label htmlFor={`${id}-password`}>Password</Label>
         <PasswordInput

@@ -1,8 +1,7 @@
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
+import { EmailField } from "@/features/auth/components/email-field";
 
 /** How sending went: on its way, or refused (with words to show, unless a toast said it already). */
 export type SendOutcome = { sent: true } | { sent: false; problem?: string };
@@ -35,7 +34,6 @@ export function EmailRequestForm({
   onBack,
   initialEmail = "",
 }: EmailRequestFormProps) {
-  const id = useId();
   const [email, setEmail] = useState(initialEmail);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -67,18 +65,7 @@ export function EmailRequestForm({
         <h2 className="text-lg font-semibold">{heading}</h2>
         <p className="text-sm text-muted-foreground">{description}</p>
       </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="email"
-          placeholder="Enter your email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          required
-        />
-      </div>
+      <EmailField value={email} onChange={setEmail} />
       {problem && (
         <p role="alert" className="text-sm text-destructive">
           {problem}
