@@ -149,6 +149,7 @@ describe.each(testEngines)("photo files on %s", (engine) => {
       filesChecked: 9,
       orphansRemoved: 2,
       orphanBytes: "orphan original".length + "orphan thumb".length,
+      missingCount: 1,
       missing: [{ photoId: damaged.id, memoryId: null, keys: [damagedRow!.display_key] }],
     });
     expect(warnings).toContainEqual(expect.objectContaining({ photoId: damaged.id }));
