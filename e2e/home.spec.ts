@@ -90,3 +90,22 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   await page.mouse.click(photo!.x + photo!.width / 2, photo!.y + photo!.height / 2);
   await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}$/);
 });
+
+test("search finds what people type: without accents or capitals, every word in any order, part of a word", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signUpMember(page, "search");
+  const api = await memberApi(page, page.request);
+  const run = Date.now().toString(36);
+  await api.createMemory({ title: `Café au lait ${run}`, content: "Breakfast in Zürich", photo_ids: [] });
+  await api.createMemory({ title: `Mountain panorama ${run}`, content: "Above the clouds", photo_ids: [] });
+  await page.reload();
+  const search = page.getByRole("searchbox", { name: "Search memories" });
+  const titles = page.getByRole("list", { name: "Memories" }).getByRole("heading", { level: 2 });
+
+  await search.fill(`cafe zurich ${run}`);
+  await expect(titles).toHaveText([`Café au lait ${run}`]);
+  await search.fill(`${run.toUpperCase()} pano moun`);
+  await expect(titles).toHaveText([`Mountain panorama ${run}`]);
+  await search.fill(`"${run}" (clouds)`);
+  await expect(titles).toHaveText([`Mountain panorama ${run}`]);
+});
