@@ -13,7 +13,14 @@ import { migrateToLatest } from "./db/migrate";
 import { adminRoutes, createAuthModule, authRoutes } from "./modules/auth";
 import { AuditLogRepository } from "./modules/audit";
 import { healthRoutes } from "./modules/health";
-import { InvitationsRepository, InvitationsService, rpcRoutes } from "./modules/invitations";
+import {
+  InvitationsRepository,
+  InvitationsService,
+  MembersRepository,
+  membersRoutes,
+  MembersService,
+  rpcRoutes,
+} from "./modules/invitations";
 import { createMailer } from "./modules/mail";
 import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
@@ -185,6 +192,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } }
       : {}),
   });
+  await app.register(membersRoutes, {
+    service: new MembersService({
+      members: new MembersRepository(database.db),
+      invitations,
+      mailer,
+      mailLeavesTheServer: config.smtpUrl !== undefined,
+      siteUrl: config.auth.siteUrl,
+      log: app.log,
+    }),
+    authenticate: authenticateMember,
+  });
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
   await app.register(photoUploadRoutes, {
     service: photos,
@@ -218,7 +236,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 /**
  * Sign-outs, password changes, bans and deleted accounts all come through /auth/v1: after any
  * request there that may change something, open live streams check their members again (the bus
- * carries the hint to every server process). Invitations revoked by the CLI announce themselves.
+ * carries the hint to every server process); so do an owner's changes under /api/v1/members (a
+ * removed member). Invitations revoked by the CLI announce themselves.
  */
 function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
   app.addHook("onResponse", async (request) => {
@@ -226,7 +245,7 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
       request.method !== "GET" &&
       request.method !== "HEAD" &&
       request.method !== "OPTIONS" &&
-      request.url.startsWith("/auth/v1/")
+      (request.url.startsWith("/auth/v1/") || request.url.startsWith("/api/v1/members"))
     ) {
       events.publish({ type: "access.changed" });
     }

@@ -81,6 +81,15 @@ export const errorCatalogue = {
   invalid_email: { status: 400, message: "This is not a valid e-mail address." },
   invitation_not_found: { status: 404, message: "This address is not on the invitation list." },
 
+  // Members (/api/v1/members).
+  owner_only: { status: 403, message: "Only an owner of this Memory Box can do this." },
+  member_not_found: { status: 404, message: "No member has this id." },
+  already_member: { status: 409, message: "This address already belongs to a member." },
+  last_owner: {
+    status: 409,
+    message: "A Memory Box needs at least one owner: make another member owner first.",
+  },
+
   // Sign-in (/auth/v1), with the codes and statuses of Supabase Auth.
   invalid_credentials: { status: 400, message: "Invalid login credentials" },
   email_not_confirmed: { status: 400, message: "Email not confirmed" },

@@ -1,4 +1,5 @@
 export * from "./errors";
 export * from "./events";
 export * from "./health";
+export * from "./members";
 export * from "./memories";

@@ -47,11 +47,11 @@ describe.each(testEngines)("the invite command on %s", (engine) => {
     lines = [];
     await invite("--list");
 
-    expect(lines[0]).toMatch(/^EMAIL {2,}INVITED AT {2,}USED AT {2,}USED BY$/);
+    expect(lines[0]).toMatch(/^EMAIL {2,}ROLE {2,}INVITED AT {2,}USED AT {2,}USED BY$/);
     expect(lines[1]).toMatch(
-      new RegExp(`^a@x\\.org {2,}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC {2}2026-11-21 10:30 UTC {2}${userId}$`),
+      new RegExp(`^a@x\\.org {2,}member {2}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC {2}2026-11-21 10:30 UTC {2}${userId}$`),
     );
-    expect(lines[2]).toMatch(/^longer\.name@example\.org {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}- {2,}-$/);
+    expect(lines[2]).toMatch(/^longer\.name@example\.org {2}member {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}- {2,}-$/);
     // Columns line up.
     expect(lines[1]?.indexOf("UTC")).toBe(lines[2]?.indexOf("UTC"));
   });
@@ -66,6 +66,27 @@ describe.each(testEngines)("the invite command on %s", (engine) => {
     expect(lines).toEqual(["Revoked a@x.org; their sessions have ended."]);
     expect(await database.db.selectFrom("invitations").selectAll().execute()).toEqual([]);
     expect(await database.db.selectFrom("sessions").select("id").where("id", "=", sessionId).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("names an owner: invites the address as one, or makes an invited address one", async () => {
+    await invite("--owner", "Ann@x.org");
+    await invite("ben@y.org");
+    await invite("--owner", "ben@y.org");
+    expect(lines).toEqual(["Invited ann@x.org as an owner", "Invited ben@y.org", "ben@y.org is an owner"]);
+    const rows = await database.db.selectFrom("invitations").select(["email", "role"]).orderBy("email").execute();
+    expect(rows).toEqual([
+      { email: "ann@x.org", role: "owner" },
+      { email: "ben@y.org", role: "owner" },
+    ]);
+    await expect(invite("--owner", "a@x.org", "b@y.org")).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it("refuses to revoke the last owner who has joined", async () => {
+    const { userId } = await insertMemberWithSession(database.db, "a@x.org");
+    await invite("--owner", "a@x.org");
+    await database.db.updateTable("invitations").set({ used_at: new Date().toISOString(), used_by: userId }).execute();
+    await expect(invite("--revoke", "a@x.org")).rejects.toMatchObject({ code: "last_owner" });
+    expect(await database.db.selectFrom("invitations").select("email").execute()).toEqual([{ email: "a@x.org" }]);
   });
 
   it("refuses to revoke an address that is not invited", async () => {

@@ -10,11 +10,12 @@ const operator = "cli";
 
 const usage = [
   "npm run invite -- <email>...         add addresses to the invitation list",
+  "npm run invite -- --owner <email>    invite an address as an owner, or make a member one",
   "npm run invite -- --list             show the invitation list",
   "npm run invite -- --revoke <email>   remove an address and end its sessions",
 ].join("\n");
 
-/** `invite <email>...`, `invite --list`, `invite --revoke <email>`. */
+/** `invite <email>...`, `invite --owner <email>`, `invite --list`, `invite --revoke <email>`. */
 export const inviteCommand: Command = {
   usage,
 
@@ -27,6 +28,12 @@ export const inviteCommand: Command = {
     } else if (values.list) {
       if (positionals.length > 0 || values.revoke !== undefined) throw new UsageError("--list takes no addresses.");
       printTable(await service.list(), out);
+    } else if (values.owner !== undefined) {
+      if (positionals.length > 0 || values.revoke !== undefined) throw new UsageError("--owner takes exactly one address.");
+      const [result] = await service.invite([values.owner], operator, "owner");
+      await service.setRole(values.owner, "owner", operator);
+      const email = result?.email ?? values.owner;
+      out(result?.added ? `Invited ${email} as an owner` : `${email} is an owner`);
     } else if (values.revoke !== undefined) {
       if (positionals.length > 0) throw new UsageError("--revoke takes exactly one address.");
       const { email } = await service.revoke(values.revoke, operator);
@@ -46,7 +53,12 @@ function parse(args: string[]) {
   try {
     return parseArgs({
       args,
-      options: { list: { type: "boolean" }, revoke: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        list: { type: "boolean" },
+        revoke: { type: "string" },
+        owner: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -62,8 +74,8 @@ function printTable(invitations: InvitationRow[], out: (line: string) => void): 
     return;
   }
   const rows = [
-    ["EMAIL", "INVITED AT", "USED AT", "USED BY"],
-    ...invitations.map((row) => [row.email, formatTime(row.invited_at), formatTime(row.used_at), row.used_by ?? "-"]),
+    ["EMAIL", "ROLE", "INVITED AT", "USED AT", "USED BY"],
+    ...invitations.map((row) => [row.email, row.role, formatTime(row.invited_at), formatTime(row.used_at), row.used_by ?? "-"]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows)

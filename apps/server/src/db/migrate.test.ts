@@ -133,4 +133,26 @@ describe.each(testEngines)("instance settings on %s", (engine) => {
     const row = await database.db.selectFrom("memories").select("search_text").where("id", "=", id).executeTakeFirstOrThrow();
     expect(row.search_text).toBe("cafe in zurich\ncreme brulee\nnaive");
   });
+
+  it("makes the first member who joined an existing instance its owner", async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    const rolesMigration = "2026_11_25_100000_add_member_roles";
+    const previous = Object.keys(migrations)[Object.keys(migrations).indexOf(rolesMigration) - 1]!;
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    const invitation = (email: string, usedAt: string | null) =>
+      sql`insert into invitations (email, invited_by, invited_at, used_at, used_by) values (${email}, 'cli', '2026-01-01T00:00:00.000Z', ${usedAt}, null)`.execute(
+        database.db,
+      );
+    await invitation("pending@x.org", null);
+    await invitation("second@x.org", "2026-02-01T00:00:00.000Z");
+    await invitation("first@x.org", "2026-01-15T00:00:00.000Z");
+
+    expect(await migrateToLatest(database.db)).toContain(rolesMigration);
+    const rows = await database.db.selectFrom("invitations").select(["email", "role"]).orderBy("email").execute();
+    expect(rows).toEqual([
+      { email: "first@x.org", role: "owner" },
+      { email: "pending@x.org", role: "member" },
+      { email: "second@x.org", role: "member" },
+    ]);
+  });
 });

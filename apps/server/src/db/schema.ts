@@ -76,6 +76,8 @@ export interface InvitationsTable {
   invited_at: string;
   used_at: string | null;
   used_by: string | null;
+  /** "owner" or "member": owners manage who is in. */
+  role: Generated<"owner" | "member">;
 }
 export type InvitationRow = Selectable<InvitationsTable>;
 

@@ -326,9 +326,12 @@ export class AdminService {
    * so the old one cannot be used to sign up again. A member who was not on the list stays off it.
    */
   private async moveInvitation(user: UserRow, newEmail: string): Promise<void> {
-    if (!(await this.deps.invitations.isInvited(user.email))) return;
+    const invitation = await this.deps.invitations.get(user.email);
+    if (!invitation) return;
     await this.admit(newEmail);
     await this.deps.invitations.markUsed(newEmail, user.id);
+    // An owner stays one: the role goes with the address before the old one is taken off.
+    await this.deps.invitations.setRole(newEmail, invitation.role, invitedBy);
     await this.deps.invitations.revoke(user.email, invitedBy);
   }
 

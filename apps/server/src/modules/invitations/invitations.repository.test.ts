@@ -23,6 +23,7 @@ describe.each(testEngines)("InvitationsRepository on %s", (engine) => {
       invited_at: "2026-11-21T10:00:00.000Z",
       used_at: null,
       used_by: null,
+      role: "member",
     });
     expect(await repository.get("bob@example.org")).toBeUndefined();
   });
@@ -62,6 +63,27 @@ describe.each(testEngines)("InvitationsRepository on %s", (engine) => {
     expect(await repository.markUsed("ann@example.org", second.userId, "2026-11-21T12:00:00.000Z")).toBe(false);
     expect(await repository.get("ann@example.org")).toMatchObject({ used_at: "2026-11-21T11:00:00.000Z", used_by: first.userId });
     expect(await repository.markUsed("nobody@example.org", first.userId, "2026-11-21T12:00:00.000Z")).toBe(false);
+  });
+
+  it("makes the first account to join an owner when no owner is named, and only then", async () => {
+    const ann = await insertMemberWithSession(database.db, "ann@example.org");
+    const bob = await insertMemberWithSession(database.db, "bob@example.org");
+    await repository.add(["ann@example.org", "bob@example.org"], null, "2026-11-21T10:00:00.000Z");
+    await repository.markUsed("bob@example.org", bob.userId, "2026-11-21T11:00:00.000Z");
+    await repository.markUsed("ann@example.org", ann.userId, "2026-11-21T12:00:00.000Z");
+    expect(await repository.get("bob@example.org")).toMatchObject({ role: "owner" });
+    expect(await repository.get("ann@example.org")).toMatchObject({ role: "member" });
+    expect(await repository.joinedOwners(database.db)).toEqual(["bob@example.org"]);
+  });
+
+  it("keeps a named owner: an earlier joiner does not become one", async () => {
+    const ann = await insertMemberWithSession(database.db, "ann@example.org");
+    await repository.add(["cleo@example.org"], "cli", "2026-11-21T10:00:00.000Z", "owner");
+    await repository.add(["ann@example.org"], "cli", "2026-11-21T10:00:00.000Z");
+    await repository.markUsed("ann@example.org", ann.userId, "2026-11-21T11:00:00.000Z");
+    expect(await repository.get("ann@example.org")).toMatchObject({ role: "member" });
+    // Named, but not joined yet: not an owner who could act.
+    expect(await repository.joinedOwners(database.db)).toEqual([]);
   });
 
   it("marks inside the caller's transaction, so a rollback undoes it", async () => {

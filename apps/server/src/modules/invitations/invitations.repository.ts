@@ -1,5 +1,8 @@
 import type { Kysely, Transaction } from "kysely";
+import { isPostgres } from "../../db/migrations/dialect";
 import type { Database, InvitationRow } from "../../db/schema";
+
+export type Role = InvitationRow["role"];
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -15,12 +18,12 @@ export class InvitationsRepository {
   }
 
   /** Inserts the addresses not on the list yet and returns those, leaving existing rows untouched. */
-  async add(emails: string[], invitedBy: string | null, now: string): Promise<string[]> {
+  async add(emails: string[], invitedBy: string | null, now: string, role: Role = "member"): Promise<string[]> {
     const unique = [...new Set(emails.map(storedForm))];
     if (unique.length === 0) return [];
     const inserted = await this.db
       .insertInto("invitations")
-      .values(unique.map((email) => ({ email, invited_by: invitedBy, invited_at: now, used_at: null, used_by: null })))
+      .values(unique.map((email) => ({ email, invited_by: invitedBy, invited_at: now, used_at: null, used_by: null, role })))
       .onConflict((conflict) => conflict.column("email").doNothing())
       .returning("email")
       .execute();
@@ -42,7 +45,10 @@ export class InvitationsRepository {
     return result.numDeletedRows > 0n;
   }
 
-  /** Records the first use only, so the original sign-up stays on record; true when this call marked it. */
+  /**
+   * Records the first use only, so the original sign-up stays on record; true when this call marked it.
+   * On an instance without an owner (none named, none joined), the first account to join becomes it.
+   */
   async markUsed(email: string, userId: string, now: string, executor: Executor = this.db): Promise<boolean> {
     const result = await executor
       .updateTable("invitations")
@@ -50,7 +56,37 @@ export class InvitationsRepository {
       .where("email", "=", storedForm(email))
       .where("used_at", "is", null)
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    if (result.numUpdatedRows === 0n) return false;
+    await executor
+      .updateTable("invitations")
+      .set({ role: "owner" })
+      .where("email", "=", storedForm(email))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("invitations as owners").select("owners.email").where("owners.role", "=", "owner"))),
+      )
+      .execute();
+    return true;
+  }
+
+  async setRole(email: string, role: Role, executor: Executor = this.db): Promise<void> {
+    await executor.updateTable("invitations").set({ role }).where("email", "=", storedForm(email)).execute();
+  }
+
+  /**
+   * The addresses of the owners who have joined. Inside a transaction on PostgreSQL their rows stay
+   * locked (in one order, so two callers queue rather than deadlock) until it ends: two owners
+   * stepping down at once cannot both count the other as the one who stays. SQLite runs one write
+   * transaction at a time anyway.
+   */
+  async joinedOwners(executor: Executor): Promise<string[]> {
+    let query = executor
+      .selectFrom("invitations")
+      .select("email")
+      .where("role", "=", "owner")
+      .where("used_at", "is not", null)
+      .orderBy("email");
+    if (isPostgres(this.db)) query = query.forUpdate();
+    return (await query.execute()).map((row) => row.email);
   }
 
   /** Ends every session of the account with this address (refresh tokens go by cascade); returns how many. */

@@ -63,7 +63,7 @@ describe.each(testEngines)("InvitationsService on %s", (engine) => {
       .filter((entry) => entry.action === "invitation.created")
       .map((entry) => JSON.parse(entry.detail ?? "{}") as unknown);
     expect(created).toHaveLength(2);
-    expect(created).toContainEqual({ email: "ann@example.org", invitedBy: "cli" });
+    expect(created).toContainEqual({ email: "ann@example.org", invitedBy: "cli", role: "member" });
   });
 
   it("adds none of a batch when one address is invalid", async () => {

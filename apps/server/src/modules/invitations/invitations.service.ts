@@ -3,7 +3,7 @@ import type { Database, InvitationRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { parseEmail } from "../../lib/email";
 import type { AuditLogRepository } from "../audit";
-import type { InvitationsRepository } from "./invitations.repository";
+import type { Executor, InvitationsRepository, Role } from "./invitations.repository";
 
 export interface InviteResult {
   email: string;
@@ -39,14 +39,35 @@ export class InvitationsService {
   }
 
   /** Adds the addresses in the order given. One invalid address rejects the whole batch, so nothing is half-done. */
-  async invite(emails: string[], invitedBy: string | null): Promise<InviteResult[]> {
+  async invite(emails: string[], invitedBy: string | null, role: Role = "member"): Promise<InviteResult[]> {
     const normalized = [...new Set(emails.map(normalizeEmail))];
     const now = this.now();
-    const added = new Set(await this.deps.invitations.add(normalized, invitedBy, now.toISOString()));
+    const added = new Set(await this.deps.invitations.add(normalized, invitedBy, now.toISOString(), role));
     for (const email of added) {
-      await this.deps.audit.record({ action: "invitation.created", detail: { email, invitedBy } }, now);
+      await this.deps.audit.record({ action: "invitation.created", detail: { email, invitedBy, role } }, now);
     }
     return normalized.map((email) => ({ email, added: added.has(email) }));
+  }
+
+  get(rawEmail: string): Promise<InvitationRow | undefined> {
+    return this.deps.invitations.get(normalizeEmail(rawEmail));
+  }
+
+  /**
+   * Gives the address's invitation another role. Taking the role from the last owner who has joined
+   * is refused with 409 `last_owner`: someone must always be able to invite.
+   */
+  async setRole(rawEmail: string, role: Role, changedBy: string | null): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    const changed = await this.deps.invitations.transaction(async (trx) => {
+      const invitation = await this.deps.invitations.get(email, trx);
+      if (!invitation) throw new AppError("invitation_not_found", { message: `${email} is not on the invitation list` });
+      if (invitation.role === role) return false;
+      if (role !== "owner") await this.keepAnOwner(email, trx);
+      await this.deps.invitations.setRole(email, role, trx);
+      return true;
+    });
+    if (changed) await this.deps.audit.record({ action: "member.role_changed", detail: { email, role, changedBy } }, this.now());
   }
 
   list(): Promise<InvitationRow[]> {
@@ -60,12 +81,19 @@ export class InvitationsService {
   async revoke(rawEmail: string, revokedBy: string | null): Promise<{ email: string; sessionsEnded: number }> {
     const email = normalizeEmail(rawEmail);
     const sessionsEnded = await this.deps.invitations.transaction(async (trx) => {
+      await this.keepAnOwner(email, trx);
       if (!(await this.deps.invitations.remove(email, trx)))
         throw new AppError("invitation_not_found", { message: `${email} is not on the invitation list` });
       return this.deps.invitations.deleteSessionsOfUserWithEmail(email, trx);
     });
     await this.deps.audit.record({ action: "invitation.revoked", detail: { email, revokedBy, sessionsEnded } }, this.now());
     return { email, sessionsEnded };
+  }
+
+  /** Refuses, inside the transaction that would do it, a change that leaves no joined owner but `email`. */
+  private async keepAnOwner(email: string, trx: Executor): Promise<void> {
+    const owners = await this.deps.invitations.joinedOwners(trx);
+    if (owners.length === 1 && owners[0] === email) throw new AppError("last_owner");
   }
 
   /** Answers false for anything that is not an address: callers want a yes or no, not an error. */

@@ -1,2 +1,2 @@
 export { createMailer, MailDeliveryError, type Mailer } from "./mailer";
-export { renderEmail, renderNotice } from "./templates";
+export { renderEmail, renderInvitation, renderNotice } from "./templates";

@@ -125,6 +125,39 @@ export function renderNotice(kind: NoticeKind, data: NoticeData): RenderedEmail 
   };
 }
 
+export interface InvitationData {
+  /** The invited address. */
+  email: string;
+  /** Opens the sign-up form with the address filled in. */
+  link: string;
+  /** The inviting member's display name. */
+  inviterName: string;
+  siteName?: string;
+}
+
+/**
+ * An owner's invitation: who invites, and the link to the sign-up form. It carries no code and
+ * grants nothing by itself; the sign-up still proves the mailbox.
+ */
+export function renderInvitation({ email, link, inviterName, siteName }: InvitationData): RenderedEmail {
+  const site = siteName ?? "Memory Box";
+  const copy: Copy = {
+    subject: `${inviterName} invited you to ${site}`,
+    intro: [
+      "Hello,",
+      `${inviterName} invited you to join their ${site}, a private place to keep shared memories: stories, dates and photos that only the people invited can see.`,
+      `To accept, sign up with this address (${email}) and choose a password.`,
+    ],
+    outro: ["If you weren't expecting this invitation, you can safely ignore this email."],
+  };
+  const button = { label: "Accept the invitation", link };
+  return {
+    subject: copy.subject,
+    text: renderText(copy, undefined, button, site),
+    html: renderHtml(copy, undefined, button, site),
+  };
+}
+
 /** "24 November 2026 at 09:05 UTC": the server cannot know the reader's time zone. */
 function formatWhen(date: Date): string {
   const day = date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
