@@ -10,7 +10,7 @@ import type { Config } from "./config";
 import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes } from "./modules/auth";
+import { adminRoutes, createAuthModule, authRoutes, devicesRoutes } from "./modules/auth";
 import { AuditLogRepository } from "./modules/audit";
 import { healthRoutes } from "./modules/health";
 import {
@@ -192,6 +192,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } }
       : {}),
   });
+  await app.register(devicesRoutes, { devices: auth.devices, authenticate: authenticateMember });
   await app.register(membersRoutes, {
     service: new MembersService({
       members: new MembersRepository(database.db),
@@ -237,7 +238,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
  * Sign-outs, password changes, bans and deleted accounts all come through /auth/v1: after any
  * request there that may change something, open live streams check their members again (the bus
  * carries the hint to every server process); so do an owner's changes under /api/v1/members (a
- * removed member). Invitations revoked by the CLI announce themselves.
+ * removed member) and a device signed out under /api/v1/account/. Invitations revoked by the CLI
+ * announce themselves.
  */
 function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
   app.addHook("onResponse", async (request) => {
@@ -245,7 +247,7 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
       request.method !== "GET" &&
       request.method !== "HEAD" &&
       request.method !== "OPTIONS" &&
-      (request.url.startsWith("/auth/v1/") || request.url.startsWith("/api/v1/members"))
+      ["/auth/v1/", "/api/v1/members", "/api/v1/account/"].some((prefix) => request.url.startsWith(prefix))
     ) {
       events.publish({ type: "access.changed" });
     }

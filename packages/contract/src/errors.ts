@@ -81,6 +81,9 @@ export const errorCatalogue = {
   invalid_email: { status: 400, message: "This is not a valid e-mail address." },
   invitation_not_found: { status: 404, message: "This address is not on the invitation list." },
 
+  // The member's own account (/api/v1/account).
+  device_not_found: { status: 404, message: "This device is not signed in any more." },
+
   // Members (/api/v1/members).
   owner_only: { status: 403, message: "Only an owner of this Memory Box can do this." },
   member_not_found: { status: 404, message: "No member has this id." },

@@ -1,3 +1,4 @@
+export * from "./account";
 export * from "./errors";
 export * from "./events";
 export * from "./health";

@@ -1,3 +1,4 @@
+import { AccountLimits } from "@memory-box/contract";
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../db/schema";
 import { parseEmail } from "../../lib/email";
@@ -10,6 +11,21 @@ export function validEmail(raw: string): string {
   const email = parseEmail(raw);
   if (email === null) throw new AppError("validation_failed", { message: "Unable to validate email address: invalid format" });
   return email;
+}
+
+/**
+ * A member's own change of `full_name` (their display name): text of 1 to 80 characters once
+ * trimmed, or null to go back to the address's name. Anything else would show as a blank or
+ * endless name on every card, so it is refused with 400 `validation_failed` naming the rule.
+ */
+export function assertDisplayNameChange(data: Record<string, unknown>): void {
+  if (!("full_name" in data) || data.full_name === null) return;
+  const name = data.full_name;
+  const length = typeof name === "string" ? name.trim().length : 0;
+  if (length === 0 || length > AccountLimits.displayNameMaxLength)
+    throw new AppError("validation_failed", {
+      message: `The display name must be 1 to ${AccountLimits.displayNameMaxLength} characters, and not only spaces.`,
+    });
 }
 
 /** `full_name` from the metadata, else the part of the address before the @. */

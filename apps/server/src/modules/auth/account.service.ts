@@ -5,7 +5,7 @@ import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
 import { renderEmail, renderNotice } from "../mail";
 import type { AuditLogRepository } from "../audit";
-import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
+import { assertDisplayNameChange, displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordFailuresRepository } from "./password-failures.repository";
@@ -71,6 +71,7 @@ export interface VerifiedToken {
 
 export interface InvitationLedger extends InvitationCheck {
   markUsed(email: string, userId: string, trx?: Transaction<Database>): Promise<void>;
+  transferAddress(oldEmail: string, newEmail: string, userId: string, trx: Transaction<Database>): Promise<void>;
 }
 
 const mailKind = {
@@ -371,7 +372,9 @@ export class AccountService {
         await this.deps.sessions.deleteAllOfUser(user.id, {}, trx);
         if (chosen) await this.deps.users.setDisplayName(user.id, displayNameFor(verified.email, chosen.userMetadata), now, trx);
       }
-      await this.deps.invitations.markUsed(verified.email, user.id, trx);
+      if (token.token_type === "email_change")
+        await this.deps.invitations.transferAddress(user.email, verified.email, user.id, trx);
+      else await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
     if (firstProof && chosen) this.profileChanged(user.id);
     if (token.token_type === "email_change") this.announceChange(user, { kind: "email_changed", newEmail: verified.email });
@@ -507,6 +510,7 @@ export class AccountService {
     const now = this.now().toISOString();
 
     if (input.data) {
+      assertDisplayNameChange(input.data);
       const metadata = mergeMetadata(parseObject(user.user_metadata), input.data);
       user = { ...user, user_metadata: JSON.stringify(metadata), updated_at: now };
       await this.deps.sessions.transaction(async (trx) => {

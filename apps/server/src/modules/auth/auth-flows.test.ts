@@ -322,6 +322,21 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       expect(profile.display_name).toBe("After Name");
     });
 
+    it.each([
+      ["only spaces", "   "],
+      ["over 80 characters", "A".repeat(81)],
+      ["not text", 42],
+    ])("refuses a display name of %s and changes nothing", async (_case, fullName) => {
+      const member = await confirmedMember(server, uniqueEmail("name"), { data: { full_name: "Kept" } });
+      const { auth } = server.client();
+      await auth.setSession(member.session);
+
+      const { error } = await auth.updateUser({ data: { full_name: fullName, city: "Lyon" } });
+      expect(error).toMatchObject({ status: 400, code: "validation_failed" });
+      expect(error?.message).toContain("1 to 80 characters");
+      expect((await auth.getUser()).data.user?.user_metadata).toEqual({ full_name: "Kept" });
+    });
+
     it("changes the password in a fresh session without a nonce and ends the other sessions", async () => {
       const member = await confirmedMember(server);
       const current = await signedInClient(server, member.email);
@@ -397,6 +412,18 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
       await signedInClient(server, newEmail);
       expect((await server.client().auth.signInWithPassword({ email: member.email, password })).error).toMatchObject({
         code: "invalid_credentials",
+      });
+      // The invitation moved with the address: the old one cannot sign up a new account.
+      const oldStillInvited = await server.app.inject({
+        method: "POST",
+        url: "/rest/v1/rpc/is_email_invited",
+        payload: { check_email: member.email },
+      });
+      expect(oldStillInvited.json()).toBe(false);
+      expect(
+        (await server.client().auth.signUp({ email: member.email, password: "a fresh long passphrase" })).error,
+      ).toMatchObject({
+        code: "email_not_invited",
       });
     });
 

@@ -7,6 +7,7 @@ import type { InvitationsService } from "../invitations";
 import type { Mailer } from "../mail";
 import { AccountService } from "./account.service";
 import { AdminService } from "./admin.service";
+import { DevicesService } from "./devices.service";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { PasswordFailuresRepository } from "./password-failures.repository";
@@ -23,6 +24,7 @@ export interface AuthModule {
   sessions: SessionService;
   accounts: AccountService;
   admin: AdminService;
+  devices: DevicesService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -100,5 +102,6 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  return { keys, users, sessions, accounts, admin };
+  const devices = new DevicesService({ sessions: sessionsRepository, audit, ...(deps.now ? { now: deps.now } : {}) });
+  return { keys, users, sessions, accounts, admin, devices };
 }

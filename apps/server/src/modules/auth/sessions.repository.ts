@@ -172,6 +172,20 @@ export class SessionsRepository {
     await executor.deleteFrom("sessions").where("id", "=", id).execute();
   }
 
+  listOfUser(userId: string): Promise<SessionRow[]> {
+    return this.db.selectFrom("sessions").selectAll().where("user_id", "=", userId).execute();
+  }
+
+  /** Ends the session if it is the user's; true when it did. */
+  async deleteOfUser(userId: string, sessionId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("sessions")
+      .where("id", "=", sessionId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   /** Ends every session of the user, or every one but `keepSessionId`. */
   async deleteAllOfUser(userId: string, options: { keepSessionId?: string } = {}, executor: Executor = this.db): Promise<void> {
     let query = executor.deleteFrom("sessions").where("user_id", "=", userId);

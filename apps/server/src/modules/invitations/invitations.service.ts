@@ -107,6 +107,20 @@ export class InvitationsService {
     await this.deps.invitations.markUsed(normalizeEmail(rawEmail), userId, this.now().toISOString(), trx);
   }
 
+  /**
+   * A member's address changed (a confirmed e-mail change): the invitation goes with it, role
+   * included, so the old address cannot be used to sign up a new account. Inside the caller's
+   * transaction, which also writes the new address.
+   */
+  async transferAddress(rawOldEmail: string, rawNewEmail: string, userId: string, trx: Transaction<Database>): Promise<void> {
+    const [oldEmail, newEmail] = [normalizeEmail(rawOldEmail), normalizeEmail(rawNewEmail)];
+    const old = await this.deps.invitations.get(oldEmail, trx);
+    await this.deps.invitations.markUsed(newEmail, userId, this.now().toISOString(), trx);
+    if (!old || oldEmail === newEmail) return;
+    if (old.role === "owner") await this.deps.invitations.setRole(newEmail, "owner", trx);
+    await this.deps.invitations.remove(oldEmail, trx);
+  }
+
   /** Members may mark only their own address, so no one can spend another person's invitation. */
   async markOwnAddressUsed(caller: InvitationCaller, rawEmail: string): Promise<void> {
     if (normalizeEmail(rawEmail) !== caller.email.trim().toLowerCase())

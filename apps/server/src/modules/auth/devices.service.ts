@@ -1,0 +1,61 @@
+import type { Device } from "@memory-box/contract";
+import Bowser from "bowser";
+import type { SessionRow } from "../../db/schema";
+import { AppError } from "../../errors";
+import type { AuditLogRepository } from "../audit";
+import type { SessionsRepository } from "./sessions.repository";
+
+/**
+ * The member's own signed-in devices (sessions): what they are, as far as the user agent tells,
+ * and signing one out. Only the caller's own sessions are ever read or ended here.
+ */
+export class DevicesService {
+  constructor(
+    private readonly deps: {
+      sessions: SessionsRepository;
+      audit: AuditLogRepository;
+      now?: () => Date;
+    },
+  ) {}
+
+  async list(userId: string, currentSessionId: string): Promise<Device[]> {
+    const sessions = await this.deps.sessions.listOfUser(userId);
+    return sessions
+      .map((session) => presentDevice(session, currentSessionId))
+      .sort((a, b) => Number(b.current) - Number(a.current) || b.last_active_at.localeCompare(a.last_active_at));
+  }
+
+  /** Ends one of the caller's sessions; someone else's, or one already ended, is 404 `device_not_found`. */
+  async signOut(caller: { id: string; email: string }, sessionId: string, ip: string | null): Promise<void> {
+    if (!(await this.deps.sessions.deleteOfUser(caller.id, sessionId))) throw new AppError("device_not_found");
+    await this.deps.audit.record(
+      { action: "user.signed_out", actorId: caller.id, actorEmail: caller.email, ip, detail: { scope: "device", sessionId } },
+      this.deps.now?.() ?? new Date(),
+    );
+  }
+}
+
+function presentDevice(session: SessionRow, currentSessionId: string): Device {
+  const { browser, system } = describeUserAgent(session.user_agent);
+  return {
+    id: session.id,
+    browser,
+    system,
+    signed_in_at: session.created_at,
+    last_active_at: session.refreshed_at ?? session.created_at,
+    current: session.id === currentSessionId,
+  };
+}
+
+/** "Chrome 131" and "Android 15" from a user agent; nulls for what it does not say. */
+export function describeUserAgent(userAgent: string | null): { browser: string | null; system: string | null } {
+  if (!userAgent) return { browser: null, system: null };
+  const { browser, os } = Bowser.parse(userAgent);
+  const major = (version: string | undefined) => version?.split(".")[0];
+  const named = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(" ") || null;
+  return {
+    browser: named(browser.name, major(browser.version)),
+    // Every Mac browser reports macOS 10.15.7 whatever the real version, so none is shown.
+    system: named(os.name, os.name === "macOS" ? undefined : (os.versionName ?? os.version)),
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/** Limits of the account area, shared by the form and the server. */
+export const AccountLimits = {
+  /** A display name (`full_name`), counted after trimming. */
+  displayNameMaxLength: 80,
+} as const;
+
+/** A signed-in device of the caller's account: one session of the auth service. */
+export const Device = z.object({
+  id: z.uuid(),
+  /** "Firefox 128", from the device's user agent; null when it sent none we can read. */
+  browser: z.string().nullable(),
+  /** "macOS 15.1", "Android 15", "iOS 18.2". */
+  system: z.string().nullable(),
+  signed_in_at: z.string(),
+  /** The newest sign-in or token refresh of this device. */
+  last_active_at: z.string(),
+  /** The device asking. */
+  current: z.boolean(),
+});
+export type Device = z.infer<typeof Device>;
+
+/** `GET /api/v1/account/devices`: the caller's devices, most recently active first. */
+export const DeviceList = z.object({ devices: z.array(Device) });
+export type DeviceList = z.infer<typeof DeviceList>;
