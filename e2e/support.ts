@@ -18,9 +18,9 @@ export function freshEmail(name: string): string {
   return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Puts `email` on the invitation list the way an operator does, with the server's CLI. */
-export function invite(email: string): void {
-  execFileSync("node", ["apps/server/dist/cli.js", "invite", email], {
+/** Puts `email` on the invitation list the way an operator does, with the server's CLI; `owner` names an owner. */
+export function invite(email: string, { owner = false }: { owner?: boolean } = {}): void {
+  execFileSync("node", ["apps/server/dist/cli.js", "invite", ...(owner ? ["--owner"] : []), email], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
     stdio: "pipe",
   });
@@ -83,10 +83,13 @@ export async function fillCredentials(page: Page, email: string, secret: string)
   await page.getByLabel("Password", { exact: true }).fill(secret);
 }
 
-/** Invites a fresh address, signs it up on the page and opens the confirmation link: lands on home. */
-export async function signUpMember(page: Page, label: string): Promise<void> {
+/**
+ * Invites a fresh address (as an owner with `owner`), signs it up on the page and opens the
+ * confirmation link: lands on home. Returns the address.
+ */
+export async function signUpMember(page: Page, label: string, { owner = false }: { owner?: boolean } = {}): Promise<string> {
   const email = freshEmail(label);
-  invite(email);
+  invite(email, { owner });
   await page.goto("/auth");
   await page.getByRole("tab", { name: "Sign Up" }).click();
   await fillCredentials(page, email, password);
@@ -94,6 +97,16 @@ export async function signUpMember(page: Page, label: string): Promise<void> {
   await expect(page.getByText("Check your email for confirmation link")).toBeVisible();
   await page.goto(await confirmationLink(email));
   await expect(page.getByText(/^Welcome back, /)).toBeVisible();
+  return email;
+}
+
+/** The access token the page keeps in localStorage. */
+export async function accessTokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem("memory-box-auth") ?? "{}") as { access_token?: string }).access_token,
+  );
+  expect(token).toBeTruthy();
+  return token!;
 }
 
 /**

@@ -50,6 +50,20 @@ export function createRoutes(): RouteObject[] {
                   path: routePatterns.photo,
                   lazy: async () => ({ Component: (await import("@/app/routes/photo-viewer")).PhotoViewerRoute }),
                 },
+                {
+                  path: routePatterns.settings,
+                  lazy: async () => ({ Component: (await import("@/app/routes/settings")).SettingsLayout }),
+                  children: [
+                    {
+                      index: true,
+                      lazy: async () => ({ Component: (await import("@/app/routes/settings-account")).AccountSettingsRoute }),
+                    },
+                    {
+                      path: routePatterns.members,
+                      lazy: async () => ({ Component: (await import("@/app/routes/settings-members")).MembersRoute }),
+                    },
+                  ],
+                },
               ],
             },
           ],

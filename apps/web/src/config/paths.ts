@@ -5,6 +5,8 @@ export const routePatterns = {
   setPassword: "/auth/reset",
   memory: "/memory/:id",
   photo: "/memory/:id/photo/:number",
+  settings: "/settings",
+  members: "/settings/members",
 } as const;
 
 /** Links to the app's screens; build URLs here rather than by hand so a route can move in one place. */
@@ -18,4 +20,8 @@ export const paths = {
   memory: (id: string) => `/memory/${encodeURIComponent(id)}`,
   /** A memory's photo in the viewer; `number` counts from 1, as "Memory photo N" does. */
   photo: (id: string, number: number) => `/memory/${encodeURIComponent(id)}/photo/${number}`,
+  /** The account area: the member's own profile and devices. */
+  settings: routePatterns.settings,
+  /** Who is in; owners manage it there. */
+  members: routePatterns.members,
 } as const;

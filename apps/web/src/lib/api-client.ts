@@ -97,10 +97,22 @@ async function authorization(): Promise<Record<string, string>> {
   return data.session ? { Authorization: `Bearer ${data.session.access_token}` } : {};
 }
 
+/**
+ * The server no longer knows this session (signed out on another device, removed by an owner,
+ * password changed elsewhere): it is ended here too, so the session guard shows the sign-in
+ * screen instead of a screen whose every request fails.
+ */
+function endSessionGoneFromServer(): void {
+  getAuthClient()
+    .signOut({ scope: "local" })
+    .catch((error: unknown) => console.error("Could not end the session the server refused:", error));
+}
+
 /** A response's JSON, or the ApiError its status and body describe. */
 function answerOf<T>(status: number, text: string): T {
   if (status === 204) return undefined as T;
   const parsed = text ? safeJson(text) : undefined;
+  if (status === 401) endSessionGoneFromServer();
   if (status < 200 || status >= 300) {
     const error = (parsed ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
     throw new ApiError(

@@ -8,6 +8,7 @@ export type AuthClient = Pick<
   GoTrueClient,
   | "getSession"
   | "onAuthStateChange"
+  | "reauthenticate"
   | "refreshSession"
   | "resend"
   | "resetPasswordForEmail"

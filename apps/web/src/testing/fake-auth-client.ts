@@ -116,6 +116,9 @@ export class FakeAuthClient implements AuthClient {
     return { data: { user }, error: null };
   });
 
+  /** The server e-mails a reauthentication code; nothing comes back but "no error". */
+  reauthenticate = vi.fn<AuthClient["reauthenticate"]>(async () => ({ data: { user: null, session: null }, error: null }));
+
   /** Like GoTrueClient: a new session for the same account, as the server has it now (TOKEN_REFRESHED). */
   refreshSession = vi.fn<AuthClient["refreshSession"]>(async () => {
     if (!this.session) return { data: { user: null, session: null }, error: null };

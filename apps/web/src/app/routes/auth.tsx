@@ -9,7 +9,8 @@ import { useAuth } from "@/lib/auth-context";
 /**
  * Sign in and sign up. Someone with a session (already on arrival, or the moment a sign-in
  * succeeds) goes on to where they were heading (`?next=`), else home. `?view=forgot` opens the
- * password reset; an e-mailed link that came back refused (`#error_code=…`) is explained.
+ * password reset; `?view=signup&email=…` (an invitation's link) opens Sign Up with the address
+ * filled in; an e-mailed link that came back refused (`#error_code=…`) is explained.
  */
 export function AuthRoute() {
   const { status } = useAuth();
@@ -19,11 +20,14 @@ export function AuthRoute() {
   const [linkError] = useState(() => linkErrorFrom(hash));
 
   if (status === "signedIn") return <Navigate to={safeNextPath(searchParams.get("next"))} replace />;
+  const view = searchParams.get("view");
 
   return (
     <main className="flex min-h-svh items-center justify-center bg-muted p-4">
       <AuthCard
-        initialView={searchParams.get("view") === "forgot" ? { kind: "forgot" } : { kind: "tabs" }}
+        initialView={view === "forgot" ? { kind: "forgot" } : { kind: "tabs" }}
+        initialTab={view === "signup" ? "sign-up" : "sign-in"}
+        invitedEmail={view === "signup" ? (searchParams.get("email") ?? undefined) : undefined}
         linkError={linkError}
       />
     </main>

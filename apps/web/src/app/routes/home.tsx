@@ -1,14 +1,16 @@
 import { useState } from "react";
-import { Plus } from "lucide-react";
+import { Link } from "react-router";
+import { Plus, Settings } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
+import { paths } from "@/config/paths";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryList } from "@/features/memories/components/memory-list";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useAuth } from "@/lib/auth-context";
 import { userDisplayName } from "@/lib/user-name";
 
-/** The memory list: header with the greeting, "Add Memory" and "Sign Out", then the collection. */
+/** The memory list: header with the greeting, "Add Memory", "Settings" and "Sign Out", then the collection. */
 export function HomeRoute() {
   const { user, signOut } = useAuth();
   const [adding, setAdding] = useState(false);
@@ -26,6 +28,12 @@ export function HomeRoute() {
             <Button onClick={() => setAdding(true)}>
               <Plus aria-hidden="true" />
               Add Memory
+            </Button>
+            <Button asChild variant="outline">
+              <Link to={paths.settings}>
+                <Settings aria-hidden="true" />
+                Settings
+              </Link>
             </Button>
             <Button variant="outline" onClick={() => void signOut()}>
               Sign Out

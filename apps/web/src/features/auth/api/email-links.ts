@@ -1,8 +1,8 @@
 import { getAuthClient } from "@/lib/auth-client";
 import { paths } from "@/config/paths";
 
-/** What an e-mailed six-digit code proves: a sign-up's address, or a sign-in by e-mail. */
-export type CodePurpose = "signup" | "email";
+/** What an e-mailed six-digit code proves: a sign-up's address, a sign-in by e-mail, or a new address. */
+export type CodePurpose = "signup" | "email" | "email_change";
 
 const origin = () => window.location.origin;
 
@@ -29,7 +29,23 @@ export function verifyEmailCode(email: string, code: string, purpose: CodePurpos
   return getAuthClient().verifyOtp({ email, token: code, type: purpose });
 }
 
-/** `PUT /user`: the signed-in member's new password. */
-export function setNewPassword(password: string) {
-  return getAuthClient().updateUser({ password });
+/**
+ * `PUT /user`: the signed-in member's new password. In a session older than a day the server asks
+ * for the code `requestReauthentication` e-mails (`nonce`) first (`reauthentication_needed`).
+ */
+export function setNewPassword(password: string, nonce?: string) {
+  return getAuthClient().updateUser(nonce ? { password, nonce } : { password });
+}
+
+/** `GET /reauthenticate`: e-mails the member a code that confirms a password change. */
+export function requestReauthentication() {
+  return getAuthClient().reauthenticate();
+}
+
+/**
+ * `PUT /user` with a new address: the server e-mails the new address a link and a code; the
+ * change takes effect when either is used. The link comes back to `returnPath`.
+ */
+export function requestEmailChange(email: string, returnPath: string) {
+  return getAuthClient().updateUser({ email }, { emailRedirectTo: `${origin()}${returnPath}` });
 }

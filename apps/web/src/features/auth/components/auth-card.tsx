@@ -25,6 +25,10 @@ export type AuthView =
 
 export interface AuthCardProps {
   initialView?: AuthView;
+  /** Which of the spec's tabs is open first; an invitation link opens "Sign Up". */
+  initialTab?: "sign-in" | "sign-up";
+  /** The address an invitation link fills in on "Sign Up". */
+  invitedEmail?: string;
   /** An e-mailed link that came back refused (expired, already used). */
   linkError?: LinkError;
 }
@@ -34,7 +38,7 @@ export interface AuthCardProps {
  * password reset link, a new confirmation e-mail, and the e-mailed code typed instead of opening
  * the link. Where a successful sign-in leads is the auth route's business.
  */
-export function AuthCard({ initialView = { kind: "tabs" }, linkError }: AuthCardProps) {
+export function AuthCard({ initialView = { kind: "tabs" }, initialTab = "sign-in", invitedEmail, linkError }: AuthCardProps) {
   const [view, setView] = useState<AuthView>(initialView);
   const [shownLinkError, setShownLinkError] = useState(linkError);
   const signIn = useSignIn();
@@ -72,7 +76,7 @@ export function AuthCard({ initialView = { kind: "tabs" }, linkError }: AuthCard
           </Alert>
         )}
         {view.kind === "tabs" && (
-          <Tabs defaultValue="sign-in">
+          <Tabs defaultValue={initialTab}>
             <TabsList className="w-full">
               <TabsTrigger value="sign-in">Sign In</TabsTrigger>
               <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
@@ -104,6 +108,7 @@ export function AuthCard({ initialView = { kind: "tabs" }, linkError }: AuthCard
                 passwordProblems={signUp.passwordProblems}
                 onPasswordChange={signUp.clearPasswordProblems}
                 passwordAutoComplete="new-password"
+                initialEmail={invitedEmail}
                 submitLabel="Sign Up"
                 busyLabel="Creating account..."
                 busy={signUp.isPending}

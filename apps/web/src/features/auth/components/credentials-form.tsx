@@ -20,6 +20,8 @@ export interface CredentialsFormProps {
   onSubmit: (credentials: Credentials) => void;
   /** Under the submit button: other ways in ("Forgot password?"). */
   footer?: ReactNode;
+  /** The address to start with (an invitation link names it). */
+  initialEmail?: string;
 }
 
 /** E-mail and password with a submit button that waits for both and is disabled while busy. */
@@ -34,9 +36,10 @@ export function CredentialsForm({
   busy,
   onSubmit,
   footer,
+  initialEmail = "",
 }: CredentialsFormProps) {
   const id = useId();
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
   const trimmedEmail = email.trim();
   const disabled = busy || trimmedEmail === "" || password === "";

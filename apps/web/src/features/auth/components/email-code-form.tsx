@@ -12,6 +12,10 @@ export interface EmailCodeFormProps {
   /** Sends the e-mail again. */
   resend: (email: string) => Promise<SendOutcome>;
   onBack: () => void;
+  /** The way back's words; "Back to sign in" on the auth screen. */
+  backLabel?: string;
+  /** After a right code; on the auth screen the session itself moves the visitor on. */
+  onVerified?: () => void;
 }
 
 const codeLength = 6;
@@ -21,7 +25,7 @@ const codeLength = 6;
  * (handy when the mail arrives on another device). A right code signs in; the auth screen then
  * moves on by itself.
  */
-export function EmailCodeForm({ email, purpose, resend, onBack }: EmailCodeFormProps) {
+export function EmailCodeForm({ email, purpose, resend, onBack, backLabel = "Back to sign in", onVerified }: EmailCodeFormProps) {
   const id = useId();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState<"verify" | "resend">();
@@ -37,6 +41,7 @@ export function EmailCodeForm({ email, purpose, resend, onBack }: EmailCodeFormP
     try {
       const { error } = await verifyEmailCode(email, digits, purpose);
       if (error) setProblem("That code is not right, or it has expired. Check the newest email, or send a new one.");
+      else onVerified?.();
     } catch {
       setProblem("The code could not be checked just now. Please try again.");
     } finally {
@@ -100,7 +105,7 @@ export function EmailCodeForm({ email, purpose, resend, onBack }: EmailCodeFormP
           {busy === "resend" ? "Sending..." : "Resend email"}
         </Button>
         <Button type="button" variant="link" onClick={onBack}>
-          Back to sign in
+          {backLabel}
         </Button>
       </div>
     </form>

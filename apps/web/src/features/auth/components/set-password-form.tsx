@@ -1,27 +1,57 @@
 import { useId, useState, type FormEvent } from "react";
+import { ErrorCode } from "@memory-box/contract";
+import { isAuthError } from "@supabase/auth-js";
 
 import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { setNewPassword } from "@/features/auth/api/email-links";
+import { requestReauthentication, setNewPassword } from "@/features/auth/api/email-links";
 import { PasswordInput } from "@/features/auth/components/password-input";
 import { passwordProblemsOf, passwordRule } from "@/features/auth/utils/password-rule";
 
-/** A new password for the signed-in member (arrived through a password reset link). */
-export function SetPasswordForm({ onDone }: { onDone: () => void }) {
+export interface SetPasswordFormProps {
+  onDone: () => void;
+  /** The button's words; "Save password" by default. */
+  submitLabel?: string;
+  /** In a settings section the button sits at the start, as wide as its neighbours'; full width on its own screen. */
+  inline?: boolean;
+}
+
+/**
+ * A new password for the signed-in member (arrived through a password reset link, or in the
+ * account area). Where the server first wants proof it is really them (a session older than a
+ * day), it e-mails a code, and the form asks for it before saving.
+ */
+export function SetPasswordForm({ onDone, submitLabel = "Save password", inline = false }: SetPasswordFormProps) {
   const id = useId();
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
+  // Set once the server asked for a reauthentication code and it was sent.
+  const [codeSent, setCodeSent] = useState(false);
+  const [code, setCode] = useState("");
+  const digits = code.replace(/\D/g, "");
+  const ready = password !== "" && (!codeSent || digits.length === 6);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy || password === "") return;
+    if (busy || !ready) return;
     setBusy(true);
     setProblems([]);
     try {
-      const { error } = await setNewPassword(password);
+      const { error } = await setNewPassword(password, codeSent ? digits : undefined);
       if (!error) {
         onDone();
+        return;
+      }
+      if (isAuthError(error) && error.code === ErrorCode.reauthentication_needed) {
+        const sent = await requestReauthentication();
+        if (sent.error) setProblems([sent.error.message]);
+        else setCodeSent(true);
+        return;
+      }
+      if (isAuthError(error) && error.code === ErrorCode.reauthentication_not_valid) {
+        setProblems(["That code is not right, or it has expired. Check the newest email."]);
         return;
       }
       const weak = passwordProblemsOf(error);
@@ -61,8 +91,29 @@ export function SetPasswordForm({ onDone }: { onDone: () => void }) {
           </ul>
         )}
       </div>
-      <Button type="submit" className="w-full" disabled={busy || password === ""}>
-        {busy ? "Saving..." : "Save password"}
+      {codeSent && (
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-code`}>Code from your email</Label>
+          <Input
+            id={`${id}-code`}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder="123456"
+            maxLength={12}
+            value={code}
+            onChange={(event) => {
+              setCode(event.target.value);
+              setProblems([]);
+            }}
+            aria-describedby={`${id}-code-hint`}
+          />
+          <p id={`${id}-code-hint`} className="text-sm text-muted-foreground">
+            To confirm it&apos;s you, we emailed you a six-digit code. Enter it to save the new password.
+          </p>
+        </div>
+      )}
+      <Button type="submit" className={inline ? "self-start sm:w-40" : "w-full"} disabled={busy || !ready}>
+        {busy ? "Saving..." : submitLabel}
       </Button>
     </form>
   );

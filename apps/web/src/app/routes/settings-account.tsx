@@ -1,0 +1,62 @@
+import { useState, type ReactNode } from "react";
+
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { paths } from "@/config/paths";
+import { DeviceList } from "@/features/account/components/device-list";
+import { DisplayNameForm } from "@/features/account/components/display-name-form";
+import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
+import { SetPasswordForm } from "@/features/auth/components/set-password-form";
+import { useAuth } from "@/lib/auth-context";
+import { notify } from "@/lib/notify";
+import { userDisplayName } from "@/lib/user-name";
+
+function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2 className="text-lg">{title}</h2>
+        </CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** The member's own account: display name, e-mail address, password and signed-in devices. */
+export function AccountSettingsRoute() {
+  const { user } = useAuth();
+  // A new form after each saved password, so nothing typed lingers.
+  const [passwordForm, setPasswordForm] = useState(0);
+  const email = user?.email ?? "";
+
+  return (
+    <>
+      <Section title="Profile" description="How the other members see you.">
+        <DisplayNameForm key={userDisplayName(user)} current={userDisplayName(user)} />
+      </Section>
+      <Section title="Email" description="The address you sign in with and get mail at.">
+        <ChangeEmailForm
+          currentEmail={email}
+          returnPath={paths.settings}
+          onChanged={(changed) => notify.success("Email changed", `You sign in with ${changed} from now on.`)}
+        />
+      </Section>
+      <Section title="Password" description="A new password signs your other devices out.">
+        <SetPasswordForm
+          key={passwordForm}
+          submitLabel="Change password"
+          inline
+          onDone={() => {
+            setPasswordForm((count) => count + 1);
+            notify.success("Password changed", "Your other devices were signed out.");
+          }}
+        />
+      </Section>
+      <Section title="Devices" description="Where you are signed in. Sign out a device you no longer use or don't recognise.">
+        <DeviceList />
+      </Section>
+    </>
+  );
+}

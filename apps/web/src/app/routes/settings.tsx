@@ -1,0 +1,51 @@
+import { NavLink, Outlet } from "react-router";
+
+import { paths } from "@/config/paths";
+import { BackToMemories } from "@/features/memories/components/back-to-memories";
+import { cn } from "@/lib/utils";
+
+const sections = [
+  { to: paths.settings, label: "Account", end: true },
+  { to: paths.members, label: "Members", end: false },
+];
+
+/** The account area: a way back to the memories, the sections as links, and the open section. */
+export function SettingsLayout() {
+  return (
+    <div className="min-h-svh bg-muted">
+      <header className="border-b bg-background">
+        <div className="mx-auto flex max-w-3xl flex-col gap-3 px-4 py-4">
+          <div className="-ml-3">
+            <BackToMemories />
+          </div>
+          <h1 className="text-xl font-semibold">Settings</h1>
+          <nav aria-label="Settings">
+            <ul className="inline-flex h-9 items-center rounded-lg bg-muted p-[3px] text-muted-foreground">
+              {sections.map((section) => (
+                <li key={section.to} className="h-full">
+                  <NavLink
+                    to={section.to}
+                    end={section.end}
+                    className={({ isActive }) =>
+                      cn(
+                        "inline-flex h-full items-center rounded-md px-3 text-sm font-medium transition-colors focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none",
+                        isActive
+                          ? "bg-background text-foreground shadow-sm"
+                          : "text-foreground dark:text-muted-foreground dark:hover:text-foreground",
+                      )
+                    }
+                  >
+                    {section.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </header>
+      <main className="mx-auto flex max-w-3xl flex-col gap-4 p-4">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import type { Device } from "@memory-box/contract";
+import { LaptopIcon } from "lucide-react";
+
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { useDevices, useSignOutDevice, useSignOutOtherDevices } from "@/features/account/api/devices";
+import { formatDay, formatSince } from "@/lib/dates";
+import { notify } from "@/lib/notify";
+
+/** "Chrome 131 on Android 15", or what little the device told about itself. */
+function deviceName(device: Device): string {
+  if (device.browser && device.system) return `${device.browser} on ${device.system}`;
+  return device.browser ?? device.system ?? "Unknown device";
+}
+
+/**
+ * The member's signed-in devices, this one first, each with "Sign out"; "Sign out everywhere
+ * else" ends every other one. A device signed out here is refused on its very next request.
+ */
+export function DeviceList() {
+  const devices = useDevices();
+  const signOutDevice = useSignOutDevice();
+  const signOutOthers = useSignOutOtherDevices();
+
+  if (devices.isError)
+    return (
+      <p className="text-sm text-destructive" role="alert">
+        The devices could not be loaded. Check your connection and reload the page.
+      </p>
+    );
+  if (!devices.data) return <Spinner>Loading devices...</Spinner>;
+  const list = devices.data.devices;
+  const others = list.filter((device) => !device.current).length;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <ul className="flex flex-col divide-y rounded-lg border bg-card">
+        {list.map((device) => (
+          <li
+            key={device.id}
+            aria-label={deviceName(device)}
+            className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
+          >
+            <div className="flex min-w-0 items-start gap-3">
+              <LaptopIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-muted-foreground" />
+              <div className="flex min-w-0 flex-col gap-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{deviceName(device)}</span>
+                  {device.current && <Badge variant="secondary">This device</Badge>}
+                </div>
+                <span className="text-sm text-muted-foreground">
+                  Signed in {formatDay(device.signed_in_at)} · active {formatSince(device.last_active_at)}
+                </span>
+              </div>
+            </div>
+            {!device.current && (
+              <ConfirmDialog
+                trigger={
+                  <Button variant="outline" size="sm" disabled={signOutDevice.isPending}>
+                    Sign out
+                  </Button>
+                }
+                title={`Sign out ${deviceName(device)}?`}
+                description="That device is signed out at once; signing in again there needs your password or an e-mailed code."
+                confirmLabel="Sign out"
+                destructive
+                onConfirm={() =>
+                  signOutDevice.mutate(device.id, {
+                    onSuccess: () => notify.success("Device signed out", `${deviceName(device)} is signed out.`),
+                    onError: () => notify.error("Error", "Failed to sign the device out. Please try again."),
+                  })
+                }
+              />
+            )}
+          </li>
+        ))}
+      </ul>
+      {others > 0 && (
+        <ConfirmDialog
+          trigger={
+            <Button variant="outline" className="self-start" disabled={signOutOthers.isPending}>
+              Sign out everywhere else
+            </Button>
+          }
+          title="Sign out everywhere else?"
+          description={`${others === 1 ? "The other device is" : `All ${others} other devices are`} signed out at once. This one stays signed in.`}
+          confirmLabel="Sign out everywhere else"
+          destructive
+          onConfirm={() =>
+            signOutOthers.mutate(undefined, {
+              onSuccess: () => notify.success("Signed out everywhere else", "Only this device is signed in now."),
+              onError: () => notify.error("Error", "Failed to sign the other devices out. Please try again."),
+            })
+          }
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useId, useState, type FormEvent } from "react";
+import { AccountLimits } from "@memory-box/contract";
+
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { useChangeDisplayName } from "@/features/account/api/display-name";
+import { notify } from "@/lib/notify";
+
+const max = AccountLimits.displayNameMaxLength;
+
+/**
+ * The name the greeting and the cards show. The rule (1 to 80 characters, not only spaces) is
+ * shown by the field and checked before sending; the server's refusal, if any, is said there too.
+ */
+export function DisplayNameForm({ current }: { current: string }) {
+  const id = useId();
+  const [name, setName] = useState(current);
+  const [problem, setProblem] = useState<string>();
+  const change = useChangeDisplayName();
+  const trimmed = name.trim();
+  const tooLong = trimmed.length > max;
+  const unchanged = trimmed === current;
+  const ruleId = `${id}-rule`;
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (trimmed === "" || tooLong || unchanged || change.isPending) return;
+    setProblem(undefined);
+    change.mutate(trimmed, {
+      onSuccess: () => notify.success("Display name saved", `Your memories now show "${trimmed}".`),
+      onError: (error) => setProblem(error.message || "Failed to save the display name. Please try again."),
+    });
+  }
+
+  return (
+    <form className="flex flex-col gap-2" onSubmit={handleSubmit} noValidate>
+      <Label htmlFor={id}>Display name</Label>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Input
+          id={id}
+          value={name}
+          autoComplete="name"
+          onChange={(event) => {
+            setName(event.target.value);
+            setProblem(undefined);
+          }}
+          aria-invalid={tooLong || trimmed === "" || problem !== undefined || undefined}
+          aria-describedby={ruleId}
+        />
+        <Button type="submit" className="sm:w-40" disabled={trimmed === "" || tooLong || unchanged || change.isPending}>
+          {change.isPending ? "Saving..." : "Save name"}
+        </Button>
+      </div>
+      <p id={ruleId} className={tooLong || trimmed === "" ? "text-sm text-destructive" : "text-sm text-muted-foreground"}>
+        {trimmed === ""
+          ? "A display name can't be empty."
+          : `Shown on your memories and in the greeting. ${trimmed.length}/${max} characters.`}
+      </p>
+      {problem && (
+        <p className="text-sm text-destructive" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}

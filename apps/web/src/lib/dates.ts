@@ -1,0 +1,24 @@
+const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric" });
+const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
+
+/** "November 25, 2026". */
+export function formatDay(iso: string): string {
+  return day.format(new Date(iso));
+}
+
+/** "just now", "5 minutes ago", "yesterday", "3 weeks ago": how long since a member was last seen. */
+export function formatSince(iso: string, now: Date = new Date()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now.getTime()) / 1000);
+  const steps: [Intl.RelativeTimeFormatUnit, number][] = [
+    ["minute", 60],
+    ["hour", 3600],
+    ["day", 86_400],
+    ["week", 604_800],
+    ["month", 2_592_000],
+    ["year", 31_536_000],
+  ];
+  if (Math.abs(seconds) < 60) return "just now";
+  let unit: [Intl.RelativeTimeFormatUnit, number] = steps[0]!;
+  for (const step of steps) if (Math.abs(seconds) >= step[1]) unit = step;
+  return relative.format(Math.round(seconds / unit[1]), unit[0]);
+}

@@ -1,0 +1,75 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expectAccessible, fillCredentials, memberApi, password, signUpMember } from "./support";
+
+async function newPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext()).newPage();
+}
+
+async function openAccount(page: Page): Promise<void> {
+  await page.getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+}
+
+test("a display name changed in Settings reaches the greeting and the partner's cards without a reload", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const ann = await newPage(browser);
+  const ben = await newPage(browser);
+  await signUpMember(ann, "ann");
+  await signUpMember(ben, "ben");
+  const title = `Lake day ${Date.now()}`;
+  await (await memberApi(ben, ben.request)).createMemory({ title, photo_ids: [] });
+  await ann.reload();
+  const card = ann.locator('[data-slot="card"]').filter({ has: ann.getByRole("link", { name: title }) });
+  await expect(card).toContainText(/ben-/);
+
+  await openAccount(ben);
+  await expectAccessible(ben, "account settings", "serious");
+  const name = ben.getByLabel("Display name");
+  await name.fill("   ");
+  await expect(ben.getByText("A display name can't be empty.")).toBeVisible();
+  await expect(ben.getByRole("button", { name: "Save name" })).toBeDisabled();
+  await name.fill("B".repeat(81));
+  await expect(ben.getByText("81/80 characters")).toBeVisible();
+  await expect(ben.getByRole("button", { name: "Save name" })).toBeDisabled();
+  await name.fill("Benjamin");
+  await ben.getByRole("button", { name: "Save name" }).click();
+  await expect(ben.getByText("Display name saved")).toBeVisible();
+
+  await expect(card).toContainText("Benjamin");
+  await ben.getByRole("link", { name: "Back to Memories" }).click();
+  await expect(ben.getByText("Welcome back, Benjamin!")).toBeVisible();
+
+  await ann.context().close();
+  await ben.context().close();
+});
+
+test("'Sign out everywhere else' signs a second browser out on its next request; this one stays in", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const laptop = await newPage(browser);
+  const email = await signUpMember(laptop, "devices");
+  const phone = await newPage(browser);
+  await phone.goto("/auth");
+  await fillCredentials(phone, email, password);
+  await phone.getByRole("button", { name: "Sign In" }).click();
+  await expect(phone.getByText(/^Welcome back, /)).toBeVisible();
+
+  await openAccount(laptop);
+  const devices = laptop.getByRole("list").filter({ has: laptop.getByText("This device") });
+  await expect(devices.getByRole("listitem")).toHaveCount(2);
+  await expect(devices.getByRole("listitem").first()).toContainText("This device");
+  await expect(devices.getByRole("listitem").first()).toContainText(/Chrome \d+ on \w+/);
+
+  await laptop.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expectAccessible(laptop, "sign out everywhere else question", "serious");
+  await laptop.getByRole("alertdialog").getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(laptop.getByText("Only this device is signed in now.")).toBeVisible();
+  await expect(devices.getByRole("listitem")).toHaveCount(1);
+
+  await phone.reload();
+  await expect(phone).toHaveURL(/\/auth/);
+  await laptop.reload();
+  await expect(laptop.getByRole("heading", { name: "Settings" })).toBeVisible();
+
+  await laptop.context().close();
+  await phone.context().close();
+});
