@@ -1,0 +1,88 @@
+import { AuthApiError } from "@supabase/auth-js";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { renderApp } from "@/testing/render-app";
+import { stubMemoryApi } from "@/testing/stub-memory-api";
+import { stubRpc } from "@/testing/stub-rpc";
+
+const thisDevice = {
+  id: "6f1b2c3d-0000-4000-8000-000000000001",
+  browser: "Firefox 133",
+  system: "macOS",
+  signed_in_at: "2026-11-20T10:00:00.000Z",
+  last_active_at: "2026-11-25T10:00:00.000Z",
+  current: true,
+};
+
+function signedIn() {
+  stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }) });
+  return new FakeAuthClient({ session: fakeSession() });
+}
+
+describe("account settings", () => {
+  it("asks for the e-mailed code when the server wants proof before a password change, and sends it with the password", async () => {
+    const client = signedIn();
+    client.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: new AuthApiError("Password update requires reauthentication", 400, "reauthentication_needed"),
+    });
+    const { user } = renderApp("/settings", { client });
+
+    await user.type(await screen.findByLabelText("New password"), "a brand new and private phrase");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByLabelText("Code from your email")).toBeInTheDocument();
+    expect(client.reauthenticate).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole("button", { name: "Change password" })).toBeDisabled();
+
+    await user.type(screen.getByLabelText("Code from your email"), "123 456");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(client.updateUser).toHaveBeenLastCalledWith({ password: "a brand new and private phrase", nonce: "123456" });
+    // Saved: a fresh, empty form.
+    expect(await screen.findByLabelText("New password")).toHaveValue("");
+    expect(screen.queryByLabelText("Code from your email")).not.toBeInTheDocument();
+  });
+
+  it("changes the e-mail address with the code sent to the new one, and explains an address not invited", async () => {
+    const client = signedIn();
+    client.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: new AuthApiError("This email address is not invited to access the platform", 403, "email_not_invited"),
+    });
+    const { user } = renderApp("/settings", { client });
+
+    await user.type(await screen.findByLabelText("New email"), "New@Example.org");
+    await user.click(screen.getByRole("button", { name: "Change email" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Only invited addresses can be used here: ask an owner to invite new@example.org first, then try again.",
+    );
+
+    await user.click(screen.getByRole("button", { name: "Change email" }));
+    expect(client.updateUser).toHaveBeenLastCalledWith(
+      { email: "new@example.org" },
+      { emailRedirectTo: `${window.location.origin}/settings` },
+    );
+    await user.type(await screen.findByLabelText("Code"), "654321");
+    await user.click(screen.getByRole("button", { name: "Continue" }));
+    expect(client.verifyOtp).toHaveBeenCalledWith({ email: "new@example.org", token: "654321", type: "email_change" });
+    expect(await screen.findByLabelText("New email")).toHaveValue("");
+  });
+
+  it("shows this device, and offers no sign-out for it", async () => {
+    const { findByRole } = renderApp("/settings", { client: signedIn() });
+    const device = await findByRole("listitem", { name: "Firefox 133 on macOS" });
+    expect(within(device).getByText("This device")).toBeInTheDocument();
+    expect(within(device).queryByRole("button", { name: "Sign out" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Sign out everywhere else" })).not.toBeInTheDocument();
+  });
+});
+
+describe("an invitation's link", () => {
+  it("opens Sign Up with the invited address filled in", async () => {
+    stubRpc({ is_email_invited: () => true, mark_email_used: () => null });
+    renderApp("/auth?view=signup&email=partner%40example.org");
+    expect(await screen.findByRole("tab", { name: "Sign Up" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByLabelText("Email")).toHaveValue("partner@example.org");
+  });
+});
