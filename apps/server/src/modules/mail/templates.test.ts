@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractLink } from "../../../test/smtp-test-server";
-import { escapeHtml, renderEmail, renderNotice, type EmailKind } from "./templates";
+import { escapeHtml, renderEmail, renderInvitation, renderNotice, type EmailKind } from "./templates";
 
 const link =
   "https://memories.example.org/auth/v1/verify?token=abc123&type=magiclink&redirect_to=https%3A%2F%2Fmemories.example.org%2F";
@@ -112,6 +112,28 @@ describe("renderNotice", () => {
     const hostile = '"<script>alert(1)</script>"@x.org';
     const mail = renderNotice("email_changed", { email: hostile, newEmail: hostile, changedAt, siteName: "<i>Box</i>" });
     expect(mail.html).not.toMatch(/<script|<i>/);
+  });
+});
+
+describe("renderInvitation", () => {
+  const invitationLink = "https://memories.example.org/auth?view=signup&email=zoe%40example.org";
+
+  it("names who invites and the address to sign up with, with the link in both parts and no code", () => {
+    const mail = renderInvitation({ email, link: invitationLink, inviterName: "Ann" });
+    expect(mail.subject).toBe("Ann invited you to Memory Box");
+    expect(mail.text).toContain("Ann invited you to join their Memory Box");
+    expect(mail.text).toContain(`sign up with this address (${email})`);
+    expect(extractLink(mail.text)).toBe(invitationLink);
+    expect(mail.text).not.toMatch(/code/i);
+    expect(mail.html).toContain("Accept the invitation");
+    expect(mail.html).toContain(escapeHtml(invitationLink));
+    expect(mail.html).not.toMatch(/<img|<script|<style|<link|src=|url\(/i);
+  });
+
+  it("escapes the inviter's name in the HTML", () => {
+    const mail = renderInvitation({ email, link: invitationLink, inviterName: '<b onclick="x">Ann</b>' });
+    expect(mail.html).not.toContain("<b onclick");
+    expect(mail.html).toContain("&lt;b onclick=&quot;x&quot;&gt;Ann&lt;/b&gt;");
   });
 });
 
