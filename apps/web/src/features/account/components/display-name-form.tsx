@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { AccountLimits } from "@memory-box/contract";
 
+import { FieldProblem } from "@/components/field-problem";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -57,11 +58,7 @@ export function DisplayNameForm({ current }: { current: string }) {
           ? "A display name can't be empty."
           : `Shown on your memories and in the greeting. ${trimmed.length}/${max} characters.`}
       </p>
-      {problem && (
-        <p className="text-sm text-destructive" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldProblem problem={problem} />
     </form>
   );
 }

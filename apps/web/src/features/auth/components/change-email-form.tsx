@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
 
+import { FieldProblem } from "@/components/field-problem";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -100,11 +101,7 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
       <p id={`${id}-hint`} className="text-sm text-muted-foreground">
         You sign in with {currentEmail}. The new address gets a link and a code to confirm it; until then nothing changes.
       </p>
-      {problem && (
-        <p className="text-sm text-destructive" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldProblem problem={problem} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import type { InvitationSent } from "@memory-box/contract";
 import { CheckIcon, CopyIcon } from "lucide-react";
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { FieldProblem } from "@/components/field-problem";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -64,11 +65,7 @@ export function InviteForm() {
             {invite.isPending ? "Inviting..." : "Send invitation"}
           </Button>
         </div>
-        {problem && (
-          <p id={problemId} className="text-sm text-destructive" role="alert">
-            {problem}
-          </p>
-        )}
+        <FieldProblem id={problemId} problem={problem} />
       </form>
       {toPassOn && <LinkToPassOn invitation={toPassOn} />}
     </div>
