@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
 import { expectAccessible, fillCredentials, memberApi, password, signUpMember } from "./support";
 
 async function newPage(browser: Browser): Promise<Page> {
@@ -72,4 +73,33 @@ test("'Sign out everywhere else' signs a second browser out on its next request;
 
   await laptop.context().close();
   await phone.context().close();
+});
+
+test("two-step verification: an authenticator app added in Settings is asked for at the next sign-in", async ({ page }) => {
+  test.setTimeout(90_000);
+  const email = await signUpMember(page, "totp");
+  await openAccount(page);
+  await page.getByRole("button", { name: "Add authenticator app" }).click();
+  await expect(page.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+  await expectAccessible(page, "adding an authenticator app", "serious");
+  const key = (await page.locator("code").innerText()).trim();
+  const codeNow = () => new TOTP({ secret: Secret.fromBase32(key) }).generate();
+
+  await page.getByLabel("Code from the app").fill("000000");
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByRole("alert")).toContainText("That code is not right.");
+  await page.getByLabel("Code from the app").fill(codeNow());
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByText("Authenticator app added")).toBeVisible();
+  await expect(page.getByRole("listitem", { name: "Authenticator app" })).toContainText("Added");
+
+  await page.getByRole("link", { name: "Back to Memories" }).click();
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await fillCredentials(page, email, password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { name: "Two-step verification" })).toBeVisible();
+  await expectAccessible(page, "two-step verification", "serious");
+  await page.getByLabel("Authentication code").fill(codeNow());
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByText(/^Welcome back, /)).toBeVisible();
 });

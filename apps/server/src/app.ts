@@ -176,12 +176,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     prefix: "/auth/v1",
     accounts: auth.accounts,
     sessions: auth.sessions,
+    factors: auth.factors,
     keys: auth.keys,
     rateLimits: config.auth.rateLimits,
     secureCookies,
     signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
-  await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin });
+  await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin, factors: auth.factors });
   await app.register(rpcRoutes, {
     service: invitations,
     authenticate: async (request) => {

@@ -119,7 +119,20 @@ export const errorCatalogue = {
   sso_provider_disabled: { status: 422, message: "SAML 2.0 is disabled" },
   manual_linking_disabled: { status: 404, message: "Manual linking is disabled" },
   mfa_totp_enroll_not_enabled: { status: 422, message: "MFA enroll is disabled for TOTP" },
+  mfa_phone_enroll_not_enabled: { status: 422, message: "MFA enroll is disabled for Phone" },
+  mfa_webauthn_enroll_not_enabled: { status: 422, message: "MFA enroll is disabled for WebAuthn" },
   mfa_factor_not_found: { status: 404, message: "Factor not found" },
+
+  // Second factors (/auth/v1/factors), with the codes and statuses of Supabase Auth.
+  mfa_factor_name_conflict: {
+    status: 422,
+    message: "A factor with the friendly name already exists for this user",
+  },
+  too_many_enrolled_mfa_factors: { status: 422, message: "Maximum number of verified factors reached, unenroll to continue" },
+  insufficient_aal: { status: 403, message: "AAL2 required to enroll a new factor" },
+  mfa_verification_failed: { status: 422, message: "Invalid TOTP code entered" },
+  mfa_challenge_expired: { status: 422, message: "MFA challenge has expired, verify against another challenge or create a new challenge." },
+  mfa_ip_address_mismatch: { status: 422, message: "Challenge and verify IP addresses mismatch." },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

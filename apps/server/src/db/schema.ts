@@ -10,6 +10,8 @@ export interface Database {
   profiles: ProfilesTable;
   invitations: InvitationsTable;
   sessions: SessionsTable;
+  mfa_factors: MfaFactorsTable;
+  mfa_challenges: MfaChallengesTable;
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
   one_time_tokens: OneTimeTokensTable;
@@ -53,6 +55,8 @@ export interface UsersTable {
   user_metadata: string;
   created_at: string;
   updated_at: string;
+  /** JSON array: a summary of the account's second factors (no secrets), as the user object shows them. */
+  mfa_factors: Generated<string>;
   /** Wrong e-mailed codes typed for this account since `failed_verifications_since`. */
   failed_verifications: number;
   failed_verifications_since: string | null;
@@ -157,6 +161,30 @@ export interface OneTimeTokensTable {
   failed_attempts: number;
 }
 export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
+
+export interface MfaFactorsTable {
+  id: string;
+  user_id: string;
+  friendly_name: string;
+  factor_type: "totp";
+  status: "unverified" | "verified";
+  /** The TOTP secret, base32. */
+  secret: string | null;
+  created_at: string;
+  updated_at: string;
+  last_challenged_at: string | null;
+}
+export type MfaFactorRow = Selectable<MfaFactorsTable>;
+
+export interface MfaChallengesTable {
+  id: string;
+  factor_id: string;
+  ip: string | null;
+  created_at: string;
+  verified_at: string | null;
+  failed_attempts: Generated<number>;
+}
+export type MfaChallengeRow = Selectable<MfaChallengesTable>;
 
 export interface AuditLogTable {
   id: string;

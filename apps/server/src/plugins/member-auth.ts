@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
 import type { CollectionStats } from "../db/schema";
 import type { Caller, SessionService } from "../modules/auth";
-import type { MemberCheck } from "./member-check";
+import type { MemberCheck, MemberSession } from "./member-check";
 
 /** A signed-in member of the collection, as the product API's door let them in. */
 export interface Member extends Caller {
@@ -31,13 +31,27 @@ declare module "fastify" {
  */
 export function memberAuthenticator(sessions: SessionService, memberCheck: MemberCheck): MemberAuthenticator {
   return async (request) => {
+    let found: Awaited<ReturnType<typeof sessions.authenticateWith<MemberSession>>>;
     try {
-      const { caller, session } = await sessions.authenticateWith(request.headers.authorization, memberCheck);
-      return { ...caller, collection: session.collection };
+      found = await sessions.authenticateWith(request.headers.authorization, memberCheck);
     } catch (error) {
       throw asUnauthenticated(error);
     }
+    assertSecondFactorProven(found.session);
+    return { ...found.caller, collection: found.session.collection };
   };
+}
+
+/**
+ * A member with a verified second factor reaches memories, photos and the live stream only from a
+ * session that proved it (aal2, ADR 0022). Refused with 403 `insufficient_aal`, not 401: the
+ * session is good, and the client asks for the code rather than signing in again.
+ */
+function assertSecondFactorProven(session: MemberSession): void {
+  if (session.aal === "aal2" || session.user.mfa_factors === "[]") return;
+  const factors = JSON.parse(session.user.mfa_factors) as { status?: string }[];
+  if (factors.some((factor) => factor.status === "verified"))
+    throw new AppError("insufficient_aal", { message: "Enter the code from your authenticator app to continue." });
 }
 
 /**
@@ -58,11 +72,13 @@ export function photoViewerAuthenticator(
     }
     const sessionId = sessionOfCookie(request);
     if (sessionId === undefined) throw new AppError("not_authenticated");
+    let session: MemberSession;
     try {
-      await sessions.admitSession(sessionId, memberCheck);
+      session = await sessions.admitSession(sessionId, memberCheck);
     } catch (error) {
       throw asUnauthenticated(error);
     }
+    assertSecondFactorProven(session);
   };
 }
 

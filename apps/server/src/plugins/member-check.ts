@@ -7,6 +7,8 @@ import type { LiveSession, SessionLookup } from "../modules/auth";
 
 /** A live session as the member check reads it: with the collection's stats, which list requests need next. */
 export interface MemberSession extends LiveSession {
+  /** The session's assurance level: `aal2` once a second factor was proven in it. */
+  aal: string;
   /** Undefined only if the `memory_stats` row was removed by hand. */
   collection: CollectionStats | undefined;
 }
@@ -48,6 +50,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
         .selectAll("users")
         .select([
           "sessions.id as session_id",
+          "sessions.aal as session_aal",
           "invitations.email as invited_email",
           "memory_stats.total as collection_total",
           "memory_stats.generation as collection_generation",
@@ -70,6 +73,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
     for (const row of rows) {
       const {
         session_id: sessionId,
+        session_aal: aal,
         invited_email: invitedEmail,
         collection_total: total,
         collection_generation: generation,
@@ -77,7 +81,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
       } = row;
       const collection =
         total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
-      found.set(sessionId, { user, invited: invitedEmail !== null, collection });
+      found.set(sessionId, { user, aal, invited: invitedEmail !== null, collection });
     }
     return found;
   }

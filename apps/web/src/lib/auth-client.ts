@@ -7,6 +7,7 @@ import { GoTrueClient } from "@supabase/auth-js";
 export type AuthClient = Pick<
   GoTrueClient,
   | "getSession"
+  | "mfa"
   | "onAuthStateChange"
   | "reauthenticate"
   | "refreshSession"

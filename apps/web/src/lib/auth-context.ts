@@ -8,6 +8,11 @@ export interface AuthContextValue {
   status: AuthStatus;
   session: Session | null;
   user: User | null;
+  /**
+   * The member has a verified second factor that this session has not proven yet (aal1): the
+   * member screens ask for the code before anything else (ADR 0022).
+   */
+  needsSecondFactor: boolean;
   /** Ends the session. A failure is logged, not thrown: there is nothing the visitor could do about it. */
   signOut: () => Promise<void>;
 }

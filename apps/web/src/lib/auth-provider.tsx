@@ -10,6 +10,23 @@ interface AuthState {
   session: Session | null;
 }
 
+/** The access token's `aal` claim; the token is the server's, so it is read, not verified, here. */
+function assuranceOf(accessToken: string): string | undefined {
+  try {
+    const payload = accessToken.split(".")[1] ?? "";
+    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as { aal?: unknown };
+    return typeof claims.aal === "string" ? claims.aal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** As auth-js's `getAuthenticatorAssuranceLevel`: a verified factor makes aal2 the next level. */
+function needsSecondFactor(session: Session | null): boolean {
+  if (!session?.user.factors?.some((factor) => factor.status === "verified")) return false;
+  return assuranceOf(session.access_token) !== "aal2";
+}
+
 /**
  * Follows the auth client's state and shares it with the app. Every event carries the session
  * as it now is (INITIAL_SESSION once the stored or URL session is settled, then SIGNED_IN,
@@ -43,7 +60,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [client]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status: state.status, session: state.session, user: state.session?.user ?? null, signOut }),
+    () => ({
+      status: state.status,
+      session: state.session,
+      user: state.session?.user ?? null,
+      needsSecondFactor: needsSecondFactor(state.session),
+      signOut,
+    }),
     [state, signOut],
   );
 

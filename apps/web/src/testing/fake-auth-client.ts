@@ -1,4 +1,4 @@
-import type { AuthChangeEvent, Session, Subscription, User } from "@supabase/auth-js";
+import { AuthApiError, type AuthChangeEvent, type Session, type Subscription, type User } from "@supabase/auth-js";
 import { vi } from "vitest";
 
 import type { AuthClient } from "@/lib/auth-client";
@@ -27,6 +27,12 @@ export function fakeSession(user: User = fakeUser()): Session {
     token_type: "bearer",
     user,
   };
+}
+
+/** An access token with the given claims, shaped like a JWT (the signature is not checked by the app). */
+export function fakeAccessToken(claims: Record<string, unknown>): string {
+  const encode = (value: unknown) => btoa(JSON.stringify(value)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+  return `${encode({ alg: "none" })}.${encode(claims)}.signature`;
 }
 
 export interface FakeAuthClientOptions {
@@ -126,6 +132,32 @@ export class FakeAuthClient implements AuthClient {
     this.emit("TOKEN_REFRESHED", session);
     return { data: { user: session.user, session }, error: null };
   });
+
+  /**
+   * The second-factor API, as far as the app uses it: one TOTP factor to enrol ("fake-factor"),
+   * whose right code is "123456"; a verify raises the session to aal2 (MFA_CHALLENGE_VERIFIED).
+   */
+  readonly mfaMocks = {
+    enroll: vi.fn(async () => ({
+      data: {
+        id: "fake-factor",
+        type: "totp" as const,
+        friendly_name: "Authenticator app",
+        totp: { qr_code: "data:image/svg+xml;utf-8,<svg/>", secret: "JBSWY3DPEHPK3PXP", uri: "otpauth://totp/x" },
+      },
+      error: null,
+    })),
+    challengeAndVerify: vi.fn(async ({ code }: { factorId: string; code: string }) => {
+      if (code !== "123456")
+        return { data: null, error: new AuthApiError("Invalid TOTP code entered", 422, "mfa_verification_failed") };
+      const session = { ...(this.session ?? fakeSession()), access_token: fakeAccessToken({ aal: "aal2" }) };
+      this.emit("MFA_CHALLENGE_VERIFIED", session);
+      return { data: session, error: null };
+    }),
+    unenroll: vi.fn(async ({ factorId }: { factorId: string }) => ({ data: { id: factorId }, error: null })),
+  };
+
+  mfa = this.mfaMocks as unknown as AuthClient["mfa"];
 
   signOut = vi.fn<AuthClient["signOut"]>(async () => {
     this.emit("SIGNED_OUT", null);

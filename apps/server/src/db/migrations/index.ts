@@ -12,6 +12,7 @@ import * as countWrongPasswords from "./2026_11_24_100000_count_wrong_passwords"
 import * as addPhotoDisplayCopies from "./2026_11_24_300000_add_photo_display_copies";
 import * as foldSearchText from "./2026_11_24_400000_fold_search_text";
 import * as addMemberRoles from "./2026_11_25_100000_add_member_roles";
+import * as addMfaFactors from "./2026_11_25_110000_add_mfa_factors";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_24_300000_add_photo_display_copies": addPhotoDisplayCopies,
   "2026_11_24_400000_fold_search_text": foldSearchText,
   "2026_11_25_100000_add_member_roles": addMemberRoles,
+  "2026_11_25_110000_add_mfa_factors": addMfaFactors,
 };

@@ -66,5 +66,6 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     updated_at: now,
     failed_verifications: 0,
     failed_verifications_since: null,
+    mfa_factors: "[]",
   };
 }

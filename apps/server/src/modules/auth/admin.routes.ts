@@ -4,10 +4,12 @@ import type { z } from "zod";
 import * as schemas from "./admin.schemas";
 import type { AdminCaller, AdminContext, AdminService, UserAttributes, UserPage } from "./admin.service";
 import { registerAuthErrorHandling } from "./auth-errors";
+import type { FactorsService } from "./factors.service";
 import { AppError } from "../../errors";
 
 export interface AdminRoutesOptions {
   admin: AdminService;
+  factors: FactorsService;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface AdminRoutesOptions {
  * for holders of a service-role token. Handlers translate the wire format; the rules live in
  * AdminService.
  */
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin, factors }) => {
   // Checked before the body is read, so a caller without a token learns nothing about the input.
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
   app.addHook("onRequest", async (request) => {
@@ -41,6 +43,15 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.put("/admin/users/:id", { schema: { params: schemas.UserIdParams, body: schemas.AdminUserBody } }, async (request) =>
     admin.updateUser(request.params.id, attributes(request.body), context(request)),
+  );
+
+  app.get("/admin/users/:id/factors", { schema: { params: schemas.UserIdParams } }, async (request) => {
+    await admin.getUser(request.params.id);
+    return factors.listForAdmin(request.params.id);
+  });
+
+  app.delete("/admin/users/:id/factors/:factorId", { schema: { params: schemas.UserFactorParams } }, async (request) =>
+    factors.removeForAdmin(request.params.id, request.params.factorId),
   );
 
   // `should_soft_delete` is accepted for auth-js, which always sends it; deletes are always hard.

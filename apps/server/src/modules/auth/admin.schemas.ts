@@ -24,6 +24,7 @@ export const ListUsersQuery = z.looseObject({
     .transform((value) => value ?? undefined),
 });
 export const UserIdParams = z.object({ id: z.string() });
+export const UserFactorParams = z.object({ id: z.string(), factorId: z.string() });
 export const AdminUserBody = z.looseObject({
   email: text,
   phone: text,

@@ -8,6 +8,8 @@ import type { Mailer } from "../mail";
 import { AccountService } from "./account.service";
 import { AdminService } from "./admin.service";
 import { DevicesService } from "./devices.service";
+import { FactorsRepository } from "./factors.repository";
+import { FactorsService } from "./factors.service";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { PasswordFailuresRepository } from "./password-failures.repository";
@@ -25,6 +27,7 @@ export interface AuthModule {
   accounts: AccountService;
   admin: AdminService;
   devices: DevicesService;
+  factors: FactorsService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -103,5 +106,14 @@ export async function createAuthModule(deps: {
     ...clock,
   });
   const devices = new DevicesService({ sessions: sessionsRepository, audit, ...(deps.now ? { now: deps.now } : {}) });
-  return { keys, users, sessions, accounts, admin, devices };
+  const factors = new FactorsService({
+    factors: new FactorsRepository(db),
+    users,
+    sessionRows: sessionsRepository,
+    sessions,
+    audit,
+    defaultIssuer: new URL(config.auth.siteUrl).host,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  return { keys, users, sessions, accounts, admin, devices, factors };
 }

@@ -39,8 +39,19 @@ export function presentUser(user: UserRow): Record<string, unknown> {
     ],
     created_at: user.created_at,
     updated_at: user.updated_at,
+    factors: factorsOf(user),
     is_anonymous: false,
   });
+}
+
+/** The account's second factors as the user object lists them; undefined (omitted) when it has none. */
+function factorsOf(user: UserRow): unknown[] | undefined {
+  try {
+    const factors: unknown = JSON.parse(user.mfa_factors);
+    return Array.isArray(factors) && factors.length > 0 ? factors : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface SessionJson {

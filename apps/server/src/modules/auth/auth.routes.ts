@@ -9,12 +9,14 @@ import type { AccountService, PkceChallenge, VerifyType } from "./account.servic
 import { registerAuthErrorHandling, registerAuthNotFound } from "./auth-errors";
 import { presentUser } from "./auth.presenter";
 import * as schemas from "./auth.schemas";
+import type { FactorsService } from "./factors.service";
 import type { SessionService } from "./session.service";
 import type { SigningKeys } from "./signing-keys";
 
 export interface AuthRoutesOptions {
   accounts: AccountService;
   sessions: SessionService;
+  factors: FactorsService;
   keys: SigningKeys;
   rateLimits: AuthRateLimits | false;
   /** Whether members reach us over https: the sign-up cookie is then Secure. */
@@ -269,10 +271,23 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post("/sso", notEnabled("sso_provider_disabled", "SAML 2.0 is disabled"));
   app.get("/user/identities/authorize", notEnabled("manual_linking_disabled", "Manual linking is disabled"));
   app.delete("/user/identities/:id", notEnabled("manual_linking_disabled", "Manual linking is disabled"));
-  app.post("/factors", notEnabled("mfa_totp_enroll_not_enabled", "MFA enroll is disabled for TOTP"));
-  app.post("/factors/:id/challenge", notEnabled("mfa_factor_not_found", "Factor not found"));
-  app.post("/factors/:id/verify", notEnabled("mfa_factor_not_found", "Factor not found"));
-  app.delete("/factors/:id", notEnabled("mfa_factor_not_found", "Factor not found"));
+
+  // Second factors (ADR 0022).
+  const { factors } = options;
+  app.post("/factors", { ...limit("verify"), schema: { body: schemas.EnrollFactorBody } }, async (request) =>
+    factors.enroll(await caller(request), request.body),
+  );
+  app.post("/factors/:id/challenge", { ...limit("verify"), schema: { params: schemas.FactorParams } }, async (request) =>
+    factors.challenge(await caller(request), request.params.id, context(request)),
+  );
+  app.post(
+    "/factors/:id/verify",
+    { ...limit("verify"), schema: { params: schemas.FactorParams, body: schemas.VerifyFactorBody } },
+    async (request) => factors.verify(await caller(request), request.params.id, request.body, context(request)),
+  );
+  app.delete("/factors/:id", { schema: { params: schemas.FactorParams } }, async (request) =>
+    factors.unenroll(await caller(request), request.params.id),
+  );
 };
 
 function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): {

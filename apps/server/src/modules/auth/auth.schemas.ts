@@ -70,3 +70,18 @@ export const VerifyBody = z.looseObject({ type: text, email: text, phone: text, 
 export const VerifyQuery = z.looseObject({ token: text, type: text, redirect_to: text });
 export const RecoverBody = z.looseObject({ email: text, ...pkceFields });
 export const ResendBody = z.looseObject({ type: text, email: text, phone: text, ...pkceFields });
+
+/** `POST /factors`: what auth-js sends to enrol (extra keys, such as `phone`, are ignored). */
+export const EnrollFactorBody = z.object({
+  factor_type: z.string(),
+  friendly_name: z.string().max(255).optional(),
+  issuer: z.string().max(255).optional(),
+});
+
+/** `POST /factors/:id/verify`. */
+export const VerifyFactorBody = z.object({
+  challenge_id: z.string().max(100),
+  code: z.string().max(100).default(""),
+});
+
+export const FactorParams = z.object({ id: z.string().max(100) });

@@ -93,7 +93,33 @@ export class SessionService {
     // Lost only in a power cut, which would cost this device a sign-in.
     else await this.deps.sessions.bookkeepingTransaction(write);
     const signedIn = { ...user, last_sign_in_at: now.toISOString() };
-    return this.sessionJson(signedIn, sessionId, amr, refreshToken, now);
+    return this.sessionJson(signedIn, sessionId, amr, "aal1", refreshToken, now);
+  }
+
+  /**
+   * The caller proved a second factor (`method`, e.g. `totp`) in their session: it becomes aal2
+   * with a fresh refresh token; the account's other aal1 sessions end (ADR 0022). Inside `trx`,
+   * which also records what was proven.
+   */
+  async raiseToAal2(
+    caller: Caller,
+    method: string,
+    trx: Transaction<Database>,
+  ): Promise<(user: UserRow) => Promise<SessionJson>> {
+    const now = this.now();
+    const sessionId = caller.claims.session_id;
+    const current = await this.deps.sessions.findById(sessionId, trx);
+    if (!current) throw new AppError("session_not_found");
+    const earlier = (JSON.parse(current.amr) as AmrEntry[]).filter((entry) => entry.method !== method);
+    const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }, ...earlier];
+    const refreshToken = randomToken();
+    await this.deps.sessions.raiseToAal2(
+      { id: sessionId, userId: caller.user.id, amr: JSON.stringify(amr) },
+      { id: randomUUID(), tokenHash: sha256(refreshToken) },
+      now.toISOString(),
+      trx,
+    );
+    return (user) => this.sessionJson(user, sessionId, amr, "aal2", refreshToken, now);
   }
 
   /**
@@ -158,7 +184,14 @@ export class SessionService {
       });
       throw new AppError("refresh_token_already_used");
     }
-    return this.sessionJson(user, session.id, JSON.parse(session.amr) as AmrEntry[], outcome, now);
+    return this.sessionJson(
+      user,
+      session.id,
+      JSON.parse(session.amr) as AmrEntry[],
+      found.aal === "aal2" ? "aal2" : "aal1",
+      outcome,
+      now,
+    );
   }
 
   private async addChild(parent: string, parentId: string, sessionId: string, now: string, trx: Transaction<Database>) {
@@ -255,6 +288,7 @@ export class SessionService {
     user: UserRow,
     sessionId: string,
     amr: AmrEntry[],
+    aal: "aal1" | "aal2",
     refreshToken: string,
     now: Date,
   ): Promise<SessionJson> {
@@ -266,7 +300,7 @@ export class SessionService {
         role: user.role,
         email: user.email,
         phone: "",
-        aal: "aal1",
+        aal,
         amr,
         session_id: sessionId,
         is_anonymous: false,

@@ -36,6 +36,7 @@ export class SessionsRepository {
           "refresh_tokens.created_at as token_created_at",
           "refresh_tokens.updated_at as token_updated_at",
           "sessions.amr",
+          "sessions.aal",
           "invitations.email as invited_email",
         ])
         .where("refresh_tokens.token_hash", "=", tokenHash),
@@ -114,7 +115,7 @@ export class SessionsRepository {
    */
   async findForRotation(
     tokenHash: string,
-  ): Promise<{ token: RefreshTokenRow; amr: string; user: UserRow; invited: boolean } | undefined> {
+  ): Promise<{ token: RefreshTokenRow; amr: string; aal: string; user: UserRow; invited: boolean } | undefined> {
     const [row] = (await this.rotation.select(this.db, tokenHash)).rows;
     if (!row) return undefined;
     const {
@@ -126,6 +127,7 @@ export class SessionsRepository {
       token_created_at,
       token_updated_at,
       amr,
+      aal,
       invited_email,
       ...user
     } = row;
@@ -138,7 +140,7 @@ export class SessionsRepository {
       created_at: token_created_at,
       updated_at: token_updated_at,
     };
-    return { token, amr, user, invited: invited_email !== null };
+    return { token, amr, aal, user, invited: invited_email !== null };
   }
 
   /** Revokes the token unless someone else already did; true when this call revoked it. */
@@ -170,6 +172,42 @@ export class SessionsRepository {
 
   async delete(id: string, executor: Executor = this.db): Promise<void> {
     await executor.deleteFrom("sessions").where("id", "=", id).execute();
+  }
+
+  /**
+   * A second factor verified in this session: it is at `aal2` with the new method first in its
+   * `amr`, its refresh tokens are replaced by `newToken`, and the account's other sessions still
+   * at aal1 end (a device that never proved the second factor stays out).
+   */
+  async raiseToAal2(
+    session: { id: string; userId: string; amr: string },
+    newToken: { id: string; tokenHash: string },
+    now: string,
+    executor: Executor,
+  ): Promise<void> {
+    await executor
+      .updateTable("sessions")
+      .set({ aal: "aal2", amr: session.amr, updated_at: now })
+      .where("id", "=", session.id)
+      .execute();
+    await executor
+      .updateTable("refresh_tokens")
+      .set({ revoked_at: now, updated_at: now })
+      .where("session_id", "=", session.id)
+      .where("revoked_at", "is", null)
+      .execute();
+    await this.addRefreshToken({ ...newToken, sessionId: session.id, parentId: null }, now, executor);
+    await executor
+      .deleteFrom("sessions")
+      .where("user_id", "=", session.userId)
+      .where("id", "!=", session.id)
+      .where("aal", "=", "aal1")
+      .execute();
+  }
+
+  /** The account has no verified second factor left: its sessions are back at aal1. */
+  async lowerAllToAal1(userId: string, now: string, executor: Executor): Promise<void> {
+    await executor.updateTable("sessions").set({ aal: "aal1", updated_at: now }).where("user_id", "=", userId).execute();
   }
 
   listOfUser(userId: string): Promise<SessionRow[]> {

@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { paths } from "@/config/paths";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
+import { AuthenticatorApps } from "@/features/auth/components/authenticator-apps";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { useAuth } from "@/lib/auth-context";
@@ -24,7 +25,7 @@ function Section({ title, description, children }: { title: string; description:
   );
 }
 
-/** The member's own account: display name, e-mail address, password and signed-in devices. */
+/** The member's own account: display name, e-mail address, password, two-step verification and signed-in devices. */
 export function AccountSettingsRoute() {
   const { user } = useAuth();
   // A new form after each saved password, so nothing typed lingers.
@@ -53,6 +54,9 @@ export function AccountSettingsRoute() {
             notify.success("Password changed", "Your other devices were signed out.");
           }}
         />
+      </Section>
+      <Section title="Two-step verification" description="A code from your phone on every sign-in, besides your password.">
+        <AuthenticatorApps />
       </Section>
       <Section title="Devices" description="Where you are signed in. Sign out a device you no longer use or don't recognise.">
         <DeviceList />

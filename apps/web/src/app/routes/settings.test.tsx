@@ -2,7 +2,7 @@ import { AuthApiError } from "@supabase/auth-js";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
-import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { FakeAuthClient, fakeAccessToken, fakeSession, fakeUser } from "@/testing/fake-auth-client";
 import { renderApp } from "@/testing/render-app";
 import { stubMemoryApi } from "@/testing/stub-memory-api";
 import { stubRpc } from "@/testing/stub-rpc";
@@ -84,5 +84,58 @@ describe("an invitation's link", () => {
     renderApp("/auth?view=signup&email=partner%40example.org");
     expect(await screen.findByRole("tab", { name: "Sign Up" })).toHaveAttribute("aria-selected", "true");
     expect(screen.getByLabelText("Email")).toHaveValue("partner@example.org");
+  });
+});
+
+describe("two-step verification", () => {
+  const withApp = (aal: "aal1" | "aal2") => {
+    const session = fakeSession(
+      fakeUser({
+        factors: [
+          {
+            id: "fake-factor",
+            friendly_name: "Authenticator app",
+            factor_type: "totp",
+            status: "verified",
+            created_at: "2026-11-20T10:00:00Z",
+            updated_at: "2026-11-20T10:00:00Z",
+          },
+        ],
+      }),
+    );
+    return new FakeAuthClient({ session: { ...session, access_token: fakeAccessToken({ aal }) } });
+  };
+
+  it("asks a session that has not proven the app for its code before any member screen", async () => {
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }) });
+    const client = withApp("aal1");
+    const { user } = renderApp("/settings", { client });
+
+    expect(await screen.findByRole("heading", { name: "Two-step verification" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Settings" })).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText("Authentication code"), "000000");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("That code is not right.");
+
+    await user.type(screen.getByLabelText("Authentication code"), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(client.mfaMocks.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: "fake-factor", code: "123456" });
+    expect(await screen.findByRole("heading", { name: "Settings" })).toBeInTheDocument();
+  });
+
+  it("adds an authenticator app: QR code and key, then a code turns it on", async () => {
+    const client = signedIn();
+    const { user } = renderApp("/settings", { client });
+    await user.click(await screen.findByRole("button", { name: "Add authenticator app" }));
+
+    expect(await screen.findByRole("img", { name: "QR code to scan with your authenticator app" })).toHaveAttribute(
+      "src",
+      "data:image/svg+xml;utf-8,<svg/>",
+    );
+    expect(screen.getByText("JBSWY3DPEHPK3PXP")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Code from the app"), "123456");
+    await user.click(screen.getByRole("button", { name: "Turn on" }));
+    expect(client.mfaMocks.challengeAndVerify).toHaveBeenCalledWith({ factorId: "fake-factor", code: "123456" });
+    expect(await screen.findByRole("button", { name: "Add authenticator app" })).toBeInTheDocument();
   });
 });

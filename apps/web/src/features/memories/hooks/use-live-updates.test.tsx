@@ -108,6 +108,7 @@ describe("useLiveUpdates", () => {
       status: "signedIn",
       session: authClient.session,
       user: authClient.session?.user ?? null,
+      needsSecondFactor: false,
       signOut: async () => {},
       ...auth,
     };

@@ -1,0 +1,114 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database, MfaChallengeRow, MfaFactorRow } from "../../db/schema";
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Second factors and their challenges. Every change rewrites the account's factor summary
+ * (`users.mfa_factors`) in the same executor, so the user object never disagrees with the table.
+ */
+export class FactorsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  listOfUser(userId: string, executor: Executor = this.db): Promise<MfaFactorRow[]> {
+    return executor.selectFrom("mfa_factors").selectAll().where("user_id", "=", userId).orderBy("created_at").execute();
+  }
+
+  find(userId: string, factorId: string, executor: Executor = this.db): Promise<MfaFactorRow | undefined> {
+    return executor
+      .selectFrom("mfa_factors")
+      .selectAll()
+      .where("id", "=", factorId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+  }
+
+  async insert(factor: MfaFactorRow, executor: Executor): Promise<void> {
+    await executor.insertInto("mfa_factors").values(factor).execute();
+    await this.summarize(factor.user_id, executor);
+  }
+
+  async markVerified(factor: MfaFactorRow, now: string, executor: Executor): Promise<void> {
+    await executor.updateTable("mfa_factors").set({ status: "verified", updated_at: now }).where("id", "=", factor.id).execute();
+    // Enrolments of the same kind left unfinished are dropped, as Supabase Auth does.
+    await executor
+      .deleteFrom("mfa_factors")
+      .where("user_id", "=", factor.user_id)
+      .where("factor_type", "=", factor.factor_type)
+      .where("status", "=", "unverified")
+      .where("id", "!=", factor.id)
+      .execute();
+    await this.summarize(factor.user_id, executor);
+  }
+
+  async delete(userId: string, factorId: string, executor: Executor): Promise<void> {
+    await executor.deleteFrom("mfa_factors").where("id", "=", factorId).where("user_id", "=", userId).execute();
+    await this.summarize(userId, executor);
+  }
+
+  /** Unfinished enrolments older than `before`: removed before a new one is counted. */
+  async deleteUnverifiedOlderThan(userId: string, before: string, executor: Executor): Promise<void> {
+    await executor
+      .deleteFrom("mfa_factors")
+      .where("user_id", "=", userId)
+      .where("status", "=", "unverified")
+      .where("created_at", "<", before)
+      .execute();
+    await this.summarize(userId, executor);
+  }
+
+  async addChallenge(challenge: Omit<MfaChallengeRow, "failed_attempts">, executor: Executor): Promise<void> {
+    await executor.insertInto("mfa_challenges").values(challenge).execute();
+    await executor
+      .updateTable("mfa_factors")
+      .set({ last_challenged_at: challenge.created_at })
+      .where("id", "=", challenge.factor_id)
+      .execute();
+  }
+
+  findChallenge(factorId: string, challengeId: string, executor: Executor = this.db): Promise<MfaChallengeRow | undefined> {
+    return executor
+      .selectFrom("mfa_challenges")
+      .selectAll()
+      .where("id", "=", challengeId)
+      .where("factor_id", "=", factorId)
+      .executeTakeFirst();
+  }
+
+  async countWrongCode(challengeId: string): Promise<void> {
+    await this.db
+      .updateTable("mfa_challenges")
+      .set((eb) => ({ failed_attempts: eb("failed_attempts", "+", 1) }))
+      .where("id", "=", challengeId)
+      .execute();
+  }
+
+  /** True when this call verified it (a challenge answers once). */
+  async markChallengeVerified(challengeId: string, now: string, executor: Executor): Promise<boolean> {
+    const result = await executor
+      .updateTable("mfa_challenges")
+      .set({ verified_at: now })
+      .where("id", "=", challengeId)
+      .where("verified_at", "is", null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  private async summarize(userId: string, executor: Executor): Promise<void> {
+    const factors = await this.listOfUser(userId, executor);
+    const summary = factors.map((factor) => ({
+      id: factor.id,
+      friendly_name: factor.friendly_name,
+      factor_type: factor.factor_type,
+      status: factor.status,
+      created_at: factor.created_at,
+      updated_at: factor.updated_at,
+      ...(factor.last_challenged_at ? { last_challenged_at: factor.last_challenged_at } : {}),
+    }));
+    await executor
+      .updateTable("users")
+      .set({ mfa_factors: JSON.stringify(summary) })
+      .where("id", "=", userId)
+      .execute();
+  }
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import QRCode from "qrcode";
+import type { MfaFactorRow } from "../../db/schema";
+import { AppError } from "../../errors";
+import type { AuditLogRepository } from "../audit";
+import type { SessionJson } from "./auth.presenter";
+import type { FactorsRepository } from "./factors.repository";
+import type { Caller, RequestContext, SessionService } from "./session.service";
+import type { SessionsRepository } from "./sessions.repository";
+import type { UsersRepository } from "./users.repository";
+
+/** Supabase Auth's limits: factors per account, and how long a challenge and an unfinished enrolment live. */
+const maxFactors = 10;
+const challengeSeconds = 300;
+/** Wrong codes a challenge takes before it dies and a new one must be asked for. */
+const maxWrongCodes = 5;
+
+export interface EnrollInput {
+  factor_type: string;
+  friendly_name?: string | undefined;
+  issuer?: string | undefined;
+}
+
+/**
+ * TOTP second factors on the wire of Supabase Auth (ADR 0022): enrol (secret, otpauth URI and QR
+ * code), challenge, verify (the session becomes aal2), unenrol; and the operator's view of them.
+ */
+export class FactorsService {
+  constructor(
+    private readonly deps: {
+      factors: FactorsRepository;
+      users: UsersRepository;
+      sessionRows: SessionsRepository;
+      sessions: SessionService;
+      audit: AuditLogRepository;
+      /** The authenticator app's issuer when the client names none: the site's host. */
+      defaultIssuer: string;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  async enroll(caller: Caller, input: EnrollInput): Promise<Record<string, unknown>> {
+    if (input.factor_type === "phone") throw new AppError("mfa_phone_enroll_not_enabled");
+    if (input.factor_type === "webauthn") throw new AppError("mfa_webauthn_enroll_not_enabled");
+    if (input.factor_type !== "totp")
+      throw new AppError("validation_failed", { message: "factor_type needs to be totp, phone or webauthn" });
+    const user = caller.user;
+    const now = this.now();
+    const issuer = input.issuer?.trim() || this.deps.defaultIssuer;
+    const secret = new Secret({ size: 20 });
+    const uri = new TOTP({ issuer, label: user.email, secret }).toString();
+    const factor: MfaFactorRow = {
+      id: randomUUID(),
+      user_id: user.id,
+      friendly_name: input.friendly_name?.trim() ?? "",
+      factor_type: "totp",
+      status: "unverified",
+      secret: secret.base32,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      last_challenged_at: null,
+    };
+    await this.deps.sessionRows.transaction(async (trx) => {
+      await this.deps.factors.deleteUnverifiedOlderThan(
+        user.id,
+        new Date(now.getTime() - challengeSeconds * 1000).toISOString(),
+        trx,
+      );
+      const existing = await this.deps.factors.listOfUser(user.id, trx);
+      if (existing.some((other) => other.status === "verified") && caller.claims.aal !== "aal2")
+        throw new AppError("insufficient_aal");
+      if (existing.length >= maxFactors) throw new AppError("too_many_enrolled_mfa_factors");
+      if (factor.friendly_name !== "" && existing.some((other) => other.friendly_name === factor.friendly_name))
+        throw new AppError("mfa_factor_name_conflict", {
+          message: `A factor with the friendly name "${factor.friendly_name}" for this user already exists`,
+        });
+      await this.deps.factors.insert(factor, trx);
+    });
+    await this.record("factor.enrolled", caller, { factor_id: factor.id, factor_type: "totp" });
+    return {
+      id: factor.id,
+      type: "totp",
+      friendly_name: factor.friendly_name,
+      totp: { qr_code: await QRCode.toString(uri, { type: "svg", margin: 1 }), secret: secret.base32, uri },
+    };
+  }
+
+  async challenge(caller: Caller, factorId: string, context: RequestContext): Promise<Record<string, unknown>> {
+    const factor = await this.factorOf(caller, factorId);
+    const now = this.now();
+    const id = randomUUID();
+    await this.deps.sessionRows.transaction((trx) =>
+      this.deps.factors.addChallenge(
+        { id, factor_id: factor.id, ip: context.ip, created_at: now.toISOString(), verified_at: null },
+        trx,
+      ),
+    );
+    return { id, type: factor.factor_type, expires_at: Math.floor(now.getTime() / 1000) + challengeSeconds };
+  }
+
+  /**
+   * Checks the code of an authenticator app against a live challenge from the same address. A
+   * right code verifies the factor (the first time), raises the session to aal2 with a new refresh
+   * token and ends the account's other aal1 sessions; a challenge answers once and dies after
+   * five wrong codes.
+   */
+  async verify(caller: Caller, factorId: string, input: { challenge_id: string; code: string }, context: RequestContext) {
+    const code = input.code.trim();
+    if (code === "") throw new AppError("validation_failed", { message: "Code needs to be non-empty" });
+    const factor = await this.factorOf(caller, factorId);
+    const challenge = await this.deps.factors.findChallenge(factor.id, input.challenge_id);
+    if (!challenge)
+      throw new AppError("mfa_factor_not_found", { status: 422, message: "MFA factor with the provided challenge ID not found" });
+    if (challenge.verified_at !== null || challenge.ip !== context.ip) throw new AppError("mfa_ip_address_mismatch");
+    const now = this.now();
+    const expired = Date.parse(challenge.created_at) + challengeSeconds * 1000 < now.getTime();
+    if (expired || challenge.failed_attempts >= maxWrongCodes) throw new AppError("mfa_challenge_expired");
+
+    const totp = new TOTP({ secret: Secret.fromBase32(factor.secret ?? "") });
+    if (!/^\d{6}$/.test(code) || totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) === null) {
+      await this.deps.factors.countWrongCode(challenge.id);
+      await this.record("factor.verification_failed", caller, { factor_id: factor.id }, context);
+      throw new AppError("mfa_verification_failed");
+    }
+
+    const answer = await this.deps.sessionRows.transaction(async (trx) => {
+      if (!(await this.deps.factors.markChallengeVerified(challenge.id, now.toISOString(), trx)))
+        throw new AppError("mfa_ip_address_mismatch");
+      if (factor.status !== "verified") await this.deps.factors.markVerified(factor, now.toISOString(), trx);
+      const sessionJson = await this.deps.sessions.raiseToAal2(caller, "totp", trx);
+      const user = await this.deps.users.findById(caller.user.id, trx);
+      if (!user) throw new AppError("user_not_found");
+      return { sessionJson, user };
+    });
+    await this.record("factor.verified", caller, { factor_id: factor.id }, context);
+    return answer.sessionJson(answer.user) satisfies Promise<SessionJson>;
+  }
+
+  /** A verified factor can be removed only from a session that proved a second factor. */
+  async unenroll(caller: Caller, factorId: string): Promise<{ id: string }> {
+    const factor = await this.factorOf(caller, factorId);
+    if (factor.status === "verified" && caller.claims.aal !== "aal2")
+      throw new AppError("insufficient_aal", { status: 422, message: "AAL2 required to unenroll verified factor" });
+    await this.remove(caller.user.id, factor.id);
+    await this.record("factor.unenrolled", caller, { factor_id: factor.id });
+    return { id: factor.id };
+  }
+
+  /** The operator's view: an account's factors, without their secrets. */
+  async listForAdmin(userId: string): Promise<Record<string, unknown>[]> {
+    return (await this.deps.factors.listOfUser(userId)).map(({ secret: _secret, user_id: _user, ...factor }) => factor);
+  }
+
+  /** The operator removes a factor (a member who lost their phone); 404 when the account has no such factor. */
+  async removeForAdmin(userId: string, factorId: string): Promise<Record<string, unknown>> {
+    const factor = await this.deps.factors.find(userId, factorId);
+    if (!factor) throw new AppError("mfa_factor_not_found");
+    await this.remove(userId, factor.id);
+    await this.deps.audit.record({ action: "factor.removed_by_admin", detail: { user_id: userId, factor_id: factor.id } });
+    const { secret: _secret, user_id: _user, ...presented } = factor;
+    return presented;
+  }
+
+  /** Deletes the factor; with no verified factor left, the account's sessions are back at aal1. */
+  private async remove(userId: string, factorId: string): Promise<void> {
+    await this.deps.sessionRows.transaction(async (trx) => {
+      await this.deps.factors.delete(userId, factorId, trx);
+      const left = await this.deps.factors.listOfUser(userId, trx);
+      if (!left.some((factor) => factor.status === "verified"))
+        await this.deps.sessionRows.lowerAllToAal1(userId, this.now().toISOString(), trx);
+    });
+  }
+
+  private async factorOf(caller: Caller, factorId: string): Promise<MfaFactorRow> {
+    const factor = /^[0-9a-f-]{36}$/i.test(factorId) ? await this.deps.factors.find(caller.user.id, factorId) : undefined;
+    if (!factor) throw new AppError("mfa_factor_not_found");
+    return factor;
+  }
+
+  private record(action: string, caller: Caller, detail: Record<string, unknown>, context?: RequestContext): Promise<void> {
+    return this.deps.audit.record({
+      action,
+      actorId: caller.user.id,
+      actorEmail: caller.user.email,
+      ip: context?.ip ?? null,
+      detail,
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { useId, useState, type FormEvent } from "react";
+import { ErrorCode } from "@memory-box/contract";
+import { isAuthError, type User } from "@supabase/auth-js";
+
+import { FieldProblem } from "@/components/field-problem";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { verifyFactor } from "@/features/auth/api/second-factor";
+
+/** What a refused code means, in words. */
+function problemText(error: unknown): string {
+  if (isAuthError(error) && error.code === ErrorCode.mfa_verification_failed)
+    return "That code is not right. Use the newest code your authenticator app shows.";
+  if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
+    return "Too many wrong codes. Wait for a new code in your app and try again.";
+  return "The code could not be checked just now. Please try again.";
+}
+
+/**
+ * The second step of signing in, for a member with an authenticator app: shown instead of any
+ * member screen until this session has proven the app's code (ADR 0022).
+ */
+export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: () => void }) {
+  const id = useId();
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string>();
+  const digits = code.replace(/\D/g, "");
+  const factor = user.factors?.find((candidate) => candidate.status === "verified");
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || digits.length !== 6 || !factor) return;
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const { error } = await verifyFactor(factor.id, digits);
+      if (error) {
+        setProblem(problemText(error));
+        setCode("");
+      }
+    } catch (error) {
+      setProblem(problemText(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="flex min-h-svh items-center justify-center bg-muted p-4">
+      <Card className="w-full max-w-md">
+        <CardHeader className="text-center">
+          <CardTitle>
+            <h1 className="text-2xl">Two-step verification</h1>
+          </CardTitle>
+          <CardDescription>Enter the 6-digit code from your authenticator app to open your memories.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={id}>Authentication code</Label>
+              <Input
+                id={id}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                autoFocus
+                maxLength={8}
+                value={code}
+                onChange={(event) => {
+                  setCode(event.target.value);
+                  setProblem(undefined);
+                }}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? `${id}-problem` : undefined}
+                className="text-center font-mono text-lg tracking-[0.4em]"
+              />
+              <FieldProblem id={`${id}-problem`} problem={problem} />
+            </div>
+            <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
+              {busy ? "Checking..." : "Verify"}
+            </Button>
+            <p className="text-center text-sm text-muted-foreground">
+              Lost your phone? An owner can remove your authenticator app from Members.
+            </p>
+            <Button type="button" variant="link" onClick={onSignOut}>
+              Sign out
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </main>
+  );
+}
