@@ -34,6 +34,11 @@ export interface Config {
 export interface AuthConfig {
   /** Only addresses on the invitation list may sign up or sign in. */
   inviteOnly: boolean;
+  /**
+   * `/otp` without account creation for an address no account uses: `refuse` answers 422
+   * `otp_disabled` as Supabase Auth does; `hide` answers as for a member (ADR 0023).
+   */
+  otpUnknownAddress: "refuse" | "hide";
   /** New accounts are confirmed at once, without a confirmation e-mail. */
   autoconfirm: boolean;
   signupDisabled: boolean;
@@ -161,6 +166,7 @@ const environmentSchema = z
     AUTH_INVITE_ONLY: flag(true),
     AUTH_AUTOCONFIRM: flag(false),
     AUTH_SIGNUP_DISABLED: flag(false),
+    AUTH_OTP_UNKNOWN_ADDRESS: z.enum(["refuse", "hide"]).default("refuse"),
     AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
     AUTH_PASSWORD_MIN_STRENGTH: count(3, 0).pipe(z.number().max(4)),
     AUTH_ACCESS_TOKEN_TTL: count(3600, 300),
@@ -231,6 +237,7 @@ export function loadConfig(
     trustProxy: vars.TRUST_PROXY,
     auth: {
       inviteOnly: vars.AUTH_INVITE_ONLY,
+      otpUnknownAddress: vars.AUTH_OTP_UNKNOWN_ADDRESS,
       autoconfirm: vars.AUTH_AUTOCONFIRM,
       signupDisabled: vars.AUTH_SIGNUP_DISABLED,
       passwordMinLength: vars.AUTH_PASSWORD_MIN_LENGTH,

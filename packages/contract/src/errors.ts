@@ -108,6 +108,7 @@ export const errorCatalogue = {
   refresh_token_not_found: { status: 400, message: "Invalid Refresh Token: Refresh Token Not Found" },
   refresh_token_already_used: { status: 400, message: "Invalid Refresh Token: Already Used" },
   otp_expired: { status: 403, message: "Token has expired or is invalid" },
+  otp_disabled: { status: 422, message: "Signups not allowed for otp" },
   flow_state_not_found: { status: 404, message: "invalid flow state, no valid flow state found" },
   flow_state_expired: { status: 422, message: "invalid flow state, flow state has expired" },
   bad_code_verifier: { status: 400, message: "code challenge does not match previously saved code verifier" },

@@ -445,8 +445,10 @@ export class AccountService {
     context: RequestContext,
   ): Promise<void> {
     const email = validEmail(input.email);
-    if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(email))) return;
     const user = await this.deps.users.findByEmail(email);
+    // Supabase Auth's answer to a sign-in code for an address no account uses; `hide` trades it for silence (ADR 0023).
+    if (!user && !input.createUser && this.deps.config.otpUnknownAddress === "refuse") throw new AppError("otp_disabled");
+    if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(email))) return;
     if (!user) {
       if (!input.createUser || this.deps.config.signupDisabled) return;
       try {

@@ -424,6 +424,32 @@ describe.each(testEngines)("auth error answers on %s", (engine) => {
     });
   });
 
+  describe("Supabase Auth's answers for what Memory Box never sends", () => {
+    it("answers phone codes as unknown, and a malformed number as such", async () => {
+      for (const type of ["sms", "phone_change"]) {
+        await expectAuthError(server, post("/verify", { type, phone: "12345abc", token: "123456" }), {
+          status: 400,
+          code: "validation_failed",
+        });
+        await expectAuthError(server, post("/verify", { type, phone: "+15555550100", token: "123456" }), {
+          status: 403,
+          code: "otp_expired",
+        });
+      }
+    });
+
+    it("refuses a sign-in code for an address no account uses when asked not to create one", async () => {
+      const response = await expectAuthError(server, post("/otp", { email: uniqueEmail("nobody"), create_user: false }), {
+        status: 422,
+        code: "otp_disabled",
+      });
+      expect(response.json()).toMatchObject({ message: "Signups not allowed for otp" });
+      const member = await confirmedMember(server);
+      const known = await server.app.inject(post("/otp", { email: member.email, create_user: false }));
+      expect(known.statusCode).toBe(200);
+    });
+  });
+
   describe("transport", () => {
     it("answers an older API version in the legacy envelope", async () => {
       const response = await server.app.inject({
@@ -479,6 +505,24 @@ describe.each(testEngines)("auth error answers on %s", (engine) => {
       expect(actual.headers["access-control-allow-origin"]).toBe(origin);
       expect(String(actual.headers["access-control-expose-headers"]).toLowerCase()).toContain("x-supabase-api-version");
     });
+  });
+});
+
+describe.each(testEngines)("sign-in codes with AUTH_OTP_UNKNOWN_ADDRESS=hide on %s", (engine) => {
+  let server: AuthTestServer;
+  beforeAll(async () => {
+    server = await startAuthServer(engine, { env: { AUTH_OTP_UNKNOWN_ADDRESS: "hide" } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("answers an address no account uses as it answers a member's", async () => {
+    const member = await confirmedMember(server);
+    const unknown = await server.app.inject(post("/otp", { email: uniqueEmail("nobody"), create_user: false }));
+    const known = await server.app.inject(post("/otp", { email: member.email, create_user: false }));
+    expect({ status: unknown.statusCode, body: unknown.body }).toEqual({ status: known.statusCode, body: known.body });
+    expect(known.statusCode).toBe(200);
   });
 });
 

@@ -177,6 +177,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     { ...limit("verify"), schema: { querystring: schemas.RedirectQuery, body: schemas.VerifyBody } },
     async (request) => {
       const { body } = request;
+      // Phone codes are never sent here; Supabase Auth's answers for them, so clients see the same errors.
+      if (body.type === "sms" || body.type === "phone_change") refusePhoneCode(body.phone);
       const type = verifyType(body.type);
       if (body.token && body.token_hash)
         throw new AppError("validation_failed", { message: "Only one of token or token_hash may be provided" });
@@ -302,6 +304,14 @@ function pkce(body: { code_challenge?: string | undefined; code_challenge_method
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge))
     throw new AppError("validation_failed", { message: "code challenge does not match previously saved code verifier" });
   return { pkce: { codeChallenge: challenge, codeChallengeMethod: method.toLowerCase() } };
+}
+
+/** A malformed number is 400 as Supabase Auth says it; any other phone code is unknown, so expired. */
+function refusePhoneCode(phone: string | null | undefined): never {
+  const digits = (phone ?? "").trim().replace(/^\+/, "");
+  if (!/^[1-9]\d{1,14}$/.test(digits))
+    throw new AppError("validation_failed", { message: "Invalid phone number format (E.164 required)" });
+  throw new AppError("otp_expired");
 }
 
 function verifyType(type: string | undefined): VerifyType {

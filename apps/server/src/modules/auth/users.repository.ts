@@ -119,8 +119,9 @@ export class UsersRepository {
     const [users, count] = await Promise.all([
       query
         .selectAll("users")
-        .orderBy("users.created_at")
-        .orderBy("users.id")
+        // Newest first, as Supabase Auth lists them.
+        .orderBy("users.created_at", "desc")
+        .orderBy("users.id", "desc")
         .offset(options.offset)
         .limit(options.limit)
         .execute(),

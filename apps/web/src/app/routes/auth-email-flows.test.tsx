@@ -47,6 +47,23 @@ describe("auth screen: e-mailed links and codes", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("For security purposes, you can only request this later.");
   });
 
+  it("says in words that no account uses an address asked for a sign-in code", async () => {
+    stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    client.signInWithOtp.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: new AuthApiError("Signups not allowed for otp", 422, "otp_disabled"),
+    });
+    const { user } = renderApp("/auth", { client });
+    await user.click(await screen.findByRole("button", { name: "Email me a sign-in code" }));
+    await user.type(screen.getByLabelText("Email"), "newcomer@example.com");
+    await user.click(screen.getByRole("button", { name: "Send sign-in code" }));
+
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "No account uses this address. Check it for typos, or sign up first.",
+    );
+  });
+
   it("after a sign-up, accepts the e-mailed code typed in, and signs the member in", async () => {
     stubRpc(invitedEverywhere);
     const { user, client, router } = renderApp("/auth");
