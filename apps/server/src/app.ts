@@ -202,6 +202,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       mailLeavesTheServer: config.smtpUrl !== undefined,
       siteUrl: config.auth.siteUrl,
       log: app.log,
+      resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
     }),
     authenticate: authenticateMember,
   });

@@ -47,12 +47,15 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
 }
 
 /** A fresh database with every migration applied, opened. `close()` closes and drops it. */
-export async function openMigratedTestDatabase(engine: Engine): Promise<DatabaseHandle & { close(): Promise<void> }> {
+export async function openMigratedTestDatabase(
+  engine: Engine,
+): Promise<DatabaseHandle & { config: DatabaseConfig; close(): Promise<void> }> {
   const testDatabase = await createTestDatabase(engine);
   const handle = openDatabase(testDatabase.config);
   await migrateToLatest(handle.db);
   return {
     ...handle,
+    config: testDatabase.config,
     close: async () => {
       await handle.destroy();
       await testDatabase.drop();

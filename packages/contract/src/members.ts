@@ -20,6 +20,8 @@ export const Member = z.object({
   invited_by: z.string().nullable().optional(),
   /** The newest sign-in or token refresh of any of their devices; null when none is signed in. */
   last_active_at: z.string().nullable().optional(),
+  /** Whether signing in also asks for a code from an authenticator app (owners only). */
+  two_step_verification: z.boolean().optional(),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -4,6 +4,7 @@ import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
 import { type Command, UsageError } from "./command";
 import { inviteCommand } from "./invite.command";
+import { mfaCommand } from "./mfa.command";
 import { reconcileCommand } from "./reconcile.command";
 import { type ConfiguredCommandContext, serviceTokenCommand } from "./service-token.command";
 
@@ -12,6 +13,7 @@ export const commands: Record<string, Command> = {
   invite: inviteCommand,
   "service-token": serviceTokenCommand,
   reconcile: reconcileCommand,
+  mfa: mfaCommand,
 };
 
 export interface CliIo {

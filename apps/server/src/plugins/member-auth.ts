@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
 import type { CollectionStats } from "../db/schema";
-import type { Caller, SessionService } from "../modules/auth";
+import { type Caller, hasVerifiedFactor, type SessionService } from "../modules/auth";
 import type { MemberCheck, MemberSession } from "./member-check";
 
 /** A signed-in member of the collection, as the product API's door let them in. */
@@ -48,9 +48,7 @@ export function memberAuthenticator(sessions: SessionService, memberCheck: Membe
  * session is good, and the client asks for the code rather than signing in again.
  */
 function assertSecondFactorProven(session: MemberSession): void {
-  if (session.aal === "aal2" || session.user.mfa_factors === "[]") return;
-  const factors = JSON.parse(session.user.mfa_factors) as { status?: string }[];
-  if (factors.some((factor) => factor.status === "verified"))
+  if (session.aal !== "aal2" && hasVerifiedFactor(session.user.mfa_factors))
     throw new AppError("insufficient_aal", { message: "Enter the code from your authenticator app to continue." });
 }
 

@@ -113,6 +113,7 @@ export async function createAuthModule(deps: {
     sessions,
     audit,
     defaultIssuer: new URL(config.auth.siteUrl).host,
+    mailer: deps.mailer,
     ...(deps.now ? { now: deps.now } : {}),
   });
   return { keys, users, sessions, accounts, admin, devices, factors };

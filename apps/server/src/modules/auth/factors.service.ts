@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import type { MfaFactorRow } from "../../db/schema";
+import type { MfaFactorRow, UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
+import { type Mailer, renderNotice } from "../mail";
 import type { SessionJson } from "./auth.presenter";
 import type { FactorsRepository } from "./factors.repository";
 import type { Caller, RequestContext, SessionService } from "./session.service";
@@ -36,6 +37,8 @@ export class FactorsService {
       audit: AuditLogRepository;
       /** The authenticator app's issuer when the client names none: the site's host. */
       defaultIssuer: string;
+      /** Tells the member by e-mail whenever a factor is added or removed. */
+      mailer: Mailer;
       now?: () => Date;
     },
   ) {}
@@ -138,6 +141,7 @@ export class FactorsService {
       return { sessionJson, user };
     });
     await this.record("factor.verified", caller, { factor_id: factor.id }, context);
+    if (factor.status !== "verified") this.notify(answer.user, "factor_added");
     return answer.sessionJson(answer.user) satisfies Promise<SessionJson>;
   }
 
@@ -148,6 +152,7 @@ export class FactorsService {
       throw new AppError("insufficient_aal", { status: 422, message: "AAL2 required to unenroll verified factor" });
     await this.remove(caller.user.id, factor.id);
     await this.record("factor.unenrolled", caller, { factor_id: factor.id });
+    if (factor.status === "verified") this.notify(caller.user, "factors_removed");
     return { id: factor.id };
   }
 
@@ -162,8 +167,27 @@ export class FactorsService {
     if (!factor) throw new AppError("mfa_factor_not_found");
     await this.remove(userId, factor.id);
     await this.deps.audit.record({ action: "factor.removed_by_admin", detail: { user_id: userId, factor_id: factor.id } });
+    const user = await this.deps.users.findById(userId);
+    if (user && factor.status === "verified") this.notify(user, "factors_removed");
     const { secret: _secret, user_id: _user, ...presented } = factor;
     return presented;
+  }
+
+  /**
+   * Removes every second factor of the account (an owner or the operator helping a member who lost
+   * their phone): signing in needs the password alone again, and the member is told by e-mail.
+   * Returns how many factors there were.
+   */
+  async resetAll(userId: string, resetBy: string): Promise<number> {
+    const factors = await this.deps.factors.listOfUser(userId);
+    for (const factor of factors) await this.remove(userId, factor.id);
+    await this.deps.audit.record({
+      action: "factor.reset",
+      detail: { user_id: userId, reset_by: resetBy, count: factors.length },
+    });
+    const user = await this.deps.users.findById(userId);
+    if (user && factors.some((factor) => factor.status === "verified")) this.notify(user, "factors_removed");
+    return factors.length;
   }
 
   /** Deletes the factor; with no verified factor left, the account's sessions are back at aal1. */
@@ -174,6 +198,13 @@ export class FactorsService {
       if (!left.some((factor) => factor.status === "verified"))
         await this.deps.sessionRows.lowerAllToAal1(userId, this.now().toISOString(), trx);
     });
+  }
+
+  /** A notice with no link or code, sent in the background (the mailer logs a failure). */
+  private notify(user: UserRow, kind: "factor_added" | "factors_removed"): void {
+    if (!user.email_confirmed_at) return;
+    const mail = renderNotice(kind, { email: user.email, changedAt: this.now() });
+    void this.deps.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
   }
 
   private async factorOf(caller: Caller, factorId: string): Promise<MfaFactorRow> {

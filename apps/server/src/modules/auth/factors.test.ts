@@ -167,6 +167,47 @@ describe.each(testEngines)("TOTP factors on %s", (engine) => {
     }
   });
 
+  it("tells the member by e-mail, and lets an owner turn a member's two-step verification off from Members", async () => {
+    const owner = await confirmedMember(server);
+    await server.invitations.setRole(owner.email, "owner", "test");
+    const ownerClient = await signedInClient(server, owner.email);
+    const member = await confirmedMember(server);
+    const memberClient = await signedInClient(server, member.email);
+    await enrolVerified(memberClient.auth, "Phone");
+    expect((await server.smtp.waitForMail(member.email, { subject: /turned on/ })).text).toContain("authenticator app was added");
+
+    const tokenOf = async (auth: GoTrueClient) => ({
+      authorization: `Bearer ${(await auth.getSession()).data.session!.access_token}`,
+    });
+    const directory = async () =>
+      (await server.app.inject({ method: "GET", url: "/api/v1/members", headers: await tokenOf(ownerClient.auth) })).json<{
+        members: { id: string; two_step_verification?: boolean }[];
+      }>();
+    expect((await directory()).members.find((entry) => entry.id === member.userId)?.two_step_verification).toBe(true);
+
+    const byMember = await server.app.inject({
+      method: "DELETE",
+      url: `/api/v1/members/${owner.userId}/factors`,
+      headers: await tokenOf(memberClient.auth),
+    });
+    expect(byMember.statusCode).toBe(403);
+    expect(byMember.json()).toMatchObject({ code: "owner_only" });
+
+    const reset = await server.app.inject({
+      method: "DELETE",
+      url: `/api/v1/members/${member.userId}/factors`,
+      headers: await tokenOf(ownerClient.auth),
+    });
+    expect(reset.statusCode, reset.body).toBe(204);
+    expect((await server.smtp.waitForMail(member.email, { subject: /turned off/ })).text).toContain("was removed");
+    expect((await directory()).members.find((entry) => entry.id === member.userId)?.two_step_verification).toBe(false);
+
+    const { auth } = await signedInClient(server, member.email);
+    expect((await auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({ currentLevel: "aal1", nextLevel: "aal1" });
+    const memories = await server.app.inject({ method: "GET", url: "/api/v1/memories", headers: await tokenOf(auth) });
+    expect(memories.statusCode).toBe(200);
+  });
+
   it("kills a challenge at its fifth wrong code, and refuses a duplicate name, a foreign factor and other types", async () => {
     const { email } = await confirmedMember(server);
     const { auth } = await signedInClient(server, email);

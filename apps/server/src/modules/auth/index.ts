@@ -3,5 +3,6 @@ export { adminRoutes } from "./admin.routes";
 export { createAuthModule, type AuthModule } from "./auth.module";
 export { authRoutes } from "./auth.routes";
 export { devicesRoutes } from "./devices.routes";
+export { hasVerifiedFactor } from "./factor-summary";
 export type { Caller, LiveSession, SessionLookup, SessionService } from "./session.service";
 export { SigningKeys } from "./signing-keys";

@@ -13,6 +13,8 @@ export interface MemberRecord {
   invited_by: string | null;
   inviter_name: string | null;
   last_active_at: string | null;
+  /** The account's factor summary (JSON), to tell whether two-step verification is on. */
+  mfa_factors: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export class MembersRepository {
         "invitations.invited_at",
         "invitations.invited_by",
         "inviter.display_name as inviter_name",
+        "users.mfa_factors",
         eb
           .selectFrom("sessions")
           .select((sessions) => sessions.fn.max(sessions.fn.coalesce("sessions.refreshed_at", "sessions.created_at")).as("at"))

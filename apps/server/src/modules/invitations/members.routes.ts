@@ -85,6 +85,23 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
     },
   );
 
+  app.delete(
+    "/api/v1/members/:id/factors",
+    {
+      schema: {
+        tags: ["members"],
+        summary: "Turn off a member's two-step verification",
+        description: `${ownersOnly} Removes every authenticator app of the member (who lost theirs): signing in needs only their password again, and they are told by e-mail.`,
+        params: IdParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.resetSecondFactors(caller(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
   app.put(
     "/api/v1/members/:id/role",
     {

@@ -1,5 +1,6 @@
 import type { InvitationSent, Member, MemberDirectory, MemberRole } from "@memory-box/contract";
 import { AppError } from "../../errors";
+import { hasVerifiedFactor } from "../auth";
 import { type Mailer, renderInvitation } from "../mail";
 import type { InvitationsService } from "./invitations.service";
 import { normalizeEmail } from "./invitations.service";
@@ -20,6 +21,8 @@ export interface MembersServiceDeps {
   /** Where the web app is served; invitation links open its sign-up form. */
   siteUrl: string;
   log: { error(obj: object, msg: string): void };
+  /** Removes every second factor of an account and tells its owner by e-mail; returns how many there were. */
+  resetSecondFactors: (userId: string, resetBy: string) => Promise<number>;
 }
 
 /** What `invited_by` holds when the operator's command line invited the address. */
@@ -103,6 +106,13 @@ export class MembersService {
     await this.deps.invitations.revoke(member.email, caller.userId);
   }
 
+  /** For a member who lost their authenticator app: signing in needs only their password again. */
+  async resetSecondFactors(caller: MemberCaller, userId: string): Promise<void> {
+    await this.requireOwner(caller);
+    const member = await this.memberById(userId);
+    await this.deps.resetSecondFactors(member.id, caller.userId);
+  }
+
   async setRole(caller: MemberCaller, userId: string, role: MemberRole): Promise<Member> {
     await this.requireOwner(caller);
     const member = await this.memberById(userId);
@@ -146,6 +156,7 @@ function presentMember(record: MemberRecord): Member {
     invited_at: record.invited_at,
     invited_by: inviterName(record.invited_by, record.inviter_name),
     last_active_at: record.last_active_at,
+    two_step_verification: hasVerifiedFactor(record.mfa_factors),
   };
 }
 

@@ -80,7 +80,7 @@ export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
 }
 
 /** Notices of a change already made to an account, sent to the address it had before. */
-export type NoticeKind = "password_changed" | "email_changed";
+export type NoticeKind = "password_changed" | "email_changed" | "factor_added" | "factors_removed";
 
 export interface NoticeData {
   /** The account's address before the change, which the notice goes to. */
@@ -100,6 +100,22 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
     subject: `Your ${site} password was changed`,
     intro: ["Hello,", `The password of the ${site} account for ${email} was changed on ${when}.`],
     outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  factor_added: (site, { email }, when) => ({
+    subject: `Two-step verification was turned on for your ${site} account`,
+    intro: [
+      "Hello,",
+      `An authenticator app was added to the ${site} account for ${email} on ${when}. From now on, signing in also asks for a code from that app.`,
+    ],
+    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  factors_removed: (site, { email }, when) => ({
+    subject: `Two-step verification was turned off for your ${site} account`,
+    intro: [
+      "Hello,",
+      `The authenticator app of the ${site} account for ${email} was removed on ${when}. Signing in now needs only the password; you can add an app again in Settings.`,
+    ],
+    outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
   }),
   email_changed: (site, { email, newEmail }, when) => ({
     subject: `Your ${site} email address was changed`,

@@ -52,3 +52,10 @@ export function useSetRole() {
     apiFetch<Member>(`/api/v1/members/${encodeURIComponent(id)}/role`, { method: "PUT", body: { role } }),
   );
 }
+
+/** An owner turns off a member's two-step verification (they lost their authenticator app). */
+export function useResetSecondFactors() {
+  return useMembersChange((id: string) =>
+    apiFetch<void>(`/api/v1/members/${encodeURIComponent(id)}/factors`, { method: "DELETE" }),
+  );
+}

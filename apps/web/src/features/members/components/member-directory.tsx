@@ -3,7 +3,7 @@ import type { Member, MemberDirectory, PendingInvitation } from "@memory-box/con
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { useRemoveMember, useRevokeInvitation, useSetRole } from "@/features/members/api/members";
+import { useRemoveMember, useResetSecondFactors, useRevokeInvitation, useSetRole } from "@/features/members/api/members";
 import { formatDay, formatSince } from "@/lib/dates";
 import { ApiError } from "@/lib/api-client";
 import { notify } from "@/lib/notify";
@@ -54,6 +54,7 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
   const name = member.display_name ?? member.email;
   const setRole = useSetRole();
   const remove = useRemoveMember();
+  const resetSecondFactors = useResetSecondFactors();
   const refused = (action: string) => (error: Error) =>
     notify.error(
       "Error",
@@ -76,6 +77,7 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
           <span className="font-medium break-words">{name}</span>
           {member.role === "owner" && <Badge variant="secondary">Owner</Badge>}
           {you && <Badge variant="outline">You</Badge>}
+          {member.two_step_verification && <Badge variant="outline">Two-step on</Badge>}
         </div>
         <span className="text-sm break-all text-muted-foreground">{member.email}</span>
         {details.length > 0 && <span className="text-sm text-muted-foreground">{details.join(" · ")}</span>}
@@ -124,6 +126,25 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
                     onError: refused("change the role"),
                   },
                 )
+              }
+            />
+          )}
+          {member.two_step_verification && !you && (
+            <ConfirmDialog
+              trigger={
+                <Button variant="outline" size="sm" disabled={resetSecondFactors.isPending}>
+                  Turn off two-step
+                </Button>
+              }
+              title={`Turn off ${name}'s two-step verification?`}
+              description={`For when ${name} lost their authenticator app: signing in will need only their password, and they are told by email. They can add an app again in Settings.`}
+              confirmLabel="Turn off"
+              destructive
+              onConfirm={() =>
+                resetSecondFactors.mutate(member.id, {
+                  onSuccess: () => notify.success("Two-step verification turned off", `${name} can sign in with their password.`),
+                  onError: refused("turn off two-step verification"),
+                })
               }
             />
           )}
