@@ -10,6 +10,9 @@ export default mergeConfig(
       environment: "jsdom",
       setupFiles: ["src/testing/setup-tests.ts"],
       include: ["src/**/*.test.{ts,tsx}"],
+      // Screens typed into with user-event take a second or two alone; beside the server suite on
+      // two cores, several times that.
+      testTimeout: 15_000,
     },
   }),
 );

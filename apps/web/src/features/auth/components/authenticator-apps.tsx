@@ -1,14 +1,12 @@
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
 import { SmartphoneIcon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
-import { FieldProblem } from "@/components/field-problem";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
+import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
 import { formatDay } from "@/lib/dates";
@@ -105,7 +103,6 @@ export function AuthenticatorApps() {
 
 /** The QR code and key of a new app, and the code that confirms it was set up right. */
 function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone: () => void }) {
-  const id = useId();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -150,23 +147,15 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
         Can&apos;t scan it? Enter this key in the app:{" "}
         <code className="font-mono break-all text-foreground">{enrolment.secret}</code>
       </p>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={id}>Code from the app</Label>
-        <Input
-          id={id}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={8}
-          value={code}
-          onChange={(event) => {
-            setCode(event.target.value);
-            setProblem(undefined);
-          }}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${id}-problem` : undefined}
-        />
-        <FieldProblem id={`${id}-problem`} problem={problem} />
-      </div>
+      <OneTimeCodeField
+        label="Code from the app"
+        value={code}
+        onChange={(value) => {
+          setCode(value);
+          setProblem(undefined);
+        }}
+        problem={problem}
+      />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={busy || digits.length !== 6}>
           {busy ? "Checking..." : "Turn on"}

@@ -1,13 +1,11 @@
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError, type User } from "@supabase/auth-js";
 
-import { FieldProblem } from "@/components/field-problem";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { verifyFactor } from "@/features/auth/api/second-factor";
+import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 
 /** What a refused code means, in words. */
 function problemText(error: unknown): string {
@@ -23,7 +21,6 @@ function problemText(error: unknown): string {
  * member screen until this session has proven the app's code (ADR 0022).
  */
 export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: () => void }) {
-  const id = useId();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -59,25 +56,17 @@ export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: (
         </CardHeader>
         <CardContent>
           <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={id}>Authentication code</Label>
-              <Input
-                id={id}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                autoFocus
-                maxLength={8}
-                value={code}
-                onChange={(event) => {
-                  setCode(event.target.value);
-                  setProblem(undefined);
-                }}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={problem ? `${id}-problem` : undefined}
-                className="text-center font-mono text-lg tracking-[0.4em]"
-              />
-              <FieldProblem id={`${id}-problem`} problem={problem} />
-            </div>
+            <OneTimeCodeField
+              label="Authentication code"
+              value={code}
+              onChange={(value) => {
+                setCode(value);
+                setProblem(undefined);
+              }}
+              problem={problem}
+              autoFocus
+              prominent
+            />
             <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
               {busy ? "Checking..." : "Verify"}
             </Button>

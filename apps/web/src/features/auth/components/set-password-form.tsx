@@ -3,9 +3,9 @@ import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
 
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { requestReauthentication, setNewPassword } from "@/features/auth/api/email-links";
+import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { PasswordInput } from "@/features/auth/components/password-input";
 import { passwordProblemsOf, passwordRule } from "@/features/auth/utils/password-rule";
 
@@ -92,25 +92,15 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
         )}
       </div>
       {codeSent && (
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={`${id}-code`}>Code from your email</Label>
-          <Input
-            id={`${id}-code`}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="123456"
-            maxLength={12}
-            value={code}
-            onChange={(event) => {
-              setCode(event.target.value);
-              setProblems([]);
-            }}
-            aria-describedby={`${id}-code-hint`}
-          />
-          <p id={`${id}-code-hint`} className="text-sm text-muted-foreground">
-            To confirm it&apos;s you, we emailed you a six-digit code. Enter it to save the new password.
-          </p>
-        </div>
+        <OneTimeCodeField
+          label="Code from your email"
+          value={code}
+          onChange={(value) => {
+            setCode(value);
+            setProblems([]);
+          }}
+          hint="To confirm it's you, we emailed you a six-digit code. Enter it to save the new password."
+        />
       )}
       <Button type="submit" className={inline ? "self-start sm:w-40" : "w-full"} disabled={busy || !ready}>
         {busy ? "Saving..." : submitLabel}
