@@ -80,7 +80,10 @@ test("two-step verification: an authenticator app added in Settings is asked for
   const email = await signUpMember(page, "totp");
   await openAccount(page);
   await page.getByRole("button", { name: "Add authenticator app" }).click();
-  await expect(page.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+  const qrCode = page.getByRole("img", { name: "QR code to scan with your authenticator app" });
+  await expect(qrCode).toBeVisible();
+  // Drawn, not a broken image with its alt text.
+  await expect.poll(() => qrCode.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
   await expectAccessible(page, "adding an authenticator app", "serious");
   const key = (await page.locator("code").innerText()).trim();
   const codeNow = () => new TOTP({ secret: Secret.fromBase32(key) }).generate();

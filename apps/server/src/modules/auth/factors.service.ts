@@ -89,7 +89,7 @@ export class FactorsService {
       id: factor.id,
       type: "totp",
       friendly_name: factor.friendly_name,
-      totp: { qr_code: await QRCode.toString(uri, { type: "svg", margin: 1 }), secret: secret.base32, uri },
+      totp: { qr_code: await qrCodeSvg(uri), secret: secret.base32, uri },
     };
   }
 
@@ -222,4 +222,13 @@ export class FactorsService {
       detail,
     });
   }
+}
+
+/**
+ * The QR code as raw SVG, which clients put after `data:image/svg+xml;utf-8,` unencoded: a `#`
+ * there would end the URL, so the colours are named instead of hex.
+ */
+async function qrCodeSvg(uri: string): Promise<string> {
+  const svg = await QRCode.toString(uri, { type: "svg", margin: 1, color: { dark: "#000000", light: "#ffffff" } });
+  return svg.replaceAll("#000000", "black").replaceAll("#ffffff", "white");
 }
