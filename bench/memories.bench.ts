@@ -8,6 +8,8 @@
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                   (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
+//   BENCH_ROWS      all (default) | search: only the rows of searches built from the database (pages
+//                   further down, and the first requests after a change), printed, nothing written
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +41,7 @@ const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 const warmupMs = Math.min(3000, durationMs / 2);
 const memoryCount = Number(process.env.BENCH_MEMORIES ?? 100_000);
 const engineChoice = process.env.BENCH_ENGINE ?? "both";
+const searchRowsOnly = process.env.BENCH_ROWS === "search";
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const password = "correct horse battery staple";
 const emails = ["ada@memory-box.test", "grace@memory-box.test"];
@@ -163,6 +166,18 @@ async function benchEngine(engine: Engine): Promise<void> {
         () =>
           client.ok(paths[turn++ % paths.length]!, requestHeaders);
       await runLoad({ concurrency, durationMs: warmupMs, request: rotating([firstPagePath, ...searches, ...tagFilters]) });
+      if (searchRowsOnly) {
+        await runLoad({ concurrency, durationMs: warmupMs, request: rotating(deepSearches) });
+        const deepSearch = await measured("Search, pages further down", rotating(deepSearches));
+        const afterChange = await firstRequestsAfterChanges(client, headers, firstPagePath, [
+          ...searches,
+          ...twoWordSearches,
+          ...deepSearches.slice(0, concurrency - searches.length - twoWordSearches.length),
+        ]);
+        console.log({ engine, searchMatched, deepSearch, afterChange: afterChange.result });
+        console.log(conditions.markdown());
+        return;
+      }
 
       const firstPageJson = path.join(os.tmpdir(), `memory-box-bench-page-${process.pid}.json`);
       const firstPageBody = (await client.request("GET", firstPagePath, plainHeaders)).body;
