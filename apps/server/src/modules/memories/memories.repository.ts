@@ -8,10 +8,37 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** A memory's row with its author's and last editor's display names. */
 type MemoryRowWithNames = MemoryRow & { display_name: string | null; editor_display_name: string | null };
 
+/** A list page's row as the database answers it, before its JSON arrays are read. */
+type ListedRow = Omit<MemoryRowWithNames, "search_text"> & { tags_json: unknown; photos_json: unknown };
+
 export interface MemoryRecord extends MemoryRowWithNames {
   tags: string[];
   photos: PhotoRow[];
 }
+
+/** What a list page shows of a photo (photos.service.ts `present`). */
+export type ListedPhoto = Pick<
+  PhotoRow,
+  "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
+>;
+
+/** A memory as a list page shows it: its row (but the search text) with names, tags and photos. */
+export interface ListedMemory extends Omit<MemoryRowWithNames, "search_text"> {
+  tags: string[];
+  photos: ListedPhoto[];
+}
+
+/** The photo fields a list page reads, in the order they are aggregated. */
+const listedPhotoColumns = [
+  "id",
+  "display_key",
+  "preview_key",
+  "thumbnail_key",
+  "width",
+  "height",
+  "taken_at",
+  "placeholder",
+] as const satisfies readonly (keyof ListedPhoto)[];
 
 export interface MemoryFields {
   title: string;
@@ -31,8 +58,9 @@ export interface ListFilter {
 const trigramLength = 3;
 
 /**
- * Memories with their tags and photos. Every read is a fixed number of queries whatever the
- * page size: the page, then the tags and the photos of all its memories at once.
+ * Memories with their tags and photos. A list page is one query whatever its size: each memory's
+ * tags and photos come with it as JSON arrays (json_group_array on SQLite, json_agg on
+ * PostgreSQL). One memory read for an edit is three (its row, its tags, its photos).
  */
 export class MemoriesRepository {
   constructor(
@@ -56,10 +84,10 @@ export class MemoriesRepository {
     filter: ListFilter,
     afterSortKey: string | undefined,
     limit: number,
-  ): Promise<{ records: MemoryRecord[]; hasMore: boolean }> {
+  ): Promise<{ records: ListedMemory[]; hasMore: boolean }> {
     const tag = tagKeyOf(filter);
     const search = this.searchCondition(filter);
-    let rows: MemoryRowWithNames[];
+    let rows: ListedRow[];
     if (tag) {
       // Walks the tag's entries of memory_tags_tag_order_idx (the memory's sort_key copied) in
       // listing order and stops after the page, instead of walking every memory to probe its tags.
@@ -68,8 +96,7 @@ export class MemoriesRepository {
         .innerJoin("memories", "memories.id", "memory_tags.memory_id")
         .leftJoin("profiles", "profiles.user_id", "memories.user_id")
         .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
-        .selectAll("memories")
-        .select(["profiles.display_name", "editors.display_name as editor_display_name"])
+        .select(this.listedColumns())
         .where("memory_tags.tag_key", "=", tag);
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memory_tags.sort_key", "<", afterSortKey);
@@ -78,7 +105,7 @@ export class MemoriesRepository {
         .limit(limit + 1)
         .execute();
     } else {
-      let query = this.selectWithAuthor(this.db);
+      let query = this.selectListed();
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memories.sort_key", "<", afterSortKey);
       rows = await query
@@ -87,7 +114,7 @@ export class MemoriesRepository {
         .execute();
     }
     const hasMore = rows.length > limit;
-    return { records: await this.withDetails(rows.slice(0, limit), this.db), hasMore };
+    return { records: rows.slice(0, limit).map((row) => this.listed(row)), hasMore };
   }
 
   /**
@@ -115,12 +142,12 @@ export class MemoriesRepository {
   }
 
   /** These memories, in this order (ids no longer there are left out). */
-  async findManyInOrder(ids: string[]): Promise<MemoryRecord[]> {
+  async findManyInOrder(ids: string[]): Promise<ListedMemory[]> {
     if (ids.length === 0) return [];
-    const rows = await this.selectWithAuthor(this.db).where("memories.id", "in", ids).execute();
+    const rows = await this.selectListed().where("memories.id", "in", ids).execute();
     const position = new Map(ids.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
-    return this.withDetails(rows, this.db);
+    return rows.map((row) => this.listed(row));
   }
 
   /** Every memory; the list takes it from `memory_stats` and counts only if that row were missing (removed by hand). */
@@ -247,6 +274,14 @@ export class MemoriesRepository {
       .execute();
   }
 
+  private selectListed() {
+    return this.db
+      .selectFrom("memories")
+      .leftJoin("profiles", "profiles.user_id", "memories.user_id")
+      .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
+      .select(this.listedColumns());
+  }
+
   private selectWithAuthor(executor: Executor) {
     return executor
       .selectFrom("memories")
@@ -278,6 +313,44 @@ export class MemoriesRepository {
       );
     }
     return and(conditions);
+  }
+
+  /** A list page's columns: the memory, its author's and editor's names, its tags and photos as JSON arrays. */
+  private listedColumns() {
+    const postgres = this.engine === "postgres";
+    const photoFields = sql.join(listedPhotoColumns.map((column) => sql`${sql.lit(column)}, photos.${sql.ref(column)}`));
+    const tags = postgres
+      ? sql<unknown>`coalesce((select json_agg(memory_tags.tag order by memory_tags.position) from memory_tags where memory_tags.memory_id = memories.id), '[]'::json)`
+      : sql<unknown>`(select json_group_array(memory_tags.tag order by memory_tags.position) from memory_tags where memory_tags.memory_id = memories.id)`;
+    const photos = postgres
+      ? sql<unknown>`coalesce((select json_agg(json_build_object(${photoFields}) order by photos.position) from photos where photos.memory_id = memories.id), '[]'::json)`
+      : sql<unknown>`(select json_group_array(json_object(${photoFields}) order by photos.position) from photos where photos.memory_id = memories.id)`;
+    return [
+      "memories.id",
+      "memories.title",
+      "memories.content",
+      "memories.memory_date",
+      "memories.user_id",
+      "memories.updated_by",
+      "memories.created_at",
+      "memories.updated_at",
+      "memories.version",
+      "memories.sort_key",
+      "profiles.display_name",
+      "editors.display_name as editor_display_name",
+      tags.as("tags_json"),
+      photos.as("photos_json"),
+    ] as const;
+  }
+
+  /** A list row with its JSON arrays read (PostgreSQL's driver parses json; SQLite answers text). */
+  private listed(row: ListedRow): ListedMemory {
+    const { tags_json, photos_json, ...memory } = row;
+    return {
+      ...memory,
+      tags: (typeof tags_json === "string" ? JSON.parse(tags_json) : tags_json) as string[],
+      photos: (typeof photos_json === "string" ? JSON.parse(photos_json) : photos_json) as ListedPhoto[],
+    };
   }
 
   private async withDetails(rows: MemoryRowWithNames[], executor: Executor): Promise<MemoryRecord[]> {

@@ -13,7 +13,7 @@ import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
 import { ListingCache, maxKeptSearchMatches } from "./listing-cache";
-import type { ListFilter, MemoriesRepository, MemoryRecord } from "./memories.repository";
+import type { ListedMemory, ListedPhoto, ListFilter, MemoriesRepository } from "./memories.repository";
 import type { PhotosRepository } from "../photos";
 
 export interface Actor {
@@ -31,7 +31,7 @@ export interface MemoriesServiceDeps {
   memories: MemoriesRepository;
   photos: PhotosRepository;
   /** Turns a stored photo into its API form, with its stable URLs. */
-  presentPhoto: (photo: PhotoRow) => Photo;
+  presentPhoto: (photo: ListedPhoto) => Photo;
   /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
   deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
   publish: (event: MemoryEvent) => void;
@@ -207,7 +207,7 @@ export class MemoriesService {
     }
   }
 
-  private present(record: MemoryRecord): Memory {
+  private present(record: ListedMemory): Memory {
     const photos = record.photos.map((photo) => this.deps.presentPhoto(photo));
     return {
       id: record.id,
