@@ -1,4 +1,4 @@
-import type { Memory, MemoryPage } from "@memory-box/contract";
+import { type Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/database";
 import { createMember, type TestMember } from "../../../test/members";
@@ -304,6 +304,39 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
       expect(await photosOf()).toEqual([]);
     } finally {
       await database.destroy();
+    }
+  });
+
+  it("answers list pages that are exactly the contract's MemoryPage, each memory as its own route shows it", async () => {
+    const memory = await create({
+      title: "Contract check – Çà",
+      content: null,
+      memory_date: "2022-02-02",
+      tags: ["Shape", "özel"],
+    });
+    const database = openDatabase(testApp.config.database);
+    try {
+      const photos = [
+        importedPhoto(memory.id, ann.userId),
+        { ...importedPhoto(memory.id, ann.userId), position: 1, display_key: null, taken_at: "2021-01-01T10:00:00" },
+      ];
+      // Stored out of order: a page lists them by position.
+      await database.db.insertInto("photos").values([photos[1]!, photos[0]!]).execute();
+    } finally {
+      await database.destroy();
+    }
+    const single = (await call(testApp, "GET", `/api/v1/memories/${memory.id}`)).json<Memory>();
+    expect(single.photos.length).toBe(2);
+    const queries: Record<string, string>[] = [
+      { limit: "100" },
+      { tag: "ÖZEL" },
+      { q: "contract cà" },
+      { q: "check", tag: "shape" },
+    ];
+    for (const query of queries) {
+      const page = await list(query);
+      expect(MemoryPage.parse(page)).toEqual(page);
+      expect(page.items.find((item) => item.id === memory.id)).toEqual(single);
     }
   });
 
