@@ -40,6 +40,12 @@ const listedPhotoColumns = [
   "placeholder",
 ] as const satisfies readonly (keyof ListedPhoto)[];
 
+/**
+ * How the memory changed by a write now stands against each kept search: absent when it was
+ * deleted; otherwise its sort key and, per search in the order asked, whether it matches.
+ */
+export type MatchesAfterWrite = { id: string; sortKey: string; matches: boolean[] } | undefined;
+
 export interface MemoryFields {
   title: string;
   content: string | null;
@@ -148,6 +154,61 @@ export class MemoriesRepository {
     const position = new Map(ids.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
     return rows.map((row) => this.listed(row));
+  }
+
+  /**
+   * Inside a write's transaction, after it: the generation it leaves (`memory_stats`), and the
+   * written memory against each search (and tag) filter, tested by the database with the same
+   * conditions as a search (on SQLite, the full-text index probed at this one memory's rowid).
+   */
+  async matchesAfterWrite(
+    id: string,
+    filters: readonly ListFilter[],
+    executor: Executor,
+  ): Promise<{ generation: number | undefined; memory: MatchesAfterWrite }> {
+    const stats = await executor.selectFrom("memory_stats").select("generation").where("id", "=", 1).executeTakeFirst();
+    const tests = filters.map((filter) => {
+      const tag = tagKeyOf(filter);
+      const conditions = [this.searchCondition(filter, "one row") ?? sql<SqlBool>`1 = 1`];
+      if (tag !== undefined) {
+        conditions.push(
+          sql<SqlBool>`exists (select 1 from memory_tags where memory_tags.memory_id = memories.id and memory_tags.tag_key = ${tag})`,
+        );
+      }
+      return sql<SqlBool>`case when ${and(conditions)} then 1 else 0 end`;
+    });
+    const row = await executor
+      .selectFrom("memories")
+      .select(["memories.id", "memories.sort_key"])
+      .$if(tests.length > 0, (query) =>
+        query.select(
+          sql<string>`${this.engine === "postgres" ? sql`json_build_array` : sql`json_array`}(${sql.join(tests)})`.as("matches"),
+        ),
+      )
+      .where("memories.id", "=", id)
+      .executeTakeFirst();
+    const generation = stats === undefined ? undefined : Number(stats.generation);
+    if (!row) return { generation, memory: undefined };
+    const raw = (row as { matches?: unknown }).matches;
+    const flags = (tests.length === 0 ? [] : typeof raw === "string" ? JSON.parse(raw) : raw) as number[];
+    return { generation, memory: { id: row.id, sortKey: row.sort_key, matches: flags.map((flag) => Number(flag) === 1) } };
+  }
+
+  /**
+   * The collection's generation, as a write's first statement: an update that leaves it as it is
+   * but takes the row's write lock (and on SQLite the database's) until the commit, so no other
+   * write can come between this read and the transaction's own changes. A plain read would not
+   * lock on PostgreSQL, and on SQLite would start a read snapshot that another process's commit
+   * could make stale before this transaction's first write.
+   */
+  async generationBeforeWrite(executor: Executor): Promise<number | undefined> {
+    const row = await executor
+      .updateTable("memory_stats")
+      .set({ generation: sql<number>`generation` })
+      .where("id", "=", 1)
+      .returning("generation")
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.generation);
   }
 
   /** Every memory; the list takes it from `memory_stats` and counts only if that row were missing (removed by hand). */
@@ -296,9 +357,10 @@ export class MemoriesRepository {
    * query occurs in the folded `search_text`. PostgreSQL's pg_trgm GIN index serves each LIKE (and
    * their AND); on SQLite the FTS5 trigram table serves the words of three characters or more,
    * as quoted phrases (anything inside quotes is plain text, never query syntax), and shorter
-   * words are checked on the rows it finds.
+   * words are checked on the rows it finds. `"one row"`: for a query that reads one memory, the
+   * index is asked about that memory's rowid only, not for the list of every match.
    */
-  private searchCondition(filter: ListFilter): Expression<SqlBool> | undefined {
+  private searchCondition(filter: ListFilter, scope: "collection" | "one row" = "collection"): Expression<SqlBool> | undefined {
     const words = searchWords(filter.q ?? "");
     if (words.length === 0) return undefined;
     const like = (word: string) => sql<SqlBool>`memories.search_text like ${`%${escapeLike(word)}%`} escape '\\'`;
@@ -309,7 +371,10 @@ export class MemoriesRepository {
     if (indexed.length > 0) {
       const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(" AND ");
       conditions.unshift(
-        sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${match})`,
+        scope === "collection"
+          ? sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${match})`
+          : // The same MATCH, limited by FTS5 to the one rowid (not the list of every match).
+            sql<SqlBool>`exists (select 1 from memories_search where memories_search match ${match} and memories_search.rowid = memories.rowid)`,
       );
     }
     return and(conditions);

@@ -3,8 +3,9 @@ import type { Memory, MemoryEvent, MemoryPage, ParsedMemoryInput, Photo, TagList
 import type { Transaction } from "kysely";
 import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
+import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
-import { ListingCache, maxKeptSearchMatches } from "./listing-cache";
+import { firstIndexBelow, ListingCache, maxKeptSearchMatches, type SearchMatches } from "./listing-cache";
 import type { ListedMemory, ListedPhoto, ListFilter, MemoriesRepository } from "./memories.repository";
 import type { PhotosRepository } from "../photos";
 
@@ -41,6 +42,8 @@ const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
  */
 export class MemoriesService {
   private readonly listing = new ListingCache();
+  /** Searches being found, by generation and words: requests asking for the same one wait for it. */
+  private readonly pendingMatches = new Map<string, Promise<SearchMatches | null>>();
 
   constructor(private readonly deps: MemoriesServiceDeps) {}
 
@@ -101,17 +104,64 @@ export class MemoriesService {
 
   /**
    * A search's matches in listing order, found once per generation (the first page asked for after
-   * a change finds them); undefined without a search, or for one matching too much to keep.
+   * a change finds them, unless the change was this process's own write, which carries them over);
+   * undefined without a search, or for one matching too much to keep. Searches with the same words
+   * in any order, case or accents share them, and requests asking at once share one query.
    */
-  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined) {
+  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined): Promise<SearchMatches | undefined> {
     if (!filter.q?.trim() || stats === undefined) return undefined;
-    const key = JSON.stringify([filter.q, filter.tag ?? null]);
+    const key = searchKey(filter);
     const cached = this.listing.matches(stats.generation, key);
-    if (cached !== undefined) return cached;
-    const found =
-      (await this.deps.memories.searchMatches(filter, this.deps.maxKeptSearchMatches ?? maxKeptSearchMatches)) ?? null;
-    this.listing.keepMatches(stats.generation, key, found);
-    return found;
+    if (cached !== undefined) return cached ?? undefined;
+    const pendingKey = `${stats.generation} ${key}`;
+    let pending = this.pendingMatches.get(pendingKey);
+    if (!pending) {
+      pending = this.deps.memories
+        .searchMatches(filter, this.maxKeptSearchMatches())
+        .then((found) => {
+          this.listing.keepMatches(stats.generation, key, filter, found ?? null);
+          return found ?? null;
+        })
+        .finally(() => this.pendingMatches.delete(pendingKey));
+      this.pendingMatches.set(pendingKey, pending);
+    }
+    return (await pending) ?? undefined;
+  }
+
+  private maxKeptSearchMatches(): number {
+    return this.deps.maxKeptSearchMatches ?? maxKeptSearchMatches;
+  }
+
+  /**
+   * Runs a write of one memory so that the kept searches survive it: the transaction reads the
+   * collection's generation first, locking out other writes until it commits (every write of
+   * memories, tags or photos takes the stats row anyway), and after its changes reads the memory
+   * against each kept search and the generation it leaves. When the searches were found at the
+   * generation it started from, nothing but this write happened in between: they are carried to
+   * the new generation with only this memory re-placed, instead of being found again by the
+   * first request after the change. Only when searches are kept.
+   */
+  private async writeKeepingSearches<T>(memoryId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const kept = this.listing.keptSearches();
+    if (kept.searches.length === 0) return this.deps.memories.transaction(work);
+    const filters = kept.searches.map(([, search]) => search.filter);
+    let carried: Awaited<ReturnType<MemoriesRepository["matchesAfterWrite"]>> | undefined;
+    const result = await this.deps.memories.transaction(async (trx) => {
+      const before = await this.deps.memories.generationBeforeWrite(trx);
+      const done = await work(trx);
+      if (before === kept.generation) carried = await this.deps.memories.matchesAfterWrite(memoryId, filters, trx);
+      return done;
+    });
+    if (carried?.generation !== undefined) {
+      this.listing.advanceMatches(
+        kept.generation,
+        carried.generation,
+        kept.searches,
+        { id: memoryId, written: carried.memory },
+        this.maxKeptSearchMatches(),
+      );
+    }
+    return result;
   }
 
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
@@ -137,7 +187,7 @@ export class MemoriesService {
 
   async create(actor: Actor, input: ParsedMemoryInput): Promise<Memory> {
     const id = randomUUID();
-    await this.deps.memories.transaction(async (trx) => {
+    await this.writeKeepingSearches(id, async (trx) => {
       await this.assertAttachable(input.photo_ids, null, trx);
       await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fieldsOf(input) }, trx);
       await this.deps.photos.attach(id, input.photo_ids, trx);
@@ -151,7 +201,7 @@ export class MemoriesService {
    * stale copy (another tab saved first) is refused with 409 instead of silently winning.
    */
   async update(actor: Actor, id: string, input: ParsedMemoryInput, expectedVersion?: number): Promise<Memory> {
-    const removed = await this.deps.memories.transaction(async (trx) => {
+    const removed = await this.writeKeepingSearches(id, async (trx) => {
       const current = await this.deps.memories.findById(id, trx);
       if (!current) throw memoryNotFound();
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw conflict();
@@ -178,7 +228,7 @@ export class MemoriesService {
   }
 
   async remove(actor: Actor, id: string): Promise<void> {
-    const photos = await this.deps.memories.transaction(async (trx) => {
+    const photos = await this.writeKeepingSearches(id, async (trx) => {
       const owned = await this.deps.photos.ofMemory(id, trx);
       await this.deps.photos.deleteByIds(
         owned.map((photo) => photo.id),
@@ -226,20 +276,13 @@ function fieldsOf(input: ParsedMemoryInput) {
   return { title: input.title, content: input.content, memory_date: input.memory_date, tags: input.tags ?? [] };
 }
 
-function conflict(): AppError {
-  return new AppError("memory_changed");
+/** The same words in any order, case or accents, and the same tag, find the same memories. */
+function searchKey(filter: ListFilter): string {
+  return JSON.stringify([searchWords(filter.q ?? "").sort(), filter.tag?.trim().toLowerCase() || null]);
 }
 
-/** The index of the first sort key below `after` in a descending list (its length when none is). */
-function firstIndexBelow(sortKeys: readonly string[], after: string): number {
-  let low = 0;
-  let high = sortKeys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sortKeys[middle]! < after) high = middle;
-    else low = middle + 1;
-  }
-  return low;
+function conflict(): AppError {
+  return new AppError("memory_changed");
 }
 
 function encodeCursor(sortKey: string): string {
