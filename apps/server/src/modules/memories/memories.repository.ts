@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
+import { preparedQuery } from "../../db/prepared-query";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { memorySearchText, searchWords } from "../../lib/search-text";
 
@@ -69,10 +70,21 @@ const trigramLength = 3;
  * PostgreSQL). One memory read for an edit is three (its row, its tags, its photos).
  */
 export class MemoriesRepository {
+  /** A list page's memories by id, built once (a named statement on PostgreSQL): the ids as one value. */
+  private readonly listedByIds;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    this.listedByIds = preparedQuery((ids: string[] | string) =>
+      this.selectListed().where(
+        engine === "postgres"
+          ? sql<SqlBool>`memories.id = any(${ids}::text[])`
+          : sql<SqlBool>`memories.id in (select value from json_each(${ids}))`,
+      ),
+    );
+  }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -150,7 +162,7 @@ export class MemoriesRepository {
   /** These memories, in this order (ids no longer there are left out). */
   async findManyInOrder(ids: string[]): Promise<ListedMemory[]> {
     if (ids.length === 0) return [];
-    const rows = await this.selectListed().where("memories.id", "in", ids).execute();
+    const { rows } = await this.listedByIds(this.db, this.engine === "postgres" ? ids : JSON.stringify(ids));
     const position = new Map(ids.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
     return rows.map((row) => this.listed(row));
