@@ -42,6 +42,8 @@ const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
  */
 export class MemoriesService {
   private readonly listing = new ListingCache();
+  /** Pages being built, by generation and key: requests asking for the same one wait for it. */
+  private readonly pendingPages = new Map<string, Promise<PreparedJson>>();
   /** Searches being found, by generation and words: requests asking for the same one wait for it. */
   private readonly pendingMatches = new Map<string, Promise<SearchMatches | null>>();
 
@@ -59,14 +61,32 @@ export class MemoriesService {
    */
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
     const generation = stats?.generation;
-    const key = JSON.stringify([query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
+    // A page depends on the search's words (not their order, case or accents) and the tag's key.
+    const key = JSON.stringify([searchKey(query), query.cursor ?? null, query.limit]);
     const cached = this.listing.page(generation, key);
     if (cached !== undefined) return cached;
-    // Serialized as built: `present` makes exactly the contract's fields (memories.listing.test.ts
-    // checks list pages against `MemoryPage`), so a zod pass over its own output would only cost.
-    const json = PreparedJson.of(await this.buildPage(query, stats));
-    this.listing.keepPage(generation, key, json);
-    return json;
+    if (generation === undefined) return this.preparePage(query, stats);
+    // Requests for the same page at once (every device refetching after a change) share one build.
+    const pendingKey = `${generation} ${key}`;
+    let pending = this.pendingPages.get(pendingKey);
+    if (!pending) {
+      pending = this.preparePage(query, stats)
+        .then((json) => {
+          this.listing.keepPage(generation, key, json);
+          return json;
+        })
+        .finally(() => this.pendingPages.delete(pendingKey));
+      this.pendingPages.set(pendingKey, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Serialized as built: `present` makes exactly the contract's fields (memories.listing.test.ts
+   * checks list pages against `MemoryPage`), so a zod pass over its own output would only cost.
+   */
+  private async preparePage(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
+    return PreparedJson.of(await this.buildPage(query, stats));
   }
 
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
