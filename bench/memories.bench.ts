@@ -8,6 +8,8 @@
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                   (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
+//   BENCH_ROWS      all (default) | search: only the rows of searches built from the database (pages
+//                   further down, and the first requests after a change), printed, nothing written
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +41,7 @@ const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 const warmupMs = Math.min(3000, durationMs / 2);
 const memoryCount = Number(process.env.BENCH_MEMORIES ?? 100_000);
 const engineChoice = process.env.BENCH_ENGINE ?? "both";
+const searchRowsOnly = process.env.BENCH_ROWS === "search";
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const password = "correct horse battery staple";
 const emails = ["ada@memory-box.test", "grace@memory-box.test"];
@@ -163,6 +166,19 @@ async function benchEngine(engine: Engine): Promise<void> {
         () =>
           client.ok(paths[turn++ % paths.length]!, requestHeaders);
       await runLoad({ concurrency, durationMs: warmupMs, request: rotating([firstPagePath, ...searches, ...tagFilters]) });
+      if (searchRowsOnly) {
+        await runLoad({ concurrency, durationMs: warmupMs, request: rotating(deepSearches) });
+        const deepSearch = await measured("Search, pages further down", rotating(deepSearches));
+        const afterChange = await firstRequestsAfterChanges(client, headers, firstPagePath, [
+          ...searches,
+          ...twoWordSearches,
+          ...deepSearches.slice(0, concurrency - searches.length - twoWordSearches.length),
+        ]);
+        console.log(machineLine());
+        console.log({ engine, searchMatched, deepSearch, afterChange: afterChange.result });
+        console.log(conditions.markdown());
+        return;
+      }
 
       const firstPageJson = path.join(os.tmpdir(), `memory-box-bench-page-${process.pid}.json`);
       const firstPageBody = (await client.request("GET", firstPagePath, plainHeaders)).body;
@@ -204,7 +220,7 @@ async function benchEngine(engine: Engine): Promise<void> {
         `${machineLine()}
 The production server bundle on ${engineName[engine]}, seeded straight into the database (${seedSeconds} s) with ${memoryCount.toLocaleString("en")} memories by two members: dates over 20 years (5% undated), 1–5 tags and 0–4 photos each (${seeded.tags.toLocaleString("en")} tags and ${seeded.photos.toLocaleString("en")} photos in all), text from a small word list, deterministic. ${concurrency} concurrent clients on loopback (kept-alive connections, load generator in the bench process on the same machine), ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s per row. Requests carry a member's access token and, like the web app's in Chromium, \`Accept-Encoding: ${browserEncodings}\`. Each search word matches ${percent(searchMatched)} of the memories (\`${searchWords.join("`, `")}\`, in turn), each filter tag ${percent(tagMatched)} (\`${filterTags.join("`, `")}\`, in turn). The bare Fastify app (its own process and port; one route answering a small JSON object, and for comparison routes answering a copy of the real first page, ${kb(firstPageBody.length)}: serialized per request, and as prepared bytes) is loaded the same way just before the list. The throughput target is measured apart, with wrk as the load generator (Debian's \`wrk\`, \`-t1 -c${concurrency}\`; it costs a fraction of the server's CPU per request, so the servers saturate and the rates are theirs): the bare route and the cached first page in turn, three times each, ${durationMs / 1000} s a run, the median ratio counted only when every run kept its server at 90% of a core or more (bench/why-the-list-ratio-moves.md says why the bench's own client cannot give that figure). Server RSS after the runs: ${rssMb} MB.
 
-The server keeps list pages as JSON (and gzipped, ${kb(firstPageBody.length)} → ${kb(firstPageGzipped.length)} for the first page) per \`memory_stats.generation\`, which triggers move with every change a page can show, so the rows but those of pages further down and after a change measure the pages members ask for again and again (opening the app, a second device, a search or tag asked for before): a cached answer costs one query, the member check, which reads the generation too. Requests that arrive together share one member-check read of all their sessions, each still getting a read sent after it arrived (ADR 0011). The clients share one session (one member's access token); the row "each client on its own session" shows the same page asked for from ten sessions. The rows of pages further down ask for ${deepSearches.length} and ${deepTags.length} distinct pages further down the same searches (one and two words) and tags (by cursor; more than the ${listPageCacheSize} pages the server keeps), in turn, so no page comes from the page cache: a tag's page is read from the database, a search's is a slice of the search's matches, which the server keeps in listing order per change (up to 2,000; ADR 0019). The row after a change measures searches with nothing kept: their matches are found, and their pages read, from the database.
+The server keeps list pages as JSON (and gzipped, ${kb(firstPageBody.length)} → ${kb(firstPageGzipped.length)} for the first page) per \`memory_stats.generation\`, which triggers move with every change a page can show, so the rows but those of pages further down and after a change measure the pages members ask for again and again (opening the app, a second device, a search or tag asked for before): a cached answer costs one query, the member check, which reads the generation too. Requests that arrive together share one member-check read of all their sessions, each still getting a read sent after it arrived (ADR 0011). The clients share one session (one member's access token); the row "each client on its own session" shows the same page asked for from ten sessions. The rows of pages further down ask for ${deepSearches.length} and ${deepTags.length} distinct pages further down the same searches (one and two words) and tags (by cursor; more than the ${listPageCacheSize} pages the server keeps), in turn, so no page comes from the page cache: a tag's page is read from the database, a search's is a slice of the search's matches, which the server keeps in listing order per change (up to 2,000; ADR 0019). The row after a change measures the first searches after an edit made through the server: no page is kept, and each search's list of matches is carried over the edit (the database re-tests the edited memory against each kept search; ADR 0019), so their pages are read from the database by primary key.
 
 | Measure | Result | Target | Verdict |
 |---|---|---|---|
@@ -385,9 +401,10 @@ async function main(): Promise<void> {
 await main();
 
 /**
- * The searches' cost when nothing is cached: each round edits one memory (which moves the
- * collection's generation, so the server drops every kept page, count and search), then asks for
- * `paths` all at once, as members would right after a partner's change. Latency of those requests only.
+ * The searches' cost right after a change: each round edits one memory through the server (which
+ * moves the collection's generation, so the server drops every kept page and count, and carries
+ * its kept searches over the edit), then asks for `paths` all at once, as members would right
+ * after a partner's change. Latency of those requests only.
  */
 async function firstRequestsAfterChanges(
   client: HttpClient,

@@ -26,6 +26,21 @@ describe("BoundedCache", () => {
     expect(cache.get("k9")).toBe(9);
   });
 
+  it("lists every entry it keeps, each once", () => {
+    const cache = new BoundedCache<string, number>(4);
+    for (const [index, key] of ["a", "b", "c", "d"].entries()) cache.set(key, index);
+    expect(cache.get("a")).toBe(0);
+    // Reading "a" moved it to the recent half, which was full: the older half ("b") went.
+    expect(new Map(cache.entries())).toEqual(
+      new Map([
+        ["a", 0],
+        ["c", 2],
+        ["d", 3],
+      ]),
+    );
+    expect([...cache.entries()].length).toBe(cache.size);
+  });
+
   it("creates a missing value once and reuses it", () => {
     const cache = new BoundedCache<string, { n: number }>(10);
     let created = 0;

@@ -51,6 +51,12 @@ export class BoundedCache<K, V> {
     return value;
   }
 
+  /** Every entry kept, most recently used half first. */
+  *entries(): IterableIterator<[K, V]> {
+    yield* this.recent;
+    for (const entry of this.older) if (!this.recent.has(entry[0])) yield entry;
+  }
+
   clear(): void {
     this.recent.clear();
     this.older.clear();

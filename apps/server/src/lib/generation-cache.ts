@@ -18,6 +18,11 @@ export class GenerationCache<V> {
     return generation === this.generation ? this.values.get(key) : undefined;
   }
 
+  /** The generation the values are filed under (-1 before the first), and the values. */
+  kept(): { generation: number; entries: [string, V][] } {
+    return { generation: this.generation, entries: [...this.values.entries()] };
+  }
+
   set(generation: number, key: string, value: V): void {
     if (generation < this.generation) return;
     if (generation > this.generation) {

@@ -1,5 +1,6 @@
 import { GenerationCache } from "../../lib/generation-cache";
 import type { PreparedJson } from "../../lib/prepared-json";
+import type { ListFilter, MatchesAfterWrite } from "./memories.repository";
 
 /** List pages kept as JSON: ~75 KB each at 30 memories (and ~18 KB gzipped), so a few MB in all. */
 export const listPageCacheSize = 64;
@@ -20,6 +21,12 @@ export interface SearchMatches {
   ids: string[];
 }
 
+/** A kept search: the filter as first asked (any spelling with the same words), and its matches. */
+export interface KeptSearch {
+  filter: ListFilter;
+  matches: SearchMatches;
+}
+
 /**
  * What list requests compute from the collection, kept between changes: whole pages as the JSON
  * the API answers with, each search's and tag filter's matched count, and each search's matches
@@ -34,7 +41,7 @@ export class ListingCache {
   private readonly pages = new GenerationCache<PreparedJson>(listPageCacheSize);
   private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
   /** null: the search matches more than `maxKeptSearchMatches`. */
-  private readonly searchMatches = new GenerationCache<SearchMatches | null>(searchMatchesCacheSize);
+  private readonly searchMatches = new GenerationCache<KeptSearch | null>(searchMatchesCacheSize);
 
   page(generation: number | undefined, key: string): PreparedJson | undefined {
     return generation === undefined ? undefined : this.pages.get(generation, key);
@@ -54,10 +61,64 @@ export class ListingCache {
 
   /** A search's kept matches; null when it matches too many to keep; undefined when not known. */
   matches(generation: number | undefined, key: string): SearchMatches | null | undefined {
-    return generation === undefined ? undefined : this.searchMatches.get(generation, key);
+    if (generation === undefined) return undefined;
+    const kept = this.searchMatches.get(generation, key);
+    return kept === undefined || kept === null ? kept : kept.matches;
   }
 
-  keepMatches(generation: number | undefined, key: string, matches: SearchMatches | null): void {
-    if (generation !== undefined) this.searchMatches.set(generation, key, matches);
+  keepMatches(generation: number | undefined, key: string, filter: ListFilter, matches: SearchMatches | null): void {
+    if (generation !== undefined) this.searchMatches.set(generation, key, matches === null ? null : { filter, matches });
   }
+
+  /** The searches whose matches are kept, and the generation they are exact at. */
+  keptSearches(): { generation: number; searches: [string, KeptSearch][] } {
+    const { generation, entries } = this.searchMatches.kept();
+    return { generation, searches: entries.filter((entry): entry is [string, KeptSearch] => entry[1] !== null) };
+  }
+
+  /**
+   * Carries kept searches over a write known to be the only change between `from` and `to` (it
+   * read `from` first in its transaction, locking out other writers, and `to` last): each list
+   * changes only in the written memory, which `memory` says how it now stands against each
+   * search (in the order of `searches`), or that it is gone. Nothing happens if the cache has
+   * moved on from `from` meanwhile; a list that grows past `max` becomes "too many", as a fresh
+   * search would find.
+   */
+  advanceMatches(
+    from: number,
+    to: number,
+    searches: readonly [string, KeptSearch][],
+    memory: { id: string; written: MatchesAfterWrite },
+    max: number,
+  ): void {
+    if (this.searchMatches.kept().generation !== from || to <= from) return;
+    searches.forEach(([key, kept], index) => {
+      const { sortKeys, ids } = kept.matches;
+      const at = ids.indexOf(memory.id);
+      const next = { sortKeys: [...sortKeys], ids: [...ids] };
+      if (at !== -1) {
+        next.sortKeys.splice(at, 1);
+        next.ids.splice(at, 1);
+      }
+      const written = memory.written;
+      if (written?.matches[index]) {
+        const position = firstIndexBelow(next.sortKeys, written.sortKey);
+        next.sortKeys.splice(position, 0, written.sortKey);
+        next.ids.splice(position, 0, written.id);
+      }
+      this.searchMatches.set(to, key, next.ids.length > max ? null : { filter: kept.filter, matches: next });
+    });
+  }
+}
+
+/** The index of the first sort key below `after` in a descending list (its length when none is). */
+export function firstIndexBelow(sortKeys: readonly string[], after: string): number {
+  let low = 0;
+  let high = sortKeys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sortKeys[middle]! < after) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

@@ -1,4 +1,4 @@
-import type { Memory, MemoryPage } from "@memory-box/contract";
+import { type Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/database";
 import { createMember, type TestMember } from "../../../test/members";
@@ -202,6 +202,43 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     expect(atTheEnd.at(-1)).toBe(last);
   });
 
+  it("carries a kept search over its own process's writes exactly as a fresh search finds it", async () => {
+    const searches: Record<string, string>[] = [
+      { q: "lantern" },
+      { q: "LANTERN ée" },
+      { q: "lan" },
+      { q: "lantern", tag: "glow" },
+      { q: "ée ln" },
+    ];
+    const check = async () => {
+      for (const search of searches) {
+        const fresh = await walk(search, 100, otherApp);
+        // Every page further down comes from the kept list (the first page's request finds it).
+        expect(await walk(search, 2)).toEqual(fresh);
+        expect((await list({ ...search, limit: "1" })).matched).toBe(fresh.length);
+      }
+    };
+    const first = await create({ title: "Lantern one", memory_date: "2024-03-03", tags: ["glow"] });
+    const second = await create({ title: "Lantern two", content: "Fée des lanternes", memory_date: null });
+    await create({ title: "Dark room", content: "no light", memory_date: "2024-03-04" });
+    await check();
+    expect(await walk({ q: "lantern" }, 2)).toEqual(["Lantern one", "Lantern two"]);
+
+    // Moves within a list, joins one, leaves one, is deleted; created into the middle.
+    const moved = await edit(first, { memory_date: "1999-01-01" });
+    await check();
+    const renamed = await edit(second, { title: "Candle two", content: "Fée" });
+    await check();
+    await edit(moved, { tags: ["glow", "ée"], content: "lit" });
+    await check();
+    await create({ title: "Lantern three", content: "Lantern, ln, ée", memory_date: "2010-10-10", tags: ["GLOW"] });
+    await check();
+    await remove(renamed);
+    await check();
+    await remove(moved);
+    await check();
+  });
+
   it("keeps every tag row's sort_key equal to its memory's, and the total equal to a count", async () => {
     const database = openDatabase(testApp.config.database);
     try {
@@ -304,6 +341,39 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
       expect(await photosOf()).toEqual([]);
     } finally {
       await database.destroy();
+    }
+  });
+
+  it("answers list pages that are exactly the contract's MemoryPage, each memory as its own route shows it", async () => {
+    const memory = await create({
+      title: "Contract check – Çà",
+      content: null,
+      memory_date: "2022-02-02",
+      tags: ["Shape", "özel"],
+    });
+    const database = openDatabase(testApp.config.database);
+    try {
+      const photos = [
+        importedPhoto(memory.id, ann.userId),
+        { ...importedPhoto(memory.id, ann.userId), position: 1, display_key: null, taken_at: "2021-01-01T10:00:00" },
+      ];
+      // Stored out of order: a page lists them by position.
+      await database.db.insertInto("photos").values([photos[1]!, photos[0]!]).execute();
+    } finally {
+      await database.destroy();
+    }
+    const single = (await call(testApp, "GET", `/api/v1/memories/${memory.id}`)).json<Memory>();
+    expect(single.photos.length).toBe(2);
+    const queries: Record<string, string>[] = [
+      { limit: "100" },
+      { tag: "ÖZEL" },
+      { q: "contract cà" },
+      { q: "check", tag: "shape" },
+    ];
+    for (const query of queries) {
+      const page = await list(query);
+      expect(MemoryPage.parse(page)).toEqual(page);
+      expect(page.items.find((item) => item.id === memory.id)).toEqual(single);
     }
   });
 

@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
+import { preparedQuery } from "../../db/prepared-query";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { memorySearchText, searchWords } from "../../lib/search-text";
 
@@ -8,10 +9,43 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** A memory's row with its author's and last editor's display names. */
 type MemoryRowWithNames = MemoryRow & { display_name: string | null; editor_display_name: string | null };
 
+/** A list page's row as the database answers it, before its JSON arrays are read. */
+type ListedRow = Omit<MemoryRowWithNames, "search_text"> & { tags_json: unknown; photos_json: unknown };
+
 export interface MemoryRecord extends MemoryRowWithNames {
   tags: string[];
   photos: PhotoRow[];
 }
+
+/** What a list page shows of a photo (photos.service.ts `present`). */
+export type ListedPhoto = Pick<
+  PhotoRow,
+  "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
+>;
+
+/** A memory as a list page shows it: its row (but the search text) with names, tags and photos. */
+export interface ListedMemory extends Omit<MemoryRowWithNames, "search_text"> {
+  tags: string[];
+  photos: ListedPhoto[];
+}
+
+/** The photo fields a list page reads, in the order they are aggregated. */
+const listedPhotoColumns = [
+  "id",
+  "display_key",
+  "preview_key",
+  "thumbnail_key",
+  "width",
+  "height",
+  "taken_at",
+  "placeholder",
+] as const satisfies readonly (keyof ListedPhoto)[];
+
+/**
+ * How the memory changed by a write now stands against each kept search: absent when it was
+ * deleted; otherwise its sort key and, per search in the order asked, whether it matches.
+ */
+export type MatchesAfterWrite = { id: string; sortKey: string; matches: boolean[] } | undefined;
 
 export interface MemoryFields {
   title: string;
@@ -31,14 +65,26 @@ export interface ListFilter {
 const trigramLength = 3;
 
 /**
- * Memories with their tags and photos. Every read is a fixed number of queries whatever the
- * page size: the page, then the tags and the photos of all its memories at once.
+ * Memories with their tags and photos. A list page is one query whatever its size: each memory's
+ * tags and photos come with it as JSON arrays (json_group_array on SQLite, json_agg on
+ * PostgreSQL). One memory read for an edit is three (its row, its tags, its photos).
  */
 export class MemoriesRepository {
+  /** A list page's memories by id, built once (a named statement on PostgreSQL): the ids as one value. */
+  private readonly listedByIds;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    this.listedByIds = preparedQuery((ids: string[] | string) =>
+      this.selectListed().where(
+        engine === "postgres"
+          ? sql<SqlBool>`memories.id = any(${ids}::text[])`
+          : sql<SqlBool>`memories.id in (select value from json_each(${ids}))`,
+      ),
+    );
+  }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -56,10 +102,10 @@ export class MemoriesRepository {
     filter: ListFilter,
     afterSortKey: string | undefined,
     limit: number,
-  ): Promise<{ records: MemoryRecord[]; hasMore: boolean }> {
+  ): Promise<{ records: ListedMemory[]; hasMore: boolean }> {
     const tag = tagKeyOf(filter);
     const search = this.searchCondition(filter);
-    let rows: MemoryRowWithNames[];
+    let rows: ListedRow[];
     if (tag) {
       // Walks the tag's entries of memory_tags_tag_order_idx (the memory's sort_key copied) in
       // listing order and stops after the page, instead of walking every memory to probe its tags.
@@ -68,8 +114,7 @@ export class MemoriesRepository {
         .innerJoin("memories", "memories.id", "memory_tags.memory_id")
         .leftJoin("profiles", "profiles.user_id", "memories.user_id")
         .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
-        .selectAll("memories")
-        .select(["profiles.display_name", "editors.display_name as editor_display_name"])
+        .select(this.listedColumns())
         .where("memory_tags.tag_key", "=", tag);
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memory_tags.sort_key", "<", afterSortKey);
@@ -78,7 +123,7 @@ export class MemoriesRepository {
         .limit(limit + 1)
         .execute();
     } else {
-      let query = this.selectWithAuthor(this.db);
+      let query = this.selectListed();
       if (search) query = query.where(search);
       if (afterSortKey !== undefined) query = query.where("memories.sort_key", "<", afterSortKey);
       rows = await query
@@ -87,7 +132,7 @@ export class MemoriesRepository {
         .execute();
     }
     const hasMore = rows.length > limit;
-    return { records: await this.withDetails(rows.slice(0, limit), this.db), hasMore };
+    return { records: rows.slice(0, limit).map((row) => this.listed(row)), hasMore };
   }
 
   /**
@@ -115,12 +160,67 @@ export class MemoriesRepository {
   }
 
   /** These memories, in this order (ids no longer there are left out). */
-  async findManyInOrder(ids: string[]): Promise<MemoryRecord[]> {
+  async findManyInOrder(ids: string[]): Promise<ListedMemory[]> {
     if (ids.length === 0) return [];
-    const rows = await this.selectWithAuthor(this.db).where("memories.id", "in", ids).execute();
+    const { rows } = await this.listedByIds(this.db, this.engine === "postgres" ? ids : JSON.stringify(ids));
     const position = new Map(ids.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
-    return this.withDetails(rows, this.db);
+    return rows.map((row) => this.listed(row));
+  }
+
+  /**
+   * Inside a write's transaction, after it: the generation it leaves (`memory_stats`), and the
+   * written memory against each search (and tag) filter, tested by the database with the same
+   * conditions as a search (on SQLite, the full-text index probed at this one memory's rowid).
+   */
+  async matchesAfterWrite(
+    id: string,
+    filters: readonly ListFilter[],
+    executor: Executor,
+  ): Promise<{ generation: number | undefined; memory: MatchesAfterWrite }> {
+    const stats = await executor.selectFrom("memory_stats").select("generation").where("id", "=", 1).executeTakeFirst();
+    const tests = filters.map((filter) => {
+      const tag = tagKeyOf(filter);
+      const conditions = [this.searchCondition(filter, "one row") ?? sql<SqlBool>`1 = 1`];
+      if (tag !== undefined) {
+        conditions.push(
+          sql<SqlBool>`exists (select 1 from memory_tags where memory_tags.memory_id = memories.id and memory_tags.tag_key = ${tag})`,
+        );
+      }
+      return sql<SqlBool>`case when ${and(conditions)} then 1 else 0 end`;
+    });
+    const row = await executor
+      .selectFrom("memories")
+      .select(["memories.id", "memories.sort_key"])
+      .$if(tests.length > 0, (query) =>
+        query.select(
+          sql<string>`${this.engine === "postgres" ? sql`json_build_array` : sql`json_array`}(${sql.join(tests)})`.as("matches"),
+        ),
+      )
+      .where("memories.id", "=", id)
+      .executeTakeFirst();
+    const generation = stats === undefined ? undefined : Number(stats.generation);
+    if (!row) return { generation, memory: undefined };
+    const raw = (row as { matches?: unknown }).matches;
+    const flags = (tests.length === 0 ? [] : typeof raw === "string" ? JSON.parse(raw) : raw) as number[];
+    return { generation, memory: { id: row.id, sortKey: row.sort_key, matches: flags.map((flag) => Number(flag) === 1) } };
+  }
+
+  /**
+   * The collection's generation, as a write's first statement: an update that leaves it as it is
+   * but takes the row's write lock (and on SQLite the database's) until the commit, so no other
+   * write can come between this read and the transaction's own changes. A plain read would not
+   * lock on PostgreSQL, and on SQLite would start a read snapshot that another process's commit
+   * could make stale before this transaction's first write.
+   */
+  async generationBeforeWrite(executor: Executor): Promise<number | undefined> {
+    const row = await executor
+      .updateTable("memory_stats")
+      .set({ generation: sql<number>`generation` })
+      .where("id", "=", 1)
+      .returning("generation")
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.generation);
   }
 
   /** Every memory; the list takes it from `memory_stats` and counts only if that row were missing (removed by hand). */
@@ -247,6 +347,14 @@ export class MemoriesRepository {
       .execute();
   }
 
+  private selectListed() {
+    return this.db
+      .selectFrom("memories")
+      .leftJoin("profiles", "profiles.user_id", "memories.user_id")
+      .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
+      .select(this.listedColumns());
+  }
+
   private selectWithAuthor(executor: Executor) {
     return executor
       .selectFrom("memories")
@@ -261,9 +369,10 @@ export class MemoriesRepository {
    * query occurs in the folded `search_text`. PostgreSQL's pg_trgm GIN index serves each LIKE (and
    * their AND); on SQLite the FTS5 trigram table serves the words of three characters or more,
    * as quoted phrases (anything inside quotes is plain text, never query syntax), and shorter
-   * words are checked on the rows it finds.
+   * words are checked on the rows it finds. `"one row"`: for a query that reads one memory, the
+   * index is asked about that memory's rowid only, not for the list of every match.
    */
-  private searchCondition(filter: ListFilter): Expression<SqlBool> | undefined {
+  private searchCondition(filter: ListFilter, scope: "collection" | "one row" = "collection"): Expression<SqlBool> | undefined {
     const words = searchWords(filter.q ?? "");
     if (words.length === 0) return undefined;
     const like = (word: string) => sql<SqlBool>`memories.search_text like ${`%${escapeLike(word)}%`} escape '\\'`;
@@ -274,10 +383,51 @@ export class MemoriesRepository {
     if (indexed.length > 0) {
       const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(" AND ");
       conditions.unshift(
-        sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${match})`,
+        scope === "collection"
+          ? sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${match})`
+          : // The same MATCH, limited by FTS5 to the one rowid (not the list of every match).
+            sql<SqlBool>`exists (select 1 from memories_search where memories_search match ${match} and memories_search.rowid = memories.rowid)`,
       );
     }
     return and(conditions);
+  }
+
+  /** A list page's columns: the memory, its author's and editor's names, its tags and photos as JSON arrays. */
+  private listedColumns() {
+    const postgres = this.engine === "postgres";
+    const photoFields = sql.join(listedPhotoColumns.map((column) => sql`${sql.lit(column)}, photos.${sql.ref(column)}`));
+    const tags = postgres
+      ? sql<unknown>`coalesce((select json_agg(memory_tags.tag order by memory_tags.position) from memory_tags where memory_tags.memory_id = memories.id), '[]'::json)`
+      : sql<unknown>`(select json_group_array(memory_tags.tag order by memory_tags.position) from memory_tags where memory_tags.memory_id = memories.id)`;
+    const photos = postgres
+      ? sql<unknown>`coalesce((select json_agg(json_build_object(${photoFields}) order by photos.position) from photos where photos.memory_id = memories.id), '[]'::json)`
+      : sql<unknown>`(select json_group_array(json_object(${photoFields}) order by photos.position) from photos where photos.memory_id = memories.id)`;
+    return [
+      "memories.id",
+      "memories.title",
+      "memories.content",
+      "memories.memory_date",
+      "memories.user_id",
+      "memories.updated_by",
+      "memories.created_at",
+      "memories.updated_at",
+      "memories.version",
+      "memories.sort_key",
+      "profiles.display_name",
+      "editors.display_name as editor_display_name",
+      tags.as("tags_json"),
+      photos.as("photos_json"),
+    ] as const;
+  }
+
+  /** A list row with its JSON arrays read (PostgreSQL's driver parses json; SQLite answers text). */
+  private listed(row: ListedRow): ListedMemory {
+    const { tags_json, photos_json, ...memory } = row;
+    return {
+      ...memory,
+      tags: (typeof tags_json === "string" ? JSON.parse(tags_json) : tags_json) as string[],
+      photos: (typeof photos_json === "string" ? JSON.parse(photos_json) : photos_json) as ListedPhoto[],
+    };
   }
 
   private async withDetails(rows: MemoryRowWithNames[], executor: Executor): Promise<MemoryRecord[]> {

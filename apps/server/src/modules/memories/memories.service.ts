@@ -1,19 +1,12 @@
 import { randomUUID } from "node:crypto";
-import {
-  type Memory,
-  type MemoryEvent,
-  MemoryPage,
-  type ParsedMemoryInput,
-  type Photo,
-  type TagList,
-} from "@memory-box/contract";
+import type { Memory, MemoryEvent, MemoryPage, ParsedMemoryInput, Photo, TagList } from "@memory-box/contract";
 import type { Transaction } from "kysely";
-import { z } from "zod";
 import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
+import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
-import { ListingCache, maxKeptSearchMatches } from "./listing-cache";
-import type { ListFilter, MemoriesRepository, MemoryRecord } from "./memories.repository";
+import { firstIndexBelow, ListingCache, maxKeptSearchMatches, type SearchMatches } from "./listing-cache";
+import type { ListedMemory, ListedPhoto, ListFilter, MemoriesRepository } from "./memories.repository";
 import type { PhotosRepository } from "../photos";
 
 export interface Actor {
@@ -31,7 +24,7 @@ export interface MemoriesServiceDeps {
   memories: MemoriesRepository;
   photos: PhotosRepository;
   /** Turns a stored photo into its API form, with its stable URLs. */
-  presentPhoto: (photo: PhotoRow) => Photo;
+  presentPhoto: (photo: ListedPhoto) => Photo;
   /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
   deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
   publish: (event: MemoryEvent) => void;
@@ -49,6 +42,10 @@ const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
  */
 export class MemoriesService {
   private readonly listing = new ListingCache();
+  /** Pages being built, by generation and key: requests asking for the same one wait for it. */
+  private readonly pendingPages = new Map<string, Promise<PreparedJson>>();
+  /** Searches being found, by generation and words: requests asking for the same one wait for it. */
+  private readonly pendingMatches = new Map<string, Promise<SearchMatches | null>>();
 
   constructor(private readonly deps: MemoriesServiceDeps) {}
 
@@ -64,12 +61,32 @@ export class MemoriesService {
    */
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
     const generation = stats?.generation;
-    const key = JSON.stringify([query.q ?? null, query.tag ?? null, query.cursor ?? null, query.limit]);
+    // A page depends on the search's words (not their order, case or accents) and the tag's key.
+    const key = JSON.stringify([searchKey(query), query.cursor ?? null, query.limit]);
     const cached = this.listing.page(generation, key);
     if (cached !== undefined) return cached;
-    const json = PreparedJson.of(z.encode(MemoryPage, await this.buildPage(query, stats)));
-    this.listing.keepPage(generation, key, json);
-    return json;
+    if (generation === undefined) return this.preparePage(query, stats);
+    // Requests for the same page at once (every device refetching after a change) share one build.
+    const pendingKey = `${generation} ${key}`;
+    let pending = this.pendingPages.get(pendingKey);
+    if (!pending) {
+      pending = this.preparePage(query, stats)
+        .then((json) => {
+          this.listing.keepPage(generation, key, json);
+          return json;
+        })
+        .finally(() => this.pendingPages.delete(pendingKey));
+      this.pendingPages.set(pendingKey, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Serialized as built: `present` makes exactly the contract's fields (memories.listing.test.ts
+   * checks list pages against `MemoryPage`), so a zod pass over its own output would only cost.
+   */
+  private async preparePage(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
+    return PreparedJson.of(await this.buildPage(query, stats));
   }
 
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
@@ -107,17 +124,64 @@ export class MemoriesService {
 
   /**
    * A search's matches in listing order, found once per generation (the first page asked for after
-   * a change finds them); undefined without a search, or for one matching too much to keep.
+   * a change finds them, unless the change was this process's own write, which carries them over);
+   * undefined without a search, or for one matching too much to keep. Searches with the same words
+   * in any order, case or accents share them, and requests asking at once share one query.
    */
-  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined) {
+  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined): Promise<SearchMatches | undefined> {
     if (!filter.q?.trim() || stats === undefined) return undefined;
-    const key = JSON.stringify([filter.q, filter.tag ?? null]);
+    const key = searchKey(filter);
     const cached = this.listing.matches(stats.generation, key);
-    if (cached !== undefined) return cached;
-    const found =
-      (await this.deps.memories.searchMatches(filter, this.deps.maxKeptSearchMatches ?? maxKeptSearchMatches)) ?? null;
-    this.listing.keepMatches(stats.generation, key, found);
-    return found;
+    if (cached !== undefined) return cached ?? undefined;
+    const pendingKey = `${stats.generation} ${key}`;
+    let pending = this.pendingMatches.get(pendingKey);
+    if (!pending) {
+      pending = this.deps.memories
+        .searchMatches(filter, this.maxKeptSearchMatches())
+        .then((found) => {
+          this.listing.keepMatches(stats.generation, key, filter, found ?? null);
+          return found ?? null;
+        })
+        .finally(() => this.pendingMatches.delete(pendingKey));
+      this.pendingMatches.set(pendingKey, pending);
+    }
+    return (await pending) ?? undefined;
+  }
+
+  private maxKeptSearchMatches(): number {
+    return this.deps.maxKeptSearchMatches ?? maxKeptSearchMatches;
+  }
+
+  /**
+   * Runs a write of one memory so that the kept searches survive it: the transaction reads the
+   * collection's generation first, locking out other writes until it commits (every write of
+   * memories, tags or photos takes the stats row anyway), and after its changes reads the memory
+   * against each kept search and the generation it leaves. When the searches were found at the
+   * generation it started from, nothing but this write happened in between: they are carried to
+   * the new generation with only this memory re-placed, instead of being found again by the
+   * first request after the change. Only when searches are kept.
+   */
+  private async writeKeepingSearches<T>(memoryId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const kept = this.listing.keptSearches();
+    if (kept.searches.length === 0) return this.deps.memories.transaction(work);
+    const filters = kept.searches.map(([, search]) => search.filter);
+    let carried: Awaited<ReturnType<MemoriesRepository["matchesAfterWrite"]>> | undefined;
+    const result = await this.deps.memories.transaction(async (trx) => {
+      const before = await this.deps.memories.generationBeforeWrite(trx);
+      const done = await work(trx);
+      if (before === kept.generation) carried = await this.deps.memories.matchesAfterWrite(memoryId, filters, trx);
+      return done;
+    });
+    if (carried?.generation !== undefined) {
+      this.listing.advanceMatches(
+        kept.generation,
+        carried.generation,
+        kept.searches,
+        { id: memoryId, written: carried.memory },
+        this.maxKeptSearchMatches(),
+      );
+    }
+    return result;
   }
 
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
@@ -143,7 +207,7 @@ export class MemoriesService {
 
   async create(actor: Actor, input: ParsedMemoryInput): Promise<Memory> {
     const id = randomUUID();
-    await this.deps.memories.transaction(async (trx) => {
+    await this.writeKeepingSearches(id, async (trx) => {
       await this.assertAttachable(input.photo_ids, null, trx);
       await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fieldsOf(input) }, trx);
       await this.deps.photos.attach(id, input.photo_ids, trx);
@@ -157,7 +221,7 @@ export class MemoriesService {
    * stale copy (another tab saved first) is refused with 409 instead of silently winning.
    */
   async update(actor: Actor, id: string, input: ParsedMemoryInput, expectedVersion?: number): Promise<Memory> {
-    const removed = await this.deps.memories.transaction(async (trx) => {
+    const removed = await this.writeKeepingSearches(id, async (trx) => {
       const current = await this.deps.memories.findById(id, trx);
       if (!current) throw memoryNotFound();
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw conflict();
@@ -184,7 +248,7 @@ export class MemoriesService {
   }
 
   async remove(actor: Actor, id: string): Promise<void> {
-    const photos = await this.deps.memories.transaction(async (trx) => {
+    const photos = await this.writeKeepingSearches(id, async (trx) => {
       const owned = await this.deps.photos.ofMemory(id, trx);
       await this.deps.photos.deleteByIds(
         owned.map((photo) => photo.id),
@@ -207,7 +271,7 @@ export class MemoriesService {
     }
   }
 
-  private present(record: MemoryRecord): Memory {
+  private present(record: ListedMemory): Memory {
     const photos = record.photos.map((photo) => this.deps.presentPhoto(photo));
     return {
       id: record.id,
@@ -232,20 +296,13 @@ function fieldsOf(input: ParsedMemoryInput) {
   return { title: input.title, content: input.content, memory_date: input.memory_date, tags: input.tags ?? [] };
 }
 
-function conflict(): AppError {
-  return new AppError("memory_changed");
+/** The same words in any order, case or accents, and the same tag, find the same memories. */
+function searchKey(filter: ListFilter): string {
+  return JSON.stringify([searchWords(filter.q ?? "").sort(), filter.tag?.trim().toLowerCase() || null]);
 }
 
-/** The index of the first sort key below `after` in a descending list (its length when none is). */
-function firstIndexBelow(sortKeys: readonly string[], after: string): number {
-  let low = 0;
-  let high = sortKeys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sortKeys[middle]! < after) high = middle;
-    else low = middle + 1;
-  }
-  return low;
+function conflict(): AppError {
+  return new AppError("memory_changed");
 }
 
 function encodeCursor(sortKey: string): string {

@@ -126,7 +126,12 @@ export class PhotosService {
    * copy, never the original as uploaded; a photo whose display copy is not rendered yet shows its
    * preview meanwhile, and `content_type` is always what `url` serves.
    */
-  present(photo: PhotoRow): Photo {
+  present(
+    photo: Pick<
+      PhotoRow,
+      "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
+    >,
+  ): Photo {
     const displayed = photo.display_key ?? photo.preview_key;
     return {
       id: photo.id,
