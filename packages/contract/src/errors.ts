@@ -132,7 +132,10 @@ export const errorCatalogue = {
   too_many_enrolled_mfa_factors: { status: 422, message: "Maximum number of verified factors reached, unenroll to continue" },
   insufficient_aal: { status: 403, message: "AAL2 required to enroll a new factor" },
   mfa_verification_failed: { status: 422, message: "Invalid TOTP code entered" },
-  mfa_challenge_expired: { status: 422, message: "MFA challenge has expired, verify against another challenge or create a new challenge." },
+  mfa_challenge_expired: {
+    status: 422,
+    message: "MFA challenge has expired, verify against another challenge or create a new challenge.",
+  },
   mfa_ip_address_mismatch: { status: 422, message: "Challenge and verify IP addresses mismatch." },
 } as const satisfies Record<string, ErrorEntry>;
 
