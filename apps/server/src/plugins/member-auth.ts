@@ -113,10 +113,20 @@ export function serviceRoleAuthenticator(
 ): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
     try {
-      await authorize(request.headers.authorization);
+      await authorize(serviceRoleCredential(request));
     } catch (error) {
       if (error instanceof AppError && error.code === "no_authorization") throw new AppError("not_authenticated");
       throw error;
     }
   };
+}
+
+/**
+ * The service-role token as `Authorization: Bearer …`, or else from the `apikey` header, where
+ * Supabase clients send it too; both go through the same check. Never from the query string.
+ */
+function serviceRoleCredential(request: FastifyRequest): string | undefined {
+  if (request.headers.authorization !== undefined) return request.headers.authorization;
+  const apikey = request.headers.apikey;
+  return typeof apikey === "string" && apikey.trim() !== "" ? `Bearer ${apikey.trim()}` : undefined;
 }

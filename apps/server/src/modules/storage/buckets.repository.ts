@@ -1,11 +1,31 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { BucketRow, Database } from "../../db/schema";
+
+export const bucketSortColumns = ["id", "name", "created_at", "updated_at"] as const;
+
+/** How a bucket listing is narrowed and ordered (by name, ascending, unless said otherwise). */
+export interface BucketListOptions {
+  limit?: number | undefined;
+  offset?: number | undefined;
+  /** Part of the name, case-insensitive. */
+  search?: string | undefined;
+  sortColumn?: (typeof bucketSortColumns)[number] | undefined;
+  sortOrder?: "asc" | "desc" | undefined;
+}
 
 export class BucketsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  list(): Promise<BucketRow[]> {
-    return this.db.selectFrom("buckets").selectAll().orderBy("name").execute();
+  list(options: BucketListOptions = {}): Promise<BucketRow[]> {
+    let query = this.db.selectFrom("buckets").selectAll();
+    if (options.search) {
+      const pattern = `%${options.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) => eb(eb.fn("lower", ["name"]), "like", sql<string>`${pattern} escape '\\'`));
+    }
+    query = query.orderBy(options.sortColumn ?? "name", options.sortOrder ?? "asc").orderBy("id");
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    if (options.offset !== undefined) query = query.limit(options.limit ?? 1_000_000).offset(options.offset);
+    return query.execute();
   }
 
   find(id: string): Promise<BucketRow | undefined> {

@@ -1,7 +1,10 @@
 import type { BucketRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { BlobStore } from "./blob-store";
-import type { BucketsRepository } from "./buckets.repository";
+import type { BucketListOptions, BucketsRepository } from "./buckets.repository";
+
+/** The columns a listing may be sorted by. */
+export { bucketSortColumns } from "./buckets.repository";
 
 export const photoBucketId = "memory-photos";
 
@@ -28,7 +31,9 @@ const bucketNotFound = () => new AppError("not_found", { message: "Bucket not fo
 /**
  * Bucket management for operators (service role). Objects of bucket `b` live under the blob
  * key prefix `b/`. The photo bucket can be emptied (which removes every photo) but never
- * deleted, and never made public: photos are served only through signed URLs.
+ * deleted, and never made public: photos are served only through signed URLs. Other buckets
+ * may say `public` (Supabase clients set it); it is stored and reported, and serves nothing, as
+ * Memory Box has no public object URL (ADR 0024).
  */
 export class BucketsService {
   constructor(private readonly deps: { buckets: BucketsRepository; blobStore: BlobStore; now?: () => Date }) {}
@@ -37,8 +42,8 @@ export class BucketsService {
     return (this.deps.now?.() ?? new Date()).toISOString();
   }
 
-  async list(): Promise<BucketJson[]> {
-    return (await this.deps.buckets.list()).map(present);
+  async list(options: BucketListOptions = {}): Promise<BucketJson[]> {
+    return (await this.deps.buckets.list(options)).map(present);
   }
 
   async get(id: string): Promise<BucketJson> {
