@@ -173,6 +173,8 @@ export interface MfaFactorsTable {
   created_at: string;
   updated_at: string;
   last_challenged_at: string | null;
+  /** The 30 s time step of the last code accepted; a code of that step or an earlier one is refused. */
+  last_used_step: number | null;
 }
 export type MfaFactorRow = Selectable<MfaFactorsTable>;
 

@@ -20,6 +20,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", timestamp, (c) => c.notNull())
     .addColumn("updated_at", timestamp, (c) => c.notNull())
     .addColumn("last_challenged_at", timestamp)
+    // The 30 s step of the last accepted code: a code is accepted once, never replayed.
+    .addColumn("last_used_step", "integer")
     .execute();
   await db.schema
     .createIndex("mfa_factors_user_name_idx")

@@ -28,6 +28,20 @@ export class FactorsRepository {
     await this.summarize(factor.user_id, executor);
   }
 
+  /**
+   * Records the time step of an accepted code, unless one of that step or a later one was already
+   * accepted; true when this call recorded it (a code counts once, even raced).
+   */
+  async useStep(factorId: string, step: number, executor: Executor): Promise<boolean> {
+    const result = await executor
+      .updateTable("mfa_factors")
+      .set({ last_used_step: step })
+      .where("id", "=", factorId)
+      .where((eb) => eb.or([eb("last_used_step", "is", null), eb("last_used_step", "<", step)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async markVerified(factor: MfaFactorRow, now: string, executor: Executor): Promise<void> {
     await executor.updateTable("mfa_factors").set({ status: "verified", updated_at: now }).where("id", "=", factor.id).execute();
     // Enrolments of the same kind left unfinished are dropped, as Supabase Auth does.

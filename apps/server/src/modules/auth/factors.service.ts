@@ -67,6 +67,7 @@ export class FactorsService {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       last_challenged_at: null,
+      last_used_step: null,
     };
     await this.deps.sessionRows.transaction(async (trx) => {
       await this.deps.factors.deleteUnverifiedOlderThan(
@@ -125,15 +126,20 @@ export class FactorsService {
     if (expired || challenge.failed_attempts >= maxWrongCodes) throw new AppError("mfa_challenge_expired");
 
     const totp = new TOTP({ secret: Secret.fromBase32(factor.secret ?? "") });
-    if (!/^\d{6}$/.test(code) || totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) === null) {
+    const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) : null;
+    if (delta === null) {
       await this.deps.factors.countWrongCode(challenge.id);
       await this.record("factor.verification_failed", caller, { factor_id: factor.id }, context);
       throw new AppError("mfa_verification_failed");
     }
+    const step = totp.counter({ timestamp: now.getTime() }) + delta;
 
     const answer = await this.deps.sessionRows.transaction(async (trx) => {
       if (!(await this.deps.factors.markChallengeVerified(challenge.id, now.toISOString(), trx)))
         throw new AppError("mfa_ip_address_mismatch");
+      // A code already accepted (seen over a shoulder, or replayed) opens nothing a second time.
+      if (!(await this.deps.factors.useStep(factor.id, step, trx)))
+        throw new AppError("mfa_verification_failed", { message: "This code was already used; wait for the next one." });
       if (factor.status !== "verified") await this.deps.factors.markVerified(factor, now.toISOString(), trx);
       const sessionJson = await this.deps.sessions.raiseToAal2(caller, "totp", trx);
       const user = await this.deps.users.findById(caller.user.id, trx);
@@ -158,7 +164,9 @@ export class FactorsService {
 
   /** The operator's view: an account's factors, without their secrets. */
   async listForAdmin(userId: string): Promise<Record<string, unknown>[]> {
-    return (await this.deps.factors.listOfUser(userId)).map(({ secret: _secret, user_id: _user, ...factor }) => factor);
+    return (await this.deps.factors.listOfUser(userId)).map(
+      ({ secret: _secret, user_id: _user, last_used_step: _step, ...factor }) => factor,
+    );
   }
 
   /** The operator removes a factor (a member who lost their phone); 404 when the account has no such factor. */
@@ -169,7 +177,7 @@ export class FactorsService {
     await this.deps.audit.record({ action: "factor.removed_by_admin", detail: { user_id: userId, factor_id: factor.id } });
     const user = await this.deps.users.findById(userId);
     if (user && factor.status === "verified") this.notify(user, "factors_removed");
-    const { secret: _secret, user_id: _user, ...presented } = factor;
+    const { secret: _secret, user_id: _user, last_used_step: _step, ...presented } = factor;
     return presented;
   }
 

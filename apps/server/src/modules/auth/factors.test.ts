@@ -12,13 +12,14 @@ const codeFor = (secret: string, offsetSeconds = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + offsetSeconds * 1000 });
 
 /** Enrols a TOTP factor and verifies it with a right code: the client's session is then aal2. */
-async function enrolVerified(auth: GoTrueClient, friendlyName: string): Promise<{ id: string; secret: string }> {
+async function enrolVerified(auth: GoTrueClient, friendlyName: string): Promise<{ id: string; secret: string; code: string }> {
   const enrolled = await auth.mfa.enroll({ factorType: "totp", friendlyName });
   expect(enrolled.error).toBeNull();
   const { id, totp } = enrolled.data as { id: string; totp: { secret: string } };
-  const verified = await auth.mfa.challengeAndVerify({ factorId: id, code: codeFor(totp.secret) });
+  const code = codeFor(totp.secret);
+  const verified = await auth.mfa.challengeAndVerify({ factorId: id, code });
   expect(verified.error).toBeNull();
-  return { id, secret: totp.secret };
+  return { id, secret: totp.secret, code };
 }
 
 describe.each(testEngines)("TOTP factors on %s", (engine) => {
@@ -116,7 +117,7 @@ describe.each(testEngines)("TOTP factors on %s", (engine) => {
   it("asks a new sign-in for the second factor: aal1 with aal2 next, refused enrolment and removal until verified", async () => {
     const { email } = await confirmedMember(server);
     const first = await signedInClient(server, email);
-    const { id, secret } = await enrolVerified(first.auth, "Phone");
+    const { id, secret, code } = await enrolVerified(first.auth, "Phone");
 
     const { auth } = await signedInClient(server, email);
     const assurance = (await auth.mfa.getAuthenticatorAssuranceLevel()).data!;
@@ -127,8 +128,14 @@ describe.each(testEngines)("TOTP factors on %s", (engine) => {
     });
     expect((await auth.mfa.unenroll({ factorId: id })).error).toMatchObject({ status: 422, code: "insufficient_aal" });
 
-    // The previous period's code still counts (one step of clock skew either way).
-    expect((await auth.mfa.challengeAndVerify({ factorId: id, code: codeFor(secret, -30) })).error).toBeNull();
+    // A code counts once: the one that verified the factor opens nothing again.
+    expect((await auth.mfa.challengeAndVerify({ factorId: id, code })).error).toMatchObject({
+      status: 422,
+      code: "mfa_verification_failed",
+      message: "This code was already used; wait for the next one.",
+    });
+    // The next period's code already counts (one step of clock skew either way).
+    expect((await auth.mfa.challengeAndVerify({ factorId: id, code: codeFor(secret, 30) })).error).toBeNull();
     expect((await auth.mfa.getAuthenticatorAssuranceLevel()).data?.currentLevel).toBe("aal2");
 
     const removed = await auth.mfa.unenroll({ factorId: id });
@@ -163,7 +170,7 @@ describe.each(testEngines)("TOTP factors on %s", (engine) => {
     // The auth service still serves it, so the client can ask for the code.
     expect((await auth.getUser()).error).toBeNull();
 
-    expect((await auth.mfa.challengeAndVerify({ factorId: id, code: codeFor(secret) })).error).toBeNull();
+    expect((await auth.mfa.challengeAndVerify({ factorId: id, code: codeFor(secret, 30) })).error).toBeNull();
     for (const [method, url] of routes.filter(([, url]) => url !== "/api/v1/events")) {
       expect((await api(auth, method, url)).statusCode, `${method} ${url}`).toBeLessThan(300);
     }
