@@ -117,6 +117,14 @@ describe("two-step verification", () => {
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("That code is not right.");
 
+    client.mfaMocks.challengeAndVerify.mockResolvedValueOnce({
+      data: null,
+      error: new AuthApiError("This code was already used; wait for the next one.", 422, "mfa_verification_failed"),
+    });
+    await user.type(screen.getByLabelText("Authentication code"), "654321");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("That code was already used. Wait for the next code in your app.");
+
     await user.type(screen.getByLabelText("Authentication code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(client.mfaMocks.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: "fake-factor", code: "123456" });

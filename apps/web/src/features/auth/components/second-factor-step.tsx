@@ -10,7 +10,10 @@ import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field
 /** What a refused code means, in words. */
 function problemText(error: unknown): string {
   if (isAuthError(error) && error.code === ErrorCode.mfa_verification_failed)
-    return "That code is not right. Use the newest code your authenticator app shows.";
+    // A right code already used once is refused too: its own words say to wait for the next one.
+    return error.message.includes("already used")
+      ? "That code was already used. Wait for the next code in your app."
+      : "That code is not right. Use the newest code your authenticator app shows.";
   if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
     return "Too many wrong codes. Wait for a new code in your app and try again.";
   return "The code could not be checked just now. Please try again.";
