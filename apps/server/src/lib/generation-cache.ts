@@ -14,6 +14,11 @@ export class GenerationCache<V> {
     this.values = new BoundedCache<string, V>(capacity);
   }
 
+  /** The generation the values are filed under (-1 before the first). */
+  get filedUnder(): number {
+    return this.generation;
+  }
+
   get(generation: number, key: string): V | undefined {
     return generation === this.generation ? this.values.get(key) : undefined;
   }

@@ -31,14 +31,11 @@ declare module "fastify" {
  */
 export function memberAuthenticator(sessions: SessionService, memberCheck: MemberCheck): MemberAuthenticator {
   return async (request) => {
-    let found: Awaited<ReturnType<typeof sessions.authenticateWith<MemberSession>>>;
-    try {
-      found = await sessions.authenticateWith(request.headers.authorization, memberCheck);
-    } catch (error) {
-      throw asUnauthenticated(error);
-    }
-    assertSecondFactorProven(found.session);
-    return { ...found.caller, collection: found.session.collection };
+    const { caller, session } = await unauthenticatedOnRefusal(
+      sessions.authenticateWith(request.headers.authorization, memberCheck),
+    );
+    assertSecondFactorProven(session);
+    return { ...caller, collection: session.collection };
   };
 }
 
@@ -70,14 +67,18 @@ export function photoViewerAuthenticator(
     }
     const sessionId = sessionOfCookie(request);
     if (sessionId === undefined) throw new AppError("not_authenticated");
-    let session: MemberSession;
-    try {
-      session = await sessions.admitSession(sessionId, memberCheck);
-    } catch (error) {
-      throw asUnauthenticated(error);
-    }
+    const session = await unauthenticatedOnRefusal(sessions.admitSession(sessionId, memberCheck));
     assertSecondFactorProven(session);
   };
+}
+
+/** The session the auth service admits, or its refusal as a 401 (`asUnauthenticated`). */
+async function unauthenticatedOnRefusal<T>(admission: Promise<T>): Promise<T> {
+  try {
+    return await admission;
+  } catch (error) {
+    throw asUnauthenticated(error);
+  }
 }
 
 /** The auth service's refusals as 401s with their own codes, so a client can tell an ended session from a bad token. */

@@ -55,9 +55,16 @@ export class FactorsRepository {
     await this.summarize(factor.user_id, executor);
   }
 
-  async delete(userId: string, factorId: string, executor: Executor): Promise<void> {
-    await executor.deleteFrom("mfa_factors").where("id", "=", factorId).where("user_id", "=", userId).execute();
+  /** Deletes the account's factors with these ids, or all of them; returns those deleted. */
+  async delete(userId: string, factorIds: readonly string[] | "all", executor: Executor): Promise<MfaFactorRow[]> {
+    let query = executor.deleteFrom("mfa_factors").where("user_id", "=", userId);
+    if (factorIds !== "all") {
+      if (factorIds.length === 0) return [];
+      query = query.where("id", "in", factorIds);
+    }
+    const deleted = await query.returningAll().execute();
     await this.summarize(userId, executor);
+    return deleted;
   }
 
   /** Unfinished enrolments older than `before`: removed before a new one is counted. */

@@ -156,7 +156,7 @@ export class FactorsService {
     const factor = await this.factorOf(caller, factorId);
     if (factor.status === "verified" && caller.claims.aal !== "aal2")
       throw new AppError("insufficient_aal", { status: 422, message: "AAL2 required to unenroll verified factor" });
-    await this.remove(caller.user.id, factor.id);
+    await this.remove(caller.user.id, [factor.id]);
     await this.record("factor.unenrolled", caller, { factor_id: factor.id });
     if (factor.status === "verified") this.notify(caller.user, "factors_removed");
     return { id: factor.id };
@@ -164,21 +164,16 @@ export class FactorsService {
 
   /** The operator's view: an account's factors, without their secrets. */
   async listForAdmin(userId: string): Promise<Record<string, unknown>[]> {
-    return (await this.deps.factors.listOfUser(userId)).map(
-      ({ secret: _secret, user_id: _user, last_used_step: _step, ...factor }) => factor,
-    );
+    return (await this.deps.factors.listOfUser(userId)).map(presentForAdmin);
   }
 
   /** The operator removes a factor (a member who lost their phone); 404 when the account has no such factor. */
   async removeForAdmin(userId: string, factorId: string): Promise<Record<string, unknown>> {
-    const factor = await this.deps.factors.find(userId, factorId);
+    const [factor] = await this.remove(userId, [factorId]);
     if (!factor) throw new AppError("mfa_factor_not_found");
-    await this.remove(userId, factor.id);
     await this.deps.audit.record({ action: "factor.removed_by_admin", detail: { user_id: userId, factor_id: factor.id } });
-    const user = await this.deps.users.findById(userId);
-    if (user && factor.status === "verified") this.notify(user, "factors_removed");
-    const { secret: _secret, user_id: _user, last_used_step: _step, ...presented } = factor;
-    return presented;
+    if (factor.status === "verified") await this.notifyAccount(userId, "factors_removed");
+    return presentForAdmin(factor);
   }
 
   /**
@@ -187,25 +182,32 @@ export class FactorsService {
    * Returns how many factors there were.
    */
   async resetAll(userId: string, resetBy: string): Promise<number> {
-    const factors = await this.deps.factors.listOfUser(userId);
-    for (const factor of factors) await this.remove(userId, factor.id);
+    const removed = await this.remove(userId, "all");
     await this.deps.audit.record({
       action: "factor.reset",
-      detail: { user_id: userId, reset_by: resetBy, count: factors.length },
+      detail: { user_id: userId, reset_by: resetBy, count: removed.length },
     });
-    const user = await this.deps.users.findById(userId);
-    if (user && factors.some((factor) => factor.status === "verified")) this.notify(user, "factors_removed");
-    return factors.length;
+    if (removed.some((factor) => factor.status === "verified")) await this.notifyAccount(userId, "factors_removed");
+    return removed.length;
   }
 
-  /** Deletes the factor; with no verified factor left, the account's sessions are back at aal1. */
-  private async remove(userId: string, factorId: string): Promise<void> {
-    await this.deps.sessionRows.transaction(async (trx) => {
-      await this.deps.factors.delete(userId, factorId, trx);
+  /**
+   * Deletes the factors in one transaction; with no verified factor left, the account's sessions
+   * are back at aal1. Returns the factors deleted.
+   */
+  private remove(userId: string, factorIds: readonly string[] | "all"): Promise<MfaFactorRow[]> {
+    return this.deps.sessionRows.transaction(async (trx) => {
+      const removed = await this.deps.factors.delete(userId, factorIds, trx);
       const left = await this.deps.factors.listOfUser(userId, trx);
-      if (!left.some((factor) => factor.status === "verified"))
+      if (removed.length > 0 && !left.some((factor) => factor.status === "verified"))
         await this.deps.sessionRows.lowerAllToAal1(userId, this.now().toISOString(), trx);
+      return removed;
     });
+  }
+
+  private async notifyAccount(userId: string, kind: "factor_added" | "factors_removed"): Promise<void> {
+    const user = await this.deps.users.findById(userId);
+    if (user) this.notify(user, kind);
   }
 
   /** A notice with no link or code, sent in the background (the mailer logs a failure). */
@@ -239,4 +241,9 @@ export class FactorsService {
 async function qrCodeSvg(uri: string): Promise<string> {
   const svg = await QRCode.toString(uri, { type: "svg", margin: 1, color: { dark: "#000000", light: "#ffffff" } });
   return svg.replaceAll("#000000", "black").replaceAll("#ffffff", "white");
+}
+
+/** A factor as the admin API shows it: without its secret or its last accepted time step. */
+function presentForAdmin({ secret: _secret, user_id: _user, last_used_step: _step, ...factor }: MfaFactorRow) {
+  return factor;
 }

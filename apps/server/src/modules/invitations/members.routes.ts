@@ -3,7 +3,8 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
-import type { MemberCaller, MembersService } from "./members.service";
+import type { InvitationCaller } from "./invitations.service";
+import type { MembersService } from "./members.service";
 
 export interface MembersRoutesOptions {
   service: MembersService;
@@ -18,7 +19,7 @@ const ownersOnly = "Owners only; others get 403 owner_only.";
 /** `/api/v1/members`: who is in, and the owners' invitations, removals and roles. */
 export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async (app, { service, authenticate }) => {
   requireMembers(app, authenticate);
-  const caller = (request: FastifyRequest): MemberCaller => {
+  const caller = (request: FastifyRequest): InvitationCaller => {
     const { user } = memberOf(request);
     return { userId: user.id, email: user.email };
   };

@@ -2,15 +2,8 @@ import type { InvitationSent, Member, MemberDirectory, MemberRole } from "@memor
 import { AppError } from "../../errors";
 import { hasVerifiedFactor } from "../auth";
 import { type Mailer, renderInvitation } from "../mail";
-import type { InvitationsService } from "./invitations.service";
-import { normalizeEmail } from "./invitations.service";
+import { type InvitationCaller, type InvitationsService, normalizeEmail } from "./invitations.service";
 import type { MemberRecord, MembersRepository } from "./members.repository";
-
-/** The signed-in member asking, as the product API's door let them in. */
-export interface MemberCaller {
-  userId: string;
-  email: string;
-}
 
 export interface MembersServiceDeps {
   members: MembersRepository;
@@ -35,7 +28,7 @@ const commandLine = "cli";
 export class MembersService {
   constructor(private readonly deps: MembersServiceDeps) {}
 
-  async directory(caller: MemberCaller): Promise<MemberDirectory> {
+  async directory(caller: InvitationCaller): Promise<MemberDirectory> {
     const role = await this.roleOf(caller);
     const records = await this.deps.members.list();
     if (role !== "owner") {
@@ -64,7 +57,7 @@ export class MembersService {
    * Puts the address on the list and e-mails it a link to the sign-up form. An address invited
    * before and not joined yet gets the link again; a member's address is refused.
    */
-  async invite(caller: MemberCaller, rawEmail: string): Promise<InvitationSent> {
+  async invite(caller: InvitationCaller, rawEmail: string): Promise<InvitationSent> {
     await this.requireOwner(caller);
     const email = normalizeEmail(rawEmail);
     let invitation = await this.deps.invitations.get(email);
@@ -87,7 +80,7 @@ export class MembersService {
   }
 
   /** Takes a pending invitation back; a member's is refused (removing the member does that). */
-  async revokeInvitation(caller: MemberCaller, rawEmail: string): Promise<void> {
+  async revokeInvitation(caller: InvitationCaller, rawEmail: string): Promise<void> {
     await this.requireOwner(caller);
     const email = normalizeEmail(rawEmail);
     const invitation = await this.deps.invitations.get(email);
@@ -100,20 +93,20 @@ export class MembersService {
    * Ends a member's access: their invitation goes and every session with it, at once. Their account
    * and memories stay, still under their display name. The last owner cannot be removed.
    */
-  async remove(caller: MemberCaller, userId: string): Promise<void> {
+  async remove(caller: InvitationCaller, userId: string): Promise<void> {
     await this.requireOwner(caller);
     const member = await this.memberById(userId);
     await this.deps.invitations.revoke(member.email, caller.userId);
   }
 
   /** For a member who lost their authenticator app: signing in needs only their password again. */
-  async resetSecondFactors(caller: MemberCaller, userId: string): Promise<void> {
+  async resetSecondFactors(caller: InvitationCaller, userId: string): Promise<void> {
     await this.requireOwner(caller);
     const member = await this.memberById(userId);
     await this.deps.resetSecondFactors(member.id, caller.userId);
   }
 
-  async setRole(caller: MemberCaller, userId: string, role: MemberRole): Promise<Member> {
+  async setRole(caller: InvitationCaller, userId: string, role: MemberRole): Promise<Member> {
     await this.requireOwner(caller);
     const member = await this.memberById(userId);
     await this.deps.invitations.setRole(member.email, role, caller.userId);
@@ -126,11 +119,11 @@ export class MembersService {
     return member;
   }
 
-  private async roleOf(caller: MemberCaller): Promise<MemberRole> {
+  private async roleOf(caller: InvitationCaller): Promise<MemberRole> {
     return (await this.deps.invitations.get(caller.email))?.role ?? "member";
   }
 
-  private async requireOwner(caller: MemberCaller): Promise<void> {
+  private async requireOwner(caller: InvitationCaller): Promise<void> {
     if ((await this.roleOf(caller)) !== "owner") throw new AppError("owner_only");
   }
 

@@ -91,7 +91,7 @@ export class ListingCache {
     memory: { id: string; written: MatchesAfterWrite },
     max: number,
   ): void {
-    if (this.searchMatches.kept().generation !== from || to <= from) return;
+    if (this.searchMatches.filedUnder !== from || to <= from) return;
     searches.forEach(([key, kept], index) => {
       const { sortKeys, ids } = kept.matches;
       const at = ids.indexOf(memory.id);

@@ -23,8 +23,9 @@ export class BucketsRepository {
       query = query.where((eb) => eb(eb.fn("lower", ["name"]), "like", sql<string>`${pattern} escape '\\'`));
     }
     query = query.orderBy(options.sortColumn ?? "name", options.sortOrder ?? "asc").orderBy("id");
-    if (options.limit !== undefined) query = query.limit(options.limit);
-    if (options.offset !== undefined) query = query.limit(options.limit ?? 1_000_000).offset(options.offset);
+    // SQLite takes an offset only after a limit.
+    if (options.limit !== undefined || options.offset !== undefined) query = query.limit(options.limit ?? 1_000_000);
+    if (options.offset !== undefined) query = query.offset(options.offset);
     return query.execute();
   }
 
