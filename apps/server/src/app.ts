@@ -177,12 +177,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     accounts: auth.accounts,
     sessions: auth.sessions,
     factors: auth.factors,
+    passkeys: auth.passkeys,
     keys: auth.keys,
     rateLimits: config.auth.rateLimits,
     secureCookies,
     signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
-  await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin, factors: auth.factors });
+  await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin, factors: auth.factors, passkeys: auth.passkeys });
   await app.register(rpcRoutes, {
     service: invitations,
     authenticate: async (request) => {

@@ -72,6 +72,26 @@ describe("loadConfig", () => {
     }
   });
 
+  it("registers passkeys with PUBLIC_URL's host unless told otherwise, and refuses origins off that host", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://memories.example.org" }, defaults).auth.webauthn).toEqual({
+      rpId: "memories.example.org",
+      rpName: "Memory Box",
+      origins: ["https://memories.example.org"],
+    });
+    const shared = loadConfig(
+      { AUTH_WEBAUTHN_RP_ID: "example.org", AUTH_WEBAUTHN_ORIGINS: "https://memories.example.org, https://example.org/" },
+      defaults,
+    );
+    expect(shared.auth.webauthn).toMatchObject({
+      rpId: "example.org",
+      origins: ["https://memories.example.org", "https://example.org"],
+    });
+    expect(() =>
+      loadConfig({ PUBLIC_URL: "https://memories.example.org", AUTH_WEBAUTHN_RP_ID: "example.net" }, defaults),
+    ).toThrow(/AUTH_WEBAUTHN_RP_ID: https:\/\/memories.example.org is not on example.net/);
+    expect(() => loadConfig({ AUTH_WEBAUTHN_ORIGINS: "memories.example.org" }, defaults)).toThrow(/AUTH_WEBAUTHN_ORIGINS/);
+  });
+
   it("rejects a port out of range", () => {
     expect(() => loadConfig({ PORT: "70000" }, defaults)).toThrow(/PORT/);
   });

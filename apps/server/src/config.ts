@@ -63,6 +63,15 @@ export interface AuthConfig {
   siteUrl: string;
   /** Further allowed redirect targets; `*` matches within a path segment, `**` across segments. */
   redirectUrls: string[];
+  /** Who passkeys and security keys are registered with (ADR 0025). */
+  webauthn: WebauthnConfig;
+}
+
+/** The WebAuthn relying party: its id (a host name) and the origins its ceremonies may come from. */
+export interface WebauthnConfig {
+  rpId: string;
+  rpName: string;
+  origins: string[];
 }
 
 /** Requests per five minutes per client address. */
@@ -104,6 +113,14 @@ const optionalText = z
   .trim()
   .transform((value) => (value === "" ? undefined : value))
   .optional();
+
+/** Comma-separated entries, blanks dropped. */
+const commaList = optionalText.transform((value) =>
+  (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean),
+);
 
 const url = (protocols: string[], hint: string) =>
   optionalText.refine((value) => value === undefined || matchesProtocol(value, protocols), {
@@ -192,12 +209,13 @@ const environmentSchema = z
       message: "must be at least 32 characters",
     }),
     AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
-    AUTH_REDIRECT_URLS: optionalText.transform((value) =>
-      (value ?? "")
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    ),
+    AUTH_REDIRECT_URLS: commaList,
+    AUTH_WEBAUTHN_RP_ID: optionalText.refine((value) => value === undefined || /^[a-z0-9.-]+$/i.test(value), {
+      message: "must be a host name, such as memories.example.org",
+    }),
+    AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
+      message: "must be origins separated by commas, such as https://memories.example.org",
+    }),
   })
   .superRefine((vars, context) => {
     // Autoconfirm gives a session to whoever signs up, before anyone proved the mailbox: with an
@@ -210,7 +228,50 @@ const environmentSchema = z
           "cannot be true while AUTH_INVITE_ONLY is true: it would let anyone who knows an invited address sign up as that member. Members confirm by e-mail; set AUTH_INVITE_ONLY=false only for an open installation",
       });
     }
+    // A browser offers a passkey only to pages whose host is the relying party id or under it.
+    // Checked only over values that parsed: a bad PORT or PUBLIC_URL has its own message.
+    if (context.issues.length > 0) return;
+    const webauthn = webauthnConfig(vars);
+    const stray = webauthn.origins.filter((origin) => !hostIsWithin(new URL(origin).hostname, webauthn.rpId));
+    if (stray.length > 0) {
+      context.addIssue({
+        code: "custom",
+        path: [vars.AUTH_WEBAUTHN_ORIGINS.length > 0 ? "AUTH_WEBAUTHN_ORIGINS" : "AUTH_WEBAUTHN_RP_ID"],
+        message: `${stray.join(", ")} is not on ${webauthn.rpId} or a host under it: passkeys made there could not be used`,
+      });
+    }
   });
+
+/** The relying party: by default the host and origin of PUBLIC_URL, which is where members sign in. */
+function webauthnConfig(vars: {
+  PUBLIC_URL?: string | undefined;
+  PORT: number;
+  AUTH_WEBAUTHN_RP_ID?: string | undefined;
+  AUTH_WEBAUTHN_ORIGINS: string[];
+}): WebauthnConfig {
+  const publicUrl = new URL(vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`);
+  return {
+    rpId: (vars.AUTH_WEBAUTHN_RP_ID ?? publicUrl.hostname).toLowerCase(),
+    rpName: "Memory Box",
+    origins:
+      vars.AUTH_WEBAUTHN_ORIGINS.length > 0
+        ? vars.AUTH_WEBAUTHN_ORIGINS.map((origin) => new URL(origin).origin)
+        : [publicUrl.origin],
+  };
+}
+
+function hostIsWithin(host: string, rpId: string): boolean {
+  return host === rpId || host.endsWith(`.${rpId}`);
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value.replace(/\/+$/, "");
+  } catch {
+    return false;
+  }
+}
 
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -260,6 +321,7 @@ export function loadConfig(
       jwtIssuer: `${publicUrl}/auth/v1`,
       siteUrl: (vars.AUTH_SITE_URL ?? publicUrl).replace(/\/+$/, ""),
       redirectUrls: vars.AUTH_REDIRECT_URLS,
+      webauthn: webauthnConfig(vars),
     },
     photos: {
       maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,

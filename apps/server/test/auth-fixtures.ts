@@ -144,6 +144,7 @@ export async function startAuthServer(
           storage,
           storageKey: `test-${randomUUID()}`,
           fetch: jar.fetch,
+          experimental: { passkey: true },
           ...clientOptions,
         });
         return { auth, storage, openLink: (link) => openLink(link, jar.fetch) };

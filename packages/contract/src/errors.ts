@@ -137,6 +137,14 @@ export const errorCatalogue = {
     message: "MFA challenge has expired, verify against another challenge or create a new challenge.",
   },
   mfa_ip_address_mismatch: { status: 422, message: "Challenge and verify IP addresses mismatch." },
+
+  // Passkeys and security keys (/auth/v1/passkeys, WebAuthn factors), with Supabase Auth's codes.
+  webauthn_challenge_not_found: { status: 400, message: "WebAuthn challenge not found or already used" },
+  webauthn_challenge_expired: { status: 400, message: "WebAuthn challenge has expired, start again" },
+  webauthn_verification_failed: { status: 400, message: "The authenticator's answer could not be verified" },
+  webauthn_credential_exists: { status: 422, message: "This authenticator is already registered" },
+  webauthn_credential_not_found: { status: 404, message: "Passkey not found" },
+  too_many_passkeys: { status: 422, message: "Maximum number of passkeys reached, remove one to continue" },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

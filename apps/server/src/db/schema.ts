@@ -12,6 +12,8 @@ export interface Database {
   sessions: SessionsTable;
   mfa_factors: MfaFactorsTable;
   mfa_challenges: MfaChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
   one_time_tokens: OneTimeTokensTable;
@@ -166,10 +168,12 @@ export interface MfaFactorsTable {
   id: string;
   user_id: string;
   friendly_name: string;
-  factor_type: "totp";
+  factor_type: "totp" | "webauthn";
   status: "unverified" | "verified";
   /** The TOTP secret, base32. */
   secret: string | null;
+  /** A security key's credential, JSON (`StoredCredential`), once the factor is verified. */
+  webauthn_credential: string | null;
   created_at: string;
   updated_at: string;
   last_challenged_at: string | null;
@@ -185,8 +189,39 @@ export interface MfaChallengesTable {
   created_at: string;
   verified_at: string | null;
   failed_attempts: Generated<number>;
+  /** What the security key must sign, base64url; null for a TOTP challenge. */
+  webauthn_challenge: string | null;
 }
 export type MfaChallengeRow = Selectable<MfaChallengesTable>;
+
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  /** base64url of the authenticator's credential id. */
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  sign_count: number;
+  /** JSON array of the transports the authenticator named (usb, internal, hybrid, …). */
+  transports: string;
+  friendly_name: string;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+export type PasskeyRow = Selectable<PasskeysTable>;
+
+export interface WebauthnChallengesTable {
+  id: string;
+  /** The member registering a passkey; null for a sign-in, whose member the answer names. */
+  user_id: string | null;
+  purpose: "passkey_registration" | "passkey_authentication";
+  /** base64url of the random challenge the authenticator signs. */
+  challenge: string;
+  created_at: string;
+  expires_at: string;
+}
+export type WebauthnChallengeRow = Selectable<WebauthnChallengesTable>;
 
 export interface AuditLogTable {
   id: string;

@@ -5,11 +5,13 @@ import * as schemas from "./admin.schemas";
 import type { AdminCaller, AdminContext, AdminService, UserAttributes, UserPage } from "./admin.service";
 import { registerAuthErrorHandling } from "./auth-errors";
 import type { FactorsService } from "./factors.service";
+import type { PasskeysService } from "./passkeys.service";
 import { AppError } from "../../errors";
 
 export interface AdminRoutesOptions {
   admin: AdminService;
   factors: FactorsService;
+  passkeys: PasskeysService;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface AdminRoutesOptions {
  * for holders of a service-role token. Handlers translate the wire format; the rules live in
  * AdminService.
  */
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin, factors }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin, factors, passkeys }) => {
   // Checked before the body is read, so a caller without a token learns nothing about the input.
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
   app.addHook("onRequest", async (request) => {
@@ -52,6 +54,20 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.delete("/admin/users/:id/factors/:factorId", { schema: { params: schemas.UserFactorParams } }, async (request) =>
     factors.removeForAdmin(request.params.id, request.params.factorId),
+  );
+
+  app.get("/admin/users/:id/passkeys", { schema: { params: schemas.UserIdParams } }, async (request) => {
+    await admin.getUser(request.params.id);
+    return passkeys.listForAdmin(request.params.id);
+  });
+
+  app.delete(
+    "/admin/users/:id/passkeys/:passkeyId",
+    { schema: { params: schemas.UserPasskeyParams } },
+    async (request, reply) => {
+      await passkeys.removeForAdmin(request.params.id, request.params.passkeyId);
+      return reply.code(204).send();
+    },
   );
 
   // `should_soft_delete` is accepted for auth-js, which always sends it; deletes are always hard.

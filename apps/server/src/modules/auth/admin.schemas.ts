@@ -25,6 +25,7 @@ export const ListUsersQuery = z.looseObject({
 });
 export const UserIdParams = z.object({ id: z.string() });
 export const UserFactorParams = z.object({ id: z.string(), factorId: z.string() });
+export const UserPasskeyParams = z.object({ id: z.string(), passkeyId: z.string() });
 export const AdminUserBody = z.looseObject({
   email: text,
   phone: text,

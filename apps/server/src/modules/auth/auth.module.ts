@@ -12,9 +12,12 @@ import { FactorsRepository } from "./factors.repository";
 import { FactorsService } from "./factors.service";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
+import { PasskeysRepository } from "./passkeys.repository";
+import { PasskeysService } from "./passkeys.service";
 import { PasswordFailuresRepository } from "./password-failures.repository";
 import { PasswordHasher } from "./password-hasher";
 import { PasswordPolicy } from "./password-policy";
+import { RelyingParty } from "./relying-party";
 import { type SessionLookup, SessionService } from "./session.service";
 import { SessionsRepository } from "./sessions.repository";
 import { SigningKeys } from "./signing-keys";
@@ -28,6 +31,7 @@ export interface AuthModule {
   admin: AdminService;
   devices: DevicesService;
   factors: FactorsService;
+  passkeys: PasskeysService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -106,15 +110,29 @@ export async function createAuthModule(deps: {
     ...clock,
   });
   const devices = new DevicesService({ sessions: sessionsRepository, audit, ...(deps.now ? { now: deps.now } : {}) });
+  const factorRows = new FactorsRepository(db);
+  const relyingParty = new RelyingParty(config.auth.webauthn);
   const factors = new FactorsService({
-    factors: new FactorsRepository(db),
+    factors: factorRows,
     users,
     sessionRows: sessionsRepository,
     sessions,
+    relyingParty,
     audit,
     defaultIssuer: new URL(config.auth.siteUrl).host,
     mailer: deps.mailer,
     ...(deps.now ? { now: deps.now } : {}),
   });
-  return { keys, users, sessions, accounts, admin, devices, factors };
+  const passkeys = new PasskeysService({
+    passkeys: new PasskeysRepository(db),
+    factors: factorRows,
+    users,
+    sessionRows: sessionsRepository,
+    sessions,
+    relyingParty,
+    audit,
+    mailer: deps.mailer,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  return { keys, users, sessions, accounts, admin, devices, factors, passkeys };
 }

@@ -10,6 +10,7 @@ import { registerAuthErrorHandling, registerAuthNotFound } from "./auth-errors";
 import { presentUser } from "./auth.presenter";
 import * as schemas from "./auth.schemas";
 import type { FactorsService } from "./factors.service";
+import type { PasskeysService } from "./passkeys.service";
 import type { SessionService } from "./session.service";
 import type { SigningKeys } from "./signing-keys";
 
@@ -17,6 +18,7 @@ export interface AuthRoutesOptions {
   accounts: AccountService;
   sessions: SessionService;
   factors: FactorsService;
+  passkeys: PasskeysService;
   keys: SigningKeys;
   rateLimits: AuthRateLimits | false;
   /** Whether members reach us over https: the sign-up cookie is then Secure. */
@@ -279,8 +281,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post("/factors", { ...limit("verify"), schema: { body: schemas.EnrollFactorBody } }, async (request) =>
     factors.enroll(await caller(request), request.body),
   );
-  app.post("/factors/:id/challenge", { ...limit("verify"), schema: { params: schemas.FactorParams } }, async (request) =>
-    factors.challenge(await caller(request), request.params.id, context(request)),
+  app.post(
+    "/factors/:id/challenge",
+    { ...limit("verify"), schema: { params: schemas.FactorParams, body: schemas.ChallengeFactorBody } },
+    async (request) => factors.challenge(await caller(request), request.params.id, request.body, context(request)),
   );
   app.post(
     "/factors/:id/verify",
@@ -290,6 +294,31 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.delete("/factors/:id", { schema: { params: schemas.FactorParams } }, async (request) =>
     factors.unenroll(await caller(request), request.params.id),
   );
+
+  // Passkeys (ADR 0025), on the routes of Supabase Auth's passkey API.
+  const { passkeys } = options;
+  app.post("/passkeys/registration/options", { ...limit("verify") }, async (request) =>
+    passkeys.registrationOptions(await caller(request)),
+  );
+  app.post(
+    "/passkeys/registration/verify",
+    { ...limit("verify"), schema: { body: schemas.PasskeyCeremonyBody } },
+    async (request) => passkeys.verifyRegistration(await caller(request), request.body, context(request)),
+  );
+  app.post("/passkeys/authentication/options", { ...limit("token") }, async () => passkeys.authenticationOptions());
+  app.post(
+    "/passkeys/authentication/verify",
+    { ...limit("token"), schema: { body: schemas.PasskeyCeremonyBody } },
+    async (request) => passkeys.verifyAuthentication(request.body, context(request)),
+  );
+  app.get("/passkeys", async (request) => passkeys.list(await caller(request)));
+  app.patch("/passkeys/:id", { schema: { params: schemas.PasskeyParams, body: schemas.UpdatePasskeyBody } }, async (request) =>
+    passkeys.rename(await caller(request), request.params.id, request.body.friendly_name),
+  );
+  app.delete("/passkeys/:id", { schema: { params: schemas.PasskeyParams } }, async (request, reply) => {
+    await passkeys.remove(await caller(request), request.params.id);
+    return reply.code(204).send();
+  });
 };
 
 function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): {

@@ -42,6 +42,20 @@ export class FactorsRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /**
+   * Stores a security key's credential (JSON), if the factor still holds `previous`: a key's
+   * answer counts once even when two arrive together. True when this call stored it.
+   */
+  async setCredential(factorId: string, previous: string | null, next: string, executor: Executor): Promise<boolean> {
+    const result = await executor
+      .updateTable("mfa_factors")
+      .set({ webauthn_credential: next })
+      .where("id", "=", factorId)
+      .where((eb) => (previous === null ? eb("webauthn_credential", "is", null) : eb("webauthn_credential", "=", previous)))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async markVerified(factor: MfaFactorRow, now: string, executor: Executor): Promise<void> {
     await executor.updateTable("mfa_factors").set({ status: "verified", updated_at: now }).where("id", "=", factor.id).execute();
     // Enrolments of the same kind left unfinished are dropped, as Supabase Auth does.

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import type { MfaFactorRow, UserRow } from "../../db/schema";
+import type { Transaction } from "kysely";
+import type { Database, MfaFactorRow, UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
 import { type Mailer, renderNotice } from "../mail";
 import type { SessionJson } from "./auth.presenter";
 import type { FactorsRepository } from "./factors.repository";
+import type { RelyingParty, StoredCredential } from "./relying-party";
 import type { Caller, RequestContext, SessionService } from "./session.service";
 import type { SessionsRepository } from "./sessions.repository";
 import type { UsersRepository } from "./users.repository";
@@ -17,6 +19,22 @@ const challengeSeconds = 300;
 /** Wrong codes a challenge takes before it dies and a new one must be asked for. */
 const maxWrongCodes = 5;
 
+interface RelyingPartyNamed {
+  rpId?: string | undefined;
+  rpOrigins?: string[] | undefined;
+}
+
+export interface VerifyInput {
+  challenge_id: string;
+  code: string;
+  webauthn?: (RelyingPartyNamed & { type: "create" | "request"; credential_response?: unknown }) | undefined;
+}
+
+/** A second factor proven, to be recorded in the transaction that raises the session; false if it was used already. */
+interface Proof {
+  record(trx: Transaction<Database>): Promise<boolean>;
+}
+
 export interface EnrollInput {
   factor_type: string;
   friendly_name?: string | undefined;
@@ -24,8 +42,9 @@ export interface EnrollInput {
 }
 
 /**
- * TOTP second factors on the wire of Supabase Auth (ADR 0022): enrol (secret, otpauth URI and QR
- * code), challenge, verify (the session becomes aal2), unenrol; and the operator's view of them.
+ * Second factors on the wire of Supabase Auth: authenticator apps (TOTP, ADR 0022) and security
+ * keys (WebAuthn, ADR 0025). Enrol, challenge, verify (the session becomes aal2), unenrol; and the
+ * operator's view of them.
  */
 export class FactorsService {
   constructor(
@@ -34,6 +53,7 @@ export class FactorsService {
       users: UsersRepository;
       sessionRows: SessionsRepository;
       sessions: SessionService;
+      relyingParty: RelyingParty;
       audit: AuditLogRepository;
       /** The authenticator app's issuer when the client names none: the site's host. */
       defaultIssuer: string;
@@ -47,23 +67,26 @@ export class FactorsService {
     return this.deps.now?.() ?? new Date();
   }
 
+  /**
+   * Starts a factor: a TOTP one answers its secret, otpauth URI and QR code; a WebAuthn one (a
+   * security key) is registered by its first challenge and verify.
+   */
   async enroll(caller: Caller, input: EnrollInput): Promise<Record<string, unknown>> {
     if (input.factor_type === "phone") throw new AppError("mfa_phone_enroll_not_enabled");
-    if (input.factor_type === "webauthn") throw new AppError("mfa_webauthn_enroll_not_enabled");
-    if (input.factor_type !== "totp")
+    if (input.factor_type !== "totp" && input.factor_type !== "webauthn")
       throw new AppError("validation_failed", { message: "factor_type needs to be totp, phone or webauthn" });
     const user = caller.user;
     const now = this.now();
     const issuer = input.issuer?.trim() || this.deps.defaultIssuer;
-    const secret = new Secret({ size: 20 });
-    const uri = new TOTP({ issuer, label: user.email, secret }).toString();
+    const secret = input.factor_type === "totp" ? new Secret({ size: 20 }) : null;
     const factor: MfaFactorRow = {
       id: randomUUID(),
       user_id: user.id,
       friendly_name: input.friendly_name?.trim() ?? "",
-      factor_type: "totp",
+      factor_type: input.factor_type,
       status: "unverified",
-      secret: secret.base32,
+      secret: secret?.base32 ?? null,
+      webauthn_credential: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       last_challenged_at: null,
@@ -85,7 +108,9 @@ export class FactorsService {
         });
       await this.deps.factors.insert(factor, trx);
     });
-    await this.record("factor.enrolled", caller, { factor_id: factor.id, factor_type: "totp" });
+    await this.record("factor.enrolled", caller, { factor_id: factor.id, factor_type: factor.factor_type });
+    if (!secret) return { id: factor.id, type: "webauthn", friendly_name: factor.friendly_name };
+    const uri = new TOTP({ issuer, label: user.email, secret }).toString();
     return {
       id: factor.id,
       type: "totp",
@@ -94,17 +119,58 @@ export class FactorsService {
     };
   }
 
-  async challenge(caller: Caller, factorId: string, context: RequestContext): Promise<Record<string, unknown>> {
+  /**
+   * A challenge to answer within five minutes. For a security key it carries the WebAuthn options:
+   * creation options while the factor is unverified (the key is registered by answering), request
+   * options for the key registered once it is.
+   */
+  async challenge(
+    caller: Caller,
+    factorId: string,
+    input: { webauthn?: RelyingPartyNamed | undefined },
+    context: RequestContext,
+  ): Promise<Record<string, unknown>> {
     const factor = await this.factorOf(caller, factorId);
     const now = this.now();
     const id = randomUUID();
+    const webauthn = factor.factor_type === "webauthn" ? await this.webauthnOptions(caller, factor, input.webauthn) : null;
     await this.deps.sessionRows.transaction((trx) =>
       this.deps.factors.addChallenge(
-        { id, factor_id: factor.id, ip: context.ip, created_at: now.toISOString(), verified_at: null },
+        {
+          id,
+          factor_id: factor.id,
+          ip: context.ip,
+          created_at: now.toISOString(),
+          verified_at: null,
+          webauthn_challenge: webauthn?.credential_options.publicKey.challenge ?? null,
+        },
         trx,
       ),
     );
-    return { id, type: factor.factor_type, expires_at: Math.floor(now.getTime() / 1000) + challengeSeconds };
+    const expiresAt = Math.floor(now.getTime() / 1000) + challengeSeconds;
+    return { id, type: factor.factor_type, expires_at: expiresAt, ...(webauthn ? { webauthn } : {}) };
+  }
+
+  private async webauthnOptions(caller: Caller, factor: MfaFactorRow, named: RelyingPartyNamed | undefined) {
+    this.assertOurRelyingParty(named);
+    const relyingParty = this.deps.relyingParty;
+    if (factor.status === "verified") {
+      const publicKey = await relyingParty.authenticationOptions([credentialOf(factor)], "security_key");
+      return { type: "request" as const, credential_options: { publicKey } };
+    }
+    const keys = (await this.deps.factors.listOfUser(caller.user.id)).filter((other) => other.webauthn_credential);
+    const publicKey = await relyingParty.registrationOptions(
+      { id: caller.user.id, email: caller.user.email, displayName: factor.friendly_name || caller.user.email },
+      keys.map(credentialOf),
+      "security_key",
+    );
+    return { type: "create" as const, credential_options: { publicKey } };
+  }
+
+  /** The client names the relying party it runs at; a name other than ours is a page elsewhere. */
+  private assertOurRelyingParty(named: RelyingPartyNamed | undefined): void {
+    if (named?.rpId !== undefined && named.rpId !== this.deps.relyingParty.id)
+      throw new AppError("validation_failed", { message: `rpId must be ${this.deps.relyingParty.id}` });
   }
 
   /**
@@ -113,10 +179,11 @@ export class FactorsService {
    * token and ends the account's other aal1 sessions; a challenge answers once and dies after
    * five wrong codes.
    */
-  async verify(caller: Caller, factorId: string, input: { challenge_id: string; code: string }, context: RequestContext) {
-    const code = input.code.trim();
-    if (code === "") throw new AppError("validation_failed", { message: "Code needs to be non-empty" });
+  async verify(caller: Caller, factorId: string, input: VerifyInput, context: RequestContext) {
     const factor = await this.factorOf(caller, factorId);
+    const code = input.code.trim();
+    if (factor.factor_type === "totp" && code === "")
+      throw new AppError("validation_failed", { message: "Code needs to be non-empty" });
     const challenge = await this.deps.factors.findChallenge(factor.id, input.challenge_id);
     if (!challenge)
       throw new AppError("mfa_factor_not_found", { status: 422, message: "MFA factor with the provided challenge ID not found" });
@@ -125,30 +192,84 @@ export class FactorsService {
     const expired = Date.parse(challenge.created_at) + challengeSeconds * 1000 < now.getTime();
     if (expired || challenge.failed_attempts >= maxWrongCodes) throw new AppError("mfa_challenge_expired");
 
-    const totp = new TOTP({ secret: Secret.fromBase32(factor.secret ?? "") });
-    const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) : null;
-    if (delta === null) {
+    const proof =
+      factor.factor_type === "webauthn"
+        ? await this.checkSecurityKey(factor, challenge.webauthn_challenge, input.webauthn)
+        : this.checkCode(factor, code, now);
+    if (!proof) {
       await this.deps.factors.countWrongCode(challenge.id);
       await this.record("factor.verification_failed", caller, { factor_id: factor.id }, context);
       throw new AppError("mfa_verification_failed");
     }
-    const step = totp.counter({ timestamp: now.getTime() }) + delta;
 
     const answer = await this.deps.sessionRows.transaction(async (trx) => {
       if (!(await this.deps.factors.markChallengeVerified(challenge.id, now.toISOString(), trx)))
         throw new AppError("mfa_ip_address_mismatch");
-      // A code already accepted (seen over a shoulder, or replayed) opens nothing a second time.
-      if (!(await this.deps.factors.useStep(factor.id, step, trx)))
-        throw new AppError("mfa_verification_failed", { message: "This code was already used; wait for the next one." });
+      // A code already accepted (seen over a shoulder, or replayed) opens nothing a second time;
+      // a key's signature counter only moves forward.
+      if (!(await proof.record(trx)))
+        throw new AppError("mfa_verification_failed", {
+          message:
+            factor.factor_type === "totp"
+              ? "This code was already used; wait for the next one."
+              : "This security key's answer was already used.",
+        });
       if (factor.status !== "verified") await this.deps.factors.markVerified(factor, now.toISOString(), trx);
-      const sessionJson = await this.deps.sessions.raiseToAal2(caller, "totp", trx);
+      const sessionJson = await this.deps.sessions.raiseToAal2(caller, factor.factor_type, trx);
       const user = await this.deps.users.findById(caller.user.id, trx);
       if (!user) throw new AppError("user_not_found");
       return { sessionJson, user };
     });
     await this.record("factor.verified", caller, { factor_id: factor.id }, context);
-    if (factor.status !== "verified") this.notify(answer.user, "factor_added");
+    if (factor.status !== "verified") this.notify(answer.user, "factor_added", factor.factor_type);
     return answer.sessionJson(answer.user) satisfies Promise<SessionJson>;
+  }
+
+  /** A right code from the authenticator app, recorded by its time step; undefined for a wrong one. */
+  private checkCode(factor: MfaFactorRow, code: string, now: Date): Proof | undefined {
+    const totp = new TOTP({ secret: Secret.fromBase32(factor.secret ?? "") });
+    const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) : null;
+    if (delta === null) return undefined;
+    const step = totp.counter({ timestamp: now.getTime() }) + delta;
+    return { record: (trx) => this.deps.factors.useStep(factor.id, step, trx) };
+  }
+
+  /**
+   * The security key's answer to this challenge: its registration while the factor is unverified,
+   * a signature by the registered key after. Undefined when the answer does not verify.
+   */
+  private async checkSecurityKey(
+    factor: MfaFactorRow,
+    challenge: string | null,
+    answer: VerifyInput["webauthn"],
+  ): Promise<Proof | undefined> {
+    if (!answer)
+      throw new AppError("validation_failed", { message: "A WebAuthn factor is verified with webauthn.credential_response" });
+    this.assertOurRelyingParty(answer);
+    const expected = factor.status === "verified" ? "request" : "create";
+    if (answer.type !== expected)
+      throw new AppError("validation_failed", {
+        message: `This factor's challenge expects a webauthn answer of type ${expected}`,
+      });
+    if (!challenge) return undefined;
+    try {
+      if (expected === "create") {
+        const credential = await this.deps.relyingParty.verifyRegistration(answer.credential_response, challenge, "security_key");
+        return { record: (trx) => this.deps.factors.setCredential(factor.id, null, JSON.stringify(credential), trx) };
+      }
+      const registered = credentialOf(factor);
+      const counter = await this.deps.relyingParty.verifyAuthentication(
+        answer.credential_response,
+        challenge,
+        registered,
+        "security_key",
+      );
+      const next = JSON.stringify({ ...registered, counter });
+      return { record: (trx) => this.deps.factors.setCredential(factor.id, factor.webauthn_credential, next, trx) };
+    } catch (error) {
+      if (error instanceof AppError && error.code === "webauthn_verification_failed") return undefined;
+      throw error;
+    }
   }
 
   /** A verified factor can be removed only from a session that proved a second factor. */
@@ -205,15 +326,16 @@ export class FactorsService {
     });
   }
 
-  private async notifyAccount(userId: string, kind: "factor_added" | "factors_removed"): Promise<void> {
+  private async notifyAccount(userId: string, kind: "factors_removed"): Promise<void> {
     const user = await this.deps.users.findById(userId);
     if (user) this.notify(user, kind);
   }
 
   /** A notice with no link or code, sent in the background (the mailer logs a failure). */
-  private notify(user: UserRow, kind: "factor_added" | "factors_removed"): void {
+  private notify(user: UserRow, kind: "factor_added" | "factors_removed", type?: MfaFactorRow["factor_type"]): void {
     if (!user.email_confirmed_at) return;
-    const mail = renderNotice(kind, { email: user.email, changedAt: this.now() });
+    const factor = type === "webauthn" ? "security key" : "authenticator app";
+    const mail = renderNotice(kind, { email: user.email, changedAt: this.now(), factor });
     void this.deps.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
   }
 
@@ -243,7 +365,18 @@ async function qrCodeSvg(uri: string): Promise<string> {
   return svg.replaceAll("#000000", "black").replaceAll("#ffffff", "white");
 }
 
-/** A factor as the admin API shows it: without its secret or its last accepted time step. */
-function presentForAdmin({ secret: _secret, user_id: _user, last_used_step: _step, ...factor }: MfaFactorRow) {
+/** A factor as the admin API shows it: without its secret, key or last accepted time step. */
+function presentForAdmin({
+  secret: _secret,
+  webauthn_credential: _credential,
+  user_id: _user,
+  last_used_step: _step,
+  ...factor
+}: MfaFactorRow) {
   return factor;
+}
+
+function credentialOf(factor: MfaFactorRow): StoredCredential {
+  if (!factor.webauthn_credential) throw new AppError("mfa_factor_not_found");
+  return JSON.parse(factor.webauthn_credential) as StoredCredential;
 }

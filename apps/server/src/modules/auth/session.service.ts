@@ -70,15 +70,24 @@ export class SessionService {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** Starts a session for a user who just proved who they are (password, e-mailed link, code). */
-  async start(user: UserRow, method: string, context: RequestContext, trx?: Transaction<Database>): Promise<SessionJson> {
+  /**
+   * Starts a session for a user who just proved who they are (password, e-mailed link, code); at
+   * aal2 when that proof was already two factors (a passkey that verified the person, ADR 0025).
+   */
+  async start(
+    user: UserRow,
+    method: string,
+    context: RequestContext,
+    trx?: Transaction<Database>,
+    aal: "aal1" | "aal2" = "aal1",
+  ): Promise<SessionJson> {
     const now = this.now();
     const sessionId = randomUUID();
     const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
     const refreshToken = randomToken();
     const write = async (executor: Transaction<Database>) => {
       await this.deps.sessions.create(
-        { id: sessionId, userId: user.id, aal: "aal1", amr: JSON.stringify(amr), userAgent: context.userAgent, ip: context.ip },
+        { id: sessionId, userId: user.id, aal, amr: JSON.stringify(amr), userAgent: context.userAgent, ip: context.ip },
         now.toISOString(),
         executor,
       );
@@ -93,7 +102,7 @@ export class SessionService {
     // Lost only in a power cut, which would cost this device a sign-in.
     else await this.deps.sessions.bookkeepingTransaction(write);
     const signedIn = { ...user, last_sign_in_at: now.toISOString() };
-    return this.sessionJson(signedIn, sessionId, amr, "aal1", refreshToken, now);
+    return this.sessionJson(signedIn, sessionId, amr, aal, refreshToken, now);
   }
 
   /**

@@ -80,7 +80,8 @@ export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
 }
 
 /** Notices of a change already made to an account, sent to the address it had before. */
-export type NoticeKind = "password_changed" | "email_changed" | "factor_added" | "factors_removed";
+export type NoticeKind =
+  "password_changed" | "email_changed" | "factor_added" | "factors_removed" | "passkey_added" | "passkey_removed";
 
 export interface NoticeData {
   /** The account's address before the change, which the notice goes to. */
@@ -89,6 +90,8 @@ export interface NoticeData {
   newEmail?: string;
   /** When the change was made. */
   changedAt: Date;
+  /** What was added as a second step (factor_added): an authenticator app unless said otherwise. */
+  factor?: "authenticator app" | "security key";
   siteName?: string;
 }
 
@@ -101,11 +104,13 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
     intro: ["Hello,", `The password of the ${site} account for ${email} was changed on ${when}.`],
     outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
   }),
-  factor_added: (site, { email }, when) => ({
+  factor_added: (site, { email, factor = "authenticator app" }, when) => ({
     subject: `Two-step verification was turned on for your ${site} account`,
     intro: [
       "Hello,",
-      `An authenticator app was added to the ${site} account for ${email} on ${when}. From now on, signing in also asks for a code from that app.`,
+      factor === "security key"
+        ? `A security key was added to the ${site} account for ${email} on ${when}. From now on, signing in can also ask for that key.`
+        : `An authenticator app was added to the ${site} account for ${email} on ${when}. From now on, signing in also asks for a code from that app.`,
     ],
     outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
   }),
@@ -113,7 +118,23 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
     subject: `Two-step verification was turned off for your ${site} account`,
     intro: [
       "Hello,",
-      `The authenticator app of the ${site} account for ${email} was removed on ${when}. Signing in now needs only the password; you can add an app again in Settings.`,
+      `The second step (authenticator app or security key) of the ${site} account for ${email} was removed on ${when}. Signing in now needs only the password; you can add one again in Settings.`,
+    ],
+    outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  passkey_added: (site, { email }, when) => ({
+    subject: `A passkey was added to your ${site} account`,
+    intro: [
+      "Hello,",
+      `A passkey was added to the ${site} account for ${email} on ${when}. The device or password manager that keeps it can now sign in to this account without the password.`,
+    ],
+    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  passkey_removed: (site, { email }, when) => ({
+    subject: `A passkey was removed from your ${site} account`,
+    intro: [
+      "Hello,",
+      `A passkey was removed from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
     ],
     outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
   }),
