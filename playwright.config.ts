@@ -3,7 +3,8 @@ import { defineConfig, devices } from "@playwright/test";
 // Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
 // product and chooses a free port and a throw-away DATA_DIR. Never a downloaded browser.
 const port = Number(process.env.E2E_PORT ?? 18080);
-const baseURL = `http://127.0.0.1:${port}`;
+// localhost, not 127.0.0.1: a browser refuses passkeys on a bare IP address (ADR 0025).
+const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -35,7 +36,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
     command: "node apps/server/dist/main.js",
-    url: `${baseURL}/api/health`,
+    url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {

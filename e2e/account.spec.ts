@@ -51,7 +51,7 @@ test("'Sign out everywhere else' signs a second browser out on its next request;
   const phone = await newPage(browser);
   await phone.goto("/auth");
   await fillCredentials(phone, email, password);
-  await phone.getByRole("button", { name: "Sign In" }).click();
+  await phone.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(phone.getByText(/^Welcome back, /)).toBeVisible();
 
   await openAccount(laptop);
@@ -100,7 +100,7 @@ test("two-step verification: an authenticator app added in Settings is asked for
   await page.getByRole("link", { name: "Back to Memories" }).click();
   await page.getByRole("button", { name: "Sign Out" }).click();
   await fillCredentials(page, email, password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Two-step verification" })).toBeVisible();
   await expectAccessible(page, "two-step verification", "serious");
   // The code that turned the app on counts once; the next period's is already accepted.

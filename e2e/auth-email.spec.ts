@@ -61,9 +61,9 @@ test("forgot password, end to end: the e-mailed link sets a new password and sig
 
   await page.goto("/auth");
   await fillCredentials(page, email, password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page.getByText("Invalid login credentials")).toBeVisible();
   await page.getByLabel("Password", { exact: true }).fill(newPassword);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page.getByText(/^Welcome back, /)).toBeVisible();
 });

@@ -4,7 +4,7 @@ import { confirmationLink, fillCredentials, freshEmail, invite, password } from 
 test("an address that is not invited is turned away", async ({ page }) => {
   await page.goto("/auth");
   await fillCredentials(page, freshEmail("stranger"), password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
 
   await expect(page.getByText("Access Denied")).toBeVisible();
   await expect(page.getByText("This email address is not invited to access the platform")).toBeVisible();
@@ -47,10 +47,10 @@ test("an invited member signs up, confirms by e-mail, signs out and signs back i
   await page.goto("/memory/3f1c2a9e-0000-4000-8000-000000000000");
   await expect(page).toHaveURL(/\/auth\?next=\/memory\/3f1c2a9e-0000-4000-8000-000000000000$/);
   await fillCredentials(page, email, "not the password");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page.getByText("Authentication Error")).toBeVisible();
 
   await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page).toHaveURL(/\/memory\/3f1c2a9e-0000-4000-8000-000000000000$/);
 });

@@ -9,11 +9,14 @@ export type AuthClient = Pick<
   | "getSession"
   | "mfa"
   | "onAuthStateChange"
+  | "passkey"
   | "reauthenticate"
   | "refreshSession"
+  | "registerPasskey"
   | "resend"
   | "resetPasswordForEmail"
   | "signInWithOtp"
+  | "signInWithPasskey"
   | "signInWithPassword"
   | "signOut"
   | "signUp"
@@ -40,6 +43,8 @@ export function getAuthClient(): AuthClient {
     autoRefreshToken: true,
     detectSessionInUrl: true,
     flowType: "implicit",
+    // Passkeys (ADR 0025): the client's passkey API is behind this flag while Supabase calls it experimental.
+    experimental: { passkey: true },
   });
   return client;
 }

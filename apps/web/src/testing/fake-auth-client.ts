@@ -159,6 +159,24 @@ export class FakeAuthClient implements AuthClient {
 
   mfa = this.mfaMocks as unknown as AuthClient["mfa"];
 
+  /** Passkeys, as far as the app uses them: none registered; a sign-in the browser's prompt refused. */
+  readonly passkeyMocks = {
+    list: vi.fn(async () => ({ data: [], error: null })),
+    delete: vi.fn(async () => ({ data: null, error: null })),
+  };
+
+  passkey = this.passkeyMocks as unknown as AuthClient["passkey"];
+
+  registerPasskey = vi.fn(async () => ({
+    data: null,
+    error: new AuthApiError("The operation either timed out or was not allowed.", 400, undefined),
+  })) as unknown as AuthClient["registerPasskey"];
+
+  signInWithPasskey = vi.fn(async () => ({
+    data: null,
+    error: new AuthApiError("This passkey is not registered here", 400, "webauthn_verification_failed"),
+  })) as unknown as AuthClient["signInWithPasskey"];
+
   signOut = vi.fn<AuthClient["signOut"]>(async () => {
     this.emit("SIGNED_OUT", null);
     return { error: null };

@@ -47,6 +47,28 @@ describe("auth screen", () => {
     expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
   });
 
+  it("offers a passkey sign-in where the browser has WebAuthn, and says in words when the passkey is unknown", async () => {
+    vi.stubGlobal("PublicKeyCredential", function PublicKeyCredential() {});
+    stubRpc(invitedEverywhere);
+    const { user, client, router } = renderApp("/auth");
+
+    await user.click(await screen.findByRole("button", { name: "Sign in with a passkey" }));
+
+    expect(client.signInWithPasskey).toHaveBeenCalledOnce();
+    expect(
+      await screen.findByText("This passkey is not registered for Memory Box. Sign in with your password."),
+    ).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/auth");
+    vi.unstubAllGlobals();
+  });
+
+  it("offers no passkey sign-in where the browser cannot make passkeys", async () => {
+    stubRpc(invitedEverywhere);
+    renderApp("/auth");
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    expect(screen.queryByRole("button", { name: "Sign in with a passkey" })).not.toBeInTheDocument();
+  });
+
   it("asks to create a password on the Sign Up tab", async () => {
     stubRpc(invitedEverywhere);
     const { user } = renderApp("/auth");

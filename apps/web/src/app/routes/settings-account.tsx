@@ -4,8 +4,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { paths } from "@/config/paths";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
-import { AuthenticatorApps } from "@/features/auth/components/authenticator-apps";
+import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
+import { PasskeyList } from "@/features/auth/components/passkey-list";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { useAuth } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
@@ -25,7 +26,7 @@ function Section({ title, description, children }: { title: string; description:
   );
 }
 
-/** The member's own account: display name, e-mail address, password, two-step verification and signed-in devices. */
+/** The member's own account: display name, e-mail address, password, passkeys, two-step verification and signed-in devices. */
 export function AccountSettingsRoute() {
   const { user } = useAuth();
   // A new form after each saved password, so nothing typed lingers.
@@ -55,8 +56,14 @@ export function AccountSettingsRoute() {
           }}
         />
       </Section>
-      <Section title="Two-step verification" description="A code from your phone on every sign-in, besides your password.">
-        <AuthenticatorApps />
+      <Section title="Passkeys" description="Sign in with this device's screen lock instead of typing your password.">
+        <PasskeyList />
+      </Section>
+      <Section
+        title="Two-step verification"
+        description="A code from your phone or a security key on every sign-in, besides your password."
+      >
+        <SecondFactors />
       </Section>
       <Section title="Devices" description="Where you are signed in. Sign out a device you no longer use or don't recognise.">
         <DeviceList />

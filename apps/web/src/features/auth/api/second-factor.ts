@@ -1,6 +1,6 @@
 import { getAuthClient } from "@/lib/auth-client";
 
-/** The member's verified authenticator apps, from the session's user object. */
+/** The member's verified second factors (authenticator apps, security keys), from the session's user object. */
 export interface VerifiedFactor {
   id: string;
   friendly_name?: string;
@@ -18,6 +18,19 @@ export function verifyFactor(factorId: string, code: string) {
 /** `POST /factors`: a new authenticator app, unverified until its first code. */
 export function enrollAuthenticatorApp(friendlyName: string) {
   return getAuthClient().mfa.enroll({ factorType: "totp", friendlyName });
+}
+
+/**
+ * A security key as a second step: enrol, a challenge with creation options, the browser's
+ * prompt, verify. The session becomes aal2 and the factor verified.
+ */
+export function addSecurityKey(friendlyName: string) {
+  return getAuthClient().mfa.webauthn.register({ friendlyName });
+}
+
+/** The sign-in's second step with a security key: its signature over a fresh challenge. */
+export function verifySecurityKey(factorId: string) {
+  return getAuthClient().mfa.webauthn.authenticate({ factorId });
 }
 
 /** `DELETE /factors/{id}` (needs an aal2 session for a verified factor). */

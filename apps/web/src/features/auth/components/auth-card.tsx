@@ -9,6 +9,7 @@ import type { CodePurpose } from "@/features/auth/api/email-links";
 import { CredentialsForm } from "@/features/auth/components/credentials-form";
 import { EmailCodeForm } from "@/features/auth/components/email-code-form";
 import { EmailRequestForm } from "@/features/auth/components/email-request-form";
+import { PasskeySignInButton } from "@/features/auth/components/passkey-sign-in-button";
 import { emailSends } from "@/features/auth/hooks/email-sends";
 import { useSignIn } from "@/features/auth/hooks/use-sign-in";
 import { useSignUp } from "@/features/auth/hooks/use-sign-up";
@@ -90,14 +91,17 @@ export function AuthCard({ initialView = { kind: "tabs" }, initialTab = "sign-in
                 busy={signIn.isPending}
                 onSubmit={signIn.run}
                 footer={
-                  <div className="flex flex-wrap justify-center gap-x-2">
-                    <Button type="button" variant="link" onClick={() => open({ kind: "forgot" })}>
-                      Forgot password?
-                    </Button>
-                    <Button type="button" variant="link" onClick={() => open({ kind: "code-request" })}>
-                      Email me a sign-in code
-                    </Button>
-                  </div>
+                  <>
+                    <PasskeySignInButton />
+                    <div className="flex flex-wrap justify-center gap-x-2">
+                      <Button type="button" variant="link" onClick={() => open({ kind: "forgot" })}>
+                        Forgot password?
+                      </Button>
+                      <Button type="button" variant="link" onClick={() => open({ kind: "code-request" })}>
+                        Email me a sign-in code
+                      </Button>
+                    </div>
+                  </>
                 }
               />
             </TabsContent>

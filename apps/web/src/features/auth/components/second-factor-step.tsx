@@ -4,7 +4,8 @@ import { isAuthError, type User } from "@supabase/auth-js";
 
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { verifyFactor } from "@/features/auth/api/second-factor";
+import { webauthnProblem } from "@/features/auth/api/passkeys";
+import { verifyFactor, verifySecurityKey } from "@/features/auth/api/second-factor";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 
 /** What a refused code means, in words. */
@@ -20,15 +21,31 @@ function problemText(error: unknown): string {
 }
 
 /**
- * The second step of signing in, for a member with an authenticator app: shown instead of any
- * member screen until this session has proven the app's code (ADR 0022).
+ * The second step of signing in, for a member with an authenticator app or a security key: shown
+ * instead of any member screen until this session has proven one of them (ADR 0022, ADR 0025).
  */
 export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: () => void }) {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
   const digits = code.replace(/\D/g, "");
-  const factor = user.factors?.find((candidate) => candidate.status === "verified");
+  const verified = user.factors?.filter((candidate) => candidate.status === "verified") ?? [];
+  const factor = verified.find((candidate) => candidate.factor_type === "totp");
+  const key = verified.find((candidate) => candidate.factor_type === "webauthn");
+
+  async function verifyWithKey() {
+    if (busy || !key) return;
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const { error } = await verifySecurityKey(key.id);
+      if (error) setProblem(webauthnProblem(error, "verify"));
+    } catch (error) {
+      setProblem(webauthnProblem(error, "verify"));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -55,26 +72,52 @@ export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: (
           <CardTitle>
             <h1 className="text-2xl">Two-step verification</h1>
           </CardTitle>
-          <CardDescription>Enter the 6-digit code from your authenticator app to open your memories.</CardDescription>
+          <CardDescription>
+            {factor
+              ? "Enter the 6-digit code from your authenticator app to open your memories."
+              : "Use your security key to open your memories."}
+          </CardDescription>
         </CardHeader>
         <CardContent>
           <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
-            <OneTimeCodeField
-              label="Authentication code"
-              value={code}
-              onChange={(value) => {
-                setCode(value);
-                setProblem(undefined);
-              }}
-              problem={problem}
-              autoFocus
-              prominent
-            />
-            <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
-              {busy ? "Checking..." : "Verify"}
-            </Button>
+            {factor && (
+              <>
+                <OneTimeCodeField
+                  label="Authentication code"
+                  value={code}
+                  onChange={(value) => {
+                    setCode(value);
+                    setProblem(undefined);
+                  }}
+                  problem={problem}
+                  autoFocus
+                  prominent
+                />
+                <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
+                  {busy ? "Checking..." : "Verify"}
+                </Button>
+              </>
+            )}
+            {key && (
+              <>
+                <Button
+                  type="button"
+                  variant={factor ? "outline" : "default"}
+                  className="w-full"
+                  disabled={busy}
+                  onClick={() => void verifyWithKey()}
+                >
+                  {busy && !factor ? "Waiting for your key..." : "Use security key"}
+                </Button>
+                {!factor && problem && (
+                  <p className="text-sm text-destructive" role="alert">
+                    {problem}
+                  </p>
+                )}
+              </>
+            )}
             <p className="text-center text-sm text-muted-foreground">
-              Lost your phone? An owner can remove your authenticator app from Members.
+              Lost your phone or key? An owner can turn two-step verification off for you from Members.
             </p>
             <Button type="button" variant="link" onClick={onSignOut}>
               Sign out

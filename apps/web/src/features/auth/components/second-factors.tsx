@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
-import { SmartphoneIcon } from "lucide-react";
+import { KeyIcon, SmartphoneIcon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
+import { passkeysSupported, webauthnProblem } from "@/features/auth/api/passkeys";
+import { addSecurityKey, enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
@@ -18,19 +19,24 @@ interface Enrolment {
   secret: string;
 }
 
+const kinds = {
+  totp: { label: "Authenticator app", Icon: SmartphoneIcon },
+  webauthn: { label: "Security key", Icon: KeyIcon },
+} as const;
+
 /**
- * Two-step verification with an authenticator app: the apps added (name, date, "Remove"), and
- * adding one (scan the QR code or type the key, then confirm with a code). Once one is added,
- * every new sign-in asks for its code.
+ * Two-step verification: the authenticator apps and security keys added (kind, date, "Remove"),
+ * and adding either (an app: scan the QR code or type the key, then confirm with a code; a key:
+ * touch it when the browser asks). Once one is added, every new sign-in asks for it.
  */
-export function AuthenticatorApps() {
+export function SecondFactors() {
   const { user } = useAuth();
   const [enrolment, setEnrolment] = useState<Enrolment>();
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<"app" | "key">();
   const factors = (user?.factors ?? []).filter((factor) => factor.status === "verified");
 
-  async function start() {
-    setBusy(true);
+  async function startApp() {
+    setBusy("app");
     try {
       const { data, error } = await enrollAuthenticatorApp(`Authenticator app ${new Date().toISOString().slice(0, 19)}`);
       if (error || data.type !== "totp") notify.error("Error", error?.message ?? "The authenticator app could not be added.");
@@ -38,11 +44,24 @@ export function AuthenticatorApps() {
     } catch {
       notify.error("Error", "The authenticator app could not be added. Please try again.");
     } finally {
-      setBusy(false);
+      setBusy(undefined);
     }
   }
 
-  async function remove(factorId: string) {
+  async function startKey() {
+    setBusy("key");
+    try {
+      const { error } = await addSecurityKey(`Security key ${new Date().toISOString().slice(0, 19)}`);
+      if (error) notify.error("Error", webauthnProblem(error, "add"));
+      else notify.success("Security key added", "From now on, signing in also asks for the key.");
+    } catch (error) {
+      notify.error("Error", webauthnProblem(error, "add"));
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  async function remove(factorId: string, label: string) {
     const { error } = await removeFactor(factorId);
     if (error) {
       notify.error("Error", error.message);
@@ -50,52 +69,63 @@ export function AuthenticatorApps() {
     }
     // A new session answer carries the account's factors as they are now.
     await getAuthClient().refreshSession();
-    notify.success("Authenticator app removed", "Signing in needs only your password again.");
+    notify.success(`${label} removed`, "Signing in needs only your password again.");
   }
 
   return (
     <div className="flex flex-col gap-4">
       {factors.length > 0 ? (
         <ul className="flex flex-col divide-y rounded-lg border bg-card">
-          {factors.map((factor) => (
-            <li
-              key={factor.id}
-              aria-label="Authenticator app"
-              className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
-            >
-              <div className="flex items-start gap-3">
-                <SmartphoneIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-muted-foreground" />
-                <div className="flex flex-col gap-1">
-                  <span className="font-medium">Authenticator app</span>
-                  <span className="text-sm text-muted-foreground">Added {formatDay(factor.created_at)}</span>
+          {factors.map((factor) => {
+            const { label, Icon } = factor.factor_type === "webauthn" ? kinds.webauthn : kinds.totp;
+            return (
+              <li
+                key={factor.id}
+                aria-label={label}
+                className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
+              >
+                <div className="flex items-start gap-3">
+                  <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-muted-foreground" />
+                  <div className="flex flex-col gap-1">
+                    <span className="font-medium">{label}</span>
+                    <span className="text-sm text-muted-foreground">Added {formatDay(factor.created_at)}</span>
+                  </div>
                 </div>
-              </div>
-              <ConfirmDialog
-                trigger={
-                  <Button variant="outline" size="sm">
-                    Remove
-                  </Button>
-                }
-                title="Remove this authenticator app?"
-                description="Signing in will need only your password. You can add an app again at any time."
-                confirmLabel="Remove"
-                destructive
-                onConfirm={() => void remove(factor.id)}
-              />
-            </li>
-          ))}
+                <ConfirmDialog
+                  trigger={
+                    <Button variant="outline" size="sm">
+                      Remove
+                    </Button>
+                  }
+                  title={`Remove this ${label.toLowerCase()}?`}
+                  description="Signing in will need only your password, unless another second step is left. You can add one again at any time."
+                  confirmLabel="Remove"
+                  destructive
+                  onConfirm={() => void remove(factor.id, label)}
+                />
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <p className="text-sm text-muted-foreground">
-          Off. With an authenticator app, signing in also asks for a code from your phone, so a password alone is not enough.
+          Off. With an authenticator app or a security key, signing in also asks for a code from your phone or a touch of the key,
+          so a password alone is not enough.
         </p>
       )}
       {enrolment ? (
         <ConfirmEnrolment enrolment={enrolment} onDone={() => setEnrolment(undefined)} />
       ) : (
-        <Button variant="outline" className="self-start" disabled={busy} onClick={() => void start()}>
-          {busy ? "Preparing..." : "Add authenticator app"}
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" disabled={busy !== undefined} onClick={() => void startApp()}>
+            {busy === "app" ? "Preparing..." : "Add authenticator app"}
+          </Button>
+          {passkeysSupported() && (
+            <Button variant="outline" disabled={busy !== undefined} onClick={() => void startKey()}>
+              {busy === "key" ? "Waiting for your key..." : "Add security key"}
+            </Button>
+          )}
+        </div>
       )}
     </div>
   );

@@ -1,0 +1,86 @@
+import { ErrorCode } from "@memory-box/contract";
+import { isAuthError } from "@supabase/auth-js";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+
+import { getAuthClient } from "@/lib/auth-client";
+
+/** A passkey as `GET /auth/v1/passkeys` lists it (never its key). */
+export interface Passkey {
+  id: string;
+  friendly_name?: string;
+  created_at: string;
+  last_used_at?: string;
+}
+
+const passkeyKeys = { list: () => ["account", "passkeys"] as const };
+
+/** Whether this browser can make and use passkeys at all. */
+export function passkeysSupported(): boolean {
+  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
+}
+
+export function usePasskeys() {
+  return useQuery(
+    queryOptions({
+      queryKey: passkeyKeys.list(),
+      queryFn: async () => {
+        const { data, error } = await getAuthClient().passkey.list();
+        if (error) throw error;
+        return data;
+      },
+    }),
+  );
+}
+
+/** The whole ceremony: options from the server, the browser's prompt, the answer verified. */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { error } = await getAuthClient().registerPasskey();
+      if (error) throw error;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.list() }),
+  });
+}
+
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (passkeyId: string) => {
+      const { error } = await getAuthClient().passkey.delete({ passkeyId });
+      if (error) throw error;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.list() }),
+  });
+}
+
+/** Signs in with any passkey of this site the browser offers; the client announces SIGNED_IN. */
+export function signInWithPasskey() {
+  return getAuthClient().signInWithPasskey();
+}
+
+/**
+ * What went wrong in a passkey or security-key ceremony, in words. The browser's own refusals
+ * (cancelled, timed out, no passkey here) come as WebAuthn errors; the server's as auth codes.
+ */
+export function webauthnProblem(error: unknown, action: "sign in" | "add" | "verify"): string {
+  if (isAuthError(error)) {
+    if (error.code === ErrorCode.webauthn_verification_failed)
+      return action === "sign in" ? "This passkey is not registered for Memory Box. Sign in with your password." : error.message;
+    if (error.code === ErrorCode.webauthn_challenge_expired || error.code === ErrorCode.webauthn_challenge_not_found)
+      return "That took too long. Please try again.";
+    if (error.code === ErrorCode.webauthn_credential_exists) return "This device already has a passkey for your account.";
+    if (error.code === ErrorCode.too_many_passkeys) return "You have 10 passkeys already. Remove one you no longer use first.";
+    if (error.code === ErrorCode.insufficient_aal) return "Verify your second step first, then try again.";
+    if (error.code === ErrorCode.email_not_invited) return error.message;
+  }
+  const name = (error as { name?: unknown; code?: unknown } | null)?.name;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (name === "NotAllowedError" || code === "ERROR_CEREMONY_ABORTED" || code === "ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY")
+    return "The passkey prompt was closed or timed out. Please try again.";
+  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return "This device already has a passkey for your account.";
+  return action === "sign in"
+    ? "Signing in with a passkey did not work. Please try again."
+    : "That did not work. Please try again.";
+}
