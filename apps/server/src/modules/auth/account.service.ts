@@ -3,7 +3,8 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
-import { renderEmail, renderNotice } from "../mail";
+import { renderEmail } from "../mail";
+import { sendNotice } from "./account-notices";
 import type { AuditLogRepository } from "../audit";
 import { assertDisplayNameChange, displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
@@ -586,18 +587,13 @@ export class AccountService {
    * does (the mailer logs a failure).
    */
   announceChange(before: UserRow, change: { kind: "password_changed" } | { kind: "email_changed"; newEmail: string }): void {
-    if (!before.email_confirmed_at) return;
-    const mail = renderNotice(change.kind, {
-      email: before.email,
-      changedAt: this.now(),
-      ...(change.kind === "email_changed" ? { newEmail: change.newEmail } : {}),
-    });
-    void this.deps.mailer
-      .send({ to: before.email, ...mail })
-      .then(() =>
-        this.deps.audit.record({ action: `mail.${change.kind}_notice_sent`, actorId: before.id, actorEmail: before.email }),
-      )
-      .catch(() => undefined);
+    sendNotice(
+      this.deps.mailer,
+      before,
+      change.kind,
+      { changedAt: this.now(), ...(change.kind === "email_changed" ? { newEmail: change.newEmail } : {}) },
+      () => this.deps.audit.record({ action: `mail.${change.kind}_notice_sent`, actorId: before.id, actorEmail: before.email }),
+    );
   }
 
   /**

@@ -5,7 +5,8 @@ import type { Transaction } from "kysely";
 import type { Database, MfaFactorRow, UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
-import { type Mailer, renderNotice } from "../mail";
+import type { Mailer } from "../mail";
+import { recordByCaller, sendNotice } from "./account-notices";
 import type { SessionJson } from "./auth.presenter";
 import type { FactorsRepository } from "./factors.repository";
 import type { RelyingParty, StoredCredential } from "./relying-party";
@@ -331,12 +332,9 @@ export class FactorsService {
     if (user) this.notify(user, kind);
   }
 
-  /** A notice with no link or code, sent in the background (the mailer logs a failure). */
   private notify(user: UserRow, kind: "factor_added" | "factors_removed", type?: MfaFactorRow["factor_type"]): void {
-    if (!user.email_confirmed_at) return;
     const factor = type === "webauthn" ? "security key" : "authenticator app";
-    const mail = renderNotice(kind, { email: user.email, changedAt: this.now(), factor });
-    void this.deps.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
+    sendNotice(this.deps.mailer, user, kind, { changedAt: this.now(), factor });
   }
 
   private async factorOf(caller: Caller, factorId: string): Promise<MfaFactorRow> {
@@ -346,13 +344,7 @@ export class FactorsService {
   }
 
   private record(action: string, caller: Caller, detail: Record<string, unknown>, context?: RequestContext): Promise<void> {
-    return this.deps.audit.record({
-      action,
-      actorId: caller.user.id,
-      actorEmail: caller.user.email,
-      ip: context?.ip ?? null,
-      detail,
-    });
+    return recordByCaller(this.deps.audit, action, caller, detail, context);
   }
 }
 

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { PasskeyRow, UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
-import { type Mailer, renderNotice } from "../mail";
+import type { Mailer } from "../mail";
+import { recordByCaller, sendNotice } from "./account-notices";
 import { displayNameFor } from "./account-rules";
 import type { SessionJson } from "./auth.presenter";
 import { describeUserAgent } from "./devices.service";
@@ -224,21 +225,12 @@ export class PasskeysService {
     return (await this.deps.factors.listOfUser(userId)).some((factor) => factor.status === "verified");
   }
 
-  /** A notice with no link or code, sent in the background (the mailer logs a failure). */
   private notify(user: UserRow, kind: "passkey_added" | "passkey_removed"): void {
-    if (!user.email_confirmed_at) return;
-    const mail = renderNotice(kind, { email: user.email, changedAt: this.now() });
-    void this.deps.mailer.send({ to: user.email, ...mail }).catch(() => undefined);
+    sendNotice(this.deps.mailer, user, kind, { changedAt: this.now() });
   }
 
   private record(action: string, caller: Caller, detail: Record<string, unknown>, context?: RequestContext): Promise<void> {
-    return this.deps.audit.record({
-      action,
-      actorId: caller.user.id,
-      actorEmail: caller.user.email,
-      ip: context?.ip ?? null,
-      detail,
-    });
+    return recordByCaller(this.deps.audit, action, caller, detail, context);
   }
 }
 

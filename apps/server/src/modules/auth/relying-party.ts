@@ -94,15 +94,7 @@ export class RelyingParty {
   /** The new credential, or `webauthn_verification_failed` saying what was wrong. */
   async verifyRegistration(answer: unknown, challenge: string, kind: CredentialKind): Promise<StoredCredential> {
     const response = parseCredential(answer) as unknown as RegistrationResponseJSON;
-    const result = await refuseOnThrow(() =>
-      verifyRegistrationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: this.config.origins,
-        expectedRPID: this.config.rpId,
-        requireUserVerification: kind === "passkey",
-      }),
-    );
+    const result = await refuseOnThrow(() => verifyRegistrationResponse({ response, ...this.expectations(challenge, kind) }));
     if (!result.verified) throw verificationFailed("The authenticator's answer could not be verified");
     const { credential } = result.registrationInfo;
     return {
@@ -110,6 +102,16 @@ export class RelyingParty {
       publicKey: isoBase64URL.fromBuffer(credential.publicKey),
       counter: credential.counter,
       transports: credential.transports ?? [],
+    };
+  }
+
+  /** What every answer must match: this challenge, one of our origins, our id; a passkey must have verified the person. */
+  private expectations(challenge: string, kind: CredentialKind) {
+    return {
+      expectedChallenge: challenge,
+      expectedOrigin: this.config.origins,
+      expectedRPID: this.config.rpId,
+      requireUserVerification: kind === "passkey",
     };
   }
 
@@ -129,16 +131,13 @@ export class RelyingParty {
     const result = await refuseOnThrow(() =>
       verifyAuthenticationResponse({
         response,
-        expectedChallenge: challenge,
-        expectedOrigin: this.config.origins,
-        expectedRPID: this.config.rpId,
+        ...this.expectations(challenge, kind),
         credential: {
           id: credential.id,
           publicKey: isoBase64URL.toBuffer(credential.publicKey),
           counter: credential.counter,
           transports: credential.transports,
         },
-        requireUserVerification: kind === "passkey",
       }),
     );
     if (!result.verified) throw verificationFailed("The authenticator's signature could not be verified");

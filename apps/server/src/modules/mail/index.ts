@@ -1,2 +1,2 @@
 export { createMailer, MailDeliveryError, type Mailer } from "./mailer";
-export { renderEmail, renderInvitation, renderNotice } from "./templates";
+export { type NoticeData, type NoticeKind, renderEmail, renderInvitation, renderNotice } from "./templates";

@@ -2,6 +2,7 @@ import type { Device } from "@memory-box/contract";
 import { LaptopIcon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
+import { ItemList, ItemRow } from "@/components/item-list";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
@@ -36,47 +37,43 @@ export function DeviceList() {
 
   return (
     <div className="flex flex-col gap-4">
-      <ul className="flex flex-col divide-y rounded-lg border bg-card">
+      <ItemList>
         {list.map((device) => (
-          <li
+          <ItemRow
             key={device.id}
-            aria-label={deviceName(device)}
-            className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
-          >
-            <div className="flex min-w-0 items-start gap-3">
-              <LaptopIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-muted-foreground" />
-              <div className="flex min-w-0 flex-col gap-1">
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{deviceName(device)}</span>
-                  {device.current && <Badge variant="secondary">This device</Badge>}
-                </div>
-                <span className="text-sm text-muted-foreground">
-                  Signed in {formatDay(device.signed_in_at)} · active {formatSince(device.last_active_at)}
-                </span>
-              </div>
-            </div>
-            {!device.current && (
-              <ConfirmDialog
-                trigger={
-                  <Button variant="outline" size="sm" disabled={signOutDevice.isPending}>
-                    Sign out
-                  </Button>
-                }
-                title={`Sign out ${deviceName(device)}?`}
-                description="That device is signed out at once; signing in again there needs your password or an e-mailed code."
-                confirmLabel="Sign out"
-                destructive
-                onConfirm={() =>
-                  signOutDevice.mutate(device.id, {
-                    onSuccess: () => notify.success("Device signed out", `${deviceName(device)} is signed out.`),
-                    onError: () => notify.error("Error", "Failed to sign the device out. Please try again."),
-                  })
-                }
-              />
-            )}
-          </li>
+            label={deviceName(device)}
+            icon={LaptopIcon}
+            title={
+              <>
+                <span className="font-medium">{deviceName(device)}</span>
+                {device.current && <Badge variant="secondary">This device</Badge>}
+              </>
+            }
+            detail={`Signed in ${formatDay(device.signed_in_at)} · active ${formatSince(device.last_active_at)}`}
+            action={
+              !device.current && (
+                <ConfirmDialog
+                  trigger={
+                    <Button variant="outline" size="sm" disabled={signOutDevice.isPending}>
+                      Sign out
+                    </Button>
+                  }
+                  title={`Sign out ${deviceName(device)}?`}
+                  description="That device is signed out at once; signing in again there needs your password or an e-mailed code."
+                  confirmLabel="Sign out"
+                  destructive
+                  onConfirm={() =>
+                    signOutDevice.mutate(device.id, {
+                      onSuccess: () => notify.success("Device signed out", `${deviceName(device)} is signed out.`),
+                      onError: () => notify.error("Error", "Failed to sign the device out. Please try again."),
+                    })
+                  }
+                />
+              )
+            }
+          />
         ))}
-      </ul>
+      </ItemList>
       {others > 0 && (
         <ConfirmDialog
           trigger={

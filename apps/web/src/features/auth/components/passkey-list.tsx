@@ -1,6 +1,7 @@
 import { KeyRoundIcon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
+import { ItemList, ItemRow } from "@/components/item-list";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 import {
@@ -49,38 +50,31 @@ export function PasskeyList() {
   return (
     <div className="flex flex-col gap-4">
       {passkeys.data.length > 0 ? (
-        <ul className="flex flex-col divide-y rounded-lg border bg-card" aria-label="Passkeys">
+        <ItemList label="Passkeys">
           {passkeys.data.map((passkey) => (
-            <li
+            <ItemRow
               key={passkey.id}
-              aria-label={passkey.friendly_name || "Passkey"}
-              className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
-            >
-              <div className="flex min-w-0 items-start gap-3">
-                <KeyRoundIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-muted-foreground" />
-                <div className="flex min-w-0 flex-col gap-1">
-                  <span className="font-medium break-words">{passkey.friendly_name || "Passkey"}</span>
-                  <span className="text-sm text-muted-foreground">
-                    Added {formatDay(passkey.created_at)}
-                    {passkey.last_used_at ? ` · used ${formatSince(passkey.last_used_at)}` : " · not used yet"}
-                  </span>
-                </div>
-              </div>
-              <ConfirmDialog
-                trigger={
-                  <Button variant="outline" size="sm">
-                    Remove
-                  </Button>
-                }
-                title="Remove this passkey?"
-                description="It will no longer sign in to your account. Your password and other passkeys still do."
-                confirmLabel="Remove"
-                destructive
-                onConfirm={() => removePasskey(passkey)}
-              />
-            </li>
+              label={passkey.friendly_name || "Passkey"}
+              icon={KeyRoundIcon}
+              title={<span className="font-medium break-words">{passkey.friendly_name || "Passkey"}</span>}
+              detail={`Added ${formatDay(passkey.created_at)}${passkey.last_used_at ? ` · used ${formatSince(passkey.last_used_at)}` : " · not used yet"}`}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button variant="outline" size="sm">
+                      Remove
+                    </Button>
+                  }
+                  title="Remove this passkey?"
+                  description="It will no longer sign in to your account. Your password and other passkeys still do."
+                  confirmLabel="Remove"
+                  destructive
+                  onConfirm={() => removePasskey(passkey)}
+                />
+              }
+            />
           ))}
-        </ul>
+        </ItemList>
       ) : (
         <p className="text-sm text-muted-foreground">
           None yet. A passkey signs you in with your fingerprint, face or screen lock instead of your password.

@@ -4,6 +4,7 @@ import { isAuthError } from "@supabase/auth-js";
 import { KeyIcon, SmartphoneIcon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
+import { ItemList, ItemRow } from "@/components/item-list";
 import { Button } from "@/components/ui/button";
 import { passkeysSupported, webauthnProblem } from "@/features/auth/api/passkeys";
 import { addSecurityKey, enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
@@ -75,38 +76,34 @@ export function SecondFactors() {
   return (
     <div className="flex flex-col gap-4">
       {factors.length > 0 ? (
-        <ul className="flex flex-col divide-y rounded-lg border bg-card">
+        <ItemList>
           {factors.map((factor) => {
             const { label, Icon } = factor.factor_type === "webauthn" ? kinds.webauthn : kinds.totp;
             return (
-              <li
+              <ItemRow
                 key={factor.id}
-                aria-label={label}
-                className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
-              >
-                <div className="flex items-start gap-3">
-                  <Icon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-muted-foreground" />
-                  <div className="flex flex-col gap-1">
-                    <span className="font-medium">{label}</span>
-                    <span className="text-sm text-muted-foreground">Added {formatDay(factor.created_at)}</span>
-                  </div>
-                </div>
-                <ConfirmDialog
-                  trigger={
-                    <Button variant="outline" size="sm">
-                      Remove
-                    </Button>
-                  }
-                  title={`Remove this ${label.toLowerCase()}?`}
-                  description="Signing in will need only your password, unless another second step is left. You can add one again at any time."
-                  confirmLabel="Remove"
-                  destructive
-                  onConfirm={() => void remove(factor.id, label)}
-                />
-              </li>
+                label={label}
+                icon={Icon}
+                title={<span className="font-medium">{label}</span>}
+                detail={`Added ${formatDay(factor.created_at)}`}
+                action={
+                  <ConfirmDialog
+                    trigger={
+                      <Button variant="outline" size="sm">
+                        Remove
+                      </Button>
+                    }
+                    title={`Remove this ${label.toLowerCase()}?`}
+                    description="Signing in will need only your password, unless another second step is left. You can add one again at any time."
+                    confirmLabel="Remove"
+                    destructive
+                    onConfirm={() => void remove(factor.id, label)}
+                  />
+                }
+              />
             );
           })}
-        </ul>
+        </ItemList>
       ) : (
         <p className="text-sm text-muted-foreground">
           Off. With an authenticator app or a security key, signing in also asks for a code from your phone or a touch of the key,
