@@ -94,7 +94,8 @@ export async function signUpMember(page: Page, label: string, { owner = false }:
   await page.getByRole("tab", { name: "Sign Up" }).click();
   await fillCredentials(page, email, password);
   await page.getByRole("button", { name: "Sign Up" }).click();
-  await expect(page.getByText("Check your email for confirmation link")).toBeVisible();
+  // A sign-up hashes the password (argon2): on a busy two-core machine its answer can take a while.
+  await expect(page.getByText("Check your email for confirmation link")).toBeVisible({ timeout: 15_000 });
   await page.goto(await confirmationLink(email));
   await expect(page.getByText(/^Welcome back, /)).toBeVisible();
   return email;

@@ -70,10 +70,13 @@ export class RelyingParty {
       timeout: ceremonySeconds * 1000,
       attestationType: "none",
       excludeCredentials: existing.map(({ id, transports }) => ({ id, transports })),
-      authenticatorSelection:
-        kind === "passkey"
-          ? { residentKey: "required", requireResidentKey: true, userVerification: "required" }
-          : { residentKey: "discouraged", userVerification: "preferred" },
+      // A security key is asked for as one (a key to plug in or tap), not as this device's screen lock.
+      ...(kind === "passkey"
+        ? { authenticatorSelection: { residentKey: "required", requireResidentKey: true, userVerification: "required" } }
+        : {
+            authenticatorSelection: { residentKey: "discouraged", userVerification: "preferred" },
+            preferredAuthenticatorType: "securityKey",
+          }),
       ...(challenge ? { challenge } : {}),
     });
   }
