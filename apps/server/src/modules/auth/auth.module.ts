@@ -125,7 +125,6 @@ export async function createAuthModule(deps: {
   });
   const passkeys = new PasskeysService({
     passkeys: new PasskeysRepository(db),
-    factors: factorRows,
     users,
     sessionRows: sessionsRepository,
     sessions,

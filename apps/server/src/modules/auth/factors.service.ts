@@ -8,6 +8,7 @@ import type { AuditLogRepository } from "../audit";
 import type { Mailer } from "../mail";
 import { recordByCaller, sendNotice } from "./account-notices";
 import type { SessionJson } from "./auth.presenter";
+import { provedSecondStepRecently, staleSecondStep } from "./factor-summary";
 import type { FactorsRepository } from "./factors.repository";
 import type { RelyingParty, StoredCredential } from "./relying-party";
 import type { Caller, RequestContext, SessionService } from "./session.service";
@@ -273,11 +274,12 @@ export class FactorsService {
     }
   }
 
-  /** A verified factor can be removed only from a session that proved a second factor. */
+  /** A verified factor can be removed only from a session that proved a second factor, in the last ten minutes. */
   async unenroll(caller: Caller, factorId: string): Promise<{ id: string }> {
     const factor = await this.factorOf(caller, factorId);
     if (factor.status === "verified" && caller.claims.aal !== "aal2")
       throw new AppError("insufficient_aal", { status: 422, message: "AAL2 required to unenroll verified factor" });
+    if (factor.status === "verified" && !provedSecondStepRecently(caller.claims.amr, this.now())) throw staleSecondStep();
     await this.remove(caller.user.id, [factor.id]);
     await this.record("factor.unenrolled", caller, { factor_id: factor.id });
     if (factor.status === "verified") this.notify(caller.user, "factors_removed");

@@ -271,4 +271,18 @@ describe.each(testEngines)("TOTP factors on %s", (engine) => {
     const anonymous = await server.app.inject({ method: "GET", url: `/auth/v1/admin/users/${userId}/factors` });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  // Last in this file: it moves the server's clock, and the codes of later tests would not match.
+  it("asks for the second step again before removing a factor proven more than ten minutes ago", async () => {
+    const { email } = await confirmedMember(server);
+    const { auth } = await signedInClient(server, email);
+    const { id, secret } = await enrolVerified(auth, "Phone");
+
+    server.clock.advance(11 * 60);
+    const stale = await auth.mfa.unenroll({ factorId: id });
+    expect(stale.error).toMatchObject({ status: 403, code: "insufficient_aal" });
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: server.clock.now().getTime() });
+    expect((await auth.mfa.challengeAndVerify({ factorId: id, code })).error).toBeNull();
+    expect((await auth.mfa.unenroll({ factorId: id })).error).toBeNull();
+  });
 });

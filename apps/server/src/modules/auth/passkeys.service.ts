@@ -7,7 +7,7 @@ import { recordByCaller, sendNotice } from "./account-notices";
 import { displayNameFor } from "./account-rules";
 import type { SessionJson } from "./auth.presenter";
 import { describeUserAgent } from "./devices.service";
-import type { FactorsRepository } from "./factors.repository";
+import { hasVerifiedFactor, provedSecondStepRecently, staleSecondStep } from "./factor-summary";
 import type { PasskeysRepository } from "./passkeys.repository";
 import { ceremonySeconds, type RelyingParty, type StoredCredential, userHandleOf } from "./relying-party";
 import { type Caller, notInvited, type RequestContext, type SessionService } from "./session.service";
@@ -33,7 +33,6 @@ export class PasskeysService {
   constructor(
     private readonly deps: {
       passkeys: PasskeysRepository;
-      factors: FactorsRepository;
       users: UsersRepository;
       sessionRows: SessionsRepository;
       sessions: SessionService;
@@ -132,7 +131,7 @@ export class PasskeysService {
     this.deps.sessions.assertNotBanned(user, 400);
     if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
     // The passkey verified the person on their device: with a second factor on the account, that is it.
-    const aal = (await this.hasVerifiedFactor(user.id)) ? "aal2" : "aal1";
+    const aal = hasVerifiedFactor(user.mfa_factors) ? "aal2" : "aal1";
     const now = this.now().toISOString();
     const session = await this.deps.sessionRows.transaction(async (trx) => {
       if (!(await this.deps.passkeys.recordUse(passkey, newCounter, now, trx))) throw failed;
@@ -163,9 +162,14 @@ export class PasskeysService {
     return presentPasskey(renamed);
   }
 
-  /** Removing one, like adding one, needs the second factor proven when the account has one. */
+  /**
+   * Removing one, like adding one, needs the second factor proven when the account has one, and
+   * proven in the last ten minutes.
+   */
   async remove(caller: Caller, passkeyId: string): Promise<void> {
     await this.assertSecondFactorProven(caller);
+    if (hasVerifiedFactor(caller.user.mfa_factors) && !provedSecondStepRecently(caller.claims.amr, this.now()))
+      throw staleSecondStep();
     const [removed] = isUuid(passkeyId) ? await this.deps.passkeys.delete(caller.user.id, [passkeyId]) : [];
     if (!removed) throw new AppError("webauthn_credential_not_found");
     await this.record("passkey.removed", caller, { passkey_id: removed.id });
@@ -217,12 +221,8 @@ export class PasskeysService {
   }
 
   private async assertSecondFactorProven(caller: Caller): Promise<void> {
-    if (caller.claims.aal !== "aal2" && (await this.hasVerifiedFactor(caller.user.id)))
+    if (caller.claims.aal !== "aal2" && hasVerifiedFactor(caller.user.mfa_factors))
       throw new AppError("insufficient_aal", { message: "Verify your second factor before changing your passkeys" });
-  }
-
-  private async hasVerifiedFactor(userId: string): Promise<boolean> {
-    return (await this.deps.factors.listOfUser(userId)).some((factor) => factor.status === "verified");
   }
 
   private notify(user: UserRow, kind: "passkey_added" | "passkey_removed"): void {

@@ -204,9 +204,15 @@ describe.each(testEngines)("passkeys on %s", (engine) => {
       headers: { authorization: `Bearer ${signIn.data!.session!.access_token}` },
     });
     expect(memories.statusCode).toBe(200);
-    // Removing a passkey, like adding one, needs the second factor proven.
+    // Removing a passkey, like adding one, needs the second factor proven — and proven lately.
     const [passkey] = (await auth.passkey.list()).data!;
     expect((await thief.auth.passkey.delete({ passkeyId: passkey!.id })).error).toMatchObject({ code: "insufficient_aal" });
+    server.clock.advance(11 * 60);
+    const stale = await auth.passkey.delete({ passkeyId: passkey!.id });
+    expect(stale.error).toMatchObject({ code: "insufficient_aal", message: expect.stringMatching(/again/) as unknown });
+    const fresh = new TOTP({ secret: Secret.fromBase32(totp.secret) }).generate({ timestamp: server.clock.now().getTime() });
+    expect((await auth.mfa.challengeAndVerify({ factorId, code: fresh })).error).toBeNull();
+    expect((await auth.passkey.delete({ passkeyId: passkey!.id })).error).toBeNull();
   });
 
   it("shows and removes a member's passkeys to the operator only", async () => {

@@ -1,5 +1,5 @@
 import { AuthApiError } from "@supabase/auth-js";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import { FakeAuthClient, fakeAccessToken, fakeSession, fakeUser } from "@/testing/fake-auth-client";
@@ -129,6 +129,29 @@ describe("two-step verification", () => {
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(client.mfaMocks.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: "fake-factor", code: "123456" });
     expect(await screen.findByRole("heading", { name: "Settings" })).toBeInTheDocument();
+  });
+
+  it("asks for the app's code again before removing it when the server wants a fresh proof, then removes it", async () => {
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }) });
+    const client = withApp("aal2");
+    client.mfaMocks.unenroll.mockResolvedValueOnce({
+      data: null,
+      error: new AuthApiError("Verify your second step again", 403, "insufficient_aal"),
+    } as never);
+    const { user } = renderApp("/settings", { client });
+
+    const app = await screen.findByRole("listitem", { name: "Authenticator app" });
+    await user.click(within(app).getByRole("button", { name: "Remove" }));
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Remove" }));
+
+    const confirm = await screen.findByRole("dialog", { name: "Confirm it's you" });
+    expect(client.mfaMocks.unenroll).toHaveBeenCalledTimes(1);
+    await user.type(within(confirm).getByLabelText("Authentication code"), "123456");
+    await user.click(within(confirm).getByRole("button", { name: "Verify" }));
+
+    expect(client.mfaMocks.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: "fake-factor", code: "123456" });
+    await waitFor(() => expect(client.mfaMocks.unenroll).toHaveBeenCalledTimes(2));
+    expect(await screen.findByText("Authenticator app removed")).toBeInTheDocument();
   });
 
   it("adds an authenticator app: QR code and key, then a code turns it on", async () => {

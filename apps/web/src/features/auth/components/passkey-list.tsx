@@ -12,6 +12,7 @@ import {
   webauthnProblem,
   type Passkey,
 } from "@/features/auth/api/passkeys";
+import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { formatDay, formatSince } from "@/lib/dates";
 import { notify } from "@/lib/notify";
 
@@ -24,6 +25,7 @@ export function PasskeyList() {
   const add = useAddPasskey();
   const remove = useRemovePasskey();
   const supported = passkeysSupported();
+  const fresh = useFreshSecondStep();
 
   function addPasskey() {
     add.mutate(undefined, {
@@ -33,10 +35,13 @@ export function PasskeyList() {
   }
 
   function removePasskey(passkey: Passkey) {
-    remove.mutate(passkey.id, {
-      onSuccess: () => notify.success("Passkey removed", "It no longer signs in to your account."),
-      onError: (error) => notify.error("Error", webauthnProblem(error, "add")),
-    });
+    void fresh.run(
+      () => remove.mutateAsync(passkey.id),
+      (error) => {
+        if (error) notify.error("Error", webauthnProblem(error, "add"));
+        else notify.success("Passkey removed", "It no longer signs in to your account.");
+      },
+    );
   }
 
   if (passkeys.isError)
@@ -49,6 +54,7 @@ export function PasskeyList() {
 
   return (
     <div className="flex flex-col gap-4">
+      {fresh.dialog}
       {passkeys.data.length > 0 ? (
         <ItemList label="Passkeys">
           {passkeys.data.map((passkey) => (

@@ -8,6 +8,7 @@ import { ItemList, ItemRow } from "@/components/item-list";
 import { Button } from "@/components/ui/button";
 import { passkeysSupported, webauthnProblem } from "@/features/auth/api/passkeys";
 import { addSecurityKey, enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
+import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
@@ -35,6 +36,7 @@ export function SecondFactors() {
   const [enrolment, setEnrolment] = useState<Enrolment>();
   const [busy, setBusy] = useState<"app" | "key">();
   const factors = (user?.factors ?? []).filter((factor) => factor.status === "verified");
+  const fresh = useFreshSecondStep();
 
   async function startApp() {
     setBusy("app");
@@ -62,10 +64,16 @@ export function SecondFactors() {
     }
   }
 
-  async function remove(factorId: string, label: string) {
-    const { error } = await removeFactor(factorId);
+  function remove(factorId: string, label: string) {
+    void fresh.run(
+      () => removeFactor(factorId),
+      (error) => void afterRemoval(error, label),
+    );
+  }
+
+  async function afterRemoval(error: unknown, label: string) {
     if (error) {
-      notify.error("Error", error.message);
+      notify.error("Error", error instanceof Error ? error.message : "It could not be removed. Please try again.");
       return;
     }
     // A new session answer carries the account's factors as they are now.
@@ -75,6 +83,7 @@ export function SecondFactors() {
 
   return (
     <div className="flex flex-col gap-4">
+      {fresh.dialog}
       {factors.length > 0 ? (
         <ItemList>
           {factors.map((factor) => {
@@ -97,7 +106,7 @@ export function SecondFactors() {
                     description="Signing in will need only your password, unless another second step is left. You can add one again at any time."
                     confirmLabel="Remove"
                     destructive
-                    onConfirm={() => void remove(factor.id, label)}
+                    onConfirm={() => remove(factor.id, label)}
                   />
                 }
               />

@@ -1,0 +1,113 @@
+import { useState, type FormEvent } from "react";
+import { ErrorCode } from "@memory-box/contract";
+import { isAuthError, type User } from "@supabase/auth-js";
+
+import { Button } from "@/components/ui/button";
+import { webauthnProblem } from "@/features/auth/api/passkeys";
+import { verifyFactor, verifySecurityKey } from "@/features/auth/api/second-factor";
+import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
+import { secondStepsOf } from "@/features/auth/utils/second-steps";
+
+/** What a refused code means, in words. */
+function problemText(error: unknown): string {
+  if (isAuthError(error) && error.code === ErrorCode.mfa_verification_failed)
+    // A right code already used once is refused too: its own words say to wait for the next one.
+    return error.message.includes("already used")
+      ? "That code was already used. Wait for the next code in your app."
+      : "That code is not right. Use the newest code your authenticator app shows.";
+  if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
+    return "Too many wrong codes. Wait for a new code in your app and try again.";
+  return "The code could not be checked just now. Please try again.";
+}
+
+/**
+ * Proving the second step in this session: the authenticator app's code, or a touch of the
+ * security key, whichever the member has. On success the session is aal2 (the auth client
+ * announces MFA_CHALLENGE_VERIFIED) and `onVerified` runs.
+ */
+export function SecondStepForm({
+  user,
+  onVerified,
+  prominent = false,
+}: {
+  user: User;
+  onVerified?: () => void;
+  /** The sign-in's own step: a large code field that takes focus. */
+  prominent?: boolean;
+}) {
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string>();
+  const digits = code.replace(/\D/g, "");
+  const { app, key } = secondStepsOf(user);
+
+  async function verify(run: () => Promise<{ error: unknown }>, explain: (error: unknown) => string) {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const { error } = await run();
+      if (!error) {
+        onVerified?.();
+        return;
+      }
+      setProblem(explain(error));
+      setCode("");
+    } catch (error) {
+      setProblem(explain(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || digits.length !== 6 || !app) return;
+    void verify(() => verifyFactor(app.id, digits), problemText);
+  }
+
+  return (
+    <form className="flex flex-col gap-4" onSubmit={handleSubmit}>
+      {app && (
+        <>
+          <OneTimeCodeField
+            label="Authentication code"
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              setProblem(undefined);
+            }}
+            problem={problem}
+            autoFocus
+            prominent={prominent}
+          />
+          <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
+            {busy ? "Checking..." : "Verify"}
+          </Button>
+        </>
+      )}
+      {key && (
+        <>
+          <Button
+            type="button"
+            variant={app ? "outline" : "default"}
+            className="w-full"
+            disabled={busy}
+            onClick={() =>
+              void verify(
+                () => verifySecurityKey(key.id),
+                (error) => webauthnProblem(error, "verify"),
+              )
+            }
+          >
+            {busy && !app ? "Waiting for your key..." : "Use security key"}
+          </Button>
+          {!app && problem && (
+            <p className="text-sm text-destructive" role="alert">
+              {problem}
+            </p>
+          )}
+        </>
+      )}
+    </form>
+  );
+}
