@@ -3,6 +3,7 @@ import { openDatabase } from "../db/database";
 import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
 import { type Command, UsageError } from "./command";
+import { exportCommand } from "./export.command";
 import { inviteCommand } from "./invite.command";
 import { mfaCommand } from "./mfa.command";
 import { reconcileCommand } from "./reconcile.command";
@@ -14,6 +15,7 @@ export const commands: Record<string, Command> = {
   "service-token": serviceTokenCommand,
   reconcile: reconcileCommand,
   mfa: mfaCommand,
+  export: exportCommand,
 };
 
 export interface CliIo {

@@ -9,3 +9,4 @@ export {
 } from "./photos.routes";
 export { PhotosService } from "./photos.service";
 export { PhotoFilesReconciler, type FileReconciliation } from "./photo-files.reconciler";
+export { photoBucket } from "./photo-key";

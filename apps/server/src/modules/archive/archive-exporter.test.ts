@@ -1,0 +1,248 @@
+import { createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { buffer } from "node:stream/consumers";
+import type { Memory } from "@memory-box/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import yauzl from "yauzl";
+import { createMember, type TestMember } from "../../../test/members";
+import { multipartContentType, multipartPayload } from "../../../test/multipart";
+import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
+import { serviceRoleToken } from "../../../test/service-token";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { testEngines } from "../../../test/test-database";
+import { exportCommand } from "../../cli/export.command";
+import { type DatabaseHandle, openDatabase } from "../../db/database";
+import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
+import { createBlobStore } from "../storage";
+import { ArchiveManifest } from "./archive-format";
+import { ArchiveExporter } from "./archive-exporter";
+import { ArchiveRepository } from "./archive.repository";
+
+// The archive of issue #15, written by `npm run export` against a running instance's database and
+// storage, and read back entry by entry as any unzip tool would.
+
+const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v1.schema.json");
+
+/** Every entry of a ZIP file by name, with its bytes. */
+async function unzip(file: string): Promise<Map<string, Buffer>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, validateEntrySizes: true }, (error, opened) =>
+      error ? reject(error) : resolve(opened),
+    ),
+  );
+  const entries = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on("entry", (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        void buffer(stream).then((bytes) => {
+          entries.set(entry.fileName, bytes);
+          zip.readEntry();
+        }, reject);
+      });
+    });
+    zip.on("end", resolve);
+    zip.on("error", reject);
+    zip.readEntry();
+  });
+  return entries;
+}
+
+const storages = ["local disk", "S3 (s3rver)"] as const;
+const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
+
+describe.each(combinations)("export on %s with %s storage", (engine, storage) => {
+  let testApp: TestApp;
+  let s3: TestS3Server | undefined;
+  let database: DatabaseHandle;
+  let ann: TestMember;
+  let ben: TestMember;
+  let workDir: string;
+  const originals = new Map<string, Buffer>();
+  const memories: Memory[] = [];
+
+  const api = (member: TestMember, method: "POST" | "PUT", url: string, payload: unknown) =>
+    testApp.app.inject({ method, url, headers: member.headers, payload: payload as never });
+
+  async function upload(member: TestMember, data: Buffer): Promise<string> {
+    const response = await testApp.app.inject({
+      method: "POST",
+      url: "/api/v1/photos",
+      headers: { ...member.headers, "content-type": multipartContentType },
+      payload: multipartPayload([{ name: "file", filename: "IMG_0001.JPG", contentType: "image/jpeg", data }]),
+    });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: string }>();
+    originals.set(id, data);
+    return id;
+  }
+
+  const run = async (...args: string[]) => {
+    const lines: string[] = [];
+    await exportCommand.run({ args, db: database.db, out: (line) => lines.push(line), config: testApp.config });
+    return lines;
+  };
+
+  beforeAll(async () => {
+    s3 = storage === "S3 (s3rver)" ? await startTestS3Server() : undefined;
+    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false", ...(s3 ? { STORAGE_URL: s3.storageUrl } : {}) } });
+    database = openDatabase(testApp.config.database);
+    workDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-export-"));
+    ann = await createMember(testApp, "ann@memory-box.test", "Ann");
+    ben = await createMember(testApp, "ben@memory-box.test", "Ben");
+    const photo = await rotatedCameraJpeg(twoTone(300, 200));
+    const [first, second] = [await upload(ann, photo), await upload(ann, await rotatedCameraJpeg(twoTone(200, 300)))];
+    const inputs = [
+      {
+        title: "Picnic <by> the lake & more",
+        content: 'Sun\nand "rain"',
+        memory_date: "2024-06-01",
+        tags: ["Summer", "Lake"],
+        photo_ids: [first, second],
+      },
+      { title: "Ben's first", content: null, memory_date: null, tags: [], photo_ids: [] },
+      { title: "Third", tags: ["x"] },
+      { title: "Fourth" },
+      { title: "Fifth" },
+    ];
+    for (const [i, input] of inputs.entries()) {
+      const response = await api(i === 1 ? ben : ann, "POST", "/api/v1/memories", input);
+      expect(response.statusCode).toBe(201);
+      memories.push(response.json<Memory>());
+    }
+  });
+  afterAll(async () => {
+    await database?.destroy();
+    await testApp?.close();
+    await s3?.stop();
+    await fs.rm(workDir, { recursive: true, force: true });
+  });
+
+  it("writes every memory with its fields, the originals byte for byte, and pages to browse, and no secret", async () => {
+    const file = path.join(workDir, "memories.zip");
+    const [summary] = await run(file);
+    expect(summary).toMatch(/^Exported 5 memories and 2 photos \(/);
+    expect(await fs.readdir(workDir)).toEqual(["memories.zip"]);
+
+    const entries = await unzip(file);
+    const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
+    expect(manifest.members).toEqual(
+      expect.arrayContaining([
+        { id: ann.userId, email: "ann@memory-box.test", display_name: "Ann" },
+        { id: ben.userId, email: "ben@memory-box.test", display_name: "Ben" },
+      ]),
+    );
+    expect(manifest.memories.map((memory) => memory.id).sort()).toEqual(memories.map((memory) => memory.id).sort());
+    const picnic = manifest.memories.find((memory) => memory.id === memories[0]!.id)!;
+    expect(picnic).toMatchObject({
+      title: "Picnic <by> the lake & more",
+      content: 'Sun\nand "rain"',
+      memory_date: "2024-06-01",
+      tags: ["Summer", "Lake"],
+      user_id: ann.userId,
+      display_name: "Ann",
+      created_at: memories[0]!.created_at,
+      updated_at: memories[0]!.updated_at,
+    });
+    expect(picnic.photos.map((photo) => photo.position)).toEqual([0, 1]);
+    for (const photo of picnic.photos) {
+      // The pristine original, location and camera details included: the export is the members' own.
+      expect(entries.get(photo.file)?.equals(originals.get(photo.id)!)).toBe(true);
+      expect(photo).toMatchObject({ content_type: "image/jpeg", bytes: originals.get(photo.id)!.length });
+    }
+    expect(manifest.memories.find((memory) => memory.id === memories[1]!.id)).toMatchObject({
+      user_id: ben.userId,
+      display_name: "Ben",
+    });
+
+    const index = entries.get("index.html")!.toString();
+    expect(index).toContain("5 memories");
+    expect(index).toContain("Picnic &#60;by&#62; the lake &#38; more");
+    expect(index).toContain(`href="memories/${picnic.id}.html"`);
+    const page = entries.get(`memories/${picnic.id}.html`)!.toString();
+    expect(page).not.toContain("<by>");
+    expect(page).toContain(`src="../${picnic.photos[0]!.file}"`);
+
+    const everything = [...entries]
+      .filter(([name]) => !name.startsWith("photos/"))
+      .map(([, bytes]) => bytes.toString())
+      .join("\n");
+    expect(everything).not.toMatch(/argon2|encrypted_password|refresh_token|access_token|secret/i);
+  });
+
+  it("reads the collection a page at a time and still writes every memory and photo once", async () => {
+    const store = createBlobStore(testApp.config.storageUrl, testApp.config.dataDir);
+    const file = path.join(workDir, "paged.zip");
+    try {
+      const exporter = new ArchiveExporter({
+        archive: new ArchiveRepository(database.db),
+        blobStore: store,
+        tempDir: path.join(workDir, "tmp"),
+        pageSize: 2,
+      });
+      const summary = await exporter.write(createWriteStream(file));
+      expect(summary).toMatchObject({ memories: 5, photos: 2 });
+    } finally {
+      await store.close();
+    }
+    const entries = await unzip(file);
+    const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
+    expect(new Set(manifest.memories.map((memory) => memory.id)).size).toBe(5);
+    expect([...entries.keys()].filter((name) => name.startsWith("memories/"))).toHaveLength(5);
+    expect([...entries.keys()].filter((name) => name.startsWith("photos/"))).toHaveLength(2);
+    expect(await fs.readdir(path.join(workDir, "tmp"))).toEqual([]);
+  });
+
+  it("keeps a memory whose author's account was deleted, under 'Unknown User'", async () => {
+    const carl = await createMember(testApp, "carl@memory-box.test", "Carl");
+    const created = await api(carl, "POST", "/api/v1/memories", { title: "Carl's" });
+    const deleted = await testApp.app.inject({
+      method: "DELETE",
+      url: `/auth/v1/admin/users/${carl.userId}`,
+      headers: { authorization: `Bearer ${await serviceRoleToken(testApp)}` },
+      payload: {},
+    });
+    expect(deleted.statusCode).toBe(200);
+
+    const file = path.join(workDir, "after-delete.zip");
+    await run(file);
+    const manifest = ArchiveManifest.parse(JSON.parse((await unzip(file)).get("memory-box.json")!.toString()));
+    expect(manifest.memories.find((memory) => memory.id === created.json<Memory>().id)).toMatchObject({
+      user_id: null,
+      display_name: "Unknown User",
+    });
+    expect(manifest.members.map((member) => member.email)).not.toContain("carl@memory-box.test");
+  });
+
+  it("leaves no file that looks whole when a photo's bytes are missing, and says which", async () => {
+    const store = createBlobStore(testApp.config.storageUrl, testApp.config.dataDir);
+    const [row] = await database.db.selectFrom("photos").select("object_key").where("memory_id", "is not", null).execute();
+    const original = await buffer((await store.get(`memory-photos/${row!.object_key}`)).body);
+    await store.delete(`memory-photos/${row!.object_key}`);
+    const file = path.join(workDir, "broken.zip");
+    try {
+      await expect(run(file)).rejects.toThrow(/object/i);
+      await expect(fs.access(file)).rejects.toThrow();
+      await expect(fs.access(`${file}.partial`)).rejects.toThrow();
+    } finally {
+      await store.put(`memory-photos/${row!.object_key}`, original);
+      await store.close();
+    }
+  });
+});
+
+describe("the archive format", () => {
+  it("is described for other programs by the JSON Schema in docs/formats, kept equal to the code's", async () => {
+    const documented: unknown = JSON.parse(await fs.readFile(schemaFile, "utf8"));
+    expect(documented).toEqual(z.toJSONSchema(ArchiveManifest));
+  });
+
+  it("needs the reader to know the format and version", () => {
+    expect(
+      ArchiveManifest.safeParse({ format: "memory-box", version: 2, exported_at: "", members: [], memories: [] }).success,
+    ).toBe(false);
+  });
+});

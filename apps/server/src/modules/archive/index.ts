@@ -1,0 +1,3 @@
+export { ArchiveManifest, unknownAuthor } from "./archive-format";
+export { ArchiveExporter, type ExportSummary } from "./archive-exporter";
+export { ArchiveRepository } from "./archive.repository";
