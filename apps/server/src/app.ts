@@ -9,8 +9,10 @@ import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
+import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
 import { adminRoutes, createAuthModule, authRoutes, devicesRoutes } from "./modules/auth";
+import { ArchiveExporter, ArchiveRepository, archiveRoutes, exportTicketPurpose } from "./modules/archive";
 import { AuditLogRepository } from "./modules/audit";
 import { healthRoutes } from "./modules/health";
 import {
@@ -38,7 +40,7 @@ import {
 } from "./modules/photos";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
-import { memberAuthenticator, photoViewerAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
+import { memberAuthenticator, bearerOrTicketAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
 import { MemberCheck } from "./plugins/member-check";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
@@ -109,13 +111,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const settings = new InstanceSettingsRepository(database.db);
   const photosRepository = new PhotosRepository(database.db);
+  // Signs photo access cookies and export download tickets (each with its own purpose).
+  const photoUrlSecret = Buffer.from(
+    config.photos.urlSecret ?? (await settings.putIfAbsent("photos.url_secret", randomBytes(32).toString("base64"))),
+    config.photos.urlSecret ? "utf8" : "base64",
+  );
   const photos = new PhotosService({
     photos: photosRepository,
     blobStore,
-    urlSecret: Buffer.from(
-      config.photos.urlSecret ?? (await settings.putIfAbsent("photos.url_secret", randomBytes(32).toString("base64"))),
-      config.photos.urlSecret ? "utf8" : "base64",
-    ),
+    urlSecret: photoUrlSecret,
     uploadDir: path.join(config.dataDir, "uploads"),
     maxPixels: config.photos.maxMegapixels * 1_000_000,
     maxUploadBytes: config.photos.maxUploadBytes,
@@ -216,12 +220,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(photoAccessRoutes, { service: photos, authenticate: authenticateMember, secureCookies });
   await app.register(photoObjectRoutes, {
     service: photos,
-    authenticateViewer: photoViewerAuthenticator(
+    authenticateViewer: bearerOrTicketAuthenticator(
       authenticateMember,
       auth.sessions,
       memberCheck,
       (request) => photos.readAccess(readPhotoAccessCookie(request))?.sessionId,
     ),
+  });
+  await app.register(archiveRoutes, {
+    exporter: new ArchiveExporter({
+      archive: new ArchiveRepository(database.db),
+      blobStore,
+      tempDir: path.join(config.dataDir, "uploads"),
+    }),
+    authenticate: authenticateMember,
+    authenticateDownload: bearerOrTicketAuthenticator(authenticateMember, auth.sessions, memberCheck, (request) => {
+      const { ticket } = request.query as { ticket?: string };
+      return readTicket(exportTicketPurpose, ticket, photoUrlSecret, options.now?.() ?? new Date())?.sessionId;
+    }),
+    ticketSecret: photoUrlSecret,
+    ...(options.now ? { now: options.now } : {}),
   });
   await app.register(eventsRoutes, {
     bus: events,

@@ -24,3 +24,10 @@ export type Device = z.infer<typeof Device>;
 /** `GET /api/v1/account/devices`: the caller's devices, most recently active first. */
 export const DeviceList = z.object({ devices: z.array(Device) });
 export type DeviceList = z.infer<typeof DeviceList>;
+
+/**
+ * `POST /api/v1/account/export`: where to download the archive from. The URL carries a ticket
+ * for this session that works for a minute; opening it starts the download.
+ */
+export const ExportLink = z.object({ url: z.string(), expires_at: z.number().int() });
+export type ExportLink = z.infer<typeof ExportLink>;

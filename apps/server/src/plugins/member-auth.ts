@@ -50,22 +50,23 @@ function assertSecondFactorProven(session: MemberSession): void {
 }
 
 /**
- * The door for photo bytes (ADR 0018): a bearer token as on the API, or else a photo access cookie,
- * whose session must be as live, unbanned and invited as a token's. `sessionOfCookie` reads the
- * cookie's session id if the cookie is genuine and unexpired.
+ * The door for what a browser fetches without a bearer token — photo bytes (ADR 0018), the export
+ * download: a bearer token as on the API, or else a session ticket (lib/session-ticket), whose
+ * session must be as live, unbanned and invited as a token's. `sessionOfTicket` reads the ticket's
+ * session id if the ticket is genuine, for this use and unexpired.
  */
-export function photoViewerAuthenticator(
+export function bearerOrTicketAuthenticator(
   authenticate: MemberAuthenticator,
   sessions: SessionService,
   memberCheck: MemberCheck,
-  sessionOfCookie: (request: FastifyRequest) => string | undefined,
+  sessionOfTicket: (request: FastifyRequest) => string | undefined,
 ): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
     if (request.headers.authorization !== undefined) {
       await authenticate(request);
       return;
     }
-    const sessionId = sessionOfCookie(request);
+    const sessionId = sessionOfTicket(request);
     if (sessionId === undefined) throw new AppError("not_authenticated");
     const session = await unauthenticatedOnRefusal(sessions.admitSession(sessionId, memberCheck));
     assertSecondFactorProven(session);

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
+import { issueTicket, readTicket, type SessionTicket } from "../../lib/session-ticket";
 import { photoBucket } from "./photo-key";
 
 /**
@@ -16,9 +17,7 @@ export const photoObjectPrefix = `/storage/v1/object/authenticated/${photoBucket
 /** The longest a cookie (and a browser's cached copy) may live: the issue's promise of ten minutes at most. */
 export const maxPhotoAccessSeconds = 600;
 
-// A shorter key would make the HMAC guessable; 32 bytes matches SHA-256's output.
-const MIN_SECRET_BYTES = 32;
-const ACCESS = /^([0-9a-f-]{36})\.([1-9][0-9]{0,14})\.([A-Za-z0-9_-]{43})$/;
+const purpose = "photo-access";
 
 /** A photo's stable address: the same for as long as the photo exists. Path segments percent-encoded. */
 export function photoUrl(key: string): string {
@@ -32,25 +31,15 @@ const plainKey = /^[\w.!~*'()\-/]*$/;
 
 /** The cookie value granting `sessionId` photo access until `expires` (Unix seconds). */
 export function photoAccessToken(sessionId: string, expires: number, secret: Buffer): string {
-  return `${sessionId}.${expires}.${sign(sessionId, expires, secret)}`;
+  return issueTicket(purpose, sessionId, expires, secret);
 }
 
 /** The session a cookie value names, if its signature is right and it has not expired; else null. */
 export function readPhotoAccessToken(value: string | undefined, secret: Buffer, now: Date): PhotoAccess | null {
-  const match = ACCESS.exec(value ?? "");
-  if (!match) return null;
-  const [, sessionId, expiresText, signature] = match as unknown as [string, string, string, string];
-  const expires = Number(expiresText);
-  if (now.getTime() >= expires * 1000) return null;
-  const expected = Buffer.from(sign(sessionId, expires, secret));
-  return timingSafeEqual(expected, Buffer.from(signature)) ? { sessionId, expires } : null;
+  return readTicket(purpose, value, secret, now);
 }
 
-export interface PhotoAccess {
-  sessionId: string;
-  /** Unix seconds. */
-  expires: number;
-}
+export type PhotoAccess = SessionTicket;
 
 /**
  * A rendition's bytes never change under its key (keys are never reused), so the key alone makes
@@ -58,9 +47,4 @@ export interface PhotoAccess {
  */
 export function photoEtag(key: string): string {
   return `"${createHash("sha256").update(key).digest("base64url").slice(0, 27)}"`;
-}
-
-function sign(sessionId: string, expires: number, secret: Buffer): string {
-  if (secret.length < MIN_SECRET_BYTES) throw new RangeError(`The photo key must have at least ${MIN_SECRET_BYTES} bytes.`);
-  return createHmac("sha256", secret).update(`photo-access\n${sessionId}\n${expires}`).digest("base64url");
 }

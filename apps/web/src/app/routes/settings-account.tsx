@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { paths } from "@/config/paths";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
+import { DownloadEverything } from "@/features/account/components/download-everything";
 import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
 import { PasskeyList } from "@/features/auth/components/passkey-list";
@@ -26,7 +27,7 @@ function Section({ title, description, children }: { title: string; description:
   );
 }
 
-/** The member's own account: display name, e-mail address, password, passkeys, two-step verification and signed-in devices. */
+/** The member's own account: display name, e-mail address, password, passkeys, two-step verification, signed-in devices and their data. */
 export function AccountSettingsRoute() {
   const { user } = useAuth();
   // A new form after each saved password, so nothing typed lingers.
@@ -67,6 +68,9 @@ export function AccountSettingsRoute() {
       </Section>
       <Section title="Devices" description="Where you are signed in. Sign out a device you no longer use or don't recognise.">
         <DeviceList />
+      </Section>
+      <Section title="Your data" description="Everything in Memory Box, yours to keep.">
+        <DownloadEverything />
       </Section>
     </>
   );
