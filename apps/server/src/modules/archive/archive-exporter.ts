@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ZipFile } from "yazl";
+import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { ownedTempName } from "../../lib/temp-files";
 import { photoBucket } from "../photos";
 import type { BlobStore } from "../storage";
@@ -36,7 +37,14 @@ export class ArchiveExporter {
     },
   ) {}
 
-  async write(output: Writable): Promise<ExportSummary> {
+  /** One export at a time per server: a second download waits its turn rather than doubling the disk and network load. */
+  private readonly turns = new ConcurrencyLimit(1);
+
+  write(output: Writable): Promise<ExportSummary> {
+    return this.turns.run(() => this.writeNow(output));
+  }
+
+  private async writeNow(output: Writable): Promise<ExportSummary> {
     const exportedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const mtime = new Date(exportedAt);
     const zip = new ZipFile();
