@@ -1,0 +1,160 @@
+// Export benchmark (issue #15): the members' archive of a collection with BENCH_EXPORT_MB of photo
+// originals, downloaded through "Download everything" from the production server while its
+// resident memory is sampled, and written by `export` on the command line; each against `tar` of
+// the same storage folder in the same run (the disk's own pace). Photos are incompressible bytes
+// placed straight in storage, as the export copies them without decoding.
+//
+//   BENCH_EXPORT_MB     megabytes of photo originals (default 2048)
+//   BENCH_EXPORT_RUNS   timed runs of each (default 3; the median is reported)
+import { randomBytes, randomUUID } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import SQLite from "better-sqlite3";
+import { cli, machineLine, root, round, startServer, writeResults } from "./lib";
+
+const totalMb = Number(process.env.BENCH_EXPORT_MB ?? 2048);
+const runs = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
+const photoMb = 4;
+const photosPerMemory = 4;
+const password = "correct horse battery staple";
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Memories with photos whose originals are random bytes, written straight into the server's database and storage. */
+function seed(dataDir: string): { photos: number; bytes: number } {
+  const db = new SQLite(path.join(dataDir, "memory-box.sqlite"));
+  const storage = path.join(dataDir, "storage", "objects", "memory-photos", "bench");
+  fs.mkdirSync(storage, { recursive: true });
+  const photos = Math.max(1, Math.round(totalMb / photoMb));
+  const insertMemory = db.prepare(
+    `insert into memories (id, title, content, memory_date, user_id, updated_by, created_at, updated_at, version, sort_key, search_text)
+     values (?, ?, ?, ?, null, null, ?, ?, 1, ?, ?)`,
+  );
+  const insertPhoto = db.prepare(
+    `insert into photos (id, memory_id, position, owner_id, object_key, preview_key, thumbnail_key, display_key, content_type, bytes, width, height, taken_at, placeholder, created_at)
+     values (?, ?, ?, null, ?, ?, ?, ?, 'image/jpeg', ?, 4000, 3000, null, '', ?)`,
+  );
+  const now = new Date().toISOString();
+  let memoryId = "";
+  for (let i = 0; i < photos; i++) {
+    if (i % photosPerMemory === 0) {
+      memoryId = randomUUID();
+      const title = `Bench memory ${i / photosPerMemory}`;
+      insertMemory.run(
+        memoryId,
+        title,
+        "A day out.",
+        "2024-06-01",
+        now,
+        now,
+        `2024-06-01|${now}|${memoryId}`,
+        title.toLowerCase(),
+      );
+    }
+    const key = `bench/${Date.now()}-${randomBytes(6).toString("hex")}.jpg`;
+    fs.writeFileSync(path.join(dataDir, "storage", "objects", "memory-photos", key), randomBytes(photoMb * 1024 * 1024));
+    insertPhoto.run(
+      randomUUID(),
+      memoryId,
+      i % photosPerMemory,
+      key,
+      `${key}.p`,
+      `${key}.t`,
+      `${key}.d`,
+      photoMb * 1024 * 1024,
+      now,
+    );
+  }
+  db.close();
+  return { photos, bytes: photos * photoMb * 1024 * 1024 };
+}
+
+function timed(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false" });
+  const out = fs.mkdtempSync(path.join(server.dataDir, "..", "memory-box-export-out-"));
+  try {
+    const { photos, bytes } = seed(server.dataDir);
+    const email = "bench-export@memory-box.test";
+    cli(server, ["invite", email]);
+    const session = (await (
+      await fetch(`${server.url}/auth/v1/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+        body: JSON.stringify({ email, password }),
+      })
+    ).json()) as { access_token: string };
+
+    const tarFile = path.join(out, "storage.tar");
+    const zipFile = path.join(out, "download.zip");
+    const cliFile = path.join(out, "cli.zip");
+    const tarMs: number[] = [];
+    const downloadMs: number[] = [];
+    const cliMs: number[] = [];
+    let baselineRss = server.rssMb();
+    let peakRss = baselineRss;
+    // A first pass of each warms the page cache, so every timed run reads the photos from memory alike.
+    for (let run = 0; run <= runs; run++) {
+      const tar = timed("tar", ["-cf", tarFile, "-C", server.dataDir, "storage"]);
+
+      baselineRss = server.rssMb();
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rssMb())), 100);
+      const started = performance.now();
+      const link = (await (
+        await fetch(`${server.url}/api/v1/account/export`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${session.access_token}` },
+        })
+      ).json()) as { url: string };
+      const response = await fetch(`${server.url}${link.url}`);
+      if (!response.ok || !response.body) throw new Error(`download answered ${response.status}`);
+      await pipeline(Readable.fromWeb(response.body as never), fs.createWriteStream(zipFile));
+      const download = performance.now() - started;
+      clearInterval(sampler);
+
+      const command = timed("node", ["apps/server/dist/cli.js", "export", cliFile], { ...process.env, ...server.env });
+      if (run > 0) {
+        tarMs.push(tar);
+        downloadMs.push(download);
+        cliMs.push(command);
+      }
+    }
+    const zipMb = fs.statSync(zipFile).size / 1024 / 1024;
+    const tarTime = median(tarMs);
+    const rows = [
+      `| \`tar\` of the storage folder (the disk's pace) | ${round(tarTime / 1000)} s | — | — |`,
+      `| "Download everything" through the server | ${round(median(downloadMs) / 1000)} s | ${round(median(downloadMs) / tarTime)} × | ${median(downloadMs) / tarTime <= 1.5 ? "pass" : "FAIL"} (≤ 1.5 ×) |`,
+      `| \`npm run export\` | ${round(median(cliMs) / 1000)} s | ${round(median(cliMs) / tarTime)} × | ${median(cliMs) / tarTime <= 1.5 ? "pass" : "FAIL"} (≤ 1.5 ×) |`,
+      `| Server resident memory while downloading: growth over its level before | ${round(peakRss - baselineRss)} MB (${round(baselineRss)} → ${round(peakRss)} MB) | — | ${peakRss - baselineRss < 100 ? "pass" : "FAIL"} (< 100 MB) |`,
+    ];
+    writeResults(
+      "Export",
+      [
+        machineLine(),
+        `${photos} photo originals of ${photoMb} MB (${round(bytes / 1024 / 1024 / 1024)} GB, incompressible) in ${Math.ceil(photos / photosPerMemory)} memories on SQLite and local disk; archive ${round(zipMb)} MB. Median of ${runs} runs after a warm-up of each, the page cache warm for all three.`,
+        "",
+        "| Run | Time | ÷ tar | |",
+        "|---|---|---|---|",
+        ...rows,
+      ].join("\n"),
+    );
+    console.log(rows.join("\n"));
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+    await server.stop();
+  }
+}
+
+await main();
