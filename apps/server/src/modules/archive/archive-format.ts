@@ -7,48 +7,50 @@ import { z } from "zod";
  */
 export const ArchivePhoto = z.object({
   id: z.uuid(),
-  position: z.number().int().min(0),
-  taken_at: z.string().nullable(),
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
-  content_type: z.string(),
-  bytes: z.number().int().min(0),
-  /** The path of the original's bytes inside the archive, under `photos/`. */
-  file: z.string().regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/),
+  position: z.number().int().min(0).describe("Place in the memory's display order, from 0."),
+  taken_at: z.string().nullable().describe("When the camera says it was taken (ISO 8601), or null."),
+  width: z.number().int().positive().describe("Width in pixels as shown (upright)."),
+  height: z.number().int().positive().describe("Height in pixels as shown (upright)."),
+  content_type: z.string().describe("Media type of the original, such as image/jpeg."),
+  bytes: z.number().int().min(0).describe("Size of the original in bytes."),
+  file: z
+    .string()
+    .regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/)
+    .describe("Path of the original's bytes inside the archive: byte for byte what the member uploaded."),
 });
 
 export const ArchiveMemory = z.object({
   id: z.uuid(),
   title: z.string(),
-  content: z.string().nullable(),
-  /** "YYYY-MM-DD" or null. */
+  content: z.string().nullable().describe("The description, or null."),
   memory_date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .nullable(),
-  tags: z.array(z.string()),
-  /** The author, one of `members`; null when their account was deleted. */
-  user_id: z.uuid().nullable(),
-  /** The author's display name when exported ("Unknown User" without an author). */
-  display_name: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  photos: z.array(ArchivePhoto),
+    .nullable()
+    .describe("The day the memory is about (YYYY-MM-DD), or null."),
+  tags: z.array(z.string()).describe("In the order the member gave them."),
+  user_id: z.uuid().nullable().describe("The author, one of members; null once their account was deleted."),
+  display_name: z.string().describe('The author\'s display name when exported; "Unknown User" without an author.'),
+  created_at: z.string().describe("ISO 8601."),
+  updated_at: z.string().describe("ISO 8601."),
+  photos: z.array(ArchivePhoto).describe("In display order."),
 });
 
 export const ArchiveMember = z.object({
   id: z.uuid(),
-  email: z.string(),
+  email: z.string().describe("How a member is recognised in another installation."),
   display_name: z.string(),
 });
 
-export const ArchiveManifest = z.object({
-  format: z.literal("memory-box"),
-  version: z.literal(1),
-  exported_at: z.string(),
-  members: z.array(ArchiveMember),
-  memories: z.array(ArchiveMemory),
-});
+export const ArchiveManifest = z
+  .object({
+    format: z.literal("memory-box"),
+    version: z.literal(1).describe("Raised when fields are added; a reader refuses a version it does not know."),
+    exported_at: z.string().describe("When the archive was written (ISO 8601)."),
+    members: z.array(ArchiveMember),
+    memories: z.array(ArchiveMemory),
+  })
+  .describe("memory-box.json: the members and every memory of a Memory Box, version 1 (docs/formats/memory-box.md).");
 
 export type ArchivePhoto = z.infer<typeof ArchivePhoto>;
 export type ArchiveMemory = z.infer<typeof ArchiveMemory>;
