@@ -135,8 +135,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : new InProcessEventBus();
   app.addHook("onClose", () => events.close());
   announceAccessChanges(app, events);
+  const memoriesRepository = new MemoriesRepository(database.db, config.database.engine);
   const memories = new MemoriesService({
-    memories: new MemoriesRepository(database.db, config.database.engine),
+    memories: memoriesRepository,
     photos: photosRepository,
     presentPhoto: (photo) => photos.present(photo),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(archiveRoutes, {
     exporter: new ArchiveExporter({
       archive: new ArchiveRepository(database.db),
+      memories: memoriesRepository,
       blobStore,
       tempDir: path.join(config.dataDir, "uploads"),
     }),

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { ArchiveExporter, ArchiveRepository } from "../modules/archive";
+import { MemoriesRepository } from "../modules/memories";
 import { createBlobStore } from "../modules/storage";
 import { type Command, parseCommandArgs, UsageError } from "./command";
 import type { ConfiguredCommandContext } from "./service-token.command";
@@ -33,6 +34,7 @@ export const exportCommand = {
     try {
       const exporter = new ArchiveExporter({
         archive: new ArchiveRepository(db),
+        memories: new MemoriesRepository(db, config.database.engine),
         blobStore,
         tempDir: path.join(config.dataDir, "uploads"),
       });

@@ -20,6 +20,7 @@ import { createBlobStore } from "../storage";
 import { ArchiveManifest } from "./archive-format";
 import { ArchiveExporter } from "./archive-exporter";
 import { ArchiveRepository } from "./archive.repository";
+import { MemoriesRepository } from "../memories";
 
 // The archive of issue #15, written by `npm run export` against a running instance's database and
 // storage, and read back entry by entry as any unzip tool would.
@@ -179,6 +180,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     try {
       const exporter = new ArchiveExporter({
         archive: new ArchiveRepository(database.db),
+        memories: new MemoriesRepository(database.db, testApp.config.database.engine),
         blobStore: store,
         tempDir: path.join(workDir, "tmp"),
         pageSize: 2,

@@ -11,7 +11,8 @@ import { photoBucket } from "../photos";
 import type { BlobStore } from "../storage";
 import { type ArchiveMemory, memoryPage, photoFile, unknownAuthor } from "./archive-format";
 import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
-import type { ArchivedMemoryRow, ArchiveRepository } from "./archive.repository";
+import type { MemoriesRepository, MemoryRecord } from "../memories";
+import type { ArchiveRepository } from "./archive.repository";
 
 export interface ExportSummary {
   memories: number;
@@ -29,6 +30,7 @@ export class ArchiveExporter {
   constructor(
     private readonly deps: {
       archive: ArchiveRepository;
+      memories: Pick<MemoriesRepository, "pageById">;
       blobStore: BlobStore;
       /** Where the JSON and the index are assembled (removed afterwards, and after a crash). */
       tempDir: string;
@@ -74,7 +76,7 @@ export class ArchiveExporter {
       let after: string | null = null;
       let previousPage: Promise<void> = Promise.resolve();
       for (;;) {
-        const rows: ArchivedMemoryRow[] = await Promise.race([this.deps.archive.page(after, this.deps.pageSize ?? 200), failed]);
+        const rows: MemoryRecord[] = await Promise.race([this.deps.memories.pageById(after, this.deps.pageSize ?? 200), failed]);
         if (rows.length === 0) break;
         let reached!: () => void;
         const thisPage = new Promise<void>((resolve) => (reached = resolve));
@@ -122,7 +124,7 @@ export class ArchiveExporter {
   }
 }
 
-function toArchiveMemory(row: ArchivedMemoryRow): ArchiveMemory {
+function toArchiveMemory(row: MemoryRecord): ArchiveMemory {
   return {
     id: row.id,
     title: row.title,

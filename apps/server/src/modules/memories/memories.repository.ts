@@ -97,6 +97,16 @@ export class MemoriesRepository {
     return withDetails;
   }
 
+  /**
+   * Every memory in id order, a page at a time, with its author's name, tags and photos (the
+   * members' archive): after `afterId`, at most `limit`; three queries a page.
+   */
+  async pageById(afterId: string | null, limit: number): Promise<MemoryRecord[]> {
+    let query = this.selectWithAuthor(this.db).orderBy("memories.id").limit(limit);
+    if (afterId !== null) query = query.where("memories.id", ">", afterId);
+    return this.withDetails(await query.execute(), this.db);
+  }
+
   /** One page in listing order, starting after `afterSortKey`; one extra row tells whether more follow. */
   async page(
     filter: ListFilter,
