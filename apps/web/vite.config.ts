@@ -46,8 +46,50 @@ function precompress(): Plugin {
   };
 }
 
+/** Icons the first screen paints before React runs, each with the props its React component gives it. */
+const firstScreenIcons = {
+  plus: { name: "Plus", className: undefined },
+  settings: { name: "Settings", className: undefined },
+  search: {
+    name: "Search",
+    className: "pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground",
+  },
+  user: { name: "User", className: "size-3.5" },
+  calendar: { name: "Calendar", className: "size-3.5" },
+  pencil: { name: "Pencil", className: undefined },
+  trash: { name: "Trash", className: undefined },
+} as const;
+
+/**
+ * `virtual:first-screen-icons`: the SVG markup of those icons as lucide-react renders them, made
+ * here with React's server renderer, so the plain-DOM first screen draws exactly the icons React
+ * will (without shipping React or lucide in its script).
+ */
+function firstScreenIconMarkup(): Plugin {
+  const id = "virtual:first-screen-icons";
+  return {
+    name: "memory-box-first-screen-icons",
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      const [{ createElement }, { renderToStaticMarkup }, icons] = await Promise.all([
+        import("react"),
+        import("react-dom/server"),
+        import("lucide-react"),
+      ]);
+      const markup = Object.fromEntries(
+        Object.entries(firstScreenIcons).map(([key, { name, className }]) => [
+          key,
+          renderToStaticMarkup(createElement(icons[name], { "aria-hidden": "true", className })),
+        ]),
+      );
+      return `export const iconMarkup = ${JSON.stringify(markup)};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup()],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },

@@ -1,0 +1,50 @@
+import type { MemoryPage, TagList } from "@memory-box/contract";
+
+import { canPaintHome, paintHome } from "@/app/first-screen/paint-home";
+import { paths } from "@/config/paths";
+import { memoriesPath, tagsPath } from "@/features/memories/api/list-paths";
+import { requestEarly, showFirstScreen } from "@/lib/first-screen";
+import { usableStoredSession } from "@/lib/stored-session";
+
+/** What the first screen needs from the page it starts in. */
+export interface FirstScreenPage {
+  location: Pick<Location, "pathname" | "search" | "hash">;
+  storage: Pick<Storage, "getItem">;
+  document: Document;
+  nowSeconds: number;
+}
+
+/**
+ * Whether this load can be painted early: home itself, with no query string (the home filter
+ * lives in the screen, not the URL) and no fragment (a confirmation link's `#access_token=…`
+ * brings a new session that only auth-js may take).
+ */
+export function isPlainHome(location: FirstScreenPage["location"]): boolean {
+  return location.pathname === paths.home && location.search === "" && location.hash === "";
+}
+
+/**
+ * Runs before the app's bundle (ADR 0026): for a member whose stored session can be used as it
+ * is, asks at once for the first page of memories and the tags, exactly as home's queries would
+ * (the app takes these answers), and paints home from them in plain DOM. No session, a token
+ * about to expire, a second factor to prove, another URL, a refused or failed answer: nothing is
+ * painted and the app does what it always did. Resolves once it painted or decided not to.
+ */
+export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> {
+  if (!isPlainHome(page.location)) return false;
+  const session = usableStoredSession(page.storage, page.nowSeconds);
+  if (!session) return false;
+  const [list, tags] = await Promise.all([
+    requestEarly(memoriesPath(), session.access_token) as Promise<MemoryPage | undefined>,
+    requestEarly(tagsPath, session.access_token) as Promise<TagList | undefined>,
+  ]);
+  if (!list || !tags || !canPaintHome({ page: list })) return false;
+  const root = page.document.getElementById("root");
+  if (!root) return false;
+  const screen = page.document.createElement("div");
+  screen.id = "first-screen";
+  // Looks like home, but is not yet the app: nothing in it can be used until React replaces it.
+  screen.inert = true;
+  screen.append(paintHome(page.document, { user: session.user, page: list, tags }));
+  return showFirstScreen(screen, root);
+}

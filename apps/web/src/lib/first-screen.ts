@@ -1,0 +1,112 @@
+/**
+ * The hand-over between the first screen (painted in plain DOM by the small script that starts
+ * the page, ADR 0026) and the React app. The script asks the API for what the first screen shows
+ * as soon as the page starts; the app takes those answers instead of asking again, and replaces
+ * the painted screen with its own once it shows the same thing. Nothing here may import React,
+ * auth-js or the contract's validators: this module is part of that first script.
+ */
+
+/** Answers of requests the first script started, by path; each is taken once. */
+const earlyAnswers = new Map<string, Promise<unknown>>();
+
+interface PaintedScreen {
+  screen: HTMLElement;
+  root: HTMLElement;
+}
+
+let painted: PaintedScreen | undefined;
+/** The app has decided what to show: from then on the first screen is never painted. */
+let over = false;
+
+/** Longest the app's screen waits for its first-screen photos to decode before it replaces the painted one. */
+const imageWaitMs = 500;
+
+/**
+ * Starts `GET path` as the member of `accessToken`; its JSON body when the API answers 2xx,
+ * undefined for anything else (a refused, expired or failed request is the app's to repeat and
+ * report, exactly as if this one had never been made).
+ */
+export function requestEarly(path: string, accessToken: string): Promise<unknown> {
+  const answer = fetch(path, { headers: { Accept: "application/json", Authorization: `Bearer ${accessToken}` } })
+    .then((response) => (response.ok ? (response.json() as Promise<unknown>) : undefined))
+    .catch(() => undefined);
+  earlyAnswers.set(path, answer);
+  return answer;
+}
+
+/**
+ * The early answer to `GET path`, answered or still on its way, once; undefined when there is
+ * none (the app then asks itself). A promise resolving to undefined means the early request
+ * failed: ask again.
+ */
+export function takeEarlyAnswer<T>(path: string): Promise<T | undefined> | undefined {
+  const answer = earlyAnswers.get(path);
+  earlyAnswers.delete(path);
+  return answer as Promise<T | undefined> | undefined;
+}
+
+/** At sign-out: answers fetched for the session that ended are dropped. */
+export function forgetEarlyAnswers(): void {
+  earlyAnswers.clear();
+}
+
+/**
+ * Shows `screen` in place of the app's root until the app takes over. Refused (false) once the
+ * app has already decided what to show: a late paint would cover it.
+ */
+export function showFirstScreen(screen: HTMLElement, root: HTMLElement): boolean {
+  if (over || painted) return false;
+  root.before(screen);
+  root.hidden = true;
+  painted = { screen, root };
+  return true;
+}
+
+/** Whether a painted first screen is showing. */
+export function isFirstScreenShown(): boolean {
+  return painted !== undefined;
+}
+
+/**
+ * The app shows something else than the painted home (another screen, the sign-in screen, the
+ * code step): the painted screen goes at once.
+ */
+export function endFirstScreen(): void {
+  over = true;
+  if (!painted) return;
+  const { screen, root } = painted;
+  painted = undefined;
+  screen.remove();
+  root.hidden = false;
+}
+
+/**
+ * The app's home is rendered (still hidden) with the same data: once its first-screen photos are
+ * decoded (they come from the cache the painted screen filled), it replaces the painted screen in
+ * one frame, so nothing moves or flickers.
+ */
+export async function handOverFirstScreen(): Promise<void> {
+  over = true;
+  if (!painted) return;
+  const { root } = painted;
+  const photos = [...root.querySelectorAll<HTMLImageElement>('img[loading="eager"]')];
+  await Promise.race([
+    Promise.all(
+      photos.map((photo) =>
+        Promise.resolve()
+          .then(() => photo.decode())
+          .catch(() => undefined),
+      ),
+    ),
+    new Promise((resolve) => setTimeout(resolve, imageWaitMs)),
+  ]);
+  endFirstScreen();
+}
+
+/** For tests: back to a page that has not started. */
+export function resetFirstScreen(): void {
+  earlyAnswers.clear();
+  painted?.screen.remove();
+  painted = undefined;
+  over = false;
+}
