@@ -88,14 +88,52 @@ function firstScreenIconMarkup(): Plugin {
   };
 }
 
+const firstScreenEntry = "src/first-screen.ts";
+
+/**
+ * The first screen's script (ADR 0026) is an entry of its own, put in the page ahead of the app's:
+ * it runs as soon as it arrives, without waiting for the app's code, and the app's chunks stay as
+ * they were.
+ */
+function firstScreenScript(): Plugin {
+  return {
+    name: "memory-box-first-screen-script",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, { bundle }) {
+        const built = bundle
+          ? Object.values(bundle).find((output) => output.type === "chunk" && output.isEntry && output.name === "first-screen")
+          : undefined;
+        const src = built && built.type === "chunk" ? `/${built.fileName}` : `/${firstScreenEntry}`;
+        // Its imports are fetched with it, not after it.
+        const imports = built && built.type === "chunk" ? built.imports : [];
+        return [
+          { tag: "script", attrs: { type: "module", crossorigin: true, src }, injectTo: "head-prepend" as const },
+          ...imports.map((file) => ({
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
+            injectTo: "head-prepend" as const,
+          })),
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup()],
+  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript()],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    rollupOptions: {
+      input: {
+        index: fileURLToPath(new URL("./index.html", import.meta.url)),
+        "first-screen": fileURLToPath(new URL(firstScreenEntry, import.meta.url)),
+      },
+    },
   },
   server: {
     port: 5173,

@@ -18,6 +18,46 @@ let painted: PaintedScreen | undefined;
 /** The app has decided what to show: from then on the first screen is never painted. */
 let over = false;
 
+/** Longest the app waits for a painted first screen's photos before it starts rendering. */
+const photoWaitMs = 1_000;
+
+let appMayStart: Promise<void> = Promise.resolve();
+
+/**
+ * The app starts rendering once `started` (the first script's work) has settled and, when it
+ * painted, the painted photos have arrived and been shown (or a second has passed): the app's
+ * first render is long work on the main thread, and done earlier it would hold back the frames
+ * that show those photos.
+ */
+export function holdAppUntilFirstScreen(started: Promise<boolean>): void {
+  appMayStart = started
+    .then(async (shown) => {
+      if (!shown || !painted) return;
+      const photos = [...painted.screen.querySelectorAll<HTMLImageElement>('img[loading="eager"]')];
+      await Promise.race([
+        Promise.all(
+          photos.map(
+            (photo) =>
+              new Promise((resolve) => {
+                if (photo.complete) resolve(undefined);
+                photo.addEventListener("load", resolve, { once: true });
+                photo.addEventListener("error", resolve, { once: true });
+              }),
+          ),
+        ),
+        new Promise((resolve) => setTimeout(resolve, photoWaitMs)),
+      ]);
+      // One frame to paint them.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    })
+    .catch(() => undefined);
+}
+
+/** Resolves when the app may start rendering (at once when no first screen was started). */
+export function whenAppMayStart(): Promise<void> {
+  return appMayStart;
+}
+
 /** Longest the app's screen waits for its first-screen photos to decode before it replaces the painted one. */
 const imageWaitMs = 500;
 
@@ -109,4 +149,5 @@ export function resetFirstScreen(): void {
   painted?.screen.remove();
   painted = undefined;
   over = false;
+  appMayStart = Promise.resolve();
 }
