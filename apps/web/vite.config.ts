@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { build, defineConfig, type Plugin, type ProxyOptions, type Rolldown } from "vite";
 
 const apiServer = process.env.MEMORY_BOX_API ?? "http://127.0.0.1:8080";
 
@@ -89,31 +89,62 @@ function firstScreenIconMarkup(): Plugin {
 }
 
 const firstScreenEntry = "src/first-screen.ts";
+const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
 /**
- * The first screen's script (ADR 0026) is an entry of its own, put in the page ahead of the app's:
- * it runs as soon as it arrives, without waiting for the app's code, and the app's chunks stay as
- * they were.
+ * The first screen's script (ADR 0026) is a bundle of its own, built beside the app and sharing
+ * no chunk with it: the app's chunks (and so what the sign-in page loads) stay as they are, and
+ * the script's own code, the painting, is a chunk it fetches only when it paints. It shares its
+ * state with the app through one object on the page (`lib/first-screen.ts`). In the page it comes
+ * first and `async`: it runs as soon as it arrives, not after the stylesheet and the app's code.
  */
 function firstScreenScript(): Plugin {
+  let command: "build" | "serve" = "serve";
+  let files: Array<{ fileName: string; source: string; isEntry: boolean }> = [];
   return {
     name: "memory-box-first-screen-script",
+    configResolved(config) {
+      command = config.command;
+    },
+    async buildStart() {
+      if (command !== "build") return;
+      const built = await build({
+        configFile: false,
+        root: fileURLToPath(new URL(".", import.meta.url)),
+        logLevel: "warn",
+        plugins: [firstScreenIconMarkup()],
+        resolve: { alias },
+        build: {
+          write: false,
+          copyPublicDir: false,
+          modulePreload: false,
+          rollupOptions: {
+            input: { "first-screen": fileURLToPath(new URL(firstScreenEntry, import.meta.url)) },
+            output: { entryFileNames: "assets/[name]-[hash].js", chunkFileNames: "assets/first-screen-[name]-[hash].js" },
+          },
+        },
+      });
+      const outputs = (Array.isArray(built) ? built : [built]) as Rolldown.RolldownOutput[];
+      files = outputs.flatMap((output) =>
+        output.output.flatMap((file) =>
+          file.type === "chunk" ? [{ fileName: file.fileName, source: file.code, isEntry: file.isEntry }] : [],
+        ),
+      );
+    },
+    generateBundle() {
+      for (const { fileName, source } of files) this.emitFile({ type: "asset", fileName, source });
+    },
     transformIndexHtml: {
       order: "post",
-      handler(_html, { bundle }) {
-        const built = bundle
-          ? Object.values(bundle).find((output) => output.type === "chunk" && output.isEntry && output.name === "first-screen")
-          : undefined;
-        const src = built && built.type === "chunk" ? `/${built.fileName}` : `/${firstScreenEntry}`;
-        // Its imports are fetched with it, not after it.
-        const imports = built && built.type === "chunk" ? built.imports : [];
+      handler() {
+        const entry = files.find((file) => file.isEntry);
+        const src = entry ? `/${entry.fileName}` : `/${firstScreenEntry}`;
         return [
-          { tag: "script", attrs: { type: "module", crossorigin: true, src }, injectTo: "head-prepend" as const },
-          ...imports.map((file) => ({
-            tag: "link",
-            attrs: { rel: "modulepreload", crossorigin: true, href: `/${file}` },
+          {
+            tag: "script",
+            attrs: { type: "module", async: true, crossorigin: true, src, "data-first-screen": true },
             injectTo: "head-prepend" as const,
-          })),
+          },
         ];
       },
     },
@@ -122,18 +153,10 @@ function firstScreenScript(): Plugin {
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript()],
-  resolve: {
-    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
-  },
+  resolve: { alias },
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    rollupOptions: {
-      input: {
-        index: fileURLToPath(new URL("./index.html", import.meta.url)),
-        "first-screen": fileURLToPath(new URL(firstScreenEntry, import.meta.url)),
-      },
-    },
   },
   server: {
     port: 5173,

@@ -3,25 +3,43 @@
  * the page, ADR 0026) and the React app. The script asks the API for what the first screen shows
  * as soon as the page starts; the app takes those answers instead of asking again, and replaces
  * the painted screen with its own once it shows the same thing. Nothing here may import React,
- * auth-js or the contract's validators: this module is part of that first script.
+ * auth-js or the contract's validators: this module is also part of that first script (a copy of
+ * it: the two are built apart and share their state through one object on the page).
  */
-
-/** Answers of requests the first script started, by path; each is taken once. */
-const earlyAnswers = new Map<string, Promise<unknown>>();
 
 interface PaintedScreen {
   screen: HTMLElement;
   root: HTMLElement;
 }
 
-let painted: PaintedScreen | undefined;
-/** The app has decided what to show: from then on the first screen is never painted. */
-let over = false;
+/**
+ * What the first script and the app share. They are built apart (the first script is a bundle
+ * of its own, so the app's chunks and the sign-in page's code stay as they were) and each has
+ * its own copy of this module: the state lives in one object on the page, under one name.
+ */
+interface Handover {
+  /** Answers of requests the first script started, by path; each is taken once. */
+  earlyAnswers: Map<string, Promise<unknown>>;
+  painted: PaintedScreen | undefined;
+  /** The app has decided what to show: from then on the first screen is never painted. */
+  over: boolean;
+  /** Set by the first script as it runs: when the app may start rendering. */
+  appMayStart: Promise<void> | undefined;
+}
+
+const handoverKey = "__memoryBoxFirstScreen";
+
+function handover(): Handover {
+  const page = globalThis as typeof globalThis & { [handoverKey]?: Handover };
+  page[handoverKey] ??= { earlyAnswers: new Map(), painted: undefined, over: false, appMayStart: undefined };
+  return page[handoverKey];
+}
 
 /** Longest the app waits for a painted first screen's photos before it starts rendering. */
 const photoWaitMs = 1_000;
 
-let appMayStart: Promise<void> = Promise.resolve();
+/** Longest the app waits for a first script that has not run yet (it loads `async`, so it may run after the app's). */
+const scriptWaitMs = 1_000;
 
 /**
  * The app starts rendering once `started` (the first script's work) has settled and, when it
@@ -30,10 +48,11 @@ let appMayStart: Promise<void> = Promise.resolve();
  * that show those photos.
  */
 export function holdAppUntilFirstScreen(started: Promise<boolean>): void {
-  appMayStart = started
+  const state = handover();
+  state.appMayStart = started
     .then(async (shown) => {
-      if (!shown || !painted) return;
-      const photos = [...painted.screen.querySelectorAll<HTMLImageElement>('img[loading="eager"]')];
+      if (!shown || !state.painted) return;
+      const photos = [...state.painted.screen.querySelectorAll<HTMLImageElement>('img[loading="eager"]')];
       await Promise.race([
         Promise.all(
           photos.map(
@@ -53,9 +72,21 @@ export function holdAppUntilFirstScreen(started: Promise<boolean>): void {
     .catch(() => undefined);
 }
 
-/** Resolves when the app may start rendering (at once when no first screen was started). */
-export function whenAppMayStart(): Promise<void> {
-  return appMayStart;
+/**
+ * Resolves when the app may start rendering: at once when the page has no first script; when it
+ * has one that has not run yet, once it has run (or failed to load, or a second has passed).
+ */
+export function whenAppMayStart(
+  script: HTMLScriptElement | null = document.querySelector("script[data-first-screen]"),
+): Promise<void> {
+  const started = handover().appMayStart;
+  if (started) return started;
+  if (!script) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    script.addEventListener("load", () => resolve(), { once: true });
+    script.addEventListener("error", () => resolve(), { once: true });
+    setTimeout(resolve, scriptWaitMs);
+  }).then(() => handover().appMayStart);
 }
 
 /** Longest the app's screen waits for its first-screen photos to decode before it replaces the painted one. */
@@ -70,7 +101,7 @@ export function requestEarly(path: string, accessToken: string): Promise<unknown
   const answer = fetch(path, { headers: { Accept: "application/json", Authorization: `Bearer ${accessToken}` } })
     .then((response) => (response.ok ? (response.json() as Promise<unknown>) : undefined))
     .catch(() => undefined);
-  earlyAnswers.set(path, answer);
+  handover().earlyAnswers.set(path, answer);
   return answer;
 }
 
@@ -80,6 +111,7 @@ export function requestEarly(path: string, accessToken: string): Promise<unknown
  * failed: ask again.
  */
 export function takeEarlyAnswer<T>(path: string): Promise<T | undefined> | undefined {
+  const { earlyAnswers } = handover();
   const answer = earlyAnswers.get(path);
   earlyAnswers.delete(path);
   return answer as Promise<T | undefined> | undefined;
@@ -87,7 +119,7 @@ export function takeEarlyAnswer<T>(path: string): Promise<T | undefined> | undef
 
 /** At sign-out: answers fetched for the session that ended are dropped. */
 export function forgetEarlyAnswers(): void {
-  earlyAnswers.clear();
+  handover().earlyAnswers.clear();
 }
 
 /**
@@ -95,16 +127,17 @@ export function forgetEarlyAnswers(): void {
  * app has already decided what to show: a late paint would cover it.
  */
 export function showFirstScreen(screen: HTMLElement, root: HTMLElement): boolean {
-  if (over || painted) return false;
+  const state = handover();
+  if (state.over || state.painted) return false;
   root.before(screen);
   root.hidden = true;
-  painted = { screen, root };
+  state.painted = { screen, root };
   return true;
 }
 
 /** Whether a painted first screen is showing. */
 export function isFirstScreenShown(): boolean {
-  return painted !== undefined;
+  return handover().painted !== undefined;
 }
 
 /**
@@ -112,10 +145,11 @@ export function isFirstScreenShown(): boolean {
  * code step): the painted screen goes at once.
  */
 export function endFirstScreen(): void {
-  over = true;
-  if (!painted) return;
-  const { screen, root } = painted;
-  painted = undefined;
+  const state = handover();
+  state.over = true;
+  if (!state.painted) return;
+  const { screen, root } = state.painted;
+  state.painted = undefined;
   screen.remove();
   root.hidden = false;
 }
@@ -126,9 +160,10 @@ export function endFirstScreen(): void {
  * one frame, so nothing moves or flickers.
  */
 export async function handOverFirstScreen(): Promise<void> {
-  over = true;
-  if (!painted) return;
-  const { root } = painted;
+  const state = handover();
+  state.over = true;
+  if (!state.painted) return;
+  const { root } = state.painted;
   const photos = [...root.querySelectorAll<HTMLImageElement>('img[loading="eager"]')];
   await Promise.race([
     Promise.all(
@@ -145,9 +180,10 @@ export async function handOverFirstScreen(): Promise<void> {
 
 /** For tests: back to a page that has not started. */
 export function resetFirstScreen(): void {
-  earlyAnswers.clear();
-  painted?.screen.remove();
-  painted = undefined;
-  over = false;
-  appMayStart = Promise.resolve();
+  const state = handover();
+  state.earlyAnswers.clear();
+  state.painted?.screen.remove();
+  state.painted = undefined;
+  state.over = false;
+  state.appMayStart = undefined;
 }

@@ -1,6 +1,5 @@
 import type { MemoryPage, TagList } from "@memory-box/contract";
 
-import { canPaintHome, paintHome } from "@/app/first-screen/paint-home";
 import { paths } from "@/config/paths";
 import { memoriesPath, tagsPath } from "@/features/memories/api/list-paths";
 import { requestEarly, showFirstScreen } from "@/lib/first-screen";
@@ -34,10 +33,12 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   if (!isPlainHome(page.location)) return false;
   const session = usableStoredSession(page.storage, page.nowSeconds);
   if (!session) return false;
-  const [list, tags] = await Promise.all([
-    requestEarly(memoriesPath(), session.access_token) as Promise<MemoryPage | undefined>,
-    requestEarly(tagsPath, session.access_token) as Promise<TagList | undefined>,
-  ]);
+  const listAnswer = requestEarly(memoriesPath(), session.access_token) as Promise<MemoryPage | undefined>;
+  const tagsAnswer = requestEarly(tagsPath, session.access_token) as Promise<TagList | undefined>;
+  // The painting code is a chunk of its own, fetched while the API answers: the sign-in page and
+  // every other screen never load it.
+  const painter = import("@/app/first-screen/paint-home");
+  const [list, tags, { canPaintHome, paintHome }] = await Promise.all([listAnswer, tagsAnswer, painter]);
   if (!list || !tags || !canPaintHome({ page: list })) return false;
   const root = page.document.getElementById("root");
   if (!root) return false;
