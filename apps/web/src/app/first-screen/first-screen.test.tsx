@@ -3,8 +3,8 @@ import { screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { paintHome } from "@/app/first-screen/paint-home";
-import { isPlainHome, startFirstScreen } from "@/app/first-screen/start";
-import { isFirstScreenShown, resetFirstScreen } from "@/lib/first-screen";
+import { isPlainHome, preloadFirstPhotos, startFirstScreen } from "@/app/first-screen/start";
+import { holdAppUntilFirstScreen, isFirstScreenShown, resetFirstScreen, whenAppMayStart } from "@/lib/first-screen";
 import { authStorageKey } from "@/lib/stored-session";
 import { fakeAccessToken, FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
 import { FakeMemoryBackend } from "@/testing/fake-memory-backend";
@@ -210,5 +210,51 @@ describe("starting the first screen", () => {
     await screen.findByText("Welcome to Memory Box");
     expect(document.getElementById("first-screen")).toBeNull();
     expect(root.hidden).toBe(false);
+  });
+});
+
+describe("the first script and the app", () => {
+  beforeEach(() => resetFirstScreen());
+  afterEach(() => resetFirstScreen());
+
+  it("asks for the photos of the first screen's cards, each once, as the painted cards show them", () => {
+    const memories = collection();
+    const images = preloadFirstPhotos(document, {
+      items: memories,
+      matched: memories.length,
+      total: memories.length,
+      next_cursor: null,
+    });
+    const expected = memories.slice(0, 6).flatMap((memory) => memory.photos.slice(0, 4).map((photo) => photo.thumbnail_url));
+    expect(images.map((image) => image.getAttribute("src"))).toEqual(expected);
+    expect(new Set(expected).size).toBe(expected.length);
+    expect(images.every((image) => image.fetchPriority === "high")).toBe(true);
+  });
+
+  it("lets the app start at once on a page without a first script", async () => {
+    await expect(whenAppMayStart(null)).resolves.toBeUndefined();
+  });
+
+  it("makes an app that runs first wait for the first script (it loads async), then for what it decided", async () => {
+    const script = document.createElement("script");
+    let appMayStart = false;
+    void whenAppMayStart(script).then(() => (appMayStart = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(appMayStart).toBe(false);
+
+    let decide: (shown: boolean) => void = () => undefined;
+    holdAppUntilFirstScreen(new Promise<boolean>((resolve) => (decide = resolve)));
+    script.dispatchEvent(new Event("load"));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(appMayStart).toBe(false);
+    decide(false);
+    await waitFor(() => expect(appMayStart).toBe(true));
+  });
+
+  it("lets the app start when the first script failed to load", async () => {
+    const script = document.createElement("script");
+    const started = whenAppMayStart(script);
+    script.dispatchEvent(new Event("error"));
+    await expect(started).resolves.toBeUndefined();
   });
 });
