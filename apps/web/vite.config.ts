@@ -136,16 +136,25 @@ function firstScreenScript(): Plugin {
     },
     transformIndexHtml: {
       order: "post",
-      handler() {
+      handler(html, { bundle }) {
         const entry = files.find((file) => file.isEntry);
         const src = entry ? `/${entry.fileName}` : `/${firstScreenEntry}`;
-        return [
+        const tags = [
           {
             tag: "script",
             attrs: { type: "module", async: true, crossorigin: true, src, "data-first-screen": true },
             injectTo: "head-prepend" as const,
           },
         ];
+        if (!bundle) return tags;
+        // Built: the app's entry is fetched at once but run by the first script, after the first
+        // screen's photos are shown (src/first-screen.ts).
+        const appScript = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>/;
+        if (!appScript.test(html)) throw new Error("index.html: the app's entry script was not found");
+        return {
+          html: html.replace(appScript, '<link rel="modulepreload" crossorigin href="$1" data-app-entry>'),
+          tags,
+        };
       },
     },
   };
