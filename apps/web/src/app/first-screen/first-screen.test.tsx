@@ -2,9 +2,10 @@ import type { Memory } from "@memory-box/contract";
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { paintHome } from "@/app/first-screen/paint-home";
+import { paintedMemoryDate, paintHome } from "@/app/first-screen/paint-home";
 import { isPlainHome, preloadFirstPhotos, startFirstScreen } from "@/app/first-screen/start";
 import { holdAppUntilFirstScreen, isFirstScreenShown, resetFirstScreen, whenAppMayStart } from "@/lib/first-screen";
+import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { authStorageKey } from "@/lib/stored-session";
 import { fakeAccessToken, FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
 import { FakeMemoryBackend } from "@/testing/fake-memory-backend";
@@ -89,6 +90,31 @@ describe("the painted home", () => {
     const renderedElements = comparable(rendered).split("><");
     for (const [index, element] of renderedElements.entries()) expect(paintedElements[index]).toBe(element);
     expect(paintedElements).toHaveLength(renderedElements.length);
+  });
+
+  it("paints the first screen's cards only; the app brings the rest", () => {
+    const memories = Array.from({ length: 30 }, (_, index) => fakeMemory({ title: `Memory ${index + 1}` }));
+    const painted = paintHome(document, {
+      user: storedSession().user,
+      page: { items: memories, matched: 30, total: 40, next_cursor: "next" },
+      tags: { tags: [] },
+    });
+    expect([...painted.querySelectorAll("h2 a")].map((link) => link.textContent)).toEqual(
+      memories.slice(0, 6).map((memory) => memory.title),
+    );
+    expect(painted.textContent).toContain("40 memories");
+    expect(painted.textContent).not.toContain("Load more");
+  });
+
+  it("writes dates as the app does, without a date formatter", () => {
+    const dates = [
+      ...Array.from({ length: 12 }, (_, month) => `2024-${String(month + 1).padStart(2, "0")}-0${(month % 9) + 1}`),
+      "1999-12-31",
+      "2023-02-29",
+      "0999-06-15",
+      "not a date",
+    ];
+    for (const date of dates) expect(paintedMemoryDate(date)).toBe(formatMemoryDate(date));
   });
 
   it("puts text in as text", () => {
