@@ -147,12 +147,20 @@ function firstScreenScript(): Plugin {
           },
         ];
         if (!bundle) return tags;
-        // Built: the app's entry is fetched at once but run by the first script, after the first
-        // screen's photos are shown (src/first-screen.ts).
+        // Built: the app's entry and the modules it imports are named in the page but not fetched
+        // by it; the first script fetches and runs them (src/first-screen.ts): at once when it
+        // paints nothing, after the first screen's photos when it paints. Over HTTP/1.1 a page
+        // gets six connections to its server, and the app's ten files took them from the first
+        // screen's requests.
         const appScript = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>/;
         if (!appScript.test(html)) throw new Error("index.html: the app's entry script was not found");
         return {
-          html: html.replace(appScript, '<link rel="modulepreload" crossorigin href="$1" data-app-entry>'),
+          html: html
+            .replace(appScript, '<meta name="memory-box-app-entry" content="$1">')
+            .replace(
+              /<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">/g,
+              '<meta name="memory-box-app-module" content="$1">',
+            ),
           tags,
         };
       },
