@@ -50,6 +50,7 @@ export default defineConfig({
       AUTH_RATE_LIMIT_EMAIL: "1000",
       AUTH_RATE_LIMIT_TOKEN: "1000",
       AUTH_RATE_LIMIT_VERIFY: "1000",
+      AUTH_RATE_LIMIT_INVITE_CHECK: "1000",
     },
   },
 });
