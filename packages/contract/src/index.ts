@@ -1,5 +1,4 @@
 export * from "./account";
-export * from "./api-error";
 export * from "./errors";
 export * from "./events";
 export * from "./health";
