@@ -247,9 +247,7 @@ export class AccountService {
       throw invalid;
     }
     if (addressHash) await this.deps.passwordFailures.clear(addressHash);
-    if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
-    this.deps.sessionService.assertNotBanned(user, 400);
-    if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
+    await this.deps.sessionService.assertMaySignIn(user);
     const session = await this.deps.sessionService.start(user, "password", context);
     await this.deps.audit.record({ action: "user.signed_in", actorId: user.id, actorEmail: user.email, ip: context.ip });
     const reasons = this.deps.passwordPolicy.lengthReasons(input.password);

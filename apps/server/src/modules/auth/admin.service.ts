@@ -12,6 +12,7 @@ import type { SessionsRepository } from "./sessions.repository";
 import type { SigningKeys } from "./signing-keys";
 import type { UsersRepository } from "./users.repository";
 import { AppError } from "../../errors";
+import { isUuid } from "../../lib/uuid";
 
 /** Who called the admin API: the admin token's role, and its subject when it has one (for the audit log). */
 export interface AdminCaller {
@@ -56,7 +57,6 @@ export interface GenerateLinkInput {
 const invitedBy = "admin";
 const defaultPerPage = 50;
 const maxPerPage = 1000;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Pending links that must not outlive a password the operator set. */
 const linksEndedByPasswordChange = ["recovery", "magiclink", "email_change", "reauthentication"];
 
@@ -287,7 +287,7 @@ export class AdminService {
   }
 
   private async findUser(id: string): Promise<UserRow> {
-    if (!uuidPattern.test(id)) throw new AppError("validation_failed", { status: 404, message: "user_id must be an UUID" });
+    if (!isUuid(id)) throw new AppError("validation_failed", { status: 404, message: "user_id must be an UUID" });
     const user = await this.deps.users.findById(id);
     if (!user) throw userNotFound();
     return user;

@@ -14,6 +14,7 @@ import type { RelyingParty, StoredCredential } from "./relying-party";
 import type { Caller, RequestContext, SessionService } from "./session.service";
 import type { SessionsRepository } from "./sessions.repository";
 import type { UsersRepository } from "./users.repository";
+import { isUuid } from "../../lib/uuid";
 
 /** Supabase Auth's limits: factors per account, and how long a challenge and an unfinished enrolment live. */
 const maxFactors = 10;
@@ -340,7 +341,7 @@ export class FactorsService {
   }
 
   private async factorOf(caller: Caller, factorId: string): Promise<MfaFactorRow> {
-    const factor = /^[0-9a-f-]{36}$/i.test(factorId) ? await this.deps.factors.find(caller.user.id, factorId) : undefined;
+    const factor = isUuid(factorId) ? await this.deps.factors.find(caller.user.id, factorId) : undefined;
     if (!factor) throw new AppError("mfa_factor_not_found");
     return factor;
   }

@@ -10,9 +10,10 @@ import { describeUserAgent } from "./devices.service";
 import { hasVerifiedFactor, provedSecondStepRecently, staleSecondStep } from "./factor-summary";
 import type { PasskeysRepository } from "./passkeys.repository";
 import { ceremonySeconds, type RelyingParty, type StoredCredential, userHandleOf } from "./relying-party";
-import { type Caller, notInvited, type RequestContext, type SessionService } from "./session.service";
+import type { Caller, RequestContext, SessionService } from "./session.service";
 import type { SessionsRepository } from "./sessions.repository";
 import type { UsersRepository } from "./users.repository";
+import { isUuid } from "../../lib/uuid";
 
 /** Passkeys one account may keep (phones, laptops, a password manager, a spare key…). */
 const maxPasskeys = 10;
@@ -127,9 +128,7 @@ export class PasskeysService {
     );
     const user = await this.deps.users.findById(passkey.user_id);
     if (!user) throw failed;
-    if (!(await this.deps.sessions.isAllowedIn(user))) throw notInvited();
-    this.deps.sessions.assertNotBanned(user, 400);
-    if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
+    await this.deps.sessions.assertMaySignIn(user);
     // The passkey verified the person on their device: with a second factor on the account, that is it.
     const aal = hasVerifiedFactor(user.mfa_factors) ? "aal2" : "aal1";
     const now = this.now().toISOString();
@@ -253,8 +252,4 @@ function presentPasskey(passkey: PasskeyRow) {
     created_at: passkey.created_at,
     ...(passkey.last_used_at ? { last_used_at: passkey.last_used_at } : {}),
   };
-}
-
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }

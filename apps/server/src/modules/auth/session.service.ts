@@ -279,6 +279,16 @@ export class SessionService {
     if (!this.admits(session.invited)) throw notInvited();
   }
 
+  /**
+   * The door every first-factor sign-in passes once the secret checked out (password, passkey):
+   * an invited address, not banned, its mailbox proven.
+   */
+  async assertMaySignIn(user: UserRow): Promise<void> {
+    if (!(await this.isAllowedIn(user))) throw notInvited();
+    this.assertNotBanned(user, 400);
+    if (!user.email_confirmed_at) throw new AppError("email_not_confirmed");
+  }
+
   /** Members are invited addresses, unless the operator turned invite-only off. */
   async isAllowedIn(user: Pick<UserRow, "email">): Promise<boolean> {
     return !this.deps.config.inviteOnly || this.deps.invitations.isInvited(user.email);

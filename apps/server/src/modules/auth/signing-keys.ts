@@ -5,6 +5,7 @@ import type { JwkObject } from "../../config";
 import { BoundedCache } from "../../lib/bounded-cache";
 import type { InstanceSettingsRepository } from "../instance";
 import { AppError } from "../../errors";
+import { isUuid } from "../../lib/uuid";
 
 export interface AmrEntry {
   method: string;
@@ -45,7 +46,6 @@ const clockToleranceSeconds = 30;
 /** Verified access tokens remembered: one per signed-in device, each used for up to an hour. */
 const verifiedTokenCacheSize = 1000;
 const tenYearsInSeconds = 10 * 365 * 24 * 60 * 60;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface KeyPair {
   kid: string;
@@ -132,7 +132,7 @@ export class SigningKeys {
       typ: "JWT",
       requiredClaims: ["exp", "iat"],
     });
-    if (typeof payload.sub !== "string" || !uuidPattern.test(payload.sub) || typeof payload.session_id !== "string") {
+    if (typeof payload.sub !== "string" || !isUuid(payload.sub) || typeof payload.session_id !== "string") {
       throw badJwt(invalidClaimsReason);
     }
     const claims = payload as unknown as AccessTokenClaims;
