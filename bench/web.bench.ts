@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         });
         // Not "networkidle": the live-updates stream stays open for as long as the page does.
         await page.goto(`${server.url}/`, { waitUntil: "load" });
-        await page.getByText("Memory 1", { exact: true }).waitFor();
+        await page.locator("#root").getByText("Memory 1", { exact: true }).waitFor();
         // Every image in the first screenful has arrived (the rest load lazily on scroll).
         await page.waitForFunction(() => {
           const visible = [...document.images].filter((image) => image.getBoundingClientRect().top < window.innerHeight);
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
         // A reload in the same browser: images the cache still holds cost nothing on the wire
         // (transferSize 0); a revalidation would cost its headers, a download the whole file.
         await page.reload({ waitUntil: "load" });
-        await page.getByText("Memory 1", { exact: true }).waitFor();
+        await page.locator("#root").getByText("Memory 1", { exact: true }).waitFor();
         await page.waitForFunction(() => {
           const visible = [...document.images].filter((image) => image.getBoundingClientRect().top < window.innerHeight);
           return visible.length > 0 && visible.every((image) => image.complete);

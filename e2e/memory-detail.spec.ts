@@ -122,7 +122,11 @@ test("photos keep their shape: a panorama and a portrait uncropped on the detail
   expect(await ratioOf("Memory photo 2")).toBeCloseTo(0.5, 1);
 
   await page.goto("/");
-  const card = page.locator('[data-slot="card"]').filter({ has: page.getByRole("link", { name: lone.title, exact: true }) });
+  // The app's card, not the painted first screen's, which the app replaces (ADR 0026).
+  const card = page
+    .locator('#root [data-slot="card"]')
+    .filter({ has: page.getByRole("link", { name: lone.title, exact: true }) });
+  await expect(card).toBeVisible();
   const cardBox = (await card.boundingBox())!;
   const photoBox = (await card.getByRole("img", { name: "Memory photo 1" }).boundingBox())!;
   // Across the card's content width (the card's padding either side), in a 21:9 frame at most.

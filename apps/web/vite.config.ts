@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { build, defineConfig, type Plugin, type ProxyOptions, type Rolldown } from "vite";
 
 const apiServer = process.env.MEMORY_BOX_API ?? "http://127.0.0.1:8080";
 
@@ -46,11 +46,131 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
-  resolve: {
-    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
+/** Icons the first screen paints before React runs, each with the props its React component gives it. */
+const firstScreenIcons = {
+  plus: { name: "Plus", className: undefined },
+  settings: { name: "Settings", className: undefined },
+  search: {
+    name: "Search",
+    className: "pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground",
   },
+  user: { name: "User", className: "size-3.5" },
+  calendar: { name: "Calendar", className: "size-3.5" },
+  pencil: { name: "Pencil", className: undefined },
+  trash: { name: "Trash", className: undefined },
+} as const;
+
+/**
+ * `virtual:first-screen-icons`: the SVG markup of those icons as lucide-react renders them, made
+ * here with React's server renderer, so the plain-DOM first screen draws exactly the icons React
+ * will (without shipping React or lucide in its script).
+ */
+function firstScreenIconMarkup(): Plugin {
+  const id = "virtual:first-screen-icons";
+  return {
+    name: "memory-box-first-screen-icons",
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      const [{ createElement }, { renderToStaticMarkup }, icons] = await Promise.all([
+        import("react"),
+        import("react-dom/server"),
+        import("lucide-react"),
+      ]);
+      const markup = Object.fromEntries(
+        Object.entries(firstScreenIcons).map(([key, { name, className }]) => [
+          key,
+          renderToStaticMarkup(createElement(icons[name], { "aria-hidden": "true", className })),
+        ]),
+      );
+      return `export const iconMarkup = ${JSON.stringify(markup)};`;
+    },
+  };
+}
+
+const firstScreenEntry = "src/first-screen.ts";
+const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
+
+/**
+ * The first screen's script (ADR 0026) is a bundle of its own, built beside the app and sharing
+ * no chunk with it: the app's chunks (and so what the sign-in page loads) stay as they are, and
+ * the script's own code, the painting, is a chunk it fetches only when it paints. It shares its
+ * state with the app through one object on the page (`lib/first-screen.ts`). In the page it comes
+ * first and `async`: it runs as soon as it arrives, not after the stylesheet and the app's code.
+ */
+function firstScreenScript(): Plugin {
+  let command: "build" | "serve" = "serve";
+  let files: Array<{ fileName: string; source: string; isEntry: boolean }> = [];
+  return {
+    name: "memory-box-first-screen-script",
+    configResolved(config) {
+      command = config.command;
+    },
+    async buildStart() {
+      if (command !== "build") return;
+      const built = await build({
+        configFile: false,
+        root: fileURLToPath(new URL(".", import.meta.url)),
+        logLevel: "warn",
+        plugins: [firstScreenIconMarkup()],
+        resolve: { alias },
+        build: {
+          write: false,
+          copyPublicDir: false,
+          modulePreload: false,
+          rollupOptions: {
+            input: { "first-screen": fileURLToPath(new URL(firstScreenEntry, import.meta.url)) },
+            output: { entryFileNames: "assets/[name]-[hash].js", chunkFileNames: "assets/first-screen-[name]-[hash].js" },
+          },
+        },
+      });
+      const outputs = (Array.isArray(built) ? built : [built]) as Rolldown.RolldownOutput[];
+      files = outputs.flatMap((output) =>
+        output.output.flatMap((file) =>
+          file.type === "chunk" ? [{ fileName: file.fileName, source: file.code, isEntry: file.isEntry }] : [],
+        ),
+      );
+    },
+    generateBundle() {
+      for (const { fileName, source } of files) this.emitFile({ type: "asset", fileName, source });
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(html, { bundle }) {
+        const entry = files.find((file) => file.isEntry);
+        const src = entry ? `/${entry.fileName}` : `/${firstScreenEntry}`;
+        const tags = [
+          {
+            tag: "script",
+            attrs: { type: "module", async: true, crossorigin: true, src, "data-first-screen": true },
+            injectTo: "head-prepend" as const,
+          },
+        ];
+        if (!bundle) return tags;
+        // Built: the app's entry and the modules it imports are named in the page but not fetched
+        // by it; the first script fetches and runs them (src/first-screen.ts): at once when it
+        // paints nothing, after the first screen's photos when it paints. Over HTTP/1.1 a page
+        // gets six connections to its server, and the app's ten files took them from the first
+        // screen's requests.
+        const appScript = /<script type="module" crossorigin src="(\/assets\/index-[^"]+\.js)"><\/script>/;
+        if (!appScript.test(html)) throw new Error("index.html: the app's entry script was not found");
+        return {
+          html: html
+            .replace(appScript, '<meta name="memory-box-app-entry" content="$1">')
+            .replace(
+              /<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">/g,
+              '<meta name="memory-box-app-module" content="$1">',
+            ),
+          tags,
+        };
+      },
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript()],
+  resolve: { alias },
   build: {
     outDir: "dist",
     emptyOutDir: true,

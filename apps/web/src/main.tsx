@@ -2,13 +2,18 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 
 import { App } from "@/app/app";
+import { whenAppMayStart } from "@/lib/first-screen";
 import "@/index.css";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// After a painted first screen has shown its photos (ADR 0026): rendering the app sooner would
+// take the main thread from the frames that show them.
+void whenAppMayStart().then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** What a code means on the wire: its HTTP status and the message sent when the thrower gives none. */
 export interface ErrorEntry {
   status: number;
@@ -157,15 +155,3 @@ export const ErrorCode = Object.fromEntries(Object.keys(errorCatalogue).map((cod
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(errorCatalogue, value);
 }
-
-/**
- * The body of every error answered on `/api` and `/rest` (the product's envelope; `/auth/v1` and
- * `/storage/v1` wrap the same code and message in their own). `code` is one of `ErrorCode`.
- */
-export const ApiError = z.object({
-  code: z.string(),
-  message: z.string(),
-  /** Which fields were wrong, for validation errors. */
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-export type ApiError = z.infer<typeof ApiError>;

@@ -1,4 +1,5 @@
 export * from "./account";
+export * from "./api-error";
 export * from "./errors";
 export * from "./events";
 export * from "./health";

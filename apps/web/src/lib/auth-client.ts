@@ -1,5 +1,7 @@
 import { GoTrueClient } from "@supabase/auth-js";
 
+import { authStorageKey } from "./stored-session";
+
 /**
  * The part of GoTrueClient the app relies on. Code depends on this rather than the class, so a
  * test can swap in a small fake (see `setAuthClient`) without a server or a browser URL.
@@ -23,9 +25,6 @@ export type AuthClient = Pick<
   | "updateUser"
   | "verifyOtp"
 >;
-
-/** localStorage key of the persisted session. */
-export const authStorageKey = "memory-box-auth";
 
 let client: AuthClient | undefined;
 

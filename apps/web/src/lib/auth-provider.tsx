@@ -3,28 +3,13 @@ import type { Session } from "@supabase/auth-js";
 
 import { getAuthClient } from "@/lib/auth-client";
 import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
+import { endFirstScreen } from "@/lib/first-screen";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
+import { needsSecondFactor } from "@/lib/stored-session";
 
 interface AuthState {
   status: AuthStatus;
   session: Session | null;
-}
-
-/** The access token's `aal` claim; the token is the server's, so it is read, not verified, here. */
-function assuranceOf(accessToken: string): string | undefined {
-  try {
-    const payload = accessToken.split(".")[1] ?? "";
-    const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as { aal?: unknown };
-    return typeof claims.aal === "string" ? claims.aal : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** As auth-js's `getAuthenticatorAssuranceLevel`: a verified factor makes aal2 the next level. */
-function needsSecondFactor(session: Session | null): boolean {
-  if (!session?.user.factors?.some((factor) => factor.status === "verified")) return false;
-  return assuranceOf(session.access_token) !== "aal2";
 }
 
 /**
@@ -49,6 +34,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => data.subscription.unsubscribe();
   }, [client]);
   usePhotoAccess(state.status);
+  // The painted home (ADR 0026) is for a member who gets it: not after a sign-out, nor before a second factor.
+  const mustProveSecondFactor = needsSecondFactor(state.session);
+  useEffect(() => {
+    if (state.status === "signedOut" || mustProveSecondFactor) endFirstScreen();
+  }, [state.status, mustProveSecondFactor]);
 
   const signOut = useCallback(async () => {
     try {
@@ -64,10 +54,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       status: state.status,
       session: state.session,
       user: state.session?.user ?? null,
-      needsSecondFactor: needsSecondFactor(state.session),
+      needsSecondFactor: mustProveSecondFactor,
       signOut,
     }),
-    [state, signOut],
+    [state, mustProveSecondFactor, signOut],
   );
 
   return <AuthContext value={value}>{children}</AuthContext>;

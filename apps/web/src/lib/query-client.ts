@@ -1,6 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 
 import { onSignOut } from "@/lib/auth-context";
+import { forgetEarlyAnswers } from "@/lib/first-screen";
 
 let client: QueryClient | undefined;
 
@@ -29,4 +30,7 @@ export function setQueryClient(replacement: QueryClient | undefined): void {
 
 // Cached data belongs to the person who fetched it; the next one on this device starts clean. From
 // the moment the cache exists, every sign-out empties it, on whatever screen it happens.
-onSignOut(() => client?.clear());
+onSignOut(() => {
+  client?.clear();
+  forgetEarlyAnswers();
+});

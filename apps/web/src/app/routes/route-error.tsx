@@ -1,9 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useState } from "react";
 import { useRouteError } from "react-router";
 
 import { PageSpinner } from "@/components/page-spinner";
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
+import { endFirstScreen } from "@/lib/first-screen";
 import { canReloadForStaleChunk, isStaleChunkError, reloadForStaleChunk } from "@/lib/stale-chunk";
 
 /**
@@ -15,6 +16,9 @@ export function RouteErrorPage() {
   const error = useRouteError();
   // Decided on the first render, so a later one while the page reloads does not flash the message.
   const [reloading] = useState(() => isStaleChunkError(error) && canReloadForStaleChunk());
+
+  // Never left behind a painted first screen (ADR 0026).
+  useLayoutEffect(endFirstScreen, []);
 
   useEffect(() => {
     if (reloading) reloadForStaleChunk();

@@ -1,8 +1,10 @@
 import type { MemoryPage } from "@memory-box/contract";
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 
+import { memoriesPath } from "@/features/memories/api/list-paths";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
+import { takeEarlyAnswer } from "@/lib/first-screen";
 
 /** The home filter: search text and one tag; empty strings mean "no filter". */
 export interface MemoryFilter {
@@ -16,15 +18,14 @@ export interface GetMemoriesParams extends Partial<MemoryFilter> {
   signal?: AbortSignal;
 }
 
-/** One page of the collection, newest memory date first; search and tag are applied by the API. */
-export function getMemories({ q, tag, cursor, limit, signal }: GetMemoriesParams = {}): Promise<MemoryPage> {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (tag) params.set("tag", tag);
-  if (cursor) params.set("cursor", cursor);
-  if (limit !== undefined) params.set("limit", String(limit));
-  const query = params.toString();
-  return apiFetch<MemoryPage>(`/api/v1/memories${query ? `?${query}` : ""}`, { signal });
+/**
+ * One page of the collection, newest memory date first; search and tag are applied by the API.
+ * The page the first screen's script already asked for (ADR 0026) is taken from it, not asked again.
+ */
+export async function getMemories({ signal, ...params }: GetMemoriesParams = {}): Promise<MemoryPage> {
+  const path = memoriesPath(params);
+  const early = await takeEarlyAnswer<MemoryPage>(path);
+  return early ?? apiFetch<MemoryPage>(path, { signal });
 }
 
 /** Pages chained by `next_cursor`; a refetch (after a change) re-walks the chain from the first page. */

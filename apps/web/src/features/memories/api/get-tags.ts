@@ -1,12 +1,15 @@
 import type { TagList } from "@memory-box/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
+import { tagsPath } from "@/features/memories/api/list-paths";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
+import { takeEarlyAnswer } from "@/lib/first-screen";
 
-/** Every tag in the collection with its count, most used first. */
-export function getTags({ signal }: { signal?: AbortSignal } = {}): Promise<TagList> {
-  return apiFetch<TagList>("/api/v1/tags", { signal });
+/** Every tag in the collection with its count, most used first (as the first screen's script fetched it, when it did). */
+export async function getTags({ signal }: { signal?: AbortSignal } = {}): Promise<TagList> {
+  const early = await takeEarlyAnswer<TagList>(tagsPath);
+  return early ?? apiFetch<TagList>(tagsPath, { signal });
 }
 
 export function tagsQueryOptions() {

@@ -1,9 +1,7 @@
 import type { Memory } from "@memory-box/contract";
 
 import { MemoryCard } from "@/features/memories/components/memory-card";
-
-/** Cards whose photos are on a desktop's first screen (two rows of three): fetched at once, not lazily. */
-const firstScreenCards = 6;
+import { firstScreenCards } from "@/features/memories/utils/card-layout";
 
 /** The cards in API order: one column on small screens, two on medium, three on large. */
 export function MemoryGrid({ memories }: { memories: Memory[] }) {

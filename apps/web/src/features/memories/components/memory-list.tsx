@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { Plus } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
@@ -11,6 +11,7 @@ import { MemoryGrid } from "@/features/memories/components/memory-grid";
 import { SearchBox } from "@/features/memories/components/search-box";
 import { TagFilter } from "@/features/memories/components/tag-filter";
 import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
+import { handOverFirstScreen } from "@/lib/first-screen";
 
 /** How long typing must pause before the search goes to the API. */
 export const searchDebounceMs = 250;
@@ -39,6 +40,12 @@ export function MemoryList({ onAddMemory }: { onAddMemory: () => void }) {
   useEffect(() => {
     if (tags.error) console.error("Error fetching tags:", tags.error);
   }, [tags.error]);
+
+  // The painted first screen (ADR 0026) gives way once this shows the same: the list and the tag row.
+  const settled = !memories.isPending && !tags.isPending;
+  useLayoutEffect(() => {
+    if (settled) void handOverFirstScreen();
+  }, [settled]);
 
   const loadMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
 

@@ -1,13 +1,8 @@
 import type { Photo } from "@memory-box/contract";
 
 import { PhotoImage } from "@/features/memories/components/photo-image";
+import { cardPhotoLimit, lonePhotoShape } from "@/features/memories/utils/card-layout";
 import { cn } from "@/lib/utils";
-
-/** A card shows at most this many photos; the last one shown carries "+N more" when there are more. */
-export const cardPhotoLimit = 4;
-
-/** A lone photo keeps its own shape between these ratios (width ÷ height); beyond, it is letterboxed, never cropped to a sliver. */
-const loneRatio = { min: 3 / 4, max: 21 / 9 };
 
 /**
  * A card's photo preview: a lone photo across the card's width in its own shape; otherwise the
@@ -18,15 +13,14 @@ export function MemoryPhotosGrid({ photos, className, eager = false }: { photos:
   if (photos.length === 0) return null;
   if (photos.length === 1) {
     const photo = photos[0]!;
-    const ratio = photo.width / Math.max(1, photo.height);
-    const shown = Math.min(loneRatio.max, Math.max(loneRatio.min, ratio));
+    const shape = lonePhotoShape(photo);
     return (
-      <div className={cn("overflow-hidden rounded-md bg-muted", className)} style={{ aspectRatio: shown }}>
+      <div className={cn("overflow-hidden rounded-md bg-muted", className)} style={{ aspectRatio: shape.ratio }}>
         <PhotoImage
           photo={photo}
           size="thumbnail"
           alt="Memory photo 1"
-          className={cn("size-full", shown === ratio ? "object-cover" : "object-contain")}
+          className={cn("size-full", shape.fills ? "object-cover" : "object-contain")}
           {...(eager ? { loading: "eager" } : {})}
         />
       </div>

@@ -5,9 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
-
-/** The filter offers the most used tags only; the rest are counted in a "+N more" badge. */
-export const tagFilterLimit = 5;
+import { tagFilterLimit } from "@/features/memories/utils/card-layout";
 
 /**
  * "All Tags" plus the five most used tags, as toggle buttons (`aria-pressed`). Choosing the

@@ -8,6 +8,7 @@ import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { applyLiveEvent, useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { setAuthClient } from "@/lib/auth-client";
 import { AuthContext, type AuthContextValue } from "@/lib/auth-context";
+import { requestEarly, resetFirstScreen, takeEarlyAnswer } from "@/lib/first-screen";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { FakeEventServer } from "@/testing/fake-event-stream";
 
@@ -226,6 +227,28 @@ describe("useLiveUpdates", () => {
 
     await vi.waitFor(() => expect(server.connections).toHaveLength(2));
     expect(server.latest.headers.get("last-event-id")).toBe("e9");
+    expect(invalidated(client)).toEqual([]);
+  });
+
+  it("reloads at its first opening what the first screen's early answers filled: changes made before it opened reached no one", async () => {
+    resetFirstScreen();
+    server.next.push(new Response(JSON.stringify({ tags: [] }), { status: 200 }));
+    void requestEarly("/api/v1/tags", "token");
+    await takeEarlyAnswer("/api/v1/tags");
+    const client = seededClient();
+    renderLive(client, {});
+
+    await waitFor(() => expect(server.connections).toHaveLength(1));
+    expect(invalidated(client)).toHaveLength(5);
+    resetFirstScreen();
+  });
+
+  it("reloads nothing at its first opening when no early answer was taken", async () => {
+    resetFirstScreen();
+    const client = seededClient();
+    renderLive(client, {});
+
+    await waitFor(() => expect(server.connections).toHaveLength(1));
     expect(invalidated(client)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { isDeletedHere } from "@/features/memories/api/delete-memory";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
+import { takeEarlyAnswerTaken } from "@/lib/first-screen";
 import { openEventStream, type SseEvent } from "@/lib/sse";
 
 export const liveEventsPath = "/api/v1/events";
@@ -31,8 +32,10 @@ export function useLiveUpdates(): void {
         if (isOwnProfileChange(event, userId)) void refreshOwnProfile();
       },
       onOpen: ({ reconnected, resumed }) => {
-        // Changes made while the stream was down are unknown: reload. (A resumed stream replays them.)
-        if (reconnected && !resumed) void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+        // Changes made while the stream was down are unknown: reload (a resumed stream replays
+        // them). So are those made after the first screen's early answers (ADR 0026) were given.
+        const missedChanges = reconnected ? !resumed : takeEarlyAnswerTaken();
+        if (missedChanges) void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
       },
       // A dropped stream is routine (the server ends it when the access token expires); only a
       // third failure in a row, with no stream opened since, is worth a warning.

@@ -12,11 +12,16 @@ let timestampFormat: Intl.DateTimeFormat | undefined;
  * `new Date("2024-06-01")` would be midnight UTC, which is still May 31 west of Greenwich.
  */
 export function formatMemoryDate(value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return value;
-  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  const date = calendarDate(value);
+  if (!date) return value;
   dateFormat ??= new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
   return dateFormat.format(date);
+}
+
+/** A calendar date ("2024-06-01") as that day's local midnight; null for anything else. */
+export function calendarDate(value: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return match ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : null;
 }
 
 /** An instant ("2024-06-01T18:30:00.000Z") → "Jun 1, 2024, 8:30 PM" in local time. */

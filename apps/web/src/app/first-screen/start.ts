@@ -1,0 +1,76 @@
+import type { MemoryPage, TagList } from "@memory-box/contract";
+
+import { paths } from "@/config/paths";
+import { memoriesPath, tagsPath } from "@/features/memories/api/list-paths";
+import { cardPhotoLimit, firstScreenCards } from "@/features/memories/utils/card-layout";
+import { requestEarly, showFirstScreen } from "@/lib/first-screen";
+import { usableStoredSession } from "@/lib/stored-session";
+
+/** What the first screen needs from the page it starts in. */
+export interface FirstScreenPage {
+  location: Pick<Location, "pathname" | "search" | "hash">;
+  storage: Pick<Storage, "getItem">;
+  document: Document;
+  nowSeconds: number;
+}
+
+/**
+ * Whether this load can be painted early: home itself, with no query string (the home filter
+ * lives in the screen, not the URL) and no fragment (a confirmation link's `#access_token=…`
+ * brings a new session that only auth-js may take).
+ */
+export function isPlainHome(location: FirstScreenPage["location"]): boolean {
+  return location.pathname === paths.home && location.search === "" && location.hash === "";
+}
+
+/** Photos asked for ahead of the painted cards, held so none is dropped before its card takes it. */
+const preloaded: HTMLImageElement[] = [];
+
+/**
+ * Asks at once for the photos of the first screen's cards (those the painted `<img>`s load
+ * eagerly, by the same URLs, so each is fetched once), before the cards are built and while the
+ * app's code is still arriving.
+ */
+export function preloadFirstPhotos(document: Document, page: MemoryPage): HTMLImageElement[] {
+  const images: HTMLImageElement[] = [];
+  for (const memory of page.items.slice(0, firstScreenCards))
+    for (const photo of memory.photos.slice(0, cardPhotoLimit)) {
+      const image = document.createElement("img");
+      image.fetchPriority = "high";
+      image.src = photo.thumbnail_url;
+      images.push(image);
+    }
+  preloaded.push(...images);
+  return images;
+}
+
+/**
+ * Runs before the app's bundle (ADR 0026): for a member whose stored session can be used as it
+ * is, asks at once for the first page of memories and the tags, exactly as home's queries would
+ * (the app takes these answers), and paints home from them in plain DOM. No session, a token
+ * about to expire, a second factor to prove, another URL, a refused or failed answer: nothing is
+ * painted and the app does what it always did. Resolves once it painted or decided not to.
+ */
+export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> {
+  if (!isPlainHome(page.location)) return false;
+  const session = usableStoredSession(page.storage, page.nowSeconds);
+  if (!session) return false;
+  const listAnswer = requestEarly(memoriesPath(), session.access_token) as Promise<MemoryPage | undefined>;
+  const tagsAnswer = requestEarly(tagsPath, session.access_token) as Promise<TagList | undefined>;
+  // The painting code is a chunk of its own, fetched while the API answers: the sign-in page and
+  // every other screen never load it.
+  const painter = import("@/app/first-screen/paint-home");
+  // The photos are asked for as soon as the list (which sets their cookie) is in, before the
+  // cards are built: they are what the screen waits for.
+  void listAnswer.then((list) => list && preloadFirstPhotos(page.document, list));
+  const [list, tags, { canPaintHome, paintHome }] = await Promise.all([listAnswer, tagsAnswer, painter]);
+  if (!list || !tags || !canPaintHome({ page: list })) return false;
+  const root = page.document.getElementById("root");
+  if (!root) return false;
+  const screen = page.document.createElement("div");
+  screen.id = "first-screen";
+  // Looks like home, but is not yet the app: nothing in it can be used until React replaces it.
+  screen.inert = true;
+  screen.append(paintHome(page.document, { user: session.user, page: list, tags }));
+  return showFirstScreen(screen, root);
+}

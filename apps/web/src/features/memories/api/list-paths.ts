@@ -1,0 +1,24 @@
+/**
+ * The API paths of the home screen's requests, built in one place: the first screen's script
+ * (ADR 0026) must ask for exactly what the list query asks for, or the app would ask again.
+ */
+
+export const tagsPath = "/api/v1/tags";
+
+export interface MemoriesPathParams {
+  q?: string;
+  tag?: string;
+  cursor?: string | null;
+  limit?: number;
+}
+
+/** `/api/v1/memories` with the filter, cursor and limit that are set, in a fixed order. */
+export function memoriesPath({ q, tag, cursor, limit }: MemoriesPathParams = {}): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (tag) params.set("tag", tag);
+  if (cursor) params.set("cursor", cursor);
+  if (limit !== undefined) params.set("limit", String(limit));
+  const query = params.toString();
+  return `/api/v1/memories${query ? `?${query}` : ""}`;
+}
