@@ -2,13 +2,12 @@ import { once } from "node:events";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Readable, type Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { ZipFile } from "yazl";
+import type { Writable } from "node:stream";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { ownedTempName } from "../../lib/temp-files";
+import { ZipWriter } from "../../lib/zip-writer";
 import { photoBucket } from "../photos";
-import type { BlobStore } from "../storage";
+import type { BlobContent, BlobStore } from "../storage";
 import { type ArchiveMemory, memoryPage, photoFile, unknownAuthor } from "./archive-format";
 import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
 import type { MemoriesRepository, MemoryRecord } from "../memories";
@@ -23,8 +22,9 @@ export interface ExportSummary {
 /**
  * Writes an instance's archive (issue #15, docs/formats): one ZIP with `memory-box.json`, every
  * photo's original under `photos/`, and browsable pages. It streams: memories are read a page at a
- * time and the next page is read only once the ZIP has reached the one before, so memory stays
- * bounded whatever the collection's size; the JSON and the index grow in temporary files.
+ * time and each entry is written before the next is read (with the output's backpressure), so
+ * memory stays bounded whatever the collection's size; the JSON and the index grow in temporary
+ * files and go into the ZIP last.
  */
 export class ArchiveExporter {
   constructor(
@@ -49,12 +49,7 @@ export class ArchiveExporter {
   private async writeNow(output: Writable): Promise<ExportSummary> {
     const exportedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const mtime = new Date(exportedAt);
-    const zip = new ZipFile();
-    const failed = new Promise<never>((_, reject) => zip.once("error", reject));
-    const written = pipeline(zip.outputStream as Readable, output);
-    // Whichever ends first: a failure anywhere leaves the output unfinished, never a ZIP that looks whole.
-    void written.catch(() => undefined);
-    void failed.catch(() => undefined);
+    const zip = new ZipWriter(output);
 
     await fsp.mkdir(this.deps.tempDir, { recursive: true });
     const jsonPath = path.join(this.deps.tempDir, ownedTempName(".json"));
@@ -62,6 +57,9 @@ export class ArchiveExporter {
     const json = fs.createWriteStream(jsonPath);
     const index = fs.createWriteStream(indexPath);
     const summary: ExportSummary = { memories: 0, photos: 0, photoBytes: 0 };
+    // The next photo is asked of storage while the current one is written: on S3 each answer
+    // takes a round trip, paid once per photo otherwise.
+    let nextPhoto: Promise<BlobContent> | undefined;
     try {
       const members = (await this.deps.archive.members()).map((member) => ({
         id: member.id,
@@ -74,48 +72,52 @@ export class ArchiveExporter {
       );
 
       let after: string | null = null;
-      let previousPage: Promise<void> = Promise.resolve();
       for (;;) {
-        const rows: MemoryRecord[] = await Promise.race([this.deps.memories.pageById(after, this.deps.pageSize ?? 200), failed]);
+        const rows: MemoryRecord[] = await this.deps.memories.pageById(after, this.deps.pageSize ?? 200);
         if (rows.length === 0) break;
-        let reached!: () => void;
-        const thisPage = new Promise<void>((resolve) => (reached = resolve));
-        for (const [i, row] of rows.entries()) {
+        const photoKeys = rows.flatMap((row) => row.photos.map((photo) => `${photoBucket}/${photo.object_key}`));
+        let photoIndex = 0;
+        const openPhoto = () => {
+          const key = photoKeys[photoIndex++];
+          if (key === undefined) return undefined;
+          const opened = this.deps.blobStore.get(key);
+          // Its failure is reported where it is awaited; until then it must not count as unhandled.
+          opened.catch(() => undefined);
+          return opened;
+        };
+        nextPhoto = openPhoto();
+        for (const row of rows) {
           const memory = toArchiveMemory(row);
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           await append(index, renderIndexEntry(memory));
           summary.memories += 1;
-          const html = Buffer.from(renderMemoryPage(memory));
-          zip.addReadStreamLazy(memoryPage(memory.id), { mtime, compress: true }, (callback) => {
-            if (i === 0) reached();
-            callback(null, Readable.from([html]));
-          });
+          await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory)), { mtime, compress: true });
           for (const [p, photo] of row.photos.entries()) {
+            const content = await nextPhoto!;
+            nextPhoto = openPhoto();
+            // Photos are already compressed: stored as they are.
+            await zip.add(memory.photos[p]!.file, content.body, { mtime, compress: false });
             summary.photos += 1;
             summary.photoBytes += photo.bytes;
-            // Photos are already compressed: stored as they are, read only when the ZIP reaches them.
-            zip.addReadStreamLazy(memory.photos[p]!.file, { mtime, compress: false }, (callback) => {
-              this.deps.blobStore.get(`${photoBucket}/${photo.object_key}`).then(
-                (content) => callback(null, content.body),
-                (error: unknown) => callback(error, undefined as never),
-              );
-            });
           }
         }
         after = rows.at(-1)!.id;
-        // At most two pages wait in the ZIP's queue: this one, and the one being read next.
-        await Promise.race([previousPage, failed]);
-        previousPage = thisPage;
       }
 
       await append(json, "]}");
       await Promise.all([finish(json), finish(index)]);
-      zip.addFile(jsonPath, "memory-box.json", { mtime, compress: true });
+      await zip.add("memory-box.json", fs.createReadStream(jsonPath), { mtime, compress: true });
       const start = renderIndexStart(exportedAt, summary.memories);
-      zip.addReadStream(Readable.from(indexPage(start, indexPath)), "index.html", { mtime, compress: true });
-      zip.end();
-      await Promise.race([written, failed]);
+      await zip.add("index.html", indexPage(start, indexPath), { mtime, compress: true });
+      await zip.finish();
       return summary;
+    } catch (error) {
+      // Whatever failed, the output is left unfinished: never a ZIP that looks whole.
+      void nextPhoto?.then(
+        (content) => content.body.destroy(),
+        () => undefined,
+      );
+      throw error;
     } finally {
       json.destroy();
       index.destroy();

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import { PassThrough, Readable, Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import yauzl from "yauzl";
+import { ZipWriter } from "./zip-writer";
+
+const mtime = new Date(2026, 10, 24, 13, 45, 30);
+
+/** Collects what the writer writes. */
+function sink(): { stream: Writable; bytes: () => Buffer } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  return { stream, bytes: () => Buffer.concat(chunks) };
+}
+
+interface ReadEntry {
+  name: string;
+  bytes: Buffer;
+  compressed: boolean;
+  mtime: Date;
+}
+
+/** Reads a ZIP with an independent reader (yauzl), checking every size and CRC-32 as it goes. */
+async function read(zip: Buffer): Promise<ReadEntry[]> {
+  const file = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, opened) =>
+      error ? reject(error) : resolve(opened),
+    ),
+  );
+  const entries: ReadEntry[] = [];
+  await new Promise<void>((resolve, reject) => {
+    file.on("error", reject);
+    file.on("end", () => resolve());
+    file.on("entry", (entry: yauzl.Entry) => {
+      file.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("error", reject);
+        stream.on("end", () => {
+          entries.push({
+            name: entry.fileName,
+            bytes: Buffer.concat(chunks),
+            compressed: entry.compressionMethod === 8,
+            mtime: entry.getLastModDate(),
+          });
+          file.readEntry();
+        });
+      });
+    });
+    file.readEntry();
+  });
+  return entries;
+}
+
+describe("ZipWriter", () => {
+  it("writes stored and deflated entries that another reader takes back byte for byte, with UTF-8 names and their time", async () => {
+    const output = sink();
+    const zip = new ZipWriter(output.stream);
+    const photo = randomBytes(300_000);
+    const text = "Café in Lisbon. ".repeat(5_000);
+    await zip.add("photos/café.jpg", Readable.from([photo.subarray(0, 1000), photo.subarray(1000)]), { mtime, compress: false });
+    await zip.add("pages/day.html", Readable.from([text]), { mtime, compress: true });
+    await zip.add("empty.txt", Buffer.alloc(0), { mtime, compress: true });
+    await zip.add("sized.bin", Buffer.from("four"), { mtime, compress: false, size: 4 });
+    await zip.finish();
+
+    const zipped = output.bytes();
+    const entries = await read(zipped);
+    expect(entries.map((entry) => entry.name)).toEqual(["photos/café.jpg", "pages/day.html", "empty.txt", "sized.bin"]);
+    expect(entries[0]!.bytes.equals(photo)).toBe(true);
+    expect(entries[0]!.compressed).toBe(false);
+    expect(entries[1]!.bytes.toString()).toBe(text);
+    expect(entries[1]!.compressed).toBe(true);
+    expect(entries[2]!.bytes).toHaveLength(0);
+    expect(entries[3]!.bytes.toString()).toBe("four");
+    expect(entries[0]!.mtime).toEqual(mtime);
+    // Text shrinks; photos are stored once, not twice.
+    expect(zipped.length).toBeLessThan(photo.length + text.length / 10);
+  });
+
+  it("writes ZIP64 fields and end records that a reader follows, as an archive past 4 GiB needs", async () => {
+    const output = sink();
+    const zip = new ZipWriter(output.stream, true);
+    const photo = randomBytes(70_000);
+    await zip.add("a.jpg", photo, { mtime, compress: false });
+    await zip.add("b.txt", Buffer.from("second entry ".repeat(100)), { mtime, compress: true });
+    await zip.finish();
+
+    const zipped = output.bytes();
+    // The ZIP64 end of central directory record and its locator are there.
+    expect(zipped.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
+    expect(zipped.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true);
+    const entries = await read(zipped);
+    expect(entries.map((entry) => entry.name)).toEqual(["a.jpg", "b.txt"]);
+    expect(entries[0]!.bytes.equals(photo)).toBe(true);
+    expect(entries[1]!.bytes.toString()).toBe("second entry ".repeat(100));
+  });
+
+  it("moves to ZIP64 on its own past 65,534 entries", async () => {
+    const output = sink();
+    const zip = new ZipWriter(output.stream);
+    const count = 65_536;
+    for (let i = 0; i < count; i++) await zip.add(`n/${i}`, Buffer.from([i & 0xff]), { mtime, compress: false });
+    await zip.finish();
+
+    const entries = await read(output.bytes());
+    expect(entries).toHaveLength(count);
+    expect(entries.at(-1)).toMatchObject({ name: `n/${count - 1}`, bytes: Buffer.from([(count - 1) & 0xff]) });
+  }, 60_000);
+
+  it("refuses an entry whose bytes are not the size announced, and a source that fails, without ending the output", async () => {
+    const output = sink();
+    const zip = new ZipWriter(output.stream);
+    await expect(zip.add("short.bin", Buffer.from("abc"), { mtime, compress: false, size: 4 })).rejects.toThrow(
+      /3 bytes where 4/,
+    );
+
+    const failing = new ZipWriter(sink().stream);
+    const source = new Readable({
+      read() {
+        this.destroy(new Error("disk read failed"));
+      },
+    });
+    await expect(failing.add("broken.txt", source, { mtime, compress: true })).rejects.toThrow("disk read failed");
+    expect(output.stream.writableEnded).toBe(false);
+  });
+
+  it("stops, rather than waiting for ever, when the output is closed mid-way (a cancelled download)", async () => {
+    const output = new PassThrough({ highWaterMark: 1024 });
+    const zip = new ZipWriter(output);
+    const writing = zip.add("big.bin", randomBytes(1_000_000), { mtime, compress: false });
+    setTimeout(() => output.destroy(), 10);
+    await expect(writing).rejects.toThrow();
+  });
+
+  it("takes one entry at a time and nothing after finish", async () => {
+    const zip = new ZipWriter(sink().stream);
+    const slow = new PassThrough();
+    const first = zip.add("slow.txt", slow, { mtime, compress: true });
+    await expect(zip.add("second.txt", Buffer.from("x"), { mtime, compress: true })).rejects.toThrow(/one entry at a time/);
+    slow.end("done");
+    await first;
+    await zip.finish();
+    await expect(zip.add("late.txt", Buffer.from("x"), { mtime, compress: true })).rejects.toThrow(/after finish/);
+  });
+});
