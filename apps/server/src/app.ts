@@ -12,7 +12,15 @@ import { openDatabase } from "./db/database";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
 import { adminRoutes, createAuthModule, authRoutes, devicesRoutes } from "./modules/auth";
-import { ArchiveExporter, ArchiveRepository, archiveRoutes, exportTicketPurpose } from "./modules/archive";
+import {
+  archiveLimits,
+  ArchiveExporter,
+  ArchiveImporter,
+  ArchiveImports,
+  ArchiveRepository,
+  archiveRoutes,
+  exportTicketPurpose,
+} from "./modules/archive";
 import { AuditLogRepository } from "./modules/audit";
 import { healthRoutes } from "./modules/health";
 import {
@@ -200,18 +208,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : {}),
   });
   await app.register(devicesRoutes, { devices: auth.devices, authenticate: authenticateMember });
-  await app.register(membersRoutes, {
-    service: new MembersService({
-      members: new MembersRepository(database.db),
-      invitations,
-      mailer,
-      mailLeavesTheServer: config.smtpUrl !== undefined,
-      siteUrl: config.auth.siteUrl,
-      log: app.log,
-      resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
-    }),
-    authenticate: authenticateMember,
+  const members = new MembersService({
+    members: new MembersRepository(database.db),
+    invitations,
+    mailer,
+    mailLeavesTheServer: config.smtpUrl !== undefined,
+    siteUrl: config.auth.siteUrl,
+    log: app.log,
+    resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
   });
+  await app.register(membersRoutes, { service: members, authenticate: authenticateMember });
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
   await app.register(photoUploadRoutes, {
     service: photos,
@@ -241,6 +247,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return readTicket(exportTicketPurpose, ticket, photoUrlSecret, options.now?.() ?? new Date())?.sessionId;
     }),
     ticketSecret: photoUrlSecret,
+    imports: new ArchiveImports({
+      importer: new ArchiveImporter({
+        archive: new ArchiveRepository(database.db),
+        memories: memoriesRepository,
+        photos: photosRepository,
+        photoFiles: photos,
+        limits: archiveLimits(config.photos.maxUploadBytes),
+        tempDir: path.join(config.dataDir, "uploads"),
+        publish: (event) => events.publish(event),
+      }),
+      limits: archiveLimits(config.photos.maxUploadBytes),
+      tempDir: path.join(config.dataDir, "uploads"),
+    }),
+    requireOwner: (member) => members.requireOwner(member),
     ...(options.now ? { now: options.now } : {}),
   });
   await app.register(eventsRoutes, {

@@ -31,3 +31,25 @@ export type DeviceList = z.infer<typeof DeviceList>;
  */
 export const ExportLink = z.object({ url: z.string(), expires_at: z.number().int() });
 export type ExportLink = z.infer<typeof ExportLink>;
+
+/** Where an archive to import comes from: a Memory Box export, or a Day One JSON export. */
+export const ImportFormat = z.enum(["memory-box", "dayone"]);
+export type ImportFormat = z.infer<typeof ImportFormat>;
+
+/** What an import brought in; memories the instance already held (by id) are counted apart and left as they were. */
+export const ImportResult = z.object({
+  memories: z.number().int(),
+  photos: z.number().int(),
+  already_here: z.number().int(),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/** The running import's progress (owners only), or null when none runs. */
+export const ImportProgress = z
+  .object({
+    phase: z.enum(["receiving", "checking", "photos", "saving", "done"]),
+    done: z.number().int(),
+    total: z.number().int(),
+  })
+  .nullable();
+export type ImportProgress = z.infer<typeof ImportProgress>;

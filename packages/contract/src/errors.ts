@@ -81,6 +81,9 @@ export const errorCatalogue = {
 
   // The member's own account (/api/v1/account).
   device_not_found: { status: 404, message: "This device is not signed in any more." },
+  /** The message names what is wrong with the archive; nothing of it was imported. */
+  archive_refused: { status: 422, message: "The archive cannot be imported; nothing was changed." },
+  import_busy: { status: 409, message: "Another import is running; try again when it has finished." },
 
   // Members (/api/v1/members).
   owner_only: { status: 403, message: "Only an owner of this Memory Box can do this." },

@@ -4,6 +4,7 @@ import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
 import { type Command, UsageError } from "./command";
 import { exportCommand } from "./export.command";
+import { importCommand } from "./import.command";
 import { inviteCommand } from "./invite.command";
 import { mfaCommand } from "./mfa.command";
 import { reconcileCommand } from "./reconcile.command";
@@ -16,6 +17,7 @@ export const commands: Record<string, Command> = {
   reconcile: reconcileCommand,
   mfa: mfaCommand,
   export: exportCommand,
+  import: importCommand,
 };
 
 export interface CliIo {

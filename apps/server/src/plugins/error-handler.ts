@@ -1,3 +1,4 @@
+import { Stream } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, classifyError } from "../errors";
 
@@ -94,14 +95,17 @@ export function rejectNulCharacters(app: FastifyInstance): void {
   });
 }
 
-/** Iterative: a body nested thousands deep must not overflow the check. */
+/**
+ * Iterative: a body nested thousands deep must not overflow the check. A body handed to its route
+ * unread is a stream: its object graph is the connection's (cyclic), and its bytes are the route's.
+ */
 function containsNul(value: unknown): boolean {
   const pending: unknown[] = [value];
   for (let index = 0; index < pending.length; index++) {
     const item = pending[index];
     if (typeof item === "string") {
       if (item.includes("\u0000")) return true;
-    } else if (item !== null && typeof item === "object" && !Buffer.isBuffer(item)) {
+    } else if (item !== null && typeof item === "object" && !Buffer.isBuffer(item) && !(item instanceof Stream)) {
       for (const [key, child] of Object.entries(item)) pending.push(key, child);
     }
   }

@@ -56,14 +56,24 @@ export interface UploadRequest {
   signal?: AbortSignal;
   /** Told how much of the body has been sent, from 0 to 1. */
   onProgress?: (sent: number) => void;
+  /** The body's type when it is a file sent as it is (a form's type is set by the browser). */
+  contentType?: string;
 }
 
 /**
- * `POST`s a multipart body as the signed-in member, reporting how much of it has been sent:
- * fetch cannot tell upload progress, XMLHttpRequest can. Answers and errors as `apiFetch`.
+ * `POST`s a multipart body, or a file as it is, as the signed-in member, reporting how much of it
+ * has been sent: fetch cannot tell upload progress, XMLHttpRequest can. Answers and errors as `apiFetch`.
  */
-export async function apiUpload<T>(path: string, body: FormData, { signal, onProgress }: UploadRequest = {}): Promise<T> {
-  const headers = { Accept: "application/json", ...(await authorization()) };
+export async function apiUpload<T>(
+  path: string,
+  body: FormData | Blob,
+  { signal, onProgress, contentType }: UploadRequest = {},
+): Promise<T> {
+  const headers = {
+    Accept: "application/json",
+    ...(contentType ? { "Content-Type": contentType } : {}),
+    ...(await authorization()),
+  };
   signal?.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -15,4 +15,65 @@ export class ArchiveRepository {
       .orderBy("users.id")
       .execute();
   }
+
+  /** Of these memory ids, those this instance holds. */
+  async existingMemoryIds(ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const batch of batches(ids)) {
+      const rows = await this.db.selectFrom("memories").select("id").where("id", "in", batch).execute();
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
+  }
+
+  /** Of these photo ids, those this instance holds. */
+  async existingPhotoIds(ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const batch of batches(ids)) {
+      const rows = await this.db.selectFrom("photos").select("id").where("id", "in", batch).execute();
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
+  }
+
+  /**
+   * The member an operator's import runs as: the account of `email`, or without one the first
+   * owner to have signed up.
+   */
+  async importerMember(email?: string): Promise<{ id: string; email: string } | undefined> {
+    if (email !== undefined) {
+      return this.db
+        .selectFrom("users")
+        .select(["id", "email"])
+        .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+        .executeTakeFirst();
+    }
+    return this.db
+      .selectFrom("invitations")
+      .innerJoin("users", "users.id", "invitations.used_by")
+      .select(["users.id", "users.email"])
+      .where("invitations.role", "=", "owner")
+      .orderBy("invitations.used_at")
+      .orderBy("users.id")
+      .executeTakeFirst();
+  }
+
+  /** Accounts by e-mail address (lower-cased), for matching an archive's authors. */
+  async usersByEmail(emails: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const batch of batches(emails.map((email) => email.toLowerCase()))) {
+      const rows = await this.db
+        .selectFrom("users")
+        .select(["id", "email"])
+        .where((eb) => eb(eb.fn("lower", ["email"]), "in", batch))
+        .execute();
+      for (const row of rows) found.set(row.email.toLowerCase(), row.id);
+    }
+    return found;
+  }
+}
+
+/** SQLite allows a limited number of bound values in one statement. */
+function* batches<T>(values: T[], size = 500): Generator<T[]> {
+  for (let start = 0; start < values.length; start += size) yield values.slice(start, start + size);
 }

@@ -1,11 +1,14 @@
-import { PassThrough } from "node:stream";
-import { ApiError, ExportLink } from "@memory-box/contract";
+import { PassThrough, type Readable } from "node:stream";
+import { ApiError, ExportLink, ImportFormat, ImportProgress, ImportResult } from "@memory-box/contract";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { issueTicket } from "../../lib/session-ticket";
+import { AppError } from "../../errors";
 import type { MemberAuthenticator } from "../../plugins/member-auth";
 import type { ArchiveExporter } from "./archive-exporter";
+import type { ArchiveImports } from "./archive-imports";
+import { ArchiveRefusedError } from "./archive-source";
 
 export const exportTicketPurpose = "export";
 /** How long a download link works: long enough for the browser to open it, not to be passed around. */
@@ -17,10 +20,15 @@ export interface ArchiveRoutesOptions {
   /** A bearer token, or the export ticket in `?ticket=` naming a live session; throws 401 otherwise. */
   authenticateDownload: (request: FastifyRequest) => Promise<void>;
   ticketSecret: Buffer;
+  imports: ArchiveImports;
+  /** Throws 403 `owner_only` unless the member is an owner. */
+  requireOwner: (member: { userId: string; email: string }) => Promise<void>;
   now?: () => Date;
 }
 
 const DownloadQuery = z.object({ ticket: z.string().max(200).optional() });
+const ImportQuery = z.object({ from: ImportFormat.default("memory-box") });
+const archiveTypes = ["application/zip", "application/x-zip-compressed", "application/octet-stream"];
 
 /**
  * "Download everything" (issue #15): any member asks for a link, and the browser downloads the
@@ -65,6 +73,58 @@ export const archiveRoutes: FastifyPluginAsyncZod<ArchiveRoutesOptions> = async 
         .header("cache-control", "no-store")
         .header("x-content-type-options", "nosniff")
         .send(body);
+    },
+  );
+
+  // Import (owners only): the archive is the request body itself, so the browser can show the
+  // upload's progress; the rest of the work is reported by the progress route while it runs.
+  // Within these routes only (a plugin's parsers stay in it): the body is handed over unread.
+  app.addContentTypeParser(archiveTypes, (_request, body, done) => done(null, body));
+
+  const owner = async (request: FastifyRequest) => {
+    const member = await options.authenticate(request);
+    await options.requireOwner({ userId: member.user.id, email: member.user.email });
+    return member;
+  };
+
+  app.post(
+    "/api/v1/account/import",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "Import an archive (Memory Box or Day One ZIP as the body): all of it or nothing",
+        querystring: ImportQuery,
+        response: { 200: ImportResult, 401: ApiError, 403: ApiError, 409: ApiError, 422: ApiError },
+      },
+    },
+    async (request) => {
+      const member = await owner(request);
+      if (!archiveTypes.includes(request.headers["content-type"]?.split(";")[0]?.trim() ?? "")) {
+        throw new AppError("validation_failed", { message: "Send the archive as the body, as application/zip." });
+      }
+      if (options.imports.isRunning()) throw new AppError("import_busy");
+      try {
+        const summary = await options.imports.fromUpload(request.body as Readable, request.query.from, member.user.id);
+        return { memories: summary.memories, photos: summary.photos, already_here: summary.alreadyHere };
+      } catch (error) {
+        if (error instanceof ArchiveRefusedError) throw new AppError("archive_refused", { message: error.message });
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    "/api/v1/account/import/progress",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "The running import's progress, or null",
+        response: { 200: ImportProgress, 401: ApiError, 403: ApiError },
+      },
+    },
+    async (request) => {
+      await owner(request);
+      return options.imports.progress();
     },
   );
 };

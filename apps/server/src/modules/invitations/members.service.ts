@@ -123,7 +123,8 @@ export class MembersService {
     return (await this.deps.invitations.get(caller.email))?.role ?? "member";
   }
 
-  private async requireOwner(caller: InvitationCaller): Promise<void> {
+  /** Throws 403 `owner_only` unless the caller is an owner. */
+  async requireOwner(caller: InvitationCaller): Promise<void> {
     if ((await this.roleOf(caller)) !== "owner") throw new AppError("owner_only");
   }
 

@@ -280,7 +280,11 @@ export class MemoriesRepository {
     return rows.map((row) => ({ tag: row.tag, count: Number(row.count) }));
   }
 
-  async insert(memory: { id: string; userId: string; createdAt: string } & MemoryFields, executor: Executor): Promise<void> {
+  /** A new memory at version 1; `updatedAt` differs from `createdAt` only for one brought in by an import. */
+  async insert(
+    memory: { id: string; userId: string | null; createdAt: string; updatedAt?: string } & MemoryFields,
+    executor: Executor,
+  ): Promise<void> {
     const key = sortKey(memory.memory_date, memory.createdAt, memory.id);
     await executor
       .insertInto("memories")
@@ -292,7 +296,7 @@ export class MemoriesRepository {
         user_id: memory.userId,
         updated_by: memory.userId,
         created_at: memory.createdAt,
-        updated_at: memory.createdAt,
+        updated_at: memory.updatedAt ?? memory.createdAt,
         version: 1,
         sort_key: key,
         search_text: memorySearchText(memory),

@@ -32,6 +32,9 @@ export interface PhotosServiceDeps {
   now?: () => Date;
 }
 
+/** A photo's stored files and what decoding found, before its row places it anywhere. */
+export type StoredPhotoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">;
+
 /** Uploads never attached to a memory within this time are deleted. */
 export const unattachedPhotoLifetimeMs = 24 * 3600 * 1000;
 /** Image decoding is memory-hungry: at most this many at once, the rest wait their turn. */
@@ -68,32 +71,51 @@ export class PhotosService {
   ): Promise<Photo> {
     await fsp.mkdir(this.deps.uploadDir, { recursive: true });
     const tempFile = path.join(this.deps.uploadDir, ownedTempName(".upload"));
-    const written: string[] = [];
     try {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
       if (isTruncated()) throw new AppError("request_entity_too_large", { message: tooLargeMessage(this.deps.maxUploadBytes) });
       await assertComplete();
-      const image = await this.decoding.run(async () => processImage(await fsp.readFile(tempFile), this.imageOptions()));
       const now = this.now();
-      const key = originalPhotoKey(ownerId, now, image.extension);
-      const keys = {
-        original: key,
-        preview: derivativeKey(key, "preview"),
-        thumbnail: derivativeKey(key, "thumbnail"),
-        display: displayKey(key, image.display.extension),
-      };
-      const stored = async (objectKey: string, body: Readable | Buffer, contentType: string) => {
-        written.push(objectKey);
-        return this.deps.blobStore.put(`${photoBucket}/${objectKey}`, body, { contentType });
-      };
-      const original = await stored(keys.original, fs.createReadStream(tempFile), image.contentType);
+      const stored = await this.storeFile(ownerId, tempFile, now);
+      const row: PhotoRow = { ...stored, id: randomUUID(), memory_id: null, position: null, created_at: now.toISOString() };
+      try {
+        await this.deps.photos.insert(row);
+      } catch (error) {
+        await this.deleteFiles([row]);
+        throw error;
+      }
+      return this.present(row);
+    } finally {
+      await fsp.rm(tempFile, { force: true });
+    }
+  }
+
+  /**
+   * Decodes a received file (the type is decided by decoding, never by its name) and stores its
+   * original and renditions under `ownerId`; returns the fields of its row. A failure removes
+   * whatever it wrote; once it returns, the caller inserts the row or deletes the files
+   * (`deleteFiles`).
+   */
+  async storeFile(ownerId: string, file: string, now: Date): Promise<StoredPhotoFiles> {
+    const image = await this.decoding.run(async () => processImage(await fsp.readFile(file), this.imageOptions()));
+    const key = originalPhotoKey(ownerId, now, image.extension);
+    const keys = {
+      original: key,
+      preview: derivativeKey(key, "preview"),
+      thumbnail: derivativeKey(key, "thumbnail"),
+      display: displayKey(key, image.display.extension),
+    };
+    const written: string[] = [];
+    const stored = async (objectKey: string, body: Readable | Buffer, contentType: string) => {
+      written.push(objectKey);
+      return this.deps.blobStore.put(`${photoBucket}/${objectKey}`, body, { contentType });
+    };
+    try {
+      const original = await stored(keys.original, fs.createReadStream(file), image.contentType);
       await stored(keys.preview, image.preview.data, image.preview.contentType);
       await stored(keys.thumbnail, image.thumbnail.data, image.thumbnail.contentType);
       await stored(keys.display, image.display.data, image.display.contentType);
-      const row: PhotoRow = {
-        id: randomUUID(),
-        memory_id: null,
-        position: null,
+      return {
         owner_id: ownerId,
         object_key: keys.original,
         preview_key: keys.preview,
@@ -105,14 +127,10 @@ export class PhotosService {
         height: image.height,
         taken_at: image.takenAt,
         placeholder: image.placeholder,
-        created_at: now.toISOString(),
       };
-      await this.deps.photos.insert(row);
-      written.length = 0;
-      return this.present(row);
-    } finally {
-      await fsp.rm(tempFile, { force: true });
+    } catch (error) {
       await this.deleteObjects(written);
+      throw error;
     }
   }
 
@@ -190,7 +208,7 @@ export class PhotosService {
   }
 
   /** Deletes the files of photos whose rows are already gone. Failures are logged: a stray file is never served. */
-  async deleteFiles(photos: PhotoRow[]): Promise<void> {
+  async deleteFiles(photos: Pick<PhotoRow, "object_key" | "preview_key" | "thumbnail_key" | "display_key">[]): Promise<void> {
     await this.deleteObjects(
       photos.flatMap((photo) => [
         photo.object_key,

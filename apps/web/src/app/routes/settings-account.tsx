@@ -5,9 +5,11 @@ import { paths } from "@/config/paths";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
+import { ImportArchive } from "@/features/account/components/import-archive";
 import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
 import { PasskeyList } from "@/features/auth/components/passkey-list";
+import { useMembers } from "@/features/members/api/members";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { useAuth } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
@@ -33,6 +35,7 @@ export function AccountSettingsRoute() {
   // A new form after each saved password, so nothing typed lingers.
   const [passwordForm, setPasswordForm] = useState(0);
   const email = user?.email ?? "";
+  const owner = useMembers().data?.your_role === "owner";
 
   return (
     <>
@@ -72,6 +75,11 @@ export function AccountSettingsRoute() {
       <Section title="Your data" description="Everything in Memory Box, yours to keep.">
         <DownloadEverything />
       </Section>
+      {owner && (
+        <Section title="Import" description="Memories from an archive of Memory Box or a Day One journal. Owners only.">
+          <ImportArchive />
+        </Section>
+      )}
     </>
   );
 }

@@ -1,0 +1,107 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import {
+  type ArchiveFormat,
+  ArchiveImporter,
+  ArchiveImports,
+  ArchiveRefusedError,
+  ArchiveRepository,
+  archiveLimits,
+} from "../modules/archive";
+import { MemoriesRepository } from "../modules/memories";
+import { PhotosRepository, PhotosService } from "../modules/photos";
+import { createBlobStore } from "../modules/storage";
+import { AppError } from "../errors";
+import { type Command, parseCommandArgs, UsageError } from "./command";
+import type { ConfiguredCommandContext } from "./service-token.command";
+
+const usage = [
+  "node apps/server/dist/cli.js import memories.zip                 bring in a Memory Box archive (all of it or nothing; memories already here are left as they are)",
+  "node apps/server/dist/cli.js import --from dayone Export.zip     bring in a Day One JSON export",
+  "  --as <email>   the member who imports (and writes a Day One journal's entries); the first owner when not given",
+].join("\n");
+
+const formats: readonly ArchiveFormat[] = ["memory-box", "dayone"];
+
+/**
+ * `import [--from memory-box|dayone] [--as email] <file.zip>`: an archive into this instance, on
+ * either engine and storage, while the server may be running. Refusals (a damaged, foreign or
+ * hostile archive) print their reason and change nothing.
+ */
+export const importCommand = {
+  usage,
+
+  async run({ args, db, out, config }: ConfiguredCommandContext) {
+    const { values, positionals } = parseCommandArgs(args, ["from", "as"]);
+    if (values.help) {
+      out(usage);
+      return;
+    }
+    const [source, ...rest] = positionals;
+    if (source === undefined || rest.length > 0) throw new UsageError("import takes one argument: the ZIP file to read.");
+    const format = values.from ?? "memory-box";
+    if (!(formats as readonly string[]).includes(format)) throw new UsageError(`--from takes ${formats.join(" or ")}.`);
+
+    const archive = new ArchiveRepository(db);
+    const importer = await archive.importerMember(values.as);
+    if (!importer) {
+      throw new AppError("validation_failed", {
+        message: values.as
+          ? `${values.as} is not a member of this Memory Box.`
+          : "This Memory Box has no owner yet: invite one, or name a member with --as.",
+      });
+    }
+    const blobStore = createBlobStore(config.storageUrl, config.dataDir);
+    const tempDir = path.join(config.dataDir, "uploads");
+    const limits = archiveLimits(config.photos.maxUploadBytes);
+    try {
+      const photos = new PhotosService({
+        photos: new PhotosRepository(db),
+        blobStore,
+        // This command signs no photo URL; the service needs a key all the same.
+        urlSecret: randomBytes(32),
+        uploadDir: tempDir,
+        maxPixels: config.photos.maxMegapixels * 1_000_000,
+        maxUploadBytes: config.photos.maxUploadBytes,
+        log: { warn: (_object, message) => out(`Warning: ${message}`) },
+      });
+      const imports = new ArchiveImports({
+        importer: new ArchiveImporter({
+          archive,
+          memories: new MemoriesRepository(db, config.database.engine),
+          photos: new PhotosRepository(db),
+          photoFiles: photos,
+          limits,
+          tempDir,
+          // A running server shows the new memories at its lists' next read; its open screens are not told (no shared event bus here).
+          publish: () => {},
+        }),
+        limits,
+        tempDir,
+      });
+      const started = Date.now();
+      let lastReport = started;
+      const summary = await imports.fromFile(
+        path.resolve(source),
+        format as ArchiveFormat,
+        importer.id,
+        ({ phase, done, total }) => {
+          if (phase !== "photos" || Date.now() - lastReport < 2_000) return;
+          lastReport = Date.now();
+          out(`Photos: ${done} of ${total}`);
+        },
+      );
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      out(
+        `Imported ${summary.memories} memories and ${summary.photos} photos in ${seconds} s as ${importer.email}` +
+          (summary.alreadyHere > 0 ? `; ${summary.alreadyHere} memories were already here and were left as they are.` : "."),
+      );
+    } catch (error) {
+      if (error instanceof ArchiveRefusedError)
+        throw new AppError("validation_failed", { message: `Nothing was imported. ${error.message}` });
+      throw error;
+    } finally {
+      await blobStore.close();
+    }
+  },
+} satisfies Command;

@@ -1,0 +1,211 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { type ImportProgress as ImportProgressJson, MemoryInput, MemoryLimits, type MemoryEvent } from "@memory-box/contract";
+import type { PhotoRow } from "../../db/schema";
+import { AppError } from "../../errors";
+import { ConcurrencyLimit } from "../../lib/concurrency-limit";
+import { InvalidZipError } from "../../lib/zip-reader";
+import { ownedTempName } from "../../lib/temp-files";
+import type { MemoriesRepository } from "../memories";
+import type { PhotosRepository, PhotosService } from "../photos";
+import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
+import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource } from "./archive-source";
+import type { ArchiveRepository } from "./archive.repository";
+
+export interface ImportSummary {
+  /** Memories brought in. */
+  memories: number;
+  photos: number;
+  /** Memories of the archive this instance already holds (by id): left as they are. */
+  alreadyHere: number;
+}
+
+export type ImportProgress = NonNullable<ImportProgressJson>;
+
+export interface ImportOptions {
+  /** The member who imports: the photos' owner where the author is not a member here. */
+  importedBy: string;
+  /** Author of memories the archive gives none (a Day One journal is its writer's); otherwise they stay authorless, "Unknown User". */
+  authorOfUnattributed?: string;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+interface PlannedMemory {
+  memory: ArchiveMemory;
+  fields: { title: string; content: string | null; memory_date: string | null; tags: string[] };
+  userId: string | null;
+}
+
+/**
+ * Brings an archive into this instance (issue #15, ADR 0028): all of it or nothing. Everything is
+ * checked before anything is written; each new photo is decoded and stored as an upload is (its
+ * renditions made again); then one transaction inserts every memory, tag and photo row. Memories
+ * already here (by id) are left untouched, so importing the same archive twice changes nothing
+ * the second time. Any failure removes the files already stored and writes no row.
+ */
+export class ArchiveImporter {
+  /** One import at a time per server: two would race for the same ids. */
+  private readonly turns = new ConcurrencyLimit(1);
+
+  constructor(
+    private readonly deps: {
+      archive: ArchiveRepository;
+      memories: Pick<MemoriesRepository, "insert" | "transaction">;
+      photos: Pick<PhotosRepository, "insert">;
+      photoFiles: Pick<PhotosService, "storeFile" | "deleteFiles">;
+      limits: ArchiveLimits;
+      /** Where each photo waits while it is decoded; on the same disk as DATA_DIR. */
+      tempDir: string;
+      publish: (event: MemoryEvent) => void;
+      now?: () => Date;
+    },
+  ) {}
+
+  import(source: ArchiveSource, options: ImportOptions): Promise<ImportSummary> {
+    return this.turns.run(() => this.importNow(source, options));
+  }
+
+  private async importNow(source: ArchiveSource, options: ImportOptions): Promise<ImportSummary> {
+    const progress = options.onProgress ?? (() => {});
+    const { memories } = source.manifest;
+    progress({ phase: "checking", done: 0, total: memories.length });
+    const planned = await this.plan(source, options);
+    const photoTotal = planned.reduce((sum, { memory }) => sum + memory.photos.length, 0);
+
+    const stored: PhotoRow[] = [];
+    try {
+      progress({ phase: "photos", done: 0, total: photoTotal });
+      await fsp.mkdir(this.deps.tempDir, { recursive: true });
+      for (const { memory, userId } of planned) {
+        for (const photo of memory.photos) {
+          const files = await this.storePhoto(source, memory, photo, userId ?? options.importedBy);
+          stored.push({
+            ...files,
+            id: photo.id,
+            memory_id: memory.id,
+            position: photo.position,
+            taken_at: photo.taken_at ?? files.taken_at,
+            created_at: memory.created_at,
+          });
+          progress({ phase: "photos", done: stored.length, total: photoTotal });
+        }
+      }
+
+      progress({ phase: "saving", done: 0, total: planned.length });
+      await this.deps.memories.transaction(async (trx) => {
+        for (const { memory, fields, userId } of planned) {
+          await this.deps.memories.insert(
+            { id: memory.id, userId, createdAt: memory.created_at, updatedAt: memory.updated_at, ...fields },
+            trx,
+          );
+        }
+        for (const row of stored) await this.deps.photos.insert(row, trx);
+      });
+    } catch (error) {
+      await this.deps.photoFiles.deleteFiles(stored);
+      throw error;
+    }
+
+    const last = planned.at(-1);
+    // One event is enough: every screen reloads its lists and tags on it (new memories have no open detail page).
+    if (last) this.deps.publish({ type: "memory.created", id: last.memory.id, actor: options.importedBy });
+    progress({ phase: "done", done: planned.length, total: planned.length });
+    return { memories: planned.length, photos: stored.length, alreadyHere: memories.length - planned.length };
+  }
+
+  /** Checks the whole manifest against this instance's rules and finds what is new; writes nothing. */
+  private async plan(source: ArchiveSource, options: ImportOptions): Promise<PlannedMemory[]> {
+    const { manifest } = source;
+    const memoryIds = new Set<string>();
+    const photoIds = new Set<string>();
+    for (const memory of manifest.memories) {
+      const name = describe(memory);
+      if (memoryIds.has(memory.id)) throw new ArchiveRefusedError(`${name} is in the archive twice.`);
+      memoryIds.add(memory.id);
+      if (memory.photos.length > MemoryLimits.maxPhotos) {
+        throw new ArchiveRefusedError(
+          `${name} has ${memory.photos.length} photos; a memory can have up to ${MemoryLimits.maxPhotos}.`,
+        );
+      }
+      fieldsOf(memory);
+      for (const date of [memory.created_at, memory.updated_at]) {
+        if (Number.isNaN(Date.parse(date)))
+          throw new ArchiveRefusedError(`${name} has a date that is not a date: ${JSON.stringify(date)}.`);
+      }
+      for (const photo of memory.photos) {
+        if (photoIds.has(photo.id)) throw new ArchiveRefusedError(`A photo of ${name} (${photo.id}) is in the archive twice.`);
+        photoIds.add(photo.id);
+        const size = source.sizeOf(photo.file);
+        if (size === undefined) throw new ArchiveRefusedError(`A photo of ${name} is missing from the archive: ${photo.file}.`);
+        if (size !== photo.bytes) {
+          throw new ArchiveRefusedError(
+            `A photo of ${name} is ${size} bytes in the archive, but its description says ${photo.bytes}: the archive is damaged or was altered.`,
+          );
+        }
+        if (size > this.deps.limits.maxPhotoBytes) {
+          throw new ArchiveRefusedError(
+            `A photo of ${name} is ${Math.round(size / 1024 / 1024)} MB, more than the upload limit of ${Math.round(this.deps.limits.maxPhotoBytes / 1024 / 1024)} MB.`,
+          );
+        }
+      }
+    }
+
+    const existing = await this.deps.archive.existingMemoryIds([...memoryIds]);
+    const fresh = manifest.memories.filter((memory) => !existing.has(memory.id));
+    const taken = await this.deps.archive.existingPhotoIds(fresh.flatMap((memory) => memory.photos.map((photo) => photo.id)));
+    if (taken.size > 0) {
+      const [first] = taken;
+      throw new ArchiveRefusedError(
+        `Photo ${first} of a new memory already belongs to another memory here: the archive does not fit this Memory Box.`,
+      );
+    }
+
+    const emailOf = new Map(manifest.members.map((member) => [member.id, member.email.toLowerCase()]));
+    const userByEmail = await this.deps.archive.usersByEmail([...new Set(emailOf.values())]);
+    return fresh.map((memory) => {
+      const input = fieldsOf(memory);
+      const email = memory.user_id === null ? undefined : emailOf.get(memory.user_id);
+      const userId =
+        memory.user_id === null ? (options.authorOfUnattributed ?? null) : ((email && userByEmail.get(email)) ?? null);
+      return { memory, userId, fields: input };
+    });
+  }
+
+  /** One photo's bytes to a temporary file (held to their stated size and checksum), then decoded and stored as an upload is. */
+  private async storePhoto(source: ArchiveSource, memory: ArchiveMemory, photo: ArchivePhoto, ownerId: string) {
+    const tempFile = path.join(this.deps.tempDir, ownedTempName(".import"));
+    try {
+      await pipeline(await source.open(photo.file), fs.createWriteStream(tempFile, { mode: 0o600 }));
+      return await this.deps.photoFiles.storeFile(ownerId, tempFile, this.deps.now?.() ?? new Date());
+    } catch (error) {
+      if (error instanceof InvalidZipError) throw new ArchiveRefusedError(`The archive cannot be read safely: ${error.message}.`);
+      if (error instanceof AppError)
+        throw new ArchiveRefusedError(`A photo of ${describe(memory)} (${photo.file}) cannot be imported: ${error.message}`);
+      throw error;
+    } finally {
+      await fsp.rm(tempFile, { force: true });
+    }
+  }
+}
+
+/** A memory's fields as this instance keeps them, or the rule they break (checked for every memory of the archive, new or not). */
+function fieldsOf(memory: ArchiveMemory): PlannedMemory["fields"] {
+  const input = MemoryInput.safeParse({
+    title: memory.title,
+    content: memory.content,
+    memory_date: memory.memory_date,
+    tags: memory.tags,
+  });
+  if (!input.success) {
+    const issue = input.error.issues[0]!;
+    throw new ArchiveRefusedError(`${describe(memory)} cannot be kept here: its ${issue.path.join(".")} ${issue.message}.`);
+  }
+  const { title, content, memory_date, tags } = input.data;
+  return { title, content, memory_date, tags: tags ?? [] };
+}
+
+function describe(memory: ArchiveMemory): string {
+  return `The memory "${memory.title.slice(0, 80)}" (${memory.id})`;
+}

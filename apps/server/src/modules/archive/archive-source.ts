@@ -1,0 +1,44 @@
+import type { Readable } from "node:stream";
+import type { ArchiveManifest } from "./archive-format";
+
+/**
+ * An archive to import, whatever wrote it (a Memory Box export, a Day One export): its manifest in
+ * the memory-box format, version 1, and the bytes of each photo it names. Readers check their own
+ * container (entry names, sizes, bombs) before they return one; the importer checks the manifest's
+ * rules and every photo's bytes as it reads them.
+ */
+export interface ArchiveSource {
+  manifest: ArchiveManifest;
+  /** The size in bytes of the file a photo's `file` names, or undefined when the archive has none. */
+  sizeOf(file: string): number | undefined;
+  /** The bytes of a photo's `file`; the stream fails if they are not `sizeOf(file)` bytes. */
+  open(file: string): Promise<Readable>;
+  close(): Promise<void>;
+}
+
+/** Why an archive is refused: shown to the member as it is, so it says what is wrong in words. */
+export class ArchiveRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArchiveRefusedError";
+  }
+}
+
+/** Limits a reader holds an archive to, so a hostile file cannot exhaust memory or disk. */
+export interface ArchiveLimits {
+  /** Most files in the ZIP. */
+  maxEntries: number;
+  /** Largest manifest (JSON), uncompressed. */
+  maxManifestBytes: number;
+  /** Largest photo, uncompressed (the upload limit). */
+  maxPhotoBytes: number;
+  /** Most bytes of all the files the import reads, uncompressed. */
+  maxTotalBytes: number;
+}
+
+export const defaultArchiveLimits: ArchiveLimits = {
+  maxEntries: 1_000_000,
+  maxManifestBytes: 512 * 1024 * 1024,
+  maxPhotoBytes: 50 * 1024 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024 * 1024,
+};

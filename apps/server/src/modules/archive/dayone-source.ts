@@ -1,0 +1,321 @@
+import { createHash } from "node:crypto";
+import { buffer } from "node:stream/consumers";
+import { MemoryLimits, normalizeTags } from "@memory-box/contract";
+import { z } from "zod";
+import { InvalidZipError, ZipReader } from "../../lib/zip-reader";
+import { type ArchiveManifest, type ArchiveMemory, type ArchivePhoto, photoFile, unknownAuthor } from "./archive-format";
+import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource } from "./archive-source";
+
+/**
+ * Reads a Day One JSON export (issue #15): a ZIP holding one JSON file per journal at its top level
+ * and a `photos/` folder of `<md5>.<type>` files. Every entry of every journal becomes a memory
+ * whose title is the entry's first line; each photo keeps its original bytes, which `open` reads
+ * from the ZIP under the name the manifest gives it.
+ */
+export async function openDayOneArchive(file: string, limits: ArchiveLimits): Promise<ArchiveSource> {
+  let zip: ZipReader;
+  try {
+    zip = await ZipReader.open(file, { maxEntries: limits.maxEntries });
+  } catch (error) {
+    throw asRefusal(error);
+  }
+  try {
+    const journals = await readJournals(zip, limits);
+    const { manifest, photoEntries } = toManifest(journals, zip, limits);
+    return {
+      manifest,
+      sizeOf: (name) => {
+        const entry = photoEntries.get(name);
+        return entry === undefined ? undefined : zip.entry(entry)?.size;
+      },
+      open: async (name) => {
+        const entry = photoEntries.get(name);
+        if (entry === undefined) throw new ArchiveRefusedError(`The export has no file ${name}.`);
+        return zip.open(entry);
+      },
+      close: async () => zip.close(),
+    };
+  } catch (error) {
+    zip.close();
+    throw asRefusal(error);
+  }
+}
+
+const hex32 = /^[0-9a-f]{32}$/i;
+const isoInstant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), { message: "is not a date" });
+
+const DayOnePhoto = z.object({
+  identifier: z.string().regex(hex32),
+  md5: z.string().regex(hex32),
+  type: z.string(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
+  date: z.string().nullish(),
+  orderInEntry: z.number().nullish(),
+});
+
+// Only what becomes part of a memory; Day One's other fields (location, weather, richText…) are left out.
+const DayOneEntry = z.object({
+  uuid: z.string().regex(hex32),
+  creationDate: isoInstant,
+  modifiedDate: isoInstant.nullish(),
+  timeZone: z.string().nullish(),
+  text: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  photos: z.array(DayOnePhoto).nullish(),
+});
+
+const DayOneJournal = z.object({ entries: z.array(DayOneEntry) });
+
+type DayOnePhoto = z.infer<typeof DayOnePhoto>;
+type DayOneEntry = z.infer<typeof DayOneEntry>;
+
+interface Journal {
+  name: string;
+  bytes: number;
+  entries: DayOneEntry[];
+}
+
+const contentTypes: Record<string, string> = {
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  png: "image/png",
+  heic: "image/heic",
+  heif: "image/heif",
+  gif: "image/gif",
+  tiff: "image/tiff",
+  tif: "image/tiff",
+  webp: "image/webp",
+  avif: "image/avif",
+};
+
+const untitled = "Untitled entry";
+
+async function readJournals(zip: ZipReader, limits: ArchiveLimits): Promise<Journal[]> {
+  const files = zip
+    .entries()
+    .filter((entry) => !entry.name.includes("/") && entry.name.toLowerCase().endsWith(".json"))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (files.length === 0)
+    throw new ArchiveRefusedError("This is not a Day One export: it has no journal (a .json file) at its top level.");
+  // All journals are held in memory together, so their sum is what the manifest limit bounds.
+  let totalBytes = 0;
+  const journals: Journal[] = [];
+  for (const file of files) {
+    totalBytes += file.size;
+    if (file.size > limits.maxManifestBytes)
+      throw new ArchiveRefusedError(
+        `${file.name} is too large to import (${formatSize(file.size)}; at most ${formatSize(limits.maxManifestBytes)}).`,
+      );
+    if (totalBytes > limits.maxManifestBytes)
+      throw new ArchiveRefusedError(
+        `The export's journals are too large to import together (more than ${formatSize(limits.maxManifestBytes)}).`,
+      );
+    const text = (await buffer(await zip.open(file.name))).toString("utf8").replace(/^\uFEFF/, "");
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new ArchiveRefusedError(`${file.name} is not valid JSON (${(error as Error).message}).`);
+    }
+    const parsed = DayOneJournal.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+      throw new ArchiveRefusedError(`${file.name} is not a Day One journal: ${issue.message}${where}.`);
+    }
+    journals.push({ name: file.name, bytes: file.size, entries: parsed.data.entries });
+  }
+  return journals;
+}
+
+function toManifest(
+  journals: Journal[],
+  zip: ZipReader,
+  limits: ArchiveLimits,
+): { manifest: ArchiveManifest; photoEntries: Map<string, string> } {
+  const photoFilesByMd5 = new Map<string, string>();
+  for (const { name } of zip.entries()) {
+    const md5 = /^photos\/([0-9a-f]{32})\.[a-z0-9]+$/i.exec(name)?.[1]?.toLowerCase();
+    if (md5 !== undefined && !photoFilesByMd5.has(md5)) photoFilesByMd5.set(md5, name);
+  }
+  const photoEntries = new Map<string, string>();
+  const memoryIds = new Set<string>();
+  const photoIds = new Set<string>();
+  let totalBytes = journals.reduce((sum, journal) => sum + journal.bytes, 0);
+  let newest: string | undefined;
+  const memories: ArchiveMemory[] = [];
+
+  for (const journal of journals) {
+    for (const entry of journal.entries) {
+      const id = derivedUuid(`dayone-entry:${entry.uuid}`);
+      if (memoryIds.has(id)) throw new ArchiveRefusedError(`${journal.name} holds entry ${entry.uuid} a second time.`);
+      memoryIds.add(id);
+      const { title, content } = titleAndContent(entry.text ?? "");
+      const createdAt = new Date(entry.creationDate).toISOString();
+      const updatedAt = entry.modifiedDate ? new Date(entry.modifiedDate).toISOString() : createdAt;
+      if (newest === undefined || updatedAt > newest) newest = updatedAt;
+      if (createdAt > newest) newest = createdAt;
+
+      const photos: ArchivePhoto[] = [];
+      for (const [position, photo] of inDisplayOrder(entry.photos ?? []).entries()) {
+        const photoId = derivedUuid(`dayone-photo:${photo.identifier}`);
+        if (photoIds.has(photoId))
+          throw new ArchiveRefusedError(`The entry “${title}” (${journal.name}) repeats photo ${photo.identifier}.`);
+        photoIds.add(photoId);
+        const contentType = contentTypes[photo.type.toLowerCase()];
+        if (contentType === undefined)
+          throw new ArchiveRefusedError(
+            `The entry “${title}” (${journal.name}) has a photo of a type Memory Box does not take (${photo.type}).`,
+          );
+        const md5 = photo.md5.toLowerCase();
+        const entryName = photoFilesByMd5.get(md5);
+        if (entryName === undefined)
+          throw new ArchiveRefusedError(
+            `The entry “${title}” (${journal.name}) has a photo that is missing from the export (photos/${md5}.${photo.type}).`,
+          );
+        const bytes = zip.entry(entryName)!.size;
+        if (bytes > limits.maxPhotoBytes)
+          throw new ArchiveRefusedError(
+            `The entry “${title}” (${journal.name}) has a photo that is too large to import (${entryName}, ${formatSize(bytes)}; at most ${formatSize(limits.maxPhotoBytes)}).`,
+          );
+        // A photo in several entries is one file in the ZIP, but the importer reads it for each.
+        totalBytes += bytes;
+        if (totalBytes > limits.maxTotalBytes)
+          throw new ArchiveRefusedError(`The export is too large to import (more than ${formatSize(limits.maxTotalBytes)}).`);
+        const name = photoFile(id, photoId, contentType);
+        photoEntries.set(name, entryName);
+        photos.push({
+          id: photoId,
+          position,
+          taken_at: photo.date && !Number.isNaN(Date.parse(photo.date)) ? new Date(photo.date).toISOString() : null,
+          width: pixels(photo.width),
+          height: pixels(photo.height),
+          content_type: contentType,
+          bytes,
+          file: name,
+        });
+      }
+
+      memories.push({
+        id,
+        title,
+        content,
+        memory_date: calendarDay(createdAt, entry.timeZone),
+        tags: normalizeTags(entry.tags ?? []) ?? [],
+        user_id: null,
+        display_name: unknownAuthor,
+        created_at: createdAt,
+        updated_at: updatedAt,
+        photos,
+      });
+    }
+  }
+
+  const manifest: ArchiveManifest = {
+    format: "memory-box",
+    version: 1,
+    exported_at: newest ?? new Date().toISOString(),
+    members: [],
+    memories,
+  };
+  return { manifest, photoEntries };
+}
+
+/**
+ * A UUID that is the same for the same Day One id on every import, so importing an export twice
+ * finds the memories it made the first time: SHA-1 of the name, marked version 5 and RFC variant.
+ */
+function derivedUuid(name: string): string {
+  const hash = createHash("sha1").update(name).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Photos as Day One shows them: by `orderInEntry`, those without one after, otherwise as listed. */
+function inDisplayOrder(photos: DayOnePhoto[]): DayOnePhoto[] {
+  return photos
+    .map((photo, index) => ({ photo, index, order: photo.orderInEntry ?? Number.POSITIVE_INFINITY }))
+    .sort((a, b) => (a.order === b.order ? a.index - b.index : a.order < b.order ? -1 : 1))
+    .map(({ photo }) => photo);
+}
+
+const momentImage = /!\[[^\]]*\]\(dayone-moment:[^)]*\)/g;
+// CommonMark's escapable characters: all of ASCII punctuation.
+const markdownEscape = /\\([!-/:-@[-`{-~])/g;
+
+/** The entry's first line is its title; the rest, without Day One's photo placeholders and escapes, its content. */
+function titleAndContent(text: string): { title: string; content: string | null } {
+  const lines: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const withoutImages = line.replace(momentImage, "");
+    // A line that held only photos goes; a blank line the member typed stays.
+    if (withoutImages.trim() === "" && line.trim() !== "") continue;
+    lines.push(withoutImages.trimEnd());
+  }
+  // Heading markers are taken off before unescaping, so an escaped `\#` stays in the title.
+  const headings = lines.map((line) => unescapeMarkdown(line.replace(/^[#\s]+/, "")));
+  const first = headings.findIndex((heading) => heading !== "");
+  if (first === -1) return { title: untitled, content: null };
+  const heading = headings[first]!;
+  const title = cut(heading, MemoryLimits.titleMaxLength);
+  // A first line longer than a title stays whole in the content, so no words are lost.
+  const rest = [...(title === heading ? [] : [heading]), ...lines.slice(first + 1).map(unescapeMarkdown)]
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return { title, content: rest === "" ? null : rest };
+}
+
+function unescapeMarkdown(line: string): string {
+  return line.replace(markdownEscape, "$1");
+}
+
+/** At most `max` UTF-16 units (the length the memory form counts), never half a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return text.slice(0, end).trimEnd();
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The day it was where the entry was written; UTC when the time zone is missing or unknown. */
+function calendarDay(instant: string, timeZone: string | null | undefined): string {
+  const format = dayFormat(timeZone ?? "UTC");
+  const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  return `${String(parts.year).padStart(4, "0")}-${parts.month}-${parts.day}`;
+}
+
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "2-digit", day: "2-digit", calendar: "gregory" };
+    try {
+      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    } catch {
+      // An unknown zone is remembered as UTC, so an export full of it is not tried entry by entry.
+      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" });
+    }
+    dayFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** Day One's pixel size, or 1 when it has none: the importer measures the photo again. */
+function pixels(value: number | null | undefined): number {
+  return value !== null && value !== undefined && Number.isFinite(value) && value >= 1 ? Math.round(value) : 1;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
+
+function asRefusal(error: unknown): unknown {
+  if (error instanceof InvalidZipError) return new ArchiveRefusedError(`This file cannot be imported: ${error.message}.`);
+  return error;
+}
