@@ -149,21 +149,34 @@ export class ZipWriter {
 
   private async write(bytes: Buffer): Promise<void> {
     this.offset += bytes.length;
-    if (this.output.write(bytes)) return;
     if (this.output.destroyed) throw new Error("the output was closed");
-    // `once` rejects when the output fails; a closed output (a download cancelled) ends the wait too.
-    const waits = new AbortController();
-    try {
-      await Promise.race([
-        once(this.output, "drain", { signal: waits.signal }),
-        once(this.output, "close", { signal: waits.signal }).then(() => {
-          throw new Error("the output was closed");
-        }),
-      ]);
-    } finally {
-      waits.abort();
-    }
+    this.output.write(bytes);
+    // The output's own high-water mark (16 KiB for a file) would make every chunk wait a turn of the
+    // event loop; up to `bufferedBytes` may wait in it instead, which still bounds the memory.
+    if (this.output.writableLength > bufferedBytes) await drained(this.output);
   }
+}
+
+/** Most bytes left waiting in the output before the writer waits for it to drain. */
+const bufferedBytes = 8 * 1024 * 1024;
+
+/** Resolves when the output has drained; rejects when it fails or closes first (a download cancelled). */
+function drained(output: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error) => {
+      output.off("drain", onDrain);
+      output.off("error", onError);
+      output.off("close", onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(new Error("the output was closed"));
+    output.on("drain", onDrain);
+    output.on("error", onError);
+    output.on("close", onClose);
+  });
 }
 
 function dosDateTime(date: Date): { dosTime: number; dosDate: number } {

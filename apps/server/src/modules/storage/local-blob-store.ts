@@ -109,7 +109,10 @@ export class LocalBlobStore implements BlobStore {
       if (!stats.isFile()) throw new BlobNotFoundError(key);
       const range = options.range && resolveByteRange(key, options.range, stats.size);
       const contentType = await readContentType(metadata, key);
-      const body = handle.createReadStream(range ?? {});
+      const body = handle.createReadStream({
+        ...range,
+        ...(options.readChunkBytes ? { highWaterMark: options.readChunkBytes } : {}),
+      });
       const info: BlobInfo = { key, size: stats.size, contentType, lastModified: stats.mtime };
       return range ? { body, info, range } : { body, info };
     } catch (error) {
