@@ -1,6 +1,7 @@
 import type { TestApp } from "./test-app";
 import { openDatabase } from "../src/db/database";
 import { InvitationsRepository } from "../src/modules/invitations/invitations.repository";
+import { multipartContentType, multipartPayload } from "./multipart";
 import { serviceRoleToken } from "./service-token";
 
 export interface TestMember {
@@ -60,4 +61,16 @@ export async function createMember(testApp: TestApp, email: string, fullName?: s
     refreshToken: session.refresh_token,
     headers: { authorization: `Bearer ${session.access_token}` },
   };
+}
+
+/** Uploads a JPEG as `member` through the API, as the memory form does; the new photo's id. */
+export async function uploadPhotoAs(testApp: TestApp, member: TestMember, data: Buffer): Promise<string> {
+  const response = await testApp.app.inject({
+    method: "POST",
+    url: "/api/v1/photos",
+    headers: { ...member.headers, "content-type": multipartContentType },
+    payload: multipartPayload([{ name: "file", filename: "IMG_0001.JPG", contentType: "image/jpeg", data }]),
+  });
+  if (response.statusCode !== 201) throw new Error(`uploading a photo failed: ${response.body}`);
+  return response.json<{ id: string }>().id;
 }

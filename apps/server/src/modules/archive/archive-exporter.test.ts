@@ -7,8 +7,7 @@ import type { Memory } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import yauzl from "yauzl";
-import { createMember, type TestMember } from "../../../test/members";
-import { multipartContentType, multipartPayload } from "../../../test/multipart";
+import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { serviceRoleToken } from "../../../test/service-token";
 import { createTestApp, type TestApp } from "../../../test/test-app";
@@ -69,14 +68,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     testApp.app.inject({ method, url, headers: member.headers, payload: payload as never });
 
   async function upload(member: TestMember, data: Buffer): Promise<string> {
-    const response = await testApp.app.inject({
-      method: "POST",
-      url: "/api/v1/photos",
-      headers: { ...member.headers, "content-type": multipartContentType },
-      payload: multipartPayload([{ name: "file", filename: "IMG_0001.JPG", contentType: "image/jpeg", data }]),
-    });
-    expect(response.statusCode).toBe(201);
-    const { id } = response.json<{ id: string }>();
+    const id = await uploadPhotoAs(testApp, member, data);
     originals.set(id, data);
     return id;
   }

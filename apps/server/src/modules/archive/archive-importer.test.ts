@@ -5,8 +5,7 @@ import { buffer } from "node:stream/consumers";
 import type { Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeZip } from "../../../test/dayone-export";
-import { createMember, type TestMember } from "../../../test/members";
-import { multipartContentType, multipartPayload } from "../../../test/multipart";
+import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { exportCommand } from "../../cli/export.command";
@@ -51,14 +50,7 @@ describe.each(testEngines)("import on %s", (engine) => {
   const written: Memory[] = [];
 
   async function upload(app: TestApp, member: TestMember, data: Buffer): Promise<string> {
-    const response = await app.app.inject({
-      method: "POST",
-      url: "/api/v1/photos",
-      headers: { ...member.headers, "content-type": multipartContentType },
-      payload: multipartPayload([{ name: "file", filename: "IMG_0001.JPG", contentType: "image/jpeg", data }]),
-    });
-    expect(response.statusCode).toBe(201);
-    const { id } = response.json<{ id: string }>();
+    const id = await uploadPhotoAs(app, member, data);
     originals.set(id, data);
     return id;
   }

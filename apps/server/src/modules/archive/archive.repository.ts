@@ -17,20 +17,19 @@ export class ArchiveRepository {
   }
 
   /** Of these memory ids, those this instance holds. */
-  async existingMemoryIds(ids: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (const batch of batches(ids)) {
-      const rows = await this.db.selectFrom("memories").select("id").where("id", "in", batch).execute();
-      for (const row of rows) found.add(row.id);
-    }
-    return found;
+  existingMemoryIds(ids: string[]): Promise<Set<string>> {
+    return this.existingIds("memories", ids);
   }
 
   /** Of these photo ids, those this instance holds. */
-  async existingPhotoIds(ids: string[]): Promise<Set<string>> {
+  existingPhotoIds(ids: string[]): Promise<Set<string>> {
+    return this.existingIds("photos", ids);
+  }
+
+  private async existingIds(table: "memories" | "photos", ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const batch of batches(ids)) {
-      const rows = await this.db.selectFrom("photos").select("id").where("id", "in", batch).execute();
+      const rows = await this.db.selectFrom(table).select("id").where("id", "in", batch).execute();
       for (const row of rows) found.add(row.id);
     }
     return found;

@@ -1,0 +1,132 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { buffer } from "node:stream/consumers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
+import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { testEngines } from "../../../test/test-database";
+import { exportCommand } from "../../cli/export.command";
+import { importCommand } from "../../cli/import.command";
+import { openDatabase } from "../../db/database";
+import { ZipReader } from "../../lib/zip-reader";
+import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
+import { ArchiveManifest } from "./archive-format";
+
+// Issue #15 item 5: moving a Memory Box from SQLite and local disk to PostgreSQL and S3-compatible
+// storage, and back, through its archive. What the second instance exports must be what the first
+// one did: the same memories, fields and photo bytes (member ids differ between installations;
+// members are the same people by e-mail).
+
+interface Instance {
+  app: TestApp;
+  ann: TestMember;
+  ben: TestMember;
+}
+
+async function instance(engine: "sqlite" | "postgres", s3?: TestS3Server): Promise<Instance> {
+  const app = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false", ...(s3 ? { STORAGE_URL: s3.storageUrl } : {}) } });
+  return {
+    app,
+    ann: await createMember(app, "ann@memory-box.test", "Ann"),
+    ben: await createMember(app, "ben@memory-box.test", "Ben"),
+  };
+}
+
+async function run(app: TestApp, command: typeof exportCommand | typeof importCommand, ...args: string[]): Promise<void> {
+  const database = openDatabase(app.config.database);
+  try {
+    await command.run({ args, db: database.db, out: () => {}, config: app.config });
+  } finally {
+    await database.destroy();
+  }
+}
+
+/** An archive as two installations can agree on it: without its date, members by e-mail, in a fixed order; and its photo files. */
+async function comparable(file: string) {
+  const zip = await ZipReader.open(file, { maxEntries: 10_000 });
+  try {
+    const manifest = ArchiveManifest.parse(JSON.parse((await buffer(await zip.open("memory-box.json"))).toString()));
+    const emailOf = new Map(manifest.members.map((member) => [member.id, member.email]));
+    const memories = manifest.memories
+      .map((memory) => ({ ...memory, user_id: memory.user_id === null ? null : (emailOf.get(memory.user_id) ?? "?") }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    const photos = new Map<string, Buffer>();
+    for (const photo of memories.flatMap((memory) => memory.photos))
+      photos.set(photo.file, await buffer(await zip.open(photo.file)));
+    return {
+      memories,
+      members: manifest.members
+        .map(({ email, display_name }) => ({ email, display_name }))
+        .sort((a, b) => a.email.localeCompare(b.email)),
+      photos,
+    };
+  } finally {
+    zip.close();
+  }
+}
+
+describe.runIf(testEngines.includes("postgres"))("moving between engines through the archive", () => {
+  let s3: TestS3Server;
+  let local: Instance;
+  let remote: Instance;
+  let workDir: string;
+
+  const create = async (app: TestApp, member: TestMember, payload: object) => {
+    const response = await app.app.inject({ method: "POST", url: "/api/v1/memories", headers: member.headers, payload });
+    expect(response.statusCode).toBe(201);
+  };
+
+  beforeAll(async () => {
+    workDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-move-"));
+    s3 = await startTestS3Server();
+    local = await instance("sqlite");
+    remote = await instance("postgres", s3);
+    const photos = [
+      await uploadPhotoAs(local.app, local.ann, await rotatedCameraJpeg(twoTone(300, 200))),
+      await uploadPhotoAs(local.app, local.ann, await rotatedCameraJpeg(twoTone(120, 160))),
+    ];
+    await create(local.app, local.ann, {
+      title: "Café au bord du lac",
+      content: "Ünïcödé\nand lines",
+      memory_date: "2024-06-01",
+      tags: ["Été", "Lake"],
+      photo_ids: photos,
+    });
+    await create(local.app, local.ben, { title: "Ben's day", tags: [] });
+    await create(local.app, local.ann, { title: "Undated", content: null, memory_date: null });
+  });
+  afterAll(async () => {
+    await local?.app.close();
+    await remote?.app.close();
+    await s3?.stop();
+    await fs.rm(workDir, { recursive: true, force: true });
+  });
+
+  it("SQLite and local disk → PostgreSQL and S3 → back: each export equals the one before, photos byte for byte", async () => {
+    const first = path.join(workDir, "from-sqlite.zip");
+    await run(local.app, exportCommand, first);
+    await run(remote.app, importCommand, "--as", "ann@memory-box.test", first);
+    const second = path.join(workDir, "from-postgres.zip");
+    await run(remote.app, exportCommand, second);
+    const [before, after] = [await comparable(first), await comparable(second)];
+    expect(after.memories).toEqual(before.memories);
+    expect(after.members).toEqual(before.members);
+    expect(after.photos.size).toBe(2);
+    for (const [file, bytes] of before.photos) expect(after.photos.get(file)?.equals(bytes)).toBe(true);
+
+    // And back: what PostgreSQL and S3 hold now, with a memory written there, into SQLite and local disk.
+    const photo = await uploadPhotoAs(remote.app, remote.ben, await rotatedCameraJpeg(twoTone(90, 60)));
+    await create(remote.app, remote.ben, { title: "Written on the new server", tags: ["move"], photo_ids: [photo] });
+    const third = path.join(workDir, "from-postgres-again.zip");
+    await run(remote.app, exportCommand, third);
+    await run(local.app, importCommand, "--as", "ann@memory-box.test", third);
+    const fourth = path.join(workDir, "back-on-sqlite.zip");
+    await run(local.app, exportCommand, fourth);
+    const [there, back] = [await comparable(third), await comparable(fourth)];
+    expect(back.memories).toEqual(there.memories);
+    expect(back.memories).toHaveLength(4);
+    for (const [file, bytes] of there.photos) expect(back.photos.get(file)?.equals(bytes)).toBe(true);
+  });
+});
