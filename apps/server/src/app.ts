@@ -12,6 +12,7 @@ import { openDatabase } from "./db/database";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
 import { adminRoutes, createAuthModule, authRoutes, devicesRoutes } from "./modules/auth";
+import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
   ArchiveExporter,
@@ -156,6 +157,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (leftovers.files > 0) app.log.info(leftovers, "removed uploads a crash had interrupted");
   const reconciler = new PhotoFilesReconciler({ photos: photosRepository, blobStore, log: app.log });
   schedulePhotoSweeps(app, photos, () => reconciler.run(config.photos.orphanGraceMs));
+  if (config.backups.dir !== undefined) {
+    const backups = new BackupScheduler({
+      service: new BackupService({
+        database: config.database,
+        blobStore,
+        backupDir: config.backups.dir,
+        keep: config.backups.keep,
+      }),
+      schedule: config.backups.schedule,
+      log: app.log,
+    });
+    app.addHook("onReady", () => backups.start());
+    app.addHook("onClose", async () => backups.stop());
+  }
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

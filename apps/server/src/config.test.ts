@@ -42,6 +42,22 @@ describe("loadConfig", () => {
     });
   });
 
+  it("takes backups daily, keeping seven, once BACKUP_DIR is set, and none without it", () => {
+    expect(loadConfig({}, defaults).backups).toEqual({ dir: undefined, schedule: "off", keep: 7 });
+    expect(loadConfig({ BACKUP_DIR: "/srv/backups" }, defaults).backups).toEqual({
+      dir: "/srv/backups",
+      schedule: "daily",
+      keep: 7,
+    });
+    expect(loadConfig({ BACKUP_DIR: "/srv/backups", BACKUP_SCHEDULE: "hourly", BACKUP_KEEP: "24" }, defaults).backups).toEqual({
+      dir: "/srv/backups",
+      schedule: "hourly",
+      keep: 24,
+    });
+    expect(() => loadConfig({ BACKUP_SCHEDULE: "sometimes" }, defaults)).toThrow(ConfigError);
+    expect(() => loadConfig({ BACKUP_KEEP: "0" }, defaults)).toThrow(ConfigError);
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", STORAGE_URL: " ", HOST: "" }, defaults)).toMatchObject({
       host: "127.0.0.1",

@@ -26,6 +26,7 @@ export interface Config {
   trustProxy: boolean;
   auth: AuthConfig;
   photos: PhotosConfig;
+  backups: BackupsConfig;
   /** The built web app; served at `/` when it exists. */
   webDir: string;
   version: string;
@@ -93,6 +94,17 @@ export interface PhotosConfig {
   accessTtlSeconds: number;
   /** Photo files no row names are removed once this old (ms). */
   orphanGraceMs: number;
+}
+
+export type BackupSchedule = "hourly" | "daily" | "weekly" | "off";
+
+export interface BackupsConfig {
+  /** Where snapshots go; unset: the server takes none (`npm run backup -- --to DIR` still can). */
+  dir: string | undefined;
+  /** How often the server takes one itself, when `dir` is set. */
+  schedule: BackupSchedule;
+  /** How many snapshots stay; older ones are removed after each new one. */
+  keep: number;
 }
 
 export type DatabaseConfig = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string };
@@ -202,6 +214,9 @@ const environmentSchema = z
     PHOTO_ACCESS_TTL: count(600, 30).pipe(z.number().max(600)),
     STORAGE_MIN_FREE_MB: count(1024, 0),
     PHOTO_ORPHAN_GRACE_HOURS: count(24, 0),
+    BACKUP_DIR: optionalText,
+    BACKUP_SCHEDULE: z.enum(["hourly", "daily", "weekly", "off"]).default("daily"),
+    BACKUP_KEEP: count(7, 1),
     PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
       message: "must be at least 32 characters",
     }),
@@ -292,6 +307,11 @@ export function loadConfig(
     database: databaseConfig(vars.DATABASE_URL, dataDir),
     storageUrl: vars.STORAGE_URL,
     storageMinFreeMb: vars.STORAGE_MIN_FREE_MB,
+    backups: {
+      dir: vars.BACKUP_DIR === undefined ? undefined : path.resolve(vars.BACKUP_DIR),
+      schedule: vars.BACKUP_DIR === undefined ? "off" : vars.BACKUP_SCHEDULE,
+      keep: vars.BACKUP_KEEP,
+    },
     smtpUrl: vars.SMTP_URL,
     mailFrom: vars.MAIL_FROM ?? `Memory Box <no-reply@${new URL(publicUrl).hostname}>`,
     logLevel: vars.LOG_LEVEL,

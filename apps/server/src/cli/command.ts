@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Kysely } from "kysely";
+import type { Config } from "../config";
 import type { Database } from "../db/schema";
 
 /** What an operator command gets: its own arguments, an open and migrated database, and a printer. */
@@ -13,6 +14,13 @@ export interface Command {
   /** One line per form, shown by `--help` and on a usage error. */
   usage: string;
   run(context: CommandContext): Promise<void>;
+}
+
+/** A command that must find the database as it is (restore): it is neither opened nor migrated for it. */
+export interface DatabaseFreeCommand {
+  usage: string;
+  opensDatabase: false;
+  run(context: { args: string[]; out: (line: string) => void; config: Config }): Promise<void>;
 }
 
 /** The operator typed something the command does not take; the CLI prints it and exits 1. */

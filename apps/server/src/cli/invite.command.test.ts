@@ -159,9 +159,9 @@ describe.each(testEngines)("runCli on %s", (engine) => {
     expect(await run()).toBe(1);
     expect(err).toEqual([
       'Unknown command "frobnicate".',
-      "Commands: invite, service-token, reconcile, mfa, export, import",
+      "Commands: invite, service-token, reconcile, mfa, export, import, backup, restore",
       "Name a command.",
-      "Commands: invite, service-token, reconcile, mfa, export, import",
+      "Commands: invite, service-token, reconcile, mfa, export, import, backup, restore",
     ]);
   });
 

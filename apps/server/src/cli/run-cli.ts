@@ -2,22 +2,26 @@ import { ConfigError, loadConfig } from "../config";
 import { openDatabase } from "../db/database";
 import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
-import { type Command, UsageError } from "./command";
+import { type Command, type DatabaseFreeCommand, UsageError } from "./command";
+import { backupCommand } from "./backup.command";
 import { exportCommand } from "./export.command";
 import { importCommand } from "./import.command";
 import { inviteCommand } from "./invite.command";
 import { mfaCommand } from "./mfa.command";
 import { reconcileCommand } from "./reconcile.command";
+import { restoreCommand } from "./restore.command";
 import { type ConfiguredCommandContext, serviceTokenCommand } from "./service-token.command";
 
 /** Every operator command by name; `node dist/cli.js <name> ...` runs one. */
-export const commands: Record<string, Command> = {
+export const commands: Record<string, Command | DatabaseFreeCommand> = {
   invite: inviteCommand,
   "service-token": serviceTokenCommand,
   reconcile: reconcileCommand,
   mfa: mfaCommand,
   export: exportCommand,
   import: importCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 export interface CliIo {
@@ -51,6 +55,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
 
+  if ("opensDatabase" in command) {
+    try {
+      await command.run({ args, out: io.out, config });
+      return 0;
+    } catch (error) {
+      return reportOrThrow(error, command, io);
+    }
+  }
+
   const database = openDatabase(config.database);
   try {
     // A fresh DATA_DIR works: invitations usually come before the server's first start.
@@ -59,17 +72,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     await command.run(context);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(error.message);
-      io.err(`Usage:\n${command.usage.replace(/^/gm, "  ")}`);
-      return 1;
-    }
-    if (error instanceof AppError) {
-      io.err(error.message);
-      return 1;
-    }
-    throw error;
+    return reportOrThrow(error, command, io);
   } finally {
     await database.destroy();
   }
+}
+
+/** Mistakes the operator can fix print their message (and the usage) and exit 1; anything else is a bug. */
+function reportOrThrow(error: unknown, command: Command | DatabaseFreeCommand, io: CliIo): number {
+  if (error instanceof UsageError) {
+    io.err(error.message);
+    io.err(`Usage:\n${command.usage.replace(/^/gm, "  ")}`);
+    return 1;
+  }
+  if (error instanceof AppError) {
+    io.err(error.message);
+    return 1;
+  }
+  throw error;
 }

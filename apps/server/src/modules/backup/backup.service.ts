@@ -1,0 +1,212 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { z } from "zod";
+import type { DatabaseConfig } from "../../config";
+import { AppError } from "../../errors";
+import { ConcurrencyLimit } from "../../lib/concurrency-limit";
+import { type BlobStore, BlobNotFoundError } from "../storage";
+import { copyDatabase, databaseFileName, restoreDatabase } from "./database-copy";
+
+/** `backup.json`, written last: a snapshot folder without it is unfinished and never restored from. */
+const BackupManifest = z.object({
+  format: z.literal("memory-box-backup"),
+  version: z.literal(1),
+  created_at: z.string(),
+  engine: z.enum(["sqlite", "postgres"]),
+  database: z.string(),
+  objects: z.array(z.object({ key: z.string(), size: z.number().int().min(0), content_type: z.string() })),
+});
+type BackupManifest = z.infer<typeof BackupManifest>;
+
+const manifestName = "backup.json";
+const objectsDir = "objects";
+/** Snapshot folders are named by their time, so their names sort in time order. */
+const snapshotName = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+export interface BackupSummary {
+  snapshot: string;
+  objects: number;
+  /** Objects taken over from the previous snapshot by a hard link instead of a copy. */
+  linked: number;
+  bytes: number;
+}
+
+/**
+ * Backups (issue #15 item 4, ADR 0029): a snapshot folder per run in `backupDir` with a consistent
+ * copy of the database and every stored object (photos and their renditions), taken while the
+ * server runs. Objects never change under a key, so one already in the previous snapshot is hard
+ * linked, not copied: a daily backup of a large collection costs only what is new. `keep` bounds
+ * how many snapshots stay.
+ */
+export class BackupService {
+  /** One backup at a time: a scheduled one and an operator's do not interleave. */
+  private readonly turns = new ConcurrencyLimit(1);
+
+  constructor(
+    private readonly deps: {
+      database: DatabaseConfig;
+      blobStore: BlobStore;
+      backupDir: string;
+      keep: number;
+      now?: () => Date;
+    },
+  ) {}
+
+  run(): Promise<BackupSummary> {
+    return this.turns.run(() => this.runNow());
+  }
+
+  private async runNow(): Promise<BackupSummary> {
+    const { backupDir } = this.deps;
+    await fsp.mkdir(backupDir, { recursive: true });
+    const createdAt = this.deps.now?.() ?? new Date();
+    const name = createdAt.toISOString().replaceAll(":", "-").replace(".", "-");
+    const partial = path.join(backupDir, `.partial-${name}`);
+    const previous = (await this.snapshots()).at(-1);
+    await fsp.rm(partial, { recursive: true, force: true });
+    await fsp.mkdir(path.join(partial, objectsDir), { recursive: true });
+    try {
+      const objects = new Map<string, BackupManifest["objects"][number]>();
+      const summary: BackupSummary = { snapshot: path.join(backupDir, name), objects: 0, linked: 0, bytes: 0 };
+      // Objects before and after the database copy: every object its rows name is in one of the
+      // two passes (an object deleted in between is simply one more file in the snapshot).
+      await this.copyObjects(partial, previous, objects, summary);
+      await copyDatabase(this.deps.database, path.join(partial, databaseFileName(this.deps.database)));
+      await this.copyObjects(partial, previous, objects, summary);
+      const manifest: BackupManifest = {
+        format: "memory-box-backup",
+        version: 1,
+        created_at: createdAt.toISOString(),
+        engine: this.deps.database.engine,
+        database: databaseFileName(this.deps.database),
+        objects: [...objects.values()],
+      };
+      await fsp.writeFile(path.join(partial, manifestName), JSON.stringify(manifest));
+      await fsp.rename(partial, summary.snapshot);
+      await this.prune();
+      return summary;
+    } catch (error) {
+      await fsp.rm(partial, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private async copyObjects(
+    snapshot: string,
+    previous: string | undefined,
+    copied: Map<string, BackupManifest["objects"][number]>,
+    summary: BackupSummary,
+  ): Promise<void> {
+    const previousObjects = previous ? await this.objectsOf(previous) : new Map<string, BackupManifest["objects"][number]>();
+    for await (const info of this.deps.blobStore.list("")) {
+      if (copied.has(info.key)) continue;
+      const target = path.join(snapshot, objectsDir, info.key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const earlier = previousObjects.get(info.key);
+      if (
+        earlier &&
+        earlier.size === info.size &&
+        previous &&
+        (await linked(path.join(previous, objectsDir, info.key), target))
+      ) {
+        copied.set(info.key, earlier);
+        summary.linked += 1;
+      } else {
+        let content;
+        try {
+          content = await this.deps.blobStore.get(info.key, { readChunkBytes: 1024 * 1024 });
+        } catch (error) {
+          // Deleted since the listing: nothing names it any more.
+          if (error instanceof BlobNotFoundError) continue;
+          throw error;
+        }
+        await pipeline(content.body, fs.createWriteStream(target, { mode: 0o600 }));
+        copied.set(info.key, {
+          key: info.key,
+          size: content.info.size,
+          content_type: content.info.contentType ?? "application/octet-stream",
+        });
+      }
+      summary.objects += 1;
+      summary.bytes += info.size;
+    }
+  }
+
+  /** Finished snapshots, oldest first. */
+  async snapshots(): Promise<string[]> {
+    const names = await fsp.readdir(this.deps.backupDir).catch(() => [] as string[]);
+    return names
+      .filter((name) => snapshotName.test(name))
+      .sort()
+      .map((name) => path.join(this.deps.backupDir, name));
+  }
+
+  /** Removes all but the newest `keep` snapshots (hard links keep every object a remaining one has). */
+  private async prune(): Promise<void> {
+    const snapshots = await this.snapshots();
+    for (const old of snapshots.slice(0, Math.max(0, snapshots.length - this.deps.keep))) {
+      await fsp.rm(old, { recursive: true, force: true });
+    }
+  }
+
+  private async objectsOf(snapshot: string): Promise<Map<string, BackupManifest["objects"][number]>> {
+    const manifest = await readManifest(snapshot);
+    return new Map(manifest.objects.map((object) => [object.key, object]));
+  }
+}
+
+/**
+ * Rebuilds an instance from a snapshot: the database (which must be empty: a new DATA_DIR, or a
+ * new PostgreSQL database) and every object into the configured storage (also empty).
+ */
+export async function restoreSnapshot(
+  snapshot: string,
+  target: { database: DatabaseConfig; blobStore: BlobStore },
+): Promise<{ objects: number }> {
+  const manifest = await readManifest(snapshot);
+  if (manifest.engine !== target.database.engine) {
+    throw new AppError("validation_failed", {
+      message: `This backup is of a ${manifest.engine} database; the configured one is ${target.database.engine}. To move between engines, export and import (README, "Your data").`,
+    });
+  }
+  for await (const _ of target.blobStore.list("")) {
+    throw new AppError("validation_failed", {
+      message:
+        "A backup is restored only into an empty instance, and the storage already holds photos. Point STORAGE_URL (or DATA_DIR) at a new, empty place.",
+    });
+  }
+  await restoreDatabase(target.database, path.join(snapshot, manifest.database));
+  for (const object of manifest.objects) {
+    await target.blobStore.put(object.key, fs.createReadStream(path.join(snapshot, objectsDir, object.key)), {
+      contentType: object.content_type,
+    });
+  }
+  return { objects: manifest.objects.length };
+}
+
+async function readManifest(snapshot: string): Promise<BackupManifest> {
+  let text: string;
+  try {
+    text = await fsp.readFile(path.join(snapshot, manifestName), "utf8");
+  } catch {
+    throw new AppError("validation_failed", {
+      message: `${snapshot} is not a finished Memory Box backup: it has no ${manifestName}.`,
+    });
+  }
+  const parsed = BackupManifest.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    throw new AppError("validation_failed", { message: `${snapshot}/${manifestName} is not a Memory Box backup of version 1.` });
+  return parsed.data;
+}
+
+/** A hard link from the previous snapshot; false when the file system cannot (the object is copied instead). */
+async function linked(from: string, to: string): Promise<boolean> {
+  try {
+    await fsp.link(from, to);
+    return true;
+  } catch {
+    return false;
+  }
+}

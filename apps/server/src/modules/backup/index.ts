@@ -1,0 +1,2 @@
+export { BackupService, restoreSnapshot, type BackupSummary } from "./backup.service";
+export { BackupScheduler } from "./backup-scheduler";
