@@ -62,8 +62,13 @@ describe.each(testEngines)("backups on %s", (engine) => {
   async function emptyInstance(): Promise<Config> {
     const database = await createTestDatabase(engine);
     restoredDatabases.push(database);
-    const dataDir = await fs.mkdtemp(path.join(workDir, "restored-"));
-    return { ...source.config, dataDir, database: database.config, storageUrl: undefined };
+    // A DATA_DIR that does not exist yet, as on a new machine.
+    const dataDir = path.join(await fs.mkdtemp(path.join(workDir, "restored-")), "data");
+    const databaseConfig =
+      database.config.engine === "sqlite"
+        ? { engine: "sqlite" as const, file: path.join(dataDir, "memory-box.sqlite") }
+        : database.config;
+    return { ...source.config, dataDir, database: databaseConfig, storageUrl: undefined };
   }
 
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
+import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import pg from "pg";
@@ -42,6 +43,7 @@ export async function restoreDatabase(config: DatabaseConfig, copy: string): Pro
     await fs.rm(config.file, { force: true });
     await fs.rm(`${config.file}-wal`, { force: true });
     await fs.rm(`${config.file}-shm`, { force: true });
+    await fs.mkdir(path.dirname(config.file), { recursive: true });
     await fs.copyFile(copy, config.file, fs.constants.COPYFILE_EXCL);
     return;
   }
