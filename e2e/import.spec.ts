@@ -40,7 +40,7 @@ test("an owner imports a Day One journal from Settings, with progress; again, no
   await section.getByLabel("A Memory Box archive (from “Download everything”)").check();
   await section.getByLabel("ZIP file").setInputFiles(broken);
   await section.getByRole("button", { name: "Import" }).click();
-  await expect(section.getByRole("alert")).toContainText("not a readable ZIP archive");
+  await expect(section.getByRole("alert")).toContainText("it is not a ZIP file, or it is incomplete");
 });
 
 test("a member who is not an owner is not offered Import", async ({ page }) => {

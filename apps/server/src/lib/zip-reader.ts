@@ -39,8 +39,9 @@ export class ZipReader {
         strictFileNames: true,
         validateEntrySizes: true,
       });
-    } catch (error) {
-      throw new InvalidZipError(`not a readable ZIP archive (${(error as Error).message})`);
+    } catch {
+      // What yauzl says is for developers; the member is told what it means.
+      throw new InvalidZipError("it is not a ZIP file, or it is incomplete (cut off while it was copied or downloaded)");
     }
     try {
       if (zip.entryCount > options.maxEntries)

@@ -253,7 +253,7 @@ describe("openDayOneArchive", () => {
     it("a file that is not a ZIP", async () => {
       await fs.writeFile(file, randomBytes(2000));
 
-      expect(await refusal()).toMatch(/^This file cannot be imported: not a readable ZIP archive/);
+      expect(await refusal()).toMatch(/^This file cannot be imported: it is not a ZIP file, or it is incomplete/);
     });
 
     it("a journal larger than the manifest limit, before reading it", async () => {

@@ -75,6 +75,7 @@ export function ImportArchive() {
           <label key={option.value} className="flex items-center gap-2 text-sm">
             <input
               type="radio"
+              className="size-4 accent-primary"
               name="import-format"
               value={option.value}
               checked={format === option.value}
