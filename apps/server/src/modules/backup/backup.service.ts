@@ -60,13 +60,15 @@ export class BackupService {
 
   private async runNow(): Promise<BackupSummary> {
     const { backupDir } = this.deps;
-    await fsp.mkdir(backupDir, { recursive: true });
+    // Snapshots hold password hashes, signing keys and every photo: only this account may read them.
+    await fsp.mkdir(backupDir, { recursive: true, mode: 0o700 });
     const createdAt = this.deps.now?.() ?? new Date();
     const name = createdAt.toISOString().replaceAll(":", "-").replace(".", "-");
     const partial = path.join(backupDir, `.partial-${name}`);
     const previous = (await this.snapshots()).at(-1);
     await fsp.rm(partial, { recursive: true, force: true });
-    await fsp.mkdir(path.join(partial, objectsDir), { recursive: true });
+    await fsp.mkdir(partial, { mode: 0o700 });
+    await fsp.mkdir(path.join(partial, objectsDir));
     try {
       const objects = new Map<string, BackupManifest["objects"][number]>();
       const summary: BackupSummary = { snapshot: path.join(backupDir, name), objects: 0, linked: 0, bytes: 0 };

@@ -100,6 +100,8 @@ describe.each(testEngines)("backups on %s", (engine) => {
     }
     expect(lines[0]).toMatch(/^Backed up to .* the database and \d+ stored files/);
     const [snapshot] = await fs.readdir(backupDir);
+    // Password hashes and keys are in it: nobody but the server's account may look inside.
+    expect((await fs.stat(path.join(backupDir, snapshot!))).mode & 0o077).toBe(0);
     const atBackup = path.join(workDir, "at-backup.zip");
     await exportOf(source.config, atBackup);
 
