@@ -1,5 +1,9 @@
 import { startFirstScreen } from "@/app/first-screen/start";
 import { holdAppUntilFirstScreen, whenAppMayStart } from "@/lib/first-screen";
+import { applyTheme, storedTheme } from "@/lib/theme";
+
+// The member's light or dark choice, before the stylesheet paints anything.
+applyTheme(storedTheme());
 
 // The first screen's script (ADR 0026): a bundle of its own, loaded `async` so it runs as soon as
 // it arrives (before the stylesheet, before the app's code). Its failures are silent: the app then

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from "react";
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { paths } from "@/config/paths";
+import { AppearanceChoice } from "@/features/account/components/appearance-choice";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
@@ -29,7 +30,7 @@ function Section({ title, description, children }: { title: string; description:
   );
 }
 
-/** The member's own account: display name, e-mail address, password, passkeys, two-step verification, signed-in devices and their data. */
+/** The member's own account: display name, light or dark, e-mail address, password, passkeys, two-step verification, signed-in devices and their data. */
 export function AccountSettingsRoute() {
   const { user } = useAuth();
   // A new form after each saved password, so nothing typed lingers.
@@ -41,6 +42,9 @@ export function AccountSettingsRoute() {
     <>
       <Section title="Profile" description="How the other members see you.">
         <DisplayNameForm key={userDisplayName(user)} current={userDisplayName(user)} />
+      </Section>
+      <Section title="Appearance" description="Light or dark, on this device.">
+        <AppearanceChoice />
       </Section>
       <Section title="Email" description="The address you sign in with and get mail at.">
         <ChangeEmailForm
