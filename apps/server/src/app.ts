@@ -151,6 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     presentPhoto: (photo) => photos.present(photo),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
+    onThisDayWindowDays: config.onThisDayWindowDays,
     ...(options.maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches: options.maxKeptSearchMatches }),
   });
   const leftovers = await photos.removeLeftoverUploads();

@@ -27,6 +27,8 @@ export interface Config {
   auth: AuthConfig;
   photos: PhotosConfig;
   backups: BackupsConfig;
+  /** "On this day" takes memories dated this many days either side of the member's date. */
+  onThisDayWindowDays: number;
   /** The built web app; served at `/` when it exists. */
   webDir: string;
   version: string;
@@ -217,6 +219,7 @@ const environmentSchema = z
     BACKUP_DIR: optionalText,
     BACKUP_SCHEDULE: z.enum(["hourly", "daily", "weekly", "off"]).default("daily"),
     BACKUP_KEEP: count(7, 1),
+    ON_THIS_DAY_WINDOW_DAYS: count(3, 0).pipe(z.number().max(15)),
     PHOTO_URL_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
       message: "must be at least 32 characters",
     }),
@@ -307,6 +310,7 @@ export function loadConfig(
     database: databaseConfig(vars.DATABASE_URL, dataDir),
     storageUrl: vars.STORAGE_URL,
     storageMinFreeMb: vars.STORAGE_MIN_FREE_MB,
+    onThisDayWindowDays: vars.ON_THIS_DAY_WINDOW_DAYS,
     backups: {
       dir: vars.BACKUP_DIR === undefined ? undefined : path.resolve(vars.BACKUP_DIR),
       schedule: vars.BACKUP_DIR === undefined ? "off" : vars.BACKUP_SCHEDULE,

@@ -147,6 +147,25 @@ export function normalizeTags(values: string[]): string[] | null {
   return result.length > 0 ? result : null;
 }
 
+/** `GET /api/v1/memories/on-this-day?date=`: the member's own calendar day, so the answer is right in any time zone. */
+export const OnThisDayQuery = z.object({
+  date: z.string().refine(isCalendarDate, { message: "must be a date as YYYY-MM-DD" }),
+});
+
+/** Memories of the same days in one earlier year, newest first. */
+export const OnThisDayGroup = z.object({
+  years_ago: z.number().int().min(1),
+  memories: z.array(Memory),
+});
+
+/** Memories dated within `window_days` of `date`'s month and day in earlier years, the nearest year first; empty groups are left out. */
+export const OnThisDay = z.object({
+  date: z.string(),
+  window_days: z.number().int(),
+  groups: z.array(OnThisDayGroup),
+});
+export type OnThisDay = z.infer<typeof OnThisDay>;
+
 /** The form's comma-separated text → tags, by the same rules as the server. */
 export function parseTagText(text: string): string[] | null {
   return normalizeTags(text.split(","));

@@ -169,6 +169,33 @@ export class MemoriesRepository {
     return { sortKeys: rows.map((row) => row.sort_key), ids: rows.map((row) => row.id) };
   }
 
+  /**
+   * Memories whose day falls on one of `monthDays` ("MM-DD") in any year, dated before `before`
+   * ("YYYY-MM-DD"), newest first, at most `limit`: the candidates of "On this day", found through
+   * the index on month and day.
+   */
+  async byMonthDay(monthDays: string[], before: string, limit: number): Promise<{ id: string; memory_date: string }[]> {
+    // The expressions of the index memories_month_day, to the letter, so that it is used.
+    const monthDay =
+      this.engine === "postgres"
+        ? sql<number>`(extract(month from memory_date) * 100 + extract(day from memory_date))`
+        : sql<number>`(cast(substr(memory_date, 6, 2) as integer) * 100 + cast(substr(memory_date, 9, 2) as integer))`;
+    const rows = await this.db
+      .selectFrom("memories")
+      .select(["id", "memory_date"])
+      .where(
+        monthDay,
+        "in",
+        monthDays.map((monthDay) => Number(monthDay.replace("-", ""))),
+      )
+      .where("memory_date", "<", before)
+      .orderBy("memory_date", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ id: row.id, memory_date: row.memory_date! }));
+  }
+
   /** These memories, in this order (ids no longer there are left out). */
   async findManyInOrder(ids: string[]): Promise<ListedMemory[]> {
     if (ids.length === 0) return [];

@@ -1,4 +1,13 @@
-import { ApiError, Memory, MemoryInput, MemoryListQuery, MemoryPage, TagList } from "@memory-box/contract";
+import {
+  ApiError,
+  Memory,
+  MemoryInput,
+  MemoryListQuery,
+  MemoryPage,
+  OnThisDay,
+  OnThisDayQuery,
+  TagList,
+} from "@memory-box/contract";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -32,6 +41,20 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     },
     async (request, reply) =>
       sendPreparedJson(request, reply, await service.listJson(request.query, memberOf(request).collection)),
+  );
+
+  app.get(
+    "/api/v1/memories/on-this-day",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Memories of the same days in earlier years (the member's calendar date)",
+        querystring: OnThisDayQuery,
+        response: { 200: OnThisDay, ...errors },
+      },
+    },
+    async (request, reply) =>
+      sendPreparedJson(request, reply, await service.onThisDayJson(request.query.date, memberOf(request).collection)),
   );
 
   app.get(

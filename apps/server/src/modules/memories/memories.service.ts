@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Memory, MemoryEvent, MemoryPage, ParsedMemoryInput, Photo, TagList } from "@memory-box/contract";
+import type { Memory, MemoryEvent, MemoryPage, OnThisDay, ParsedMemoryInput, Photo, TagList } from "@memory-box/contract";
 import type { Transaction } from "kysely";
 import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
@@ -7,6 +7,7 @@ import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
 import { firstIndexBelow, ListingCache, maxKeptSearchMatches, type SearchMatches } from "./listing-cache";
 import type { ListedMemory, ListedPhoto, ListFilter, MemoriesRepository } from "./memories.repository";
+import { windowMonthDays, windowStart, yearsAgo } from "./on-this-day";
 import type { PhotosRepository } from "../photos";
 
 export interface Actor {
@@ -30,10 +31,15 @@ export interface MemoriesServiceDeps {
   publish: (event: MemoryEvent) => void;
   /** Searches matching more than this are read from the database page by page rather than kept. */
   maxKeptSearchMatches?: number;
+  /** "On this day" takes memories dated this many days either side of the date (ON_THIS_DAY_WINDOW_DAYS). */
+  onThisDayWindowDays?: number;
   now?: () => Date;
 }
 
 const memoryNotFound = () => new AppError("memory_not_found");
+export const defaultOnThisDayWindowDays = 3;
+/** At most this many memories make one "On this day" (the newest, over every year). */
+const maxOnThisDayMemories = 200;
 const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
 
 /**
@@ -193,6 +199,48 @@ export class MemoriesService {
     const matched = await this.deps.memories.countMatched(filter);
     this.listing.keepMatchedCount(stats?.generation, key, matched);
     return matched;
+  }
+
+  /**
+   * "On this day" for the member's calendar `date`: memories of the same days in earlier years,
+   * grouped by how many years ago, the nearest first. Kept in the listing cache like a list page,
+   * so every device asking on the same day at the same generation costs one build.
+   */
+  async onThisDayJson(date: string, stats: CollectionStats | undefined): Promise<PreparedJson> {
+    const windowDays = this.deps.onThisDayWindowDays ?? defaultOnThisDayWindowDays;
+    const key = JSON.stringify(["on-this-day", date, windowDays]);
+    const cached = this.listing.page(stats?.generation, key);
+    if (cached !== undefined) return cached;
+    const candidates = await this.deps.memories.byMonthDay(
+      windowMonthDays(date, windowDays),
+      windowStart(date, windowDays),
+      maxOnThisDayMemories,
+    );
+    const byYears = new Map<number, string[]>();
+    for (const candidate of candidates) {
+      const years = yearsAgo(candidate.memory_date, date, windowDays);
+      if (years !== undefined) byYears.set(years, [...(byYears.get(years) ?? []), candidate.id]);
+    }
+    const records = new Map(
+      (await this.deps.memories.findManyInOrder([...byYears.values()].flat())).map((record) => [record.id, record]),
+    );
+    const answer: OnThisDay = {
+      date,
+      window_days: windowDays,
+      groups: [...byYears]
+        .sort(([a], [b]) => a - b)
+        .map(([years, ids]) => ({
+          years_ago: years,
+          memories: ids.flatMap((id) => {
+            const record = records.get(id);
+            return record ? [this.present(record)] : [];
+          }),
+        }))
+        .filter((group) => group.memories.length > 0),
+    };
+    const json = PreparedJson.of(answer);
+    this.listing.keepPage(stats?.generation, key, json);
+    return json;
   }
 
   async get(id: string): Promise<Memory> {
