@@ -1,4 +1,4 @@
-import type { Memory, MemoryPage, TagList } from "@memory-box/contract";
+import type { Memory, MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
 import { vi } from "vitest";
 
 import { FakeEventServer } from "@/testing/fake-event-stream";
@@ -17,6 +17,8 @@ export class FakeMemoryBackend {
   memories: Memory[];
   pageSize = 30;
   readonly events = new FakeEventServer();
+  /** What "On this day" answers (whatever the date asked): no group unless a test sets some. */
+  onThisDayGroups: OnThisDay["groups"] = [];
   /** Keyed "METHOD /api/v1/path" (no query); consulted before the built-in behaviour. */
   readonly overrides = new Map<string, RouteOverride>();
 
@@ -31,6 +33,9 @@ export class FakeMemoryBackend {
     if (overridden) return overridden;
 
     if (method === "GET" && url.pathname === "/api/v1/memories") return Response.json(this.list(url.searchParams));
+    if (method === "GET" && url.pathname === "/api/v1/memories/on-this-day") {
+      return Response.json(this.onThisDay(url.searchParams.get("date") ?? ""));
+    }
     if (method === "GET" && url.pathname === "/api/v1/tags") return Response.json(this.tags());
     const id = /^\/api\/v1\/memories\/([^/]+)$/.exec(url.pathname)?.[1];
     if (method === "DELETE" && id !== undefined) {
@@ -83,6 +88,10 @@ export class FakeMemoryBackend {
       matched: matching.length,
       total: this.memories.length,
     };
+  }
+
+  onThisDay(date: string): OnThisDay {
+    return { date, window_days: 3, groups: this.onThisDayGroups };
   }
 
   tags(): TagList {

@@ -31,6 +31,10 @@ export function deferred<T = unknown>() {
   return { promise, resolve, reject };
 }
 
+const onThisDayPath = "/api/v1/memories/on-this-day";
+/** Paths the server routes before any `:id` route of the same prefix. */
+const fixedPaths = new Set([onThisDayPath]);
+
 /**
  * Replaces global fetch with one that answers `/api/v1/*` from `routes`, keyed "METHOD /path"
  * with `:name` segments, e.g. "GET /api/v1/memories/:id". Unmatched requests get a 404
@@ -38,13 +42,16 @@ export function deferred<T = unknown>() {
  */
 export function stubMemoryApi(routes: Record<string, ApiHandler>) {
   const compiled = Object.entries(routes).map(([key, handler]) => ({ ...compileRoute(key), handler }));
+  /** As the server routes: a fixed path is never a `:name` segment's value. */
+  const matches = (route: { method: string; regex: RegExp; names: string[] }, method: string, path: string) =>
+    route.method === method && !(route.names.length > 0 && fixedPaths.has(path)) ? route.regex.exec(path) : null;
 
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
     const method = (init?.method ?? "GET").toUpperCase();
     if (url.pathname === "/api/v1/events") return neverAnswered(init?.signal);
     for (const route of compiled) {
-      const match = route.method === method ? route.regex.exec(url.pathname) : null;
+      const match = matches(route, method, url.pathname);
       if (!match) continue;
       const params = Object.fromEntries(route.names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? "")]));
       const body = requestBody(init);
@@ -54,6 +61,8 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
         ? new Response(null, { status: 204 })
         : Response.json(result, { status: method === "POST" ? 201 : 200 });
     }
+    // "On this day" has nothing unless a test says otherwise: home shows as it did before it.
+    if (url.pathname === onThisDayPath) return Response.json({ date: url.searchParams.get("date"), window_days: 3, groups: [] });
     return apiError(404, "not_found", `no stub for ${method} ${url.pathname}`);
   });
   vi.stubGlobal("fetch", fetchMock);
@@ -61,10 +70,11 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
 
   /** The requests made to one route, in order. */
   function calls(key: string): ApiRequestInfo[] {
-    const { method, regex } = compileRoute(key);
+    const route = compileRoute(key);
+    const { method } = route;
     return fetchMock.mock.calls.flatMap(([input, init]) => {
       const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
-      if ((init?.method ?? "GET").toUpperCase() !== method || !regex.test(url.pathname)) return [];
+      if (!matches(route, (init?.method ?? "GET").toUpperCase(), url.pathname)) return [];
       const body = requestBody(init);
       return [{ method, path: url.pathname, params: {}, headers: new Headers(init?.headers), body }];
     });

@@ -6,6 +6,7 @@ import { paintedMemoryDate, paintHome } from "@/app/first-screen/paint-home";
 import { isPlainHome, preloadFirstPhotos, startFirstScreen } from "@/app/first-screen/start";
 import { holdAppUntilFirstScreen, isFirstScreenShown, resetFirstScreen, whenAppMayStart } from "@/lib/first-screen";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
+import { localCalendarDate } from "@/features/memories/utils/on-this-day";
 import { authStorageKey } from "@/lib/stored-session";
 import { fakeAccessToken, FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
 import { FakeMemoryBackend } from "@/testing/fake-memory-backend";
@@ -70,9 +71,18 @@ function storageWith(value: unknown): Pick<Storage, "getItem"> {
 const home = { pathname: "/", search: "", hash: "" };
 
 describe("the painted home", () => {
-  it("is the markup React renders for the same data, element for element", async () => {
+  it('is the markup React renders for the same data, element for element, "On this day" included', async () => {
     const backend = new FakeMemoryBackend(collection());
     backend.pageSize = 6;
+    backend.onThisDayGroups = [
+      { years_ago: 1, memories: [fakeMemory({ title: "A year ago", memory_date: "2025-11-26", photos: [fakePhoto()] })] },
+      {
+        years_ago: 4,
+        memories: [
+          fakeMemory({ title: "<i>Four</i> years ago", memory_date: null, content: "No photo, <b>words</b>", photos: [] }),
+        ],
+      },
+    ];
     backend.install();
     const session = storedSession();
     renderApp("/", { client: new FakeAuthClient({ session }) });
@@ -83,7 +93,9 @@ describe("the painted home", () => {
       user: session.user,
       page: backend.list(new URLSearchParams()),
       tags: backend.tags(),
+      onThisDay: backend.onThisDay("2026-11-26"),
     });
+    expect(painted.querySelector("section h2")?.textContent).toBe("On this day");
 
     // Element by element, so a difference names its element rather than a page of markup.
     const paintedElements = comparable(painted).split("><");
@@ -98,6 +110,7 @@ describe("the painted home", () => {
       user: storedSession().user,
       page: { items: memories, matched: 30, total: 40, next_cursor: "next" },
       tags: { tags: [] },
+      onThisDay: { date: "2026-11-26", window_days: 3, groups: [] },
     });
     expect([...painted.querySelectorAll("h2 a")].map((link) => link.textContent)).toEqual(
       memories.slice(0, 6).map((memory) => memory.title),
@@ -123,6 +136,7 @@ describe("the painted home", () => {
       user: storedSession().user,
       page: backend.list(new URLSearchParams()),
       tags: backend.tags(),
+      onThisDay: backend.onThisDay("2026-11-26"),
     });
     expect(painted.querySelector("img[src=x]")).toBeNull();
     expect(painted.textContent).toContain("<b>Not markup</b>");
@@ -201,7 +215,11 @@ describe("starting the first screen", () => {
     const stored = storedSession();
     expect(await start(storageWith(stored))).toBe(true);
 
-    expect(backend.fetch.mock.calls.map(([input]) => input)).toEqual(["/api/v1/memories", "/api/v1/tags"]);
+    expect(backend.fetch.mock.calls.map(([input]) => input)).toEqual([
+      "/api/v1/memories",
+      "/api/v1/tags",
+      `/api/v1/memories/on-this-day?date=${localCalendarDate()}`,
+    ]);
     for (const [, init] of backend.fetch.mock.calls) {
       expect(new Headers(init?.headers).get("authorization")).toBe(`Bearer ${stored.access_token}`);
     }

@@ -1,10 +1,11 @@
-import type { Memory, MemoryPage, Photo, TagList } from "@memory-box/contract";
+import type { Memory, MemoryPage, OnThisDay, Photo, TagList } from "@memory-box/contract";
 import { iconMarkup } from "virtual:first-screen-icons";
 
 import { paths } from "@/config/paths";
 import { authorName } from "@/features/memories/utils/author-name";
 import { cardPhotoLimit, firstScreenCards, lonePhotoShape, tagFilterLimit } from "@/features/memories/utils/card-layout";
 import { calendarDate } from "@/features/memories/utils/memory-dates";
+import { yearsAgoLabel } from "@/features/memories/utils/on-this-day";
 import { thumbHashAverageColour } from "@/features/memories/utils/thumbhash";
 import type { StoredUser } from "@/lib/stored-session";
 import { userDisplayName } from "@/lib/user-name";
@@ -67,6 +68,7 @@ export interface FirstScreenData {
   user: StoredUser;
   page: MemoryPage;
   tags: TagList;
+  onThisDay: OnThisDay;
 }
 
 /** Whether the painted home can show this answer as React will: a non-empty collection, unfiltered. */
@@ -87,7 +89,7 @@ export function paintedMemoryDate(value: string): string {
 }
 
 /** The home screen with the first page of memories, as `HomeRoute` renders it; not yet in the document. */
-export function paintHome(document: Document, { user, page, tags }: FirstScreenData): HTMLElement {
+export function paintHome(document: Document, { user, page, tags, onThisDay }: FirstScreenData): HTMLElement {
   const d = (tag: string, attributes: Record<string, string | null | undefined>, ...children: Child[]) =>
     h(document, tag, attributes, ...children);
   const shownTags = tags.tags.slice(0, tagFilterLimit);
@@ -215,7 +217,63 @@ export function paintHome(document: Document, { user, page, tags }: FirstScreenD
       ),
   );
 
-  return d("div", { class: "min-h-svh bg-muted" }, header, d("main", { class: "mx-auto max-w-6xl p-4" }, list));
+  return d(
+    "div",
+    { class: "min-h-svh bg-muted" },
+    header,
+    d("main", { class: "mx-auto max-w-6xl p-4" }, onThisDaySection(document, onThisDay), list),
+  );
+}
+
+/** `OnThisDaySection`. */
+function onThisDaySection(document: Document, answer: OnThisDay): HTMLElement | null {
+  if (answer.groups.length === 0) return null;
+  const d = (tag: string, attributes: Record<string, string | null | undefined>, ...children: Child[]) =>
+    h(document, tag, attributes, ...children);
+  return d(
+    "section",
+    { "aria-labelledby": "on-this-day-heading", class: "mb-6 flex flex-col gap-3" },
+    d("h2", { id: "on-this-day-heading", class: "text-lg font-semibold" }, "On this day"),
+    d(
+      "div",
+      { class: "flex gap-6 overflow-x-auto pb-1" },
+      ...answer.groups.map((group) =>
+        d(
+          "div",
+          { class: "flex shrink-0 flex-col gap-2" },
+          d("h3", { class: "text-sm font-medium" }, yearsAgoLabel(group.years_ago)),
+          d(
+            "ul",
+            { "aria-label": yearsAgoLabel(group.years_ago), class: "flex gap-3" },
+            ...group.memories.map((memory) =>
+              d(
+                "li",
+                { class: "w-32 shrink-0" },
+                d(
+                  "a",
+                  {
+                    class: "flex flex-col gap-1.5 rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50",
+                    href: paths.memory(memory.id),
+                    "data-discover": "true",
+                  },
+                  d(
+                    "div",
+                    { class: "aspect-square overflow-hidden rounded-md border bg-card" },
+                    memory.photos[0]
+                      ? image(document, memory.photos[0], "", "object-cover", true)
+                      : memory.content && d("p", { class: "line-clamp-5 p-2 text-xs break-words" }, memory.content),
+                  ),
+                  d("span", { class: "truncate text-sm font-medium" }, memory.title),
+                  memory.memory_date &&
+                    d("time", { datetime: memory.memory_date, class: "text-xs" }, paintedMemoryDate(memory.memory_date)),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /** `MemoryCard`. */

@@ -1,8 +1,9 @@
-import type { MemoryPage, TagList } from "@memory-box/contract";
+import type { MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
 
 import { paths } from "@/config/paths";
-import { memoriesPath, tagsPath } from "@/features/memories/api/list-paths";
+import { memoriesPath, onThisDayPath, tagsPath } from "@/features/memories/api/list-paths";
 import { cardPhotoLimit, firstScreenCards } from "@/features/memories/utils/card-layout";
+import { localCalendarDate } from "@/features/memories/utils/on-this-day";
 import { requestEarly, showFirstScreen } from "@/lib/first-screen";
 import { usableStoredSession } from "@/lib/stored-session";
 
@@ -57,20 +58,28 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   if (!session) return false;
   const listAnswer = requestEarly(memoriesPath(), session.access_token) as Promise<MemoryPage | undefined>;
   const tagsAnswer = requestEarly(tagsPath, session.access_token) as Promise<TagList | undefined>;
+  const onThisDayAnswer = requestEarly(onThisDayPath(localCalendarDate()), session.access_token) as Promise<
+    OnThisDay | undefined
+  >;
   // The painting code is a chunk of its own, fetched while the API answers: the sign-in page and
   // every other screen never load it.
   const painter = import("@/app/first-screen/paint-home");
   // The photos are asked for as soon as the list (which sets their cookie) is in, before the
   // cards are built: they are what the screen waits for.
   void listAnswer.then((list) => list && preloadFirstPhotos(page.document, list));
-  const [list, tags, { canPaintHome, paintHome }] = await Promise.all([listAnswer, tagsAnswer, painter]);
-  if (!list || !tags || !canPaintHome({ page: list })) return false;
+  const [list, tags, onThisDay, { canPaintHome, paintHome }] = await Promise.all([
+    listAnswer,
+    tagsAnswer,
+    onThisDayAnswer,
+    painter,
+  ]);
+  if (!list || !tags || !onThisDay || !canPaintHome({ page: list })) return false;
   const root = page.document.getElementById("root");
   if (!root) return false;
   const screen = page.document.createElement("div");
   screen.id = "first-screen";
   // Looks like home, but is not yet the app: nothing in it can be used until React replaces it.
   screen.inert = true;
-  screen.append(paintHome(page.document, { user: session.user, page: list, tags }));
+  screen.append(paintHome(page.document, { user: session.user, page: list, tags, onThisDay }));
   return showFirstScreen(screen, root);
 }

@@ -4,17 +4,21 @@ import { Plus, Settings } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
+import { useOnThisDay } from "@/features/memories/api/get-on-this-day";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryList } from "@/features/memories/components/memory-list";
+import { OnThisDaySection } from "@/features/memories/components/on-this-day";
+import { localCalendarDate } from "@/features/memories/utils/on-this-day";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useAuth } from "@/lib/auth-context";
 import { userDisplayName } from "@/lib/user-name";
 
-/** The memory list: header with the greeting, "Add Memory", "Settings" and "Sign Out", then the collection. */
+/** The memory list: header with the greeting, "Add Memory", "Settings" and "Sign Out", "On this day" when there is any, then the collection. */
 export function HomeRoute() {
   const { user, signOut } = useAuth();
   const [adding, setAdding] = useState(false);
   useLiveUpdates();
+  const onThisDay = useOnThisDay(localCalendarDate());
 
   return (
     <div className="min-h-svh bg-muted">
@@ -42,7 +46,9 @@ export function HomeRoute() {
         </div>
       </header>
       <main className="mx-auto max-w-6xl p-4">
-        <MemoryList onAddMemory={() => setAdding(true)} />
+        {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
+        {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
+        <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />
       </main>
       {/* Closes itself after a save; the save refreshes the list and the tags. */}
       <LazyMemoryFormDialog open={adding} onOpenChange={setAdding} />

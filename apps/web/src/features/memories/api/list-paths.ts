@@ -22,3 +22,8 @@ export function memoriesPath({ q, tag, cursor, limit }: MemoriesPathParams = {})
   const query = params.toString();
   return `/api/v1/memories${query ? `?${query}` : ""}`;
 }
+
+/** "On this day" for the member's calendar date (YYYY-MM-DD). */
+export function onThisDayPath(date: string): string {
+  return `/api/v1/memories/on-this-day?date=${date}`;
+}

@@ -6,4 +6,6 @@ export const memoryKeys = {
   details: () => [...memoryKeys.all, "detail"] as const,
   detail: (id: string) => [...memoryKeys.details(), id] as const,
   tags: () => [...memoryKeys.all, "tags"] as const,
+  onThisDays: () => [...memoryKeys.all, "on-this-day"] as const,
+  onThisDay: (date: string) => [...memoryKeys.onThisDays(), date] as const,
 };

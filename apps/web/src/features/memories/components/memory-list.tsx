@@ -21,7 +21,14 @@ export const searchDebounceMs = 250;
  * and the loading, empty and no-match states. Search and tag are applied by the API, so they
  * cover the whole collection, not just the pages loaded so far.
  */
-export function MemoryList({ onAddMemory }: { onAddMemory: () => void }) {
+export function MemoryList({
+  onAddMemory,
+  ready = true,
+}: {
+  onAddMemory: () => void;
+  /** False while something shown above the list is still on its way: the loading state stays until it is there. */
+  ready?: boolean;
+}) {
   const [searchText, setSearchText] = useState("");
   const [search, setSearch] = useDebouncedValue(searchText.trim(), searchDebounceMs);
   const [tag, setTag] = useState("");
@@ -42,7 +49,7 @@ export function MemoryList({ onAddMemory }: { onAddMemory: () => void }) {
   }, [tags.error]);
 
   // The painted first screen (ADR 0026) gives way once this shows the same: the list and the tag row.
-  const settled = !memories.isPending && !tags.isPending;
+  const settled = !memories.isPending && !tags.isPending && ready;
   useLayoutEffect(() => {
     if (settled) void handOverFirstScreen();
   }, [settled]);
@@ -56,7 +63,7 @@ export function MemoryList({ onAddMemory }: { onAddMemory: () => void }) {
     searchInput.current?.focus();
   };
 
-  if (memories.isPending) {
+  if (memories.isPending || !ready) {
     return <Spinner className="flex-col py-16">Loading your memories...</Spinner>;
   }
 

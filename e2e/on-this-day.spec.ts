@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible, memberApi, signUpMember, solidPng } from "./support";
+
+/** This device's date `years` years back and `days` days off, as "YYYY-MM-DD". */
+function localDate(years: number, days = 0): string {
+  const date = new Date();
+  date.setFullYear(date.getFullYear() - years);
+  date.setDate(date.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+test("home shows, above the list, the memories of this day in earlier years, and not those of other days", async ({ page }) => {
+  await signUpMember(page, "on-this-day");
+  const api = await memberApi(page, page.request);
+  const run = Date.now().toString(36);
+  const photo = await api.uploadPhoto(await solidPng(64, 48, [40, 120, 200]));
+  const today = await api.createMemory({
+    title: `Three years ago today ${run}`,
+    memory_date: localDate(3),
+    photo_ids: [photo.id],
+  });
+  await api.createMemory({ title: `Three years ago, a month later ${run}`, memory_date: localDate(3, 31) });
+
+  await page.reload();
+  const section = page.getByRole("region", { name: "On this day" });
+  await expect(section).toBeVisible();
+  const threeYears = section.getByRole("list", { name: "3 years ago" });
+  await expect(threeYears.getByRole("link", { name: new RegExp(`Three years ago today ${run}`) })).toBeVisible();
+  await expect(section.getByText(`Three years ago, a month later ${run}`)).toHaveCount(0);
+  // The list, its count and filters are still there, below it.
+  await expect(page.getByRole("list", { name: "Memories" })).toBeVisible();
+  await expectAccessible(page, "home with on this day", "serious");
+
+  await threeYears.getByRole("link", { name: new RegExp(`Three years ago today ${run}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`/memory/${today.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: `Three years ago today ${run}` })).toBeVisible();
+});
