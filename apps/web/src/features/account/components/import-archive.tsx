@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import type { ImportFormat, ImportProgress } from "@memory-box/contract";
 import { UploadIcon } from "lucide-react";
 
+import { ChoiceGroup } from "@/components/choice-group";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -9,7 +10,7 @@ import { useImportArchive, useImportProgress } from "@/features/account/api/impo
 import { ApiError } from "@/lib/api-client";
 import { notify } from "@/lib/notify";
 
-const formats: { value: ImportFormat; label: string }[] = [
+const formats: readonly { value: ImportFormat; label: string }[] = [
   { value: "memory-box", label: "A Memory Box archive (from “Download everything”)" },
   { value: "dayone", label: "A Day One export (JSON, as a ZIP)" },
 ];
@@ -69,22 +70,14 @@ export function ImportArchive() {
       <p className="text-sm text-muted-foreground">
         Bring memories in from an archive. All of it comes in, or nothing does; memories already here stay as they are.
       </p>
-      <fieldset className="flex flex-col gap-2" disabled={importing.isPending}>
-        <legend className="mb-1 text-sm font-medium">What to import</legend>
-        {formats.map((option) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              className="size-4 accent-primary"
-              name="import-format"
-              value={option.value}
-              checked={format === option.value}
-              onChange={() => setFormat(option.value)}
-            />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
+      <ChoiceGroup
+        legend="What to import"
+        name="import-format"
+        options={formats}
+        value={format}
+        onChange={setFormat}
+        disabled={importing.isPending}
+      />
       <div className="flex flex-col gap-2">
         <Label htmlFor={fileId}>ZIP file</Label>
         <Input
