@@ -166,6 +166,13 @@ export const OnThisDay = z.object({
 });
 export type OnThisDay = z.infer<typeof OnThisDay>;
 
+/** A memory named by another screen: enough to link to it. */
+export const MemoryLink = z.object({ id: z.string(), title: z.string(), memory_date: z.string().nullable() });
+
+/** The memories either side of one in the list's order (newest first): `previous` is the newer, `next` the older; null at either end. */
+export const MemoryNeighbours = z.object({ previous: MemoryLink.nullable(), next: MemoryLink.nullable() });
+export type MemoryNeighbours = z.infer<typeof MemoryNeighbours>;
+
 /** The form's comma-separated text → tags, by the same rules as the server. */
 export function parseTagText(text: string): string[] | null {
   return normalizeTags(text.split(","));

@@ -47,6 +47,8 @@ const listedPhotoColumns = [
  */
 export type MatchesAfterWrite = { id: string; sortKey: string; matches: boolean[] } | undefined;
 
+export type MemoryLinkRow = Pick<MemoryRow, "id" | "title" | "memory_date">;
+
 export interface MemoryFields {
   title: string;
   content: string | null;
@@ -194,6 +196,16 @@ export class MemoriesRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => ({ id: row.id, memory_date: row.memory_date! }));
+  }
+
+  /** The memories just before (newer) and just after (older) `sortKey` in the list's order, through the sort_key index. */
+  async neighbours(sortKey: string): Promise<{ previous: MemoryLinkRow | undefined; next: MemoryLinkRow | undefined }> {
+    const link = () => this.db.selectFrom("memories").select(["id", "title", "memory_date"]);
+    const [previous, next] = await Promise.all([
+      link().where("sort_key", ">", sortKey).orderBy("sort_key", "asc").limit(1).executeTakeFirst(),
+      link().where("sort_key", "<", sortKey).orderBy("sort_key", "desc").limit(1).executeTakeFirst(),
+    ]);
+    return { previous, next };
   }
 
   /** These memories, in this order (ids no longer there are left out). */

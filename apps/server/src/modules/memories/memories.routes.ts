@@ -3,6 +3,7 @@ import {
   Memory,
   MemoryInput,
   MemoryListQuery,
+  MemoryNeighbours,
   MemoryPage,
   OnThisDay,
   OnThisDayQuery,
@@ -64,6 +65,19 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       const memory = await service.get(request.params.id);
       return reply.header("etag", etagOf(memory.version)).send(memory);
     },
+  );
+
+  app.get(
+    "/api/v1/memories/:id/neighbours",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "The memories before and after this one, in the list's order",
+        params: IdParams,
+        response: { 200: MemoryNeighbours, ...errors },
+      },
+    },
+    async (request) => service.neighbours(request.params.id),
   );
 
   app.post(

@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Memory, MemoryEvent, MemoryPage, OnThisDay, ParsedMemoryInput, Photo, TagList } from "@memory-box/contract";
+import type {
+  Memory,
+  MemoryEvent,
+  MemoryNeighbours,
+  MemoryPage,
+  OnThisDay,
+  ParsedMemoryInput,
+  Photo,
+  TagList,
+} from "@memory-box/contract";
 import type { Transaction } from "kysely";
 import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
@@ -241,6 +250,14 @@ export class MemoriesService {
     const json = PreparedJson.of(answer);
     this.listing.keepPage(stats?.generation, key, json);
     return json;
+  }
+
+  /** The memories either side of this one in the list's order (unfiltered), to step through them one by one. */
+  async neighbours(id: string): Promise<MemoryNeighbours> {
+    const record = await this.deps.memories.findById(id);
+    if (!record) throw memoryNotFound();
+    const { previous, next } = await this.deps.memories.neighbours(record.sort_key);
+    return { previous: previous ?? null, next: next ?? null };
   }
 
   async get(id: string): Promise<Memory> {

@@ -3,22 +3,25 @@ import { useNavigate, useParams } from "react-router";
 
 import { Spinner } from "@/components/ui/spinner";
 import { paths } from "@/config/paths";
+import { useMemoryNeighbours } from "@/features/memories/api/get-neighbours";
 import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
 import { MemoryDetails } from "@/features/memories/components/memory-details";
 import { MemoryEditor } from "@/features/memories/components/memory-editor";
+import { MemoryNeighboursNav } from "@/features/memories/components/memory-neighbours";
 import { MemoryNotFound } from "@/features/memories/components/memory-not-found";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
 
 /**
- * One memory: its details, an inline edit form ("Edit"), and deletion behind a confirmation
- * ("Delete", then home). A memory that does not exist shows "Memory not found."; any other
+ * One memory: its details, an inline edit form ("Edit"), deletion behind a confirmation
+ * ("Delete", then home), and the way to the memories before and after it in the list. A memory that does not exist shows "Memory not found."; any other
  * failure to load it is reported and sends the person home.
  */
 export function MemoryDetailRoute() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
   const { missing, memory: loaded } = useMemoryPage(id);
+  const neighbours = useMemoryNeighbours(id);
   // Someone else's edit shows up here too; their delete turns the page into "Memory not found.".
   useLiveUpdates();
   const [editing, setEditing] = useState(false);
@@ -56,6 +59,7 @@ export function MemoryDetailRoute() {
             onDelete={() => setDeleteOpen(true)}
           />
         )}
+        {!editing && neighbours.data && <MemoryNeighboursNav neighbours={neighbours.data} />}
       </main>
       <DeleteMemoryDialog
         memory={memory}

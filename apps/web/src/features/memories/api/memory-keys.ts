@@ -7,5 +7,7 @@ export const memoryKeys = {
   detail: (id: string) => [...memoryKeys.details(), id] as const,
   tags: () => [...memoryKeys.all, "tags"] as const,
   onThisDays: () => [...memoryKeys.all, "on-this-day"] as const,
+  neighbourLists: () => [...memoryKeys.all, "neighbours"] as const,
+  neighbours: (id: string) => [...memoryKeys.neighbourLists(), id] as const,
   onThisDay: (date: string) => [...memoryKeys.onThisDays(), date] as const,
 };

@@ -81,6 +81,7 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
   void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
   void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
+  void queryClient.invalidateQueries({ queryKey: memoryKeys.neighbourLists() });
   // Data not as the contract says: the lists were refreshed already; nothing more to do.
   const data = MemoryEventData.safeParse(parseJson(event.data));
   if (!data.success) return;

@@ -1,0 +1,40 @@
+import type { MemoryNeighbours } from "@memory-box/contract";
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Link } from "react-router";
+
+import { Button } from "@/components/ui/button";
+import { paths } from "@/config/paths";
+
+/** "Previous" (the newer memory) and "Next" (the older), in the list's order; a side without one is left empty. */
+export function MemoryNeighboursNav({ neighbours }: { neighbours: MemoryNeighbours }) {
+  const { previous, next } = neighbours;
+  if (!previous && !next) return null;
+  return (
+    <nav aria-label="Other memories" className="flex items-start justify-between gap-4">
+      {previous ? (
+        <Button asChild variant="ghost" className="h-auto max-w-[48%] justify-start py-2">
+          <Link to={paths.memory(previous.id)} rel="prev">
+            <ChevronLeft aria-hidden="true" />
+            <span className="flex min-w-0 flex-col items-start">
+              <span className="text-xs font-medium">Previous</span>
+              <span className="max-w-full truncate">{previous.title}</span>
+            </span>
+          </Link>
+        </Button>
+      ) : (
+        <span />
+      )}
+      {next && (
+        <Button asChild variant="ghost" className="h-auto max-w-[48%] justify-end py-2">
+          <Link to={paths.memory(next.id)} rel="next">
+            <span className="flex min-w-0 flex-col items-end">
+              <span className="text-xs font-medium">Next</span>
+              <span className="max-w-full truncate">{next.title}</span>
+            </span>
+            <ChevronRight aria-hidden="true" />
+          </Link>
+        </Button>
+      )}
+    </nav>
+  );
+}

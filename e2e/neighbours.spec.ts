@@ -1,0 +1,28 @@
+import { expect, test } from "@playwright/test";
+import { expectAccessible, memberApi, signUpMember } from "./support";
+
+test("the detail page steps to the previous and next memory in the list's order", async ({ page }) => {
+  await signUpMember(page, "neighbours");
+  const api = await memberApi(page, page.request);
+  const run = Date.now().toString(36);
+  // Dated after anything else in the collection, so that they stand together at the top of the list.
+  const newest = await api.createMemory({ title: `Newest ${run}`, memory_date: "2999-03-03" });
+  const middle = await api.createMemory({ title: `Middle ${run}`, memory_date: "2999-02-02" });
+  const oldest = await api.createMemory({ title: `Oldest ${run}`, memory_date: "2999-01-01" });
+
+  await page.goto(`/memory/${middle.id}`);
+  const nav = page.getByRole("navigation", { name: "Other memories" });
+  await expect(nav.getByRole("link", { name: `Previous Newest ${run}` })).toBeVisible();
+  await expect(nav.getByRole("link", { name: `Next Oldest ${run}` })).toBeVisible();
+  await expectAccessible(page, "detail with previous and next");
+
+  await nav.getByRole("link", { name: `Next Oldest ${run}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/memory/${oldest.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: `Oldest ${run}` })).toBeVisible();
+  await nav.getByRole("link", { name: `Previous Middle ${run}` }).click();
+  await nav.getByRole("link", { name: `Previous Newest ${run}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/memory/${newest.id}$`));
+  // Nothing is newer: only the way on.
+  await expect(nav.getByRole("link", { name: /^Previous/ })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: `Next Middle ${run}` })).toBeVisible();
+});
