@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { accessTokenOf, memberApi, signUpMember, solidPng } from "./support";
+import { accessTokenOf, localDate, memberApi, signUpMember, solidPng } from "./support";
 
 /**
  * Home's first screen painted before the app's bundle (ADR 0026): what a member sees at once,
@@ -10,7 +10,7 @@ import { accessTokenOf, memberApi, signUpMember, solidPng } from "./support";
 /** Records, in the page, what the painted first screen showed and every layout shift. */
 async function watchFirstScreen(page: Page, { dark = false } = {}): Promise<void> {
   await page.addInitScript((dark) => {
-    const seen = { titles: [] as string[], photos: [] as string[], photosLoaded: 0, shift: 0 };
+    const seen = { titles: [] as string[], photos: [] as string[], photosLoaded: 0, shift: 0, onThisDay: false };
     (window as unknown as { firstScreenSeen: typeof seen }).firstScreenSeen = seen;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
@@ -21,6 +21,7 @@ async function watchFirstScreen(page: Page, { dark = false } = {}): Promise<void
         for (const node of record.removedNodes) {
           if (!(node instanceof HTMLElement) || node.id !== "first-screen") continue;
           seen.titles = [...node.querySelectorAll("h2 a")].map((link) => link.textContent ?? "");
+          seen.onThisDay = node.querySelector('[aria-labelledby="on-this-day-heading"]') !== null;
           const photos = [...node.querySelectorAll("img")];
           seen.photos = photos.map((photo) => photo.getAttribute("src") ?? "");
           seen.photosLoaded = photos.filter((photo) => photo.complete && photo.naturalWidth > 0).length;
@@ -39,8 +40,11 @@ async function watchFirstScreen(page: Page, { dark = false } = {}): Promise<void
 const seenOf = (page: Page) =>
   page.evaluate(
     () =>
-      (window as unknown as { firstScreenSeen: { titles: string[]; photos: string[]; photosLoaded: number; shift: number } })
-        .firstScreenSeen,
+      (
+        window as unknown as {
+          firstScreenSeen: { titles: string[]; photos: string[]; photosLoaded: number; shift: number; onThisDay: boolean };
+        }
+      ).firstScreenSeen,
   );
 
 for (const [width, dark] of [
@@ -100,6 +104,29 @@ for (const [width, dark] of [
     }
   });
 }
+
+test("with memories of this day in earlier years, the first screen paints 'On this day' too, and nothing moves when the app takes over", async ({
+  page,
+}) => {
+  await signUpMember(page, "first-screen-on-this-day");
+  const api = await memberApi(page, page.request);
+  const photo = await api.uploadPhoto(await solidPng(64, 48, [90, 60, 160]));
+  await api.createMemory({
+    title: `Two years ago today ${Date.now().toString(36)}`,
+    memory_date: localDate(2),
+    photo_ids: [photo.id],
+  });
+
+  const member = await page.context().newPage();
+  await watchFirstScreen(member);
+  await member.goto("/");
+  await expect(member.locator("#root").getByRole("region", { name: "On this day" })).toBeVisible();
+  await expect(member.locator("#first-screen")).toHaveCount(0);
+  const seen = await seenOf(member);
+  expect(seen.onThisDay).toBe(true);
+  expect(seen.shift).toBe(0);
+  await member.close();
+});
 
 test("a signed-out visitor sees nothing private and no request is made for them", async ({ browser }) => {
   const context = await browser.newContext();

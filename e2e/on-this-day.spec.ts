@@ -1,14 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, memberApi, signUpMember, solidPng } from "./support";
-
-/** This device's date `years` years back and `days` days off, as "YYYY-MM-DD". */
-function localDate(years: number, days = 0): string {
-  const date = new Date();
-  date.setFullYear(date.getFullYear() - years);
-  date.setDate(date.getDate() + days);
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
+import { expectAccessible, localDate, memberApi, signUpMember, solidPng } from "./support";
 
 test("home shows, above the list, the memories of this day in earlier years, and not those of other days", async ({ page }) => {
   await signUpMember(page, "on-this-day");

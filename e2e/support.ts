@@ -158,3 +158,12 @@ export function solidPng(width: number, height: number, [r, g, b]: [number, numb
     .png()
     .toBuffer();
 }
+
+/** This device's date `years` years back and `days` days off, as "YYYY-MM-DD" (a memory's date). */
+export function localDate(years: number, days = 0): string {
+  const date = new Date();
+  date.setFullYear(date.getFullYear() - years);
+  date.setDate(date.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
