@@ -6,12 +6,11 @@ import { type ImportProgress as ImportProgressJson, MemoryInput, MemoryLimits, t
 import type { PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
-import { InvalidZipError } from "../../lib/zip-reader";
 import { ownedTempName } from "../../lib/temp-files";
 import type { MemoriesRepository } from "../memories";
 import type { PhotosRepository, PhotosService } from "../photos";
 import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
-import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource } from "./archive-source";
+import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 import type { ArchiveRepository } from "./archive.repository";
 
 export interface ImportSummary {
@@ -180,10 +179,9 @@ export class ArchiveImporter {
       await pipeline(await source.open(photo.file), fs.createWriteStream(tempFile, { mode: 0o600 }));
       return await this.deps.photoFiles.storeFile(ownerId, tempFile, this.deps.now?.() ?? new Date());
     } catch (error) {
-      if (error instanceof InvalidZipError) throw new ArchiveRefusedError(`The archive cannot be read safely: ${error.message}.`);
       if (error instanceof AppError)
         throw new ArchiveRefusedError(`A photo of ${describe(memory)} (${photo.file}) cannot be imported: ${error.message}`);
-      throw error;
+      throw refusedZip(error);
     } finally {
       await fsp.rm(tempFile, { force: true });
     }

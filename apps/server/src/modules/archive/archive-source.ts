@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { InvalidZipError } from "../../lib/zip-reader";
 import type { ArchiveManifest } from "./archive-format";
 
 /**
@@ -22,6 +23,15 @@ export class ArchiveRefusedError extends Error {
     super(message);
     this.name = "ArchiveRefusedError";
   }
+}
+
+/**
+ * What a ZIP-level failure (damaged, not a ZIP, built to harm) means to the member: a refusal in
+ * words, led by `lead`; any other error is passed on as it is.
+ */
+export function refusedZip(error: unknown, lead = "The archive cannot be read safely"): Error {
+  if (error instanceof InvalidZipError) return new ArchiveRefusedError(`${lead}: ${error.message}.`);
+  return error as Error;
 }
 
 /** Limits a reader holds an archive to, so a hostile file cannot exhaust memory or disk. */

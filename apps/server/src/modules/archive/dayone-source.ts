@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import { MemoryLimits, normalizeTags } from "@memory-box/contract";
 import { z } from "zod";
-import { InvalidZipError, ZipReader } from "../../lib/zip-reader";
+import { ZipReader } from "../../lib/zip-reader";
 import { type ArchiveManifest, type ArchiveMemory, type ArchivePhoto, photoFile, unknownAuthor } from "./archive-format";
-import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource } from "./archive-source";
+import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource, refusedZip } from "./archive-source";
 
 /**
  * Reads a Day One JSON export (issue #15): a ZIP holding one JSON file per journal at its top level
@@ -17,7 +17,7 @@ export async function openDayOneArchive(file: string, limits: ArchiveLimits): Pr
   try {
     zip = await ZipReader.open(file, { maxEntries: limits.maxEntries });
   } catch (error) {
-    throw asRefusal(error);
+    throw refusedZip(error, "This file cannot be imported");
   }
   try {
     const journals = await readJournals(zip, limits);
@@ -37,7 +37,7 @@ export async function openDayOneArchive(file: string, limits: ArchiveLimits): Pr
     };
   } catch (error) {
     zip.close();
-    throw asRefusal(error);
+    throw refusedZip(error, "This file cannot be imported");
   }
 }
 
@@ -313,9 +313,4 @@ function formatSize(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${bytes} bytes`;
-}
-
-function asRefusal(error: unknown): unknown {
-  if (error instanceof InvalidZipError) return new ArchiveRefusedError(`This file cannot be imported: ${error.message}.`);
-  return error;
 }

@@ -1,7 +1,7 @@
 import { buffer } from "node:stream/consumers";
-import { InvalidZipError, ZipReader } from "../../lib/zip-reader";
+import { ZipReader } from "../../lib/zip-reader";
 import { ArchiveManifest } from "./archive-format";
-import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource } from "./archive-source";
+import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 
 export const manifestFile = "memory-box.json";
 
@@ -71,12 +71,6 @@ function parseManifest(json: unknown): ArchiveManifest {
     );
   }
   return parsed.data;
-}
-
-/** What a ZIP-level failure means to the member. */
-export function refusedZip(error: unknown): Error {
-  if (error instanceof InvalidZipError) return new ArchiveRefusedError(`The archive cannot be read safely: ${error.message}.`);
-  return error as Error;
 }
 
 function megabytes(bytes: number): number {

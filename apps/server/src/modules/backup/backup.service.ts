@@ -7,7 +7,7 @@ import type { DatabaseConfig } from "../../config";
 import { AppError } from "../../errors";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { type BlobStore, BlobNotFoundError } from "../storage";
-import { copyDatabase, databaseFileName, restoreDatabase } from "./database-copy";
+import { assertDatabaseEmpty, copyDatabase, databaseFileName, restoreDatabase } from "./database-copy";
 
 /** `backup.json`, written last: a snapshot folder without it is unfinished and never restored from. */
 const BackupManifest = z.object({
@@ -74,9 +74,10 @@ export class BackupService {
       const summary: BackupSummary = { snapshot: path.join(backupDir, name), objects: 0, linked: 0, bytes: 0 };
       // Objects before and after the database copy: every object its rows name is in one of the
       // two passes (an object deleted in between is simply one more file in the snapshot).
-      await this.copyObjects(partial, previous, objects, summary);
+      const earlier = previous ? { snapshot: previous, objects: await this.objectsOf(previous) } : undefined;
+      await this.copyObjects(partial, earlier, objects, summary);
       await copyDatabase(this.deps.database, path.join(partial, databaseFileName(this.deps.database)));
-      await this.copyObjects(partial, previous, objects, summary);
+      await this.copyObjects(partial, earlier, objects, summary);
       const manifest: BackupManifest = {
         format: "memory-box-backup",
         version: 1,
@@ -97,22 +98,17 @@ export class BackupService {
 
   private async copyObjects(
     snapshot: string,
-    previous: string | undefined,
+    /** The newest finished snapshot and what it holds (read once per backup): its objects are linked, not copied. */
+    previous: { snapshot: string; objects: Map<string, BackupManifest["objects"][number]> } | undefined,
     copied: Map<string, BackupManifest["objects"][number]>,
     summary: BackupSummary,
   ): Promise<void> {
-    const previousObjects = previous ? await this.objectsOf(previous) : new Map<string, BackupManifest["objects"][number]>();
     for await (const info of this.deps.blobStore.list("")) {
       if (copied.has(info.key)) continue;
       const target = path.join(snapshot, objectsDir, info.key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
-      const earlier = previousObjects.get(info.key);
-      if (
-        earlier &&
-        earlier.size === info.size &&
-        previous &&
-        (await linked(path.join(previous, objectsDir, info.key), target))
-      ) {
+      const earlier = previous?.objects.get(info.key);
+      if (earlier && earlier.size === info.size && (await linked(path.join(previous!.snapshot, objectsDir, info.key), target))) {
         copied.set(info.key, earlier);
         summary.linked += 1;
       } else {
@@ -179,11 +175,21 @@ export async function restoreSnapshot(
         "A backup is restored only into an empty instance, and the storage already holds photos. Point STORAGE_URL (or DATA_DIR) at a new, empty place.",
     });
   }
-  await restoreDatabase(target.database, path.join(snapshot, manifest.database));
-  for (const object of manifest.objects) {
-    await target.blobStore.put(object.key, fs.createReadStream(path.join(snapshot, objectsDir, object.key)), {
-      contentType: object.content_type,
-    });
+  await assertDatabaseEmpty(target.database);
+  // Files first, the database last (in one step): a failure anywhere removes the files put so
+  // far and leaves no database, so the instance is as empty as before, never rows without files.
+  const put: string[] = [];
+  try {
+    for (const object of manifest.objects) {
+      put.push(object.key);
+      await target.blobStore.put(object.key, fs.createReadStream(path.join(snapshot, objectsDir, object.key)), {
+        contentType: object.content_type,
+      });
+    }
+    await restoreDatabase(target.database, path.join(snapshot, manifest.database));
+  } catch (error) {
+    await Promise.all(put.map((key) => target.blobStore.delete(key).catch(() => undefined)));
+    throw error;
   }
   return { objects: manifest.objects.length };
 }

@@ -16,6 +16,7 @@ import { ZipReader } from "../../lib/zip-reader";
 import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
 import { createBlobStore } from "../storage";
 import { BackupService } from "./backup.service";
+import { assertDatabaseEmpty } from "./database-copy";
 
 // Issue #15 item 4, the restore drill: fill an instance, back it up while it runs, write more,
 // restore the backup into an empty DATA_DIR (and database), and the restored instance exports
@@ -138,6 +139,23 @@ describe.each(testEngines)("backups on %s", (engine) => {
     await expect(restoreCommand.run({ args: [path.join(backupDir, snapshot!)], out: () => {}, config: target })).rejects.toThrow(
       /restored only into an empty instance/,
     );
+  });
+
+  it("leaves the target as empty as it was when a restore fails half-way (a snapshot missing a file)", async () => {
+    const [snapshot] = await fs.readdir(backupDir);
+    const damaged = path.join(workDir, "damaged-snapshot");
+    await fs.cp(path.join(backupDir, snapshot!), damaged, { recursive: true });
+    const objects = (await fs.readdir(path.join(damaged, "objects"), { recursive: true, withFileTypes: true })).filter((entry) =>
+      entry.isFile(),
+    );
+    // The last file the restore would put: every other one is already stored when it fails.
+    await fs.rm(path.join(objects.at(-1)!.parentPath, objects.at(-1)!.name));
+
+    const target = await emptyInstance();
+    await expect(restoreCommand.run({ args: [damaged], out: () => {}, config: target })).rejects.toThrow();
+    const stored = await fs.readdir(target.dataDir, { recursive: true, withFileTypes: true }).catch(() => []);
+    expect(stored.filter((entry) => entry.isFile() && entry.parentPath.includes("objects"))).toEqual([]);
+    await expect(assertDatabaseEmpty(target.database)).resolves.toBeUndefined();
   });
 
   it("links what the previous snapshot has instead of copying it, and keeps only the newest ones", async () => {

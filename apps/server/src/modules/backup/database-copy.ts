@@ -38,17 +38,37 @@ export async function copyDatabase(config: DatabaseConfig, target: string): Prom
  * empty by the operator) is filled by `pg_restore`.
  */
 export async function restoreDatabase(config: DatabaseConfig, copy: string): Promise<void> {
+  await assertDatabaseEmpty(config);
   if (config.engine === "sqlite") {
-    if (await sqliteHasTables(config.file)) throw notEmpty(config.file);
     await fs.rm(config.file, { force: true });
     await fs.rm(`${config.file}-wal`, { force: true });
     await fs.rm(`${config.file}-shm`, { force: true });
     await fs.mkdir(path.dirname(config.file), { recursive: true });
-    await fs.copyFile(copy, config.file, fs.constants.COPYFILE_EXCL);
+    // Copied under another name and renamed: a failure leaves no half a database under the real one.
+    const partial = `${config.file}.partial`;
+    try {
+      await fs.copyFile(copy, partial);
+      await fs.rename(partial, config.file);
+    } finally {
+      await fs.rm(partial, { force: true });
+    }
     return;
   }
-  if (await postgresHasTables(config.url)) throw notEmpty("the PostgreSQL database");
-  await postgresTool("pg_restore", ["--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${config.url}`, copy]);
+  // One transaction: a failure leaves the database as empty as it was.
+  await postgresTool("pg_restore", [
+    "--no-owner",
+    "--no-privileges",
+    "--exit-on-error",
+    "--single-transaction",
+    `--dbname=${config.url}`,
+    copy,
+  ]);
+}
+
+/** Refuses a database that already holds tables: a restore never overwrites a living instance. */
+export async function assertDatabaseEmpty(config: DatabaseConfig): Promise<void> {
+  const holdsData = config.engine === "sqlite" ? await sqliteHasTables(config.file) : await postgresHasTables(config.url);
+  if (holdsData) throw notEmpty(config.engine === "sqlite" ? config.file : "the PostgreSQL database");
 }
 
 async function sqliteHasTables(file: string): Promise<boolean> {

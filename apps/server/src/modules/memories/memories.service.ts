@@ -228,7 +228,10 @@ export class MemoriesService {
     const byYears = new Map<number, string[]>();
     for (const candidate of candidates) {
       const years = yearsAgo(candidate.memory_date, date, windowDays);
-      if (years !== undefined) byYears.set(years, [...(byYears.get(years) ?? []), candidate.id]);
+      if (years === undefined) continue;
+      const ids = byYears.get(years) ?? [];
+      ids.push(candidate.id);
+      byYears.set(years, ids);
     }
     const records = new Map(
       (await this.deps.memories.findManyInOrder([...byYears.values()].flat())).map((record) => [record.id, record]),
