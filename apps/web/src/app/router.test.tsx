@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { paths } from "@/config/paths";
@@ -43,6 +43,9 @@ describe("route table", () => {
     renderApp("/does/not/exist");
 
     expect(await screen.findByText("Oops! Page not found")).toBeInTheDocument();
-    expect(consoleError).toHaveBeenCalledWith("404 Error: User attempted to access non-existent route:", "/does/not/exist");
+    // Logged from an effect, which React may run a moment after the page is on screen.
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith("404 Error: User attempted to access non-existent route:", "/does/not/exist"),
+    );
   });
 });
