@@ -9,6 +9,8 @@ import { cli, machineLine, round, RunConditions, startServer, watchCommand, watc
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const password = "correct horse battery staple";
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+/** Home's largest contentful paint target. */
+const lcpBudgetMs = 1000;
 
 async function main(): Promise<void> {
   const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false" });
@@ -110,6 +112,10 @@ async function main(): Promise<void> {
         });
         // Not "networkidle": the live-updates stream stays open for as long as the page does.
         await page.goto(`${server.url}/`, { waitUntil: "load" });
+        // Nothing is asked of the page while its largest paint can still happen: Playwright's
+        // selector engine, injected into the page on a locator's first use, is an 80 ms task on
+        // the page's main thread, and the static page below is not charged one either.
+        await page.waitForTimeout(lcpBudgetMs);
         await page.locator("#root").getByText("Memory 1", { exact: true }).waitFor();
         // Every image in the first screenful has arrived (the rest load lazily on scroll).
         await page.waitForFunction(() => {
@@ -171,14 +177,14 @@ async function main(): Promise<void> {
     writeResults(
       "Web (Chromium)",
       `${machineLine()}
-Production build served by the real server on loopback; Debian's Chromium, headless, empty cache per run; home signed in at 1280 × 800 with 30 memories of 4 photos (2000 × 1500 JPEGs); median of ${runs} runs.
+Production build served by the real server on loopback; Debian's Chromium, headless, empty cache per run; home signed in at 1280 × 800 with 30 memories of 4 photos (2000 × 1500 JPEGs); median of ${runs} runs. Neither page is touched by the driver until its paints are over (home: ${lcpBudgetMs} ms after its load event; before 2026-11-26 home was searched with a Playwright locator at once, whose selector engine put an 80 ms task on the page's main thread in the middle of its load).
 
 | Measure | Result | Target | |
 |---|---|---|---|
 | JavaScript transferred for \`/auth\` (as served, compressed) | ${authJsKb} KB in ${scripts.size} files | ≤ 150 KB | ${authJsKb <= 150 ? "pass" : "FAIL"} |
 | Image bytes transferred by home (first screen; the rest load on scroll) | ${imagesKb} KB in ${median(imageCounts)} images | ≤ 2048 KB | ${imagesKb <= 2048 ? "pass" : "FAIL"} |
 | Image bytes transferred by a reload of home (same browser) | ${reloadKb} KB; ${median(reloadDownloads)} images downloaded again | no thumbnail downloaded again | ${median(reloadDownloads) === 0 ? "pass" : "FAIL"} |
-| Largest contentful paint of home | ${lcp} ms | ≤ 1000 ms | ${lcp <= 1000 ? "pass" : "FAIL"} |
+| Largest contentful paint of home | ${lcp} ms | ≤ ${lcpBudgetMs} ms | ${lcp <= lcpBudgetMs ? "pass" : "FAIL"} |
 | Largest contentful paint of a static page of the same first-screen thumbnails, same origin, same run | ${staticLcp} ms | — | — |
 | Home's LCP ÷ the static page's | ${lcpRatio} × | ≤ 1.5 × | ${lcpRatio <= 1.5 ? "pass" : "FAIL"} |
 
