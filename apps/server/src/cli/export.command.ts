@@ -38,7 +38,7 @@ export const exportCommand = {
         blobStore,
         tempDir: path.join(config.dataDir, "uploads"),
       });
-      const summary = await exporter.write(fs.createWriteStream(partial));
+      const summary = await exporter.write(fs.createWriteStream(partial), { outputIsFinal: true });
       await fsp.rename(partial, file);
       const megabytes = (summary.photoBytes / 1024 / 1024).toFixed(1);
       out(

@@ -86,7 +86,7 @@ describe("ZipWriter", () => {
 
   it("writes ZIP64 fields and end records that a reader follows, as an archive past 4 GiB needs", async () => {
     const output = sink();
-    const zip = new ZipWriter(output.stream, true);
+    const zip = new ZipWriter(output.stream, { forceZip64: true });
     const photo = randomBytes(70_000);
     await zip.add("a.jpg", photo, { mtime, compress: false });
     await zip.add("b.txt", Buffer.from("second entry ".repeat(100)), { mtime, compress: true });

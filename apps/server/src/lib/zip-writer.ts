@@ -50,11 +50,25 @@ export class ZipWriter {
   private busy = false;
   private finished = false;
 
+  private readonly forceZip64: boolean;
+  private readonly releaseChunk: ((chunk: Buffer) => void) | undefined;
+
   constructor(
     private readonly output: Writable,
-    /** Tests only: ZIP64 fields on every entry and at the end, as an archive past 4 GiB has them. */
-    private readonly forceZip64 = false,
-  ) {}
+    options: {
+      /** Tests only: ZIP64 fields on every entry and at the end, as an archive past 4 GiB has them. */
+      forceZip64?: boolean;
+      /**
+       * Called with each chunk of a stored entry once the output has called back for it, so its
+       * buffer can be reused. Only for an output that is done with a chunk when it calls back (a
+       * file, a socket, an HTTP response), never a transform that passes chunks on to a reader.
+       */
+      releaseChunk?: (chunk: Buffer) => void;
+    } = {},
+  ) {
+    this.forceZip64 = options.forceZip64 ?? false;
+    this.releaseChunk = options.releaseChunk;
+  }
 
   /** Writes one entry from its bytes; resolves once they are all handed to the output. Entries are added one at a time. */
   async add(name: string, content: Readable | AsyncIterable<Buffer | string> | Buffer, options: ZipEntryOptions): Promise<void> {
@@ -115,7 +129,7 @@ export class ZipWriter {
         const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
         crc = zlib.crc32(bytes, crc);
         size += bytes.length;
-        await this.write(bytes);
+        await this.write(bytes, this.releaseChunk);
       }
       compressedSize = size;
     } else {
@@ -147,10 +161,10 @@ export class ZipWriter {
     this.records.push(record);
   }
 
-  private async write(bytes: Buffer): Promise<void> {
+  private async write(bytes: Buffer, written?: (bytes: Buffer) => void): Promise<void> {
     this.offset += bytes.length;
     if (this.output.destroyed) throw new Error("the output was closed");
-    this.output.write(bytes);
+    this.output.write(bytes, written && (() => written(bytes)));
     // The output's own high-water mark (16 KiB for a file) would make every chunk wait a turn of the
     // event loop; up to `bufferedBytes` may wait in it instead, which still bounds the memory.
     if (this.output.writableLength > bufferedBytes) await drained(this.output);

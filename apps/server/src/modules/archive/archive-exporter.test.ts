@@ -1,17 +1,17 @@
 import { createWriteStream } from "node:fs";
+import { buffer } from "node:stream/consumers";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { buffer } from "node:stream/consumers";
 import type { Memory } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import yauzl from "yauzl";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { serviceRoleToken } from "../../../test/service-token";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
+import { zipEntries } from "../../../test/zip-entries";
 import { exportCommand } from "../../cli/export.command";
 import { type DatabaseHandle, openDatabase } from "../../db/database";
 import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
@@ -27,30 +27,6 @@ import { MemoriesRepository } from "../memories";
 const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v1.schema.json");
 
 /** Every entry of a ZIP file by name, with its bytes. */
-async function unzip(file: string): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, validateEntrySizes: true }, (error, opened) =>
-      error ? reject(error) : resolve(opened),
-    ),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        void buffer(stream).then((bytes) => {
-          entries.set(entry.fileName, bytes);
-          zip.readEntry();
-        }, reject);
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return entries;
-}
-
 const storages = ["local disk", "S3 (s3rver)"] as const;
 const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
 
@@ -120,7 +96,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     expect(summary).toMatch(/^Exported 5 memories and 2 photos \(/);
     expect(await fs.readdir(workDir)).toEqual(["memories.zip"]);
 
-    const entries = await unzip(file);
+    const entries = await zipEntries(file);
     const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
     expect(manifest.members).toEqual(
       expect.arrayContaining([
@@ -182,7 +158,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     } finally {
       await store.close();
     }
-    const entries = await unzip(file);
+    const entries = await zipEntries(file);
     const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
     expect(new Set(manifest.memories.map((memory) => memory.id)).size).toBe(5);
     expect([...entries.keys()].filter((name) => name.startsWith("memories/"))).toHaveLength(5);
@@ -203,7 +179,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
 
     const file = path.join(workDir, "after-delete.zip");
     await run(file);
-    const manifest = ArchiveManifest.parse(JSON.parse((await unzip(file)).get("memory-box.json")!.toString()));
+    const manifest = ArchiveManifest.parse(JSON.parse((await zipEntries(file)).get("memory-box.json")!.toString()));
     expect(manifest.memories.find((memory) => memory.id === created.json<Memory>().id)).toMatchObject({
       user_id: null,
       display_name: "Unknown User",

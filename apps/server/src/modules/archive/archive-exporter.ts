@@ -3,6 +3,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Writable } from "node:stream";
+import { BufferPool } from "../../lib/buffer-pool";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { ownedTempName } from "../../lib/temp-files";
 import { ZipWriter } from "../../lib/zip-writer";
@@ -45,14 +46,20 @@ export class ArchiveExporter {
   /** One export at a time per server: a second download waits its turn rather than doubling the disk and network load. */
   private readonly turns = new ConcurrencyLimit(1);
 
-  write(output: Writable): Promise<ExportSummary> {
-    return this.turns.run(() => this.writeNow(output));
+  /**
+   * `outputIsFinal`: the output is a file, a socket or an HTTP response, done with each chunk when
+   * it calls back for it; the photos' read buffers are then reused (BufferPool), not one
+   * allocated per read. Leave it off for anything that hands chunks on to a reader (a transform).
+   */
+  write(output: Writable, options: { outputIsFinal?: boolean } = {}): Promise<ExportSummary> {
+    return this.turns.run(() => this.writeNow(output, options.outputIsFinal ?? false));
   }
 
-  private async writeNow(output: Writable): Promise<ExportSummary> {
+  private async writeNow(output: Writable, outputIsFinal: boolean): Promise<ExportSummary> {
     const exportedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const mtime = new Date(exportedAt);
-    const zip = new ZipWriter(output);
+    const pool = outputIsFinal ? new BufferPool(photoReadBytes) : undefined;
+    const zip = new ZipWriter(output, pool ? { releaseChunk: (chunk) => pool.release(chunk) } : {});
 
     await fsp.mkdir(this.deps.tempDir, { recursive: true });
     const jsonPath = path.join(this.deps.tempDir, ownedTempName(".json"));
@@ -83,7 +90,7 @@ export class ArchiveExporter {
         const openPhoto = () => {
           const key = photoKeys[photoIndex++];
           if (key === undefined) return undefined;
-          const opened = this.deps.blobStore.get(key, { readChunkBytes: photoReadBytes });
+          const opened = this.deps.blobStore.get(key, { readChunkBytes: photoReadBytes, ...(pool && { bufferPool: pool }) });
           // Its failure is reported where it is awaited; until then it must not count as unhandled.
           opened.catch(() => undefined);
           return opened;

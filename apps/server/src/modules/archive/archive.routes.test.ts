@@ -1,15 +1,36 @@
+import { once } from "node:events";
 import fs from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { ExportLink } from "@memory-box/contract";
 import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMember, type TestMember } from "../../../test/members";
+import sharp from "sharp";
+import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { TestClock } from "../../../test/auth-fixtures";
+import { zipEntries } from "../../../test/zip-entries";
+import { ArchiveManifest } from "./archive-format";
 
 // "Download everything": a member asks for a one-minute link, and the browser downloads the
 // archive from it. Every way to the download without a live member session is refused.
+
+/**
+ * A download read slowly, as over a slow network: the server's writes wait in its socket while
+ * the exporter goes on reading photos.
+ */
+async function slowDownload(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const response = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(url, resolve).on("error", reject));
+  const chunks: Buffer[] = [];
+  response.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    response.pause();
+    setTimeout(() => response.resume(), 1);
+  });
+  await once(response, "end");
+  return { status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) };
+}
 
 describe("downloading the archive", () => {
   let testApp: TestApp;
@@ -59,6 +80,48 @@ describe("downloading the archive", () => {
       }),
     );
     expect(names).toEqual(expect.arrayContaining(["memory-box.json", "index.html"]));
+  });
+
+  it("downloads over a real connection with the photos byte for byte, however many reads each takes", async () => {
+    // Photos of several 1 MiB reads each: the download reuses its read buffers once the
+    // connection has sent their bytes, and a buffer reused too early would show as changed bytes.
+    const photos = await Promise.all(
+      [0, 1, 2].map((seed) =>
+        sharp({
+          create: {
+            width: 2200,
+            height: 1600,
+            channels: 3,
+            background: { r: 40 * seed, g: 90, b: 160 },
+            noise: { type: "gaussian", mean: 128, sigma: 60 },
+          },
+        })
+          .jpeg({ quality: 98 })
+          .toBuffer(),
+      ),
+    );
+    expect(Math.min(...photos.map((photo) => photo.length))).toBeGreaterThan(2 * 1024 * 1024);
+    const ids: string[] = [];
+    for (const photo of photos) ids.push(await uploadPhotoAs(testApp, ann, photo));
+    const created = await testApp.app.inject({
+      method: "POST",
+      url: "/api/v1/memories",
+      headers: ann.headers,
+      payload: { title: "Big photos", photo_ids: ids },
+    });
+    expect(created.statusCode).toBe(201);
+
+    const address = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
+    const response = await slowDownload(`${address}${(await askForLink(ann)).url}`);
+    expect(response.status).toBe(200);
+    // The response is written by the exporter itself: the headers every answer carries are there too.
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["content-security-policy"]).toBeTruthy();
+    const entries = await zipEntries(response.body);
+    const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
+    const memory = manifest.memories.find((candidate) => candidate.title === "Big photos")!;
+    expect(memory.photos.map((photo) => photo.id)).toEqual(ids);
+    for (const [index, photo] of memory.photos.entries()) expect(entries.get(photo.file)?.equals(photos[index]!)).toBe(true);
   });
 
   it("refuses a download without a ticket, with a forged, expired or photo ticket, and after sign-out", async () => {

@@ -1,4 +1,5 @@
-import { PassThrough, type Readable } from "node:stream";
+import type { OutgoingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
 import { ApiError, ExportLink, ImportFormat, ImportProgress, ImportResult } from "@memory-box/contract";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -60,19 +61,22 @@ export const archiveRoutes: FastifyPluginAsyncZod<ArchiveRoutesOptions> = async 
     { schema: { tags: ["account"], summary: "The whole archive as a ZIP download", querystring: DownloadQuery } },
     async (request, reply) => {
       await options.authenticateDownload(request);
-      const body = new PassThrough();
-      // A failure mid-way ends the download unfinished: the browser reports it failed, never a whole-looking file.
-      options.exporter.write(body).catch((error: unknown) => {
-        request.log.error({ err: error }, "export failed");
-        body.destroy(error instanceof Error ? error : new Error("export failed"));
-      });
       const day = now().toISOString().slice(0, 10);
-      return reply
+      reply
         .header("content-type", "application/zip")
         .header("content-disposition", `attachment; filename="memory-box-${day}.zip"`)
         .header("cache-control", "no-store")
-        .header("x-content-type-options", "nosniff")
-        .send(body);
+        .header("x-content-type-options", "nosniff");
+      // Written straight into the response (with the headers set so far, the security headers
+      // included), not through a stream Fastify pipes: the response is done with each chunk when
+      // it calls back, so the photos' read buffers are reused (ArchiveExporter.write).
+      reply.hijack();
+      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+      // A failure mid-way ends the download unfinished: the browser reports it failed, never a whole-looking file.
+      options.exporter.write(reply.raw, { outputIsFinal: true }).catch((error: unknown) => {
+        request.log.error({ err: error }, "export failed");
+        reply.raw.destroy(error instanceof Error ? error : new Error("export failed"));
+      });
     },
   );
 

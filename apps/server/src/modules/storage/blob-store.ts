@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { AppError } from "../../errors";
+import type { BufferPool } from "../../lib/buffer-pool";
 import type { ByteRange, ByteRangeRequest } from "./byte-range";
 
 export type { ByteRange, ByteRangeRequest } from "./byte-range";
@@ -23,6 +24,11 @@ export interface GetBlobOptions {
    * such as the export goes several times faster with 1 MiB, at that much memory per open read.
    */
   readChunkBytes?: number;
+  /**
+   * Local storage only: whole-file reads go into buffers of this pool (of its size), and the
+   * reader gives each chunk back once it is done with its bytes (`BufferPool.release`).
+   */
+  bufferPool?: BufferPool;
 }
 
 export interface BlobContent {

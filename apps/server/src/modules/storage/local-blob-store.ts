@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import {
+  type FileHandle,
   access,
   lstat,
   mkdir,
@@ -25,6 +26,7 @@ import {
   type GetBlobOptions,
   type PutBlobOptions,
 } from "./blob-store";
+import type { BufferPool } from "../../lib/buffer-pool";
 import { removeLeftoverTempFiles, ownedTempName } from "../../lib/temp-files";
 import { resolveByteRange, validateByteRange } from "./byte-range";
 
@@ -109,10 +111,13 @@ export class LocalBlobStore implements BlobStore {
       if (!stats.isFile()) throw new BlobNotFoundError(key);
       const range = options.range && resolveByteRange(key, options.range, stats.size);
       const contentType = await readContentType(metadata, key);
-      const body = handle.createReadStream({
-        ...range,
-        ...(options.readChunkBytes ? { highWaterMark: options.readChunkBytes } : {}),
-      });
+      const body =
+        options.bufferPool && !range
+          ? pooledReadStream(handle, options.bufferPool)
+          : handle.createReadStream({
+              ...range,
+              ...(options.readChunkBytes ? { highWaterMark: options.readChunkBytes } : {}),
+            });
       const info: BlobInfo = { key, size: stats.size, contentType, lastModified: stats.mtime };
       return range ? { body, info, range } : { body, info };
     } catch (error) {
@@ -336,4 +341,33 @@ async function ifPresent<T>(operation: Promise<T>): Promise<T | null> {
 
 function isErrorCode(error: unknown, ...codes: string[]): boolean {
   return error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? "");
+}
+
+/** The whole file, read into the pool's buffers one after the other; the reader gives each back. */
+function pooledReadStream(handle: FileHandle, pool: BufferPool): Readable {
+  return new Readable({
+    highWaterMark: pool.size,
+    read() {
+      const buffer = pool.take();
+      handle.read(buffer, 0, buffer.length, null).then(
+        ({ bytesRead }) => {
+          if (bytesRead > 0) this.push(buffer.subarray(0, bytesRead));
+          else {
+            pool.release(buffer);
+            this.push(null);
+          }
+        },
+        (error: Error) => {
+          pool.release(buffer);
+          this.destroy(error);
+        },
+      );
+    },
+    destroy(error, callback) {
+      handle.close().then(
+        () => callback(error),
+        (closeError: Error) => callback(error ?? closeError),
+      );
+    },
+  });
 }
