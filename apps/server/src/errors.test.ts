@@ -1,7 +1,7 @@
 import Sqlite from "better-sqlite3";
 import { DatabaseError } from "pg";
 import { describe, expect, it } from "vitest";
-import { classifyError } from "./errors";
+import { AppError, classifyError } from "./errors";
 
 const fsError = (code: string) => Object.assign(new Error(`${code}: write`), { code });
 
@@ -27,5 +27,26 @@ describe("classifyError: running out of space", () => {
     const { error, unexpected } = classifyError(fsError("EACCES"));
     expect(error.code).toBe("unexpected_failure");
     expect(unexpected).toBe(true);
+  });
+});
+
+describe("AppError across bundles", () => {
+  // Each operator command is a bundle of its own, with its own copy of AppError; the CLI that
+  // loaded it must still tell an operator's mistake (printed) from a bug (thrown).
+  it("recognises an AppError made by another copy of the class, and nothing else", () => {
+    const fromAnotherCopy = Object.assign(new Error("No stored object has that key."), {
+      [Symbol.for("memory-box.AppError")]: true,
+    });
+    expect(fromAnotherCopy instanceof AppError).toBe(true);
+    expect(new AppError("object_not_found") instanceof AppError).toBe(true);
+    expect(new Error("a bug") instanceof AppError).toBe(false);
+    expect((null as unknown) instanceof AppError).toBe(false);
+  });
+
+  it("keeps the usual check for its subclasses", () => {
+    class ObjectNotFoundError extends AppError {}
+    expect(new AppError("object_not_found") instanceof ObjectNotFoundError).toBe(false);
+    expect(new ObjectNotFoundError("object_not_found") instanceof ObjectNotFoundError).toBe(true);
+    expect(new ObjectNotFoundError("object_not_found") instanceof AppError).toBe(true);
   });
 });

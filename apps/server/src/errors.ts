@@ -20,6 +20,8 @@ export interface AppErrorOptions extends ErrorOptions {
   headers?: Record<string, string>;
 }
 
+const appErrorBrand = Symbol.for("memory-box.AppError");
+
 /**
  * The one error type the HTTP layer answers in detail. Its code comes from the contract's
  * catalogue, which gives the status and a default message; each API's error renderer wraps it
@@ -42,6 +44,19 @@ export class AppError extends Error {
     this.extra = options.extra;
     this.headers = options.headers;
   }
+
+  /**
+   * Whether `error` is an AppError, also one made by another copy of this class: each operator
+   * command is a bundle of its own (apps/server/build.mjs), with its own copy.
+   */
+  static override [Symbol.hasInstance](error: unknown): boolean {
+    // Subclasses (BlobNotFoundError…) keep the usual check: only AppError itself looks for the brand.
+    if (this !== AppError) return Function.prototype[Symbol.hasInstance].call(this, error);
+    return typeof error === "object" && error !== null && appErrorBrand in error;
+  }
+
+  /** Set on every AppError; `Symbol.for` is the same in every bundle of the process. */
+  readonly [appErrorBrand] = true;
 }
 
 /**

@@ -23,12 +23,21 @@ export interface DatabaseFreeCommand {
   run(context: { args: string[]; out: (line: string) => void; config: Config }): Promise<void>;
 }
 
+const usageErrorBrand = Symbol.for("memory-box.UsageError");
+
 /** The operator typed something the command does not take; the CLI prints it and exits 1. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
   }
+
+  /** Also true for a UsageError of a command's own bundle (see AppError's). */
+  static override [Symbol.hasInstance](error: unknown): boolean {
+    return typeof error === "object" && error !== null && usageErrorBrand in error;
+  }
+
+  readonly [usageErrorBrand] = true;
 }
 
 /**

@@ -3,25 +3,21 @@ import { openDatabase } from "../db/database";
 import { migrateToLatest } from "../db/migrate";
 import { AppError } from "../errors";
 import { type Command, type DatabaseFreeCommand, UsageError } from "./command";
-import { backupCommand } from "./backup.command";
-import { exportCommand } from "./export.command";
-import { importCommand } from "./import.command";
-import { inviteCommand } from "./invite.command";
-import { mfaCommand } from "./mfa.command";
-import { reconcileCommand } from "./reconcile.command";
-import { restoreCommand } from "./restore.command";
-import { type ConfiguredCommandContext, serviceTokenCommand } from "./service-token.command";
+import type { ConfiguredCommandContext } from "./service-token.command";
 
-/** Every operator command by name; `node dist/cli.js <name> ...` runs one. */
-export const commands: Record<string, Command | DatabaseFreeCommand> = {
-  invite: inviteCommand,
-  "service-token": serviceTokenCommand,
-  reconcile: reconcileCommand,
-  mfa: mfaCommand,
-  export: exportCommand,
-  import: importCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
+/**
+ * Every operator command by name; `node dist/cli.js <name> ...` runs one. A command's code is
+ * loaded only when it runs: an export does not wait for the image library or the mailer to load.
+ */
+export const commands: Record<string, () => Promise<Command | DatabaseFreeCommand>> = {
+  invite: async () => (await import("./invite.command")).inviteCommand,
+  "service-token": async () => (await import("./service-token.command")).serviceTokenCommand,
+  reconcile: async () => (await import("./reconcile.command")).reconcileCommand,
+  mfa: async () => (await import("./mfa.command")).mfaCommand,
+  export: async () => (await import("./export.command")).exportCommand,
+  import: async () => (await import("./import.command")).importCommand,
+  backup: async () => (await import("./backup.command")).backupCommand,
+  restore: async () => (await import("./restore.command")).restoreCommand,
 };
 
 export interface CliIo {
@@ -37,13 +33,14 @@ export interface CliIo {
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
-  const command = name === undefined ? undefined : commands[name];
-  if (command === undefined) {
+  const load = name === undefined || !Object.hasOwn(commands, name) ? undefined : commands[name];
+  if (load === undefined) {
     io.err(name === undefined ? "Name a command." : `Unknown command "${name}".`);
     io.err(`Commands: ${Object.keys(commands).join(", ")}`);
     return 1;
   }
 
+  const command = await load();
   let config;
   try {
     config = loadConfig(io.env);

@@ -1,13 +1,6 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type * as ClientS3 from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { Upload } from "@aws-sdk/lib-storage";
 import type { Readable } from "node:stream";
 import { isValidBlobKey, validateBlobKey, validateBlobPrefix } from "../../lib/blob-key";
 import {
@@ -36,17 +29,41 @@ export interface S3BlobStoreOptions {
   listPageSize?: number | undefined;
 }
 
+type S3Sdk = typeof ClientS3;
+type S3Upload = typeof Upload;
+
+/**
+ * The AWS SDK, loaded on first use: it is a tenth of a second of start-up for every process, and
+ * an instance on local storage, or an operator command that touches no photo, never needs it.
+ */
+let sdk: Promise<{ s3: S3Sdk; Upload: S3Upload }> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]).then(([s3, storage]) => ({
+    s3,
+    Upload: storage.Upload,
+  })));
+
 export class S3BlobStore implements BlobStore {
   readonly bucket: string;
-  private readonly client: S3Client;
+  private connection: Promise<{ client: S3Client; s3: S3Sdk; Upload: S3Upload }> | undefined;
   private readonly keyPrefix: string;
   private readonly listPageSize: number | undefined;
 
-  constructor(options: S3BlobStoreOptions) {
+  constructor(private readonly options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
     this.keyPrefix = normalizeKeyPrefix(options.prefix);
     this.listPageSize = options.listPageSize;
-    this.client = new S3Client({
+  }
+
+  /** The SDK's client, made on first use. */
+  private s3() {
+    this.connection ??= loadSdk().then(({ s3, Upload }) => ({ client: this.createClient(s3.S3Client), s3, Upload }));
+    return this.connection;
+  }
+
+  private createClient(Client: typeof S3Client): S3Client {
+    const options = this.options;
+    return new Client({
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
@@ -63,10 +80,11 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, body: Readable | Buffer, options: PutBlobOptions = {}): Promise<BlobInfo> {
     validateBlobKey(key);
+    const { client, Upload } = await this.s3();
     // Upload (not PutObject) because a stream's length is usually unknown: it sends one
     // request for small bodies and a multipart upload, aborted on failure, for large ones.
     const upload = new Upload({
-      client: this.client,
+      client,
       params: { Bucket: this.bucket, Key: this.objectKey(key), Body: body, ContentType: options.contentType },
     });
     // When the body fails, Upload aborts the multipart upload and, should that abort fail
@@ -90,10 +108,11 @@ export class S3BlobStore implements BlobStore {
   async get(key: string, options: GetBlobOptions = {}): Promise<BlobContent> {
     validateBlobKey(key);
     if (options.range) validateByteRange(options.range);
+    const { client, s3 } = await this.s3();
     let output;
     try {
-      output = await this.client.send(
-        new GetObjectCommand({
+      output = await client.send(
+        new s3.GetObjectCommand({
           Bucket: this.bucket,
           Key: this.objectKey(key),
           Range: options.range && toRangeHeader(options.range),
@@ -122,8 +141,9 @@ export class S3BlobStore implements BlobStore {
 
   async stat(key: string): Promise<BlobInfo | null> {
     validateBlobKey(key);
+    const { client, s3 } = await this.s3();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const head = await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return {
         key,
         size: head.ContentLength ?? 0,
@@ -139,15 +159,17 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     validateBlobKey(key);
     // S3 answers 204 for a missing key too, which is the contract.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+    const { client, s3 } = await this.s3();
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
   }
 
   async *list(prefix: string): AsyncIterable<BlobInfo> {
     validateBlobPrefix(prefix);
+    const { client, s3 } = await this.s3();
     let continuationToken: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({
+      const page = await client.send(
+        new s3.ListObjectsV2Command({
           Bucket: this.bucket,
           Prefix: this.keyPrefix + prefix,
           ContinuationToken: continuationToken,
@@ -171,8 +193,9 @@ export class S3BlobStore implements BlobStore {
 
   async check(): Promise<void> {
     // One request that proves the endpoint, the credentials and the bucket all work.
+    const { client, s3 } = await this.s3();
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket }));
     } catch (error) {
       // A HEAD answer has no body, so the SDK's own message is often just "UnknownError".
       const status = statusOf(error);
@@ -183,7 +206,7 @@ export class S3BlobStore implements BlobStore {
 
   /** Closes the SDK's pooled connections, for a clean shutdown. */
   async close(): Promise<void> {
-    this.client.destroy();
+    (await this.connection)?.client.destroy();
   }
 
   private objectKey(key: string): string {
@@ -199,6 +222,8 @@ function normalizeKeyPrefix(prefix: string | undefined): string {
   return `${trimmed}/`;
 }
 
+/** The HTTP status of an S3 service error (every one carries `$metadata`), undefined for other failures. */
 function statusOf(error: unknown): number | undefined {
-  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+  if (typeof error !== "object" || error === null || !("$metadata" in error)) return undefined;
+  return (error as { $metadata: { httpStatusCode?: number } }).$metadata.httpStatusCode;
 }
