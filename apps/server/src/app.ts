@@ -36,6 +36,7 @@ import { createMailer } from "./modules/mail";
 import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
+import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
 import {
   type FileReconciliation,
   PhotoFilesReconciler,
@@ -235,6 +236,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(membersRoutes, { service: members, authenticate: authenticateMember });
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
+  const comments = new CommentsService({
+    comments: new CommentsRepository(database.db),
+    publish: (event) => events.publish(event),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember });
   await app.register(photoUploadRoutes, {
     service: photos,
     authenticate: authenticateMember,

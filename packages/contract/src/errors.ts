@@ -50,6 +50,10 @@ export const errorCatalogue = {
   unknown_photo: { status: 400, message: "A listed photo does not exist. Upload it first." },
   photo_in_use: { status: 409, message: "A listed photo belongs to another memory." },
 
+  // Comments and reactions (/api/v1/memories/{id}/comments, /reactions).
+  comment_not_found: { status: 404, message: "This comment does not exist any more." },
+  not_comment_author: { status: 403, message: "Only the member who wrote a comment can edit or delete it." },
+
   // Photos (/api/v1/photos and the signed photo URLs).
   file_required: { status: 400, message: "Upload the photo as multipart/form-data with a field named file." },
   one_file_per_upload: { status: 400, message: "Upload one photo per request; nothing was stored." },

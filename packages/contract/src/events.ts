@@ -6,13 +6,25 @@ import { z } from "zod";
  * `MemoryEventData`; its `id:` lets a reconnecting client resume. A message of type
  * `resyncEventType` (data `{}`) means "what you missed is no longer known: reload everything".
  */
-export const MemoryEventType = z.enum(["memory.created", "memory.updated", "memory.deleted", "profile.updated"]);
+export const MemoryEventType = z.enum([
+  "memory.created",
+  "memory.updated",
+  "memory.deleted",
+  "profile.updated",
+  "comment.created",
+  "comment.updated",
+  "comment.deleted",
+  "reaction.changed",
+]);
 export type MemoryEventType = z.infer<typeof MemoryEventType>;
 
 /** Something a member did that other members' screens should show at once. */
 export const MemoryEvent = z.object({
   type: MemoryEventType,
-  /** The memory's id; for `profile.updated` (a member's display name changed), the member's user id. */
+  /**
+   * The memory's id (for comments and reactions too: the memory they are on); for `profile.updated`
+   * (a member's display name changed), the member's user id.
+   */
   id: z.string().min(1),
   /** The member who did it (their user id). */
   actor: z.string().min(1),

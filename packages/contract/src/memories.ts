@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ReactionCount } from "./comments";
 
 /** Limits shared by the form and the server. */
 export const MemoryLimits = {
@@ -103,6 +104,10 @@ export const Memory = z.object({
   updated_at: z.string(),
   /** Increases with every change. Send it back as `If-Match` to refuse overwriting someone else's edit. */
   version: z.number().int(),
+  /** How many comments the memory has (comments and reactions do not change `version`). */
+  comment_count: z.number().int(),
+  /** Its reactions counted by emoji, in the reaction bar's order, none at zero; the member's own are at `/reactions`. */
+  reactions: z.array(ReactionCount),
 });
 export type Memory = z.infer<typeof Memory>;
 

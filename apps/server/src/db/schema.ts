@@ -23,6 +23,8 @@ export interface Database {
   memory_tags: MemoryTagsTable;
   memory_stats: MemoryStatsTable;
   photos: PhotosTable;
+  comments: CommentsTable;
+  reactions: ReactionsTable;
   buckets: BucketsTable;
 }
 
@@ -298,6 +300,26 @@ export interface PhotosTable {
   created_at: string;
 }
 export type PhotoRow = Selectable<PhotosTable>;
+
+/** A member's comment on a memory; goes with the memory. */
+export interface CommentsTable {
+  id: string;
+  memory_id: string;
+  /** The author; null once their account is deleted. Only the author edits or deletes it. */
+  user_id: string | null;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+export type CommentRow = Selectable<CommentsTable>;
+
+/** A member's reaction to a memory: one row per member, memory and emoji. */
+export interface ReactionsTable {
+  memory_id: string;
+  emoji: string;
+  user_id: string;
+  created_at: string;
+}
 export type NewPhotoRow = Insertable<PhotosTable>;
 
 export interface BucketsTable {

@@ -48,6 +48,8 @@ export function fakeMemory(overrides: Partial<Memory> = {}): Memory {
     created_at: "2024-06-01T10:00:00.000Z",
     updated_at: "2024-06-01T10:00:00.000Z",
     version: 1,
+    comment_count: 0,
+    reactions: [],
     ...overrides,
   };
 }

@@ -15,6 +15,7 @@ import * as addMemberRoles from "./2026_11_25_100000_add_member_roles";
 import * as addMfaFactors from "./2026_11_25_110000_add_mfa_factors";
 import * as addPasskeys from "./2026_11_25_120000_add_passkeys";
 import * as indexMemoryMonthDay from "./2026_11_26_100000_index_memory_month_day";
+import * as addCommentsAndReactions from "./2026_11_26_120000_add_comments_and_reactions";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_25_110000_add_mfa_factors": addMfaFactors,
   "2026_11_25_120000_add_passkeys": addPasskeys,
   "2026_11_26_100000_index_memory_month_day": indexMemoryMonthDay,
+  "2026_11_26_120000_add_comments_and_reactions": addCommentsAndReactions,
 };

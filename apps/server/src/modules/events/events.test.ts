@@ -110,6 +110,49 @@ describe.each(testEngines)("live events on %s", (engine) => {
     await stream.close();
   });
 
+  it("tells a member of the other member's comments and reactions on a memory, and of nothing that changed nothing", async () => {
+    const memory = (
+      await testApp.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: ann.headers,
+        payload: { title: "Talked about" },
+      })
+    ).json<Memory>();
+    const stream = await openStream(baseUrl, ann);
+    const ask = (method: "POST" | "PATCH" | "PUT" | "DELETE", path: string, payload?: object) =>
+      testApp.app.inject({
+        method,
+        url: `/api/v1/memories/${memory.id}${path}`,
+        headers: ben.headers,
+        ...(payload ? { payload } : {}),
+      });
+    const heart = `/reactions/${encodeURIComponent("❤️")}`;
+
+    const comment = (await ask("POST", "/comments", { body: "Lovely" })).json<{ id: string }>();
+    await ask("PATCH", `/comments/${comment.id}`, { body: "Lovely!" });
+    await ask("PATCH", `/comments/${comment.id}`, { body: "Lovely!" });
+    await ask("DELETE", `/comments/${comment.id}`);
+    await ask("PUT", heart);
+    await ask("PUT", heart);
+    await ask("DELETE", heart);
+    await ask("DELETE", heart);
+    await stream.waitFor(
+      (event) => event.event === "reaction.changed" && stream.events.filter((e) => e.event === event.event).length === 2,
+    );
+    // Give a stray event time to arrive: an unchanged edit or a repeated reaction must not publish.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stream.events.map((event) => event.event)).toEqual([
+      "comment.created",
+      "comment.updated",
+      "comment.deleted",
+      "reaction.changed",
+      "reaction.changed",
+    ]);
+    for (const event of stream.events) expect(JSON.parse(event.data)).toEqual({ id: memory.id, actor: ben.userId });
+    await stream.close();
+  });
+
   it("tells a member when the other renamed themselves, so greetings and cards follow", async () => {
     const stream = await openStream(baseUrl, ann);
     const renamed = await testApp.app.inject({

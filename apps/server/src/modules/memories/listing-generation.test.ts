@@ -11,12 +11,14 @@ import { sortKey } from "./memories.repository";
  * whoever makes it (the service, the CLI, a restore, another process), because pages and counts
  * are kept per generation. A page shows each memory's fields and author, its tags in order, and
  * its attached photos; each kind of write to those is made here straight in SQL, past the
- * service, and must move the generation. Uploads not yet attached show nowhere and must not.
+ * service, and must move the generation; so must a comment or reaction added or removed (a page shows
+ * their counts). Uploads not yet attached show nowhere and must not, nor a comment's text.
  */
 describe.each(testEngines)("every write a list page can show moves the generation, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   const userId = randomUUID();
   const memoryId = randomUUID();
+  const commentId = randomUUID();
   const createdAt = "2026-01-01T00:00:00.000Z";
 
   beforeAll(async () => {
@@ -182,6 +184,32 @@ describe.each(testEngines)("every write a list page can show moves the generatio
           .execute();
       },
     ],
+    [
+      "a comment added",
+      () =>
+        database.db
+          .insertInto("comments")
+          .values({
+            id: commentId,
+            memory_id: memoryId,
+            user_id: userId,
+            body: "Hi",
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
+          .execute(),
+    ],
+    ["a comment deleted", () => database.db.deleteFrom("comments").where("id", "=", commentId).execute()],
+    [
+      "a reaction added",
+      () =>
+        database.db
+          .insertInto("reactions")
+          .values({ memory_id: memoryId, user_id: userId, emoji: "❤️", created_at: createdAt })
+          .execute(),
+    ],
+    ["a reaction changed", () => database.db.updateTable("reactions").set({ emoji: "🎉" }).execute()],
+    ["a reaction removed", () => database.db.deleteFrom("reactions").execute()],
     ["a memory deleted", () => database.db.deleteFrom("memories").where("title", "=", "Picnic").execute()],
   ];
 
@@ -191,6 +219,23 @@ describe.each(testEngines)("every write a list page can show moves the generatio
     const returned = await write();
     const baseline = typeof returned === "number" ? returned : before;
     expect(await generation()).toBeGreaterThan(baseline);
+  });
+
+  it("but not a comment's text, which a page does not show", async () => {
+    await database.db
+      .insertInto("comments")
+      .values({
+        id: randomUUID(),
+        memory_id: memoryId,
+        user_id: userId,
+        body: "Hi",
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .execute();
+    const before = await generation();
+    await database.db.updateTable("comments").set({ body: "Hello", updated_at: "2026-03-01T00:00:00.000Z" }).execute();
+    expect(await generation()).toBe(before);
   });
 
   it("but not an upload that no memory shows yet", async () => {

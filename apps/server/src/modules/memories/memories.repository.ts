@@ -10,7 +10,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 type MemoryRowWithNames = MemoryRow & { display_name: string | null; editor_display_name: string | null };
 
 /** A list page's row as the database answers it, before its JSON arrays are read. */
-type ListedRow = Omit<MemoryRowWithNames, "search_text"> & { tags_json: unknown; photos_json: unknown };
+type ListedRow = Omit<MemoryRowWithNames, "search_text"> & {
+  tags_json: unknown;
+  photos_json: unknown;
+  comment_count: number;
+  reactions_json: unknown;
+};
 
 export interface MemoryRecord extends MemoryRowWithNames {
   tags: string[];
@@ -23,10 +28,13 @@ export type ListedPhoto = Pick<
   "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
 >;
 
-/** A memory as a list page shows it: its row (but the search text) with names, tags and photos. */
+/** A memory as a list page shows it: its row (but the search text) with names, tags, photos and counts. */
 export interface ListedMemory extends Omit<MemoryRowWithNames, "search_text"> {
   tags: string[];
   photos: ListedPhoto[];
+  comment_count: number;
+  /** Members who reacted, by emoji (in no particular order). */
+  reactions: { emoji: string; count: number }[];
 }
 
 /** The photo fields a list page reads, in the order they are aggregated. */
@@ -69,7 +77,8 @@ const trigramLength = 3;
 /**
  * Memories with their tags and photos. A list page is one query whatever its size: each memory's
  * tags and photos come with it as JSON arrays (json_group_array on SQLite, json_agg on
- * PostgreSQL). One memory read for an edit is three (its row, its tags, its photos).
+ * PostgreSQL), and its comment and reaction counts as a number and an array, each from a range of
+ * its own index. One memory read for an edit is three (its row, its tags, its photos).
  */
 export class MemoriesRepository {
   /** A list page's memories by id, built once (a named statement on PostgreSQL): the ids as one value. */
@@ -455,6 +464,12 @@ export class MemoriesRepository {
     const photos = postgres
       ? sql<unknown>`coalesce((select json_agg(json_build_object(${photoFields}) order by photos.position) from photos where photos.memory_id = memories.id), '[]'::json)`
       : sql<unknown>`(select json_group_array(json_object(${photoFields}) order by photos.position) from photos where photos.memory_id = memories.id)`;
+    const commentCount = postgres
+      ? sql<number>`(select count(*)::int from comments where comments.memory_id = memories.id)`
+      : sql<number>`(select count(*) from comments where comments.memory_id = memories.id)`;
+    const reactions = postgres
+      ? sql<unknown>`coalesce((select json_agg(json_build_object('emoji', counted.emoji, 'count', counted.count)) from (select emoji, count(*)::int as count from reactions where reactions.memory_id = memories.id group by emoji) as counted), '[]'::json)`
+      : sql<unknown>`(select json_group_array(json_object('emoji', counted.emoji, 'count', counted.count)) from (select emoji, count(*) as count from reactions where reactions.memory_id = memories.id group by emoji) as counted)`;
     return [
       "memories.id",
       "memories.title",
@@ -470,16 +485,19 @@ export class MemoriesRepository {
       "editors.display_name as editor_display_name",
       tags.as("tags_json"),
       photos.as("photos_json"),
+      commentCount.as("comment_count"),
+      reactions.as("reactions_json"),
     ] as const;
   }
 
   /** A list row with its JSON arrays read (PostgreSQL's driver parses json; SQLite answers text). */
   private listed(row: ListedRow): ListedMemory {
-    const { tags_json, photos_json, ...memory } = row;
+    const { tags_json, photos_json, reactions_json, ...memory } = row;
     return {
       ...memory,
-      tags: (typeof tags_json === "string" ? JSON.parse(tags_json) : tags_json) as string[],
-      photos: (typeof photos_json === "string" ? JSON.parse(photos_json) : photos_json) as ListedPhoto[],
+      tags: readJson<string[]>(tags_json),
+      photos: readJson<ListedPhoto[]>(photos_json),
+      reactions: readJson<{ emoji: string; count: number }[]>(reactions_json),
     };
   }
 
@@ -504,6 +522,11 @@ export class MemoriesRepository {
       photos: photosOf.get(row.id) ?? [],
     }));
   }
+}
+
+/** A JSON column: PostgreSQL's driver parses json, SQLite answers text. */
+function readJson<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }
 
 /** The tag filter as stored in `memory_tags.tag_key`, or undefined for none. */

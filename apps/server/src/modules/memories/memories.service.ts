@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type {
-  Memory,
-  MemoryEvent,
-  MemoryNeighbours,
-  MemoryPage,
-  OnThisDay,
-  ParsedMemoryInput,
-  Photo,
-  TagList,
+import {
+  inReactionOrder,
+  type Memory,
+  type MemoryEvent,
+  type MemoryNeighbours,
+  type MemoryPage,
+  type OnThisDay,
+  type ParsedMemoryInput,
+  type Photo,
+  type TagList,
 } from "@memory-box/contract";
 import type { Transaction } from "kysely";
 import { AppError } from "../../errors";
@@ -263,8 +264,9 @@ export class MemoriesService {
     return { previous: previous ?? null, next: next ?? null };
   }
 
+  /** One memory as a list page shows it (one query, counts included). */
   async get(id: string): Promise<Memory> {
-    const record = await this.deps.memories.findById(id);
+    const [record] = await this.deps.memories.findManyInOrder([id]);
     if (!record) throw memoryNotFound();
     return this.present(record);
   }
@@ -356,6 +358,8 @@ export class MemoriesService {
       created_at: record.created_at,
       updated_at: record.updated_at,
       version: record.version,
+      comment_count: record.comment_count,
+      reactions: inReactionOrder(record.reactions),
     };
   }
 }

@@ -1,0 +1,95 @@
+import type { Kysely } from "kysely";
+import type { CommentRow, Database } from "../../db/schema";
+
+/** A comment with its author's display name as it is now. */
+export type CommentWithAuthor = CommentRow & { display_name: string | null };
+
+/** A memory's reactions by emoji, and whether one member is among them. */
+export interface ReactionTally {
+  emoji: string;
+  count: number;
+  mine: boolean;
+}
+
+/** Comments and reactions on memories. Counts for list pages are read with the pages (memories.repository.ts). */
+export class CommentsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async memoryExists(memoryId: string): Promise<boolean> {
+    const row = await this.db.selectFrom("memories").select("id").where("id", "=", memoryId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** A memory's comments, oldest first (from comments_memory_idx). */
+  async list(memoryId: string): Promise<CommentWithAuthor[]> {
+    return this.selectWithAuthor()
+      .where("comments.memory_id", "=", memoryId)
+      .orderBy("comments.created_at")
+      .orderBy("comments.id")
+      .execute();
+  }
+
+  async find(memoryId: string, commentId: string): Promise<CommentWithAuthor | undefined> {
+    return this.selectWithAuthor()
+      .where("comments.id", "=", commentId)
+      .where("comments.memory_id", "=", memoryId)
+      .executeTakeFirst();
+  }
+
+  async insert(comment: CommentRow): Promise<void> {
+    await this.db.insertInto("comments").values(comment).execute();
+  }
+
+  async updateBody(commentId: string, body: string, updatedAt: string): Promise<void> {
+    await this.db.updateTable("comments").set({ body, updated_at: updatedAt }).where("id", "=", commentId).execute();
+  }
+
+  async delete(commentId: string): Promise<boolean> {
+    const result = await this.db.deleteFrom("comments").where("id", "=", commentId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Counts by emoji (in no particular order), from one range of reactions_pk. */
+  async reactions(memoryId: string, userId: string): Promise<ReactionTally[]> {
+    const rows = await this.db
+      .selectFrom("reactions")
+      .select((eb) => [
+        "emoji",
+        eb.fn.countAll<number | string>().as("count"),
+        eb.fn.max(eb.case().when("user_id", "=", userId).then(1).else(0).end()).as("mine"),
+      ])
+      .where("memory_id", "=", memoryId)
+      .groupBy("emoji")
+      .execute();
+    return rows.map((row) => ({ emoji: row.emoji, count: Number(row.count), mine: Number(row.mine) === 1 }));
+  }
+
+  /** False when the member had reacted so already. */
+  async addReaction(memoryId: string, userId: string, emoji: string, createdAt: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto("reactions")
+      .values({ memory_id: memoryId, user_id: userId, emoji, created_at: createdAt })
+      .onConflict((conflict) => conflict.columns(["memory_id", "emoji", "user_id"]).doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  /** False when the member had not reacted so. */
+  async removeReaction(memoryId: string, userId: string, emoji: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom("reactions")
+      .where("memory_id", "=", memoryId)
+      .where("user_id", "=", userId)
+      .where("emoji", "=", emoji)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  private selectWithAuthor() {
+    return this.db
+      .selectFrom("comments")
+      .leftJoin("profiles", "profiles.user_id", "comments.user_id")
+      .selectAll("comments")
+      .select("profiles.display_name");
+  }
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import {
+  type Comment,
+  type CommentList,
+  inReactionOrder,
+  type MemoryEvent,
+  type ParsedCommentInput,
+  type ReactionEmoji,
+  type ReactionList,
+} from "@memory-box/contract";
+import { AppError } from "../../errors";
+import type { CommentsRepository, CommentWithAuthor } from "./comments.repository";
+
+export interface Actor {
+  userId: string;
+}
+
+export interface CommentsServiceDeps {
+  comments: CommentsRepository;
+  publish: (event: MemoryEvent) => void;
+  now?: () => Date;
+}
+
+/**
+ * Comments and reactions on the shared collection's memories (ADR 0030). Every member may comment
+ * on and react to every memory; a comment is edited or deleted only by the member who wrote it.
+ * Each change is published, so the other members' open screens follow.
+ */
+export class CommentsService {
+  constructor(private readonly deps: CommentsServiceDeps) {}
+
+  private now(): string {
+    return (this.deps.now?.() ?? new Date()).toISOString();
+  }
+
+  async list(memoryId: string): Promise<CommentList> {
+    const comments = await this.deps.comments.list(memoryId);
+    // No comments may also mean no memory: only then is it worth asking.
+    if (comments.length === 0) await this.assertMemory(memoryId);
+    return { comments: comments.map(present) };
+  }
+
+  async create(actor: Actor, memoryId: string, input: ParsedCommentInput): Promise<Comment> {
+    await this.assertMemory(memoryId);
+    const now = this.now();
+    const id = randomUUID();
+    await this.deps.comments.insert({
+      id,
+      memory_id: memoryId,
+      user_id: actor.userId,
+      body: input.body,
+      created_at: now,
+      updated_at: now,
+    });
+    this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId });
+    return present(await this.found(memoryId, id));
+  }
+
+  /** The author's new text; the same text again changes nothing (and `updated_at` stays). */
+  async update(actor: Actor, memoryId: string, commentId: string, input: ParsedCommentInput): Promise<Comment> {
+    const comment = await this.ownComment(actor, memoryId, commentId);
+    if (comment.body === input.body) return present(comment);
+    await this.deps.comments.updateBody(commentId, input.body, this.now());
+    this.deps.publish({ type: "comment.updated", id: memoryId, actor: actor.userId });
+    return present(await this.found(memoryId, commentId));
+  }
+
+  async remove(actor: Actor, memoryId: string, commentId: string): Promise<void> {
+    await this.ownComment(actor, memoryId, commentId);
+    if (!(await this.deps.comments.delete(commentId))) throw new AppError("comment_not_found");
+    this.deps.publish({ type: "comment.deleted", id: memoryId, actor: actor.userId });
+  }
+
+  async reactions(actor: Actor, memoryId: string): Promise<ReactionList> {
+    const tallies = await this.deps.comments.reactions(memoryId, actor.userId);
+    if (tallies.length === 0) await this.assertMemory(memoryId);
+    return { reactions: inReactionOrder(tallies) };
+  }
+
+  /** Idempotent: reacting again with the same emoji keeps the one reaction. */
+  async react(actor: Actor, memoryId: string, emoji: ReactionEmoji): Promise<ReactionList> {
+    await this.assertMemory(memoryId);
+    if (await this.deps.comments.addReaction(memoryId, actor.userId, emoji, this.now())) {
+      this.deps.publish({ type: "reaction.changed", id: memoryId, actor: actor.userId });
+    }
+    return this.reactions(actor, memoryId);
+  }
+
+  /** Idempotent: taking back a reaction the member does not have changes nothing. */
+  async unreact(actor: Actor, memoryId: string, emoji: ReactionEmoji): Promise<ReactionList> {
+    await this.assertMemory(memoryId);
+    if (await this.deps.comments.removeReaction(memoryId, actor.userId, emoji)) {
+      this.deps.publish({ type: "reaction.changed", id: memoryId, actor: actor.userId });
+    }
+    return this.reactions(actor, memoryId);
+  }
+
+  private async assertMemory(memoryId: string): Promise<void> {
+    if (!(await this.deps.comments.memoryExists(memoryId))) throw new AppError("memory_not_found");
+  }
+
+  /** The comment, or which of it and its memory is gone. */
+  private async found(memoryId: string, commentId: string): Promise<CommentWithAuthor> {
+    const comment = await this.deps.comments.find(memoryId, commentId);
+    if (comment) return comment;
+    await this.assertMemory(memoryId);
+    throw new AppError("comment_not_found");
+  }
+
+  private async ownComment(actor: Actor, memoryId: string, commentId: string): Promise<CommentWithAuthor> {
+    const comment = await this.found(memoryId, commentId);
+    if (comment.user_id !== actor.userId) throw new AppError("not_comment_author");
+    return comment;
+  }
+}
+
+function present(comment: CommentWithAuthor): Comment {
+  return {
+    id: comment.id,
+    memory_id: comment.memory_id,
+    user_id: comment.user_id,
+    author: comment.display_name === null ? null : { display_name: comment.display_name },
+    body: comment.body,
+    created_at: comment.created_at,
+    updated_at: comment.updated_at,
+  };
+}
