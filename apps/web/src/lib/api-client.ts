@@ -22,7 +22,7 @@ export interface FieldError {
 }
 
 export interface ApiRequest {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** JSON-encoded unless it is FormData (uploads). */
   body?: unknown;
   headers?: Record<string, string>;

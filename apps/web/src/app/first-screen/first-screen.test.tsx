@@ -25,6 +25,11 @@ function collection(): Memory[] {
       tags: ["travel", "food", "city", "summer", "friends", "trams"],
       profiles: { display_name: "Alex Doe" },
       photos: Array.from({ length: 6 }, (_, index) => fakePhoto({ width: 1200 + index, height: 800 })),
+      comment_count: 2,
+      reactions: [
+        { emoji: "❤️", count: 3 },
+        { emoji: "🎉", count: 1 },
+      ],
     }),
     fakeMemory({
       title: "Panorama",
@@ -32,8 +37,13 @@ function collection(): Memory[] {
       tags: ["hike"],
       photos: [fakePhoto({ width: 6000, height: 1000 })],
     }),
-    fakeMemory({ title: "Portrait", photos: [fakePhoto({ width: 800, height: 1200 })], profiles: null }),
-    fakeMemory({ title: "Two photos", photos: [fakePhoto(), fakePhoto()], tags: [] }),
+    fakeMemory({
+      title: "Portrait",
+      photos: [fakePhoto({ width: 800, height: 1200 })],
+      profiles: null,
+      reactions: [{ emoji: "😂", count: 1 }],
+    }),
+    fakeMemory({ title: "Two photos", photos: [fakePhoto(), fakePhoto()], tags: [], comment_count: 1 }),
     fakeMemory({ title: "<b>Not markup</b>", content: "<img src=x onerror=alert(1)>" }),
     ...Array.from({ length: 4 }, (_, index) =>
       fakeMemory({ title: `Filler ${index}`, photos: [fakePhoto(), fakePhoto(), fakePhoto()] }),

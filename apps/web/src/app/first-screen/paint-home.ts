@@ -6,6 +6,7 @@ import { authorName } from "@/features/memories/utils/author-name";
 import { cardPhotoLimit, firstScreenCards, lonePhotoShape, tagFilterLimit } from "@/features/memories/utils/card-layout";
 import { calendarDate } from "@/features/memories/utils/memory-dates";
 import { yearsAgoLabel } from "@/features/memories/utils/on-this-day";
+import { commentCountText, hasResponses } from "@/features/memories/utils/responses";
 import { thumbHashAverageColour } from "@/features/memories/utils/thumbhash";
 import type { StoredUser } from "@/lib/stored-session";
 import { userDisplayName } from "@/lib/user-name";
@@ -349,7 +350,27 @@ function card(document: Document, memory: Memory, eager: boolean): HTMLElement {
           ),
         ),
       photosGrid(document, memory.photos, eager),
+      responseCounts(document, memory),
     ),
+  );
+}
+
+/** `ResponseCounts`. */
+function responseCounts(document: Document, memory: Memory): HTMLElement | null {
+  if (!hasResponses(memory)) return null;
+  const d = (tag: string, attributes: Record<string, string | null | undefined>, ...children: Child[]) =>
+    h(document, tag, attributes, ...children);
+  return d(
+    "ul",
+    { "aria-label": "Comments and reactions", class: "flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground" },
+    memory.comment_count > 0 &&
+      d(
+        "li",
+        {},
+        d("span", { "aria-hidden": "true" }, `💬 ${memory.comment_count}`),
+        d("span", { class: "sr-only" }, commentCountText(memory.comment_count)),
+      ),
+    ...memory.reactions.map((reaction) => d("li", {}, `${reaction.emoji} ${reaction.count}`)),
   );
 }
 

@@ -9,12 +9,14 @@ import { MemoryDetails } from "@/features/memories/components/memory-details";
 import { MemoryEditor } from "@/features/memories/components/memory-editor";
 import { MemoryNeighboursNav } from "@/features/memories/components/memory-neighbours";
 import { MemoryNotFound } from "@/features/memories/components/memory-not-found";
+import { MemoryResponses } from "@/features/memories/components/memory-responses";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
 
 /**
  * One memory: its details, an inline edit form ("Edit"), deletion behind a confirmation
- * ("Delete", then home), and the way to the memories before and after it in the list. A memory that does not exist shows "Memory not found."; any other
+ * ("Delete", then home), the members' reactions and comments under it, and the way to the memories before
+ * and after it in the list. A memory that does not exist shows "Memory not found."; any other
  * failure to load it is reported and sends the person home.
  */
 export function MemoryDetailRoute() {
@@ -59,6 +61,7 @@ export function MemoryDetailRoute() {
             onDelete={() => setDeleteOpen(true)}
           />
         )}
+        {!editing && <MemoryResponses memory={memory} />}
         {!editing && neighbours.data && <MemoryNeighboursNav neighbours={neighbours.data} />}
       </main>
       <DeleteMemoryDialog

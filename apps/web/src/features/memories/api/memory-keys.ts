@@ -10,4 +10,7 @@ export const memoryKeys = {
   neighbourLists: () => [...memoryKeys.all, "neighbours"] as const,
   neighbours: (id: string) => [...memoryKeys.neighbourLists(), id] as const,
   onThisDay: (date: string) => [...memoryKeys.onThisDays(), date] as const,
+  /** A memory's comments, and its reactions with the member's own (per member, unlike the memory's counts). */
+  comments: (id: string) => [...memoryKeys.all, "comments", id] as const,
+  reactions: (id: string) => [...memoryKeys.all, "reactions", id] as const,
 };

@@ -10,6 +10,7 @@ import { paths } from "@/config/paths";
 import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-grid";
+import { ResponseCounts } from "@/features/memories/components/response-counts";
 import { authorName } from "@/features/memories/utils/author-name";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 
@@ -23,7 +24,7 @@ export interface MemoryCardProps {
  * One memory in the home grid. The title is the link to the detail page and stretches over the
  * whole card, photos included (they let clicks through to it), so the card is one link target;
  * the edit and delete buttons sit above it. Edit opens the memory form; delete asks for
- * confirmation first.
+ * confirmation first. Under the photos, its comment and reaction counts when it has any.
  */
 export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
   const [editing, setEditing] = useState(false);
@@ -85,6 +86,7 @@ export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
           </ul>
         )}
         <MemoryPhotosGrid photos={memory.photos} eager={eager} className="pointer-events-none" />
+        <ResponseCounts memory={memory} />
       </CardContent>
       <LazyMemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
     </Card>

@@ -50,6 +50,23 @@ describe("applyLiveEvent", () => {
     },
   );
 
+  it.each([
+    ["comment.created", memoryKeys.comments("m1")],
+    ["comment.updated", memoryKeys.comments("m1")],
+    ["comment.deleted", memoryKeys.comments("m1")],
+    ["reaction.changed", memoryKeys.reactions("m1")],
+  ])("refreshes the lists' counts, the memory and its %s, not the tags or another memory's", (type, changed) => {
+    const client = seededClient();
+    for (const id of ["m1", "m2"]) {
+      client.setQueryData(memoryKeys.comments(id), { comments: [] });
+      client.setQueryData(memoryKeys.reactions(id), { reactions: [] });
+    }
+
+    applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
+
+    expect(invalidated(client).sort()).toEqual([key(listKey), key(searchKey), key(memoryKeys.detail("m1")), key(changed)].sort());
+  });
+
   it("refreshes everything on resync", () => {
     const client = seededClient();
 

@@ -13,7 +13,7 @@ export const liveEventsPath = "/api/v1/events";
 
 /**
  * Keeps the memory screens current while someone else (or this member in another tab) adds,
- * edits or deletes: follows `GET /api/v1/events` and refetches what changed. Runs while signed
+ * edits or deletes, comments or reacts: follows `GET /api/v1/events` and refetches what changed. Runs while signed
  * in; reconnects with backoff (1 s → 30 s) and resumes from the last event id.
  */
 export function useLiveUpdates(): void {
@@ -75,6 +75,21 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   // A display name is on every card and detail page the member wrote or edited.
   if (type.data === "profile.updated") {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+    return;
+  }
+
+  // A comment or reaction changes the memory's counts (its cards, its page) and its comments or
+  // reactions; nothing a tag count or a neighbour shows.
+  if (type.data.startsWith("comment.") || type.data === "reaction.changed") {
+    void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
+    const data = MemoryEventData.safeParse(parseJson(event.data));
+    if (!data.success) return;
+    const { id } = data.data;
+    void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
+    void queryClient.invalidateQueries({
+      queryKey: type.data === "reaction.changed" ? memoryKeys.reactions(id) : memoryKeys.comments(id),
+    });
     return;
   }
 
