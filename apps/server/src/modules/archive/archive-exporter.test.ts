@@ -24,7 +24,7 @@ import { MemoriesRepository } from "../memories";
 // The archive of issue #15, written by `npm run export` against a running instance's database and
 // storage, and read back entry by entry as any unzip tool would.
 
-const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v1.schema.json");
+const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v2.schema.json");
 
 /** Every entry of a ZIP file by name, with its bytes. */
 const storages = ["local disk", "S3 (s3rver)"] as const;
@@ -82,6 +82,15 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
       expect(response.statusCode).toBe(201);
       memories.push(response.json<Memory>());
     }
+    const comment = await api(ben, "POST", `/api/v1/memories/${memories[0]!.id}/comments`, { body: "Best <day>" });
+    expect(comment.statusCode).toBe(201);
+    const reaction = await api(
+      ann,
+      "PUT",
+      `/api/v1/memories/${memories[0]!.id}/reactions/${encodeURIComponent("🎉")}`,
+      undefined,
+    );
+    expect(reaction.statusCode).toBe(200);
   });
   afterAll(async () => {
     await database?.destroy();
@@ -116,6 +125,10 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
       created_at: memories[0]!.created_at,
       updated_at: memories[0]!.updated_at,
     });
+    expect(manifest.version).toBe(2);
+    expect(picnic.comments).toEqual([expect.objectContaining({ user_id: ben.userId, display_name: "Ben", body: "Best <day>" })]);
+    expect(picnic.reactions).toEqual([{ emoji: "🎉", user_id: ann.userId }]);
+    expect(manifest.memories.find((memory) => memory.id === memories[1]!.id)).toMatchObject({ comments: [], reactions: [] });
     expect(picnic.photos.map((photo) => photo.position)).toEqual([0, 1]);
     for (const photo of picnic.photos) {
       // The pristine original, location and camera details included: the export is the members' own.
@@ -134,6 +147,8 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     const page = entries.get(`memories/${picnic.id}.html`)!.toString();
     expect(page).not.toContain("<by>");
     expect(page).toContain(`src="../${picnic.photos[0]!.file}"`);
+    expect(page).toContain("Best &#60;day&#62;");
+    expect(page).toContain("🎉 1");
 
     const everything = [...entries]
       .filter(([name]) => !name.startsWith("photos/"))
@@ -212,7 +227,7 @@ describe("the archive format", () => {
 
   it("needs the reader to know the format and version", () => {
     expect(
-      ArchiveManifest.safeParse({ format: "memory-box", version: 2, exported_at: "", members: [], memories: [] }).success,
+      ArchiveManifest.safeParse({ format: "memory-box", version: 3, exported_at: "", members: [], memories: [] }).success,
     ).toBe(false);
   });
 });

@@ -9,7 +9,8 @@ import { ownedTempName } from "../../lib/temp-files";
 import { ZipWriter } from "../../lib/zip-writer";
 import { photoBucket } from "../photos";
 import type { BlobContent, BlobStore } from "../storage";
-import { type ArchiveMemory, memoryPage, photoFile, unknownAuthor } from "./archive-format";
+import { inReactionOrder } from "@memory-box/contract";
+import { type ArchiveMemory, archiveVersion, memoryPage, photoFile, unknownAuthor } from "./archive-format";
 import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
 import type { MemoriesRepository, MemoryRecord } from "../memories";
 import type { ArchiveRepository } from "./archive.repository";
@@ -78,13 +79,17 @@ export class ArchiveExporter {
       }));
       await append(
         json,
-        `{"format":"memory-box","version":1,"exported_at":${JSON.stringify(exportedAt)},"members":${JSON.stringify(members)},"memories":[`,
+        `{"format":"memory-box","version":${archiveVersion},"exported_at":${JSON.stringify(exportedAt)},"members":${JSON.stringify(members)},"memories":[`,
       );
 
       let after: string | null = null;
       for (;;) {
         const rows: MemoryRecord[] = await this.deps.memories.pageById(after, this.deps.pageSize ?? 200);
         if (rows.length === 0) break;
+        const discussion = await this.discussionOf(
+          rows.map((row) => row.id),
+          new Map(members.map((member) => [member.id, member.display_name])),
+        );
         const photoKeys = rows.flatMap((row) => row.photos.map((photo) => `${photoBucket}/${photo.object_key}`));
         let photoIndex = 0;
         const openPhoto = () => {
@@ -97,7 +102,7 @@ export class ArchiveExporter {
         };
         nextPhoto = openPhoto();
         for (const row of rows) {
-          const memory = toArchiveMemory(row);
+          const memory = toArchiveMemory(row, discussion.get(row.id));
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           await append(index, renderIndexEntry(memory));
           summary.memories += 1;
@@ -134,9 +139,41 @@ export class ArchiveExporter {
       await Promise.all([fsp.rm(jsonPath, { force: true }), fsp.rm(indexPath, { force: true })]);
     }
   }
+
+  /** The comments and reactions of a page of memories, by memory, in two queries. */
+  private async discussionOf(memoryIds: string[], nameOf: Map<string, string>): Promise<Map<string, Discussion>> {
+    const [comments, reactions] = await Promise.all([
+      this.deps.archive.commentsOf(memoryIds),
+      this.deps.archive.reactionsOf(memoryIds),
+    ]);
+    const byMemory = new Map<string, Required<Discussion>>(memoryIds.map((id) => [id, { comments: [], reactions: [] }]));
+    for (const comment of comments) {
+      byMemory.get(comment.memory_id)?.comments.push({
+        id: comment.id,
+        user_id: comment.user_id,
+        display_name: (comment.user_id && nameOf.get(comment.user_id)) || unknownAuthor,
+        body: comment.body,
+        created_at: comment.created_at,
+        updated_at: comment.updated_at,
+      });
+    }
+    const stored = new Map<string, typeof reactions>();
+    for (const reaction of reactions) {
+      const list = stored.get(reaction.memory_id) ?? [];
+      list.push(reaction);
+      stored.set(reaction.memory_id, list);
+    }
+    for (const [memoryId, held] of byMemory) {
+      // Only the bar's emoji, in its order (anything else in the table was put there by hand).
+      held.reactions = inReactionOrder(stored.get(memoryId) ?? []).map(({ emoji, user_id }) => ({ emoji, user_id }));
+    }
+    return byMemory;
+  }
 }
 
-function toArchiveMemory(row: MemoryRecord): ArchiveMemory {
+type Discussion = Pick<ArchiveMemory, "comments" | "reactions">;
+
+function toArchiveMemory(row: MemoryRecord, discussion: Discussion = {}): ArchiveMemory {
   return {
     id: row.id,
     title: row.title,
@@ -157,6 +194,8 @@ function toArchiveMemory(row: MemoryRecord): ArchiveMemory {
       bytes: photo.bytes,
       file: photoFile(row.id, photo.id, photo.content_type),
     })),
+    comments: discussion.comments ?? [],
+    reactions: discussion.reactions ?? [],
   };
 }
 

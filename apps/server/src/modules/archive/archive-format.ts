@@ -1,10 +1,14 @@
+import { ReactionEmoji } from "@memory-box/contract";
 import { z } from "zod";
 
 /**
- * `memory-box.json`, version 1: the members and every memory of an instance, with where each
- * photo's original bytes are inside the archive. Described for other programs by
- * docs/formats/memory-box-v1.schema.json, which a test keeps equal to this schema.
+ * `memory-box.json`, version 2: the members and every memory of an instance with its comments and
+ * reactions, and where each photo's original bytes are inside the archive. Version 1 (written
+ * before comments existed) is the same without `comments` and `reactions`, and is still read.
+ * Described for other programs by docs/formats/memory-box-v2.schema.json, which a test keeps
+ * equal to this schema.
  */
+export const archiveVersion = 2;
 export const ArchivePhoto = z.object({
   id: z.uuid(),
   position: z.number().int().min(0).describe("Place in the memory's display order, from 0."),
@@ -17,6 +21,20 @@ export const ArchivePhoto = z.object({
     .string()
     .regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/)
     .describe("Path of the original's bytes inside the archive: byte for byte what the member uploaded."),
+});
+
+export const ArchiveComment = z.object({
+  id: z.uuid(),
+  user_id: z.uuid().nullable().describe("The author, one of members; null once their account was deleted."),
+  display_name: z.string().describe('The author\'s display name when exported; "Unknown User" without an author.'),
+  body: z.string().describe("The text, as the member wrote it."),
+  created_at: z.string().describe("ISO 8601."),
+  updated_at: z.string().describe("ISO 8601; equal to created_at until the comment was edited."),
+});
+
+export const ArchiveReaction = z.object({
+  emoji: ReactionEmoji,
+  user_id: z.uuid().describe("The member who reacted, one of members."),
 });
 
 export const ArchiveMemory = z.object({
@@ -34,6 +52,11 @@ export const ArchiveMemory = z.object({
   created_at: z.string().describe("ISO 8601."),
   updated_at: z.string().describe("ISO 8601."),
   photos: z.array(ArchivePhoto).describe("In display order."),
+  comments: z.array(ArchiveComment).optional().describe("Oldest first. Version 2; absent in version 1."),
+  reactions: z
+    .array(ArchiveReaction)
+    .optional()
+    .describe("One per member and emoji, in the reaction bar's order. Version 2; absent in version 1."),
 });
 
 export const ArchiveMember = z.object({
@@ -45,14 +68,18 @@ export const ArchiveMember = z.object({
 export const ArchiveManifest = z
   .object({
     format: z.literal("memory-box"),
-    version: z.literal(1).describe("Raised when fields are added; a reader refuses a version it does not know."),
+    version: z
+      .union([z.literal(1), z.literal(archiveVersion)])
+      .describe("Raised when fields are added; a reader refuses a version it does not know."),
     exported_at: z.string().describe("When the archive was written (ISO 8601)."),
     members: z.array(ArchiveMember),
     memories: z.array(ArchiveMemory),
   })
-  .describe("memory-box.json: the members and every memory of a Memory Box, version 1 (docs/formats/memory-box.md).");
+  .describe("memory-box.json: the members and every memory of a Memory Box, version 2 (docs/formats/memory-box.md).");
 
 export type ArchivePhoto = z.infer<typeof ArchivePhoto>;
+export type ArchiveComment = z.infer<typeof ArchiveComment>;
+export type ArchiveReaction = z.infer<typeof ArchiveReaction>;
 export type ArchiveMemory = z.infer<typeof ArchiveMemory>;
 export type ArchiveMember = z.infer<typeof ArchiveMember>;
 export type ArchiveManifest = z.infer<typeof ArchiveManifest>;

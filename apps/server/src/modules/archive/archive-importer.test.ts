@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
-import type { Memory, MemoryPage } from "@memory-box/contract";
+import type { CommentList, Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeZip } from "../../../test/dayone-export";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
@@ -75,7 +75,7 @@ describe.each(testEngines)("import on %s", (engine) => {
 
   /** Everything that says what the target holds: its rows and its stored files. */
   async function targetState() {
-    const count = async (table: "memories" | "photos" | "memory_tags") =>
+    const count = async (table: "memories" | "photos" | "memory_tags" | "comments" | "reactions") =>
       Number(
         (
           await targetDb.db
@@ -88,6 +88,8 @@ describe.each(testEngines)("import on %s", (engine) => {
       memories: await count("memories"),
       photos: await count("photos"),
       tags: await count("memory_tags"),
+      comments: await count("comments"),
+      reactions: await count("reactions"),
       files: await filesUnder(path.join(target.config.dataDir, "storage")),
     };
   }
@@ -121,6 +123,32 @@ describe.each(testEngines)("import on %s", (engine) => {
       });
       expect(response.statusCode).toBe(201);
       written.push(response.json<Memory>());
+    }
+    // The picnic's comments and reactions, by Ann and by Ben (who is no member of the target).
+    const picnicUrl = `/api/v1/memories/${written[0]!.id}`;
+    for (const [member, body] of [
+      [ann, "What a day"],
+      [ben, "  Next year again  "],
+    ] as const) {
+      const comment = await source.app.inject({
+        method: "POST",
+        url: `${picnicUrl}/comments`,
+        headers: member.headers,
+        payload: { body },
+      });
+      expect(comment.statusCode).toBe(201);
+    }
+    for (const [member, emoji] of [
+      [ann, "❤️"],
+      [ben, "❤️"],
+      [ann, "🎉"],
+    ] as const) {
+      const reaction = await source.app.inject({
+        method: "PUT",
+        url: `${picnicUrl}/reactions/${encodeURIComponent(emoji)}`,
+        headers: member.headers,
+      });
+      expect(reaction.statusCode).toBe(200);
     }
     archive = path.join(workDir, "memories.zip");
     await cli(source, exportCommand, archive);
@@ -162,6 +190,23 @@ describe.each(testEngines)("import on %s", (engine) => {
       expect(thumbnail.statusCode).toBe(200);
       expect(thumbnail.headers["content-type"]).toBe("image/webp");
     }
+    // The comments come along, oldest first: Ann's is hers here; Ben's stays, with no name.
+    // Reactions are their members' own: Ann's two come along, Ben's goes without him.
+    const comments = await target.app.inject({
+      method: "GET",
+      url: `/api/v1/memories/${picnic.id}/comments`,
+      headers: annThere.headers,
+    });
+    expect(comments.json<CommentList>().comments.map((comment) => [comment.body, comment.user_id, comment.author])).toEqual([
+      ["What a day", annThere.userId, { display_name: "Ann" }],
+      ["Next year again", null, null],
+    ]);
+    expect(picnic.comment_count).toBe(2);
+    expect(picnic.reactions).toEqual([
+      { emoji: "❤️", count: 1 },
+      { emoji: "🎉", count: 1 },
+    ]);
+
     // Ben is no member here: his memory stays, by "Unknown User".
     expect(imported.find((memory) => memory.id === written[1]!.id)).toMatchObject({ user_id: null, profiles: null });
     const search = await target.app.inject({ method: "GET", url: "/api/v1/memories?q=lake", headers: annThere.headers });
@@ -234,8 +279,8 @@ describe.each(testEngines)("import on %s", (engine) => {
       await writeZip(foreign, [["readme.txt", "hello"]]);
       expect(await refused(foreign)).toMatch(/not a Memory Box archive: it has no memory-box.json/);
       const newer = path.join(workDir, "newer.zip");
-      await writeZip(newer, [["memory-box.json", JSON.stringify({ format: "memory-box", version: 2, memories: [] })]]);
-      expect(await refused(newer)).toMatch(/version 2 of the format; this Memory Box reads version 1/);
+      await writeZip(newer, [["memory-box.json", JSON.stringify({ format: "memory-box", version: 3, memories: [] })]]);
+      expect(await refused(newer)).toMatch(/version 3 of the format; this Memory Box reads versions 1 to 2/);
     });
 
     it("an entry that climbs out of the archive (path traversal)", async () => {

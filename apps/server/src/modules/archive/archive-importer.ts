@@ -2,8 +2,14 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { type ImportProgress as ImportProgressJson, MemoryInput, MemoryLimits, type MemoryEvent } from "@memory-box/contract";
-import type { PhotoRow } from "../../db/schema";
+import {
+  CommentInput,
+  type ImportProgress as ImportProgressJson,
+  MemoryInput,
+  MemoryLimits,
+  type MemoryEvent,
+} from "@memory-box/contract";
+import type { CommentRow, PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { ownedTempName } from "../../lib/temp-files";
@@ -35,6 +41,10 @@ interface PlannedMemory {
   memory: ArchiveMemory;
   fields: { title: string; content: string | null; memory_date: string | null; tags: string[] };
   userId: string | null;
+  /** Its comments as rows here: authors matched by e-mail, none (no name shown) otherwise. */
+  comments: CommentRow[];
+  /** Its reactions by members found here; a reaction is its member's own and goes without them. */
+  reactions: { memory_id: string; emoji: string; user_id: string; created_at: string }[];
 }
 
 /**
@@ -101,6 +111,11 @@ export class ArchiveImporter {
           );
         }
         for (const row of stored) await this.deps.photos.insert(row, trx);
+        await this.deps.archive.insertDiscussion(
+          trx,
+          planned.flatMap((plan) => plan.comments),
+          planned.flatMap((plan) => plan.reactions),
+        );
       });
     } catch (error) {
       await this.deps.photoFiles.deleteFiles(stored);
@@ -119,7 +134,9 @@ export class ArchiveImporter {
     const { manifest } = source;
     const memoryIds = new Set<string>();
     const photoIds = new Set<string>();
+    const commentIds = new Set<string>();
     for (const memory of manifest.memories) {
+      checkDiscussion(memory, commentIds);
       const name = describe(memory);
       if (memoryIds.has(memory.id)) throw new ArchiveRefusedError(`${name} is in the archive twice.`);
       memoryIds.add(memory.id);
@@ -160,15 +177,40 @@ export class ArchiveImporter {
         `Photo ${first} of a new memory already belongs to another memory here: the archive does not fit this Memory Box.`,
       );
     }
+    const takenComments = await this.deps.archive.existingCommentIds(
+      fresh.flatMap((memory) => (memory.comments ?? []).map((comment) => comment.id)),
+    );
+    if (takenComments.size > 0) {
+      const [first] = takenComments;
+      throw new ArchiveRefusedError(
+        `Comment ${first} of a new memory is already on another memory here: the archive does not fit this Memory Box.`,
+      );
+    }
 
     const emailOf = new Map(manifest.members.map((member) => [member.id, member.email.toLowerCase()]));
     const userByEmail = await this.deps.archive.usersByEmail([...new Set(emailOf.values())]);
+    const memberHere = (archiveUserId: string | null) => {
+      const email = archiveUserId === null ? undefined : emailOf.get(archiveUserId);
+      return (email && userByEmail.get(email)) ?? null;
+    };
     return fresh.map((memory) => {
       const input = fieldsOf(memory);
-      const email = memory.user_id === null ? undefined : emailOf.get(memory.user_id);
-      const userId =
-        memory.user_id === null ? (options.authorOfUnattributed ?? null) : ((email && userByEmail.get(email)) ?? null);
-      return { memory, userId, fields: input };
+      const userId = memory.user_id === null ? (options.authorOfUnattributed ?? null) : memberHere(memory.user_id);
+      const comments = (memory.comments ?? []).map((comment) => ({
+        id: comment.id,
+        memory_id: memory.id,
+        user_id: memberHere(comment.user_id),
+        body: CommentInput.parse({ body: comment.body }).body,
+        created_at: comment.created_at,
+        updated_at: comment.updated_at,
+      }));
+      const reactions = (memory.reactions ?? []).flatMap((reaction) => {
+        const user = memberHere(reaction.user_id);
+        return user === null
+          ? []
+          : [{ memory_id: memory.id, emoji: reaction.emoji, user_id: user, created_at: memory.updated_at }];
+      });
+      return { memory, userId, fields: input, comments, reactions: uniqueReactions(reactions) };
     });
   }
 
@@ -202,6 +244,41 @@ function fieldsOf(memory: ArchiveMemory): PlannedMemory["fields"] {
   }
   const { title, content, memory_date, tags } = input.data;
   return { title, content, memory_date, tags: tags ?? [] };
+}
+
+/** A memory's comments and reactions against the comment form's rules (every memory of the archive, new or not). */
+function checkDiscussion(memory: ArchiveMemory, commentIds: Set<string>): void {
+  for (const comment of memory.comments ?? []) {
+    if (commentIds.has(comment.id))
+      throw new ArchiveRefusedError(`A comment on ${describe(memory)} (${comment.id}) is in the archive twice.`);
+    commentIds.add(comment.id);
+    const input = CommentInput.safeParse({ body: comment.body });
+    if (!input.success)
+      throw new ArchiveRefusedError(
+        `A comment on ${describe(memory)} cannot be kept here: its body ${input.error.issues[0]!.message}.`,
+      );
+    for (const date of [comment.created_at, comment.updated_at]) {
+      if (Number.isNaN(Date.parse(date)))
+        throw new ArchiveRefusedError(`A comment on ${describe(memory)} has a date that is not a date: ${JSON.stringify(date)}.`);
+    }
+  }
+  const reacted = new Set<string>();
+  for (const reaction of memory.reactions ?? []) {
+    const key = `${reaction.user_id} ${reaction.emoji}`;
+    if (reacted.has(key)) throw new ArchiveRefusedError(`A reaction on ${describe(memory)} is in the archive twice.`);
+    reacted.add(key);
+  }
+}
+
+/** Two members of the archive can be one member here (the same e-mail address): their reactions count once. */
+function uniqueReactions<T extends { emoji: string; user_id: string }>(reactions: T[]): T[] {
+  const seen = new Set<string>();
+  return reactions.filter((reaction) => {
+    const key = `${reaction.user_id} ${reaction.emoji}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function describe(memory: ArchiveMemory): string {

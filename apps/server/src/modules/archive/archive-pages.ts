@@ -41,8 +41,28 @@ export function renderMemoryPage(memory: ArchiveMemory): string {
 <p class="meta">${escape(when(memory))} · ${escape(memory.display_name)}</p>
 ${memory.content ? `<pre>${escape(memory.content)}</pre>` : ""}
 ${tags}
-${photos}`,
+${photos}
+${reactionsLine(memory)}${commentsList(memory)}`,
   );
+}
+
+/** "❤️ 2 · 🎉 1", or nothing. */
+function reactionsLine(memory: ArchiveMemory): string {
+  const counts = new Map<string, number>();
+  for (const reaction of memory.reactions ?? []) counts.set(reaction.emoji, (counts.get(reaction.emoji) ?? 0) + 1);
+  if (counts.size === 0) return "";
+  return `<p class="reactions">${[...counts].map(([emoji, count]) => `${escape(emoji)} ${count}`).join(" · ")}</p>\n`;
+}
+
+/** The comments, oldest first, each with its author and day, or nothing. */
+function commentsList(memory: ArchiveMemory): string {
+  const comments = memory.comments ?? [];
+  if (comments.length === 0) return "";
+  const items = comments.map(
+    (comment) =>
+      `<li><p class="meta">${escape(comment.display_name)} · ${escape(comment.created_at.slice(0, 10))}</p><pre>${escape(comment.body)}</pre></li>`,
+  );
+  return `<h2>Comments</h2>\n<ul class="comments">\n${items.join("\n")}\n</ul>\n`;
 }
 
 /** The first part of index.html: the archive's title and the start of its list. */

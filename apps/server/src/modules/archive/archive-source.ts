@@ -4,7 +4,7 @@ import type { ArchiveManifest } from "./archive-format";
 
 /**
  * An archive to import, whatever wrote it (a Memory Box export, a Day One export): its manifest in
- * the memory-box format, version 1, and the bytes of each photo it names. Readers check their own
+ * the memory-box format (docs/formats/memory-box.md), and the bytes of each photo it names. Readers check their own
  * container (entry names, sizes, bombs) before they return one; the importer checks the manifest's
  * rules and every photo's bytes as it reads them.
  */

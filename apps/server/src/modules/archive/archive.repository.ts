@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema";
+import type { CommentRow, Database } from "../../db/schema";
 
 /** The members an archive lists (its memories come from the memories module's `pageById`). */
 export class ArchiveRepository {
@@ -16,6 +16,41 @@ export class ArchiveRepository {
       .execute();
   }
 
+  /** The comments on these memories, each memory's oldest first. */
+  commentsOf(memoryIds: string[]): Promise<CommentRow[]> {
+    if (memoryIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("comments")
+      .selectAll()
+      .where("memory_id", "in", memoryIds)
+      .orderBy("memory_id")
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+  }
+
+  /** The reactions on these memories: who reacted to which with what. */
+  reactionsOf(memoryIds: string[]): Promise<{ memory_id: string; emoji: string; user_id: string }[]> {
+    if (memoryIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("reactions")
+      .select(["memory_id", "emoji", "user_id"])
+      .where("memory_id", "in", memoryIds)
+      .orderBy("memory_id")
+      .orderBy("user_id")
+      .execute();
+  }
+
+  /** Stores an archive's comments and reactions, inside the import's transaction. */
+  async insertDiscussion(
+    db: Kysely<Database>,
+    comments: CommentRow[],
+    reactions: { memory_id: string; emoji: string; user_id: string; created_at: string }[],
+  ): Promise<void> {
+    for (const batch of batches(comments, 100)) await db.insertInto("comments").values(batch).execute();
+    for (const batch of batches(reactions, 100)) await db.insertInto("reactions").values(batch).execute();
+  }
+
   /** Of these memory ids, those this instance holds. */
   existingMemoryIds(ids: string[]): Promise<Set<string>> {
     return this.existingIds("memories", ids);
@@ -26,7 +61,12 @@ export class ArchiveRepository {
     return this.existingIds("photos", ids);
   }
 
-  private async existingIds(table: "memories" | "photos", ids: string[]): Promise<Set<string>> {
+  /** Of these comment ids, those this instance holds. */
+  existingCommentIds(ids: string[]): Promise<Set<string>> {
+    return this.existingIds("comments", ids);
+  }
+
+  private async existingIds(table: "memories" | "photos" | "comments", ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const batch of batches(ids)) {
       const rows = await this.db.selectFrom(table).select("id").where("id", "in", batch).execute();

@@ -49,8 +49,14 @@ async function comparable(file: string) {
   try {
     const manifest = ArchiveManifest.parse(JSON.parse((await buffer(await zip.open("memory-box.json"))).toString()));
     const emailOf = new Map(manifest.members.map((member) => [member.id, member.email]));
+    const byEmail = (id: string | null) => (id === null ? null : (emailOf.get(id) ?? "?"));
     const memories = manifest.memories
-      .map((memory) => ({ ...memory, user_id: memory.user_id === null ? null : (emailOf.get(memory.user_id) ?? "?") }))
+      .map((memory) => ({
+        ...memory,
+        user_id: byEmail(memory.user_id),
+        comments: memory.comments?.map((comment) => ({ ...comment, user_id: byEmail(comment.user_id) })),
+        reactions: memory.reactions?.map((reaction) => ({ ...reaction, user_id: byEmail(reaction.user_id) })),
+      }))
       .sort((a, b) => a.id.localeCompare(b.id));
     const photos = new Map<string, Buffer>();
     for (const photo of memories.flatMap((memory) => memory.photos))
@@ -73,9 +79,14 @@ describe.runIf(testEngines.includes("postgres"))("moving between engines through
   let remote: Instance;
   let workDir: string;
 
-  const create = async (app: TestApp, member: TestMember, payload: object) => {
+  const create = async (app: TestApp, member: TestMember, payload: object): Promise<string> => {
     const response = await app.app.inject({ method: "POST", url: "/api/v1/memories", headers: member.headers, payload });
     expect(response.statusCode).toBe(201);
+    return response.json<{ id: string }>().id;
+  };
+  const send = async (app: TestApp, member: TestMember, method: "POST" | "PUT", url: string, payload?: object) => {
+    const response = await app.app.inject({ method, url, headers: member.headers, ...(payload && { payload }) });
+    expect(response.statusCode).toBeLessThan(300);
   };
 
   beforeAll(async () => {
@@ -87,13 +98,15 @@ describe.runIf(testEngines.includes("postgres"))("moving between engines through
       await uploadPhotoAs(local.app, local.ann, await rotatedCameraJpeg(twoTone(300, 200))),
       await uploadPhotoAs(local.app, local.ann, await rotatedCameraJpeg(twoTone(120, 160))),
     ];
-    await create(local.app, local.ann, {
+    const cafe = await create(local.app, local.ann, {
       title: "Café au bord du lac",
       content: "Ünïcödé\nand lines",
       memory_date: "2024-06-01",
       tags: ["Été", "Lake"],
       photo_ids: photos,
     });
+    await send(local.app, local.ben, "POST", `/api/v1/memories/${cafe}/comments`, { body: "Ünïcödé too ☕" });
+    await send(local.app, local.ann, "PUT", `/api/v1/memories/${cafe}/reactions/${encodeURIComponent("❤️")}`);
     await create(local.app, local.ben, { title: "Ben's day", tags: [] });
     await create(local.app, local.ann, { title: "Undated", content: null, memory_date: null });
   });
@@ -112,6 +125,8 @@ describe.runIf(testEngines.includes("postgres"))("moving between engines through
     await run(remote.app, exportCommand, second);
     const [before, after] = [await comparable(first), await comparable(second)];
     expect(after.memories).toEqual(before.memories);
+    expect(after.memories.flatMap((memory) => memory.comments ?? [])).toHaveLength(1);
+    expect(after.memories.flatMap((memory) => memory.reactions ?? [])).toEqual([{ emoji: "❤️", user_id: "ann@memory-box.test" }]);
     expect(after.members).toEqual(before.members);
     expect(after.photos.size).toBe(2);
     for (const [file, bytes] of before.photos) expect(after.photos.get(file)?.equals(bytes)).toBe(true);

@@ -1,6 +1,6 @@
 import { buffer } from "node:stream/consumers";
 import { ZipReader } from "../../lib/zip-reader";
-import { ArchiveManifest } from "./archive-format";
+import { ArchiveManifest, archiveVersion } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 
 export const manifestFile = "memory-box.json";
@@ -58,9 +58,9 @@ function parseManifest(json: unknown): ArchiveManifest {
   if (typeof header !== "object" || header === null || header.format !== "memory-box") {
     throw new ArchiveRefusedError(`This is not a Memory Box archive: ${manifestFile} does not say "format": "memory-box".`);
   }
-  if (header.version !== 1) {
+  if (header.version !== 1 && header.version !== archiveVersion) {
     throw new ArchiveRefusedError(
-      `This archive is in version ${JSON.stringify(header.version)} of the format; this Memory Box reads version 1. Update Memory Box, then import it.`,
+      `This archive is in version ${JSON.stringify(header.version)} of the format; this Memory Box reads versions 1 to ${archiveVersion}. Update Memory Box, then import it.`,
     );
   }
   const parsed = ArchiveManifest.safeParse(json);
