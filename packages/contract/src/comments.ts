@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requiredText } from "./text";
 
 /** Limits shared by the comment form and the server. */
 export const CommentLimits = {
@@ -16,14 +17,7 @@ export type ReactionEmoji = z.infer<typeof ReactionEmoji>;
 /** What the comment form sends, to add a comment or to edit one's own: the text, trimmed, never empty. */
 export const CommentInput = z
   .object({
-    body: z
-      .string()
-      .max(CommentLimits.bodyMaxLength * 2)
-      .transform((value) => value.trim())
-      .refine((value) => value.length > 0, { message: "is required" })
-      .refine((value) => value.length <= CommentLimits.bodyMaxLength, {
-        message: `must be at most ${CommentLimits.bodyMaxLength} characters`,
-      }),
+    body: requiredText(CommentLimits.bodyMaxLength),
   })
   .strict();
 export type CommentInput = z.input<typeof CommentInput>;

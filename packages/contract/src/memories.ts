@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ReactionCount } from "./comments";
+import { requiredText } from "./text";
 
 /** Limits shared by the form and the server. */
 export const MemoryLimits = {
@@ -46,14 +47,7 @@ const tags = z
 /** Create and full update share one shape: what the memory form sends. */
 export const MemoryInput = z
   .object({
-    title: z
-      .string()
-      .max(MemoryLimits.titleMaxLength * 2)
-      .transform((value) => value.trim())
-      .refine((value) => value.length > 0, { message: "is required" })
-      .refine((value) => value.length <= MemoryLimits.titleMaxLength, {
-        message: `must be at most ${MemoryLimits.titleMaxLength} characters`,
-      }),
+    title: requiredText(MemoryLimits.titleMaxLength),
     content: trimmedOrNull(MemoryLimits.contentMaxLength),
     memory_date: memoryDate,
     tags,
@@ -119,10 +113,32 @@ export const MemoryListQuery = z
       .max(MemoryLimits.tagMaxLength * 2)
       .optional(),
     cursor: z.string().max(500).optional(),
+    /**
+     * Starts the list at a month of the timeline (`YYYY-MM`: its newest memory first) or at the
+     * undated memories (`undated`); `cursor` carries on from there. Ignored when `cursor` is given.
+     */
+    from: z
+      .string()
+      .regex(/^(\d{4}-(0[1-9]|1[0-2])|undated)$/, { message: "must be a month (YYYY-MM) or undated" })
+      .optional(),
     limit: z.coerce.number().int().min(1).max(MemoryLimits.pageSizeMax).default(MemoryLimits.pageSizeDefault),
   })
   .strict();
 export type MemoryListQuery = z.input<typeof MemoryListQuery>;
+
+/** `GET /api/v1/memories/timeline`: the list's search and tag filter, nothing else. */
+export const MemoryTimelineQuery = MemoryListQuery.pick({ q: true, tag: true });
+export type MemoryTimelineQuery = z.input<typeof MemoryTimelineQuery>;
+
+/**
+ * How the memories a search and tag filter match spread over time: each month that has any
+ * (`YYYY-MM`, newest first, as the list runs) and how many it has, then the undated ones.
+ */
+export const MemoryTimeline = z.object({
+  months: z.array(z.object({ month: z.string(), count: z.number().int() })),
+  undated: z.number().int(),
+});
+export type MemoryTimeline = z.infer<typeof MemoryTimeline>;
 
 export const MemoryPage = z.object({
   items: z.array(Memory),
