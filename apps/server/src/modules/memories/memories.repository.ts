@@ -316,6 +316,33 @@ export class MemoriesRepository {
     return Number(row.count);
   }
 
+  /**
+   * How many memories a filter matches per month of their sort key (`YYYY-MM`; undated ones are
+   * "0000-00"), newest first. Read from the sort_key index (the tag's copy for a tag filter).
+   */
+  async monthCounts(filter: ListFilter): Promise<{ month: string; count: number }[]> {
+    const tag = tagKeyOf(filter);
+    const search = this.searchCondition(filter);
+    const rows = tag
+      ? await this.db
+          .selectFrom("memory_tags")
+          .innerJoin("memories", "memories.id", "memory_tags.memory_id")
+          .select((eb) => [sql<string>`substr(memory_tags.sort_key, 1, 7)`.as("month"), eb.fn.countAll<number>().as("count")])
+          .where("memory_tags.tag_key", "=", tag)
+          .$if(search !== undefined, (query) => query.where(search!))
+          .groupBy(sql`substr(memory_tags.sort_key, 1, 7)`)
+          .execute()
+      : await this.db
+          .selectFrom("memories")
+          .select((eb) => [sql<string>`substr(memories.sort_key, 1, 7)`.as("month"), eb.fn.countAll<number>().as("count")])
+          .$if(search !== undefined, (query) => query.where(search!))
+          .groupBy(sql`substr(memories.sort_key, 1, 7)`)
+          .execute();
+    return rows
+      .map((row) => ({ month: row.month, count: Number(row.count) }))
+      .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+  }
+
   /** Every tag with the number of memories carrying it, most used first. */
   async tagCounts(): Promise<{ tag: string; count: number }[]> {
     const rows = await this.db

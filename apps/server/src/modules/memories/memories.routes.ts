@@ -5,6 +5,8 @@ import {
   MemoryListQuery,
   MemoryNeighbours,
   MemoryPage,
+  MemoryTimeline,
+  MemoryTimelineQuery,
   OnThisDay,
   OnThisDayQuery,
   TagList,
@@ -42,6 +44,20 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     },
     async (request, reply) =>
       sendPreparedJson(request, reply, await service.listJson(request.query, memberOf(request).collection)),
+  );
+
+  app.get(
+    "/api/v1/memories/timeline",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "How many memories each month holds, for a search and tag filter",
+        querystring: MemoryTimelineQuery,
+        response: { 200: MemoryTimeline, ...errors },
+      },
+    },
+    async (request, reply) =>
+      sendPreparedJson(request, reply, await service.timelineJson(request.query, memberOf(request).collection)),
   );
 
   app.get(

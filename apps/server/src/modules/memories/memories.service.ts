@@ -5,6 +5,7 @@ import {
   type MemoryEvent,
   type MemoryNeighbours,
   type MemoryPage,
+  type MemoryTimeline,
   type OnThisDay,
   type ParsedMemoryInput,
   type Photo,
@@ -28,6 +29,8 @@ export interface ListQuery {
   q?: string | undefined;
   tag?: string | undefined;
   cursor?: string | undefined;
+  /** A timeline month (`YYYY-MM`) or `undated` to start at, when there is no cursor. */
+  from?: string | undefined;
   limit: number;
 }
 
@@ -78,7 +81,7 @@ export class MemoriesService {
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
     const generation = stats?.generation;
     // A page depends on the search's words (not their order, case or accents) and the tag's key.
-    const key = JSON.stringify([searchKey(query), query.cursor ?? null, query.limit]);
+    const key = JSON.stringify([searchKey(query), query.cursor ?? null, query.cursor ? null : (query.from ?? null), query.limit]);
     const cached = this.listing.page(generation, key);
     if (cached !== undefined) return cached;
     if (generation === undefined) return this.preparePage(query, stats);
@@ -107,7 +110,7 @@ export class MemoriesService {
 
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
     const filter = { q: query.q, tag: query.tag };
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const after = query.cursor !== undefined ? decodeCursor(query.cursor) : query.from && startOf(query.from);
     const matches = await this.searchMatches(filter, stats);
     if (matches) {
       // A slice of the search's kept matches: the page is read by primary key, whatever its depth.
@@ -209,6 +212,33 @@ export class MemoriesService {
     const matched = await this.deps.memories.countMatched(filter);
     this.listing.keepMatchedCount(stats?.generation, key, matched);
     return matched;
+  }
+
+  /**
+   * How the memories a search and tag filter match spread over the months, for the timeline beside
+   * the list. Kept in the listing cache like a page; a kept search's matches are counted as they
+   * are, anything else is one grouped read of the sort key index.
+   */
+  async timelineJson(filter: ListFilter, stats: CollectionStats | undefined): Promise<PreparedJson> {
+    const key = JSON.stringify(["timeline", searchKey(filter)]);
+    const cached = this.listing.page(stats?.generation, key);
+    if (cached !== undefined) return cached;
+    const matches = await this.searchMatches(filter, stats);
+    let counts: { month: string; count: number }[];
+    if (matches) {
+      const byMonth = new Map<string, number>();
+      for (const sortKey of matches.sortKeys) byMonth.set(sortKey.slice(0, 7), (byMonth.get(sortKey.slice(0, 7)) ?? 0) + 1);
+      counts = [...byMonth].map(([month, count]) => ({ month, count }));
+    } else {
+      counts = await this.deps.memories.monthCounts(filter);
+    }
+    const timeline: MemoryTimeline = {
+      months: counts.filter(({ month }) => month !== undatedMonth),
+      undated: counts.find(({ month }) => month === undatedMonth)?.count ?? 0,
+    };
+    const json = PreparedJson.of(timeline);
+    this.listing.keepPage(stats?.generation, key, json);
+    return json;
   }
 
   /**
@@ -375,6 +405,18 @@ function searchKey(filter: ListFilter): string {
 
 function conflict(): AppError {
   return new AppError("memory_changed");
+}
+
+/** The month part of an undated memory's sort key ("0000-00-00", sortKey in the repository). */
+const undatedMonth = "0000-00";
+
+/**
+ * A sort key just above every memory of a timeline month (or of the undated ones), so that the
+ * list read "below" it starts with that month's newest memory.
+ */
+function startOf(from: string): string {
+  const month = from === "undated" ? undatedMonth : from;
+  return `${month}-99|~|~`;
 }
 
 function encodeCursor(sortKey: string): string {
