@@ -1,4 +1,4 @@
-import type { Memory, MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
+import type { Memory, MemoryPage, MemoryTimeline, OnThisDay, TagList } from "@memory-box/contract";
 import { vi } from "vitest";
 
 import { FakeEventServer } from "@/testing/fake-event-stream";
@@ -9,7 +9,8 @@ export type RouteOverride = (url: URL, init: RequestInit | undefined) => Respons
 /**
  * The product API's list, tags, delete and live events over an in-memory collection, for screen
  * tests. It behaves like the server: `q` matches title, description or tags ignoring case; `tag`
- * is an exact tag ignoring case; pages are chained by an opaque `next_cursor`; `matched` and
+ * is an exact tag ignoring case; `from` starts at a month's (or the undated) memories, and the
+ * timeline counts each month's; pages are chained by an opaque `next_cursor`; `matched` and
  * `total` count the filtered and whole collection; tags are counted, most used first. The
  * `memories` array is taken to be in the API's order already.
  */
@@ -33,6 +34,9 @@ export class FakeMemoryBackend {
     if (overridden) return overridden;
 
     if (method === "GET" && url.pathname === "/api/v1/memories") return Response.json(this.list(url.searchParams));
+    if (method === "GET" && url.pathname === "/api/v1/memories/timeline") {
+      return Response.json(this.timeline(url.searchParams));
+    }
     if (method === "GET" && url.pathname === "/api/v1/memories/on-this-day") {
       return Response.json(this.onThisDay(url.searchParams.get("date") ?? ""));
     }
@@ -70,15 +74,10 @@ export class FakeMemoryBackend {
   }
 
   list(params: URLSearchParams): MemoryPage {
-    const q = params.get("q")?.toLowerCase() ?? "";
-    const tag = params.get("tag")?.toLowerCase() ?? "";
-    const matching = this.memories.filter((memory) => {
-      const tags = memory.tags ?? [];
-      if (tag && !tags.some((candidate) => candidate.toLowerCase() === tag)) return false;
-      if (!q) return true;
-      return [memory.title, memory.content ?? "", ...tags].some((text) => text.toLowerCase().includes(q));
-    });
-    const offset = Number(params.get("cursor")?.replace(/^after-/, "") ?? 0);
+    const matching = this.matching(params);
+    const cursor = params.get("cursor");
+    const from = params.get("from");
+    const offset = cursor ? Number(cursor.replace(/^after-/, "")) : from ? startOf(matching, from) : 0;
     const limit = Number(params.get("limit") ?? this.pageSize);
     const items = matching.slice(offset, offset + limit);
     const end = offset + items.length;
@@ -88,6 +87,28 @@ export class FakeMemoryBackend {
       matched: matching.length,
       total: this.memories.length,
     };
+  }
+
+  timeline(params: URLSearchParams): MemoryTimeline {
+    const counts = new Map<string, number>();
+    let undated = 0;
+    for (const { memory_date } of this.matching(params)) {
+      if (memory_date) counts.set(memory_date.slice(0, 7), (counts.get(memory_date.slice(0, 7)) ?? 0) + 1);
+      else undated += 1;
+    }
+    const months = Array.from(counts, ([month, count]) => ({ month, count })).sort((a, b) => b.month.localeCompare(a.month));
+    return { months, undated };
+  }
+
+  private matching(params: URLSearchParams): Memory[] {
+    const q = params.get("q")?.toLowerCase() ?? "";
+    const tag = params.get("tag")?.toLowerCase() ?? "";
+    return this.memories.filter((memory) => {
+      const tags = memory.tags ?? [];
+      if (tag && !tags.some((candidate) => candidate.toLowerCase() === tag)) return false;
+      if (!q) return true;
+      return [memory.title, memory.content ?? "", ...tags].some((text) => text.toLowerCase().includes(q));
+    });
   }
 
   onThisDay(date: string): OnThisDay {
@@ -102,6 +123,14 @@ export class FakeMemoryBackend {
     );
     return { tags };
   }
+}
+
+/** Where `from` starts in `memories` (API order): the month's newest memory or the first older one; the first undated one. */
+function startOf(memories: Memory[], from: string): number {
+  const index = memories.findIndex(({ memory_date }) =>
+    from === "undated" ? !memory_date : memory_date != null && memory_date.slice(0, 7) <= from,
+  );
+  return index === -1 ? memories.length : index;
 }
 
 function notFound(): Response {

@@ -193,29 +193,42 @@ export function paintHome(document: Document, { user, page, tags, onThisDay }: F
     "div",
     { class: "flex flex-col gap-6" },
     d("div", { class: "flex flex-col gap-4" }, search, tagFilter),
-    d("p", { class: "text-sm font-medium", "aria-live": "polite" }, `${page.total} memories`),
+    // The count's row and the timeline's column keep their space before the timeline is there.
     d(
       "div",
-      { "aria-busy": "false" },
-      d(
-        "ul",
-        { "aria-label": "Memories", class: "grid grid-cols-1 items-start gap-6 md:grid-cols-2 lg:grid-cols-3" },
-        // The first screen's cards only: the app's screen, which replaces this one within a
-        // second, brings the rest (and nothing on the first screen moves).
-        ...shownCards.map((memory) => d("li", {}, card(document, memory, true))),
-      ),
+      { class: "flex min-h-9 flex-wrap items-center justify-between gap-2" },
+      d("p", { class: "text-sm font-medium", "aria-live": "polite" }, `${page.total} memories`),
     ),
-    page.next_cursor !== null &&
-      shownCards.length === page.items.length &&
+    d(
+      "div",
+      { class: "grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_8rem]" },
       d(
         "div",
-        { class: "flex justify-center py-2" },
+        { class: "flex flex-col gap-6" },
         d(
-          "button",
-          { "data-slot": "button", "data-variant": "outline", class: `${buttonBase} ${outline} ${defaultSize}` },
-          "Load more",
+          "div",
+          { "aria-busy": "false" },
+          d(
+            "ul",
+            { "aria-label": "Memories", class: "grid grid-cols-1 items-start gap-6 md:grid-cols-2 lg:grid-cols-3" },
+            // The first screen's cards only: the app's screen, which replaces this one within a
+            // second, brings the rest (and nothing on the first screen moves).
+            ...shownCards.map((memory) => d("li", {}, card(document, memory, true))),
+          ),
         ),
+        page.next_cursor !== null &&
+          shownCards.length === page.items.length &&
+          d(
+            "div",
+            { class: "flex justify-center py-2" },
+            d(
+              "button",
+              { "data-slot": "button", "data-variant": "outline", class: `${buttonBase} ${outline} ${defaultSize}` },
+              "Load more",
+            ),
+          ),
       ),
+    ),
   );
 
   return d(

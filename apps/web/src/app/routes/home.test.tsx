@@ -554,4 +554,140 @@ describe("home screen", () => {
       expect(backend.events.connections).toHaveLength(1);
     });
   });
+
+  describe("timeline", () => {
+    /** Memories in three months over two years, and one undated, in the API's order. */
+    const history = () => [
+      fakeMemory({ title: "Midsummer", memory_date: "2024-06-21", tags: ["summer"] }),
+      fakeMemory({ title: "Solstice hike", memory_date: "2024-06-20", tags: ["hike"] }),
+      fakeMemory({ title: "May picnic", memory_date: "2024-05-04", tags: ["summer"] }),
+      fakeMemory({ title: "Winter walk", memory_date: "2023-12-30", tags: ["hike"] }),
+      fakeMemory({ title: "Our first date", memory_date: null, tags: ["us"] }),
+    ];
+
+    /** The wide screen's column (the narrow screen's select is the other "Timeline" in the document). */
+    async function timelineColumn(): Promise<HTMLElement> {
+      const navigations = await screen.findAllByRole("navigation", { name: "Timeline" });
+      const column = navigations.find((nav) => within(nav).queryByRole("combobox") === null);
+      if (!column) throw new Error("no timeline column");
+      return column;
+    }
+
+    it("counts each month under its year, then the undated, beside the list", async () => {
+      renderHome(new FakeMemoryBackend(history()));
+
+      const column = within(await timelineColumn());
+      expect(column.getAllByRole("heading", { level: 2 }).map((heading) => heading.textContent)).toEqual(["2024", "2023"]);
+      expect(column.getAllByRole("button").map((button) => button.textContent)).toEqual([
+        "Newest",
+        "Jun2",
+        "May1",
+        "Dec1",
+        "Undated1",
+      ]);
+      expect(column.getByRole("button", { name: "June 2024, 2 memories" })).toBeInTheDocument();
+      expect(column.getByRole("button", { name: "December 2023, 1 memory" })).toBeInTheDocument();
+      expect(column.getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
+
+      const select = screen.getByRole("combobox", { name: "Jump to" });
+      expect(
+        within(select)
+          .getAllByRole("option")
+          .map((option) => option.textContent),
+      ).toEqual(["Newest", "June 2024 (2)", "May 2024 (1)", "December 2023 (1)", "Undated (1)"]);
+    });
+
+    it("shows no index while the dated memories are all in one month", async () => {
+      const backend = new FakeMemoryBackend([
+        fakeMemory({ title: "Midsummer", memory_date: "2024-06-21" }),
+        fakeMemory({ title: "Solstice hike", memory_date: "2024-06-20" }),
+        fakeMemory({ title: "Our first date", memory_date: null }),
+      ]);
+      renderHome(backend);
+
+      await screen.findByText("3 memories");
+      await waitFor(() => expect(backend.requests("GET", "/api/v1/memories/timeline")).toHaveLength(1));
+      expect(screen.queryByRole("navigation", { name: "Timeline" })).not.toBeInTheDocument();
+    });
+
+    it("starts the list at the chosen month, pages on from there, and goes back to the newest", async () => {
+      const backend = new FakeMemoryBackend(history());
+      backend.pageSize = 2;
+      const { user } = renderHome(backend);
+
+      await user.click(within(await timelineColumn()).getByRole("button", { name: "May 2024, 1 memory" }));
+
+      await waitFor(() => expect(cardTitles()).toEqual(["May picnic", "Winter walk"]));
+      expect(backend.listQueries().at(-1)).toEqual({ from: "2024-05" });
+      expect(within(await timelineColumn()).getByRole("button", { name: "May 2024, 1 memory" })).toHaveAttribute(
+        "aria-current",
+        "true",
+      );
+      expect(within(await timelineColumn()).getByRole("button", { name: "Newest" })).not.toHaveAttribute("aria-current");
+      // The count is the collection's, wherever the list starts.
+      expect(screen.getByText("5 memories")).toBeInTheDocument();
+
+      await user.click(screen.getByRole("button", { name: "Load more" }));
+      await waitFor(() => expect(cardTitles()).toEqual(["May picnic", "Winter walk", "Our first date"]));
+      expect(backend.listQueries().at(-1)).toEqual({ cursor: "after-4" });
+
+      await user.click(within(await timelineColumn()).getByRole("button", { name: "Newest" }));
+      await waitFor(() => expect(cardTitles()).toEqual(["Midsummer", "Solstice hike"]));
+      expect(within(await timelineColumn()).getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
+    });
+
+    it("jumps from the narrow screen's select too, the undated ones included", async () => {
+      const backend = new FakeMemoryBackend(history());
+      const { user } = renderHome(backend);
+
+      await user.selectOptions(await screen.findByRole("combobox", { name: "Jump to" }), "Undated (1)");
+
+      await waitFor(() => expect(cardTitles()).toEqual(["Our first date"]));
+      expect(backend.listQueries().at(-1)).toEqual({ from: "undated" });
+      expect(screen.getByRole("combobox", { name: "Jump to" })).toHaveValue("undated");
+    });
+
+    it("follows the search and tag, and a new tag or search clears the jump", async () => {
+      const backend = new FakeMemoryBackend(history());
+      const { user } = renderHome(backend);
+      await user.click(within(await timelineColumn()).getByRole("button", { name: "May 2024, 1 memory" }));
+      await waitFor(() => expect(cardTitles()[0]).toBe("May picnic"));
+
+      await user.click(screen.getByRole("button", { name: "hike" }));
+
+      await waitFor(() => expect(cardTitles()).toEqual(["Solstice hike", "Winter walk"]));
+      expect(backend.listQueries().at(-1)).toEqual({ tag: "hike" });
+      expect(backend.requests("GET", "/api/v1/memories/timeline").at(-1)?.search).toBe("?tag=hike");
+      await waitFor(async () =>
+        expect(
+          within(await timelineColumn())
+            .getAllByRole("button")
+            .map((button) => button.textContent),
+        ).toEqual(["Newest", "Jun1", "Dec1"]),
+      );
+      expect(within(await timelineColumn()).getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
+
+      await user.click(within(await timelineColumn()).getByRole("button", { name: "December 2023, 1 memory" }));
+      await waitFor(() => expect(cardTitles()).toEqual(["Winter walk"]));
+      await user.type(screen.getByRole("searchbox", { name: "Search memories" }), "hike");
+
+      await waitFor(() => expect(backend.listQueries().at(-1)).toEqual({ q: "hike", tag: "hike" }));
+      expect(await screen.findByText("2 of 5 memories")).toBeInTheDocument();
+      await waitFor(() => expect(cardTitles()).toEqual(["Solstice hike", "Winter walk"]));
+    });
+
+    it("is refreshed with the list by live updates", async () => {
+      const backend = new FakeMemoryBackend(history().slice(0, 2));
+      renderHome(backend);
+      await screen.findByText("2 memories");
+      await waitFor(() => expect(backend.events.connections).toHaveLength(1));
+      expect(screen.queryByRole("navigation", { name: "Timeline" })).not.toBeInTheDocument();
+
+      const older = fakeMemory({ title: "Winter walk", memory_date: "2023-12-30" });
+      backend.memories = [...backend.memories, older];
+      backend.events.latest.send("memory.created", { id: older.id, actor: "someone-else" }, "e1");
+
+      expect(within(await timelineColumn()).getByRole("button", { name: "December 2023, 1 memory" })).toBeInTheDocument();
+    });
+  });
 });

@@ -13,6 +13,7 @@ export interface MemoryFilter {
 }
 
 export interface GetMemoriesParams extends Partial<MemoryFilter> {
+  from?: string;
   cursor?: string | null;
   limit?: number;
   signal?: AbortSignal;
@@ -28,17 +29,20 @@ export async function getMemories({ signal, ...params }: GetMemoriesParams = {})
   return early ?? apiFetch<MemoryPage>(path, { signal });
 }
 
-/** Pages chained by `next_cursor`; a refetch (after a change) re-walks the chain from the first page. */
-export function memoriesInfiniteQueryOptions(filter: MemoryFilter) {
+/**
+ * Pages chained by `next_cursor`; a refetch (after a change) re-walks the chain from the first page.
+ * `from` (a timeline month, or `undated`) starts the first page there; "" starts at the newest.
+ */
+export function memoriesInfiniteQueryOptions(filter: MemoryFilter, from = "") {
   return infiniteQueryOptions({
-    queryKey: memoryKeys.list(filter),
-    queryFn: ({ pageParam, signal }) => getMemories({ ...filter, cursor: pageParam, signal }),
+    queryKey: memoryKeys.list(from ? { ...filter, from } : filter),
+    queryFn: ({ pageParam, signal }) => getMemories({ ...filter, from, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.next_cursor,
   });
 }
 
-/** The memory list for `filter`. While a new filter loads, the previous results stay on screen. */
-export function useMemories(filter: MemoryFilter) {
-  return useInfiniteQuery({ ...memoriesInfiniteQueryOptions(filter), placeholderData: keepPreviousData });
+/** The memory list for `filter` from `from`. While a new filter or start loads, the previous results stay on screen. */
+export function useMemories(filter: MemoryFilter, from = "") {
+  return useInfiniteQuery({ ...memoriesInfiniteQueryOptions(filter, from), placeholderData: keepPreviousData });
 }

@@ -8,19 +8,33 @@ export const tagsPath = "/api/v1/tags";
 export interface MemoriesPathParams {
   q?: string;
   tag?: string;
+  /** A timeline month (`YYYY-MM`) or `undated` to start at; the API ignores it beside a cursor, so it is left out then. */
+  from?: string;
   cursor?: string | null;
   limit?: number;
 }
 
-/** `/api/v1/memories` with the filter, cursor and limit that are set, in a fixed order. */
-export function memoriesPath({ q, tag, cursor, limit }: MemoriesPathParams = {}): string {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (tag) params.set("tag", tag);
+/** `/api/v1/memories` with the filter, start, cursor and limit that are set, in a fixed order. */
+export function memoriesPath({ q, tag, from, cursor, limit }: MemoriesPathParams = {}): string {
+  const params = filterParams({ q, tag });
+  if (from && !cursor) params.set("from", from);
   if (cursor) params.set("cursor", cursor);
   if (limit !== undefined) params.set("limit", String(limit));
   const query = params.toString();
   return `/api/v1/memories${query ? `?${query}` : ""}`;
+}
+
+/** The timeline index (memories per month) for the list's search and tag filter. */
+export function timelinePath(filter: { q?: string; tag?: string } = {}): string {
+  const query = filterParams(filter).toString();
+  return `/api/v1/memories/timeline${query ? `?${query}` : ""}`;
+}
+
+function filterParams({ q, tag }: { q?: string | undefined; tag?: string | undefined }): URLSearchParams {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (tag) params.set("tag", tag);
+  return params;
 }
 
 /** "On this day" for the member's calendar date (YYYY-MM-DD). */

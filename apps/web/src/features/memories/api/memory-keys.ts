@@ -2,7 +2,10 @@
 export const memoryKeys = {
   all: ["memories"] as const,
   lists: () => [...memoryKeys.all, "list"] as const,
-  list: (filter: { q: string; tag: string }) => [...memoryKeys.lists(), filter] as const,
+  /** A list for a filter, started at a timeline month (`from`) or, without it, at the newest. */
+  list: (filter: { q: string; tag: string; from?: string }) => [...memoryKeys.lists(), filter] as const,
+  /** Under the lists: it counts what they hold, so whatever makes them stale makes it stale too. */
+  timeline: (filter: { q: string; tag: string }) => [...memoryKeys.lists(), "timeline", filter] as const,
   details: () => [...memoryKeys.all, "detail"] as const,
   detail: (id: string) => [...memoryKeys.details(), id] as const,
   tags: () => [...memoryKeys.all, "tags"] as const,

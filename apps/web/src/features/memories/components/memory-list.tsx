@@ -6,11 +6,14 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useMemories, type MemoryFilter } from "@/features/memories/api/get-memories";
 import { useTags } from "@/features/memories/api/get-tags";
+import { useTimeline } from "@/features/memories/api/get-timeline";
 import { LoadMore } from "@/features/memories/components/load-more";
 import { MemoryGrid } from "@/features/memories/components/memory-grid";
+import { TimelineColumn, TimelineSelect } from "@/features/memories/components/memory-timeline";
 import { SearchBox } from "@/features/memories/components/search-box";
 import { TagFilter } from "@/features/memories/components/tag-filter";
 import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
+import { showsTimeline } from "@/features/memories/utils/timeline";
 import { handOverFirstScreen } from "@/lib/first-screen";
 
 /** How long typing must pause before the search goes to the API. */
@@ -19,7 +22,8 @@ export const searchDebounceMs = 250;
 /**
  * The home screen's collection: search, tag filter, count, the card grid with infinite loading,
  * and the loading, empty and no-match states. Search and tag are applied by the API, so they
- * cover the whole collection, not just the pages loaded so far.
+ * cover the whole collection, not just the pages loaded so far. Beside the cards (above them on
+ * narrow screens), the timeline index starts the list at a month; a new search or tag clears that.
  */
 export function MemoryList({
   onAddMemory,
@@ -32,12 +36,16 @@ export function MemoryList({
   const [searchText, setSearchText] = useState("");
   const [search, setSearch] = useDebouncedValue(searchText.trim(), searchDebounceMs);
   const [tag, setTag] = useState("");
+  // The timeline month (or `undated`) the list starts at; "" for the newest.
+  const [from, setFrom] = useState("");
   const searchInput = useRef<HTMLInputElement>(null);
+  const countRow = useRef<HTMLDivElement>(null);
   const filter: MemoryFilter = { q: search, tag };
   const filtered = search !== "" || tag !== "";
 
-  const memories = useMemories(filter);
+  const memories = useMemories(filter, from);
   const tags = useTags();
+  const timeline = useTimeline(filter);
   const { fetchNextPage } = memories;
 
   // A failed fetch is only logged (spec); the list keeps what it had, and the button below retries.
@@ -56,11 +64,26 @@ export function MemoryList({
 
   const loadMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
 
+  const changeSearch = (text: string) => {
+    setSearchText(text);
+    setFrom("");
+  };
+  const selectTag = (next: string) => {
+    setTag(next);
+    setFrom("");
+  };
   const clearFilters = () => {
     setSearchText("");
     setSearch("");
     setTag("");
+    setFrom("");
     searchInput.current?.focus();
+  };
+  const jump = (month: string) => {
+    setFrom(month);
+    // From far down the list, bring its new start into view (the column stays where it is).
+    const row = countRow.current;
+    if (row && row.getBoundingClientRect().top < 0) row.scrollIntoView({ block: "start" });
   };
 
   if (memories.isPending || !ready) {
@@ -80,6 +103,7 @@ export function MemoryList({
   const pages = memories.data.pages;
   const latest = pages[pages.length - 1]!;
   const items = pages.flatMap((page) => page.items);
+  const index = showsTimeline(timeline.data) ? timeline.data : undefined;
 
   if (latest.total === 0 && !filtered) {
     return (
@@ -95,35 +119,52 @@ export function MemoryList({
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-4">
-        <SearchBox value={searchText} onChange={setSearchText} inputRef={searchInput} />
-        <TagFilter tags={tags.data?.tags ?? []} selected={tag} onSelect={setTag} />
+        <SearchBox value={searchText} onChange={changeSearch} inputRef={searchInput} />
+        <TagFilter tags={tags.data?.tags ?? []} selected={tag} onSelect={selectTag} />
       </div>
 
-      <p className="text-sm font-medium" aria-live="polite">
-        {filtered ? `${latest.matched} of ${latest.total} memories` : `${latest.total} memories`}
-      </p>
+      {/* As tall as the narrow screen's "Jump to" select, whether or not it is there, so it never pushes the cards (ADR 0026). */}
+      <div ref={countRow} className="flex min-h-9 flex-wrap items-center justify-between gap-2">
+        <p className="text-sm font-medium" aria-live="polite">
+          {filtered ? `${latest.matched} of ${latest.total} memories` : `${latest.total} memories`}
+        </p>
+        {index && <TimelineSelect timeline={index} current={from} onJump={jump} className="lg:hidden" />}
+      </div>
 
-      {items.length === 0 ? (
-        <StateCard title="No memories found" description="Try adjusting your search or filter criteria.">
-          <Button variant="outline" onClick={clearFilters}>
-            Clear Filters
-          </Button>
-        </StateCard>
-      ) : (
-        <div
-          aria-busy={memories.isPlaceholderData}
-          className={memories.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
-        >
-          <MemoryGrid memories={items} />
+      {/* The timeline's column is kept on wide screens even while it is empty: the cards' width never changes. */}
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_8rem]">
+        <div className="flex flex-col gap-6">
+          {items.length === 0 ? (
+            <StateCard title="No memories found" description="Try adjusting your search or filter criteria.">
+              <Button variant="outline" onClick={clearFilters}>
+                Clear Filters
+              </Button>
+            </StateCard>
+          ) : (
+            <div
+              aria-busy={memories.isPlaceholderData}
+              className={memories.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+            >
+              <MemoryGrid memories={items} />
+            </div>
+          )}
+
+          <LoadMore
+            hasMore={memories.hasNextPage && !memories.isPlaceholderData}
+            loading={memories.isFetchingNextPage}
+            pauseAuto={memories.isFetching || memories.isFetchNextPageError}
+            onLoadMore={loadMore}
+          />
         </div>
-      )}
-
-      <LoadMore
-        hasMore={memories.hasNextPage && !memories.isPlaceholderData}
-        loading={memories.isFetchingNextPage}
-        pauseAuto={memories.isFetching || memories.isFetchNextPageError}
-        onLoadMore={loadMore}
-      />
+        {index && (
+          <TimelineColumn
+            timeline={index}
+            current={from}
+            onJump={jump}
+            className="sticky top-4 hidden max-h-[calc(100svh-2rem)] lg:block"
+          />
+        )}
+      </div>
     </div>
   );
 }

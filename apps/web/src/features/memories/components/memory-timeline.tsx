@@ -1,0 +1,119 @@
+import { useId, type ReactNode } from "react";
+import type { MemoryTimeline } from "@memory-box/contract";
+
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
+import { memoryCount, timelineYears, undatedStart } from "@/features/memories/utils/timeline";
+
+export interface TimelineProps {
+  timeline: MemoryTimeline;
+  /** Where the list starts now: a month (`YYYY-MM`), `undated`, or "" for the newest. */
+  current: string;
+  onJump: (from: string) => void;
+  className?: string;
+}
+
+/**
+ * The timeline index beside home's cards on wide screens: "Newest", then each year with its months
+ * and how many memories each holds, then the undated ones. Choosing one starts the list there; the
+ * list's start is marked `aria-current`. Scrolls on its own, so a long history never pushes the page.
+ */
+export function TimelineColumn({ timeline, current, onJump, className }: TimelineProps) {
+  return (
+    <nav aria-label="Timeline" className={cn("overflow-y-auto", className)}>
+      <ul className="flex flex-col gap-3">
+        <li>
+          <TimelineButton current={current === ""} onClick={() => onJump("")}>
+            Newest
+          </TimelineButton>
+        </li>
+        {timelineYears(timeline).map(({ year, months }) => (
+          <li key={year} className="flex flex-col gap-1">
+            <h2 className="px-3 text-sm font-semibold">{year}</h2>
+            <ul className="flex flex-col gap-0.5">
+              {months.map(({ month, count, short, long }) => (
+                <li key={month}>
+                  <TimelineButton
+                    current={current === month}
+                    label={`${long}, ${memoryCount(count)}`}
+                    onClick={() => onJump(month)}
+                  >
+                    {short}
+                    <span className="tabular-nums">{count}</span>
+                  </TimelineButton>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+        {timeline.undated > 0 && (
+          <li>
+            <TimelineButton
+              current={current === undatedStart}
+              label={`Undated, ${memoryCount(timeline.undated)}`}
+              onClick={() => onJump(undatedStart)}
+            >
+              Undated
+              <span className="tabular-nums">{timeline.undated}</span>
+            </TimelineButton>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+function TimelineButton({
+  current,
+  label,
+  onClick,
+  children,
+}: {
+  current: boolean;
+  label?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant={current ? "default" : "ghost"}
+      aria-current={current ? "true" : undefined}
+      aria-label={label}
+      onClick={onClick}
+      className="w-full justify-between"
+    >
+      {children}
+    </Button>
+  );
+}
+
+/** The same index on narrow screens: one "Jump to" select above the cards, the years as its groups. */
+export function TimelineSelect({ timeline, current, onJump, className }: TimelineProps) {
+  const id = useId();
+  return (
+    <nav aria-label="Timeline" className={cn("flex items-center gap-2", className)}>
+      <label htmlFor={id} className="text-sm font-medium">
+        Jump to
+      </label>
+      <select
+        id={id}
+        value={current}
+        onChange={(event) => onJump(event.target.value)}
+        className="h-9 rounded-md border border-input bg-background px-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 dark:bg-input/30"
+      >
+        <option value="">Newest</option>
+        {timelineYears(timeline).map(({ year, months }) => (
+          <optgroup key={year} label={year}>
+            {months.map(({ month, count, long }) => (
+              <option key={month} value={month}>
+                {`${long} (${count})`}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+        {timeline.undated > 0 && <option value={undatedStart}>{`Undated (${timeline.undated})`}</option>}
+      </select>
+    </nav>
+  );
+}
