@@ -594,7 +594,7 @@ describe("home screen", () => {
         within(select)
           .getAllByRole("option")
           .map((option) => option.textContent),
-      ).toEqual(["Newest", "June 2024 (2)", "May 2024 (1)", "December 2023 (1)", "Undated (1)"]);
+      ).toEqual(["Newest", "Jun 2024 (2)", "May 2024 (1)", "Dec 2023 (1)", "Undated (1)"]);
     });
 
     it("shows no index while the dated memories are all in one month", async () => {

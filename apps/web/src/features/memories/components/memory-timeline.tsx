@@ -88,7 +88,10 @@ function TimelineButton({
   );
 }
 
-/** The same index on narrow screens: one "Jump to" select above the cards, the years as its groups. */
+/**
+ * The same index on narrow screens: one "Jump to" select above the cards, the years as its groups.
+ * Short month names keep it beside the count on a phone's width, so it never wraps onto a line of its own.
+ */
 export function TimelineSelect({ timeline, current, onJump, className }: TimelineProps) {
   const id = useId();
   return (
@@ -105,9 +108,9 @@ export function TimelineSelect({ timeline, current, onJump, className }: Timelin
         <option value="">Newest</option>
         {timelineYears(timeline).map(({ year, months }) => (
           <optgroup key={year} label={year}>
-            {months.map(({ month, count, long }) => (
+            {months.map(({ month, count, short }) => (
               <option key={month} value={month}>
-                {`${long} (${count})`}
+                {`${short} ${year} (${count})`}
               </option>
             ))}
           </optgroup>
