@@ -56,6 +56,7 @@ const firstScreenIcons = {
   },
   user: { name: "User", className: "size-3.5" },
   calendar: { name: "Calendar", className: "size-3.5" },
+  comments: { name: "MessageCircle", className: "size-3" },
   pencil: { name: "Pencil", className: undefined },
   trash: { name: "Trash", className: undefined },
 } as const;

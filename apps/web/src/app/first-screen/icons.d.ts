@@ -1,4 +1,4 @@
 declare module "virtual:first-screen-icons" {
   /** Trusted SVG markup made at build time from lucide-react (vite.config.ts). */
-  export const iconMarkup: Record<"plus" | "settings" | "search" | "user" | "calendar" | "pencil" | "trash", string>;
+  export const iconMarkup: Record<"plus" | "settings" | "search" | "user" | "calendar" | "comments" | "pencil" | "trash", string>;
 }

@@ -379,8 +379,9 @@ function responseCounts(document: Document, memory: Memory): HTMLElement | null 
     memory.comment_count > 0 &&
       d(
         "li",
-        {},
-        d("span", { "aria-hidden": "true" }, `💬 ${memory.comment_count}`),
+        { class: "inline-flex items-center gap-1" },
+        icon(document, "comments"),
+        d("span", { "aria-hidden": "true" }, String(memory.comment_count)),
         d("span", { class: "sr-only" }, commentCountText(memory.comment_count)),
       ),
     ...memory.reactions.map((reaction) => d("li", {}, `${reaction.emoji} ${reaction.count}`)),

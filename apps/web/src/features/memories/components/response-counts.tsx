@@ -1,4 +1,5 @@
 import type { Memory } from "@memory-box/contract";
+import { MessageCircle } from "lucide-react";
 
 import { commentCountText, hasResponses } from "@/features/memories/utils/responses";
 
@@ -8,8 +9,9 @@ export function ResponseCounts({ memory }: { memory: Pick<Memory, "comment_count
   return (
     <ul aria-label="Comments and reactions" className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
       {memory.comment_count > 0 && (
-        <li>
-          <span aria-hidden="true">💬 {memory.comment_count}</span>
+        <li className="inline-flex items-center gap-1">
+          <MessageCircle aria-hidden="true" className="size-3" />
+          <span aria-hidden="true">{memory.comment_count}</span>
           <span className="sr-only">{commentCountText(memory.comment_count)}</span>
         </li>
       )}
