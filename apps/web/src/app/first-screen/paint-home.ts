@@ -38,6 +38,9 @@ const searchInputClass =
   "h-9 w-full min-w-0 rounded-md border border-input px-3 py-1 text-base shadow-xs transition-[color,box-shadow] outline-none selection:bg-primary selection:text-primary-foreground file:inline-flex file:h-7 file:border-0 file:bg-transparent file:text-sm file:font-medium file:text-foreground placeholder:text-muted-foreground disabled:pointer-events-none disabled:cursor-not-allowed disabled:opacity-50 md:text-sm dark:bg-input/30 focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 bg-background pl-9";
 const cardClass =
   "flex flex-col rounded-xl border bg-card py-6 text-card-foreground shadow-sm relative h-full gap-4 transition-shadow hover:shadow-md";
+// A card with photos leads with them, edge to edge: no padding above, the grid's top corners the card's.
+const photoCardClass = `${cardClass} pt-0`;
+const cardPhotosClass = "pointer-events-none rounded-t-[calc(var(--radius-xl)-1px)]";
 const cardHeaderClass =
   "@container/card-header auto-rows-min grid-rows-[auto_auto] px-6 [.border-b]:pb-6 flex items-start justify-between gap-2";
 const cardLinkClass =
@@ -309,9 +312,12 @@ function card(document: Document, memory: Memory, eager: boolean): HTMLElement {
       icon(document, name),
     );
 
+  const withPhotos = memory.photos.length > 0;
+  const tags = memory.tags ?? [];
   return d(
     "div",
-    { "data-slot": "card", class: cardClass },
+    { "data-slot": "card", class: withPhotos ? photoCardClass : cardClass },
+    photosGrid(document, memory.photos, eager),
     d(
       "div",
       { "data-slot": "card-header", class: cardHeaderClass },
@@ -348,23 +354,30 @@ function card(document: Document, memory: Memory, eager: boolean): HTMLElement {
         }),
       ),
     ),
-    d(
-      "div",
-      { "data-slot": "card-content", class: "px-6 space-y-3" },
-      memory.content &&
-        d("p", { class: "line-clamp-3 text-sm break-words whitespace-pre-line text-muted-foreground" }, memory.content),
-      memory.tags &&
-        memory.tags.length > 0 &&
-        d(
-          "ul",
-          { "aria-label": "Tags", class: "flex flex-wrap gap-1.5" },
-          ...memory.tags.map((tag) =>
-            d("li", {}, d("span", { "data-slot": "badge", "data-variant": "secondary", class: badgeClass }, tag)),
+    (memory.content || tags.length > 0 || hasResponses(memory)) &&
+      d(
+        "div",
+        { "data-slot": "card-content", class: "px-6 space-y-3" },
+        memory.content &&
+          d(
+            "p",
+            {
+              class: withPhotos
+                ? "break-words whitespace-pre-line line-clamp-3 text-sm text-muted-foreground"
+                : "break-words whitespace-pre-line line-clamp-6 font-heading text-base leading-relaxed text-card-foreground",
+            },
+            memory.content,
           ),
-        ),
-      photosGrid(document, memory.photos, eager),
-      responseCounts(document, memory),
-    ),
+        tags.length > 0 &&
+          d(
+            "ul",
+            { "aria-label": "Tags", class: "flex flex-wrap gap-1.5" },
+            ...tags.map((tag) =>
+              d("li", {}, d("span", { "data-slot": "badge", "data-variant": "secondary", class: badgeClass }, tag)),
+            ),
+          ),
+        responseCounts(document, memory),
+      ),
   );
 }
 
@@ -394,7 +407,7 @@ function photosGrid(document: Document, photos: Photo[], eager: boolean): HTMLEl
   if (photos.length === 1) {
     const photo = photos[0]!;
     const shape = lonePhotoShape(photo);
-    const box = h(document, "div", { class: "overflow-hidden rounded-md bg-muted pointer-events-none" });
+    const box = h(document, "div", { class: `overflow-hidden bg-muted ${cardPhotosClass}` });
     box.style.aspectRatio = String(shape.ratio);
     box.append(image(document, photo, "Memory photo 1", shape.fills ? "object-cover" : "object-contain", eager));
     return box;
@@ -404,12 +417,12 @@ function photosGrid(document: Document, photos: Photo[], eager: boolean): HTMLEl
   return h(
     document,
     "div",
-    { class: "grid grid-cols-2 gap-2 pointer-events-none" },
+    { class: `grid grid-cols-2 gap-0.5 overflow-hidden ${cardPhotosClass}` },
     ...shown.map((photo, index) =>
       h(
         document,
         "div",
-        { class: "relative aspect-square overflow-hidden rounded-md" },
+        { class: "relative aspect-square overflow-hidden" },
         image(document, photo, `Memory photo ${index + 1}`, "object-cover", eager),
         more > 0 &&
           index === shown.length - 1 &&

@@ -13,6 +13,8 @@ import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-g
 import { ResponseCounts } from "@/features/memories/components/response-counts";
 import { authorName } from "@/features/memories/utils/author-name";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
+import { hasResponses } from "@/features/memories/utils/responses";
+import { cn } from "@/lib/utils";
 
 export interface MemoryCardProps {
   memory: Memory;
@@ -24,14 +26,25 @@ export interface MemoryCardProps {
  * One memory in the home grid. The title is the link to the detail page and stretches over the
  * whole card, photos included (they let clicks through to it), so the card is one link target;
  * the edit and delete buttons sit above it. Edit opens the memory form; delete asks for
- * confirmation first. Under the photos, its comment and reaction counts when it has any.
+ * confirmation first. A card with photos leads with them, edge to edge, the words below; a card
+ * without lets its description speak, a little larger, in the headings' serif (ADR 0032). Last,
+ * its comment and reaction counts when it has any.
  */
 export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const withPhotos = memory.photos.length > 0;
+  const tags = memory.tags ?? [];
 
   return (
-    <Card className="relative h-full gap-4 transition-shadow hover:shadow-md">
+    <Card className={cn("relative h-full gap-4 transition-shadow hover:shadow-md", withPhotos && "pt-0")}>
+      {withPhotos && (
+        <MemoryPhotosGrid
+          photos={memory.photos}
+          eager={eager}
+          className="pointer-events-none rounded-t-[calc(var(--radius-xl)-1px)]"
+        />
+      )}
       <CardHeader className="flex items-start justify-between gap-2">
         <div className="min-w-0 space-y-1.5">
           <h2 className="text-lg leading-tight font-semibold break-words">
@@ -72,22 +85,32 @@ export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
           />
         </div>
       </CardHeader>
-      <CardContent className="space-y-3">
-        {memory.content && (
-          <p className="line-clamp-3 text-sm break-words whitespace-pre-line text-muted-foreground">{memory.content}</p>
-        )}
-        {memory.tags && memory.tags.length > 0 && (
-          <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
-            {memory.tags.map((tag) => (
-              <li key={tag}>
-                <Badge variant="secondary">{tag}</Badge>
-              </li>
-            ))}
-          </ul>
-        )}
-        <MemoryPhotosGrid photos={memory.photos} eager={eager} className="pointer-events-none" />
-        <ResponseCounts memory={memory} />
-      </CardContent>
+      {(memory.content || tags.length > 0 || hasResponses(memory)) && (
+        <CardContent className="space-y-3">
+          {memory.content && (
+            <p
+              className={cn(
+                "break-words whitespace-pre-line",
+                withPhotos
+                  ? "line-clamp-3 text-sm text-muted-foreground"
+                  : "line-clamp-6 font-heading text-base leading-relaxed text-card-foreground",
+              )}
+            >
+              {memory.content}
+            </p>
+          )}
+          {tags.length > 0 && (
+            <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
+              {tags.map((tag) => (
+                <li key={tag}>
+                  <Badge variant="secondary">{tag}</Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+          <ResponseCounts memory={memory} />
+        </CardContent>
+      )}
       <LazyMemoryFormDialog open={editing} onOpenChange={setEditing} memory={memory} />
     </Card>
   );

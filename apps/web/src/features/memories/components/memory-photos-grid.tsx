@@ -5,9 +5,9 @@ import { cardPhotoLimit, lonePhotoShape } from "@/features/memories/utils/card-l
 import { cn } from "@/lib/utils";
 
 /**
- * A card's photo preview: a lone photo across the card's width in its own shape; otherwise the
- * first four thumbnails in a two-column grid, square-cropped, each painted with its ThumbHash
- * until loaded. With more photos the fourth carries "+N more".
+ * A card's photo preview, edge to edge at the card's top: a lone photo across the card's width in
+ * its own shape; otherwise the first four thumbnails in a two-column grid, square-cropped, each
+ * painted with its ThumbHash until loaded. With more photos the fourth carries "+N more".
  */
 export function MemoryPhotosGrid({ photos, className, eager = false }: { photos: Photo[]; className?: string; eager?: boolean }) {
   if (photos.length === 0) return null;
@@ -15,7 +15,7 @@ export function MemoryPhotosGrid({ photos, className, eager = false }: { photos:
     const photo = photos[0]!;
     const shape = lonePhotoShape(photo);
     return (
-      <div className={cn("overflow-hidden rounded-md bg-muted", className)} style={{ aspectRatio: shape.ratio }}>
+      <div className={cn("overflow-hidden bg-muted", className)} style={{ aspectRatio: shape.ratio }}>
         <PhotoImage
           photo={photo}
           size="thumbnail"
@@ -30,9 +30,9 @@ export function MemoryPhotosGrid({ photos, className, eager = false }: { photos:
   const more = photos.length - shown.length;
 
   return (
-    <div className={cn("grid grid-cols-2 gap-2", className)}>
+    <div className={cn("grid grid-cols-2 gap-0.5 overflow-hidden", className)}>
       {shown.map((photo, index) => (
-        <div key={photo.id} className="relative aspect-square overflow-hidden rounded-md">
+        <div key={photo.id} className="relative aspect-square overflow-hidden">
           <PhotoImage
             photo={photo}
             size="thumbnail"
