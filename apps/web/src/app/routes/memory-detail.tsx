@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
 
-import { Spinner } from "@/components/ui/spinner";
+import { LoadingState } from "@/components/loading-state";
 import { paths } from "@/config/paths";
 import { useMemoryNeighbours } from "@/features/memories/api/get-neighbours";
 import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
@@ -34,9 +34,11 @@ export function MemoryDetailRoute() {
   if (missing) return <MemoryNotFound />;
   if (loaded === undefined) {
     return (
-      <Spinner className="min-h-svh bg-muted" size="lg">
-        Loading memory...
-      </Spinner>
+      <div className="min-h-svh bg-muted">
+        <LoadingState shape="memory" className="mx-auto max-w-4xl p-4 pt-17">
+          Loading memory...
+        </LoadingState>
+      </div>
     );
   }
   const memory = loaded;

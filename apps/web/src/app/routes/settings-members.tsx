@@ -1,5 +1,5 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Spinner } from "@/components/ui/spinner";
+import { LoadingState } from "@/components/loading-state";
 import { useMembers } from "@/features/members/api/members";
 import { InviteForm } from "@/features/members/components/invite-form";
 import { MemberDirectoryView } from "@/features/members/components/member-directory";
@@ -27,7 +27,7 @@ export function MembersRoute() {
             The members could not be loaded. Check your connection and reload the page.
           </p>
         ) : (
-          <Spinner>Loading members...</Spinner>
+          <LoadingState shape="rows">Loading members...</LoadingState>
         )}
       </CardContent>
     </Card>

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from "react";
 import type { Comment } from "@memory-box/contract";
-import { PencilIcon, Trash2Icon } from "lucide-react";
+import { MessageCircle, PencilIcon, Trash2Icon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { FieldProblem } from "@/components/field-problem";
@@ -31,7 +31,12 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
           The comments could not be loaded. {responseProblem(comments.error)}
         </p>
       )}
-      {comments.data?.length === 0 && <p className="text-sm text-muted-foreground">No comments yet.</p>}
+      {comments.data?.length === 0 && (
+        <p className="flex items-center gap-2 rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+          <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
+          No comments yet.
+        </p>
+      )}
       {comments.data && comments.data.length > 0 && (
         <ol className="flex flex-col gap-3">
           {comments.data.map((comment) => (

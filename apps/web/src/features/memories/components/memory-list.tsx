@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import { Plus } from "lucide-react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { BookHeart, CloudOff, Plus, SearchX } from "lucide-react";
 
+import { EmptyState } from "@/components/empty-state";
+import { LoadingState } from "@/components/loading-state";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent } from "@/components/ui/card";
-import { Spinner } from "@/components/ui/spinner";
 import { useMemories, type MemoryFilter } from "@/features/memories/api/get-memories";
 import { useTags } from "@/features/memories/api/get-tags";
 import { useTimeline } from "@/features/memories/api/get-timeline";
@@ -87,16 +87,16 @@ export function MemoryList({
   };
 
   if (memories.isPending || !ready) {
-    return <Spinner className="flex-col py-16">Loading your memories...</Spinner>;
+    return <LoadingState shape="cards">Loading your memories...</LoadingState>;
   }
 
   if (memories.data === undefined) {
     return (
-      <StateCard title="Your memories could not be loaded.">
+      <EmptyState icon={CloudOff} title="Your memories could not be loaded.">
         <Button variant="outline" onClick={() => void memories.refetch()}>
           Try again
         </Button>
-      </StateCard>
+      </EmptyState>
     );
   }
 
@@ -107,12 +107,16 @@ export function MemoryList({
 
   if (latest.total === 0 && !filtered) {
     return (
-      <StateCard title="No memories yet" description="Start building your memory collection by adding your first memory!">
+      <EmptyState
+        icon={BookHeart}
+        title="No memories yet"
+        description="Start building your memory collection by adding your first memory!"
+      >
         <Button onClick={onAddMemory}>
           <Plus aria-hidden="true" />
           Add Your First Memory
         </Button>
-      </StateCard>
+      </EmptyState>
     );
   }
 
@@ -135,11 +139,11 @@ export function MemoryList({
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_8rem]">
         <div className="flex flex-col gap-6">
           {items.length === 0 ? (
-            <StateCard title="No memories found" description="Try adjusting your search or filter criteria.">
+            <EmptyState icon={SearchX} title="No memories found" description="Try adjusting your search or filter criteria.">
               <Button variant="outline" onClick={clearFilters}>
                 Clear Filters
               </Button>
-            </StateCard>
+            </EmptyState>
           ) : (
             <div
               aria-busy={memories.isPlaceholderData}
@@ -166,17 +170,5 @@ export function MemoryList({
         )}
       </div>
     </div>
-  );
-}
-
-function StateCard({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
-  return (
-    <Card className="py-12 text-center">
-      <CardContent className="flex flex-col items-center gap-4">
-        <h2 className="text-xl font-semibold">{title}</h2>
-        {description && <p className="text-muted-foreground">{description}</p>}
-        {children}
-      </CardContent>
-    </Card>
   );
 }

@@ -1,4 +1,6 @@
-import { Card, CardContent } from "@/components/ui/card";
+import { FileQuestion } from "lucide-react";
+
+import { EmptyState } from "@/components/empty-state";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
 
 /** The detail page of a memory that does not exist (or was just deleted by someone else). */
@@ -7,11 +9,9 @@ export function MemoryNotFound() {
     <div className="min-h-svh bg-muted">
       <main className="mx-auto flex max-w-4xl flex-col items-start gap-4 p-4">
         <BackToMemories />
-        <Card className="w-full">
-          <CardContent>
-            <p className="text-center text-muted-foreground">Memory not found.</p>
-          </CardContent>
-        </Card>
+        <div className="w-full">
+          <EmptyState icon={FileQuestion} title="Memory not found." />
+        </div>
       </main>
     </div>
   );
