@@ -6,6 +6,7 @@ import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { build, defineConfig, type Plugin, type ProxyOptions, type Rolldown } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 const apiServer = process.env.MEMORY_BOX_API ?? "http://127.0.0.1:8080";
 
@@ -169,8 +170,50 @@ function firstScreenScript(): Plugin {
   };
 }
 
+/** The page's background token (src/index.css, --background) in light and dark. */
+const background = { light: "#ffffff", dark: "#0a0a0a" };
+
+/**
+ * Installable, with a service worker of our own (src/service-worker/sw.ts, ADR 0031): the plugin
+ * writes the manifest and puts the list of the shell's files into the worker. The app registers
+ * the worker itself once the page has loaded (`virtual:pwa-register/react`), never before the
+ * first screen's script.
+ */
+function installableApp() {
+  return VitePWA({
+    strategies: "injectManifest",
+    srcDir: "src/service-worker",
+    filename: "sw.ts",
+    registerType: "prompt",
+    injectRegister: false,
+    // The icons are in the glob below already; the plugin adds the manifest itself.
+    includeManifestIcons: false,
+    manifest: {
+      name: "Memory Box",
+      short_name: "Memory Box",
+      description: "A private memory journal.",
+      id: "/",
+      start_url: "/",
+      scope: "/",
+      display: "standalone",
+      theme_color: background.light,
+      background_color: background.light,
+      icons: [
+        { src: "/pwa-192x192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+        { src: "/pwa-512x512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+        { src: "/maskable-512x512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+      ],
+    },
+    injectManifest: {
+      // The shell: the page, its scripts, styles, fonts and icons; not the .br and .gz copies.
+      // The first screen's script (ADR 0026) is among them, so a page started offline still runs it.
+      globPatterns: ["**/*.{html,js,css,woff2,svg,png}"],
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript()],
+  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript(), installableApp()],
   resolve: { alias },
   build: {
     outDir: "dist",

@@ -2,7 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
 
-/** The web app loads only its own scripts; Radix positions popovers with inline styles. */
+/**
+ * The web app loads only its own scripts; Radix positions popovers with inline styles. Its
+ * service worker and manifest are its own too (ADR 0031), said outright rather than left to fall
+ * back on default-src.
+ */
 const contentSecurityPolicy = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
@@ -10,6 +14,8 @@ const contentSecurityPolicy = {
   imgSrc: ["'self'", "data:", "blob:"],
   fontSrc: ["'self'", "data:"],
   connectSrc: ["'self'"],
+  workerSrc: ["'self'"],
+  manifestSrc: ["'self'"],
   objectSrc: ["'none'"],
   baseUri: ["'self'"],
   formAction: ["'self'"],

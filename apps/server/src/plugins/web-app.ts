@@ -16,9 +16,11 @@ const revalidate = "no-cache";
 
 /**
  * Serves the built web app, compressed as the build left it (brotli or gzip, as the browser
- * accepts). Hashed files under /assets never change, so browsers keep them for a year; everything else (index.html above all) is revalidated on every load, so a new release
- * reaches members at once. Any other GET outside the API prefixes answers index.html, so client
- * routes such as /memory/42 survive a reload.
+ * accepts). Hashed files under /assets never change, so browsers keep them for a year; everything
+ * else is revalidated on every load, so a new release reaches members at once: index.html above
+ * all, and the service worker `/sw.js` with the manifest, whose names never change (a year-long
+ * copy of the worker would hide every new version, ADR 0031). Any other GET outside the API
+ * prefixes answers index.html, so client routes such as /memory/42 survive a reload.
  */
 export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   const indexFile = path.join(webDir, "index.html");

@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
 
 import { DeferredToaster } from "@/components/deferred-toaster";
+import { UpdatePrompt } from "@/components/update-prompt";
 import { AuthProvider } from "@/lib/auth-provider";
 
 /**
- * Everything the screens share: the session and the one toaster (loaded with the first toast).
+ * Everything the screens share: the session, the one toaster (loaded with the first toast) and
+ * the service worker, with its offer of a new version.
  * The query cache is the member screens' alone; their layout route provides it.
  */
 export function AppProvider({ children }: { children: ReactNode }) {
@@ -12,6 +14,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <>
       <AuthProvider>{children}</AuthProvider>
       <DeferredToaster position="top-center" richColors closeButton />
+      <UpdatePrompt />
     </>
   );
 }

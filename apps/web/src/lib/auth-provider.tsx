@@ -4,6 +4,7 @@ import type { Session } from "@supabase/auth-js";
 import { getAuthClient } from "@/lib/auth-client";
 import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
 import { endFirstScreen } from "@/lib/first-screen";
+import { forgetKeptCopiesOnThisDevice } from "@/lib/offline-copies";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
 import { needsSecondFactor } from "@/lib/stored-session";
 
@@ -17,7 +18,8 @@ interface AuthState {
  * as it now is (INITIAL_SESSION once the stored or URL session is settled, then SIGNED_IN,
  * SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED…), so the state is simply "is there a session".
  * A sign-out is also announced to `onSignOut` listeners (the query cache empties itself).
- * While signed in, the cookie that lets this browser load photos is kept alive.
+ * While signed in, the cookie that lets this browser load photos is kept alive; signed out, the
+ * copies kept for reading offline are deleted.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [client] = useState(getAuthClient);
@@ -34,6 +36,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => data.subscription.unsubscribe();
   }, [client]);
   usePhotoAccess(state.status);
+  // What the service worker kept for reading offline is the member's alone (ADR 0031): gone at
+  // sign-out, and whenever the app finds no session (one that ended while the app was closed).
+  useEffect(() => {
+    if (state.status === "signedOut") forgetKeptCopiesOnThisDevice();
+  }, [state.status]);
   // The painted home (ADR 0026) is for a member who gets it: not after a sign-out, nor before a second factor.
   const mustProveSecondFactor = needsSecondFactor(state.session);
   useEffect(() => {

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router";
 
+import { OfflineBanner } from "@/components/offline-banner";
 import { preloadToaster } from "@/components/toaster-loader";
 import { getQueryClient } from "@/lib/query-client";
 
@@ -12,6 +13,7 @@ const toasterPreloadDelayMs = 2_000;
  * Layout route of the member screens, inside the session guard: the query cache they share. It
  * is a lazy chunk like the screens themselves, so TanStack Query is loaded only by members. Members
  * save things, and are told how it went: the toaster's code comes soon after the first screen.
+ * Offline, a banner above every member screen says that what shows is what the device kept.
  */
 export function MemberLayout() {
   useEffect(() => {
@@ -22,6 +24,7 @@ export function MemberLayout() {
   // One client for the page's life (getQueryClient keeps it), so the cache outlives this layout.
   return (
     <QueryClientProvider client={getQueryClient()}>
+      <OfflineBanner />
       <Outlet />
     </QueryClientProvider>
   );

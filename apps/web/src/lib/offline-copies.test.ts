@@ -1,0 +1,213 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  cacheNameFor,
+  forgetKeptCopies,
+  isCacheable,
+  keepCopiesFor,
+  keptMember,
+  memberCacheName,
+  memberOfAuthorization,
+  othersCaches,
+  routeOf,
+} from "./offline-copies";
+
+const origin = "https://box.example";
+const alice = "5f0c9a55-8f7e-4bb4-9f0e-2f3c4f5a6b7c";
+const bob = "9a1b2c3d-0000-4000-8000-000000000002";
+
+/** A token shaped like the server's: only the claims matter here, the signature is never checked. */
+function tokenOf(claims: object): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return `${part({ alg: "ES256", typ: "JWT" })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+function request(
+  path: string,
+  { method = "GET", mode = "cors", token, accept }: { method?: string; mode?: RequestMode; token?: string; accept?: string } = {},
+) {
+  const headers = new Headers();
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  if (accept) headers.set("accept", accept);
+  return { method, url: `${origin}${path}`, mode, headers };
+}
+
+function response(status = 200, headers: Record<string, string> = {}, type: ResponseType = "basic") {
+  return { status, type, headers: new Headers(headers) };
+}
+
+describe("routeOf", () => {
+  it("keeps the collection's reads: list pages, a memory, on this day, the timeline, comments, tags", () => {
+    for (const path of [
+      "/api/v1/memories",
+      "/api/v1/memories?q=sea&cursor=abc",
+      "/api/v1/memories/42",
+      "/api/v1/memories/on-this-day",
+      "/api/v1/memories/timeline?from=2024-05",
+      "/api/v1/memories/42/comments",
+      "/api/v1/memories/42/neighbours",
+      "/api/v1/tags",
+    ]) {
+      expect(routeOf(request(path), origin), path).toBe("api");
+    }
+  });
+
+  it("never keeps the account, members, the export, the live events, uploads or the auth API", () => {
+    for (const path of [
+      "/api/v1/account/devices",
+      "/api/v1/account/export?ticket=t",
+      "/api/v1/members",
+      "/api/v1/events",
+      "/api/v1/photos",
+      "/api/v1/photo-access",
+      "/auth/v1/user",
+      "/auth/v1/token?grant_type=password",
+      "/rest/v1/memories",
+      "/api/health",
+    ]) {
+      expect(routeOf(request(path), origin), path).toBe("network");
+    }
+    expect(routeOf(request("/api/v1/memories", { accept: "text/event-stream" }), origin)).toBe("network");
+  });
+
+  it("never anything but a GET", () => {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE", "HEAD"]) {
+      expect(routeOf(request("/api/v1/memories/42", { method }), origin)).toBe("network");
+      expect(routeOf(request("/storage/v1/object/authenticated/memory-photos/a/thumb.webp", { method }), origin)).toBe("network");
+    }
+  });
+
+  it("keeps photo renditions, and nothing from another origin", () => {
+    expect(routeOf(request("/storage/v1/object/authenticated/memory-photos/a/b/thumb.webp"), origin)).toBe("photo");
+    expect(routeOf(request("/storage/v1/object/authenticated/memory-photos/"), origin)).toBe("network");
+    expect(routeOf(request("/storage/v1/object/public/memory-photos/a"), origin)).toBe("network");
+    expect(routeOf({ ...request("/api/v1/memories"), url: "https://elsewhere.example/api/v1/memories" }, origin)).toBe("network");
+  });
+
+  it("treats the app's pages as pages, and the server's own addresses opened in the browser as the server's", () => {
+    for (const path of ["/", "/memory/42", "/auth", "/auth?view=forgot", "/settings/members"]) {
+      expect(routeOf(request(path, { mode: "navigate" }), origin), path).toBe("page");
+    }
+    for (const path of ["/auth/v1/verify?token=t", "/api/v1/account/export?ticket=t", "/api", "/storage/v1/x"]) {
+      expect(routeOf(request(path, { mode: "navigate" }), origin), path).toBe("network");
+    }
+  });
+});
+
+describe("memberOfAuthorization", () => {
+  it("reads the token's subject without checking it", () => {
+    expect(memberOfAuthorization(`Bearer ${tokenOf({ sub: alice, role: "authenticated" })}`)).toBe(alice);
+  });
+
+  it("is no member for anything else", () => {
+    expect(memberOfAuthorization(null)).toBeUndefined();
+    expect(memberOfAuthorization("")).toBeUndefined();
+    expect(memberOfAuthorization(`Basic ${btoa("user:pass")}`)).toBeUndefined();
+    expect(memberOfAuthorization("Bearer not-a-jwt")).toBeUndefined();
+    expect(memberOfAuthorization(`Bearer ${tokenOf({ role: "anon" })}`)).toBeUndefined();
+    expect(memberOfAuthorization(`Bearer ${tokenOf({ sub: 42 })}`)).toBeUndefined();
+    // A subject that would escape its cache's name.
+    expect(memberOfAuthorization(`Bearer ${tokenOf({ sub: "../memory-box-api-x" })}`)).toBeUndefined();
+    expect(memberOfAuthorization("Bearer e30.!!!.x")).toBeUndefined();
+  });
+});
+
+describe("cacheNameFor", () => {
+  it("keeps each member's API answers apart", () => {
+    const forAlice = cacheNameFor(request("/api/v1/memories", { token: tokenOf({ sub: alice }) }), origin, bob);
+    const forBob = cacheNameFor(request("/api/v1/memories", { token: tokenOf({ sub: bob }) }), origin, alice);
+    expect(forAlice).toContain(alice);
+    expect(forBob).toContain(bob);
+    expect(forAlice).not.toBe(forBob);
+  });
+
+  it("answers an API request without a token from no cache at all, whoever read last", () => {
+    expect(cacheNameFor(request("/api/v1/memories"), origin, alice)).toBeUndefined();
+    expect(cacheNameFor(request("/api/v1/memories/42"), origin, undefined)).toBeUndefined();
+  });
+
+  it("keeps photos for the member reading on this device, and none when no one is", () => {
+    const photo = "/storage/v1/object/authenticated/memory-photos/a/thumb.webp";
+    expect(cacheNameFor(request(photo), origin, alice)).toContain(alice);
+    expect(cacheNameFor(request(photo), origin, undefined)).toBeUndefined();
+    expect(cacheNameFor(request(photo, { token: tokenOf({ sub: bob }) }), origin, alice)).toContain(bob);
+  });
+
+  it("keeps nothing else", () => {
+    expect(cacheNameFor(request("/api/v1/account/devices", { token: tokenOf({ sub: alice }) }), origin, alice)).toBeUndefined();
+    expect(cacheNameFor(request("/", { mode: "navigate" }), origin, alice)).toBeUndefined();
+  });
+});
+
+describe("isCacheable", () => {
+  it("keeps a whole, successful answer to a GET", () => {
+    expect(isCacheable({ method: "GET" }, response(200, { "content-type": "application/json" }))).toBe(true);
+  });
+
+  it("never keeps an error, a partial or redirected answer, another origin's or a no-store one", () => {
+    for (const status of [201, 204, 206, 301, 304, 400, 401, 403, 404, 500, 503]) {
+      expect(isCacheable({ method: "GET" }, response(status)), String(status)).toBe(false);
+    }
+    expect(isCacheable({ method: "GET" }, response(200, {}, "opaque"))).toBe(false);
+    expect(isCacheable({ method: "GET" }, response(200, {}, "cors"))).toBe(false);
+    expect(isCacheable({ method: "GET" }, response(200, { "cache-control": "private, no-store" }))).toBe(false);
+    expect(isCacheable({ method: "GET" }, response(200, { "content-type": "text/event-stream" }))).toBe(false);
+  });
+
+  it("never keeps the answer to anything but a GET", () => {
+    expect(isCacheable({ method: "POST" }, response(200))).toBe(false);
+  });
+});
+
+/** Cache Storage as the browser has it, with responses reduced to their text. */
+function fakeCacheStorage(): CacheStorage {
+  const caches = new Map<string, Map<string, string>>();
+  const cacheOf = (entries: Map<string, string>) =>
+    ({
+      match: async (key: string) => (entries.has(key) ? new Response(entries.get(key)) : undefined),
+      put: async (key: string, value: Response) => void entries.set(key, await value.text()),
+    }) as unknown as Cache;
+  return {
+    open: async (name: string) => {
+      const entries = caches.get(name) ?? new Map<string, string>();
+      caches.set(name, entries);
+      return cacheOf(entries);
+    },
+    keys: async () => [...caches.keys()],
+    delete: async (name: string) => caches.delete(name),
+    has: async (name: string) => caches.has(name),
+    match: async () => undefined,
+  };
+}
+
+describe("whose copies the device keeps", () => {
+  it("drops another member's caches when a member starts reading, and keeps the app shell's", async () => {
+    const storage = fakeCacheStorage();
+    await keepCopiesFor(storage, alice);
+    await storage.open(`memory-box-api-${alice}`);
+    await storage.open(`memory-box-photos-${alice}`);
+    await storage.open("workbox-precache-v2-https://box.example/");
+    expect(await keptMember(storage)).toBe(alice);
+
+    await keepCopiesFor(storage, bob);
+    expect(await keptMember(storage)).toBe(bob);
+    expect(await storage.keys()).toEqual([memberCacheName, "workbox-precache-v2-https://box.example/"]);
+  });
+
+  it("forgets every member's copies at sign-out, the shell stays", async () => {
+    const storage = fakeCacheStorage();
+    await keepCopiesFor(storage, alice);
+    await storage.open(`memory-box-api-${alice}`);
+    await storage.open(`memory-box-photos-${bob}`);
+    await storage.open("workbox-precache-v2-https://box.example/");
+
+    await forgetKeptCopies(storage);
+    expect(await storage.keys()).toEqual(["workbox-precache-v2-https://box.example/"]);
+    expect(await keptMember(storage)).toBeUndefined();
+  });
+
+  it("names the caches of members other than the one reading", () => {
+    const names = [`memory-box-api-${alice}`, `memory-box-photos-${alice}`, `memory-box-api-${bob}`, memberCacheName, "other"];
+    expect(othersCaches(names, alice)).toEqual([`memory-box-api-${bob}`]);
+  });
+});
