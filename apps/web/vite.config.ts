@@ -171,7 +171,7 @@ function firstScreenScript(): Plugin {
 }
 
 /** The page's background token (src/index.css, --background) in light and dark. */
-const background = { light: "#ffffff", dark: "#0a0a0a" };
+const background = { light: "#fcf9f3", dark: "#18120f" };
 
 /**
  * Installable, with a service worker of our own (src/service-worker/sw.ts, ADR 0031): the plugin
