@@ -79,6 +79,8 @@ describe("memory detail page", () => {
 
   it("reports any other load failure (after one retry) and goes home", async () => {
     const api = stubMemoryApi({
+      // Home's timeline, once the page has gone home (before ":id", which would take it for an id).
+      "GET /api/v1/memories/timeline": () => ({ months: [], undated: 0 }),
       "GET /api/v1/memories/:id": () => apiError(500, "internal_error"),
       "GET /api/v1/memories": () => emptyPage,
       "GET /api/v1/tags": () => noTags,
