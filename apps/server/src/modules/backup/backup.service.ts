@@ -182,9 +182,14 @@ export async function restoreSnapshot(
   try {
     for (const object of manifest.objects) {
       put.push(object.key);
-      await target.blobStore.put(object.key, fs.createReadStream(path.join(snapshot, objectsDir, object.key)), {
-        contentType: object.content_type,
-      });
+      // Opened before the store is asked: a file missing from the snapshot fails here, not as an
+      // error event of a stream nobody listens to yet.
+      const file = await fsp.open(path.join(snapshot, objectsDir, object.key));
+      try {
+        await target.blobStore.put(object.key, file.createReadStream(), { contentType: object.content_type });
+      } finally {
+        await file.close().catch(() => undefined);
+      }
     }
     await restoreDatabase(target.database, path.join(snapshot, manifest.database));
   } catch (error) {
