@@ -297,11 +297,11 @@ function onThisDaySection(document: Document, answer: OnThisDay): HTMLElement | 
 function card(document: Document, memory: Memory, eager: boolean): HTMLElement {
   const d = (tag: string, attributes: Record<string, string | null | undefined>, ...children: Child[]) =>
     h(document, tag, attributes, ...children);
-  const iconButton = (label: string, title: string, name: "pencil" | "trash", slot: string, extra: Record<string, string>) =>
+  const iconButton = (label: string, title: string, name: "pencil" | "trash", extra: Record<string, string>) =>
     d(
       "button",
       {
-        "data-slot": slot,
+        "data-slot": "button",
         "data-variant": "ghost",
         "data-size": "icon",
         class: `${buttonBase} ${ghost} size-9`,
@@ -345,13 +345,8 @@ function card(document: Document, memory: Memory, eager: boolean): HTMLElement {
       d(
         "div",
         { class: "relative z-10 flex shrink-0 gap-1" },
-        iconButton("Edit", "Edit", "pencil", "button", {}),
-        iconButton("Delete", "Delete", "trash", "alert-dialog-trigger", {
-          type: "button",
-          "aria-haspopup": "dialog",
-          "aria-expanded": "false",
-          "data-state": "closed",
-        }),
+        iconButton("Edit", "Edit", "pencil", {}),
+        iconButton("Delete", "Delete", "trash", { "aria-haspopup": "dialog" }),
       ),
     ),
     (memory.content || tags.length > 0 || hasResponses(memory)) &&

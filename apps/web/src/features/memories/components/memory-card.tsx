@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { paths } from "@/config/paths";
-import { DeleteMemoryDialog } from "@/features/memories/components/delete-memory-dialog";
+import { LazyDeleteMemoryDialog } from "@/features/memories/components/lazy-delete-memory-dialog";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryPhotosGrid } from "@/features/memories/components/memory-photos-grid";
 import { ResponseCounts } from "@/features/memories/components/response-counts";
@@ -72,17 +72,19 @@ export function MemoryCard({ memory, eager = false }: MemoryCardProps) {
           <Button variant="ghost" size="icon" aria-label={`Edit ${memory.title}`} title="Edit" onClick={() => setEditing(true)}>
             <Pencil aria-hidden="true" />
           </Button>
-          <DeleteMemoryDialog
-            memory={memory}
-            askedFrom="card"
-            open={confirmingDelete}
-            onOpenChange={setConfirmingDelete}
-            trigger={
-              <Button variant="ghost" size="icon" aria-label={`Delete ${memory.title}`} title="Delete">
-                <Trash aria-hidden="true" />
-              </Button>
-            }
-          />
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Delete ${memory.title}`}
+            title="Delete"
+            aria-haspopup="dialog"
+            onPointerEnter={LazyDeleteMemoryDialog.preload}
+            onFocus={LazyDeleteMemoryDialog.preload}
+            onClick={() => setConfirmingDelete(true)}
+          >
+            <Trash aria-hidden="true" />
+          </Button>
+          <LazyDeleteMemoryDialog memory={memory} askedFrom="card" open={confirmingDelete} onOpenChange={setConfirmingDelete} />
         </div>
       </CardHeader>
       {(memory.content || tags.length > 0 || hasResponses(memory)) && (
