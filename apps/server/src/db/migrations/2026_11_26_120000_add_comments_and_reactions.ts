@@ -9,8 +9,7 @@ import { columnTypes } from "./dialect";
  * List pages show each memory's comment count and reaction counts, so adding or removing a
  * comment or reaction moves `memory_stats.generation` (the listing cache's key, ADR 0010) through
  * triggers, like every other write a page can show. Editing a comment's text changes no count and
- * leaves it alone. PostgreSQL's triggers are per statement (memory_stats_changed() comes from the
- * list counters migration); SQLite's per row.
+ * leaves it alone. PostgreSQL's triggers are per statement; SQLite's per row.
  */
 const sqliteTriggers = {
   memory_stats_comments_insert: "after insert on comments",
@@ -21,9 +20,36 @@ const sqliteTriggers = {
   memory_stats_reactions_update: "after update of memory_id, emoji on reactions",
 };
 
-const postgresTriggers: Record<string, [table: string, when: string]> = {
-  memory_stats_comments: ["comments", "after insert or delete or update of memory_id on comments"],
-  memory_stats_reactions: ["reactions", "after insert or delete or update of memory_id, emoji on reactions"],
+/**
+ * PostgreSQL runs a statement's trigger even when the statement touched no row: a reaction put
+ * twice (`on conflict do nothing`) or taken back twice would empty the listing cache for nothing.
+ * Inserts and deletes look at their rows through transition tables (which PostgreSQL allows only
+ * on one-event triggers without a column list); moves between memories never happen through the
+ * app and keep the plain trigger.
+ */
+const postgresTriggers: Record<string, [table: string, when: string, fn: string]> = {
+  memory_stats_comments_insert: [
+    "comments",
+    "after insert on comments referencing new table as changed_rows",
+    "memory_stats_rows_changed",
+  ],
+  memory_stats_comments_delete: [
+    "comments",
+    "after delete on comments referencing old table as changed_rows",
+    "memory_stats_rows_changed",
+  ],
+  memory_stats_comments_move: ["comments", "after update of memory_id on comments", "memory_stats_changed"],
+  memory_stats_reactions_insert: [
+    "reactions",
+    "after insert on reactions referencing new table as changed_rows",
+    "memory_stats_rows_changed",
+  ],
+  memory_stats_reactions_delete: [
+    "reactions",
+    "after delete on reactions referencing old table as changed_rows",
+    "memory_stats_rows_changed",
+  ],
+  memory_stats_reactions_update: ["reactions", "after update of memory_id, emoji on reactions", "memory_stats_changed"],
 };
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -55,8 +81,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex("reactions_user_idx").on("reactions").column("user_id").execute();
 
   if (postgres) {
-    for (const [name, [, when]] of Object.entries(postgresTriggers)) {
-      await sql`create trigger ${sql.ref(name)} ${sql.raw(when)} for each statement execute function memory_stats_changed()`.execute(
+    // Moves the generation when the statement inserted or deleted at least one row.
+    await sql`create function memory_stats_rows_changed() returns trigger language plpgsql as $$
+      begin
+        if exists (select 1 from changed_rows) then
+          update memory_stats set generation = generation + 1 where id = 1;
+        end if;
+        return null;
+      end $$`.execute(db);
+    // memory_stats_changed() comes from the list counters migration.
+    for (const [name, [, when, fn]] of Object.entries(postgresTriggers)) {
+      await sql`create trigger ${sql.ref(name)} ${sql.raw(when)} for each statement execute function ${sql.ref(fn)}()`.execute(
         db,
       );
     }
@@ -73,6 +108,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   if (columnTypes(db).postgres) {
     for (const [name, [table]] of Object.entries(postgresTriggers))
       await sql`drop trigger ${sql.ref(name)} on ${sql.table(table)}`.execute(db);
+    await sql`drop function memory_stats_rows_changed()`.execute(db);
   } else {
     for (const name of Object.keys(sqliteTriggers)) await sql`drop trigger ${sql.ref(name)}`.execute(db);
   }

@@ -238,6 +238,23 @@ describe.each(testEngines)("every write a list page can show moves the generatio
     expect(await generation()).toBe(before);
   });
 
+  it("but not a reaction put again or taken back again, which changes no row", async () => {
+    const reaction = { memory_id: memoryId, user_id: userId, emoji: "😮", created_at: createdAt };
+    await database.db.insertInto("reactions").values(reaction).execute();
+    const before = await generation();
+    await database.db
+      .insertInto("reactions")
+      .values(reaction)
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
+    expect(await generation()).toBe(before);
+    await database.db.deleteFrom("reactions").where("emoji", "=", "😮").execute();
+    const afterRemoval = await generation();
+    expect(afterRemoval).toBeGreaterThan(before);
+    await database.db.deleteFrom("reactions").where("emoji", "=", "😮").execute();
+    expect(await generation()).toBe(afterRemoval);
+  });
+
   it("but not an upload that no memory shows yet", async () => {
     const before = await generation();
     await database.db
