@@ -17,6 +17,9 @@ export function getQueryClient(): QueryClient {
         staleTime: 30_000,
         // One retry covers a flaky network without making real errors (401, 404) slow to surface.
         retry: 1,
+        // Asked even when the browser says it is offline: the service worker answers with what
+        // this device kept (ADR 0031); TanStack's default would leave such a query waiting.
+        networkMode: "offlineFirst",
       },
     },
   });

@@ -32,8 +32,9 @@ export function deferred<T = unknown>() {
 }
 
 const onThisDayPath = "/api/v1/memories/on-this-day";
+const timelinePath = "/api/v1/memories/timeline";
 /** Paths the server routes before any `:id` route of the same prefix. */
-const fixedPaths = new Set([onThisDayPath]);
+const fixedPaths = new Set([onThisDayPath, timelinePath]);
 
 /**
  * Replaces global fetch with one that answers `/api/v1/*` from `routes`, keyed "METHOD /path"
@@ -63,6 +64,8 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
     }
     // "On this day" has nothing unless a test says otherwise: home shows as it did before it.
     if (url.pathname === onThisDayPath) return Response.json({ date: url.searchParams.get("date"), window_days: 3, groups: [] });
+    // Nor the timeline: home shows no index.
+    if (url.pathname === timelinePath) return Response.json({ months: [], undated: 0 });
     return apiError(404, "not_found", `no stub for ${method} ${url.pathname}`);
   });
   vi.stubGlobal("fetch", fetchMock);

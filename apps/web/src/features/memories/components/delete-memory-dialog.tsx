@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import type { Memory } from "@memory-box/contract";
 
 import {
@@ -10,7 +9,6 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
-  AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { useDeleteMemory } from "@/features/memories/api/delete-memory";
 import { useReturnFocus } from "@/hooks/use-return-focus";
@@ -36,8 +34,6 @@ export interface DeleteMemoryDialogProps {
   askedFrom: keyof typeof wording;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The button that opens it, when the dialog owns its trigger. */
-  trigger?: ReactNode;
   /** After the memory is gone and the toast is up (the detail page leaves for home); without it the dialog closes. */
   onDeleted?: () => void;
 }
@@ -48,7 +44,7 @@ export interface DeleteMemoryDialogProps {
  * deleting, neither Escape nor Cancel dismisses it. A failure closes it, so the error toast is not
  * hidden from screen readers behind the modal, and focus returns to what opened it.
  */
-export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, trigger, onDeleted }: DeleteMemoryDialogProps) {
+export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, onDeleted }: DeleteMemoryDialogProps) {
   const words = wording[askedFrom];
   const returnFocus = useReturnFocus();
   const deletion = useDeleteMemory({
@@ -67,7 +63,6 @@ export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, trig
 
   return (
     <AlertDialog open={open} onOpenChange={(next) => (!next && deleting ? undefined : onOpenChange(next))}>
-      {trigger ? <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger> : null}
       <AlertDialogContent
         {...returnFocus}
         onEscapeKeyDown={(event) => {
