@@ -8,6 +8,7 @@ import {
   type ReactionEmoji,
   type ReactionList,
 } from "@memory-box/contract";
+import { isForeignKeyViolation } from "../../db/constraint-errors";
 import { AppError } from "../../errors";
 import type { CommentsRepository, CommentWithAuthor } from "./comments.repository";
 
@@ -41,17 +42,18 @@ export class CommentsService {
   }
 
   async create(actor: Actor, memoryId: string, input: ParsedCommentInput): Promise<Comment> {
-    await this.assertMemory(memoryId);
     const now = this.now();
     const id = randomUUID();
-    await this.deps.comments.insert({
-      id,
-      memory_id: memoryId,
-      user_id: actor.userId,
-      body: input.body,
-      created_at: now,
-      updated_at: now,
-    });
+    await onMemory(
+      this.deps.comments.insert({
+        id,
+        memory_id: memoryId,
+        user_id: actor.userId,
+        body: input.body,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
     this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId });
     return present(await this.found(memoryId, id));
   }
@@ -79,8 +81,7 @@ export class CommentsService {
 
   /** Idempotent: reacting again with the same emoji keeps the one reaction. */
   async react(actor: Actor, memoryId: string, emoji: ReactionEmoji): Promise<ReactionList> {
-    await this.assertMemory(memoryId);
-    if (await this.deps.comments.addReaction(memoryId, actor.userId, emoji, this.now())) {
+    if (await onMemory(this.deps.comments.addReaction(memoryId, actor.userId, emoji, this.now()))) {
       this.deps.publish({ type: "reaction.changed", id: memoryId, actor: actor.userId });
     }
     return this.reactions(actor, memoryId);
@@ -88,7 +89,7 @@ export class CommentsService {
 
   /** Idempotent: taking back a reaction the member does not have changes nothing. */
   async unreact(actor: Actor, memoryId: string, emoji: ReactionEmoji): Promise<ReactionList> {
-    await this.assertMemory(memoryId);
+    // An unknown memory has no reaction to remove, and `reactions` answers 404 for it.
     if (await this.deps.comments.removeReaction(memoryId, actor.userId, emoji)) {
       this.deps.publish({ type: "reaction.changed", id: memoryId, actor: actor.userId });
     }
@@ -111,6 +112,16 @@ export class CommentsService {
     const comment = await this.found(memoryId, commentId);
     if (comment.user_id !== actor.userId) throw new AppError("not_comment_author");
     return comment;
+  }
+}
+
+/** A write on a memory, which answers 404 when the memory is unknown or was deleted meanwhile. */
+async function onMemory<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new AppError("memory_not_found");
+    throw error;
   }
 }
 
