@@ -1,21 +1,14 @@
 import { z } from "zod";
 
+import { memoryEventTypes } from "./event-messages";
+
 /**
  * The live stream `GET /api/v1/events` (Server-Sent Events). Each change to the collection is an
  * SSE message whose `event:` field is the change's `type` and whose `data:` is the JSON of
  * `MemoryEventData`; its `id:` lets a reconnecting client resume. A message of type
  * `resyncEventType` (data `{}`) means "what you missed is no longer known: reload everything".
  */
-export const MemoryEventType = z.enum([
-  "memory.created",
-  "memory.updated",
-  "memory.deleted",
-  "profile.updated",
-  "comment.created",
-  "comment.updated",
-  "comment.deleted",
-  "reaction.changed",
-]);
+export const MemoryEventType = z.enum(memoryEventTypes);
 export type MemoryEventType = z.infer<typeof MemoryEventType>;
 
 /** Something a member did that other members' screens should show at once. */
@@ -34,5 +27,3 @@ export type MemoryEvent = z.infer<typeof MemoryEvent>;
 /** The `data:` of a memory event's SSE message (its type travels in the `event:` field). */
 export const MemoryEventData = MemoryEvent.omit({ type: true });
 export type MemoryEventData = z.infer<typeof MemoryEventData>;
-
-export const resyncEventType = "resync";

@@ -2,6 +2,7 @@ export * from "./account";
 export * from "./api-error";
 export * from "./comments";
 export * from "./errors";
+export * from "./event-messages";
 export * from "./events";
 export * from "./health";
 export * from "./members";

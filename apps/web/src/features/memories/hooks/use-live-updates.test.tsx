@@ -5,6 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { deleteMemoryMutationKey } from "@/features/memories/api/delete-memory";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
+import {
+  isMemoryEventType,
+  MemoryEventData,
+  MemoryEventType,
+  memoryEventTypes,
+  readMemoryEventData,
+  resyncEventType,
+} from "@memory-box/contract";
 import { applyLiveEvent, useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { setAuthClient } from "@/lib/auth-client";
 import { AuthContext, type AuthContextValue } from "@/lib/auth-context";
@@ -35,6 +43,40 @@ function invalidated(client: QueryClient): string[] {
 }
 
 const key = (queryKey: readonly unknown[]) => JSON.stringify(queryKey);
+
+describe("the event readers kept off home's script", () => {
+  // They read by hand what the contract's schemas say; these hold them to the schemas.
+  it.each([
+    '{"id":"m1","actor":"u1"}',
+    '{"id":"m1","actor":"u1","extra":true}',
+    '{"id":"","actor":"u1"}',
+    '{"id":"m1"}',
+    '{"id":7,"actor":"u1"}',
+    '{"id":"m1","actor":null}',
+    "[]",
+    "null",
+    '"m1"',
+    "{}",
+    "not json",
+    "",
+  ])("reads %s as MemoryEventData does", (data) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      value = undefined;
+    }
+    const parsed = MemoryEventData.safeParse(value);
+    expect(readMemoryEventData(data)).toEqual(parsed.success ? parsed.data : undefined);
+  });
+
+  it.each([...memoryEventTypes, resyncEventType, "memory", "Memory.created", "", "comment.created "])(
+    "knows the type %j as MemoryEventType does",
+    (type) => {
+      expect(isMemoryEventType(type)).toBe(MemoryEventType.safeParse(type).success);
+    },
+  );
+});
 
 describe("applyLiveEvent", () => {
   it.each(["memory.created", "memory.updated", "memory.deleted"])(

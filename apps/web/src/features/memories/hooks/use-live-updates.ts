@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { MemoryEventData, MemoryEventType, resyncEventType } from "@memory-box/contract";
+import { isMemoryEventType, readMemoryEventData, resyncEventType } from "@memory-box/contract";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 
 import { isDeletedHere } from "@/features/memories/api/delete-memory";
@@ -49,8 +49,7 @@ export function useLiveUpdates(): void {
 /** This member renamed themselves (here or on another device): the greeting follows. */
 function isOwnProfileChange(event: SseEvent, userId: string): boolean {
   if (event.type !== "profile.updated") return false;
-  const data = MemoryEventData.safeParse(parseJson(event.data));
-  return data.success && data.data.id === userId;
+  return readMemoryEventData(event.data)?.id === userId;
 }
 
 /** A refreshed session carries the account as it is now, display name included. */
@@ -70,25 +69,25 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
     return;
   }
-  const type = MemoryEventType.safeParse(event.type);
-  if (!type.success) return;
+  const type = event.type;
+  if (!isMemoryEventType(type)) return;
   // A display name is on every card and detail page the member wrote or edited.
-  if (type.data === "profile.updated") {
+  if (type === "profile.updated") {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
     return;
   }
 
   // A comment or reaction changes the memory's counts (its cards, its page) and its comments or
   // reactions; nothing a tag count or a neighbour shows.
-  if (type.data.startsWith("comment.") || type.data === "reaction.changed") {
+  if (type.startsWith("comment.") || type === "reaction.changed") {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
     void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
-    const data = MemoryEventData.safeParse(parseJson(event.data));
-    if (!data.success) return;
-    const { id } = data.data;
+    const data = readMemoryEventData(event.data);
+    if (!data) return;
+    const { id } = data;
     void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
     void queryClient.invalidateQueries({
-      queryKey: type.data === "reaction.changed" ? memoryKeys.reactions(id) : memoryKeys.comments(id),
+      queryKey: type === "reaction.changed" ? memoryKeys.reactions(id) : memoryKeys.comments(id),
     });
     return;
   }
@@ -98,18 +97,10 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
   void queryClient.invalidateQueries({ queryKey: memoryKeys.neighbourLists() });
   // Data not as the contract says: the lists were refreshed already; nothing more to do.
-  const data = MemoryEventData.safeParse(parseJson(event.data));
-  if (!data.success) return;
-  const { id } = data.data;
+  const data = readMemoryEventData(event.data);
+  if (!data) return;
+  const { id } = data;
   // This screen's own delete: the detail page is leaving, and must not refetch a 404 first.
-  if (type.data === "memory.deleted" && isDeletedHere(queryClient, id)) return;
+  if (type === "memory.deleted" && isDeletedHere(queryClient, id)) return;
   void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

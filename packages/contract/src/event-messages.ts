@@ -1,0 +1,40 @@
+import type { MemoryEventData, MemoryEventType } from "./events";
+
+/*
+ * The live stream's message names, and readers for its messages that the web app's home uses.
+ * Home reads every event, and the schema library is a tenth of the JavaScript its first screen may
+ * load (issue #16: 200 KB), so this module does not import it: the readers apply the rules of
+ * `events.ts`' schemas by hand, and a web test holds them to those schemas.
+ */
+
+export const memoryEventTypes = [
+  "memory.created",
+  "memory.updated",
+  "memory.deleted",
+  "profile.updated",
+  "comment.created",
+  "comment.updated",
+  "comment.deleted",
+  "reaction.changed",
+] as const;
+
+export const resyncEventType = "resync";
+
+/** `MemoryEventType.safeParse(type).success`, without the schema library. */
+export function isMemoryEventType(type: string): type is MemoryEventType {
+  return (memoryEventTypes as readonly string[]).includes(type);
+}
+
+/** `MemoryEventData.safeParse(JSON.parse(data))`'s data, or undefined, without the schema library. */
+export function readMemoryEventData(data: string): MemoryEventData | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, actor } = value as Record<string, unknown>;
+  if (typeof id !== "string" || id.length === 0 || typeof actor !== "string" || actor.length === 0) return undefined;
+  return { id, actor };
+}
