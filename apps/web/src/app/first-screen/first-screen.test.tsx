@@ -219,6 +219,18 @@ describe("starting the first screen", () => {
     expect(document.getElementById("first-screen")).toBeNull();
   });
 
+  it('paints home without "On this day" when only that answer failed; the app asks for it again', async () => {
+    const backend = new FakeMemoryBackend(collection());
+    backend.overrides.set("GET /api/v1/memories/on-this-day", () =>
+      Response.json({ code: "unexpected_failure", message: "unexpected_failure" }, { status: 500 }),
+    );
+    backend.install();
+    expect(await start(storageWith(storedSession()))).toBe(true);
+    const painted = document.getElementById("first-screen")!;
+    expect(painted.textContent).toContain("Lisbon weekend");
+    expect(painted.textContent).not.toContain("On this day");
+  });
+
   it("paints nothing for an empty collection (the app's own empty state shows instead)", async () => {
     new FakeMemoryBackend([]).install();
     expect(await start(storageWith(storedSession()))).toBe(false);

@@ -72,7 +72,8 @@ export interface FirstScreenData {
   user: StoredUser;
   page: MemoryPage;
   tags: TagList;
-  onThisDay: OnThisDay;
+  /** Undefined when its answer failed: home is painted without it (the app asks again). */
+  onThisDay: OnThisDay | undefined;
 }
 
 /** Whether the painted home can show this answer as React will: a non-empty collection, unfiltered. */
@@ -243,8 +244,8 @@ export function paintHome(document: Document, { user, page, tags, onThisDay }: F
 }
 
 /** `OnThisDaySection`. */
-function onThisDaySection(document: Document, answer: OnThisDay): HTMLElement | null {
-  if (answer.groups.length === 0) return null;
+function onThisDaySection(document: Document, answer: OnThisDay | undefined): HTMLElement | null {
+  if (!answer || answer.groups.length === 0) return null;
   const d = (tag: string, attributes: Record<string, string | null | undefined>, ...children: Child[]) =>
     h(document, tag, attributes, ...children);
   return d(

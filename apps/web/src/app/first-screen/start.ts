@@ -50,7 +50,9 @@ export function preloadFirstPhotos(document: Document, page: MemoryPage): HTMLIm
  * is, asks at once for the first page of memories and the tags, exactly as home's queries would
  * (the app takes these answers), and paints home from them in plain DOM. No session, a token
  * about to expire, a second factor to prove, another URL, a refused or failed answer: nothing is
- * painted and the app does what it always did. Resolves once it painted or decided not to.
+ * painted and the app does what it always did. A failed "On this day" alone does not stop it:
+ * home is painted without that section, which is what home shows while it is unknown.
+ * Resolves once it painted or decided not to.
  */
 export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> {
   if (!isPlainHome(page.location)) return false;
@@ -73,7 +75,7 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
     onThisDayAnswer,
     painter,
   ]);
-  if (!list || !tags || !onThisDay || !canPaintHome({ page: list })) return false;
+  if (!list || !tags || !canPaintHome({ page: list })) return false;
   const root = page.document.getElementById("root");
   if (!root) return false;
   const screen = page.document.createElement("div");

@@ -518,6 +518,39 @@ describe("home screen", () => {
     });
   });
 
+  describe("on this day", () => {
+    it("follows the day at midnight, keeping the list and yesterday's memories until today's answer arrives", async () => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      try {
+        vi.setSystemTime(new Date(2026, 10, 26, 23, 59, 30));
+        const backend = new FakeMemoryBackend([picnic()]);
+        const todays = deferred<Response>();
+        backend.overrides.set("GET /api/v1/memories/on-this-day", (url) => {
+          if (url.searchParams.get("date") === "2026-11-26") {
+            const memory = fakeMemory({ title: "A year ago tonight", memory_date: "2025-11-26" });
+            return Response.json({ date: "2026-11-26", window_days: 3, groups: [{ years_ago: 1, memories: [memory] }] });
+          }
+          return todays.promise;
+        });
+        renderHome(backend);
+        await vi.waitFor(() => expect(screen.getByRole("link", { name: /A year ago tonight/ })).toBeInTheDocument());
+
+        await act(() => vi.advanceTimersByTimeAsync(31_000));
+        expect(backend.requests("GET", "/api/v1/memories/on-this-day").at(-1)?.searchParams.get("date")).toBe("2026-11-27");
+        expect(screen.getByText("1 memories")).toBeInTheDocument();
+        expect(screen.getByRole("link", { name: /A year ago tonight/ })).toBeInTheDocument();
+
+        const memory = fakeMemory({ title: "Two years ago today", memory_date: "2024-11-27" });
+        todays.resolve(Response.json({ date: "2026-11-27", window_days: 3, groups: [{ years_ago: 2, memories: [memory] }] }));
+        await vi.waitFor(() => expect(screen.getByRole("link", { name: /Two years ago today/ })).toBeInTheDocument());
+        expect(screen.queryByRole("link", { name: /A year ago tonight/ })).not.toBeInTheDocument();
+        expect(screen.getByText("1 memories")).toBeInTheDocument();
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
+
   describe("live updates", () => {
     it("listens with the member's token and refetches when someone adds a memory", async () => {
       const backend = new FakeMemoryBackend([picnic()]);

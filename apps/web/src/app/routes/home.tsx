@@ -8,8 +8,8 @@ import { useOnThisDay } from "@/features/memories/api/get-on-this-day";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryList } from "@/features/memories/components/memory-list";
 import { OnThisDaySection } from "@/features/memories/components/on-this-day";
-import { localCalendarDate } from "@/features/memories/utils/on-this-day";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
+import { useLocalCalendarDate } from "@/features/memories/hooks/use-local-calendar-date";
 import { useAuth } from "@/lib/auth-context";
 import { userDisplayName } from "@/lib/user-name";
 
@@ -18,7 +18,7 @@ export function HomeRoute() {
   const { user, signOut } = useAuth();
   const [adding, setAdding] = useState(false);
   useLiveUpdates();
-  const onThisDay = useOnThisDay(localCalendarDate());
+  const onThisDay = useOnThisDay(useLocalCalendarDate());
 
   return (
     <div className="min-h-svh bg-muted">

@@ -1,5 +1,5 @@
 import type { OnThisDay } from "@memory-box/contract";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 
 import { onThisDayPath } from "@/features/memories/api/list-paths";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
@@ -20,6 +20,9 @@ export function useOnThisDay(date: string) {
       queryFn: ({ signal }) => getOnThisDay(date, { signal }),
       // A nice-to-have above the list: when it fails, home shows without it rather than waiting.
       retry: false,
+      // When the day turns over, yesterday's answer stays until today's arrives: the list below
+      // waits for this one to settle, and must not fall back to its loading state at midnight.
+      placeholderData: keepPreviousData,
     }),
   );
 }
