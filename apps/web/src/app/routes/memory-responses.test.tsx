@@ -132,6 +132,14 @@ describe("reactions and comments on the detail page", () => {
       "Only the member who wrote a comment can edit or delete it.",
     );
     expect(field).toHaveValue("New words");
+    // Typing again clears the reason; giving up the edit leaves no reason behind under the comment.
+    fireEvent.change(field, { target: { value: "New words!" } });
+    await waitFor(() => expect(within(mine).queryByRole("alert")).not.toBeInTheDocument());
+    fireEvent.click(within(mine).getByRole("button", { name: "Save" }));
+    expect(await within(mine).findByRole("alert")).toBeInTheDocument();
+    fireEvent.click(within(mine).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(within(mine).queryByRole("alert")).not.toBeInTheDocument());
+    expect(mine).toHaveTextContent("Old words");
 
     const add = screen.getByRole("textbox", { name: "Add a comment" });
     fireEvent.change(add, { target: { value: "x".repeat(2001) } });

@@ -1,6 +1,7 @@
 import type { Comment, CommentList } from "@memory-box/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
+import { refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 
@@ -42,11 +43,6 @@ export function useChangeComment(memoryId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (change: CommentChange) => changeComment(memoryId, change),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: memoryKeys.comments(memoryId) }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.detail(memoryId), exact: true }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
-      ]),
+    onSettled: () => refreshAfterResponseChange(queryClient, memoryId, "comments"),
   });
 }

@@ -1,6 +1,7 @@
 import type { Memory, MemoryInput } from "@memory-box/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { refreshAfterMemoryChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 
@@ -9,17 +10,14 @@ export function createMemory(input: MemoryInput): Promise<Memory> {
   return apiFetch<Memory>("/api/v1/memories", { method: "POST", body: input });
 }
 
-/** Adds a memory; the list, the tag counts and the memory's own cache entry are refreshed. */
+/** Adds a memory; its own cache entry is filled, and what lists or counts it is refreshed. */
 export function useCreateMemory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createMemory,
     onSuccess: async (memory) => {
       queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.tags() }),
-      ]);
+      await refreshAfterMemoryChange(queryClient);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient, type UseMutationOptions } from "@tanstack/react-query";
 
+import { refreshAfterMemoryChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 
@@ -14,7 +15,7 @@ export const deleteMemoryMutationKey = [...memoryKeys.all, "delete"] as const;
 type DeleteMemoryOptions = Omit<UseMutationOptions<void, Error, string>, "mutationFn" | "mutationKey">;
 
 /**
- * Deletes by id. The lists and the tag counts are refetched before the mutation settles (so a
+ * Deletes by id. What shows the memory (`refreshAfterMemoryChange`) is refetched before the mutation settles (so a
  * "Deleting..." label lasts until the card is gone). The memory's own cache entry is dropped
  * unless a screen still shows it (the detail page, about to leave; it must not refetch a 404).
  * The caller's callbacks (toasts, a redirect) run after that, even if the caller has unmounted.
@@ -32,10 +33,7 @@ export function useDeleteMemory({ onSuccess, ...mutationConfig }: DeleteMemoryOp
         exact: true,
         predicate: (query) => query.getObserversCount() === 0,
       });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.tags() }),
-      ]);
+      await refreshAfterMemoryChange(queryClient);
       await onSuccess?.(...args);
     },
   });

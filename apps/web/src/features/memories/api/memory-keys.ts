@@ -17,3 +17,9 @@ export const memoryKeys = {
   comments: (id: string) => [...memoryKeys.all, "comments", id] as const,
   reactions: (id: string) => [...memoryKeys.all, "reactions", id] as const,
 };
+
+/** Whether `queryKey` is a timeline's (it sits under the lists). */
+export function isTimelineKey(queryKey: readonly unknown[]): boolean {
+  const timeline = memoryKeys.timeline({ q: "", tag: "" });
+  return queryKey.length === timeline.length && timeline.slice(0, -1).every((part, index) => queryKey[index] === part);
+}

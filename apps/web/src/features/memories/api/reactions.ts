@@ -1,6 +1,7 @@
 import type { ReactionEmoji, ReactionList } from "@memory-box/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
+import { refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 
@@ -28,10 +29,7 @@ export function useToggleReaction(memoryId: string) {
     mutationFn: ({ emoji, mine }: { emoji: ReactionEmoji; mine: boolean }) =>
       apiFetch<ReactionList>(`${reactionsPath(memoryId)}/${encodeURIComponent(emoji)}`, { method: mine ? "DELETE" : "PUT" }),
     onSuccess: (list) => queryClient.setQueryData(memoryKeys.reactions(memoryId), list),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: memoryKeys.detail(memoryId), exact: true }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
-      ]),
+    // The reactions themselves came back with the answer.
+    onSettled: () => refreshAfterResponseChange(queryClient, memoryId),
   });
 }

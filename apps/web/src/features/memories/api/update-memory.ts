@@ -1,6 +1,7 @@
 import { ErrorCode, type Memory, type MemoryInput } from "@memory-box/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { refreshAfterMemoryChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { ApiError, apiFetch } from "@/lib/api-client";
 
@@ -27,7 +28,7 @@ export function isMemoryChanged(error: unknown): boolean {
 }
 
 /**
- * Saves an edit. Success or failure, the list, the tags and this memory are refetched: after a
+ * Saves an edit. Success or failure, what shows the memory, itself included, is refetched: after a
  * failure (409 above all) the cached copy may be the stale one.
  */
 export function useUpdateMemory() {
@@ -37,12 +38,6 @@ export function useUpdateMemory() {
     onSuccess: (memory) => {
       queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
     },
-    onSettled: async (_memory, _error, { id }) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.tags() }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id) }),
-      ]);
-    },
+    onSettled: (_memory, _error, { id }) => refreshAfterMemoryChange(queryClient, id),
   });
 }

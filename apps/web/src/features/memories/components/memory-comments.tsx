@@ -7,7 +7,7 @@ import { FieldProblem } from "@/components/field-problem";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
-import { useChangeComment, useComments, type CommentChange } from "@/features/memories/api/comments";
+import { useChangeComment, useComments } from "@/features/memories/api/comments";
 import { commentTextProblem, responseProblem } from "@/features/memories/utils/comment-problems";
 import { formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { useAuth } from "@/lib/auth-context";
@@ -18,7 +18,7 @@ import { useAuth } from "@/lib/auth-context";
  */
 export function MemoryComments({ memoryId }: { memoryId: string }) {
   const comments = useComments(memoryId);
-  const change = useChangeComment(memoryId);
+  const add = useChangeComment(memoryId);
   const userId = useAuth().user?.id;
 
   return (
@@ -50,7 +50,8 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
         label="Add a comment"
         submitLabel="Comment"
         busyLabel="Commenting..."
-        onSubmit={(body) => change.mutateAsync({ kind: "add", body })}
+        sending={add}
+        onSubmit={(body) => add.mutateAsync({ kind: "add", body })}
         resetAfterSubmit
       />
     </section>
@@ -59,9 +60,10 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
 
 function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolean; memoryId: string }) {
   const [editing, setEditing] = useState(false);
-  const change = useChangeComment(memoryId);
+  // Apart, so that saving an edit never reads "Deleting..." and a failed edit's reason stays in its form.
+  const edit = useChangeComment(memoryId);
+  const remove = useChangeComment(memoryId);
   const author = comment.author?.display_name.trim() || "Unknown User";
-  const send = (request: CommentChange) => change.mutateAsync(request);
 
   return (
     <article className="flex flex-col gap-1 rounded-lg border bg-background/50 p-3" aria-label={`Comment by ${author}`}>
@@ -81,9 +83,9 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
             </Button>
             <ConfirmDialog
               trigger={
-                <Button variant="ghost" size="sm" disabled={change.isPending}>
+                <Button variant="ghost" size="sm" disabled={remove.isPending}>
                   <Trash2Icon aria-hidden="true" />
-                  {change.isPending ? "Deleting..." : "Delete"}
+                  {remove.isPending ? "Deleting..." : "Delete"}
                   <span className="sr-only"> comment</span>
                 </Button>
               }
@@ -91,7 +93,8 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
               description="Are you sure you want to delete this comment? This action cannot be undone."
               confirmLabel="Delete"
               destructive
-              onConfirm={() => void send({ kind: "delete", commentId: comment.id }).catch(() => {})}
+              // A failure is shown under the comment, from the mutation's state.
+              onConfirm={() => remove.mutate({ kind: "delete", commentId: comment.id })}
             />
           </div>
         )}
@@ -102,18 +105,22 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
           submitLabel="Save"
           busyLabel="Saving..."
           initial={comment.body}
+          sending={edit}
           onSubmit={async (body) => {
-            await send({ kind: "edit", commentId: comment.id, body });
+            await edit.mutateAsync({ kind: "edit", commentId: comment.id, body });
             setEditing(false);
           }}
-          onCancel={() => setEditing(false)}
+          onCancel={() => {
+            edit.reset();
+            setEditing(false);
+          }}
         />
       ) : (
         <p className="text-sm break-words whitespace-pre-wrap">{comment.body}</p>
       )}
-      {!editing && change.isError && (
+      {!editing && remove.isError && (
         <p className="text-sm text-destructive" role="alert">
-          {responseProblem(change.error)}
+          {responseProblem(remove.error)}
         </p>
       )}
     </article>
@@ -125,6 +132,8 @@ interface CommentFormProps {
   submitLabel: string;
   busyLabel: string;
   initial?: string;
+  /** The mutation that sends the text: its pending state and its error are the form's. */
+  sending: Pick<ReturnType<typeof useChangeComment>, "isPending" | "error" | "reset">;
   onSubmit: (body: string) => Promise<unknown>;
   onCancel?: () => void;
   /** Empties the field after a successful submit (a new comment), instead of leaving it to the caller. */
@@ -132,27 +141,23 @@ interface CommentFormProps {
 }
 
 /** The comment text with its button; the text stays when sending fails, with the reason under it. */
-function CommentForm({ label, submitLabel, busyLabel, initial = "", onSubmit, onCancel, resetAfterSubmit }: CommentFormProps) {
+function CommentForm(props: CommentFormProps) {
+  const { label, submitLabel, busyLabel, initial = "", sending, onSubmit, onCancel, resetAfterSubmit } = props;
   const fieldId = useId();
   const problemId = useId();
   const [text, setText] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const busy = sending.isPending;
   const tooLong = commentTextProblem(text);
-  const problem = tooLong ?? failure;
+  const problem = tooLong ?? (sending.error ? responseProblem(sending.error) : undefined);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || text.trim() === "" || tooLong) return;
-    setBusy(true);
-    setFailure(undefined);
     try {
       await onSubmit(text);
       if (resetAfterSubmit) setText("");
-    } catch (error) {
-      setFailure(responseProblem(error));
-    } finally {
-      setBusy(false);
+    } catch {
+      // Shown from `sending.error`; the text stays for another try.
     }
   };
 
@@ -166,7 +171,7 @@ function CommentForm({ label, submitLabel, busyLabel, initial = "", onSubmit, on
         value={text}
         onChange={(event) => {
           setText(event.target.value);
-          setFailure(undefined);
+          if (sending.error) sending.reset();
         }}
         placeholder={resetAfterSubmit ? "Write a comment..." : undefined}
         aria-invalid={problem ? true : undefined}

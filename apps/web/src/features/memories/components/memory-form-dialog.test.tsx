@@ -161,6 +161,7 @@ describe("MemoryFormDialog — add", () => {
     expect(onSaved).toHaveBeenCalledWith(saved);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.lists() });
     expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.tags() });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.onThisDays() });
     expect(queryClient.getQueryData(memoryKeys.detail(saved.id))).toEqual(saved);
   });
 
@@ -539,7 +540,9 @@ describe("MemoryFormDialog — edit", () => {
     expect(onSaved).toHaveBeenCalledWith(saved);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.lists() });
     expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.tags() });
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.detail(memory.id) });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.detail(memory.id), exact: true });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.onThisDays() });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: memoryKeys.neighbourLists() });
     expect(screen.getByRole("button", { name: "Edit" })).toHaveFocus();
   });
 

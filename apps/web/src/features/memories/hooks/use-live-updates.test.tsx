@@ -23,14 +23,26 @@ import { FakeEventServer } from "@/testing/fake-event-stream";
 const listKey = memoryKeys.list({ q: "", tag: "" });
 const searchKey = memoryKeys.list({ q: "lisbon", tag: "" });
 
-/** A cache holding a list, a search, the tags and two memories, all fresh. */
+const timelineKey = memoryKeys.timeline({ q: "", tag: "" });
+const onThisDayKey = memoryKeys.onThisDay("2026-11-26");
+
+/**
+ * A cache holding every kind of memory query, all fresh: a list, a search, the timeline, the tags,
+ * On this day, and two memories with their neighbours, comments and reactions.
+ */
 function seededClient(): QueryClient {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   client.setQueryData(listKey, { pages: [], pageParams: [] });
   client.setQueryData(searchKey, { pages: [], pageParams: [] });
+  client.setQueryData(timelineKey, { years: [] });
   client.setQueryData(memoryKeys.tags(), { tags: [] });
-  client.setQueryData(memoryKeys.detail("m1"), { id: "m1" });
-  client.setQueryData(memoryKeys.detail("m2"), { id: "m2" });
+  client.setQueryData(onThisDayKey, { groups: [] });
+  for (const id of ["m1", "m2"]) {
+    client.setQueryData(memoryKeys.detail(id), { id });
+    client.setQueryData(memoryKeys.neighbours(id), {});
+    client.setQueryData(memoryKeys.comments(id), { comments: [] });
+    client.setQueryData(memoryKeys.reactions(id), { reactions: [] });
+  }
   return client;
 }
 
@@ -80,14 +92,23 @@ describe("the event readers kept off home's script", () => {
 
 describe("applyLiveEvent", () => {
   it.each(["memory.created", "memory.updated", "memory.deleted"])(
-    "refreshes every list, the tags and the memory on %s",
+    "refreshes every list and the timeline, the tags, On this day, the neighbours and the memory on %s; not another memory, nor any comments or reactions",
     (type) => {
       const client = seededClient();
 
       applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
 
       expect(invalidated(client).sort()).toEqual(
-        [key(listKey), key(searchKey), key(memoryKeys.tags()), key(memoryKeys.detail("m1"))].sort(),
+        [
+          key(listKey),
+          key(searchKey),
+          key(timelineKey),
+          key(memoryKeys.tags()),
+          key(onThisDayKey),
+          key(memoryKeys.neighbours("m1")),
+          key(memoryKeys.neighbours("m2")),
+          key(memoryKeys.detail("m1")),
+        ].sort(),
       );
     },
   );
@@ -97,24 +118,25 @@ describe("applyLiveEvent", () => {
     ["comment.updated", memoryKeys.comments("m1")],
     ["comment.deleted", memoryKeys.comments("m1")],
     ["reaction.changed", memoryKeys.reactions("m1")],
-  ])("refreshes the lists' counts, the memory and its %s, not the tags or another memory's", (type, changed) => {
-    const client = seededClient();
-    for (const id of ["m1", "m2"]) {
-      client.setQueryData(memoryKeys.comments(id), { comments: [] });
-      client.setQueryData(memoryKeys.reactions(id), { reactions: [] });
-    }
+  ])(
+    "refreshes the counts of the lists and On this day, the memory and its %s; not the timeline, the tags, the neighbours or another memory's",
+    (type, changed) => {
+      const client = seededClient();
 
-    applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
+      applyLiveEvent(client, { type, data: JSON.stringify({ id: "m1", actor: "u2" }), lastEventId: "e1" });
 
-    expect(invalidated(client).sort()).toEqual([key(listKey), key(searchKey), key(memoryKeys.detail("m1")), key(changed)].sort());
-  });
+      expect(invalidated(client).sort()).toEqual(
+        [key(listKey), key(searchKey), key(onThisDayKey), key(memoryKeys.detail("m1")), key(changed)].sort(),
+      );
+    },
+  );
 
   it("refreshes everything on resync", () => {
     const client = seededClient();
 
     applyLiveEvent(client, { type: "resync", data: "{}", lastEventId: "" });
 
-    expect(invalidated(client)).toHaveLength(5);
+    expect(invalidated(client)).toHaveLength(client.getQueryCache().getAll().length);
   });
 
   it("ignores events it does not know", () => {
@@ -130,7 +152,9 @@ describe("applyLiveEvent", () => {
 
     applyLiveEvent(client, { type: "memory.updated", data: "not json", lastEventId: "" });
 
-    expect(invalidated(client).sort()).toEqual([key(listKey), key(searchKey), key(memoryKeys.tags())].sort());
+    expect(invalidated(client)).toContain(key(listKey));
+    expect(invalidated(client)).toContain(key(memoryKeys.tags()));
+    expect(invalidated(client).filter((queryKey) => queryKey.includes("detail"))).toEqual([]);
   });
 
   it("leaves the memory alone when this screen deleted it (its detail page is leaving)", async () => {
@@ -215,7 +239,7 @@ describe("useLiveUpdates", () => {
     const ownId = authClient.session!.user.id;
 
     server.latest.send("profile.updated", { id: "someone-else", actor: "someone-else" }, "e8");
-    await waitFor(() => expect(invalidated(client)).toHaveLength(5));
+    await waitFor(() => expect(invalidated(client)).toHaveLength(client.getQueryCache().getAll().length));
     expect(authClient.refreshSession).not.toHaveBeenCalled();
 
     server.latest.send("profile.updated", { id: ownId, actor: ownId }, "e9");
@@ -268,7 +292,7 @@ describe("useLiveUpdates", () => {
     await act(() => vi.advanceTimersByTimeAsync(1));
 
     await vi.waitFor(() => expect(server.connections).toHaveLength(2));
-    expect(invalidated(client)).toHaveLength(5);
+    expect(invalidated(client)).toHaveLength(client.getQueryCache().getAll().length);
   });
 
   it("resumes from the last event after a drop without reloading everything", async () => {
@@ -298,7 +322,7 @@ describe("useLiveUpdates", () => {
     renderLive(client, {});
 
     await waitFor(() => expect(server.connections).toHaveLength(1));
-    expect(invalidated(client)).toHaveLength(5);
+    expect(invalidated(client)).toHaveLength(client.getQueryCache().getAll().length);
     resetFirstScreen();
   });
 

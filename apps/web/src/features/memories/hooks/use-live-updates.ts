@@ -3,6 +3,7 @@ import { isMemoryEventType, readMemoryEventData, resyncEventType } from "@memory
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 
 import { isDeletedHere } from "@/features/memories/api/delete-memory";
+import { refreshAfterMemoryChange, refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
@@ -78,29 +79,13 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   }
 
   // A comment or reaction changes the memory's counts (its cards, its page) and its comments or
-  // reactions; nothing a tag count or a neighbour shows.
+  // reactions. Data not as the contract says: what does not need the id is refreshed all the same.
+  const data = readMemoryEventData(event.data);
   if (type.startsWith("comment.") || type === "reaction.changed") {
-    void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
-    void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
-    const data = readMemoryEventData(event.data);
-    if (!data) return;
-    const { id } = data;
-    void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
-    void queryClient.invalidateQueries({
-      queryKey: type === "reaction.changed" ? memoryKeys.reactions(id) : memoryKeys.comments(id),
-    });
+    void refreshAfterResponseChange(queryClient, data?.id, type === "reaction.changed" ? "reactions" : "comments");
     return;
   }
-
-  void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
-  void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
-  void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
-  void queryClient.invalidateQueries({ queryKey: memoryKeys.neighbourLists() });
-  // Data not as the contract says: the lists were refreshed already; nothing more to do.
-  const data = readMemoryEventData(event.data);
-  if (!data) return;
-  const { id } = data;
   // This screen's own delete: the detail page is leaving, and must not refetch a 404 first.
-  if (type === "memory.deleted" && isDeletedHere(queryClient, id)) return;
-  void queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true });
+  const deletedHere = type === "memory.deleted" && data !== undefined && isDeletedHere(queryClient, data.id);
+  void refreshAfterMemoryChange(queryClient, deletedHere ? undefined : data?.id);
 }
