@@ -13,7 +13,7 @@ import {
   type SqliteStatement,
   sql,
 } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { DatabaseConfig } from "../config";
 import { BoundedCache } from "../lib/bounded-cache";
 import type { Database } from "./schema";
@@ -124,16 +124,30 @@ export function withStatementCache(connection: SQLite.Database, capacity = state
 const pgTypeIds = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
 
 function postgresDialect(url: string, onIdleConnectionError: (error: Error) => void): PostgresDialect {
-  const types = new pg.TypeOverrides();
-  types.setTypeParser(pgTypeIds.int8, (value) => Number(value));
-  types.setTypeParser(pgTypeIds.date, (value) => value);
-  types.setTypeParser(pgTypeIds.timestamptz, (value) => new Date(value).toISOString());
-  types.setTypeParser(pgTypeIds.timestamp, (value) => new Date(`${value}Z`).toISOString());
-  const pool = new pg.Pool({ connectionString: url, max: 10, types });
-  // An idle connection can be cut by the server (restart, failover, admin); the pool replaces it.
-  // Without a listener that event would crash the process.
-  pool.on("error", onIdleConnectionError);
-  return new PostgresDialect({ pool: withServerPreparedStatements(pool) });
+  return new PostgresDialect({
+    pool: async () => {
+      const pg = await loadPostgresDriver();
+      const types = new pg.TypeOverrides();
+      types.setTypeParser(pgTypeIds.int8, (value) => Number(value));
+      types.setTypeParser(pgTypeIds.date, (value) => value);
+      types.setTypeParser(pgTypeIds.timestamptz, (value) => new Date(value).toISOString());
+      types.setTypeParser(pgTypeIds.timestamp, (value) => new Date(`${value}Z`).toISOString());
+      const pool = new pg.Pool({ connectionString: url, max: 10, types });
+      // An idle connection can be cut by the server (restart, failover, admin); the pool replaces it.
+      // Without a listener that event would crash the process.
+      pool.on("error", onIdleConnectionError);
+      return withServerPreparedStatements(pool);
+    },
+  });
+}
+
+/**
+ * The PostgreSQL driver, loaded when a PostgreSQL connection is first made: loading it costs a
+ * process ~0.25 s (it wakes Node's fetch implementation to look for a Cloudflare runtime), which
+ * the embedded SQLite default, and every operator command on it, should not pay.
+ */
+export async function loadPostgresDriver(): Promise<typeof pg> {
+  return (await import("pg")).default;
 }
 
 /** SQL texts run as named statements on PostgreSQL, by text: see `prepareOnServer`. */

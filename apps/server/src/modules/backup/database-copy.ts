@@ -3,8 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
-import pg from "pg";
 import type { DatabaseConfig } from "../../config";
+import { loadPostgresDriver } from "../../db/database";
 import { AppError } from "../../errors";
 
 const run = promisify(execFile);
@@ -87,6 +87,7 @@ async function sqliteHasTables(file: string): Promise<boolean> {
 }
 
 async function postgresHasTables(url: string): Promise<boolean> {
+  const pg = await loadPostgresDriver();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,6 +1,7 @@
 import { MemoryEvent } from "@memory-box/contract";
 import { type Kysely, sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { loadPostgresDriver } from "../../db/database";
 import { isPostgres } from "../../db/migrations/dialect";
 import type { Database } from "../../db/schema";
 
@@ -127,6 +128,7 @@ export class PostgresEventBus implements EventBus {
   ) {}
 
   static async connect(url: string, onError: (error: Error) => void): Promise<PostgresEventBus> {
+    const pg = await loadPostgresDriver();
     const listener = new pg.Client({ connectionString: url });
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on("error", onError);
