@@ -291,9 +291,9 @@ export class MemoriesService {
 
   /** The memories either side of this one in the list's order (unfiltered), to step through them one by one. */
   async neighbours(id: string): Promise<MemoryNeighbours> {
-    const record = await this.deps.memories.findById(id);
-    if (!record) throw memoryNotFound();
-    const { previous, next } = await this.deps.memories.neighbours(record.sort_key);
+    const sortKey = await this.deps.memories.sortKeyOf(id);
+    if (sortKey === undefined) throw memoryNotFound();
+    const { previous, next } = await this.deps.memories.neighbours(sortKey);
     return { previous: previous ?? null, next: next ?? null };
   }
 
