@@ -61,8 +61,8 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** The clock of the auth service and of photo URLs, for tests that travel in time. */
   now?: () => Date;
-  /** Called for every database query, for tests that count them. */
-  onQuery?: () => void;
+  /** Called with every database query's SQL, for tests that count them. */
+  onQuery?: (sql: string) => void;
   /** Interval of the live stream's heartbeat and session re-check (default 25 s). */
   eventsHeartbeatMs?: number;
   /** Searches matching more than this are not kept in the listing cache (default 2,000). */

@@ -4,6 +4,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import {
   Kysely,
+  type LogEvent,
   type PostgresCursor,
   PostgresDialect,
   type PostgresPool,
@@ -35,7 +36,8 @@ export interface DatabaseHandle {
  */
 export interface OpenOptions {
   onIdleConnectionError?: (error: Error) => void;
-  onQuery?: () => void;
+  /** Called with every query's SQL (and a failed one's), for tests that count them. */
+  onQuery?: (sql: string) => void;
   /**
    * SQLite: checkpoint the write-ahead log from a worker thread instead of inside commits on the
    * event loop (see WalCheckpointer). For the server; short-lived tools keep SQLite's default.
@@ -45,7 +47,7 @@ export interface OpenOptions {
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   const onQuery = options.onQuery;
-  const log = onQuery ? { log: () => onQuery() } : {};
+  const log = onQuery ? { log: (event: LogEvent) => onQuery(event.query.sql) } : {};
   if (config.engine === "postgres") {
     const db = new Kysely<Database>({
       dialect: postgresDialect(config.url, options.onIdleConnectionError ?? (() => {})),

@@ -272,8 +272,13 @@ export interface MemoryStatsTable {
   id: number;
   /** How many memories there are. */
   total: number;
-  /** Grows with every change a list page can show (memories, tags, attached photos, authors' names); a count or page made at one generation holds until it moves. */
+  /**
+   * Grows with every change to what memories there are and what they say (memories, tags, attached
+   * photos, authors' names): which memories a search or tag matches and how many a month holds hold until it moves.
+   */
   generation: number;
+  /** Grows with every comment or reaction added or removed: the counts a page shows, not which memories it lists. */
+  responses: number;
 }
 
 /** What `memory_stats` says of the collection at one moment. */

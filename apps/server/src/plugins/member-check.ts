@@ -54,6 +54,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
           "invitations.email as invited_email",
           "memory_stats.total as collection_total",
           "memory_stats.generation as collection_generation",
+          "memory_stats.responses as collection_responses",
         ])
         .where(inSessions(ids)),
     );
@@ -77,10 +78,13 @@ export class MemberCheck implements SessionLookup<MemberSession> {
         invited_email: invitedEmail,
         collection_total: total,
         collection_generation: generation,
+        collection_responses: responses,
         ...user
       } = row;
       const collection =
-        total === null || generation === null ? undefined : { total: Number(total), generation: Number(generation) };
+        total === null || generation === null || responses === null
+          ? undefined
+          : { total: Number(total), generation: Number(generation), responses: Number(responses) };
       found.set(sessionId, { user, aal, invited: invitedEmail !== null, collection });
     }
     return found;

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { CommentRow, Database } from "../../db/schema";
 
 /** A comment with its author's display name as it is now. */
@@ -36,12 +36,19 @@ export class CommentsRepository {
       .executeTakeFirst();
   }
 
-  async insert(comment: CommentRow): Promise<void> {
-    await this.db.insertInto("comments").values(comment).execute();
+  /** The comment as stored, with its author's name, from the insert itself. */
+  async insert(comment: CommentRow): Promise<CommentWithAuthor> {
+    return this.db.insertInto("comments").values(comment).returning(this.returnedWithAuthor()).executeTakeFirstOrThrow();
   }
 
-  async updateBody(commentId: string, body: string, updatedAt: string): Promise<void> {
-    await this.db.updateTable("comments").set({ body, updated_at: updatedAt }).where("id", "=", commentId).execute();
+  /** The comment as stored, from the update itself; undefined when it is gone. */
+  async updateBody(commentId: string, body: string, updatedAt: string): Promise<CommentWithAuthor | undefined> {
+    return this.db
+      .updateTable("comments")
+      .set({ body, updated_at: updatedAt })
+      .where("id", "=", commentId)
+      .returning(this.returnedWithAuthor())
+      .executeTakeFirst();
   }
 
   async delete(commentId: string): Promise<boolean> {
@@ -83,6 +90,24 @@ export class CommentsRepository {
       .where("emoji", "=", emoji)
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  /** A written comment's columns and its author's name (RETURNING cannot join, so a subquery). */
+  private returnedWithAuthor() {
+    return (eb: ExpressionBuilder<Database, "comments">) =>
+      [
+        "comments.id",
+        "comments.memory_id",
+        "comments.user_id",
+        "comments.body",
+        "comments.created_at",
+        "comments.updated_at",
+        eb
+          .selectFrom("profiles")
+          .select("profiles.display_name")
+          .whereRef("profiles.user_id", "=", "comments.user_id")
+          .as("display_name"),
+      ] as const;
   }
 
   private selectWithAuthor() {

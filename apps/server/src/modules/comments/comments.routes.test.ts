@@ -17,9 +17,16 @@ describe.each(testEngines)("comments and reactions API on %s", (engine) => {
   let ann: TestMember;
   let ben: TestMember;
   let queries = 0;
+  let statements: string[] = [];
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" }, onQuery: () => (queries += 1) });
+    testApp = await createTestApp(engine, {
+      env: { AUTH_RATE_LIMITS: "false" },
+      onQuery: (sql) => {
+        queries += 1;
+        statements.push(sql);
+      },
+    });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     ben = await createMember(testApp, "ben@memory-box.test", "Ben");
   });
@@ -110,6 +117,30 @@ describe.each(testEngines)("comments and reactions API on %s", (engine) => {
     const again = await request(ann, "DELETE", url);
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ code: "comment_not_found" });
+  });
+
+  it("answers a comment written or edited from the write itself, with its author's name", async () => {
+    const memoryId = await createMemory("Returning");
+    statements = [];
+    const written = await comment(ben, memoryId, "First!");
+    // The member check, then the insert answering the row: nothing is read back.
+    expect(statements).toHaveLength(2);
+    expect(statements[1]).toMatch(/^insert into "comments".* returning /);
+    expect(written).toMatchObject({ body: "First!", user_id: ben.userId, author: { display_name: "Ben" } });
+
+    statements = [];
+    const edited = await request(ben, "PATCH", `/api/v1/memories/${memoryId}/comments/${written.id}`, { body: "Second!" });
+    expect(edited.statusCode, edited.body).toBe(200);
+    // The member check, the comment read for its author, then the update answering the row.
+    expect(statements).toHaveLength(3);
+    expect(statements[2]).toMatch(/^update "comments".* returning /);
+    expect(edited.json<Comment>()).toMatchObject({
+      id: written.id,
+      body: "Second!",
+      created_at: written.created_at,
+      author: { display_name: "Ben" },
+    });
+    expect(await comments(memoryId)).toEqual([edited.json<Comment>()]);
   });
 
   it("answers 404 for an unknown memory or comment, and a comment asked for under another memory", async () => {
@@ -221,12 +252,22 @@ describe.each(testEngines)("comments and reactions API on %s", (engine) => {
     const detail = await request(ann, "GET", `/api/v1/memories/${memoryId}`);
     expect(detail.json<Memory>()).toMatchObject(expected);
     expect(detail.headers.etag).toBe('"v1"');
+    // The version's ETag guards edits only: asked for again with it, the memory comes whole, with
+    // the counts as they are now (never a 304 that would keep the old ones).
+    await comment(ben, memoryId, "Three");
+    const revalidated = await testApp.app.inject({
+      method: "GET",
+      url: `/api/v1/memories/${memoryId}`,
+      headers: { ...ann.headers, "if-none-match": '"v1"' },
+    });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.json<Memory>()).toMatchObject({ comment_count: 3, version: 1 });
 
     const [first] = await comments(memoryId);
     await request(ben, "DELETE", `/api/v1/memories/${memoryId}/comments/${first!.id}`);
     await react(ann, "DELETE", memoryId, party);
     expect(await listed(memoryId)).toMatchObject({
-      comment_count: 1,
+      comment_count: 2,
       reactions: [
         { emoji: "❤️", count: 1 },
         { emoji: "🎉", count: 1 },
@@ -242,7 +283,7 @@ describe.each(testEngines)("comments and reactions API on %s", (engine) => {
     }
     const queriesFor = async (limit: number) => {
       // A write first, so the page is built, not answered from the cache.
-      await comment(ann, ids[0]!, "Moves the generation");
+      await comment(ann, ids[0]!, "Moves the pages' counter");
       const before = queries;
       const response = await request(ann, "GET", `/api/v1/memories?limit=${limit}`);
       expect(response.statusCode).toBe(200);

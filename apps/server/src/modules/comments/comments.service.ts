@@ -43,10 +43,9 @@ export class CommentsService {
 
   async create(actor: Actor, memoryId: string, input: ParsedCommentInput): Promise<Comment> {
     const now = this.now();
-    const id = randomUUID();
-    await onMemory(
+    const written = await onMemory(
       this.deps.comments.insert({
-        id,
+        id: randomUUID(),
         memory_id: memoryId,
         user_id: actor.userId,
         body: input.body,
@@ -55,16 +54,18 @@ export class CommentsService {
       }),
     );
     this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId });
-    return present(await this.found(memoryId, id));
+    return present(written);
   }
 
   /** The author's new text; the same text again changes nothing (and `updated_at` stays). */
   async update(actor: Actor, memoryId: string, commentId: string, input: ParsedCommentInput): Promise<Comment> {
     const comment = await this.ownComment(actor, memoryId, commentId);
     if (comment.body === input.body) return present(comment);
-    await this.deps.comments.updateBody(commentId, input.body, this.now());
+    const written = await this.deps.comments.updateBody(commentId, input.body, this.now());
+    // Deleted since it was read (with its memory, or by its author in another tab).
+    if (!written) throw await this.whichIsGone(memoryId);
     this.deps.publish({ type: "comment.updated", id: memoryId, actor: actor.userId });
-    return present(await this.found(memoryId, commentId));
+    return present(written);
   }
 
   async remove(actor: Actor, memoryId: string, commentId: string): Promise<void> {
@@ -104,8 +105,14 @@ export class CommentsService {
   private async found(memoryId: string, commentId: string): Promise<CommentWithAuthor> {
     const comment = await this.deps.comments.find(memoryId, commentId);
     if (comment) return comment;
-    await this.assertMemory(memoryId);
-    throw new AppError("comment_not_found");
+    throw await this.whichIsGone(memoryId);
+  }
+
+  /** For a comment that is not there: whether its memory is gone too. */
+  private async whichIsGone(memoryId: string): Promise<AppError> {
+    return (await this.deps.comments.memoryExists(memoryId))
+      ? new AppError("comment_not_found")
+      : new AppError("memory_not_found");
   }
 
   private async ownComment(actor: Actor, memoryId: string, commentId: string): Promise<CommentWithAuthor> {

@@ -1,9 +1,12 @@
+import type { CollectionStats } from "../../db/schema";
 import { GenerationCache } from "../../lib/generation-cache";
 import type { PreparedJson } from "../../lib/prepared-json";
 import type { ListFilter, MatchesAfterWrite } from "./memories.repository";
 
 /** List pages kept as JSON: ~75 KB each at 30 memories (and ~18 KB gzipped), so a few MB in all. */
 export const listPageCacheSize = 64;
+/** Timelines (month counts) of distinct searches and tag filters, ~1 KB each. */
+const timelineCacheSize = 64;
 /** Distinct searches and tag filters whose matched counts are kept between changes. */
 const matchedCountCacheSize = 500;
 /** Searches whose matches are kept, in listing order, between changes. */
@@ -28,27 +31,51 @@ export interface KeptSearch {
 }
 
 /**
+ * What a list page is filed under: a page shows the memories (`generation`) and their comment and
+ * reaction counts (`responses`). Both counters only grow and every change grows one of them, so
+ * their sum grows with every change a page shows; undefined (the stats row was removed by hand)
+ * keeps nothing.
+ */
+export function pageGeneration(stats: CollectionStats | undefined): number | undefined {
+  return stats === undefined ? undefined : stats.generation + stats.responses;
+}
+
+/**
  * What list requests compute from the collection, kept between changes: whole pages as the JSON
- * the API answers with, each search's and tag filter's matched count, and each search's matches
- * in listing order (so any page further down a search is a slice, read by primary key). Both are filed under
- * `memory_stats.generation`, which database triggers move with every write a page can show,
- * whoever makes it (listing-generation.test.ts states that invariant write by write); a value
- * filed under an older generation is never answered. Callers read the generation before the data
- * (the member check reads it with the session), so a value is never older than its generation.
- * `undefined` as the generation (the stats row was removed by hand) keeps nothing.
+ * the API answers with (list pages, On this day), each search's and tag filter's matched count,
+ * each search's matches in listing order (so any page further down a search is a slice, read by
+ * primary key), and each filter's timeline. Database triggers move `memory_stats.generation` with
+ * every write to the memories, whoever makes it, and `memory_stats.responses` with every comment
+ * or reaction added or removed (listing-generation.test.ts states both write by write). Pages,
+ * which show comment and reaction counts, are filed under both (`pageGeneration`); matches,
+ * matched counts and timelines, which depend only on which memories match, under `generation`
+ * alone, so a comment or a reaction leaves them kept. A value filed under an older generation is
+ * never answered. Callers read the counters before the data (the member check reads them with the
+ * session), so a value is never older than what it is filed under.
  */
 export class ListingCache {
   private readonly pages = new GenerationCache<PreparedJson>(listPageCacheSize);
+  private readonly timelines = new GenerationCache<PreparedJson>(timelineCacheSize);
   private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
   /** null: the search matches more than `maxKeptSearchMatches`. */
   private readonly searchMatches = new GenerationCache<KeptSearch | null>(searchMatchesCacheSize);
 
-  page(generation: number | undefined, key: string): PreparedJson | undefined {
+  page(stats: CollectionStats | undefined, key: string): PreparedJson | undefined {
+    const generation = pageGeneration(stats);
     return generation === undefined ? undefined : this.pages.get(generation, key);
   }
 
-  keepPage(generation: number | undefined, key: string, page: PreparedJson): void {
+  keepPage(stats: CollectionStats | undefined, key: string, page: PreparedJson): void {
+    const generation = pageGeneration(stats);
     if (generation !== undefined) this.pages.set(generation, key, page);
+  }
+
+  timeline(generation: number | undefined, key: string): PreparedJson | undefined {
+    return generation === undefined ? undefined : this.timelines.get(generation, key);
+  }
+
+  keepTimeline(generation: number | undefined, key: string, timeline: PreparedJson): void {
+    if (generation !== undefined) this.timelines.set(generation, key, timeline);
   }
 
   matchedCount(generation: number | undefined, key: string): number | undefined {

@@ -207,6 +207,12 @@ export class MemoriesRepository {
     return rows.map((row) => ({ id: row.id, memory_date: row.memory_date! }));
   }
 
+  /** Where a memory stands in the list's order (its primary key's row, no tags or photos). */
+  async sortKeyOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom("memories").select("sort_key").where("id", "=", id).executeTakeFirst();
+    return row?.sort_key;
+  }
+
   /** The memories just before (newer) and just after (older) `sortKey` in the list's order, through the sort_key index. */
   async neighbours(sortKey: string): Promise<{ previous: MemoryLinkRow | undefined; next: MemoryLinkRow | undefined }> {
     const link = () => this.db.selectFrom("memories").select(["id", "title", "memory_date"]);

@@ -156,6 +156,7 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
   );
 };
 
+/** For `If-Match` on edits only, never answered with 304: comments and reactions change a memory's body, not its version. */
 function etagOf(version: number): string {
   return `"v${version}"`;
 }

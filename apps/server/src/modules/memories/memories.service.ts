@@ -16,7 +16,7 @@ import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
 import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
-import { firstIndexBelow, ListingCache, maxKeptSearchMatches, type SearchMatches } from "./listing-cache";
+import { firstIndexBelow, ListingCache, maxKeptSearchMatches, pageGeneration, type SearchMatches } from "./listing-cache";
 import type { ListedMemory, ListedPhoto, ListFilter, MemoriesRepository } from "./memories.repository";
 import { windowMonthDays, windowStart, yearsAgo } from "./on-this-day";
 import type { PhotosRepository } from "../photos";
@@ -74,15 +74,16 @@ export class MemoriesService {
 
   /**
    * A list page as the UTF-8 JSON the API answers with, kept in the listing cache by
-   * `memory_stats.generation` (photo URLs never change, ADR 0018). A member scrolling or a second tab
-   * re-asking then costs no query of its own, not the page's queries and serialization: `stats` are the collection's `memory_stats` as the request's member check read
+   * `memory_stats.generation` and `responses` (photo URLs never change, ADR 0018). A member
+   * scrolling or a second tab re-asking then costs no query of its own, not the page's queries and
+   * serialization: `stats` are the collection's `memory_stats` as the request's member check read
    * them, in the same query, after the request arrived, so before the page is read.
    */
   async listJson(query: ListQuery, stats: CollectionStats | undefined): Promise<PreparedJson> {
-    const generation = stats?.generation;
+    const generation = pageGeneration(stats);
     // A page depends on the search's words (not their order, case or accents) and the tag's key.
     const key = JSON.stringify([searchKey(query), query.cursor ?? null, query.cursor ? null : (query.from ?? null), query.limit]);
-    const cached = this.listing.page(generation, key);
+    const cached = this.listing.page(stats, key);
     if (cached !== undefined) return cached;
     if (generation === undefined) return this.preparePage(query, stats);
     // Requests for the same page at once (every device refetching after a change) share one build.
@@ -91,7 +92,7 @@ export class MemoriesService {
     if (!pending) {
       pending = this.preparePage(query, stats)
         .then((json) => {
-          this.listing.keepPage(generation, key, json);
+          this.listing.keepPage(stats, key, json);
           return json;
         })
         .finally(() => this.pendingPages.delete(pendingKey));
@@ -206,7 +207,7 @@ export class MemoriesService {
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
   private async matchedCount(filter: ListFilter, stats: CollectionStats | undefined): Promise<number | undefined> {
     if (!filter.q?.trim() && !filter.tag?.trim()) return undefined;
-    const key = JSON.stringify([filter.q ?? null, filter.tag ?? null]);
+    const key = searchKey(filter);
     const cached = this.listing.matchedCount(stats?.generation, key);
     if (cached !== undefined) return cached;
     const matched = await this.deps.memories.countMatched(filter);
@@ -216,12 +217,13 @@ export class MemoriesService {
 
   /**
    * How the memories a search and tag filter match spread over the months, for the timeline beside
-   * the list. Kept in the listing cache like a page; a kept search's matches are counted as they
-   * are, anything else is one grouped read of the sort key index.
+   * the list. Kept in the listing cache by `generation` alone, like a search's matches: comments
+   * and reactions change no month's count. A kept search's matches are counted as they are,
+   * anything else is one grouped read of the sort key index.
    */
   async timelineJson(filter: ListFilter, stats: CollectionStats | undefined): Promise<PreparedJson> {
-    const key = JSON.stringify(["timeline", searchKey(filter)]);
-    const cached = this.listing.page(stats?.generation, key);
+    const key = searchKey(filter);
+    const cached = this.listing.timeline(stats?.generation, key);
     if (cached !== undefined) return cached;
     const matches = await this.searchMatches(filter, stats);
     let counts: { month: string; count: number }[];
@@ -237,19 +239,20 @@ export class MemoriesService {
       undated: counts.find(({ month }) => month === undatedMonth)?.count ?? 0,
     };
     const json = PreparedJson.of(timeline);
-    this.listing.keepPage(stats?.generation, key, json);
+    this.listing.keepTimeline(stats?.generation, key, json);
     return json;
   }
 
   /**
    * "On this day" for the member's calendar `date`: memories of the same days in earlier years,
-   * grouped by how many years ago, the nearest first. Kept in the listing cache like a list page,
-   * so every device asking on the same day at the same generation costs one build.
+   * grouped by how many years ago, the nearest first. Kept in the listing cache like a list page
+   * (it shows the same counts), so every device asking on the same day costs one build until the
+   * next change.
    */
   async onThisDayJson(date: string, stats: CollectionStats | undefined): Promise<PreparedJson> {
     const windowDays = this.deps.onThisDayWindowDays ?? defaultOnThisDayWindowDays;
     const key = JSON.stringify(["on-this-day", date, windowDays]);
-    const cached = this.listing.page(stats?.generation, key);
+    const cached = this.listing.page(stats, key);
     if (cached !== undefined) return cached;
     const candidates = await this.deps.memories.byMonthDay(
       windowMonthDays(date, windowDays),
@@ -282,15 +285,15 @@ export class MemoriesService {
         .filter((group) => group.memories.length > 0),
     };
     const json = PreparedJson.of(answer);
-    this.listing.keepPage(stats?.generation, key, json);
+    this.listing.keepPage(stats, key, json);
     return json;
   }
 
   /** The memories either side of this one in the list's order (unfiltered), to step through them one by one. */
   async neighbours(id: string): Promise<MemoryNeighbours> {
-    const record = await this.deps.memories.findById(id);
-    if (!record) throw memoryNotFound();
-    const { previous, next } = await this.deps.memories.neighbours(record.sort_key);
+    const sortKey = await this.deps.memories.sortKeyOf(id);
+    if (sortKey === undefined) throw memoryNotFound();
+    const { previous, next } = await this.deps.memories.neighbours(sortKey);
     return { previous: previous ?? null, next: next ?? null };
   }
 

@@ -10,12 +10,13 @@ describe.each(testEngines)("GET /api/v1/memories/:id/neighbours on %s", (engine)
   let testApp: TestApp;
   let ann: TestMember;
   const ids: string[] = [];
+  let statements: string[] = [];
 
   const neighbours = (id: string, member: TestMember | null = ann) =>
     testApp.app.inject({ method: "GET", url: `/api/v1/memories/${id}/neighbours`, headers: member?.headers ?? {} });
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
+    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" }, onQuery: (sql) => statements.push(sql) });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     // Created out of date order: the list (and so the neighbours) go by date, newest first, undated last.
     for (const [title, memory_date] of [
@@ -47,6 +48,15 @@ describe.each(testEngines)("GET /api/v1/memories/:id/neighbours on %s", (engine)
     expect(middle.next).toMatchObject({ title: "Oldest", memory_date: "2020-07-14" });
     expect((await neighbours(ids[2]!)).json<MemoryNeighbours>()).toMatchObject({ previous: null, next: { title: "Middle" } });
     expect((await neighbours(ids[1]!)).json<MemoryNeighbours>()).toMatchObject({ previous: { title: "Oldest" }, next: null });
+  });
+
+  it("reads only the memory's sort key, not the memory with its tags and photos", async () => {
+    statements = [];
+    expect((await neighbours(ids[0]!)).statusCode).toBe(200);
+    // The member check, the sort key, and one read either side of it.
+    expect(statements).toHaveLength(4);
+    expect(statements[1]).toMatch(/^select "sort_key" from "memories" where "id" = /);
+    expect(statements.filter((statement) => /memory_tags|photos/.test(statement))).toEqual([]);
   });
 
   it("answers 404 for a memory that is not there, 400 for an id that is not one, 401 signed out", async () => {
