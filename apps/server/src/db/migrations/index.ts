@@ -16,6 +16,7 @@ import * as addMfaFactors from "./2026_11_25_110000_add_mfa_factors";
 import * as addPasskeys from "./2026_11_25_120000_add_passkeys";
 import * as indexMemoryMonthDay from "./2026_11_26_100000_index_memory_month_day";
 import * as addCommentsAndReactions from "./2026_11_26_120000_add_comments_and_reactions";
+import * as addIdentities from "./2026_11_27_100000_add_identities";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_25_120000_add_passkeys": addPasskeys,
   "2026_11_26_100000_index_memory_month_day": indexMemoryMonthDay,
   "2026_11_26_120000_add_comments_and_reactions": addCommentsAndReactions,
+  "2026_11_27_100000_add_identities": addIdentities,
 };
