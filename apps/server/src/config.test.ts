@@ -108,6 +108,54 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ AUTH_WEBAUTHN_ORIGINS: "memories.example.org" }, defaults)).toThrow(/AUTH_WEBAUTHN_ORIGINS/);
   });
 
+  it("reads OpenID Connect providers from AUTH_OIDC_PROVIDERS, with openid email profile by default", () => {
+    expect(loadConfig({}, defaults).auth.oidcProviders).toEqual([]);
+    const providers = [
+      { id: "google", name: "Google", issuer: "https://accounts.google.com", client_id: "id.apps", client_secret: "s" },
+      {
+        id: "keycloak",
+        name: "Our Keycloak",
+        issuer: "http://localhost:8081/realms/home",
+        client_id: "mb",
+        scopes: ["openid", "email"],
+      },
+    ];
+    expect(loadConfig({ AUTH_OIDC_PROVIDERS: JSON.stringify(providers) }, defaults).auth.oidcProviders).toEqual([
+      {
+        id: "google",
+        name: "Google",
+        issuer: "https://accounts.google.com",
+        clientId: "id.apps",
+        clientSecret: "s",
+        scopes: ["openid", "email", "profile"],
+      },
+      {
+        id: "keycloak",
+        name: "Our Keycloak",
+        issuer: "http://localhost:8081/realms/home",
+        clientId: "mb",
+        clientSecret: undefined,
+        scopes: ["openid", "email"],
+      },
+    ]);
+  });
+
+  it("refuses AUTH_OIDC_PROVIDERS entries it cannot use, naming each problem", () => {
+    const refused = (value: unknown) => () =>
+      loadConfig({ AUTH_OIDC_PROVIDERS: typeof value === "string" ? value : JSON.stringify(value) }, defaults);
+    const google = { id: "google", name: "Google", issuer: "https://accounts.google.com", client_id: "id" };
+    expect(refused("{not json")).toThrow(/AUTH_OIDC_PROVIDERS: must be a JSON array/);
+    expect(refused({ ...google })).toThrow(/AUTH_OIDC_PROVIDERS: must be a JSON array/);
+    expect(refused([{ ...google, issuer: "http://accounts.example.org" }])).toThrow(/entry 1: issuer must be .*https/);
+    expect(refused([{ ...google, id: "Google!" }])).toThrow(/entry 1: id must be 1 to 40 lower-case/);
+    expect(refused([{ ...google, id: "email" }])).toThrow(/entry 1: id names a built-in way in/);
+    expect(refused([{ ...google, scopes: "openid profile" }])).toThrow(/entry 1: scopes must include openid and email/);
+    expect(refused([{ ...google, client_id: "" }])).toThrow(/entry 1: client_id must not be empty/);
+    expect(refused([{ ...google, secret: "typo" }])).toThrow(/entry 1: has unknown keys \(secret\)/);
+    expect(refused([google, google])).toThrow(/entry 2: id "google" is used twice/);
+    expect(refused([{ id: "kc" }])).toThrow(/name is required; entry 1: issuer is required; entry 1: client_id is required/);
+  });
+
   it("rejects a port out of range", () => {
     expect(() => loadConfig({ PORT: "70000" }, defaults)).toThrow(/PORT/);
   });

@@ -68,6 +68,22 @@ export interface AuthConfig {
   redirectUrls: string[];
   /** Who passkeys and security keys are registered with (ADR 0025). */
   webauthn: WebauthnConfig;
+  /** OpenID Connect providers members may sign in with (ADR 0034); empty: none. */
+  oidcProviders: OidcProviderConfig[];
+}
+
+/** One OpenID Connect provider of `AUTH_OIDC_PROVIDERS`. */
+export interface OidcProviderConfig {
+  /** The provider name clients use (`provider=google`), as Supabase Auth names its providers. */
+  id: string;
+  /** What the sign-in page's button says: "Continue with {name}". */
+  name: string;
+  issuer: string;
+  clientId: string;
+  /** Unset for a public client, which then proves itself with PKCE alone. */
+  clientSecret: string | undefined;
+  /** Always with `openid` and `email`: the e-mail address is what the invitation list is checked against. */
+  scopes: string[];
 }
 
 /** The WebAuthn relying party: its id (a host name) and the origins its ceremonies may come from. */
@@ -172,6 +188,84 @@ const jwkSet = optionalText.transform((value, context): JwkObject[] => {
   return parsed.data;
 });
 
+/** Names Supabase Auth gives to ways in that are not OpenID Connect providers. */
+const reservedProviderIds = new Set(["email", "phone", "anonymous", "anonymous_users", "sso", "saml", "web3"]);
+
+const oidcProviderList = optionalText.transform((value, context): OidcProviderConfig[] => {
+  if (value === undefined) return [];
+  const problem = (message: string) => {
+    context.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return problem('must be a JSON array of {"id", "name", "issuer", "client_id", "client_secret", "scopes"}');
+  }
+  if (!Array.isArray(json)) return problem('must be a JSON array of {"id", "name", "issuer", "client_id", ...} objects');
+  const providers: OidcProviderConfig[] = [];
+  const problems: string[] = [];
+  json.forEach((entry: unknown, index) => {
+    const label = `entry ${index + 1}`;
+    const parsed = oidcProviderEntry.safeParse(entry);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push(`${label}: ${[...issue.path, issue.message].join(" ")}`);
+      return;
+    }
+    const provider = parsed.data;
+    if (providers.some((other) => other.id === provider.id)) problems.push(`${label}: id "${provider.id}" is used twice`);
+    else providers.push(provider);
+  });
+  if (problems.length > 0) return problem(problems.join("; "));
+  return providers;
+});
+
+const oidcProviderEntry = z
+  .object(
+    {
+      id: z
+        .string({ error: "is required" })
+        .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, {
+          message: "must be 1 to 40 lower-case letters, digits, - or _ (the name clients use, such as google or keycloak)",
+        })
+        .refine((id) => !reservedProviderIds.has(id), { message: "names a built-in way in; choose another id" }),
+      name: z
+        .string({ error: "is required" })
+        .trim()
+        .min(1, { message: "must not be empty" })
+        .max(40, { message: "must be at most 40 characters" }),
+      issuer: z.string({ error: "is required" }).refine(isIssuerUrl, {
+        message: "must be the provider's issuer URL, https:// (http:// only on localhost), such as https://accounts.google.com",
+      }),
+      client_id: z.string({ error: "is required" }).trim().min(1, { message: "must not be empty" }),
+      client_secret: z
+        .string({ error: "must be a string" })
+        .optional()
+        .transform((secret) => (secret === "" ? undefined : secret)),
+      scopes: z
+        .union([z.string(), z.array(z.string())], { error: 'must be a string ("openid email profile") or an array of scopes' })
+        .optional()
+        .transform((scopes) => (Array.isArray(scopes) ? scopes : (scopes ?? "openid email profile").split(/\s+/)).filter(Boolean))
+        .refine((scopes) => scopes.includes("openid") && scopes.includes("email"), {
+          message: "must include openid and email: the provider's e-mail address is checked against the invitation list",
+        }),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys" ? `has unknown keys (${issue.keys.join(", ")})` : "must be an object",
+    },
+  )
+  .strict()
+  .transform((entry): OidcProviderConfig => ({
+    id: entry.id,
+    name: entry.name,
+    issuer: entry.issuer,
+    clientId: entry.client_id,
+    clientSecret: entry.client_secret,
+    scopes: entry.scopes,
+  }));
+
 const environmentSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -231,6 +325,7 @@ const environmentSchema = z
     AUTH_WEBAUTHN_RP_ID: optionalText.refine((value) => value === undefined || /^[a-z0-9.-]+$/i.test(value), {
       message: "must be a host name, such as memories.example.org",
     }),
+    AUTH_OIDC_PROVIDERS: oidcProviderList,
     AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
       message: "must be origins separated by commas, such as https://memories.example.org",
     }),
@@ -280,6 +375,18 @@ function webauthnConfig(vars: {
 
 function hostIsWithin(host: string, rpId: string): boolean {
   return host === rpId || host.endsWith(`.${rpId}`);
+}
+
+/** https, or http to this machine only (a provider under test, or one on the same host). */
+function isIssuerUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.search || url.hash || url.username || url.password) return false;
+    if (url.protocol === "https:") return true;
+    return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 function isOrigin(value: string): boolean {
@@ -346,6 +453,7 @@ export function loadConfig(
       siteUrl: (vars.AUTH_SITE_URL ?? publicUrl).replace(/\/+$/, ""),
       redirectUrls: vars.AUTH_REDIRECT_URLS,
       webauthn: webauthnConfig(vars),
+      oidcProviders: vars.AUTH_OIDC_PROVIDERS,
     },
     photos: {
       maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,

@@ -121,6 +121,22 @@ export const errorCatalogue = {
   reauthentication_not_valid: { status: 422, message: "Nonce has expired or is invalid" },
   email_send_failed: { status: 502, message: "Error sending email" },
   over_email_send_rate_limit: { status: 429, message: "For security purposes, you can only request this later." },
+  // OpenID Connect providers and linked identities (ADR 0034), with Supabase Auth's codes.
+  bad_oauth_state: { status: 400, message: "OAuth state not found or expired" },
+  bad_oauth_callback: { status: 400, message: "The provider's answer to the sign-in is missing or not valid" },
+  bad_id_token: { status: 400, message: "Bad ID token" },
+  provider_email_needs_verification: {
+    status: 422,
+    message: "The provider has not verified this e-mail address, so it cannot sign in here",
+  },
+  provider_unavailable: { status: 502, message: "The sign-in provider could not be reached. Try again in a moment." },
+  identity_already_exists: { status: 422, message: "Identity is already linked" },
+  identity_not_found: { status: 422, message: "Identity doesn't exist" },
+  single_identity_not_deletable: { status: 422, message: "User must have at least 1 identity after unlinking" },
+  email_identity_not_deletable: {
+    status: 422,
+    message: "The e-mail address is the membership itself and stays; unlink a provider instead",
+  },
   // Ways in that Memory Box does not offer (yet), answered as Supabase Auth does when they are off.
   sso_provider_disabled: { status: 422, message: "SAML 2.0 is disabled" },
   manual_linking_disabled: { status: 404, message: "Manual linking is disabled" },

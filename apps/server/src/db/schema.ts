@@ -13,6 +13,9 @@ export interface Database {
   mfa_factors: MfaFactorsTable;
   mfa_challenges: MfaChallengesTable;
   passkeys: PasskeysTable;
+  identities: IdentitiesTable;
+  oauth_states: OauthStatesTable;
+  used_id_tokens: UsedIdTokensTable;
   webauthn_challenges: WebauthnChallengesTable;
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
@@ -61,6 +64,8 @@ export interface UsersTable {
   updated_at: string;
   /** JSON array: a summary of the account's second factors (no secrets), as the user object shows them. */
   mfa_factors: Generated<string>;
+  /** JSON array: the account's provider identities as the user object shows them (ADR 0034). */
+  linked_identities: Generated<string>;
   /** Wrong e-mailed codes typed for this account since `failed_verifications_since`. */
   failed_verifications: number;
   failed_verifications_since: string | null;
@@ -195,6 +200,50 @@ export interface MfaChallengesTable {
   webauthn_challenge: string | null;
 }
 export type MfaChallengeRow = Selectable<MfaChallengesTable>;
+
+/** A provider identity (OpenID Connect) linked to an account: who `sub` is at `provider`. */
+export interface IdentitiesTable {
+  id: string;
+  user_id: string;
+  /** The provider's configured id, such as google. */
+  provider: string;
+  /** The provider's subject (`sub`) for this person. */
+  provider_id: string;
+  /** Lower-case; as the provider last gave it. */
+  email: string | null;
+  /** JSON object: the provider's claims about the person, as the user object shows them. */
+  identity_data: string;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type IdentityRow = Selectable<IdentitiesTable>;
+
+/** A sign-in (or a linking) under way at a provider, between /authorize and /callback. */
+export interface OauthStatesTable {
+  /** SHA-256 of the `state` parameter. */
+  id: string;
+  provider: string;
+  nonce: string;
+  /** PKCE verifier towards the provider. */
+  code_verifier: string;
+  /** Where the browser goes afterwards (already checked against the allow-list). */
+  redirect_to: string;
+  /** The client's PKCE challenge, for the PKCE flow. */
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  /** The member linking this identity; null for a sign-in. */
+  link_user_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+export type OauthStateRow = Selectable<OauthStatesTable>;
+
+/** ID tokens that already signed someone in, refused again until they expire. */
+export interface UsedIdTokensTable {
+  token_hash: string;
+  expires_at: string;
+}
 
 export interface PasskeysTable {
   id: string;

@@ -9,6 +9,8 @@ import { authStorageKey } from "./stored-session";
 export type AuthClient = Pick<
   GoTrueClient,
   | "getSession"
+  | "getUserIdentities"
+  | "linkIdentity"
   | "mfa"
   | "onAuthStateChange"
   | "passkey"
@@ -17,11 +19,13 @@ export type AuthClient = Pick<
   | "registerPasskey"
   | "resend"
   | "resetPasswordForEmail"
+  | "signInWithOAuth"
   | "signInWithOtp"
   | "signInWithPasskey"
   | "signInWithPassword"
   | "signOut"
   | "signUp"
+  | "unlinkIdentity"
   | "updateUser"
   | "verifyOtp"
 >;

@@ -177,6 +177,19 @@ export class FakeAuthClient implements AuthClient {
     error: new AuthApiError("This passkey is not registered here", 400, "webauthn_verification_failed"),
   })) as unknown as AuthClient["signInWithPasskey"];
 
+  /** Provider sign-in (ADR 0034): the URL to go to; no identity linked. */
+  signInWithOAuth = vi.fn(async ({ provider }: { provider: string }) => ({
+    data: { provider, url: `https://provider.example/authorize?client=${provider}` },
+    error: null,
+  })) as unknown as AuthClient["signInWithOAuth"];
+
+  getUserIdentities = vi.fn(async () => ({
+    data: { identities: [] },
+    error: null,
+  })) as unknown as AuthClient["getUserIdentities"];
+  linkIdentity = vi.fn(async () => ({ data: { provider: "", url: "" }, error: null })) as unknown as AuthClient["linkIdentity"];
+  unlinkIdentity = vi.fn(async () => ({ data: {}, error: null })) as unknown as AuthClient["unlinkIdentity"];
+
   signOut = vi.fn<AuthClient["signOut"]>(async () => {
     this.emit("SIGNED_OUT", null);
     return { error: null };

@@ -17,6 +17,7 @@ import * as addPasskeys from "./2026_11_25_120000_add_passkeys";
 import * as indexMemoryMonthDay from "./2026_11_26_100000_index_memory_month_day";
 import * as addCommentsAndReactions from "./2026_11_26_120000_add_comments_and_reactions";
 import * as countResponsesApart from "./2026_11_27_100000_count_responses_apart";
+import * as addIdentities from "./2026_11_27_110000_add_identities";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_26_100000_index_memory_month_day": indexMemoryMonthDay,
   "2026_11_26_120000_add_comments_and_reactions": addCommentsAndReactions,
   "2026_11_27_100000_count_responses_apart": countResponsesApart,
+  "2026_11_27_110000_add_identities": addIdentities,
 };

@@ -67,5 +67,6 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     failed_verifications: 0,
     failed_verifications_since: null,
     mfa_factors: "[]",
+    linked_identities: "[]",
   };
 }

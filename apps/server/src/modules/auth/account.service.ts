@@ -298,7 +298,7 @@ export class AccountService {
     const user = await this.deps.users.findById(flow.user_id);
     if (!user) throw new AppError("flow_state_not_found");
     if (!(await this.deps.sessionService.isAllowedIn(user))) throw notInvited();
-    return this.deps.sessionService.start(user, flow.authentication_method === "recovery" ? "recovery" : "otp", context);
+    return this.deps.sessionService.start(user, amrOfFlow(flow.authentication_method), context);
   }
 
   /**
@@ -723,6 +723,12 @@ export class AccountService {
       throw error;
     }
   }
+}
+
+/** The `amr` method of a session a PKCE flow starts: a recovery, a provider sign-in (ADR 0034), else an e-mailed link. */
+function amrOfFlow(authenticationMethod: string): string {
+  if (authenticationMethod === "recovery" || authenticationMethod === "oauth") return authenticationMethod;
+  return "otp";
 }
 
 /** "1 second", "40 seconds", "15 minutes". */

@@ -10,6 +10,9 @@ import { AdminService } from "./admin.service";
 import { DevicesService } from "./devices.service";
 import { FactorsRepository } from "./factors.repository";
 import { FactorsService } from "./factors.service";
+import { FederatedService } from "./federated.service";
+import { IdentitiesRepository } from "./identities.repository";
+import { OidcProviders } from "./oidc-providers";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { PasskeysRepository } from "./passkeys.repository";
@@ -32,6 +35,8 @@ export interface AuthModule {
   devices: DevicesService;
   factors: FactorsService;
   passkeys: PasskeysService;
+  federated: FederatedService;
+  providers: OidcProviders;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -133,5 +138,18 @@ export async function createAuthModule(deps: {
     mailer: deps.mailer,
     ...(deps.now ? { now: deps.now } : {}),
   });
-  return { keys, users, sessions, accounts, admin, devices, factors, passkeys };
+  const providers = new OidcProviders(config.auth.oidcProviders, `${config.publicUrl}/auth/v1/callback`);
+  const federated = new FederatedService({
+    config: config.auth,
+    providers,
+    identities: new IdentitiesRepository(db),
+    users,
+    tokens,
+    sessions,
+    invitations,
+    audit,
+    redirectTarget: (requested) => accounts.redirectTarget(requested),
+    ...clock,
+  });
+  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers };
 }

@@ -2,7 +2,8 @@ import type { UserRow } from "../../db/schema";
 
 /**
  * The user object of the Supabase Auth wire format. Unset timestamps are omitted, e-mail and
- * phone are strings (never null), and every account has one `email` identity.
+ * phone are strings (never null). Identities: the `email` one (see `hasEmailIdentity`), then the
+ * provider identities from the account's summary (ADR 0034).
  */
 export function presentUser(user: UserRow): Record<string, unknown> {
   const confirmedAt = user.email_confirmed_at ?? undefined;
@@ -22,26 +23,60 @@ export function presentUser(user: UserRow): Record<string, unknown> {
     invited_at: user.invited_at ?? undefined,
     last_sign_in_at: user.last_sign_in_at ?? undefined,
     banned_until: user.banned_until ?? undefined,
-    app_metadata: parseObject(user.app_metadata),
+    app_metadata: appMetadataOf(user),
     user_metadata: parseObject(user.user_metadata),
-    identities: [
-      {
-        identity_id: user.id,
-        id: user.id,
-        user_id: user.id,
-        identity_data: { sub: user.id, email: user.email, email_verified: confirmedAt !== undefined, phone_verified: false },
-        provider: "email",
-        last_sign_in_at: user.last_sign_in_at ?? user.created_at,
-        created_at: user.created_at,
-        updated_at: user.updated_at,
-        email: user.email,
-      },
-    ],
+    identities: identitiesOf(user),
     created_at: user.created_at,
     updated_at: user.updated_at,
     factors: factorsOf(user),
     is_anonymous: false,
   });
+}
+
+/**
+ * Whether the account shows the `email` identity: it signs in with its address (a password,
+ * e-mailed links). An account a provider created has none until its member sets a password.
+ */
+export function hasEmailIdentity(user: UserRow): boolean {
+  return user.encrypted_password !== null || parseObject(user.app_metadata).provider === "email";
+}
+
+/** Every identity of the account as the user object lists them; the `email` one first. */
+export function identitiesOf(user: UserRow): Record<string, unknown>[] {
+  const linked = parseArray(user.linked_identities);
+  if (!hasEmailIdentity(user)) return linked;
+  const confirmedAt = user.email_confirmed_at ?? undefined;
+  return [
+    {
+      identity_id: user.id,
+      id: user.id,
+      user_id: user.id,
+      identity_data: { sub: user.id, email: user.email, email_verified: confirmedAt !== undefined, phone_verified: false },
+      provider: "email",
+      last_sign_in_at: user.last_sign_in_at ?? user.created_at,
+      created_at: user.created_at,
+      updated_at: user.updated_at,
+      email: user.email,
+    },
+    ...linked,
+  ];
+}
+
+/** `app_metadata` with `providers` derived from the identities, as Supabase Auth keeps it. */
+export function appMetadataOf(user: UserRow): Record<string, unknown> {
+  const metadata = parseObject(user.app_metadata);
+  const providers = [...new Set(identitiesOf(user).map((identity) => String(identity.provider)))];
+  return providers.length > 0 ? { ...metadata, providers } : metadata;
+}
+
+function parseArray(json: string): Record<string, unknown>[] {
+  if (json === "[]") return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The account's second factors as the user object lists them; undefined (omitted) when it has none. */

@@ -10,6 +10,7 @@ import { registerAuthErrorHandling, registerAuthNotFound } from "./auth-errors";
 import { presentUser } from "./auth.presenter";
 import * as schemas from "./auth.schemas";
 import type { FactorsService } from "./factors.service";
+import type { CallbackOutcome, FederatedService } from "./federated.service";
 import type { PasskeysService } from "./passkeys.service";
 import type { SessionService } from "./session.service";
 import type { SigningKeys } from "./signing-keys";
@@ -19,6 +20,11 @@ export interface AuthRoutesOptions {
   sessions: SessionService;
   factors: FactorsService;
   passkeys: PasskeysService;
+  federated: FederatedService;
+  /** The OpenID Connect providers, for `GET /settings` (ADR 0034). */
+  providers: { id: string; name: string }[];
+  /** What `GET /settings` reports besides the providers. */
+  settings: { signupDisabled: boolean; autoconfirm: boolean };
   keys: SigningKeys;
   rateLimits: AuthRateLimits | false;
   /** Whether members reach us over https: the sign-up cookie is then Secure. */
@@ -109,8 +115,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
           context(request),
         );
       }
-      case "id_token":
-        throw new AppError("provider_disabled");
+      case "id_token": {
+        const body = schemas.IdTokenGrantBody.parse(request.body ?? {});
+        return options.federated.signInWithIdToken(
+          {
+            provider: body.provider,
+            idToken: body.id_token,
+            nonce: body.nonce,
+            ...(body.link_identity ? { linkTo: await caller(request) } : {}),
+          },
+          context(request),
+        );
+      }
       case "web3":
         throw new AppError("web3_provider_disabled");
       default:
@@ -271,10 +287,62 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   const notEnabled = (code: ErrorCode, message: string) => async () => {
     throw new AppError(code, { message });
   };
-  app.get("/authorize", notEnabled("provider_disabled", "Unsupported provider: provider is not enabled"));
   app.post("/sso", notEnabled("sso_provider_disabled", "SAML 2.0 is disabled"));
-  app.get("/user/identities/authorize", notEnabled("manual_linking_disabled", "Manual linking is disabled"));
-  app.delete("/user/identities/:id", notEnabled("manual_linking_disabled", "Manual linking is disabled"));
+
+  // OpenID Connect providers and linked identities (ADR 0034).
+  const { federated } = options;
+  // Without a provider there is nothing to link: the answer Supabase Auth gives when linking is off.
+  const assertLinkingEnabled = () => {
+    if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
+  };
+  app.get("/settings", async () => ({
+    external: {
+      email: true,
+      phone: false,
+      anonymous_users: false,
+      ...Object.fromEntries(options.providers.map((provider) => [provider.id, true])),
+    },
+    // Not in Supabase Auth's answer: the sign-in page's button labels, in the configured order.
+    external_providers: options.providers,
+    disable_signup: options.settings.signupDisabled,
+    mailer_autoconfirm: options.settings.autoconfirm,
+    phone_autoconfirm: false,
+    sms_provider: "",
+    saml_enabled: false,
+    passkeys_enabled: true,
+  }));
+  app.get("/authorize", { ...limit("token"), schema: { querystring: schemas.AuthorizeQuery } }, async (request, reply) => {
+    const { query } = request;
+    const url = await federated.authorize({ provider: query.provider, redirectTo: query.redirect_to, pkce: pkce(query).pkce });
+    return reply.redirect(url, 302);
+  });
+  app.get("/callback", { ...limit("token"), schema: { querystring: schemas.CallbackQuery } }, async (request, reply) => {
+    const rawQuery = request.raw.url?.split("?")[1] ?? "";
+    return redirectAfterCallback(reply, await federated.callback(request.query, rawQuery, context(request)));
+  });
+  app.get(
+    "/user/identities/authorize",
+    { ...limit("token"), schema: { querystring: schemas.AuthorizeQuery } },
+    async (request, reply) => {
+      assertLinkingEnabled();
+      const who = await caller(request);
+      const { query } = request;
+      const url = await federated.authorize({
+        provider: query.provider,
+        redirectTo: query.redirect_to,
+        pkce: pkce(query).pkce,
+        linkTo: who.user,
+      });
+      // auth-js asks for the URL as JSON and sends the browser there itself.
+      if (query.skip_http_redirect === "true") return { url };
+      return reply.redirect(url, 302);
+    },
+  );
+  app.delete("/user/identities/:id", { schema: { params: schemas.IdentityParams } }, async (request) => {
+    assertLinkingEnabled();
+    await federated.unlink(await caller(request), request.params.id, context(request));
+    return {};
+  });
 
   // Second factors (ADR 0022).
   const { factors } = options;
@@ -356,6 +424,14 @@ const oauthErrorByStatus: Record<number, string> = {
   503: "temporarily_unavailable",
 };
 
+/** Refusals Supabase Auth names `access_denied` in a provider callback's error redirect, whatever their status. */
+const accessDenied = new Set<ErrorCode>([
+  "email_not_invited",
+  "user_banned",
+  "signup_disabled",
+  "provider_email_needs_verification",
+]);
+
 function redirectWithError(reply: FastifyReply, redirectTo: string, error: AppError): FastifyReply {
   const params = new URLSearchParams({
     error: oauthErrorByStatus[error.statusCode] ?? "server_error",
@@ -364,6 +440,42 @@ function redirectWithError(reply: FastifyReply, redirectTo: string, error: AppEr
     sb: "",
   });
   return reply.redirect(`${redirectTo.split("#")[0]}#${params.toString()}`, 303);
+}
+
+/**
+ * Where the provider's callback sends the browser, as Supabase Auth does: the session in the
+ * fragment (implicit flow), `?code=` (PKCE flow), or the error in both query and fragment.
+ */
+function redirectAfterCallback(reply: FastifyReply, outcome: CallbackOutcome): FastifyReply {
+  const target = new URL(outcome.redirectTo);
+  if ("code" in outcome) {
+    target.searchParams.set("code", outcome.code);
+    return reply.redirect(target.toString(), 302);
+  }
+  if ("session" in outcome) {
+    const { session } = outcome;
+    target.hash = new URLSearchParams({
+      access_token: session.access_token,
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      refresh_token: session.refresh_token,
+      token_type: "bearer",
+      sb: "",
+    }).toString();
+    return reply.redirect(target.toString(), 302);
+  }
+  const { error } = outcome;
+  const fields: Record<string, string> =
+    error instanceof AppError
+      ? {
+          error: accessDenied.has(error.code) ? "access_denied" : (oauthErrorByStatus[error.statusCode] ?? "server_error"),
+          error_code: error.code,
+          error_description: error.message,
+        }
+      : { error: error.error, error_description: error.description };
+  for (const [name, value] of Object.entries(fields)) target.searchParams.set(name, value);
+  target.hash = new URLSearchParams({ ...fields, sb: "" }).toString();
+  return reply.redirect(target.toString(), 302);
 }
 
 /** HttpOnly (no script reads it), SameSite=Lax (sent when the e-mailed link is opened), only to /auth/v1. */

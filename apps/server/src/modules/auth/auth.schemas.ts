@@ -49,6 +49,17 @@ export const TokenQuery = z.looseObject({ grant_type: text });
 export const PasswordGrantBody = z.looseObject({ email: text, phone: text, password: text });
 export const RefreshGrantBody = z.looseObject({ refresh_token: text });
 export const PkceGrantBody = z.looseObject({ auth_code: text, code_verifier: text });
+export const IdTokenGrantBody = z.looseObject({
+  provider: text,
+  id_token: text,
+  access_token: text,
+  nonce: text,
+  link_identity: z.boolean().nullish(),
+});
+/** `GET /authorize` and `GET /user/identities/authorize`, as auth-js builds them (scopes are the operator's). */
+export const AuthorizeQuery = z.looseObject({ provider: text, redirect_to: text, skip_http_redirect: text, ...pkceFields });
+export const CallbackQuery = z.looseObject({ state: text, code: text, error: text, error_description: text });
+export const IdentityParams = z.object({ id: z.string().max(100) });
 export const LogoutQuery = z.looseObject({ scope: text });
 export const UpdateUserBody = z.looseObject({
   email: text,

@@ -3,7 +3,7 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, UserRow } from "../../db/schema";
 import type { AuditLogRepository } from "../audit";
-import { parseObject, presentUser, type SessionJson } from "./auth.presenter";
+import { appMetadataOf, parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { childRefreshToken, randomToken, sha256 } from "./secrets";
 import type { SessionsRepository } from "./sessions.repository";
 import type { AccessTokenClaims, AmrEntry, SigningKeys } from "./signing-keys";
@@ -323,7 +323,7 @@ export class SessionService {
         amr,
         session_id: sessionId,
         is_anonymous: false,
-        app_metadata: parseObject(user.app_metadata),
+        app_metadata: appMetadataOf(user),
         user_metadata: parseObject(user.user_metadata),
       },
       ttl,

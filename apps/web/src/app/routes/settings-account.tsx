@@ -7,8 +7,10 @@ import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
 import { ImportArchive } from "@/features/account/components/import-archive";
+import { useSignInProviders } from "@/features/auth/api/providers";
 import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
+import { ConnectedAccounts } from "@/features/auth/components/connected-accounts";
 import { PasskeyList } from "@/features/auth/components/passkey-list";
 import { useMembers } from "@/features/members/api/members";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
@@ -27,6 +29,17 @@ function Section({ title, description, children }: { title: string; description:
       </CardHeader>
       <CardContent>{children}</CardContent>
     </Card>
+  );
+}
+
+/** Only on an instance with sign-in providers (ADR 0034). */
+function ConnectedAccountsSection() {
+  const providers = useSignInProviders();
+  if (providers.length === 0) return null;
+  return (
+    <Section title="Connected accounts" description="Other accounts you sign in with, such as Google.">
+      <ConnectedAccounts />
+    </Section>
   );
 }
 
@@ -67,6 +80,7 @@ export function AccountSettingsRoute() {
       <Section title="Passkeys" description="Sign in with this device's screen lock instead of typing your password.">
         <PasskeyList />
       </Section>
+      <ConnectedAccountsSection />
       <Section
         title="Two-step verification"
         description="A code from your phone or a security key on every sign-in, besides your password."

@@ -10,6 +10,7 @@ import { CredentialsForm } from "@/features/auth/components/credentials-form";
 import { EmailCodeForm } from "@/features/auth/components/email-code-form";
 import { EmailRequestForm } from "@/features/auth/components/email-request-form";
 import { PasskeySignInButton } from "@/features/auth/components/passkey-sign-in-button";
+import { ProviderButtons } from "@/features/auth/components/provider-buttons";
 import { emailSends } from "@/features/auth/hooks/email-sends";
 import { useSignIn } from "@/features/auth/hooks/use-sign-in";
 import { useSignUp } from "@/features/auth/hooks/use-sign-up";
@@ -32,6 +33,8 @@ export interface AuthCardProps {
   invitedEmail?: string;
   /** An e-mailed link that came back refused (expired, already used). */
   linkError?: LinkError;
+  /** A sign-in at a provider that came back refused (not invited, address not verified), with the provider's name. */
+  providerError?: LinkError & { provider: string };
 }
 
 /**
@@ -39,7 +42,13 @@ export interface AuthCardProps {
  * password reset link, a new confirmation e-mail, and the e-mailed code typed instead of opening
  * the link. Where a successful sign-in leads is the auth route's business.
  */
-export function AuthCard({ initialView = { kind: "tabs" }, initialTab = "sign-in", invitedEmail, linkError }: AuthCardProps) {
+export function AuthCard({
+  initialView = { kind: "tabs" },
+  initialTab = "sign-in",
+  invitedEmail,
+  linkError,
+  providerError,
+}: AuthCardProps) {
   const [view, setView] = useState<AuthView>(initialView);
   const [shownLinkError, setShownLinkError] = useState(linkError);
   const signIn = useSignIn();
@@ -76,6 +85,15 @@ export function AuthCard({ initialView = { kind: "tabs" }, initialTab = "sign-in
             </AlertDescription>
           </Alert>
         )}
+        {providerError && view.kind === "tabs" && (
+          <Alert variant="destructive">
+            <CircleAlertIcon aria-hidden="true" />
+            <AlertTitle>Signing in with {providerError.provider} did not work</AlertTitle>
+            <AlertDescription>
+              <p>{providerError.description || "The sign-in was not completed."}</p>
+            </AlertDescription>
+          </Alert>
+        )}
         {view.kind === "tabs" && (
           <Tabs defaultValue={initialTab}>
             <TabsList className="w-full">
@@ -93,6 +111,7 @@ export function AuthCard({ initialView = { kind: "tabs" }, initialTab = "sign-in
                 footer={
                   <>
                     <PasskeySignInButton />
+                    <ProviderButtons />
                     <div className="flex flex-wrap justify-center gap-x-2">
                       <Button type="button" variant="link" onClick={() => open({ kind: "forgot" })}>
                         Forgot password?
