@@ -2,6 +2,7 @@ import { CircleAlertIcon, CircleCheckIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import type { NewPhoto } from "@/features/memories/hooks/use-photo-picker";
+import { useOnline } from "@/hooks/use-online";
 import { cn } from "@/lib/utils";
 
 export interface NewPhotoTileProps {
@@ -14,12 +15,13 @@ export interface NewPhotoTileProps {
 }
 
 /**
- * A chosen photo in the form with how its upload stands: waiting, a progress bar, done, or
+ * A chosen photo in the form with how its upload stands: waiting (for the connection, offline), a progress bar, done, or
  * refused with the reason below it. Its button cancels the upload while it runs, and removes the
  * photo otherwise.
  */
 export function NewPhotoTile({ photo, number, disabled, onRemove }: NewPhotoTileProps) {
   const { upload } = photo;
+  const online = useOnline();
   const uploading = upload.status === "queued" || upload.status === "uploading";
   const failed = upload.status === "failed";
   const statusId = `${photo.key}-status`;
@@ -82,17 +84,17 @@ export function NewPhotoTile({ photo, number, disabled, onRemove }: NewPhotoTile
         className={cn("truncate text-xs", failed ? "text-destructive" : "text-muted-foreground")}
         title={photo.file.name}
       >
-        {statusText(photo)}
+        {statusText(photo, online)}
       </p>
       {failed && <p className="text-xs text-destructive">{upload.reason}</p>}
     </li>
   );
 }
 
-function statusText({ file, upload }: NewPhoto): string {
+function statusText({ file, upload }: NewPhoto, online: boolean): string {
   switch (upload.status) {
     case "queued":
-      return `${file.name}: waiting`;
+      return online ? `${file.name}: waiting` : `${file.name}: waiting for connection`;
     case "uploading":
       return `${file.name}: ${Math.round(upload.progress * 100)}%`;
     case "uploaded":
