@@ -8,6 +8,10 @@
 const apiCachePrefix = "memory-box-api-";
 /** The photo renditions one member has seen, one cache per member. */
 const photoCachePrefix = "memory-box-photos-";
+/** Photos shared to the app while a member read on this device (`shared-photos.ts`), one cache per member. */
+export const memberSharesPrefix = "memory-box-shared-";
+/** The caches that are one member's: deleted at sign-out and when another member signs in. */
+const memberCachePrefixes = [apiCachePrefix, photoCachePrefix, memberSharesPrefix];
 /**
  * One entry naming the member the kept copies belong to. Photos are loaded with a cookie the
  * worker cannot read, so this is how it knows whose cache a photo goes to.
@@ -104,17 +108,12 @@ export function isCacheable(request: Pick<RequestLike, "method">, response: Resp
 
 /** Whether `name` is one of the caches of what members read (not the app shell's precache). */
 export function isKeptCopiesCache(name: string): boolean {
-  return name.startsWith(apiCachePrefix) || name.startsWith(photoCachePrefix) || name === memberCacheName;
+  return memberCachePrefixes.some((prefix) => name.startsWith(prefix)) || name === memberCacheName;
 }
 
 /** The caches of members other than `member`: dropped when `member` signs in on this device. */
 export function othersCaches(names: readonly string[], member: string): string[] {
-  return names.filter(
-    (name) =>
-      (name.startsWith(apiCachePrefix) || name.startsWith(photoCachePrefix)) &&
-      name !== apiCachePrefix + member &&
-      name !== photoCachePrefix + member,
-  );
+  return names.filter((name) => memberCachePrefixes.some((prefix) => name.startsWith(prefix) && name !== prefix + member));
 }
 
 /**

@@ -7,6 +7,7 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEn
 import { registerRoute } from "workbox-routing";
 
 import { answerApiRequest, answerPhotoRequest, routeOf, type WorkerWorld } from "../lib/offline-copies";
+import { keepSharedPhotos, sharePath } from "../lib/shared-photos";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -41,6 +42,14 @@ registerRoute(
 registerRoute(
   ({ request }) => routeOf(request, origin) === "photo",
   ({ request, event }) => answerPhotoRequest(request, origin, worldOf(event), maxPhotos),
+);
+
+// Photos shared from the phone's gallery (the manifest's share target): kept on the device, then
+// "Add Memory" opens with them. A 303, so the page that opens is a GET of its own.
+registerRoute(
+  ({ request, url }) => request.mode === "navigate" && url.origin === origin && url.pathname === sharePath,
+  async ({ request }) => Response.redirect(await keepSharedPhotos(request, self.caches), 303),
+  "POST",
 );
 
 precacheAndRoute(self.__WB_MANIFEST);
