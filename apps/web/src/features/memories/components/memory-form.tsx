@@ -272,6 +272,7 @@ export function MemoryForm({
                       photo={photo}
                       number={index + 1}
                       disabled={busy}
+                      online={photos.online}
                       onRemove={() => removeNew(photo, index)}
                     />
                   ))}

@@ -2,7 +2,6 @@ import { CircleAlertIcon, CircleCheckIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import type { NewPhoto } from "@/features/memories/hooks/use-photo-picker";
-import { useOnline } from "@/hooks/use-online";
 import { cn } from "@/lib/utils";
 
 export interface NewPhotoTileProps {
@@ -11,6 +10,8 @@ export interface NewPhotoTileProps {
   number: number;
   /** While the memory itself saves nothing can be taken out; an upload can always be cancelled. */
   disabled: boolean;
+  /** Offline, a waiting photo waits for the connection, and says so. */
+  online: boolean;
   onRemove: () => void;
 }
 
@@ -19,9 +20,8 @@ export interface NewPhotoTileProps {
  * refused with the reason below it. Its button cancels the upload while it runs, and removes the
  * photo otherwise.
  */
-export function NewPhotoTile({ photo, number, disabled, onRemove }: NewPhotoTileProps) {
+export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewPhotoTileProps) {
   const { upload } = photo;
-  const online = useOnline();
   const uploading = upload.status === "queued" || upload.status === "uploading";
   const failed = upload.status === "failed";
   const statusId = `${photo.key}-status`;

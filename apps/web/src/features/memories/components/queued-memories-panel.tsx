@@ -1,10 +1,10 @@
 import { useState, useSyncExternalStore } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { CloudUpload } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { outboxOf, type QueueItem } from "@/features/memories/utils/outbox-sender";
-import { useOnline } from "@/hooks/use-online";
+import { outboxOf, pageTransport, type QueueItem } from "@/features/memories/utils/outbox-sender";
 
 /**
  * The member's memories saved offline, each with where it stands: waiting for the connection,
@@ -12,9 +12,10 @@ import { useOnline } from "@/hooks/use-online";
  * anything; mounting it starts the sending (`outboxOf`), which goes on while the page lives.
  */
 export function QueuedMemoriesPanel({ member }: { member: string }) {
-  const [outbox] = useState(() => outboxOf(member));
+  const queryClient = useQueryClient();
+  const [outbox] = useState(() => outboxOf(member, pageTransport(queryClient)));
   const items = useSyncExternalStore(outbox.subscribe, outbox.snapshot);
-  const online = useOnline();
+  const online = useSyncExternalStore(outbox.subscribe, outbox.isOnline);
   if (items.length === 0) return null;
 
   return (

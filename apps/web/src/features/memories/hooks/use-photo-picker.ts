@@ -57,10 +57,19 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
   }, []);
 
   // Photos chosen offline wait for the connection (ADR 0031), then go as if just chosen.
+  const [online, setOnline] = useState(() => navigator.onLine);
   useEffect(() => {
-    const onOnline = () => startQueued();
+    const onOnline = () => {
+      setOnline(true);
+      startQueued();
+    };
+    const onOffline = () => setOnline(false);
     window.addEventListener("online", onOnline);
-    return () => window.removeEventListener("online", onOnline);
+    window.addEventListener("offline", onOffline);
+    return () => {
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
+    };
   });
 
   function setUpload(key: string, upload: UploadState) {
@@ -146,6 +155,8 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
   const keptPhotos = existingPhotos.filter((photo) => !removedIds.has(photo.id));
 
   return {
+    /** Whether uploads can start: offline, chosen photos wait for the connection. */
+    online,
     keptPhotos,
     newPhotos,
     failedPhotos: newPhotos.filter(isFailed),

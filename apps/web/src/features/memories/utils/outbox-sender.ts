@@ -1,4 +1,5 @@
 import { ErrorCode, type Memory, type MemoryInput } from "@memory-box/contract";
+import type { QueryClient } from "@tanstack/react-query";
 
 import { createMemory } from "@/features/memories/api/create-memory";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
@@ -17,7 +18,6 @@ import { ApiError, NetworkError } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { onSignOut } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
-import { getQueryClient } from "@/lib/query-client";
 
 /** Where a waiting memory stands. */
 export type QueueState =
@@ -72,7 +72,11 @@ export class Outbox {
   private sending: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  private readonly onOnline = () => void this.send();
+  private readonly onOnline = () => {
+    this.emit();
+    void this.send();
+  };
+  private readonly onOffline = () => this.emit();
 
   constructor(
     readonly member: string,
@@ -82,6 +86,7 @@ export class Outbox {
   /** Loads the queue, sends what it holds, and sends again whenever the connection returns. */
   start(): void {
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
     void this.send();
   }
 
@@ -89,6 +94,7 @@ export class Outbox {
   stop(): void {
     this.stopped = true;
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     this.items = [];
     this.emit();
   }
@@ -99,6 +105,9 @@ export class Outbox {
   };
 
   snapshot = (): readonly QueueItem[] => this.items;
+
+  /** Whether the browser has a network; the queue's listeners hear when that changes. */
+  isOnline = (): boolean => this.transport.isOnline();
 
   /** Sends everything waiting, failed ones included. Resolves when this round is over. */
   send(): Promise<void> {
@@ -222,26 +231,31 @@ function failureState(error: unknown, online: boolean): QueueState {
   return { kind: "failed", reason: uploadFailureReason(error) };
 }
 
-const realTransport: OutboxTransport = {
-  uploadPhoto: (file) => uploadPhoto(file),
-  createMemory,
-  signedInMember: async () => (await getAuthClient().getSession()).data.session?.user.id,
-  isOnline: () => navigator.onLine,
-  onAdded: (memory, photoCount) => {
-    const queryClient = getQueryClient();
-    queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
-    void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
-    void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
-    void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
-    if (photoCount > 0) notify.success("Photos uploaded!", `${photoCount} photo(s) added successfully.`);
-    notify.success("Memory added!", "Your memory has been saved successfully.");
-  },
-};
+/**
+ * The real server and session. The query cache comes from the screen that starts the queue (not
+ * `getQueryClient`, which would split the member screens' shared code into one more file).
+ */
+export function pageTransport(queryClient: QueryClient): OutboxTransport {
+  return {
+    uploadPhoto: (file) => uploadPhoto(file),
+    createMemory,
+    signedInMember: async () => (await getAuthClient().getSession()).data.session?.user.id,
+    isOnline: () => navigator.onLine,
+    onAdded: (memory, photoCount) => {
+      queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
+      void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
+      void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
+      if (photoCount > 0) notify.success("Photos uploaded!", `${photoCount} photo(s) added successfully.`);
+      notify.success("Memory added!", "Your memory has been saved successfully.");
+    },
+  };
+}
 
 let current: Outbox | undefined;
 
 /** The signed-in member's queue, started on first use; another member's is stopped first. */
-export function outboxOf(member: string, transport: OutboxTransport = realTransport): Outbox {
+export function outboxOf(member: string, transport: OutboxTransport): Outbox {
   if (current?.member !== member) {
     current?.stop();
     current = new Outbox(member, transport);
