@@ -43,6 +43,10 @@ export function createRoutes(): RouteObject[] {
                   lazy: async () => ({ Component: (await import("@/app/routes/home")).HomeRoute }),
                 },
                 {
+                  path: routePatterns.addShared,
+                  lazy: async () => ({ Component: (await import("@/app/routes/add-shared")).AddSharedRoute }),
+                },
+                {
                   path: routePatterns.memory,
                   lazy: async () => ({ Component: (await import("@/app/routes/memory-detail")).MemoryDetailRoute }),
                 },

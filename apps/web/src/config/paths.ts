@@ -7,6 +7,8 @@ export const routePatterns = {
   photo: "/memory/:id/photo/:number",
   settings: "/settings",
   members: "/settings/members",
+  /** Where a share from the phone's gallery lands (`lib/shared-photos.ts` names it): home with "Add Memory" open. */
+  addShared: "/add-shared/:id",
 } as const;
 
 /** Links to the app's screens; build URLs here rather than by hand so a route can move in one place. */

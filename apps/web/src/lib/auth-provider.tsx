@@ -4,7 +4,7 @@ import type { Session } from "@supabase/auth-js";
 import { getAuthClient } from "@/lib/auth-client";
 import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
 import { endFirstScreen } from "@/lib/first-screen";
-import { forgetKeptCopiesOnThisDevice } from "@/lib/offline-copies";
+import { forgetKeptCopiesOnThisDevice, keepCopiesForOnThisDevice } from "@/lib/offline-copies";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
 import { needsSecondFactor } from "@/lib/stored-session";
 
@@ -36,11 +36,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => data.subscription.unsubscribe();
   }, [client]);
   usePhotoAccess(state.status);
-  // What the service worker kept for reading offline is the member's alone (ADR 0031): gone at
-  // sign-out, and whenever the app finds no session (one that ended while the app was closed).
+  // What the service worker keeps for reading offline is the member's alone (ADR 0031): kept for
+  // the member signed in here (the worker reads who that is), gone at sign-out and whenever the
+  // app finds no session (one that ended while the app was closed).
+  const memberId = state.session?.user.id;
   useEffect(() => {
     if (state.status === "signedOut") forgetKeptCopiesOnThisDevice();
-  }, [state.status]);
+    else if (state.status === "signedIn" && memberId) keepCopiesForOnThisDevice(memberId);
+  }, [state.status, memberId]);
   // The painted home (ADR 0026) is for a member who gets it: not after a sign-out, nor before a second factor.
   const mustProveSecondFactor = needsSecondFactor(state.session);
   useEffect(() => {

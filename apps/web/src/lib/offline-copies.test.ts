@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import {
+  answerApiRequest,
+  answerPhotoRequest,
   cacheNameFor,
   forgetKeptCopies,
   isCacheable,
+  keepAnswer,
   keepCopiesFor,
   keptMember,
   memberCacheName,
@@ -159,16 +162,23 @@ describe("isCacheable", () => {
   });
 });
 
-/** Cache Storage as the browser has it, with responses reduced to their text. */
-function fakeCacheStorage(): CacheStorage {
+/**
+ * Cache Storage as the browser has it, with responses reduced to their text: `open` makes a
+ * missing cache, `match` with a `cacheName` never does. `beforeOpen` runs before each `open`,
+ * so a test can put a sign-out exactly there.
+ */
+function fakeCacheStorage({ beforeOpen }: { beforeOpen?: (name: string) => Promise<void> } = {}): CacheStorage {
   const caches = new Map<string, Map<string, string>>();
   const cacheOf = (entries: Map<string, string>) =>
     ({
       match: async (key: string) => (entries.has(key) ? new Response(entries.get(key)) : undefined),
       put: async (key: string, value: Response) => void entries.set(key, await value.text()),
+      keys: async () => [...entries.keys()],
+      delete: async (key: string) => entries.delete(key),
     }) as unknown as Cache;
   return {
     open: async (name: string) => {
+      await beforeOpen?.(name);
       const entries = caches.get(name) ?? new Map<string, string>();
       caches.set(name, entries);
       return cacheOf(entries);
@@ -176,7 +186,11 @@ function fakeCacheStorage(): CacheStorage {
     keys: async () => [...caches.keys()],
     delete: async (name: string) => caches.delete(name),
     has: async (name: string) => caches.has(name),
-    match: async () => undefined,
+    match: async (key: string, options?: MultiCacheQueryOptions) => {
+      const entries = options?.cacheName === undefined ? undefined : caches.get(options.cacheName);
+      const text = entries?.get(key);
+      return text === undefined ? undefined : new Response(text);
+    },
   };
 }
 
@@ -209,5 +223,131 @@ describe("whose copies the device keeps", () => {
   it("names the caches of members other than the one reading", () => {
     const names = [`memory-box-api-${alice}`, `memory-box-photos-${alice}`, `memory-box-api-${bob}`, memberCacheName, "other"];
     expect(othersCaches(names, alice)).toEqual([`memory-box-api-${bob}`]);
+  });
+});
+
+describe("a sign-out racing the worker's keeping", () => {
+  const apiCache = `memory-box-api-${alice}`;
+
+  it("keeps an answer while the member still reads on the device", async () => {
+    const storage = fakeCacheStorage();
+    await keepCopiesFor(storage, alice);
+    const kept = await keepAnswer(storage, { cacheName: apiCache, member: alice, key: "/a", response: new Response("a") });
+    expect(kept).toBe(true);
+    expect(await (await storage.match("/a", { cacheName: apiCache }))?.text()).toBe("a");
+  });
+
+  it("lets the purge win when it lands between the check and the put: the member's cache is not made again", async () => {
+    let signedOut = false;
+    const storage: CacheStorage = fakeCacheStorage({
+      // The member signs out after the worker checked who reads, before it opens the cache to put.
+      beforeOpen: async (name) => {
+        if (name === apiCache && !signedOut) {
+          signedOut = true;
+          await forgetKeptCopies(storage);
+        }
+      },
+    });
+    await keepCopiesFor(storage, alice);
+
+    const kept = await keepAnswer(storage, { cacheName: apiCache, member: alice, key: "/a", response: new Response("a") });
+    expect(signedOut).toBe(true);
+    expect(kept).toBe(false);
+    expect(await storage.keys()).toEqual([]);
+  });
+
+  it("keeps nothing for a member who no longer reads here, and looking makes no cache", async () => {
+    const storage = fakeCacheStorage();
+    expect(await keepAnswer(storage, { cacheName: apiCache, member: alice, key: "/a", response: new Response("a") })).toBe(false);
+    await keepCopiesFor(storage, bob);
+    expect(await keepAnswer(storage, { cacheName: apiCache, member: alice, key: "/a", response: new Response("a") })).toBe(false);
+    expect(await storage.keys()).toEqual([memberCacheName]);
+  });
+
+  it("drops the oldest photos past the limit", async () => {
+    const storage = fakeCacheStorage();
+    await keepCopiesFor(storage, alice);
+    const cacheName = `memory-box-photos-${alice}`;
+    for (const key of ["/1", "/2", "/3"]) {
+      await keepAnswer(storage, { cacheName, member: alice, key, response: new Response(key), limit: 2 });
+    }
+    expect(await (await storage.open(cacheName)).keys()).toEqual(["/2", "/3"]);
+  });
+});
+
+describe("the worker's strategies", () => {
+  const token = tokenOf({ sub: alice });
+  const memoryUrl = `${origin}/api/v1/memories/42`;
+  const apiRequest = (withToken = true) =>
+    new Request(memoryUrl, { headers: withToken ? { authorization: `Bearer ${token}` } : {} });
+
+  function world(storage: CacheStorage, fetch: (request: Request) => Promise<Response>) {
+    const work: Promise<unknown>[] = [];
+    return { storage, fetch: vi.fn(fetch), waitUntil: (promise: Promise<unknown>) => void work.push(promise), work };
+  }
+
+  it("sends an API request before any cache bookkeeping, and answers even while Cache Storage hangs", async () => {
+    const hanging = new Promise<never>(() => undefined);
+    const stuck = {
+      open: () => hanging,
+      keys: () => hanging,
+      delete: () => hanging,
+      has: () => hanging,
+      match: () => hanging,
+    } as unknown as CacheStorage;
+    const w = world(stuck, async () => new Response("fresh", { status: 200 }));
+
+    const answer = await answerApiRequest(apiRequest(), origin, w, 5_000);
+    expect(await answer.text()).toBe("fresh");
+    expect(w.fetch).toHaveBeenCalledTimes(1);
+    // The keeping goes on beside the answer, the worker held alive for it.
+    expect(w.work).toHaveLength(1);
+  });
+
+  it("keeps the answer for the member reading here, and answers from it when the network fails", async () => {
+    const storage = fakeCacheStorage();
+    await keepCopiesFor(storage, alice);
+    const online = world(storage, async () => new Response("fresh", { status: 200 }));
+    await answerApiRequest(apiRequest(), origin, online, 5_000);
+    await Promise.all(online.work);
+
+    const offline = world(storage, async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    expect(await (await answerApiRequest(apiRequest(), origin, offline, 5_000)).text()).toBe("fresh");
+    // Without the token, nothing from the device.
+    await expect(answerApiRequest(apiRequest(false), origin, offline, 5_000)).rejects.toThrow("Failed to fetch");
+    // After a sign-out, not even to the old token.
+    await forgetKeptCopies(storage);
+    await expect(answerApiRequest(apiRequest(), origin, offline, 5_000)).rejects.toThrow("Failed to fetch");
+    expect(await storage.keys()).toEqual([]);
+  });
+
+  it("keeps no answer for a token whose member is not the one signed in here", async () => {
+    const storage = fakeCacheStorage();
+    await keepCopiesFor(storage, bob);
+    const w = world(storage, async () => new Response("fresh", { status: 200 }));
+    await answerApiRequest(apiRequest(), origin, w, 5_000);
+    await Promise.all(w.work);
+    expect(await storage.keys()).toEqual([memberCacheName]);
+  });
+
+  it("answers a kept photo without the network, and sends photos to the network alone when no one reads here", async () => {
+    const photoUrl = `${origin}/storage/v1/object/authenticated/memory-photos/a/thumb.webp`;
+    const storage = fakeCacheStorage();
+    const nobody = world(storage, async () => new Response("bytes", { status: 200 }));
+    await answerPhotoRequest(new Request(photoUrl), origin, nobody, 10);
+    expect(nobody.work).toHaveLength(0);
+    expect(await storage.keys()).toEqual([]);
+
+    await keepCopiesFor(storage, alice);
+    const first = world(storage, async () => new Response("bytes", { status: 200 }));
+    await answerPhotoRequest(new Request(photoUrl), origin, first, 10);
+    await Promise.all(first.work);
+    const again = world(storage, async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    expect(await (await answerPhotoRequest(new Request(photoUrl), origin, again, 10)).text()).toBe("bytes");
+    expect(again.fetch).not.toHaveBeenCalled();
   });
 });

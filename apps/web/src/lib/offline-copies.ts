@@ -8,6 +8,10 @@
 const apiCachePrefix = "memory-box-api-";
 /** The photo renditions one member has seen, one cache per member. */
 const photoCachePrefix = "memory-box-photos-";
+/** Photos shared to the app while a member read on this device (`shared-photos.ts`), one cache per member. */
+export const memberSharesPrefix = "memory-box-shared-";
+/** The caches that are one member's: deleted at sign-out and when another member signs in. */
+const memberCachePrefixes = [apiCachePrefix, photoCachePrefix, memberSharesPrefix];
 /**
  * One entry naming the member the kept copies belong to. Photos are loaded with a cookie the
  * worker cannot read, so this is how it knows whose cache a photo goes to.
@@ -104,29 +108,28 @@ export function isCacheable(request: Pick<RequestLike, "method">, response: Resp
 
 /** Whether `name` is one of the caches of what members read (not the app shell's precache). */
 export function isKeptCopiesCache(name: string): boolean {
-  return name.startsWith(apiCachePrefix) || name.startsWith(photoCachePrefix) || name === memberCacheName;
+  return memberCachePrefixes.some((prefix) => name.startsWith(prefix)) || name === memberCacheName;
 }
 
 /** The caches of members other than `member`: dropped when `member` signs in on this device. */
 export function othersCaches(names: readonly string[], member: string): string[] {
-  return names.filter(
-    (name) =>
-      (name.startsWith(apiCachePrefix) || name.startsWith(photoCachePrefix)) &&
-      name !== apiCachePrefix + member &&
-      name !== photoCachePrefix + member,
-  );
+  return names.filter((name) => memberCachePrefixes.some((prefix) => name.startsWith(prefix) && name !== prefix + member));
 }
 
-/** The member the kept copies belong to, if any. */
+/**
+ * The member the kept copies belong to, if any. Read with `CacheStorage.match`, which, unlike
+ * `open`, never makes the cache it looks in: a look after a sign-out leaves nothing behind.
+ */
 export async function keptMember(storage: CacheStorage): Promise<string | undefined> {
-  const entry = await (await storage.open(memberCacheName)).match(memberKey);
+  const entry = await storage.match(memberKey, { cacheName: memberCacheName });
   const member = entry ? await entry.text() : undefined;
   return member && memberId.test(member) ? member : undefined;
 }
 
 /**
  * `member` is the one reading on this device: anything kept for someone else is deleted first
- * (a sign-out that never reached the worker, a second member on a shared phone).
+ * (a sign-out that never reached this page, a second member on a shared phone). Written by the
+ * page, which knows who is signed in; the worker only reads it.
  */
 export async function keepCopiesFor(storage: CacheStorage, member: string): Promise<void> {
   if ((await keptMember(storage)) === member) return;
@@ -139,8 +142,126 @@ export async function forgetKeptCopies(storage: CacheStorage): Promise<void> {
   await Promise.all((await storage.keys()).filter(isKeptCopiesCache).map((name) => storage.delete(name)));
 }
 
-/** `forgetKeptCopies` for the page: where the browser has no Cache Storage (tests, plain http) there is nothing to forget. */
-export function forgetKeptCopiesOnThisDevice(): void {
+/**
+ * Keeps `response` under `key` in `cacheName` if `member` still reads on this device, and
+ * returns whether it stayed. A sign-out can empty the caches between the check and the put, and
+ * the put would then make the member's cache again: so the check is made again after it, and the
+ * cache deleted when the member has gone meanwhile. The purge always wins. `limit`: the most
+ * entries the cache keeps, the oldest dropped first.
+ */
+export async function keepAnswer(
+  storage: CacheStorage,
+  {
+    cacheName,
+    member,
+    key,
+    response,
+    limit,
+  }: { cacheName: string; member: string; key: string; response: Response; limit?: number },
+): Promise<boolean> {
+  if ((await keptMember(storage)) !== member) return false;
+  const cache = await storage.open(cacheName);
+  await cache.put(key, response);
+  if ((await keptMember(storage)) !== member) {
+    await storage.delete(cacheName);
+    return false;
+  }
+  if (limit !== undefined) {
+    const keys = await cache.keys();
+    await Promise.all(keys.slice(0, Math.max(0, keys.length - limit)).map((entry) => cache.delete(entry)));
+  }
+  return true;
+}
+
+/** What the worker's strategies use of the worker: passed in, so tests can make them slow, fail or race. */
+export interface WorkerWorld {
+  storage: CacheStorage;
+  fetch: (request: Request) => Promise<Response>;
+  /** Keeps the worker alive for work that goes on after the answer (`FetchEvent.waitUntil`). */
+  waitUntil: (work: Promise<unknown>) => void;
+}
+
+/**
+ * The collection's API answers: the request leaves at once, with nothing awaited before it; the
+ * answer is kept afterwards, beside the page's use of it. The member's kept copy answers only
+ * when the network fails or has not answered in `timeoutMs` (the answer still refreshes the copy
+ * when it comes). No token, no kept copy: a signed-out page gets the server's answer or nothing.
+ */
+export async function answerApiRequest(
+  request: Request,
+  origin: string,
+  world: WorkerWorld,
+  timeoutMs: number,
+): Promise<Response> {
+  const member = memberOfAuthorization(request.headers.get("authorization"));
+  const cacheName = cacheNameFor(request, origin, undefined);
+  if (!member || !cacheName) return world.fetch(request);
+  const network = world.fetch(request).then((response) => {
+    if (isCacheable(request, response)) {
+      const keeping = keepAnswer(world.storage, { cacheName, member, key: request.url, response: response.clone() });
+      world.waitUntil(keeping.catch(() => undefined));
+    }
+    return response;
+  });
+  // When a kept copy has answered, the network's late failure is nobody's to report.
+  network.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error("timed out")), timeoutMs);
+  });
+  try {
+    return await Promise.race([network, late]);
+  } catch {
+    const kept =
+      (await keptMember(world.storage)) === member
+        ? await world.storage.match(request.url, { cacheName, ignoreVary: true })
+        : undefined;
+    return kept ?? network;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Photo renditions: a URL always names the same bytes (ADR 0018), so the kept copy first. Photos
+ * carry a cookie the worker cannot read: they are kept for the member reading on this device, and
+ * go to the network alone when there is none. At most `limit` per member.
+ */
+export async function answerPhotoRequest(request: Request, origin: string, world: WorkerWorld, limit: number): Promise<Response> {
+  const member = memberOfAuthorization(request.headers.get("authorization")) ?? (await keptMember(world.storage));
+  const cacheName = cacheNameFor(request, origin, member);
+  if (!member || !cacheName) return world.fetch(request);
+  const kept = await world.storage.match(request.url, { cacheName, ignoreVary: true });
+  if (kept) return kept;
+  const response = await world.fetch(request);
+  if (isCacheable(request, response)) {
+    const keeping = keepAnswer(world.storage, { cacheName, member, key: request.url, response: response.clone(), limit });
+    world.waitUntil(keeping.catch(() => undefined));
+  }
+  return response;
+}
+
+/**
+ * The page's work on these caches, one after the other: a sign-in's `keepCopiesFor` and a
+ * sign-out's `forgetKeptCopies` must never interleave (a sign-out's purge landing between a
+ * sign-in's check and write would leave the member named after they left).
+ */
+let deviceWork: Promise<void> = Promise.resolve();
+
+function onThisDevice(work: (storage: CacheStorage) => Promise<void>): void {
+  // Where the browser has no Cache Storage (tests, plain http) there is nothing to keep or forget.
   if (typeof caches === "undefined") return;
-  forgetKeptCopies(caches).catch((error: unknown) => console.error("Could not delete the copies kept for offline:", error));
+  deviceWork = deviceWork
+    .then(() => work(caches))
+    .catch((error: unknown) => console.error("Could not update the copies kept for offline:", error));
+}
+
+/** `keepCopiesFor` for the page, when a member's session starts or is found. */
+export function keepCopiesForOnThisDevice(member: string): void {
+  onThisDevice((storage) => keepCopiesFor(storage, member));
+}
+
+/** `forgetKeptCopies` for the page, at sign-out or when the app starts without a session. */
+export function forgetKeptCopiesOnThisDevice(): void {
+  onThisDevice(forgetKeptCopies);
 }

@@ -6,7 +6,8 @@
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 
-import { cacheNameFor, isCacheable, keepCopiesFor, keptMember, memberOfAuthorization, routeOf } from "../lib/offline-copies";
+import { answerApiRequest, answerPhotoRequest, routeOf, type WorkerWorld } from "../lib/offline-copies";
+import { keepSharedPhotos, sharePath } from "../lib/shared-photos";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -34,47 +35,21 @@ registerRoute(
 // API answers: network first; the member's kept copy only when the network fails or is slow.
 registerRoute(
   ({ request }) => routeOf(request, origin) === "api",
-  async ({ request }) => {
-    const member = memberOfAuthorization(request.headers.get("authorization"));
-    const cacheName = cacheNameFor(request, origin, undefined);
-    // No token, no kept copy: a signed-out page gets the server's answer or nothing.
-    if (!member || !cacheName) return fetch(request);
-    await keepCopiesFor(self.caches, member);
-    const network = fetch(request).then(async (response) => {
-      // Kept only if the member still reads here: a sign-out during the request emptied the caches.
-      if (isCacheable(request, response) && (await keptMember(self.caches)) === member) {
-        await (await self.caches.open(cacheName)).put(request.url, response.clone());
-      }
-      return response;
-    });
-    // When a kept copy has answered, the network's late failure is nobody's to report.
-    network.catch(() => undefined);
-    const kept = async () => (await self.caches.open(cacheName)).match(request.url, { ignoreVary: true });
-    try {
-      return await Promise.race([network, timeout(apiTimeoutMs)]);
-    } catch {
-      return (await kept()) ?? network;
-    }
-  },
+  ({ request, event }) => answerApiRequest(request, origin, worldOf(event), apiTimeoutMs),
 );
 
 // Photo renditions: a URL always names the same bytes, so the kept copy first.
 registerRoute(
   ({ request }) => routeOf(request, origin) === "photo",
-  async ({ request }) => {
-    const cacheName = cacheNameFor(request, origin, await keptMember(self.caches));
-    if (!cacheName) return fetch(request);
-    const cache = await self.caches.open(cacheName);
-    const kept = await cache.match(request.url, { ignoreVary: true });
-    if (kept) return kept;
-    const response = await fetch(request);
-    if (isCacheable(request, response) && cacheNameFor(request, origin, await keptMember(self.caches)) === cacheName) {
-      await cache.put(request.url, response.clone());
-      const keys = await cache.keys();
-      await Promise.all(keys.slice(0, Math.max(0, keys.length - maxPhotos)).map((key) => cache.delete(key)));
-    }
-    return response;
-  },
+  ({ request, event }) => answerPhotoRequest(request, origin, worldOf(event), maxPhotos),
+);
+
+// Photos shared from the phone's gallery (the manifest's share target): kept on the device, then
+// "Add Memory" opens with them. A 303, so the page that opens is a GET of its own.
+registerRoute(
+  ({ request, url }) => request.mode === "navigate" && url.origin === origin && url.pathname === sharePath,
+  async ({ request }) => Response.redirect(await keepSharedPhotos(request, self.caches), 303),
+  "POST",
 );
 
 precacheAndRoute(self.__WB_MANIFEST);
@@ -86,6 +61,11 @@ self.addEventListener("message", (event) => {
 });
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
-function timeout(ms: number): Promise<never> {
-  return new Promise((_resolve, reject) => setTimeout(() => reject(new Error("timed out")), ms));
+/** The worker's own Cache Storage and network, and its event's lifetime for the bookkeeping after an answer. */
+function worldOf(event: ExtendableEvent): WorkerWorld {
+  return {
+    storage: self.caches,
+    fetch: (request) => fetch(request),
+    waitUntil: (work) => event.waitUntil(work),
+  };
 }

@@ -41,3 +41,22 @@ if (!("PointerEvent" in globalThis)) {
   }
   globalThis.PointerEvent = PointerEventStandIn as typeof PointerEvent;
 }
+// jsdom's Blob (and so File) cannot read itself as a promise; the offline queue keeps a file's bytes.
+if (typeof Blob.prototype.arrayBuffer !== "function") {
+  const read = (blob: Blob, as: "arrayBuffer" | "text") =>
+    new Promise<ArrayBuffer | string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result!);
+      reader.onerror = () => reject(reader.error ?? new Error("The file could not be read."));
+      if (as === "arrayBuffer") reader.readAsArrayBuffer(blob);
+      else reader.readAsText(blob);
+    });
+  Blob.prototype.arrayBuffer = function (this: Blob) {
+    return read(this, "arrayBuffer") as Promise<ArrayBuffer>;
+  };
+  if (typeof Blob.prototype.text !== "function") {
+    Blob.prototype.text = function (this: Blob) {
+      return read(this, "text") as Promise<string>;
+    };
+  }
+}

@@ -7,6 +7,7 @@ import { paths } from "@/config/paths";
 import { useOnThisDay } from "@/features/memories/api/get-on-this-day";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryList } from "@/features/memories/components/memory-list";
+import { QueuedMemories } from "@/features/memories/components/queued-memories";
 import { OnThisDaySection } from "@/features/memories/components/on-this-day";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useLocalCalendarDate } from "@/features/memories/hooks/use-local-calendar-date";
@@ -46,6 +47,7 @@ export function HomeRoute() {
         </div>
       </header>
       <main className="mx-auto max-w-6xl p-4">
+        <QueuedMemories />
         {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
         {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
         <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />

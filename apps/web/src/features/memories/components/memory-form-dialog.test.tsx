@@ -1,3 +1,5 @@
+import "fake-indexeddb/auto";
+
 import { useState } from "react";
 import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -9,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Toaster } from "@/components/ui/sonner";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { queuedMemories } from "@/features/memories/utils/outbox-store";
 import { setAuthClient } from "@/lib/auth-client";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
@@ -329,21 +332,46 @@ describe("MemoryFormDialog — add", () => {
     expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [] });
   });
 
-  it("offline, says so at once and keeps everything typed; nothing is sent", async () => {
-    const api = stubMemoryApi({});
-    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
-    const { user, onSaved } = renderDialog();
+  it("offline, keeps a new memory and its photos on this device to add later; nothing is sent", async () => {
+    const api = stubMemoryApi({ "POST /api/v1/photos": uploadHandler([]) });
+    const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    const { user, onSaved, onOpenChange } = renderDialog();
     const dialog = await openDialog(user);
 
     await user.type(within(dialog).getByLabelText("Title"), "On the train");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("window.png"), text("ticket.txt")]);
+    // Chosen offline, the photo waits for the connection instead of failing.
+    expect(within(dialog).getByText("window.png: waiting for connection")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
 
-    expect(await screen.findByText("Failed to save memory. Please try again.")).toBeInTheDocument();
-    expect(within(dialog).getByRole("alert")).toHaveTextContent("You're offline, so nothing was saved.");
-    expect(within(dialog).getByRole("button", { name: "Save Memory" })).toBeEnabled();
-    expect(within(dialog).getByLabelText("Title")).toHaveValue("On the train");
+    expect(await screen.findByText("Saved on this device")).toBeInTheDocument();
+    expect(screen.getByText("It will be added when you're back online.")).toBeInTheDocument();
+    await waitFor(() => expect(onOpenChange).toHaveBeenLastCalledWith(false));
+    expect(api.calls("POST /api/v1/photos")).toHaveLength(0);
     expect(api.calls("POST /api/v1/memories")).toHaveLength(0);
     expect(onSaved).not.toHaveBeenCalled();
+
+    // Kept for the signed-in member, with the photo's bytes (the text file skipped, as when online).
+    const kept = await queuedMemories(fakeSession().user.id);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ values: { title: "On the train" }, photos: [{ name: "window.png", type: "image/png" }] });
+    expect(new Uint8Array(kept[0]!.photos[0]!.bytes)).toEqual(new Uint8Array([137, 80, 78, 71]));
+    online.mockRestore();
+  });
+
+  it("offline, a photo chosen uploads as soon as the connection returns", async () => {
+    const uploaded: Photo[] = [];
+    const api = stubMemoryApi({ "POST /api/v1/photos": uploadHandler(uploaded) });
+    const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("window.png")]);
+    expect(within(dialog).getByText("window.png: waiting for connection")).toBeInTheDocument();
+
+    online.mockReturnValue(true);
+    window.dispatchEvent(new Event("online"));
+    expect(await within(dialog).findByText("window.png: uploaded")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/photos")).toHaveLength(1);
   });
 
   it("shows a tag rule at the field before anything is sent, and a rule the server names at its field", async () => {
@@ -499,6 +527,22 @@ describe("MemoryFormDialog — edit", () => {
     expect(first.style.backgroundImage).toBe("");
     expect(within(dialog).getAllByRole("button", { name: /^Remove photo \d$/ })).toHaveLength(3);
     expect(within(dialog).getByRole("button", { name: "Update Memory" })).toBeEnabled();
+  });
+
+  it("offline, an edit is not kept for later: it says so and keeps everything typed; nothing is sent", async () => {
+    const api = stubMemoryApi({});
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    const { user, onSaved } = renderDialog({ memory });
+    const dialog = await openDialog(user, "Edit");
+
+    await user.type(within(dialog).getByLabelText("Title"), " again");
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+
+    expect(await screen.findByText("Failed to update memory. Please try again.")).toBeInTheDocument();
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("You're offline, so nothing was saved.");
+    expect(within(dialog).getByLabelText("Title")).toHaveValue("Road trip again");
+    expect(api.calls("PUT /api/v1/memories/:id")).toHaveLength(0);
+    expect(onSaved).not.toHaveBeenCalled();
   });
 
   it("removes a photo with the save (left out of photo_ids) and guards the save with If-Match", async () => {

@@ -13,6 +13,8 @@ export interface MemoryFormDialogProps {
   memory?: Memory;
   /** After a successful save, once the dialog has closed. */
   onSaved?: (memory: Memory) => void;
+  /** Photos the new memory starts with, as if just chosen (photos shared to the app). */
+  initialFiles?: readonly File[];
 }
 
 /**
@@ -20,7 +22,7 @@ export interface MemoryFormDialogProps {
  * Focus is trapped inside and returns to what had it when the dialog closes. While photos upload
  * or the memory saves, Escape and clicks outside are ignored so the work is not cut off.
  */
-export function MemoryFormDialog({ open, onOpenChange, memory, onSaved }: MemoryFormDialogProps) {
+export function MemoryFormDialog({ open, onOpenChange, memory, onSaved, initialFiles }: MemoryFormDialogProps) {
   const [busy, setBusy] = useState(false);
   const editing = memory !== undefined;
   const returnFocus = useReturnFocus();
@@ -42,6 +44,11 @@ export function MemoryFormDialog({ open, onOpenChange, memory, onSaved }: Memory
           key={memory?.id ?? "new"}
           memory={memory}
           onBusyChange={setBusy}
+          initialFiles={initialFiles}
+          onQueued={() => {
+            setBusy(false);
+            onOpenChange(false);
+          }}
           onCancel={() => onOpenChange(false)}
           onSaved={(saved) => {
             setBusy(false);

@@ -28,6 +28,10 @@ export interface MemoryFormProps {
   onCancel: () => void;
   /** Told whenever uploading or saving starts or ends, so a container can hold itself open. */
   onBusyChange?: (busy: boolean) => void;
+  /** A new memory saved offline was kept on this device, to be added when the connection returns. */
+  onQueued?: () => void;
+  /** Photos to start with, as if the member had just chosen them (photos shared to the app). */
+  initialFiles?: readonly File[];
   /** Focus the title on mount (inline editing; a dialog focuses its first field by itself). */
   autoFocus?: boolean;
   className?: string;
@@ -38,7 +42,17 @@ export interface MemoryFormProps {
  * `usePhotoPicker` and the save (new photos uploaded first, then the memory) in `useSaveMemory`;
  * the form holds the field values and keeps focus in place when a photo is removed.
  */
-export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, autoFocus = false, className }: MemoryFormProps) {
+export function MemoryForm({
+  memory,
+  header,
+  onSaved,
+  onCancel,
+  onBusyChange,
+  onQueued,
+  initialFiles,
+  autoFocus = false,
+  className,
+}: MemoryFormProps) {
   const id = useId();
   const editing = memory !== undefined;
   const [values, setValues] = useState<MemoryFormValues>(() => formValuesOf(memory));
@@ -49,6 +63,7 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
     onSaved,
     onValuesMerged: setValues,
     onBusyChange,
+    onQueued,
   });
   // While the memory itself is sent nothing changes; while photos finish uploading, they can still be cancelled.
   const saving = phase === "saving";
@@ -59,6 +74,14 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
 
   // Whatever happens to the save, a toast will say so, even if the connection drops meanwhile.
   useEffect(preloadToaster, []);
+
+  // Shared photos go through the picker's own door, once: the same checks, uploads and texts.
+  const initialFilesTaken = useRef(false);
+  useEffect(() => {
+    if (initialFilesTaken.current || !initialFiles?.length) return;
+    initialFilesTaken.current = true;
+    photos.addFiles(initialFiles);
+  }, [initialFiles, photos]);
 
   // A save refused for a field's rule takes the member to the first such field.
   useEffect(() => {
@@ -249,6 +272,7 @@ export function MemoryForm({ memory, header, onSaved, onCancel, onBusyChange, au
                       photo={photo}
                       number={index + 1}
                       disabled={busy}
+                      online={photos.online}
                       onRemove={() => removeNew(photo, index)}
                     />
                   ))}

@@ -10,15 +10,17 @@ export interface NewPhotoTileProps {
   number: number;
   /** While the memory itself saves nothing can be taken out; an upload can always be cancelled. */
   disabled: boolean;
+  /** Offline, a waiting photo waits for the connection, and says so. */
+  online: boolean;
   onRemove: () => void;
 }
 
 /**
- * A chosen photo in the form with how its upload stands: waiting, a progress bar, done, or
+ * A chosen photo in the form with how its upload stands: waiting (for the connection, offline), a progress bar, done, or
  * refused with the reason below it. Its button cancels the upload while it runs, and removes the
  * photo otherwise.
  */
-export function NewPhotoTile({ photo, number, disabled, onRemove }: NewPhotoTileProps) {
+export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewPhotoTileProps) {
   const { upload } = photo;
   const uploading = upload.status === "queued" || upload.status === "uploading";
   const failed = upload.status === "failed";
@@ -82,17 +84,17 @@ export function NewPhotoTile({ photo, number, disabled, onRemove }: NewPhotoTile
         className={cn("truncate text-xs", failed ? "text-destructive" : "text-muted-foreground")}
         title={photo.file.name}
       >
-        {statusText(photo)}
+        {statusText(photo, online)}
       </p>
       {failed && <p className="text-xs text-destructive">{upload.reason}</p>}
     </li>
   );
 }
 
-function statusText({ file, upload }: NewPhoto): string {
+function statusText({ file, upload }: NewPhoto, online: boolean): string {
   switch (upload.status) {
     case "queued":
-      return `${file.name}: waiting`;
+      return online ? `${file.name}: waiting` : `${file.name}: waiting for connection`;
     case "uploading":
       return `${file.name}: ${Math.round(upload.progress * 100)}%`;
     case "uploaded":

@@ -3,6 +3,7 @@ import { flushSync } from "react-dom";
 import type { Photo } from "@memory-box/contract";
 
 import { isImageFile, photoUploadConcurrency, uploadFailureReason, uploadPhoto } from "@/features/memories/api/upload-photo";
+import { NetworkError } from "@/lib/api-client";
 
 /** Where a chosen file stands: waiting its turn, on its way (0–1 sent), on the server, or refused. */
 export type UploadState =
@@ -25,7 +26,7 @@ let nextPhotoKey = 0;
 
 /**
  * The memory form's photos: the memory's own ones minus those removed, and newly chosen files.
- * A chosen file starts uploading at once (two at a time), so the member sees each one's progress
+ * A chosen file starts uploading at once (two at a time; offline, once the connection returns), so the member sees each one's progress
  * while filling in the rest, can cancel it, and learns why the server refused one before saving.
  * The server keeps an upload unattached until a save lists it (and deletes it a day later if none
  * does). A preview's object URL is revoked when the photo is removed or the form goes away, and
@@ -55,14 +56,31 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
     };
   }, []);
 
+  // Photos chosen offline wait for the connection (ADR 0031), then go as if just chosen.
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const onOnline = () => {
+      setOnline(true);
+      startQueued();
+    };
+    const onOffline = () => setOnline(false);
+    window.addEventListener("online", onOnline);
+    window.addEventListener("offline", onOffline);
+    return () => {
+      window.removeEventListener("online", onOnline);
+      window.removeEventListener("offline", onOffline);
+    };
+  });
+
   function setUpload(key: string, upload: UploadState) {
     // A photo removed meanwhile stays removed.
     if (!current.current.some((photo) => photo.key === key)) return;
     setNewPhotos(current.current.map((photo) => (photo.key === key ? { ...photo, upload } : photo)));
   }
 
-  /** Starts queued uploads while fewer than the limit are on their way. */
+  /** Starts queued uploads while fewer than the limit are on their way; offline, none. */
   function startQueued() {
+    if (!navigator.onLine) return;
     for (const photo of current.current) {
       if (running.current.size >= photoUploadConcurrency) return;
       if (photo.upload.status === "queued") start(photo);
@@ -80,7 +98,10 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
       .then(
         (uploaded) => setUpload(photo.key, { status: "uploaded", photo: uploaded }),
         (error: unknown) => {
-          if (!controller.signal.aborted) setUpload(photo.key, { status: "failed", reason: uploadFailureReason(error) });
+          if (controller.signal.aborted) return;
+          // Cut off by the connection going away: it waits for it to return, like a photo chosen offline.
+          if (error instanceof NetworkError && !navigator.onLine) setUpload(photo.key, { status: "queued" });
+          else setUpload(photo.key, { status: "failed", reason: uploadFailureReason(error) });
         },
       )
       .finally(() => {
@@ -134,6 +155,8 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
   const keptPhotos = existingPhotos.filter((photo) => !removedIds.has(photo.id));
 
   return {
+    /** Whether uploads can start: offline, chosen photos wait for the connection. */
+    online,
     keptPhotos,
     newPhotos,
     failedPhotos: newPhotos.filter(isFailed),

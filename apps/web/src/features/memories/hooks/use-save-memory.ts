@@ -7,6 +7,7 @@ import { memoryQueryOptions } from "@/features/memories/api/get-memory";
 import { isMemoryChanged, useUpdateMemory } from "@/features/memories/api/update-memory";
 import type { PhotoPicker } from "@/features/memories/hooks/use-photo-picker";
 import { mergeConcurrentEdit, type ConcurrentChange } from "@/features/memories/utils/memory-conflict";
+import { queueMemory } from "@/features/memories/utils/outbox-sender";
 import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { formProblems, problemsFromApi, type FieldProblems } from "@/features/memories/utils/memory-rules";
 import { ApiError, NetworkError } from "@/lib/api-client";
@@ -38,6 +39,8 @@ export interface SaveMemoryOptions {
   onValuesMerged: (values: MemoryFormValues) => void;
   /** Told whenever uploading or saving starts or ends. */
   onBusyChange?: (busy: boolean) => void;
+  /** A new memory saved offline was kept on this device, to be added later; without it, offline saves fail. */
+  onQueued?: () => void;
 }
 
 /**
@@ -48,7 +51,7 @@ export interface SaveMemoryOptions {
  * not listed). An update refused because someone else changed the memory (409) merges their
  * changes into the form and shows them; the next save is guarded by the version just read.
  */
-export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyChange }: SaveMemoryOptions) {
+export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyChange, onQueued }: SaveMemoryOptions) {
   const queryClient = useQueryClient();
   const createMemory = useCreateMemory();
   const updateMemory = useUpdateMemory();
@@ -97,6 +100,48 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
     if (photos.hasRemovals) notify.error("Error", "Failed to remove photo.");
   }
 
+  /**
+   * Offline: a new memory is kept on this device with its photos and added when the connection
+   * returns (ADR 0031); an edit is not saved (it needs the saved copy's version), and says so.
+   * Refused photos stop it as they stop an online save.
+   */
+  async function saveOffline(values: MemoryFormValues, withoutFailedPhotos: boolean) {
+    if (photos.failedPhotos.length > 0 && !withoutFailedPhotos) {
+      notify.error("Upload failed", "Some photos couldn't be uploaded. Please try again.");
+      setProblem({ kind: "uploads" });
+      setPhase("idle");
+      return;
+    }
+    const member = base === undefined && onQueued ? (await getAuthClient().getSession()).data.session?.user.id : undefined;
+    if (member === undefined) {
+      notifyFailure();
+      setProblem(problemOf(new NetworkError()));
+      setPhase("idle");
+      return;
+    }
+    setPhase("saving");
+    try {
+      await queueMemory(
+        member,
+        values,
+        photos.newPhotos.flatMap((photo) =>
+          photo.upload.status === "failed"
+            ? []
+            : [{ file: photo.file, uploadedId: photo.upload.status === "uploaded" ? photo.upload.photo.id : undefined }],
+        ),
+      );
+    } catch (error) {
+      console.error("Could not keep the memory on this device:", error);
+      notifyFailure();
+      setProblem(problemOf(new NetworkError()));
+      setPhase("idle");
+      return;
+    }
+    notify.success("Saved on this device", "It will be added when you're back online.");
+    setPhase("idle");
+    onQueued?.();
+  }
+
   async function save(values: MemoryFormValues, { withoutFailedPhotos = false } = {}) {
     if (busyRef.current) return;
     busyRef.current = true;
@@ -110,14 +155,16 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
     }
 
     if (!navigator.onLine) {
-      notifyFailure();
-      setProblem(problemOf(new NetworkError()));
-      busyRef.current = false;
+      await saveOffline(values, withoutFailedPhotos);
       return;
     }
 
     setPhase("uploading");
-    await photos.whenSettled();
+    // Photos cut off by the connection going away wait for it: the save goes on offline.
+    if ((await settledOrOffline(photos)) === "offline") {
+      await saveOffline(values, withoutFailedPhotos);
+      return;
+    }
     if (photos.failedPhotos.length > 0 && !withoutFailedPhotos) {
       notify.error("Upload failed", "Some photos couldn't be uploaded. Please try again.");
       setProblem({ kind: "uploads" });
@@ -186,4 +233,16 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
     timer = setTimeout(() => reject(new NetworkError()), saveTimeoutMs);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves when no chosen photo is waiting or on its way, or as the browser goes offline, whichever is first. */
+function settledOrOffline(photos: PhotoPicker): Promise<"settled" | "offline"> {
+  let onOffline: (() => void) | undefined;
+  const offline = new Promise<"offline">((resolve) => {
+    onOffline = () => resolve("offline");
+    window.addEventListener("offline", onOffline);
+  });
+  return Promise.race([photos.whenSettled().then(() => "settled" as const), offline]).finally(() =>
+    window.removeEventListener("offline", onOffline!),
+  );
 }

@@ -1,0 +1,139 @@
+import { expect, test, type Page } from "@playwright/test";
+import { fillCredentials, password, signUpMember, solidPng } from "./support";
+
+/** Home's memory cards. */
+const memories = (page: Page) => page.getByRole("list", { name: "Memories" }).getByRole("listitem");
+
+/** Waits until the service worker controls the page (it registers after the first load; a reload hands it the page). */
+async function underServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+test("a memory saved offline waits with its photo, survives a reload, and is added when the connection returns", async ({
+  page,
+  context,
+}) => {
+  await signUpMember(page, "queue");
+  await underServiceWorker(page);
+  await expect(page.getByText(/^Welcome back, /)).toBeVisible();
+  const run = Date.now().toString(36);
+  const title = `Queued on the train ${run}`;
+
+  await context.setOffline(true);
+  await page.getByRole("button", { name: "Add Memory" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Add Memory" });
+  await dialog.getByLabel("Title").fill(title);
+  await dialog.getByLabel("Date").fill("2998-04-07");
+  await dialog.getByLabel("Photos").setInputFiles({
+    name: "window.png",
+    mimeType: "image/png",
+    buffer: await solidPng(64, 48, [40, 120, 200]),
+  });
+  await expect(dialog.getByText("window.png: waiting for connection")).toBeVisible();
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(page.getByText("Saved on this device", { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const queue = page.getByRole("region", { name: "Waiting to be added" });
+  await expect(queue.getByText(title)).toBeVisible();
+  await expect(queue.getByText("Waiting for connection")).toBeVisible();
+
+  // Still offline, a reload opens the app from the device, and the memory still waits.
+  await page.reload();
+  await expect(queue.getByText(title)).toBeVisible();
+  await expect(queue.getByText("Waiting for connection")).toBeVisible();
+
+  // The connection returns: the photo uploads, the memory is added, the queue empties.
+  await context.setOffline(false);
+  await expect(page.getByText("Memory added!")).toBeVisible();
+  await expect(queue).toBeHidden();
+  const card = memories(page).filter({ hasText: title });
+  await expect(card).toBeVisible();
+  await expect(card.getByRole("img").first()).toHaveAttribute("data-loaded", "true");
+  // Nothing is left on the device to send twice.
+  await page.reload();
+  await expect(memories(page).filter({ hasText: title })).toHaveCount(1);
+  await expect(queue).toBeHidden();
+});
+
+/**
+ * What a phone's share sheet does: a POST of a multipart form to the manifest's share target,
+ * as a navigation, from the installed app's scope. Here a form on the page makes the same request.
+ */
+async function shareFromGallery(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void> {
+  const manifest = (await (await page.request.get("/manifest.webmanifest")).json()) as {
+    share_target: { action: string; method: string; enctype: string; params: { files: Array<{ name: string }> } };
+  };
+  const target = manifest.share_target;
+  await page.evaluate(
+    ({ action, method, enctype, field }) => {
+      const form = document.createElement("form");
+      form.action = action;
+      form.method = method;
+      form.enctype = enctype;
+      const input = document.createElement("input");
+      input.type = "file";
+      input.name = field;
+      input.multiple = true;
+      input.id = "shared-from-gallery";
+      form.append(input);
+      document.body.append(form);
+    },
+    { action: target.action, method: target.method, enctype: target.enctype, field: target.params.files[0]!.name },
+  );
+  await page.locator("#shared-from-gallery").setInputFiles(files);
+  await page.evaluate(() => (document.getElementById("shared-from-gallery") as HTMLInputElement).form!.submit());
+}
+
+test("photos shared from the gallery open Add Memory with them chosen, signed in or signed in on the way", async ({ page }) => {
+  const email = await signUpMember(page, "share");
+  await underServiceWorker(page);
+  const manifest = (await (await page.request.get("/manifest.webmanifest")).json()) as { share_target?: unknown };
+  expect(manifest.share_target).toMatchObject({
+    method: "POST",
+    enctype: "multipart/form-data",
+    params: { files: [{ name: "photos", accept: ["image/*"] }] },
+  });
+  const run = Date.now().toString(36);
+
+  // Signed in: the form opens over home with the photo chosen and uploading as if picked.
+  await shareFromGallery(page, [
+    { name: "beach.png", mimeType: "image/png", buffer: await solidPng(64, 48, [240, 200, 90]) },
+    { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a photo") },
+  ]);
+  await expect(page).toHaveURL(/\/add-shared\/[0-9a-f-]{36}$/);
+  const dialog = page.getByRole("dialog", { name: "Add Memory" });
+  await expect(dialog.getByRole("img", { name: "New photo 1" })).toBeVisible();
+  // Only images are kept, as the form's own picker does.
+  await expect(dialog.getByRole("img", { name: "New photo 2" })).toHaveCount(0);
+  await expect(dialog.getByText("beach.png: uploaded")).toBeVisible();
+  await dialog.getByLabel("Title").fill(`Shared from the beach ${run}`);
+  await dialog.getByLabel("Date").fill("2998-04-08");
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(page.getByText("Memory added!")).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(memories(page).filter({ hasText: `Shared from the beach ${run}` })).toBeVisible();
+
+  // Signed out: the share waits on the device through the sign-in, then reaches the form.
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await shareFromGallery(page, [{ name: "dunes.png", mimeType: "image/png", buffer: await solidPng(48, 64, [200, 180, 120]) }]);
+  await expect(page).toHaveURL(/\/auth\?next=\/add-shared\/[0-9a-f-]{36}$/);
+  await fillCredentials(page, email, password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(/\/add-shared\/[0-9a-f-]{36}$/);
+  await expect(dialog.getByText("dunes.png: uploaded")).toBeVisible();
+
+  // Taken once: opening the same address again finds nothing, and says so.
+  const sharedUrl = page.url();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto(sharedUrl);
+  await expect(page.getByText("Photos not added")).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(dialog).toHaveCount(0);
+});
