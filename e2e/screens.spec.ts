@@ -20,6 +20,7 @@ const titles = {
 };
 const authKey = "memory-box-auth";
 let session = "";
+let annEmail = "";
 let lakeId = "";
 
 /** A soft diagonal gradient between two colours: enough like a photo to judge the cards by. */
@@ -64,7 +65,7 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
   const [owner, partner] = await Promise.all([browser.newPage(), browser.newPage()]);
-  await signUpMember(owner, "screens-ann", { owner: true });
+  annEmail = await signUpMember(owner, "screens-ann", { owner: true });
   await signUpMember(partner, "screens-ben");
   for (const [page, name] of [
     [owner, "Ann"],
@@ -167,6 +168,12 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await page.getByRole("tab", { name: "Sign Up" }).click();
   await expect(page.getByRole("button", { name: "Sign Up" })).toBeVisible();
   await shot("sign-up");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  await page.getByLabel("Email").fill(annEmail);
+  await page.getByRole("button", { name: "Send sign-in code" }).click();
+  await expect(page.getByRole("heading", { name: "Enter the code from your email" })).toBeVisible();
+  await shot("sign-in-code");
   await page.goto("/auth?view=forgot");
   await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
   await shot("forgot-password");
@@ -201,8 +208,21 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await shot("home-empty");
   await page.unroute(emptied);
 
-  await page.goto("/");
+  // Loading: the list's answer held back until the screen waiting for it is captured.
+  let answerList = () => {};
+  const listHeld = new Promise<void>((resolve) => (answerList = resolve));
+  const list = (url: URL) => url.pathname === "/api/v1/memories";
+  await page.route(list, async (route) => {
+    await listHeld;
+    await route.continue();
+  });
+  // A query string: the app's own loading state, not the first screen painted early (which waits for the list too).
+  await page.goto("/?loading");
+  await expect(page.getByText("Loading your memories...")).toBeVisible();
+  await shot("home-loading");
+  answerList();
   await expect(page.getByRole("heading", { name: titles.lake })).toBeVisible();
+  await page.unroute(list);
   await expect(page.getByRole("region", { name: "On this day" })).toBeVisible();
   await shot("home", { fullPage: false });
   await page.getByRole("searchbox").fill(`nothing like this ${run}`);
@@ -237,6 +257,10 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await page.getByRole("button", { name: "Edit", exact: true }).click();
   await expect(page.getByRole("button", { name: "Update Memory" })).toBeVisible();
   await shot("edit-memory-inline");
+
+  await page.goto("/memory/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByText("Memory not found.")).toBeVisible();
+  await shot("memory-not-found");
 
   await page.goto(`/memory/${lakeId}/photo/2`);
   await expect(page.getByRole("dialog")).toBeVisible();
