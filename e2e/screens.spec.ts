@@ -1,96 +1,285 @@
-import { expect, type Page, test } from "@playwright/test";
-import { expectAccessible, memberApi, signUpMember, solidPng } from "./support";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import { expectAccessible, localDate, memberApi, signUpMember } from "./support";
 
-const widths = [375, 768, 1280] as const;
+/**
+ * Every screen of Memory Box, light and dark, on a phone (375 px) and a desktop (1280 px): each
+ * is checked with axe and saved as a screenshot with the test's output, for a person to look at
+ * (nothing is compared). One browser context per theme and width, all signed in as one member.
+ */
 
-/** The screen at each width, saved with the test's artifacts for a person to look at (not compared). */
-async function screenshots(page: Page, screen: string): Promise<void> {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: test.info().outputPath(`${screen}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
+const run = Date.now().toString(36);
+// Dated in 2997 (after March, which the timeline's journey counts), so they lead the list of a run of
+// this spec alone and stay out of the other journeys' way; "On this day" needs a date in the past.
+const titles = {
+  lake: `Summer by the lake ${run}`,
+  letters: `Letters from Grandma ${run}`,
+  market: `Autumn market ${run}`,
+  snow: `First snow ${run}`,
+  apartment: `Our first apartment ${run}`,
+};
+const authKey = "memory-box-auth";
+let session = "";
+let annEmail = "";
+let lakeId = "";
+
+/** A soft diagonal gradient between two colours: enough like a photo to judge the cards by. */
+async function gradientJpeg(width: number, height: number, from: number[], to: number[]): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const mix = (x / width + y / height) / 2;
+      for (let channel = 0; channel < 3; channel++)
+        pixels[(y * width + x) * 3 + channel] = Math.round(from[channel]! + (to[channel]! - from[channel]!) * mix);
+    }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg()
+    .toBuffer();
 }
 
-test("every screen passes axe, and is captured on phones, tablets and desktops; a partner's memory arrives live and can be edited", async ({
-  page,
-  browser,
-  request,
-}) => {
+/** What the screen shows once its photos are in: every image on it loaded (or failed for good). */
+async function settled(page: Page): Promise<void> {
+  // Photos below the fold load as they near the viewport: down to the end and back, so the whole page has them.
+  await page.evaluate(async () => {
+    for (let top = 0; top < document.documentElement.scrollHeight; top += window.innerHeight) {
+      window.scrollTo(0, top);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    window.scrollTo(0, 0);
+  });
+  await expect
+    .poll(() => page.evaluate(() => [...document.images].every((image) => image.complete)), { timeout: 10_000 })
+    .toBe(true);
+  // Dialogs and toasts animate in; the picture is of where they come to rest.
+  await page.waitForTimeout(250);
+}
+
+async function capture(page: Page, screen: string, { fullPage = true } = {}): Promise<void> {
+  await settled(page);
+  await expectAccessible(page, screen);
+  await page.screenshot({ path: test.info().outputPath(`${screen}.png`), fullPage });
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
+  const [owner, partner] = await Promise.all([browser.newPage(), browser.newPage()]);
+  annEmail = await signUpMember(owner, "screens-ann", { owner: true });
+  await signUpMember(partner, "screens-ben");
+  for (const [page, name] of [
+    [owner, "Ann"],
+    [partner, "Ben"],
+  ] as const) {
+    await page.goto("/settings");
+    await page.getByLabel("Display name").fill(name);
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect(page.getByText("Display name saved")).toBeVisible();
+  }
 
-  await page.goto("/auth");
-  await expect(page.getByRole("heading", { name: "Welcome to Memory Box" })).toBeVisible();
-  await expectAccessible(page, "auth", "serious");
-  await screenshots(page, "auth");
-
-  await page.goto("/this/does/not/exist");
-  await expect(page.getByText("Oops! Page not found")).toBeVisible();
-  await expectAccessible(page, "404", "serious");
-  await screenshots(page, "not-found");
-
-  // The collection is shared by every member of this run's server (and of earlier runs on a kept
-  // data folder), so the memory's title is this run's own.
-  await signUpMember(page, "ann");
-  const picnic = `Picnic by the lake ${Date.now().toString(36)}`;
-
-  // The partner, in a browser of their own, adds a memory with more than 5 tags and 4 photos.
-  const partnerContext = await browser.newContext();
-  const partnerPage = await partnerContext.newPage();
-  await signUpMember(partnerPage, "ben");
-  const partner = await memberApi(partnerPage, request);
-  const colours: [number, number, number][] = [
-    [200, 80, 80],
-    [80, 200, 80],
-    [80, 80, 200],
-    [200, 200, 80],
-    [80, 200, 200],
-  ];
+  const api = await memberApi(owner, owner.request);
   const photos = [];
-  for (const colour of colours) photos.push(await partner.uploadPhoto(await solidPng(120, 90, colour)));
-  await partner.createMemory({
-    title: picnic,
-    content: "Sandwiches,\nswans and sun.",
-    memory_date: "2024-06-01",
+  for (const [width, height, from, to] of [
+    [1200, 800, [236, 180, 120], [90, 140, 190]],
+    [800, 1200, [60, 110, 90], [210, 220, 170]],
+    [1200, 800, [250, 210, 160], [200, 90, 90]],
+    [1200, 900, [120, 160, 210], [240, 240, 230]],
+    [1200, 800, [70, 60, 110], [230, 150, 120]],
+  ] as const)
+    photos.push(await api.uploadPhoto(await gradientJpeg(width, height, [...from], [...to])));
+  const lake = await api.createMemory({
+    title: titles.lake,
+    content: "Sandwiches on the jetty, the swans far too interested in them.\nWe stayed until the water turned gold.",
+    memory_date: "2997-09-20",
     tags: ["summer", "lake", "picnic", "family", "swans", "sun"],
     photo_ids: photos.map((photo) => photo.id),
   });
+  lakeId = lake.id;
+  await api.createMemory({
+    title: titles.letters,
+    content:
+      "We found the box of her letters in the attic and read them aloud, one each, until it was dark. She wrote about the war, the bakery, and the boy who became our grandfather.",
+    memory_date: "2997-10-14",
+    tags: ["family"],
+  });
+  await api.createMemory({
+    title: titles.market,
+    content: "Pumpkins, cider, and the scarf you still wear.",
+    memory_date: "2997-10-05",
+    tags: ["autumn"],
+    photo_ids: [(await api.uploadPhoto(await gradientJpeg(1200, 800, [200, 120, 60], [250, 220, 150]))).id],
+  });
+  await api.createMemory({
+    title: titles.snow,
+    memory_date: "2997-11-02",
+    photo_ids: [
+      (await api.uploadPhoto(await gradientJpeg(900, 1200, [220, 230, 240], [130, 150, 180]))).id,
+      (await api.uploadPhoto(await gradientJpeg(1200, 800, [240, 240, 250], [160, 170, 200]))).id,
+    ],
+  });
+  await api.createMemory({
+    title: titles.apartment,
+    content: "Two chairs, one lamp, and a view of the rooftops.",
+    memory_date: localDate(4),
+    photo_ids: [(await api.uploadPhoto(await gradientJpeg(1200, 800, [180, 150, 130], [90, 70, 60]))).id],
+  });
 
-  // It appears on this member's home without a reload.
-  await expect(page.getByRole("heading", { name: picnic })).toBeVisible();
-  await expect(page.getByText("+1 more", { exact: true }).first()).toBeVisible();
-  await expectAccessible(page, "home", "serious");
-  await screenshots(page, "home");
+  // Both members answer the lake: a comment each and their reactions.
+  const respond = async (page: Page, comment: string, emojis: string[]) => {
+    const { origins } = await page.context().storageState();
+    const stored = origins.flatMap((origin) => origin.localStorage).find((entry) => entry.name === authKey)!.value;
+    const headers = { Authorization: `Bearer ${(JSON.parse(stored) as { access_token: string }).access_token}` };
+    const sent = await page.request.post(`/api/v1/memories/${lakeId}/comments`, { headers, data: { body: comment } });
+    expect(sent.status(), await sent.text()).toBe(201);
+    for (const emoji of emojis) {
+      const reacted = await page.request.put(`/api/v1/memories/${lakeId}/reactions/${encodeURIComponent(emoji)}`, { headers });
+      expect(reacted.ok(), await reacted.text()).toBe(true);
+    }
+  };
+  await respond(partner, "The swans were definitely plotting something.", ["❤️", "😂"]);
+  await respond(owner, "Next year: more sandwiches.", ["❤️"]);
 
-  // Keyboard: the add dialog opens from the keyboard, closes with Escape and gives focus back.
-  const addButton = page.getByRole("button", { name: "Add Memory" });
-  await addButton.focus();
-  await page.keyboard.press("Enter");
-  const dialog = page.getByRole("dialog");
-  await expect(dialog).toBeVisible();
-  await expectAccessible(page, "add dialog", "serious");
+  session = (await owner.evaluate((key) => localStorage.getItem(key), authKey))!;
+  await owner.context().close();
+  await partner.context().close();
+});
+
+async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 | 1280): Promise<void> {
+  // No service worker: every answer comes from the server, and the error page's failed chunk stays failed.
+  const context = await browser.newContext({
+    colorScheme: theme,
+    viewport: { width, height: width === 375 ? 812 : 900 },
+    serviceWorkers: "block",
+  });
+  const page = await context.newPage();
+  const shot = (screen: string, options?: { fullPage?: boolean }) => capture(page, `${screen}-${theme}-${width}`, options);
+
+  // Signed out.
+  await page.goto("/auth");
+  await expect(page.getByRole("heading", { name: "Welcome to Memory Box" })).toBeVisible();
+  await shot("sign-in");
+  // A refusal, told by a toast.
+  await page.getByLabel("Email").fill(`stranger-${run}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill("not a member's password");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page.getByText("This email address is not invited to access the platform")).toBeVisible();
+  await shot("sign-in-refused", { fullPage: false });
+  await page.reload();
+  await page.getByRole("tab", { name: "Sign Up" }).click();
+  await expect(page.getByRole("button", { name: "Sign Up" })).toBeVisible();
+  await shot("sign-up");
+  await page.getByRole("tab", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  await page.getByLabel("Email").fill(annEmail);
+  await page.getByRole("button", { name: "Send sign-in code" }).click();
+  await expect(page.getByRole("heading", { name: "Enter the code from your email" })).toBeVisible();
+  await shot("sign-in-code");
+  await page.goto("/auth?view=forgot");
+  await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+  await shot("forgot-password");
+  await page.goto("/auth/reset");
+  await expect(page.getByText("This page needs a password reset link.")).toBeVisible();
+  await shot("set-password-without-link");
+
+  // The error page: a screen whose code cannot be loaded (the 404 screen's chunk gone, as after a deploy).
+  const goneChunk = /\/assets\/not-found-[\w-]+\.js$/;
+  await page.route(goneChunk, (route) => route.fulfill({ status: 404, body: "" }));
+  await page.goto("/nothing-here");
+  await expect(page.getByRole("heading", { name: "Something went wrong" })).toBeVisible();
+  await shot("error-page");
+  await page.unroute(goneChunk);
+  await page.goto("/this/does/not/exist");
+  await expect(page.getByText("Oops! Page not found")).toBeVisible();
+  await shot("not-found");
+
+  // Signed in, with the member's stored session.
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authKey, session] as const);
+
+  // An empty collection: the shared one has memories, so its answers come back with them taken out.
+  const emptied = (url: URL) => url.pathname === "/api/v1/memories" || url.pathname === "/api/v1/memories/on-this-day";
+  await page.route(emptied, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Record<string, unknown>;
+    const empty = "groups" in body ? { ...body, groups: [] } : { ...body, items: [], next_cursor: null, matched: 0, total: 0 };
+    await route.fulfill({ response, json: empty });
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "No memories yet" })).toBeVisible();
+  await shot("home-empty");
+  await page.unroute(emptied);
+
+  // Loading: the list's answer held back until the screen waiting for it is captured.
+  let answerList = () => {};
+  const listHeld = new Promise<void>((resolve) => (answerList = resolve));
+  const list = (url: URL) => url.pathname === "/api/v1/memories";
+  await page.route(list, async (route) => {
+    await listHeld;
+    await route.continue();
+  });
+  // A query string: the app's own loading state, not the first screen painted early (which waits for the list too).
+  await page.goto("/?loading");
+  await expect(page.getByText("Loading your memories...")).toBeVisible();
+  await shot("home-loading");
+  answerList();
+  await expect(page.getByRole("heading", { name: titles.lake })).toBeVisible();
+  await page.unroute(list);
+  await expect(page.getByRole("region", { name: "On this day" })).toBeVisible();
+  await shot("home", { fullPage: false });
+  await page.getByRole("searchbox").fill(`nothing like this ${run}`);
+  await expect(page.getByRole("heading", { name: "No memories found" })).toBeVisible();
+  await shot("home-none-found");
+  await page.getByRole("button", { name: "Clear Filters" }).click();
+
+  await page.getByRole("button", { name: "Add Memory" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await shot("add-memory", { fullPage: false });
   await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
-  await expect(addButton).toBeFocused();
+  await expect(page.getByRole("dialog")).toBeHidden();
 
-  // Edit from the card.
-  await page.getByRole("button", { name: `Edit ${picnic}` }).click();
-  const editDialog = page.getByRole("dialog");
-  await editDialog.getByLabel("Title").fill(`${picnic}, with Ben`);
-  await editDialog.getByRole("button", { name: "Update Memory" }).click();
-  await expect(page.getByText("Memory updated!")).toBeVisible();
-  await expect(page.getByRole("heading", { name: `${picnic}, with Ben` })).toBeVisible();
+  await page.getByRole("button", { name: `Edit ${titles.lake}` }).click();
+  await expect(page.getByRole("dialog").getByLabel("Title")).toHaveValue(titles.lake);
+  await shot("edit-memory", { fullPage: false });
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
 
-  await page.getByRole("link", { name: picnic }).first().click();
-  await expect(page.getByText("Sandwiches,")).toBeVisible();
+  await page.getByRole("link", { name: titles.lake }).click();
+  await expect(page.getByRole("heading", { level: 1, name: titles.lake })).toBeVisible();
+  await expect(page.getByText("The swans were definitely plotting something.")).toBeVisible();
   await expect(page.getByAltText("Memory photo 5")).toBeVisible();
-  await expectAccessible(page, "detail", "serious");
-  await screenshots(page, "detail");
+  await shot("detail");
 
   await page.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(page.getByRole("alertdialog")).toBeVisible();
-  await expectAccessible(page, "delete dialog", "serious");
+  await shot("delete-dialog", { fullPage: false });
   await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("alertdialog")).toBeHidden();
 
-  await partnerContext.close();
-});
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Update Memory" })).toBeVisible();
+  await shot("edit-memory-inline");
+
+  await page.goto("/memory/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByText("Memory not found.")).toBeVisible();
+  await shot("memory-not-found");
+
+  await page.goto(`/memory/${lakeId}/photo/2`);
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await shot("photo-viewer", { fullPage: false });
+
+  await page.goto("/settings");
+  await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
+  await shot("account");
+  await page.getByRole("link", { name: "Members" }).click();
+  await expect(page.getByRole("heading", { name: "Members", exact: true })).toBeVisible();
+  await expect(page.getByText("Loading members...")).toHaveCount(0);
+  await shot("members");
+
+  await context.close();
+}
+
+for (const theme of ["light", "dark"] as const)
+  for (const width of [375, 1280] as const)
+    test(`every screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({ browser }) => {
+      test.setTimeout(120_000);
+      await screensIn(browser, theme, width);
+    });

@@ -6,8 +6,8 @@ import path from "node:path";
 import sharp from "sharp";
 
 const publicDir = path.resolve(import.meta.dirname, "../apps/web/public");
-// The page's background token in light mode (apps/web/src/index.css: --background).
-const background = "#ffffff";
+// The page's background token in light mode (apps/web/src/index.css: --background), as sRGB.
+const background = "#fcf9f3";
 
 const favicon = await fs.readFile(path.join(publicDir, "favicon.svg"));
 

@@ -26,14 +26,12 @@ export function AuthRoute() {
   const view = searchParams.get("view");
 
   return (
-    <main className="flex min-h-svh items-center justify-center bg-muted p-4">
-      <AuthCard
-        initialView={view === "forgot" ? { kind: "forgot" } : { kind: "tabs" }}
-        initialTab={view === "signup" ? "sign-up" : "sign-in"}
-        invitedEmail={view === "signup" ? (searchParams.get("email") ?? undefined) : undefined}
-        linkError={provider ? undefined : linkError}
-        providerError={provider && linkError ? { ...linkError, provider } : undefined}
-      />
-    </main>
+    <AuthCard
+      initialView={view === "forgot" ? { kind: "forgot" } : { kind: "tabs" }}
+      initialTab={view === "signup" ? "sign-up" : "sign-in"}
+      invitedEmail={view === "signup" ? (searchParams.get("email") ?? undefined) : undefined}
+      linkError={provider ? undefined : linkError}
+      providerError={provider && linkError ? { ...linkError, provider } : undefined}
+    />
   );
 }

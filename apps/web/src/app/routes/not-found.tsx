@@ -1,6 +1,8 @@
 import { useEffect } from "react";
 import { Link, useLocation } from "react-router";
+import { Compass } from "lucide-react";
 
+import { EmptyState } from "@/components/empty-state";
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
 
@@ -14,13 +16,11 @@ export function NotFoundRoute() {
 
   return (
     <main className="flex min-h-svh items-center justify-center bg-muted p-4">
-      <div className="text-center">
-        <h1 className="mb-4 text-4xl font-bold">404</h1>
-        <p className="mb-4 text-xl text-foreground/80">Oops! Page not found</p>
-        <Button asChild variant="link">
+      <EmptyState icon={Compass} heading="h1" title="404" description="Oops! Page not found" className="w-full max-w-md">
+        <Button asChild>
           <Link to={paths.home}>Return to Home</Link>
         </Button>
-      </div>
+      </EmptyState>
     </main>
   );
 }

@@ -1,6 +1,8 @@
 import { useEffect, useLayoutEffect, useState } from "react";
 import { useRouteError } from "react-router";
+import { TriangleAlert } from "lucide-react";
 
+import { EmptyState } from "@/components/empty-state";
 import { PageSpinner } from "@/components/page-spinner";
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
@@ -29,17 +31,21 @@ export function RouteErrorPage() {
 
   return (
     <main className="flex min-h-svh items-center justify-center bg-muted p-4">
-      <div className="text-center">
-        <h1 className="mb-4 text-4xl font-bold text-balance">Something went wrong</h1>
-        <p className="mb-4 text-xl text-balance text-foreground/80">Sorry, this page could not be shown.</p>
+      <EmptyState
+        icon={TriangleAlert}
+        heading="h1"
+        title="Something went wrong"
+        description="Sorry, this page could not be shown."
+        className="w-full max-w-md"
+      >
         <div className="flex flex-wrap justify-center gap-2">
           <Button onClick={() => window.location.reload()}>Reload Page</Button>
           {/* A full page load rather than a client-side one: the home screen's code may be just as stale. */}
-          <Button asChild variant="link">
+          <Button asChild variant="outline">
             <a href={paths.home}>Return to Home</a>
           </Button>
         </div>
-      </div>
+      </EmptyState>
     </main>
   );
 }

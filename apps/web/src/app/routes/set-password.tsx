@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
+import { KeyRound } from "lucide-react";
 
+import { CardPage } from "@/components/card-page";
 import { PageSpinner } from "@/components/page-spinner";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { paths } from "@/config/paths";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { linkErrorFrom, linkErrorText } from "@/features/auth/utils/link-error";
@@ -23,38 +24,30 @@ export function SetPasswordRoute() {
   if (status === "loading") return <PageSpinner />;
 
   return (
-    <main className="flex min-h-svh items-center justify-center bg-muted p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle>
-            <h1 className="text-2xl">Set a new password</h1>
-          </CardTitle>
-          <CardDescription>
-            {status === "signedIn"
-              ? "Choose the password you'll sign in with from now on."
-              : "This page needs a password reset link."}
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          {status === "signedIn" ? (
-            <SetPasswordForm
-              onDone={() => {
-                notify.success("Password updated", "You're signed in with your new password.");
-                void navigate(paths.home, { replace: true });
-              }}
-            />
-          ) : (
-            <>
-              <p className="text-sm">
-                {linkError ? linkErrorText(linkError) : "Open the link from your password reset email, or ask for a new one."}
-              </p>
-              <Button asChild>
-                <Link to={paths.forgotPassword}>Send a new reset link</Link>
-              </Button>
-            </>
-          )}
-        </CardContent>
-      </Card>
-    </main>
+    <CardPage
+      icon={KeyRound}
+      title="Set a new password"
+      description={
+        status === "signedIn" ? "Choose the password you'll sign in with from now on." : "This page needs a password reset link."
+      }
+    >
+      {status === "signedIn" ? (
+        <SetPasswordForm
+          onDone={() => {
+            notify.success("Password updated", "You're signed in with your new password.");
+            void navigate(paths.home, { replace: true });
+          }}
+        />
+      ) : (
+        <>
+          <p className="text-sm">
+            {linkError ? linkErrorText(linkError) : "Open the link from your password reset email, or ask for a new one."}
+          </p>
+          <Button asChild>
+            <Link to={paths.forgotPassword}>Send a new reset link</Link>
+          </Button>
+        </>
+      )}
+    </CardPage>
   );
 }

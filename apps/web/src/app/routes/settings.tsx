@@ -43,7 +43,7 @@ export function SettingsLayout() {
           </nav>
         </div>
       </header>
-      <main className="mx-auto flex max-w-3xl flex-col gap-4 p-4">
+      <main className="mx-auto flex max-w-3xl flex-col gap-6 p-4">
         <Outlet />
       </main>
     </div>

@@ -1,12 +1,29 @@
 import type * as React from "react";
+import { useSyncExternalStore } from "react";
 import { CircleCheckIcon, InfoIcon, Loader2Icon, OctagonXIcon, TriangleAlertIcon } from "lucide-react";
 import { Toaster as Sonner, type ToasterProps } from "sonner";
 
+/** The member's choice on <html> (lib/theme.ts); with none, the system's setting, where the browser can tell it. */
+function pageTheme(): NonNullable<ToasterProps["theme"]> {
+  const classes = document.documentElement.classList;
+  if (classes.contains("dark")) return "dark";
+  if (classes.contains("light")) return "light";
+  return typeof window.matchMedia === "function" ? "system" : "light";
+}
+
+function subscribeToPageTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+}
+
 /**
- * Sonner's toaster in the app's colours. The app has no theme switcher yet, so the theme is light
- * unless a caller says otherwise ("system" would also need matchMedia, which jsdom lacks).
+ * Sonner's toaster in the app's colours (ADR 0032): every colour a token, the rich success and
+ * error toasts too, so they are the app's in light and in dark. It is light or dark as the page
+ * is, following a change made in Settings while it is shown.
  */
-function Toaster({ theme = "light", ...props }: ToasterProps) {
+function Toaster(props: ToasterProps) {
+  const theme = useSyncExternalStore(subscribeToPageTheme, pageTheme, () => "light" as const);
   return (
     <Sonner
       theme={theme}
@@ -20,13 +37,18 @@ function Toaster({ theme = "light", ...props }: ToasterProps) {
       }}
       style={
         {
+          // The page's own font, not sonner's system stack, which can differ from it.
+          fontFamily: "inherit",
           "--normal-bg": "var(--popover)",
           "--normal-text": "var(--popover-foreground)",
           "--normal-border": "var(--border)",
           "--border-radius": "var(--radius)",
-          // Rich colours darkened to meet WCAG AA contrast (4.5:1) on their pale backgrounds.
-          "--success-text": "hsl(140, 100%, 20%)",
-          "--error-text": "hsl(360, 100%, 35%)",
+          "--success-bg": "var(--success-surface)",
+          "--success-text": "var(--success)",
+          "--success-border": "color-mix(in oklch, var(--success) 25%, var(--success-surface))",
+          "--error-bg": "var(--problem-surface)",
+          "--error-text": "var(--problem)",
+          "--error-border": "color-mix(in oklch, var(--problem) 25%, var(--problem-surface))",
         } as React.CSSProperties
       }
       {...props}

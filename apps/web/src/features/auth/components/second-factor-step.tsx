@@ -1,7 +1,8 @@
 import type { User } from "@supabase/auth-js";
+import { ShieldCheck } from "lucide-react";
 
+import { CardPage } from "@/components/card-page";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { SecondStepForm } from "@/features/auth/components/second-step-form";
 import { secondStepsOf } from "@/features/auth/utils/second-steps";
 
@@ -12,28 +13,22 @@ import { secondStepsOf } from "@/features/auth/utils/second-steps";
 export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: () => void }) {
   const { app } = secondStepsOf(user);
   return (
-    <main className="flex min-h-svh items-center justify-center bg-muted p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle>
-            <h1 className="text-2xl">Two-step verification</h1>
-          </CardTitle>
-          <CardDescription>
-            {app
-              ? "Enter the 6-digit code from your authenticator app to open your memories."
-              : "Use your security key to open your memories."}
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          <SecondStepForm user={user} prominent />
-          <p className="text-center text-sm text-muted-foreground">
-            Lost your phone or key? An owner can turn two-step verification off for you from Members.
-          </p>
-          <Button type="button" variant="link" onClick={onSignOut}>
-            Sign out
-          </Button>
-        </CardContent>
-      </Card>
-    </main>
+    <CardPage
+      icon={ShieldCheck}
+      title="Two-step verification"
+      description={
+        app
+          ? "Enter the 6-digit code from your authenticator app to open your memories."
+          : "Use your security key to open your memories."
+      }
+    >
+      <SecondStepForm user={user} prominent />
+      <p className="text-center text-sm text-muted-foreground">
+        Lost your phone or key? An owner can turn two-step verification off for you from Members.
+      </p>
+      <Button type="button" variant="link" onClick={onSignOut}>
+        Sign out
+      </Button>
+    </CardPage>
   );
 }

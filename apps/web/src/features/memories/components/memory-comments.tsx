@@ -67,8 +67,8 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
 
   return (
     <article className="flex flex-col gap-1 rounded-lg border bg-background/50 p-3" aria-label={`Comment by ${author}`}>
-      <header className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-        <p className="text-sm">
+      <header className="flex items-center justify-between gap-3">
+        <p className="min-w-0 text-sm">
           <span className="font-medium">{author}</span>{" "}
           <time dateTime={comment.created_at} className="text-muted-foreground">
             {formatTimestamp(comment.created_at)}
@@ -76,16 +76,18 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
           {!isSameInstant(comment.created_at, comment.updated_at) && <span className="text-muted-foreground"> (edited)</span>}
         </p>
         {own && !editing && (
-          <div className="flex gap-1">
+          <div className="-my-1 flex shrink-0 gap-1">
+            {/* On a phone the icons alone, so the author and the date keep their line; the names stay whole for assistive technology. */}
             <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
               <PencilIcon aria-hidden="true" />
-              Edit<span className="sr-only"> comment</span>
+              <span className="max-sm:sr-only">Edit</span>
+              <span className="sr-only"> comment</span>
             </Button>
             <ConfirmDialog
               trigger={
                 <Button variant="ghost" size="sm" disabled={remove.isPending}>
                   <Trash2Icon aria-hidden="true" />
-                  {remove.isPending ? "Deleting..." : "Delete"}
+                  <span className="max-sm:sr-only">{remove.isPending ? "Deleting..." : "Delete"}</span>
                   <span className="sr-only"> comment</span>
                 </Button>
               }

@@ -10,7 +10,7 @@ export function MemoryNotFound() {
       <main className="mx-auto flex max-w-4xl flex-col items-start gap-4 p-4">
         <BackToMemories />
         <div className="w-full">
-          <EmptyState icon={FileQuestion} title="Memory not found." />
+          <EmptyState icon={FileQuestion} heading="h1" title="Memory not found." />
         </div>
       </main>
     </div>
