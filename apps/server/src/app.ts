@@ -209,6 +209,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     factors: auth.factors,
     passkeys: auth.passkeys,
     federated: auth.federated,
+    web3: auth.web3,
+    web3Chains: { ethereum: config.auth.web3.ethereum, solana: config.auth.web3.solana },
     providers: auth.providers.list(),
     settings: { signupDisabled: config.auth.signupDisabled, autoconfirm: config.auth.autoconfirm },
     keys: auth.keys,

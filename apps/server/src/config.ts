@@ -70,6 +70,16 @@ export interface AuthConfig {
   webauthn: WebauthnConfig;
   /** OpenID Connect providers members may sign in with (ADR 0034); empty: none. */
   oidcProviders: OidcProviderConfig[];
+  /** Sign-in with a wallet a member connected (ADR 0035). */
+  web3: Web3Config;
+}
+
+/** Which chains' wallets may sign in, and how long a signed message stays good (ADR 0035). */
+export interface Web3Config {
+  ethereum: boolean;
+  solana: boolean;
+  /** A message is refused this long after (or before) its `Issued At`, as Supabase Auth's maximum validity. */
+  maxAgeSeconds: number;
 }
 
 /** One OpenID Connect provider of `AUTH_OIDC_PROVIDERS`. */
@@ -326,6 +336,9 @@ const environmentSchema = z
       message: "must be a host name, such as memories.example.org",
     }),
     AUTH_OIDC_PROVIDERS: oidcProviderList,
+    AUTH_WEB3_ETHEREUM_ENABLED: flag(false),
+    AUTH_WEB3_SOLANA_ENABLED: flag(false),
+    AUTH_WEB3_MESSAGE_MAX_AGE: count(600, 30).pipe(z.number().max(3600)),
     AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
       message: "must be origins separated by commas, such as https://memories.example.org",
     }),
@@ -454,6 +467,11 @@ export function loadConfig(
       redirectUrls: vars.AUTH_REDIRECT_URLS,
       webauthn: webauthnConfig(vars),
       oidcProviders: vars.AUTH_OIDC_PROVIDERS,
+      web3: {
+        ethereum: vars.AUTH_WEB3_ETHEREUM_ENABLED,
+        solana: vars.AUTH_WEB3_SOLANA_ENABLED,
+        maxAgeSeconds: vars.AUTH_WEB3_MESSAGE_MAX_AGE,
+      },
     },
     photos: {
       maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,

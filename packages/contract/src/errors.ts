@@ -137,6 +137,10 @@ export const errorCatalogue = {
     status: 422,
     message: "The e-mail address is the membership itself and stays; unlink a provider instead",
   },
+  // Web3 wallets (ADR 0035), with Supabase Auth's codes. `invalid_grant` is the OAuth error Supabase
+  // Auth answers for a signed message it refuses; its body also carries `error`/`error_description`.
+  web3_unsupported_chain: { status: 400, message: "Unsupported chain" },
+  invalid_grant: { status: 400, message: "The signed message is not valid here" },
   // Ways in that Memory Box does not offer (yet), answered as Supabase Auth does when they are off.
   sso_provider_disabled: { status: 422, message: "SAML 2.0 is disabled" },
   manual_linking_disabled: { status: 404, message: "Manual linking is disabled" },

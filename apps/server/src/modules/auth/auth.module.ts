@@ -25,6 +25,7 @@ import { type SessionLookup, SessionService } from "./session.service";
 import { SessionsRepository } from "./sessions.repository";
 import { SigningKeys } from "./signing-keys";
 import { UsersRepository } from "./users.repository";
+import { Web3Service } from "./web3.service";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -37,6 +38,7 @@ export interface AuthModule {
   passkeys: PasskeysService;
   federated: FederatedService;
   providers: OidcProviders;
+  web3: Web3Service;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -139,10 +141,11 @@ export async function createAuthModule(deps: {
     ...(deps.now ? { now: deps.now } : {}),
   });
   const providers = new OidcProviders(config.auth.oidcProviders, `${config.publicUrl}/auth/v1/callback`);
+  const identities = new IdentitiesRepository(db);
   const federated = new FederatedService({
     config: config.auth,
     providers,
-    identities: new IdentitiesRepository(db),
+    identities,
     users,
     tokens,
     sessions,
@@ -151,5 +154,6 @@ export async function createAuthModule(deps: {
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers };
+  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, ...clock });
+  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers, web3 };
 }

@@ -14,6 +14,7 @@ import type { CallbackOutcome, FederatedService } from "./federated.service";
 import type { PasskeysService } from "./passkeys.service";
 import type { SessionService } from "./session.service";
 import type { SigningKeys } from "./signing-keys";
+import type { Web3Service } from "./web3.service";
 
 export interface AuthRoutesOptions {
   accounts: AccountService;
@@ -21,6 +22,10 @@ export interface AuthRoutesOptions {
   factors: FactorsService;
   passkeys: PasskeysService;
   federated: FederatedService;
+  /** Wallet sign-in and connecting wallets (ADR 0035). */
+  web3: Web3Service;
+  /** Which chains' wallets may sign in, for `GET /settings`. */
+  web3Chains: { ethereum: boolean; solana: boolean };
   /** The OpenID Connect providers, for `GET /settings` (ADR 0034). */
   providers: { id: string; name: string }[];
   /** What `GET /settings` reports besides the providers. */
@@ -127,8 +132,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
           context(request),
         );
       }
-      case "web3":
-        throw new AppError("web3_provider_disabled");
+      case "web3": {
+        const body = schemas.Web3GrantBody.parse(request.body ?? {});
+        const grant = { chain: body.chain, message: body.message, signature: body.signature };
+        // Connecting a wallet to the signed-in member, as Supabase Auth links with `link_identity` (ADR 0035).
+        if (body.link_identity) return options.web3.link(await caller(request), grant, context(request));
+        return options.web3.signIn(grant, context(request));
+      }
       default:
         throw new AppError("invalid_credentials", { message: "unsupported_grant_type" });
     }
@@ -291,9 +301,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   // OpenID Connect providers and linked identities (ADR 0034).
   const { federated } = options;
-  // Without a provider there is nothing to link: the answer Supabase Auth gives when linking is off.
+  // Without a provider or wallets there is nothing to link: the answer Supabase Auth gives when linking is off.
   const assertLinkingEnabled = () => {
-    if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
+    if (options.providers.length === 0 && !options.web3.enabled) throw new AppError("manual_linking_disabled");
   };
   app.get("/settings", async () => ({
     external: {
@@ -301,6 +311,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       phone: false,
       anonymous_users: false,
       ...Object.fromEntries(options.providers.map((provider) => [provider.id, true])),
+      // Supabase Auth's configuration names for the chains (ADR 0035).
+      web3_ethereum: options.web3Chains.ethereum,
+      web3_solana: options.web3Chains.solana,
     },
     // Not in Supabase Auth's answer: the sign-in page's button labels, in the configured order.
     external_providers: options.providers,
@@ -324,7 +337,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     "/user/identities/authorize",
     { ...limit("token"), schema: { querystring: schemas.AuthorizeQuery } },
     async (request, reply) => {
-      assertLinkingEnabled();
+      if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
       const who = await caller(request);
       const { query } = request;
       const url = await federated.authorize({

@@ -56,6 +56,13 @@ export const IdTokenGrantBody = z.looseObject({
   nonce: text,
   link_identity: z.boolean().nullish(),
 });
+/** `POST /token?grant_type=web3`, as auth-js `signInWithWeb3` sends it; `link_identity` connects the wallet instead. */
+export const Web3GrantBody = z.looseObject({
+  chain: text,
+  message: text,
+  signature: text,
+  link_identity: z.boolean().nullish(),
+});
 /** `GET /authorize` and `GET /user/identities/authorize`, as auth-js builds them (scopes are the operator's). */
 export const AuthorizeQuery = z.looseObject({ provider: text, redirect_to: text, skip_http_redirect: text, ...pkceFields });
 export const CallbackQuery = z.looseObject({ state: text, code: text, error: text, error_description: text });

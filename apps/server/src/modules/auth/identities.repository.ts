@@ -108,7 +108,15 @@ export class IdentitiesRepository {
   }
 
   /** Records an ID token as used; false when it already was (a replay). */
-  async useIdToken(tokenHash: string, expiresAt: string, now: string, executor: Executor = this.db): Promise<boolean> {
+  useIdToken(tokenHash: string, expiresAt: string, now: string, executor: Executor = this.db): Promise<boolean> {
+    return this.useOnce(tokenHash, expiresAt, now, executor);
+  }
+
+  /**
+   * Records a credential that works once (an ID token, a signed wallet message) by its hash until it
+   * expires; false when it was recorded already (a replay). Expired records are dropped on the way.
+   */
+  async useOnce(tokenHash: string, expiresAt: string, now: string, executor: Executor = this.db): Promise<boolean> {
     await executor.deleteFrom("used_id_tokens").where("expires_at", "<", now).execute();
     const result = await executor
       .insertInto("used_id_tokens")

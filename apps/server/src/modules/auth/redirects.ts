@@ -11,23 +11,36 @@
  */
 export function resolveRedirect(requested: string | undefined, siteUrl: string, allowList: string[]): string {
   if (!requested) return siteUrl;
+  return allowedRedirect(requested, siteUrl, allowList) ?? siteUrl;
+}
+
+/**
+ * Whether `url` is the site or an address the operator allowed, as Supabase Auth's
+ * `IsRedirectURLValid` decides (a signed wallet message's URI and domain are checked with it).
+ */
+export function isAllowedRedirect(url: string, siteUrl: string, allowList: string[]): boolean {
+  return allowedRedirect(url, siteUrl, allowList) !== undefined;
+}
+
+/** The URL as the browser would go to it, when allowed; undefined otherwise. */
+function allowedRedirect(requested: string, siteUrl: string, allowList: string[]): string | undefined {
   // Go's URL parser, which Supabase Auth uses, refuses control characters; the WHATWG one drops them.
-  if (/\p{Cc}/u.test(requested)) return siteUrl;
+  if (/\p{Cc}/u.test(requested)) return undefined;
   let target: URL;
   try {
     target = new URL(requested);
   } catch {
-    return siteUrl;
+    return undefined;
   }
-  if (target.protocol !== "http:" && target.protocol !== "https:") return siteUrl;
+  if (target.protocol !== "http:" && target.protocol !== "https:") return undefined;
   // Credentials in a redirect serve no one but a phisher.
-  if (target.username !== "" || target.password !== "") return siteUrl;
+  if (target.username !== "" || target.password !== "") return undefined;
   if (target.origin === new URL(siteUrl).origin) return target.href;
   // "https://app.example.org" in the list still matches that bare origin, which serialises with a slash.
   const candidates = target.pathname === "/" && !target.search && !target.hash ? [target.href, target.origin] : [target.href];
   return allowList.some((pattern) => candidates.some((candidate) => globToRegExp(pattern).test(candidate)))
     ? target.href
-    : siteUrl;
+    : undefined;
 }
 
 /** `**` matches anything, `*` anything but `/` and `.`; everything else is literal. */
