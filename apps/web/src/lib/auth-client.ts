@@ -23,6 +23,7 @@ export type AuthClient = Pick<
   | "signInWithOtp"
   | "signInWithPasskey"
   | "signInWithPassword"
+  | "signInWithWeb3"
   | "signOut"
   | "signUp"
   | "unlinkIdentity"

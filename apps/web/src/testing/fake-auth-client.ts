@@ -183,6 +183,12 @@ export class FakeAuthClient implements AuthClient {
     error: null,
   })) as unknown as AuthClient["signInWithOAuth"];
 
+  /** Wallet sign-in (ADR 0035): refused as a wallet no member connected, unless a test says otherwise. */
+  signInWithWeb3 = vi.fn(async () => ({
+    data: { user: null, session: null },
+    error: new AuthApiError("No member has connected this wallet.", 422, "signup_disabled"),
+  })) as unknown as AuthClient["signInWithWeb3"];
+
   getUserIdentities = vi.fn(async () => ({
     data: { identities: [] },
     error: null,

@@ -2,6 +2,7 @@ import type { UserIdentity } from "@supabase/auth-js";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
+import { connectEthereumWallet, type Eip1193Provider, ethereumWallet } from "@/features/auth/api/wallet";
 import { getAuthClient } from "@/lib/auth-client";
 
 /** A sign-in provider the operator configured (`AUTH_OIDC_PROVIDERS`, ADR 0034). */
@@ -12,18 +13,35 @@ export interface SignInProvider {
 
 const identityKeys = { list: () => ["account", "identities"] as const };
 
-let providersRequest: Promise<SignInProvider[]> | undefined;
+/** The other ways in the operator turned on. */
+interface SignInWays {
+  providers: SignInProvider[];
+  /** Ethereum wallets (`AUTH_WEB3_ETHEREUM_ENABLED`, ADR 0035). */
+  ethereum: boolean;
+}
 
-/** The configured providers, from the auth service's `GET /settings` (its `external_providers`); asked once per page. */
-function loadProviders(): Promise<SignInProvider[]> {
+const none: SignInWays = { providers: [], ethereum: false };
+let providersRequest: Promise<SignInWays> | undefined;
+
+/**
+ * The configured providers (`external_providers`) and whether Ethereum wallets may sign in
+ * (`external.web3_ethereum`), from the auth service's `GET /settings`; asked once per page.
+ */
+function loadProviders(): Promise<SignInWays> {
   providersRequest ??= fetch("/auth/v1/settings")
     .then(async (response) => {
-      if (!response.ok) return [];
-      const settings = (await response.json()) as { external_providers?: SignInProvider[] };
-      return Array.isArray(settings.external_providers) ? settings.external_providers : [];
+      if (!response.ok) return none;
+      const settings = (await response.json()) as {
+        external_providers?: SignInProvider[];
+        external?: Record<string, unknown>;
+      };
+      return {
+        providers: Array.isArray(settings.external_providers) ? settings.external_providers : [],
+        ethereum: settings.external?.web3_ethereum === true,
+      };
     })
     // None when the answer cannot be had: the page then simply shows no provider buttons.
-    .catch(() => []);
+    .catch(() => none);
   return providersRequest;
 }
 
@@ -37,15 +55,27 @@ export function forgetSignInProviders(): void {
  * page is bundled up front without the query client.
  */
 export function useSignInProviders(): SignInProvider[] {
-  const [providers, setProviders] = useState<SignInProvider[]>([]);
+  return useSignInWays().providers;
+}
+
+/**
+ * The browser's Ethereum wallet when the server lets wallets sign in, or undefined: the wallet
+ * buttons show only with both (ADR 0035).
+ */
+export function useEthereumWallet(): Eip1193Provider | undefined {
+  return useSignInWays().ethereum ? ethereumWallet() : undefined;
+}
+
+function useSignInWays(): SignInWays {
+  const [ways, setWays] = useState<SignInWays>(none);
   useEffect(() => {
     let current = true;
-    void loadProviders().then((loaded) => current && setProviders(loaded));
+    void loadProviders().then((loaded) => current && setWays(loaded));
     return () => {
       current = false;
     };
   }, []);
-  return providers;
+  return ways;
 }
 
 /**
@@ -82,6 +112,15 @@ export function useLinkIdentity() {
       });
       if (error) throw error;
     },
+  });
+}
+
+/** Connects the browser's Ethereum wallet to this account (ADR 0035); the list shows it afterwards. */
+export function useConnectEthereumWallet() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (wallet: Eip1193Provider) => connectEthereumWallet(wallet),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: identityKeys.list() }),
   });
 }
 

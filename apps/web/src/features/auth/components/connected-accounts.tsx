@@ -1,20 +1,30 @@
 import { Button } from "@/components/ui/button";
-import { useIdentities, useLinkIdentity, useSignInProviders, useUnlinkIdentity } from "@/features/auth/api/providers";
+import {
+  useConnectEthereumWallet,
+  useEthereumWallet,
+  useIdentities,
+  useLinkIdentity,
+  useSignInProviders,
+  useUnlinkIdentity,
+} from "@/features/auth/api/providers";
 import { notify } from "@/lib/notify";
 
 /**
- * "Connected accounts": the providers the member signs in with (ADR 0034), each with "Disconnect",
- * and "Connect" for the configured ones not linked yet. The server refuses to disconnect the last
- * way in; its words are shown.
+ * "Connected accounts": the providers and wallets the member signs in with (ADR 0034, 0035), each
+ * with "Disconnect", "Connect" for the configured providers not linked yet, and "Connect an Ethereum
+ * wallet" when the server takes wallets and the browser has one. The server refuses to disconnect
+ * the last way in; its words are shown.
  */
 export function ConnectedAccounts() {
   const providers = useSignInProviders();
+  const wallet = useEthereumWallet();
   const identities = useIdentities();
   const link = useLinkIdentity();
+  const connectWallet = useConnectEthereumWallet();
   const unlink = useUnlinkIdentity();
-  if (providers.length === 0) return null;
+  if (providers.length === 0 && !wallet) return null;
   const linked = (identities.data ?? []).filter((identity) => identity.provider !== "email");
-  const nameOf = (id: string) => providers.find((provider) => provider.id === id)?.name ?? id;
+  const nameOf = (id: string) => (id === "web3" ? "Wallet" : (providers.find((provider) => provider.id === id)?.name ?? id));
 
   return (
     <div className="flex flex-col gap-3">
@@ -23,12 +33,18 @@ export function ConnectedAccounts() {
       ) : (
         <ul className="flex flex-col gap-2" aria-label="Connected accounts">
           {linked.map((identity) => {
-            const email = typeof identity.identity_data?.email === "string" ? identity.identity_data.email : "";
+            const data = identity.identity_data;
+            const detail =
+              identity.provider === "web3" && typeof data?.address === "string"
+                ? shortAddress(data.address)
+                : typeof data?.email === "string"
+                  ? data.email
+                  : "";
             return (
               <li key={identity.identity_id} className="flex flex-wrap items-center justify-between gap-2">
                 <span className="text-sm">
                   <span className="font-medium">{nameOf(identity.provider)}</span>
-                  {email && <span> · {email}</span>}
+                  {detail && <span> · {detail}</span>}
                 </span>
                 <Button
                   type="button"
@@ -65,7 +81,28 @@ export function ConnectedAccounts() {
               Connect {provider.name}
             </Button>
           ))}
+        {wallet && (
+          <Button
+            type="button"
+            size="sm"
+            variant="outline"
+            disabled={connectWallet.isPending}
+            onClick={() =>
+              connectWallet.mutate(wallet, {
+                onSuccess: () => notify.success("Wallet connected", "You can sign in with it from now on."),
+                onError: (error) => notify.error("Could not connect", error.message),
+              })
+            }
+          >
+            Connect an Ethereum wallet
+          </Button>
+        )}
       </div>
     </div>
   );
+}
+
+/** 0x1234…abcd: enough to recognise one's wallet. */
+function shortAddress(address: string): string {
+  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 }

@@ -1,7 +1,8 @@
-import { LogInIcon } from "lucide-react";
+import { LogInIcon, WalletIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
-import { continueWith, type SignInProvider, useSignInProviders } from "@/features/auth/api/providers";
+import { continueWith, type SignInProvider, useEthereumWallet, useSignInProviders } from "@/features/auth/api/providers";
+import { type Eip1193Provider, signInWithEthereumWallet } from "@/features/auth/api/wallet";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
 
@@ -10,11 +11,27 @@ async function go(provider: SignInProvider): Promise<void> {
   if (error) notify.error("Authentication Error", error.message);
 }
 
-/** "Continue with {name}" for each provider the operator configured (ADR 0034); nothing when there is none. */
+async function goWithWallet(wallet: Eip1193Provider): Promise<void> {
+  try {
+    const { error } = await signInWithEthereumWallet(wallet);
+    if (error) notify.error("Authentication Error", error.message);
+  } catch (error) {
+    // The wallet's own refusal (the person declined, the wallet is locked).
+    notify.error("Authentication Error", error instanceof Error ? error.message : "The wallet did not sign in.");
+  }
+}
+
+/**
+ * "Continue with {name}" for each provider the operator configured (ADR 0034), and "Continue with
+ * Ethereum wallet" when the server takes wallets and the browser has one (ADR 0035); nothing when
+ * there is neither.
+ */
 export function ProviderButtons() {
   const providers = useSignInProviders();
+  const wallet = useEthereumWallet();
   const { isPending, run } = useAuthAction(go);
-  if (providers.length === 0) return null;
+  const walletAction = useAuthAction(goWithWallet);
+  if (providers.length === 0 && !wallet) return null;
   return (
     <div className="flex flex-col gap-2">
       {providers.map((provider) => (
@@ -30,6 +47,18 @@ export function ProviderButtons() {
           Continue with {provider.name}
         </Button>
       ))}
+      {wallet && (
+        <Button
+          type="button"
+          variant="outline"
+          className="w-full"
+          disabled={walletAction.isPending}
+          onClick={() => walletAction.run(wallet)}
+        >
+          <WalletIcon aria-hidden="true" />
+          Continue with Ethereum wallet
+        </Button>
+      )}
     </div>
   );
 }
