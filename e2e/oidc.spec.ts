@@ -1,5 +1,5 @@
 import { expect, type Locator, test, type Page } from "@playwright/test";
-import { expectAccessible, freshEmail, invite, signUpMember } from "./support";
+import { expectAccessible, freshEmail, fromNewestMail, invite, signUpMember } from "./support";
 
 // The provider playwright.config.ts starts (e2e/oidc-provider.mjs) and names in AUTH_OIDC_PROVIDERS:
 // whatever login is typed at its screen is the person, with that verified address.
@@ -73,7 +73,7 @@ test("a member connects the provider in Settings, signs in with it, and disconne
   page,
 }) => {
   test.setTimeout(90_000);
-  await signUpMember(page, "linker");
+  const email = await signUpMember(page, "linker");
   // Their account at the provider has another address, not invited: linking is what lets it in.
   const elsewhere = freshEmail("elsewhere");
   const connected = page.getByRole("list", { name: "Connected accounts" });
@@ -87,6 +87,8 @@ test("a member connects the provider in Settings, signs in with it, and disconne
   await expect(connected.getByRole("listitem")).toHaveText([`${provider} · ${elsewhere}Disconnect`]);
   await expect(page.getByRole("button", { name: `Connect ${provider}`, exact: true })).toHaveCount(0);
   await expectAccessible(page, "settings with a connected account", "serious");
+  // The member's address is told, as of every new way in.
+  await fromNewestMail(email, new RegExp(`(The ${provider} account ${elsewhere} was connected)`));
 
   // The provider account now signs in as this member.
   await signOut(page);
@@ -97,6 +99,7 @@ test("a member connects the provider in Settings, signs in with it, and disconne
   await expect(page.getByText(`You no longer sign in with ${provider}.`)).toBeVisible();
   await expect(page.getByText("No account is connected.")).toBeVisible();
   await expect(page.getByRole("button", { name: `Connect ${provider}`, exact: true })).toBeVisible();
+  await fromNewestMail(email, new RegExp(`(The ${provider} account ${elsewhere} was disconnected)`));
 
   // Disconnected: the same provider account is a stranger again.
   await signOut(page);
