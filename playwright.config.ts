@@ -1,10 +1,22 @@
 import { defineConfig, devices } from "@playwright/test";
 
 // Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
-// product and chooses a free port and a throw-away DATA_DIR. Never a downloaded browser.
+// product and chooses free ports (the server's, the OpenID Connect provider's) and a throw-away
+// DATA_DIR. Never a downloaded browser.
 const port = Number(process.env.E2E_PORT ?? 18080);
 // localhost, not 127.0.0.1: a browser refuses passkeys on a bare IP address (ADR 0025).
 const baseURL = `http://localhost:${port}`;
+// The OpenID Connect provider the journeys sign in at (e2e/oidc-provider.mjs), started first: the
+// server names it in AUTH_OIDC_PROVIDERS.
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 18081);
+const oidcProvider = {
+  id: "local",
+  name: "Local ID",
+  issuer: `http://127.0.0.1:${oidcPort}`,
+  client_id: "memory-box",
+  client_secret: "memory-box-e2e-client-secret",
+  scopes: ["openid", "email", "profile"],
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -34,23 +46,38 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node apps/server/dist/main.js",
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: process.env.E2E_DATA_DIR ?? "test-results/e2e-data",
-      PUBLIC_URL: baseURL,
-      LOG_LEVEL: "warn",
-      // Every member of a run signs up from this one browser's address: the per-address limits on
-      // e-mails and sign-ins (tested in the server's own tests) would refuse the later journeys.
-      AUTH_RATE_LIMIT_EMAIL: "1000",
-      AUTH_RATE_LIMIT_TOKEN: "1000",
-      AUTH_RATE_LIMIT_VERIFY: "1000",
-      AUTH_RATE_LIMIT_INVITE_CHECK: "1000",
+  webServer: [
+    {
+      command: "node e2e/oidc-provider.mjs",
+      url: `${oidcProvider.issuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: {
+        OIDC_PORT: String(oidcPort),
+        OIDC_REDIRECT_URI: `${baseURL}/auth/v1/callback`,
+        OIDC_CLIENT_ID: oidcProvider.client_id,
+        OIDC_CLIENT_SECRET: oidcProvider.client_secret,
+      },
     },
-  },
+    {
+      command: "node apps/server/dist/main.js",
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: process.env.E2E_DATA_DIR ?? "test-results/e2e-data",
+        PUBLIC_URL: baseURL,
+        LOG_LEVEL: "warn",
+        // Every member of a run signs up from this one browser's address: the per-address limits on
+        // e-mails and sign-ins (tested in the server's own tests) would refuse the later journeys.
+        AUTH_RATE_LIMIT_EMAIL: "1000",
+        AUTH_RATE_LIMIT_TOKEN: "1000",
+        AUTH_RATE_LIMIT_VERIFY: "1000",
+        AUTH_RATE_LIMIT_INVITE_CHECK: "1000",
+        AUTH_OIDC_PROVIDERS: JSON.stringify([oidcProvider]),
+      },
+    },
+  ],
 });

@@ -32,6 +32,9 @@ if (!chromium) {
 
 run("node", ["scripts/build-if-needed.mjs"]);
 const port = await freePort();
+// The journeys' OpenID Connect provider (e2e/oidc-provider.mjs) listens on a port of its own.
+let oidcPort = await freePort();
+while (oidcPort === port) oidcPort = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-e2e-"));
 try {
   const result = run(
@@ -39,6 +42,7 @@ try {
     ["playwright", "test", ...process.argv.slice(2)],
     {
       E2E_PORT: String(port),
+      E2E_OIDC_PORT: String(oidcPort),
       E2E_DATA_DIR: dataDir,
       CHROMIUM_PATH: chromium,
     },

@@ -151,6 +151,7 @@ export async function createAuthModule(deps: {
     sessions,
     invitations,
     audit,
+    mailer: deps.mailer,
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });

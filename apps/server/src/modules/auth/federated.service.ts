@@ -4,7 +4,9 @@ import type { AuthConfig, OidcProviderConfig } from "../../config";
 import type { Database, IdentityRow, UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
+import type { Mailer } from "../mail";
 import type { InvitationLedger, PkceChallenge } from "./account.service";
+import { sendNotice } from "./account-notices";
 import { displayNameFor, newUser } from "./account-rules";
 import { identitiesOf, type SessionJson } from "./auth.presenter";
 import type { IdentitiesRepository } from "./identities.repository";
@@ -41,6 +43,7 @@ export class FederatedService {
       sessions: SessionService;
       invitations: InvitationLedger;
       audit: AuditLogRepository;
+      mailer: Mailer;
       redirectTarget: (requested: string | undefined) => string;
       now?: () => Date;
     },
@@ -190,6 +193,7 @@ export class FederatedService {
       ip: context.ip,
       detail: { provider: identity.provider, identity_id: identityId },
     });
+    this.announce(user, "identity_unlinked", String(identity.provider), identity.email);
   }
 
   /**
@@ -237,6 +241,8 @@ export class FederatedService {
       updated_at: now,
     };
     let userId: string;
+    // The member an existing account's new identity was linked to, to be told once it is committed.
+    let linkedTo: string | undefined;
     try {
       userId = await this.deps.identities.transaction(async (trx) => {
         if (existing) {
@@ -244,6 +250,18 @@ export class FederatedService {
           // so what they chose (a password, pending links) goes, and the provider's proof confirms it.
           if (!existing.email_confirmed_at) await this.claimUnconfirmed(existing, now, trx);
           if (!(await this.deps.identities.insert({ ...identity, user_id: existing.id }, trx))) throw new SignedInMeanwhile();
+          await this.deps.audit.record(
+            {
+              action: "identity.linked",
+              actorId: existing.id,
+              actorEmail: existing.email,
+              ip: context.ip,
+              detail: { provider: provider.id, identity_id: identity.id, by: "verified_email" },
+            },
+            new Date(now),
+            trx,
+          );
+          linkedTo = existing.id;
           return existing.id;
         }
         const metadata = JSON.parse(fields.identity_data) as Record<string, unknown>;
@@ -271,6 +289,7 @@ export class FederatedService {
     }
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError("user_not_found");
+    if (linkedTo === user.id) this.announce(user, "identity_linked", provider.id, fields.email);
     await this.signedIn(user, provider, context);
     return user;
   }
@@ -288,14 +307,16 @@ export class FederatedService {
         message: existing.user_id === target.id ? "Identity is already linked" : "Identity is already linked to another user",
       });
     const now = this.now().toISOString();
+    const identityId = randomUUID();
+    const fields = identityFields(claims);
     const inserted = await this.deps.identities.transaction((trx) =>
       this.deps.identities.insert(
         {
-          id: randomUUID(),
+          id: identityId,
           user_id: target.id,
           provider: provider.id,
           provider_id: claims.sub,
-          ...identityFields(claims),
+          ...fields,
           last_sign_in_at: now,
           created_at: now,
           updated_at: now,
@@ -309,9 +330,28 @@ export class FederatedService {
       actorId: target.id,
       actorEmail: target.email,
       ip: context.ip,
-      detail: { provider: provider.id },
+      detail: { provider: provider.id, identity_id: identityId },
     });
+    this.announce(target, "identity_linked", provider.id, fields.email);
     return (await this.deps.users.findById(target.id)) ?? target;
+  }
+
+  /**
+   * Tells the member's address that a provider account was connected or disconnected (ADR 0034),
+   * as it is told of a new passkey: whoever holds a stolen session could otherwise add a way in
+   * that outlives a password change unnoticed.
+   */
+  private announce(
+    user: UserRow,
+    kind: "identity_linked" | "identity_unlinked",
+    providerId: string,
+    providerAccount: unknown,
+  ): void {
+    sendNotice(this.deps.mailer, user, kind, {
+      changedAt: this.now(),
+      provider: this.deps.providers.nameOf(providerId),
+      ...(typeof providerAccount === "string" ? { providerAccount } : {}),
+    });
   }
 
   private async claimUnconfirmed(user: UserRow, now: string, trx: Transaction<Database>): Promise<void> {

@@ -43,6 +43,11 @@ export class OidcProviders {
     return this.providers.map(({ id, name }) => ({ id, name }));
   }
 
+  /** What members call the provider ("Google"); its id when it is no longer configured. */
+  nameOf(id: string): string {
+    return this.providers.find((candidate) => candidate.id === id)?.name ?? id;
+  }
+
   /** The provider, or `provider_disabled` as Supabase Auth answers for one that is not enabled. */
   get(id: string | undefined): OidcProviderConfig {
     const provider = this.providers.find((candidate) => candidate.id === id?.toLowerCase());

@@ -9,6 +9,7 @@ import {
   uniqueEmail,
 } from "../../../test/auth-fixtures";
 import { journeyThroughProvider, startOidcProvider, type TestOidcProvider } from "../../../test/oidc-test-provider";
+import type { CapturedMail } from "../../../test/smtp-test-server";
 import { testEngines } from "../../../test/test-database";
 
 // Signing in with an OpenID Connect provider, through the unmodified auth-js client, against a
@@ -16,6 +17,13 @@ import { testEngines } from "../../../test/test-database";
 // tokens brought by the client, linking and unlinking identities, and every refusal.
 
 const providerId = "test-idp";
+
+/** A notice carries no link and no code (ADR 0015). */
+function expectNoticeOnly(mail: CapturedMail) {
+  expect(mail.text).not.toMatch(/https?:\/\//);
+  expect(mail.html).not.toMatch(/<a\s|https?:\/\//);
+  expect(mail.text).not.toMatch(/\b\d{6}\b/);
+}
 
 describe.each(testEngines)("OpenID Connect sign-in on %s", (engine) => {
   let server: AuthTestServer;
@@ -56,6 +64,25 @@ describe.each(testEngines)("OpenID Connect sign-in on %s", (engine) => {
     expect(error).toBeNull();
     return { client, url: data.url! };
   }
+
+  /** The member's audit entries whose action starts with `prefix`, oldest first. */
+  async function auditOf(userId: string, prefix: string) {
+    const rows = await server.db
+      .selectFrom("audit_log")
+      .select(["action", "actor_email", "detail"])
+      .where("actor_id", "=", userId)
+      .where("action", "like", `${prefix}%`)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => ({ ...row, detail: JSON.parse(row.detail ?? "null") as unknown }));
+  }
+
+  /** The subjects of the connected/disconnected notices sent to `email`. */
+  const noticesTo = (email: string) =>
+    server.smtp.messages
+      .filter((mail) => mail.to.includes(email) && /was (dis)?connected/.test(mail.subject))
+      .map((mail) => mail.subject);
 
   const usersWithEmail = (email: string) => server.db.selectFrom("users").select("id").where("email", "=", email).execute();
 
@@ -395,6 +422,86 @@ describe.each(testEngines)("OpenID Connect sign-in on %s", (engine) => {
         body: JSON.stringify({ provider: providerId, id_token: "x.y.z", link_identity: true }),
       });
       expect(idTokenLink.status).toBe(401);
+    });
+
+    it("tells the member of each link and unlink by e-mail, and records both in the audit log", async () => {
+      const member = await confirmedMember(server, uniqueEmail("nia"));
+      const { auth } = await signedInClient(server, member.email);
+      const other = await invitedPerson("nia-elsewhere", { invited: false });
+      const link = async () => {
+        const { data } = await auth.linkIdentity({ provider: providerId as "keycloak", options: { skipBrowserRedirect: true } });
+        return journeyThroughProvider(data.url!, other.login, callbackUrl);
+      };
+      await link();
+
+      const connected = await server.smtp.waitForMail(member.email, { subject: /was connected/ });
+      expect(connected.subject).toBe("Test Provider was connected to your Memory Box account");
+      expect(connected.text).toContain(
+        `The Test Provider account ${other.email} was connected to the Memory Box account for ${member.email} on `,
+      );
+      expectNoticeOnly(connected);
+      const identity = (await auth.getUserIdentities()).data!.identities.find((each) => each.provider === providerId)!;
+      expect(await auditOf(member.userId, "identity.")).toEqual([
+        {
+          action: "identity.linked",
+          actor_email: member.email,
+          detail: { provider: providerId, identity_id: identity.identity_id },
+        },
+      ]);
+
+      // A refused second link tells nobody and records nothing: the next mail is the unlink's.
+      expect(new URL((await link()).location).searchParams.get("error_code")).toBe("identity_already_exists");
+      expect((await auth.unlinkIdentity(identity)).error).toBeNull();
+      const disconnected = await server.smtp.waitForMail(member.email, { subject: /was disconnected/ });
+      expect(disconnected.subject).toBe("Test Provider was disconnected from your Memory Box account");
+      expect(disconnected.text).toContain(
+        `The Test Provider account ${other.email} was disconnected from the Memory Box account for ${member.email} on `,
+      );
+      expectNoticeOnly(disconnected);
+      expect(noticesTo(member.email)).toEqual([connected.subject, disconnected.subject]);
+      expect(await auditOf(member.userId, "identity.")).toEqual([
+        {
+          action: "identity.linked",
+          actor_email: member.email,
+          detail: { provider: providerId, identity_id: identity.identity_id },
+        },
+        {
+          action: "identity.unlinked",
+          actor_email: member.email,
+          detail: { provider: providerId, identity_id: identity.identity_id },
+        },
+      ]);
+    });
+
+    it("tells a member whose invited address a provider signed in with that it is now connected, and records it", async () => {
+      const member = await confirmedMember(server, uniqueEmail("ivo"));
+      const login = `ivo-${member.userId.slice(0, 8)}`;
+      idp.addPerson(login, { email: member.email, email_verified: true });
+      const signIn = await server.client().auth.signInWithIdToken({ provider: providerId, token: await idp.idToken(login) });
+      expect(signIn.data.user?.id).toBe(member.userId);
+
+      const notice = await server.smtp.waitForMail(member.email, { subject: /was connected/ });
+      expect(notice.text).toContain(`The Test Provider account ${member.email} was connected to the Memory Box account for `);
+      expectNoticeOnly(notice);
+      const identity = signIn.data.user!.identities!.find((each) => each.provider === providerId)!;
+      expect(await auditOf(member.userId, "identity.")).toEqual([
+        {
+          action: "identity.linked",
+          actor_email: member.email,
+          detail: { provider: providerId, identity_id: identity.identity_id, by: "verified_email" },
+        },
+      ]);
+
+      // Its next sign-in is the identity's, linked already: no second notice, no second entry.
+      const signIns = (await auditOf(member.userId, "user.signed_in")).length;
+      const again = await server.client().auth.signInWithIdToken({ provider: providerId, token: await idp.idToken(login) });
+      expect(again.error).toBeNull();
+      expect(await auditOf(member.userId, "user.signed_in")).toHaveLength(signIns + 1);
+      expect(await auditOf(member.userId, "identity.")).toHaveLength(1);
+      // A notice would have been sent by now: the next mail to this address is the recovery mail.
+      await server.client().auth.resetPasswordForEmail(member.email);
+      await server.smtp.waitForMail(member.email, { subject: /Reset/ });
+      expect(noticesTo(member.email)).toEqual([notice.subject]);
     });
 
     it("never unlinks the last way in: a member without a password and only that identity is refused", async () => {

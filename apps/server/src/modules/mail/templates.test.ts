@@ -108,6 +108,28 @@ describe("renderNotice", () => {
     );
   });
 
+  it("names the provider and its account when one is connected or disconnected", () => {
+    const linked = renderNotice("identity_linked", { email, changedAt, provider: "Google", providerAccount: "zoe@gmail.com" });
+    expect(linked.subject).toBe("Google was connected to your Memory Box account");
+    expect(linked.text).toContain(
+      "The Google account zoe@gmail.com was connected to the Memory Box account for zoe@example.org on 24 November 2026 at 09:05 UTC. It can now sign in to this account.",
+    );
+    expect(linked.text).toContain("you can disconnect it in Settings, under Connected accounts.");
+    const unlinked = renderNotice("identity_unlinked", { email, changedAt, provider: "Keycloak" });
+    expect(unlinked.subject).toBe("Keycloak was disconnected from your Memory Box account");
+    expect(unlinked.text).toContain(
+      "The Keycloak account was disconnected from the Memory Box account for zoe@example.org on 24 November 2026 at 09:05 UTC. It no longer signs in to this account.",
+    );
+  });
+
+  it("leaves out a provider account that does not look like an address: a notice carries no link", () => {
+    for (const providerAccount of ["https://phish.example.org/@x", "see www.phish.example.org", "x@phish.example.org/login"]) {
+      const mail = renderNotice("identity_linked", { email, changedAt, provider: "Google", providerAccount });
+      expect(mail.text).toContain("The Google account was connected");
+      expect(mail.text).not.toContain("phish");
+    }
+  });
+
   it("escapes the addresses in the HTML", () => {
     const hostile = '"<script>alert(1)</script>"@x.org';
     const mail = renderNotice("email_changed", { email: hostile, newEmail: hostile, changedAt, siteName: "<i>Box</i>" });

@@ -81,7 +81,14 @@ export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
 
 /** Notices of a change already made to an account, sent to the address it had before. */
 export type NoticeKind =
-  "password_changed" | "email_changed" | "factor_added" | "factors_removed" | "passkey_added" | "passkey_removed";
+  | "password_changed"
+  | "email_changed"
+  | "factor_added"
+  | "factors_removed"
+  | "passkey_added"
+  | "passkey_removed"
+  | "identity_linked"
+  | "identity_unlinked";
 
 export interface NoticeData {
   /** The account's address before the change, which the notice goes to. */
@@ -92,11 +99,25 @@ export interface NoticeData {
   changedAt: Date;
   /** What was added as a second step (factor_added): an authenticator app unless said otherwise. */
   factor?: "authenticator app" | "security key";
+  /** The sign-in provider's name, "Google" (identity_linked, identity_unlinked). */
+  provider?: string;
+  /** The address of the account at that provider, when it has one. */
+  providerAccount?: string;
   siteName?: string;
 }
 
 const ifNotYou = (site: string) =>
   `If this wasn't you, someone else may be using your account: tell whoever runs this ${site} straight away, so they can end every session and set a new password.`;
+
+/**
+ * "The Google account jo@gmail.com". The provider's address only when it looks like one: whatever a
+ * provider puts there must not read as a link in a mail that promises none.
+ */
+function providerAccountOf(provider: string | undefined, account: string | undefined): string {
+  if (provider === undefined) return "An account at a sign-in provider";
+  const shown = account !== undefined && /^[^\s@/:<>]+@[^\s@/:<>]+$/.test(account) ? ` ${account}` : "";
+  return `The ${provider} account${shown}`;
+}
 
 const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string) => Copy> = {
   password_changed: (site, { email }, when) => ({
@@ -137,6 +158,25 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
       `A passkey was removed from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
     ],
     outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  identity_linked: (site, { email, provider, providerAccount }, when) => ({
+    subject: `${provider ?? "A sign-in provider"} was connected to your ${site} account`,
+    intro: [
+      "Hello,",
+      `${providerAccountOf(provider, providerAccount)} was connected to the ${site} account for ${email} on ${when}. It can now sign in to this account.`,
+    ],
+    outro: [
+      "If you connected it yourself, or signed in with it for the first time, there is nothing to do; you can disconnect it in Settings, under Connected accounts.",
+      ifNotYou(site),
+    ],
+  }),
+  identity_unlinked: (site, { email, provider, providerAccount }, when) => ({
+    subject: `${provider ?? "A sign-in provider"} was disconnected from your ${site} account`,
+    intro: [
+      "Hello,",
+      `${providerAccountOf(provider, providerAccount)} was disconnected from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
+    ],
+    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
   }),
   email_changed: (site, { email, newEmail }, when) => ({
     subject: `Your ${site} email address was changed`,
