@@ -10,6 +10,7 @@ import { sendNotice } from "./account-notices";
 import { displayNameFor, newUser } from "./account-rules";
 import { identitiesOf, type SessionJson } from "./auth.presenter";
 import type { IdentitiesRepository } from "./identities.repository";
+import { assertNotLinked, insertLink } from "./identity-links";
 import type { OidcProviders, ProviderClaims } from "./oidc-providers";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { randomToken, sha256 } from "./secrets";
@@ -301,37 +302,26 @@ export class FederatedService {
     claims: ProviderClaims,
     context: RequestContext,
   ): Promise<UserRow> {
-    const existing = await this.deps.identities.findByProviderSubject(provider.id, claims.sub);
-    if (existing)
-      throw new AppError("identity_already_exists", {
-        message: existing.user_id === target.id ? "Identity is already linked" : "Identity is already linked to another user",
-      });
+    await assertNotLinked(this.deps.identities, provider.id, claims.sub, target);
     const now = this.now().toISOString();
     const identityId = randomUUID();
     const fields = identityFields(claims);
-    const inserted = await this.deps.identities.transaction((trx) =>
-      this.deps.identities.insert(
-        {
-          id: identityId,
-          user_id: target.id,
-          provider: provider.id,
-          provider_id: claims.sub,
-          ...fields,
-          last_sign_in_at: now,
-          created_at: now,
-          updated_at: now,
-        },
-        trx,
-      ),
+    await insertLink(
+      this.deps,
+      target,
+      {
+        id: identityId,
+        user_id: target.id,
+        provider: provider.id,
+        provider_id: claims.sub,
+        ...fields,
+        last_sign_in_at: now,
+        created_at: now,
+        updated_at: now,
+      },
+      context,
+      { provider: provider.id, identity_id: identityId },
     );
-    if (!inserted) throw new AppError("identity_already_exists", { message: "Identity is already linked to another user" });
-    await this.deps.audit.record({
-      action: "identity.linked",
-      actorId: target.id,
-      actorEmail: target.email,
-      ip: context.ip,
-      detail: { provider: provider.id, identity_id: identityId },
-    });
     this.announce(target, "identity_linked", provider.id, fields.email);
     return (await this.deps.users.findById(target.id)) ?? target;
   }

@@ -4,6 +4,7 @@ import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
 import type { SessionJson } from "./auth.presenter";
 import type { IdentitiesRepository } from "./identities.repository";
+import { assertNotLinked, insertLink } from "./identity-links";
 import { isAllowedRedirect } from "./redirects";
 import { sha256 } from "./secrets";
 import { type Caller, notInvited, type RequestContext, type SessionService } from "./session.service";
@@ -89,37 +90,26 @@ export class Web3Service {
     const { chain, message } = await this.verify(grant);
     const subject = subjectOf(chain, message);
     const target = caller.user;
-    const existing = await this.deps.identities.findByProviderSubject(provider, subject);
-    if (existing)
-      throw new AppError("identity_already_exists", {
-        message: existing.user_id === target.id ? "Identity is already linked" : "Identity is already linked to another user",
-      });
+    await assertNotLinked(this.deps.identities, provider, subject, target);
     await this.useOnce(chain, message);
     const now = this.now().toISOString();
-    const inserted = await this.deps.identities.transaction((trx) =>
-      this.deps.identities.insert(
-        {
-          id: randomUUID(),
-          user_id: target.id,
-          provider,
-          provider_id: subject,
-          email: null,
-          identity_data: identityData(chain, message, subject),
-          last_sign_in_at: now,
-          created_at: now,
-          updated_at: now,
-        },
-        trx,
-      ),
+    await insertLink(
+      this.deps,
+      target,
+      {
+        id: randomUUID(),
+        user_id: target.id,
+        provider,
+        provider_id: subject,
+        email: null,
+        identity_data: identityData(chain, message, subject),
+        last_sign_in_at: now,
+        created_at: now,
+        updated_at: now,
+      },
+      context,
+      { provider, chain, address: message.address },
     );
-    if (!inserted) throw new AppError("identity_already_exists", { message: "Identity is already linked to another user" });
-    await this.deps.audit.record({
-      action: "identity.linked",
-      actorId: target.id,
-      actorEmail: target.email,
-      ip: context.ip,
-      detail: { provider, chain, address: message.address },
-    });
     return this.deps.sessions.start((await this.deps.users.findById(target.id)) ?? target, "web3", context);
   }
 
