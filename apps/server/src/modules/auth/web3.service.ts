@@ -25,8 +25,9 @@ const chainNames: Record<Web3Chain, string> = { ethereum: "Ethereum", solana: "S
 
 export interface Web3Grant {
   chain: string | undefined;
-  message: string | undefined;
-  signature: string | undefined;
+  /** A string when well formed; anything else is refused once the chain is known to be on. */
+  message: unknown;
+  signature: unknown;
 }
 
 /**
@@ -124,6 +125,8 @@ export class Web3Service {
 
     const raw = grant.message ?? "";
     const signature = grant.signature ?? "";
+    if (typeof raw !== "string") throw new AppError("validation_failed", { message: "message must be a string" });
+    if (typeof signature !== "string") throw new AppError("validation_failed", { message: "signature must be a string" });
     if (raw.length < 64) throw new AppError("validation_failed", { message: "message is too short" });
     if (raw.length > 20 * 1024) throw new AppError("validation_failed", { message: "message must not exceed 20KB" });
     let signatureBytes: Uint8Array | undefined;

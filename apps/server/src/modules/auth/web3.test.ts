@@ -411,4 +411,19 @@ describe("Web3 sign-in with one chain on", () => {
     const settings = await server.app.inject({ method: "GET", url: "/auth/v1/settings" });
     expect(settings.json()).toMatchObject({ external: { web3_ethereum: true, web3_solana: false } });
   });
+
+  it("says the chain is disabled whatever was sent with it, and refuses a signature that is not text on a chain that is on", async () => {
+    const send = (payload: object) =>
+      server.app.inject({
+        method: "POST",
+        url: "/auth/v1/token?grant_type=web3",
+        headers: { "x-supabase-api-version": "2024-01-01" },
+        payload,
+      });
+    const off = await send({ chain: "solana", message: { not: "text" }, signature: { not: "text" } });
+    expect(off.json()).toEqual({ code: "web3_provider_disabled", message: "Solana Web3 provider is disabled" });
+    const on = await send({ chain: "ethereum", message: "x".repeat(80), signature: { not: "text" } });
+    expect(on.statusCode).toBe(400);
+    expect(on.json()).toMatchObject({ code: "validation_failed", message: "signature must be a string" });
+  });
 });
