@@ -11,7 +11,7 @@ import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes, devicesRoutes } from "./modules/auth";
+import { adminRoutes, createAuthModule, authRoutes, devicesRoutes, ssoRoutes } from "./modules/auth";
 import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
@@ -212,13 +212,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     web3: auth.web3,
     web3Chains: { ethereum: config.auth.web3.ethereum, solana: config.auth.web3.solana },
     providers: auth.providers.list(),
-    settings: { signupDisabled: config.auth.signupDisabled, autoconfirm: config.auth.autoconfirm },
+    settings: {
+      signupDisabled: config.auth.signupDisabled,
+      autoconfirm: config.auth.autoconfirm,
+      samlEnabled: config.auth.samlEnabled,
+    },
     keys: auth.keys,
     rateLimits: config.auth.rateLimits,
     secureCookies,
     signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
-  await app.register(adminRoutes, { prefix: "/auth/v1", admin: auth.admin, factors: auth.factors, passkeys: auth.passkeys });
+  await app.register(ssoRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });
+  await app.register(adminRoutes, {
+    prefix: "/auth/v1",
+    admin: auth.admin,
+    factors: auth.factors,
+    passkeys: auth.passkeys,
+    sso: auth.sso,
+  });
   await app.register(rpcRoutes, {
     service: invitations,
     authenticate: async (request) => {

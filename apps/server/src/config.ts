@@ -72,6 +72,8 @@ export interface AuthConfig {
   oidcProviders: OidcProviderConfig[];
   /** Sign-in with a wallet a member connected (ADR 0035). */
   web3: Web3Config;
+  /** SAML 2.0 single sign-on with identity providers registered through the admin API (ADR 0036). */
+  samlEnabled: boolean;
 }
 
 /** Which chains' wallets may sign in, and how long a signed message stays good (ADR 0035). */
@@ -339,6 +341,7 @@ const environmentSchema = z
     AUTH_WEB3_ETHEREUM_ENABLED: flag(false),
     AUTH_WEB3_SOLANA_ENABLED: flag(false),
     AUTH_WEB3_MESSAGE_MAX_AGE: count(600, 30).pipe(z.number().max(3600)),
+    AUTH_SAML_ENABLED: flag(false),
     AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
       message: "must be origins separated by commas, such as https://memories.example.org",
     }),
@@ -472,6 +475,7 @@ export function loadConfig(
         solana: vars.AUTH_WEB3_SOLANA_ENABLED,
         maxAgeSeconds: vars.AUTH_WEB3_MESSAGE_MAX_AGE,
       },
+      samlEnabled: vars.AUTH_SAML_ENABLED,
     },
     photos: {
       maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,

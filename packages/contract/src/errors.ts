@@ -141,8 +141,31 @@ export const errorCatalogue = {
   // Auth answers for a signed message it refuses; its body also carries `error`/`error_description`.
   web3_unsupported_chain: { status: 400, message: "Unsupported chain" },
   invalid_grant: { status: 400, message: "The signed message is not valid here" },
-  // Ways in that Memory Box does not offer (yet), answered as Supabase Auth does when they are off.
+  // SAML 2.0 single sign-on (ADR 0036), with Supabase Auth's codes; `sso_provider_disabled` is its
+  // answer while SAML is off.
   sso_provider_disabled: { status: 422, message: "SAML 2.0 is disabled" },
+  sso_provider_not_found: { status: 404, message: "No SSO provider assigned for this domain" },
+  sso_domain_already_exists: { status: 400, message: "SSO domain is already assigned to an SSO identity provider" },
+  saml_idp_already_exists: { status: 422, message: "SAML Identity Provider with this EntityID already exists" },
+  saml_idp_not_found: { status: 404, message: "A SAML connection has not been established with this Identity Provider" },
+  saml_entity_id_mismatch: {
+    status: 400,
+    message: "SAML Metadata can be updated only if the EntityID matches for the provider",
+  },
+  saml_metadata_fetch_failed: { status: 400, message: "The SAML Metadata could not be fetched from metadata_url" },
+  saml_relay_state_not_found: { status: 404, message: "SAML RelayState does not exist, try logging in again?" },
+  saml_relay_state_expired: { status: 422, message: "SAML RelayState has expired. Try logging in again?" },
+  saml_assertion_no_user_id: {
+    status: 400,
+    message:
+      "SAML Assertion did not contain a persistent Subject Identifier attribute or Subject NameID uniquely identifying this user",
+  },
+  saml_assertion_no_email: { status: 400, message: "SAML Assertion does not contain an email address" },
+  saml_email_domain_not_allowed: {
+    status: 403,
+    message: "This identity provider signs in addresses of its own domains only",
+  },
+  // Ways in that Memory Box does not offer (yet), answered as Supabase Auth does when they are off.
   manual_linking_disabled: { status: 404, message: "Manual linking is disabled" },
   mfa_totp_enroll_not_enabled: { status: 422, message: "MFA enroll is disabled for TOTP" },
   mfa_phone_enroll_not_enabled: { status: 422, message: "MFA enroll is disabled for Phone" },

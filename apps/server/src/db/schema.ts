@@ -16,6 +16,8 @@ export interface Database {
   identities: IdentitiesTable;
   oauth_states: OauthStatesTable;
   used_id_tokens: UsedIdTokensTable;
+  sso_providers: SsoProvidersTable;
+  sso_domains: SsoDomainsTable;
   webauthn_challenges: WebauthnChallengesTable;
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
@@ -244,6 +246,32 @@ export interface UsedIdTokensTable {
   token_hash: string;
   expires_at: string;
 }
+
+/** A SAML 2.0 identity provider registered through the admin API (ADR 0036). */
+export interface SsoProvidersTable {
+  id: string;
+  resource_id: string | null;
+  /** The identity provider's entity ID, from its metadata. */
+  entity_id: string;
+  metadata_xml: string;
+  /** Where the metadata was fetched from, when it was given as a URL. */
+  metadata_url: string | null;
+  /** JSON object, as Supabase Auth's `attribute_mapping`. */
+  attribute_mapping: string;
+  name_id_format: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type SsoProviderRow = Selectable<SsoProvidersTable>;
+
+/** An e-mail domain whose members sign in with one SAML identity provider. */
+export interface SsoDomainsTable {
+  domain: string;
+  sso_provider_id: string;
+  created_at: string;
+  updated_at: string;
+}
+export type SsoDomainRow = Selectable<SsoDomainsTable>;
 
 export interface PasskeysTable {
   id: string;

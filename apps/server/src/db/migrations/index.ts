@@ -18,6 +18,7 @@ import * as indexMemoryMonthDay from "./2026_11_26_100000_index_memory_month_day
 import * as addCommentsAndReactions from "./2026_11_26_120000_add_comments_and_reactions";
 import * as countResponsesApart from "./2026_11_27_100000_count_responses_apart";
 import * as addIdentities from "./2026_11_27_110000_add_identities";
+import * as addSsoProviders from "./2026_11_28_100000_add_sso_providers";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_26_120000_add_comments_and_reactions": addCommentsAndReactions,
   "2026_11_27_100000_count_responses_apart": countResponsesApart,
   "2026_11_27_110000_add_identities": addIdentities,
+  "2026_11_28_100000_add_sso_providers": addSsoProviders,
 };

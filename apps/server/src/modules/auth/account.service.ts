@@ -727,7 +727,7 @@ export class AccountService {
 
 /** The `amr` method of a session a PKCE flow starts: a recovery, a provider sign-in (ADR 0034), else an e-mailed link. */
 function amrOfFlow(authenticationMethod: string): string {
-  if (authenticationMethod === "recovery" || authenticationMethod === "oauth") return authenticationMethod;
+  if (["recovery", "oauth", "sso/saml"].includes(authenticationMethod)) return authenticationMethod;
   return "otp";
 }
 

@@ -6,12 +6,15 @@ import type { AdminCaller, AdminContext, AdminService, UserAttributes, UserPage 
 import { registerAuthErrorHandling } from "./auth-errors";
 import type { FactorsService } from "./factors.service";
 import type { PasskeysService } from "./passkeys.service";
+import type { SsoService } from "./sso.service";
 import { AppError } from "../../errors";
 
 export interface AdminRoutesOptions {
   admin: AdminService;
   factors: FactorsService;
   passkeys: PasskeysService;
+  /** SAML identity providers (ADR 0036). */
+  sso: SsoService;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface AdminRoutesOptions {
  * for holders of a service-role token. Handlers translate the wire format; the rules live in
  * AdminService.
  */
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin, factors, passkeys }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin, factors, passkeys, sso }) => {
   // Checked before the body is read, so a caller without a token learns nothing about the input.
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
   app.addHook("onRequest", async (request) => {
@@ -93,6 +96,23 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         context(request),
       );
     },
+  );
+
+  // SAML identity providers, as Supabase Auth's admin API manages them (ADR 0036).
+  app.get("/admin/sso/providers", async () => sso.list());
+  app.post("/admin/sso/providers", { schema: { body: schemas.SsoProviderBody } }, async (request, reply) =>
+    reply.code(201).send(await sso.create(request.body, context(request))),
+  );
+  app.get("/admin/sso/providers/:id", { schema: { params: schemas.SsoProviderParams } }, async (request) =>
+    sso.get(request.params.id),
+  );
+  app.put(
+    "/admin/sso/providers/:id",
+    { schema: { params: schemas.SsoProviderParams, body: schemas.SsoProviderBody } },
+    async (request) => sso.update(request.params.id, request.body, context(request)),
+  );
+  app.delete("/admin/sso/providers/:id", { schema: { params: schemas.SsoProviderParams } }, async (request) =>
+    sso.remove(request.params.id, context(request)),
   );
 
   // auth-js `inviteUserByEmail`.

@@ -48,3 +48,37 @@ export const GenerateLinkBody = z.looseObject({
   redirect_to: text,
 });
 export const InviteBody = z.looseObject({ email: text, data: metadata });
+
+/** Supabase Auth's `attribute_mapping`: for each claim, the assertion attribute(s) that hold it. */
+const attributeMappingEntry = z.object({
+  name: z.string().max(256).optional(),
+  names: z.array(z.string().max(256)).max(20).optional(),
+  default: z.union([z.string().max(256), z.number(), z.boolean()]).optional(),
+  array: z.boolean().optional(),
+});
+export const SsoProviderParams = z.object({ id: z.string().max(100) });
+// A metadata document is a few kilobytes; the auth API's JSON limit (1 MB) bounds it further.
+export const SsoProviderBody = z.looseObject({
+  type: text,
+  metadata_url: z
+    .string()
+    .max(2048)
+    .nullish()
+    .transform((value) => value ?? undefined),
+  metadata_xml: text,
+  domains: z
+    .array(z.string().max(253))
+    .max(100)
+    .nullish()
+    .transform((value) => value ?? undefined),
+  attribute_mapping: z
+    .object({ keys: z.record(z.string().max(64), attributeMappingEntry).optional() })
+    .nullish()
+    .transform((value) => value ?? undefined),
+  name_id_format: text,
+  resource_id: z
+    .string()
+    .max(256)
+    .nullish()
+    .transform((value) => value ?? undefined),
+});

@@ -24,6 +24,8 @@ import { RelyingParty } from "./relying-party";
 import { type SessionLookup, SessionService } from "./session.service";
 import { SessionsRepository } from "./sessions.repository";
 import { SigningKeys } from "./signing-keys";
+import { SsoProvidersRepository } from "./sso-providers.repository";
+import { SsoService } from "./sso.service";
 import { UsersRepository } from "./users.repository";
 import { Web3Service } from "./web3.service";
 
@@ -39,6 +41,7 @@ export interface AuthModule {
   federated: FederatedService;
   providers: OidcProviders;
   web3: Web3Service;
+  sso: SsoService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -156,5 +159,15 @@ export async function createAuthModule(deps: {
     ...clock,
   });
   const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, ...clock });
-  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers, web3 };
+  const sso = new SsoService({
+    enabled: config.auth.samlEnabled,
+    authUrl: `${config.publicUrl}/auth/v1`,
+    providers: new SsoProvidersRepository(db),
+    identities,
+    federated,
+    audit,
+    redirectTarget: (requested) => accounts.redirectTarget(requested),
+    ...clock,
+  });
+  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers, web3, sso };
 }

@@ -2,15 +2,15 @@ import fastifyCors from "@fastify/cors";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { ErrorCode } from "@memory-box/contract";
 import type { AuthRateLimits } from "../../config";
 import { AppError } from "../../errors";
-import type { AccountService, PkceChallenge, VerifyType } from "./account.service";
+import type { AccountService, VerifyType } from "./account.service";
 import { registerAuthErrorHandling, registerAuthNotFound } from "./auth-errors";
 import { presentUser } from "./auth.presenter";
 import * as schemas from "./auth.schemas";
 import type { FactorsService } from "./factors.service";
-import type { CallbackOutcome, FederatedService } from "./federated.service";
+import type { FederatedService } from "./federated.service";
+import { oauthErrorByStatus, pkce, redirectAfterCallback } from "./federated-redirects";
 import type { PasskeysService } from "./passkeys.service";
 import type { SessionService } from "./session.service";
 import type { SigningKeys } from "./signing-keys";
@@ -29,7 +29,7 @@ export interface AuthRoutesOptions {
   /** The OpenID Connect providers, for `GET /settings` (ADR 0034). */
   providers: { id: string; name: string }[];
   /** What `GET /settings` reports besides the providers. */
-  settings: { signupDisabled: boolean; autoconfirm: boolean };
+  settings: { signupDisabled: boolean; autoconfirm: boolean; samlEnabled: boolean };
   keys: SigningKeys;
   rateLimits: AuthRateLimits | false;
   /** Whether members reach us over https: the sign-up cookie is then Secure. */
@@ -293,12 +293,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     reply.header("cache-control", "public, max-age=600").send(options.keys.jwks()),
   );
 
-  // Ways in that Memory Box does not offer (yet): the answers Supabase Auth gives when they are off.
-  const notEnabled = (code: ErrorCode, message: string) => async () => {
-    throw new AppError(code, { message });
-  };
-  app.post("/sso", notEnabled("sso_provider_disabled", "SAML 2.0 is disabled"));
-
   // OpenID Connect providers and linked identities (ADR 0034).
   const { federated } = options;
   // Without a provider or wallets there is nothing to link: the answer Supabase Auth gives when linking is off.
@@ -321,7 +315,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     mailer_autoconfirm: options.settings.autoconfirm,
     phone_autoconfirm: false,
     sms_provider: "",
-    saml_enabled: false,
+    saml_enabled: options.settings.samlEnabled,
     passkeys_enabled: true,
   }));
   app.get("/authorize", { ...limit("token"), schema: { querystring: schemas.AuthorizeQuery } }, async (request, reply) => {
@@ -402,20 +396,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   });
 };
 
-function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): {
-  pkce?: PkceChallenge;
-} {
-  const { code_challenge: challenge, code_challenge_method: method } = body;
-  if (!challenge && !method) return {};
-  if (!challenge || !method)
-    throw new AppError("validation_failed", { message: "PKCE flow requires code_challenge_method and code_challenge" });
-  if (!/^(s256|plain)$/i.test(method))
-    throw new AppError("validation_failed", { message: "code challenge method not supported" });
-  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge))
-    throw new AppError("validation_failed", { message: "code challenge does not match previously saved code verifier" });
-  return { pkce: { codeChallenge: challenge, codeChallengeMethod: method.toLowerCase() } };
-}
-
 /** A malformed number is 400 as Supabase Auth says it; any other phone code is unknown, so expired. */
 function refusePhoneCode(phone: string | null | undefined): never {
   const digits = (phone ?? "").trim().replace(/^\+/, "");
@@ -429,22 +409,6 @@ function verifyType(type: string | undefined): VerifyType {
   throw new AppError("validation_failed", { message: `Verify requires a verification type (${verifyTypes.join(", ")})` });
 }
 
-const oauthErrorByStatus: Record<number, string> = {
-  400: "invalid_request",
-  401: "unauthorized_client",
-  403: "access_denied",
-  500: "server_error",
-  503: "temporarily_unavailable",
-};
-
-/** Refusals Supabase Auth names `access_denied` in a provider callback's error redirect, whatever their status. */
-const accessDenied = new Set<ErrorCode>([
-  "email_not_invited",
-  "user_banned",
-  "signup_disabled",
-  "provider_email_needs_verification",
-]);
-
 function redirectWithError(reply: FastifyReply, redirectTo: string, error: AppError): FastifyReply {
   const params = new URLSearchParams({
     error: oauthErrorByStatus[error.statusCode] ?? "server_error",
@@ -453,42 +417,6 @@ function redirectWithError(reply: FastifyReply, redirectTo: string, error: AppEr
     sb: "",
   });
   return reply.redirect(`${redirectTo.split("#")[0]}#${params.toString()}`, 303);
-}
-
-/**
- * Where the provider's callback sends the browser, as Supabase Auth does: the session in the
- * fragment (implicit flow), `?code=` (PKCE flow), or the error in both query and fragment.
- */
-function redirectAfterCallback(reply: FastifyReply, outcome: CallbackOutcome): FastifyReply {
-  const target = new URL(outcome.redirectTo);
-  if ("code" in outcome) {
-    target.searchParams.set("code", outcome.code);
-    return reply.redirect(target.toString(), 302);
-  }
-  if ("session" in outcome) {
-    const { session } = outcome;
-    target.hash = new URLSearchParams({
-      access_token: session.access_token,
-      expires_at: String(session.expires_at),
-      expires_in: String(session.expires_in),
-      refresh_token: session.refresh_token,
-      token_type: "bearer",
-      sb: "",
-    }).toString();
-    return reply.redirect(target.toString(), 302);
-  }
-  const { error } = outcome;
-  const fields: Record<string, string> =
-    error instanceof AppError
-      ? {
-          error: accessDenied.has(error.code) ? "access_denied" : (oauthErrorByStatus[error.statusCode] ?? "server_error"),
-          error_code: error.code,
-          error_description: error.message,
-        }
-      : { error: error.error, error_description: error.description };
-  for (const [name, value] of Object.entries(fields)) target.searchParams.set(name, value);
-  target.hash = new URLSearchParams({ ...fields, sb: "" }).toString();
-  return reply.redirect(target.toString(), 302);
 }
 
 /** HttpOnly (no script reads it), SameSite=Lax (sent when the e-mailed link is opened), only to /auth/v1. */

@@ -67,6 +67,18 @@ export const Web3GrantBody = z.looseObject({
 });
 /** `GET /authorize` and `GET /user/identities/authorize`, as auth-js builds them (scopes are the operator's). */
 export const AuthorizeQuery = z.looseObject({ provider: text, redirect_to: text, skip_http_redirect: text, ...pkceFields });
+export const SsoBody = z.looseObject({
+  domain: text,
+  provider_id: text,
+  redirect_to: text,
+  skip_http_redirect: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? undefined),
+  ...pkceFields,
+});
+/** What an identity provider posts to the assertion consumer (HTML form fields). */
+export const AssertionForm = z.looseObject({ SAMLResponse: text, RelayState: text });
 export const CallbackQuery = z.looseObject({ state: text, code: text, error: text, error_description: text });
 export const IdentityParams = z.object({ id: z.string().max(100) });
 export const LogoutQuery = z.looseObject({ scope: text });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
-import type { AuthConfig, OidcProviderConfig } from "../../config";
-import type { Database, IdentityRow, UserRow } from "../../db/schema";
+import type { AuthConfig } from "../../config";
+import type { Database, IdentityRow, OauthStateRow, UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
 import type { Mailer } from "../mail";
@@ -21,6 +21,15 @@ import type { UsersRepository } from "./users.repository";
 const stateTtlMs = 10 * 60_000;
 const maxNameLength = 80;
 const maxPictureLength = 2048;
+
+/** A provider as a sign-in with it is recorded and announced: its id on identities, its name in notices. */
+export interface FederatedProvider {
+  id: string;
+  name: string;
+}
+
+/** How notices and the account area name a SAML identity provider. */
+export const singleSignOnName = "Single sign-on";
 
 /** Where /callback sends the browser: a session (implicit flow), an auth code (PKCE flow) or the error. */
 export type CallbackOutcome =
@@ -126,26 +135,40 @@ export class FederatedService {
       } else {
         user = await this.signIn(provider, claims, context);
       }
-      if (state.code_challenge && state.code_challenge_method) {
-        const code = randomUUID();
-        const now = this.now().toISOString();
-        await this.deps.tokens.createFlowState({
-          id: randomUUID(),
-          user_id: user.id,
-          code_challenge: state.code_challenge,
-          code_challenge_method: state.code_challenge_method,
-          authentication_method: "oauth",
-          auth_code_hash: sha256(code),
-          auth_code_issued_at: now,
-          created_at: now,
-        });
-        return { redirectTo, code };
-      }
-      return { redirectTo, session: await this.deps.sessions.start(user, "oauth", context) };
+      return await this.finish(state, user, "oauth", context);
     } catch (error) {
       if (error instanceof AppError) return { redirectTo, error };
       throw error;
     }
+  }
+
+  /**
+   * Where a sign-in at a provider ends: an auth code for the client's PKCE challenge, or a
+   * session for the implicit flow (the fragment of the redirect).
+   */
+  async finish(
+    state: Pick<OauthStateRow, "redirect_to" | "code_challenge" | "code_challenge_method">,
+    user: UserRow,
+    method: "oauth" | "sso/saml",
+    context: RequestContext,
+  ): Promise<CallbackOutcome> {
+    const redirectTo = state.redirect_to;
+    if (state.code_challenge && state.code_challenge_method) {
+      const code = randomUUID();
+      const now = this.now().toISOString();
+      await this.deps.tokens.createFlowState({
+        id: randomUUID(),
+        user_id: user.id,
+        code_challenge: state.code_challenge,
+        code_challenge_method: state.code_challenge_method,
+        authentication_method: method,
+        auth_code_hash: sha256(code),
+        auth_code_issued_at: now,
+        created_at: now,
+      });
+      return { redirectTo, code };
+    }
+    return { redirectTo, session: await this.deps.sessions.start(user, method, context) };
   }
 
   /**
@@ -194,15 +217,16 @@ export class FederatedService {
       ip: context.ip,
       detail: { provider: identity.provider, identity_id: identityId },
     });
-    this.announce(user, "identity_unlinked", String(identity.provider), identity.email);
+    this.announce(user, "identity_unlinked", this.nameOf(String(identity.provider)), identity.email);
   }
 
   /**
    * The member a provider account signs in as: the one its identity is linked to; else, for a
    * verified and invited address, the member with that address (the identity is linked to them)
    * or a new member (the invitation is used). Anyone else is refused and nothing is written.
+   * OpenID Connect sign-ins and SAML assertions (ADR 0036) both come through here.
    */
-  private async signIn(provider: OidcProviderConfig, claims: ProviderClaims, context: RequestContext): Promise<UserRow> {
+  async signIn(provider: FederatedProvider, claims: ProviderClaims, context: RequestContext): Promise<UserRow> {
     const now = this.now().toISOString();
     const linked = await this.deps.identities.findByProviderSubject(provider.id, claims.sub);
     if (linked) {
@@ -290,7 +314,7 @@ export class FederatedService {
     }
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError("user_not_found");
-    if (linkedTo === user.id) this.announce(user, "identity_linked", provider.id, fields.email);
+    if (linkedTo === user.id) this.announce(user, "identity_linked", provider.name, fields.email);
     await this.signedIn(user, provider, context);
     return user;
   }
@@ -298,7 +322,7 @@ export class FederatedService {
   /** Links the provider identity to `target`, a signed-in member; whatever its address. */
   private async link(
     target: UserRow,
-    provider: OidcProviderConfig,
+    provider: FederatedProvider,
     claims: ProviderClaims,
     context: RequestContext,
   ): Promise<UserRow> {
@@ -322,7 +346,7 @@ export class FederatedService {
       context,
       { provider: provider.id, identity_id: identityId },
     );
-    this.announce(target, "identity_linked", provider.id, fields.email);
+    this.announce(target, "identity_linked", provider.name, fields.email);
     return (await this.deps.users.findById(target.id)) ?? target;
   }
 
@@ -334,14 +358,19 @@ export class FederatedService {
   private announce(
     user: UserRow,
     kind: "identity_linked" | "identity_unlinked",
-    providerId: string,
+    providerName: string,
     providerAccount: unknown,
   ): void {
     sendNotice(this.deps.mailer, user, kind, {
       changedAt: this.now(),
-      provider: this.deps.providers.nameOf(providerId),
+      provider: providerName,
       ...(typeof providerAccount === "string" ? { providerAccount } : {}),
     });
+  }
+
+  /** A linked identity's provider as members read it; SAML identities are `sso:<provider id>`. */
+  private nameOf(providerId: string): string {
+    return providerId.startsWith("sso:") ? singleSignOnName : this.deps.providers.nameOf(providerId);
   }
 
   private async claimUnconfirmed(user: UserRow, now: string, trx: Transaction<Database>): Promise<void> {
@@ -355,7 +384,7 @@ export class FederatedService {
     this.deps.sessions.assertNotBanned(user, 400);
   }
 
-  private async signedIn(user: UserRow, provider: OidcProviderConfig, context: RequestContext): Promise<void> {
+  private async signedIn(user: UserRow, provider: FederatedProvider, context: RequestContext): Promise<void> {
     await this.deps.audit.record({
       action: "user.signed_in",
       actorId: user.id,
