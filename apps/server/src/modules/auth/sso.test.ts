@@ -353,6 +353,29 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       expect(await accountsFor(email)).toEqual([]);
     });
 
+    it("answers that are not SAML: not base64, not XML, an entity bomb, a huge body", async () => {
+      const email = addressAt("garbage");
+      await server.invite(email);
+      const bomb =
+        '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">' +
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>' +
+        '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">&d;&d;&d;&d;&d;&d;&d;&d;</samlp:Response>';
+      for (const samlResponse of [
+        "%%% not base64 %%%",
+        Buffer.from("<unclosed").toString("base64"),
+        Buffer.from(bomb).toString("base64"),
+      ])
+        await expectRefused(email, (request) => ({ SAMLResponse: samlResponse, RelayState: request.relayState }), {
+          code: "validation_failed",
+        });
+      const huge = await fetch(acsUrl(), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `SAMLResponse=${"A".repeat(2 * 1024 * 1024)}`,
+      });
+      expect(huge.status).toBe(413);
+    });
+
     it("an answer with neither subject nor address", async () => {
       const email = addressAt("anonymous");
       await server.invite(email);
@@ -369,9 +392,7 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
 
   describe("POST /sso", () => {
     it("starts by provider id too, and answers 404 for a domain nobody registered", async () => {
-      const { data, error } = await server
-        .client()
-        .auth.signInWithSSO({ providerId, options: { skipBrowserRedirect: true } });
+      const { data, error } = await server.client().auth.signInWithSSO({ providerId, options: { skipBrowserRedirect: true } });
       expect(error).toBeNull();
       expect((data as { url: string }).url.startsWith(idp.singleSignOnUrl)).toBe(true);
       const unknown = await server.client().auth.signInWithSSO({ domain: "nobody.example" });
