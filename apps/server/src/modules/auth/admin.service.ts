@@ -354,16 +354,22 @@ export class AdminService {
     context: AdminContext,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await this.deps.audit.record(
-      {
-        action,
-        actorId: context.caller.sub ?? null,
-        ip: context.ip,
-        detail: { role: context.caller.role, user_id: user.id, email: user.email, ...detail },
-      },
-      this.now(),
-    );
+    await recordAdminAction(this.deps.audit, action, context, { user_id: user.id, email: user.email, ...detail }, this.now());
   }
+}
+
+/** An audit entry for something done with the admin API: who held the token, from where, on what. */
+export async function recordAdminAction(
+  audit: AuditLogRepository,
+  action: string,
+  context: AdminContext,
+  detail: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  await audit.record(
+    { action, actorId: context.caller.sub ?? null, ip: context.ip, detail: { role: context.caller.role, ...detail } },
+    now,
+  );
 }
 
 const userNotFound = () => new AppError("user_not_found");

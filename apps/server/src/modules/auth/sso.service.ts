@@ -4,7 +4,7 @@ import type { SsoProviderRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
 import type { PkceChallenge } from "./account.service";
-import type { AdminContext } from "./admin.service";
+import { type AdminContext, recordAdminAction } from "./admin.service";
 import type { CallbackOutcome, FederatedService } from "./federated.service";
 import { singleSignOnName } from "./federated.service";
 import type { IdentitiesRepository } from "./identities.repository";
@@ -375,15 +375,8 @@ export class SsoService {
     context: AdminContext,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await this.deps.audit.record(
-      {
-        action,
-        actorId: context.caller.sub ?? null,
-        ip: context.ip,
-        detail: { role: context.caller.role, sso_provider_id: provider.id, entity_id: provider.entity_id, ...detail },
-      },
-      this.now(),
-    );
+    const about = { sso_provider_id: provider.id, entity_id: provider.entity_id, ...detail };
+    await recordAdminAction(this.deps.audit, action, context, about, this.now());
   }
 }
 
