@@ -3,7 +3,7 @@ import bs58 from "bs58";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, confirmedMember, getUser, startAuthServer } from "../../../test/auth-fixtures";
+import { type AuthTestServer, confirmedMember, getUser, password, startAuthServer } from "../../../test/auth-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // Signing in with a wallet (POST /token?grant_type=web3) and connecting one, with wallets made from
@@ -425,5 +425,68 @@ describe("Web3 sign-in with one chain on", () => {
     const on = await send({ chain: "ethereum", message: "x".repeat(80), signature: { not: "text" } });
     expect(on.statusCode).toBe(400);
     expect(on.json()).toMatchObject({ code: "validation_failed", message: "signature must be a string" });
+  });
+});
+
+describe("Web3's own rate limit (AUTH_RATE_LIMIT_WEB3, 30 by default)", () => {
+  let server: AuthTestServer;
+  beforeAll(async () => {
+    server = await startAuthServer(testEngines[0]!, {
+      env: {
+        AUTH_WEB3_ETHEREUM_ENABLED: "true",
+        AUTH_REDIRECT_URLS: `https://${site}/**`,
+        AUTH_RATE_LIMITS: "true",
+        AUTH_RATE_LIMIT_TOKEN: "3",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const token = (grantType: string, body: object, options: { accessToken?: string; remoteAddress?: string } = {}) =>
+    server.app.inject({
+      method: "POST",
+      url: `/auth/v1/token?grant_type=${grantType}`,
+      headers: {
+        "x-supabase-api-version": "2024-01-01",
+        ...(options.accessToken ? { authorization: `Bearer ${options.accessToken}` } : {}),
+      },
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+      payload: body,
+    });
+
+  it("refuses the 31st wallet request from one address, while its password sign-ins keep their own budget", async () => {
+    const member = await confirmedMember(server);
+    const wallet = newWallet();
+    const linked = await token(
+      "web3",
+      { ...(await ethereumGrant(wallet)), link_identity: true },
+      { accessToken: member.session.access_token },
+    );
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect((await token("web3", await ethereumGrant(wallet))).statusCode).toBe(200);
+    // Refused attempts count too: 30 in all.
+    for (let attempt = 3; attempt <= 30; attempt += 1) {
+      const refused = await token("web3", { chain: "ethereum", message: "too short", signature: "0x" });
+      expect(refused.statusCode, `attempt ${attempt}`).toBe(400);
+    }
+    const limited = await token("web3", await ethereumGrant(wallet));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: "over_request_rate_limit" });
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+
+    // The 31 wallet requests used none of the token budget (3 here): three password sign-ins, then 429.
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const signedIn = await token("password", { email: member.email, password });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+    }
+    const tokenLimited = await token("password", { email: member.email, password });
+    expect(tokenLimited.statusCode).toBe(429);
+    expect(tokenLimited.json()).toMatchObject({ code: "over_request_rate_limit" });
+
+    // Another client address has budgets of its own.
+    const elsewhere = await token("web3", await ethereumGrant(wallet), { remoteAddress: "192.0.2.7" });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
   });
 });
