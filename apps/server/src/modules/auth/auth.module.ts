@@ -155,6 +155,6 @@ export async function createAuthModule(deps: {
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, ...clock });
+  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
   return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers, web3 };
 }
