@@ -77,6 +77,8 @@ export default defineConfig({
         AUTH_RATE_LIMIT_VERIFY: "1000",
         AUTH_RATE_LIMIT_INVITE_CHECK: "1000",
         AUTH_OIDC_PROVIDERS: JSON.stringify([oidcProvider]),
+        // Solana wallets for e2e/wallet.spec.ts, which gives its page one; no other page has a wallet.
+        AUTH_WEB3_SOLANA_ENABLED: "true",
       },
     },
   ],

@@ -107,7 +107,9 @@ export interface WebauthnConfig {
 
 /** Requests per five minutes per client address. */
 export interface AuthRateLimits {
+  /** Every `POST /token` grant but `web3`, which has its own count, as in Supabase Auth. */
   token: number;
+  web3: number;
   verify: number;
   email: number;
   inviteCheck: number;
@@ -313,6 +315,7 @@ const environmentSchema = z
     AUTH_PASSWORD_CHANGE_REQUIRES_REAUTHENTICATION: flag(true),
     AUTH_RATE_LIMITS: flag(true),
     AUTH_RATE_LIMIT_TOKEN: count(150),
+    AUTH_RATE_LIMIT_WEB3: count(30),
     AUTH_RATE_LIMIT_VERIFY: count(30),
     AUTH_RATE_LIMIT_EMAIL: count(30),
     AUTH_RATE_LIMIT_INVITE_CHECK: count(30),
@@ -458,6 +461,7 @@ export function loadConfig(
       rateLimits: vars.AUTH_RATE_LIMITS
         ? {
             token: vars.AUTH_RATE_LIMIT_TOKEN,
+            web3: vars.AUTH_RATE_LIMIT_WEB3,
             verify: vars.AUTH_RATE_LIMIT_VERIFY,
             email: vars.AUTH_RATE_LIMIT_EMAIL,
             inviteCheck: vars.AUTH_RATE_LIMIT_INVITE_CHECK,

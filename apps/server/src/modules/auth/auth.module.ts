@@ -158,7 +158,7 @@ export async function createAuthModule(deps: {
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, ...clock });
+  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
   const sso = new SsoService({
     enabled: config.auth.samlEnabled,
     authUrl: `${config.publicUrl}/auth/v1`,

@@ -1,4 +1,5 @@
 import fastifyCors from "@fastify/cors";
+import { normalizeIP } from "@fastify/rate-limit";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -75,6 +76,20 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   const limit = (key: keyof AuthRateLimits) =>
     options.rateLimits ? { config: { rateLimit: { max: options.rateLimits[key], timeWindow: fiveMinutes } } } : {};
+  // `POST /token` counts wallet sign-ins apart from every other grant, as Supabase Auth's RATE_LIMIT_WEB3
+  // (ADR 0035): one route, two buckets per client address, told apart by the grant in the query.
+  const tokenLimit = () => {
+    if (!options.rateLimits) return {};
+    const { token, web3 } = options.rateLimits;
+    const bucket = (request: FastifyRequest) =>
+      (request.query as { grant_type?: unknown }).grant_type === "web3" ? "web3" : "token";
+    const rateLimit = {
+      timeWindow: fiveMinutes,
+      keyGenerator: (request: FastifyRequest) => `${bucket(request)} ${normalizeIP(request.ip)}`,
+      max: (_request: FastifyRequest, key: string) => (key.startsWith("web3 ") ? web3 : token),
+    };
+    return { config: { rateLimit } };
+  };
   const context = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers["user-agent"] ?? null });
   const caller = (request: FastifyRequest) => sessions.authenticate(request.headers.authorization);
 
@@ -96,7 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
   );
 
-  app.post("/token", { ...limit("token"), schema: { querystring: schemas.TokenQuery } }, async (request) => {
+  app.post("/token", { ...tokenLimit(), schema: { querystring: schemas.TokenQuery } }, async (request) => {
     switch (request.query.grant_type ?? "") {
       case "password": {
         const body = schemas.PasswordGrantBody.parse(request.body ?? {});

@@ -16,6 +16,7 @@ import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { randomToken, sha256 } from "./secrets";
 import { type Caller, notInvited, type RequestContext, type SessionService } from "./session.service";
 import type { UsersRepository } from "./users.repository";
+import { walletOfIdentity } from "./web3.service";
 
 /** How long a browser may take at the provider between /authorize and /callback. */
 const stateTtlMs = 10 * 60_000;
@@ -217,7 +218,10 @@ export class FederatedService {
       ip: context.ip,
       detail: { provider: identity.provider, identity_id: identityId },
     });
-    this.announce(user, "identity_unlinked", this.nameOf(String(identity.provider)), identity.email);
+    // A wallet (ADR 0035) is named by its chain and address, not as a provider account.
+    const wallet = identity.provider === "web3" ? walletOfIdentity(identity.identity_data) : undefined;
+    if (wallet) sendNotice(this.deps.mailer, user, "wallet_unlinked", { changedAt: this.now(), wallet });
+    else this.announce(user, "identity_unlinked", this.nameOf(String(identity.provider)), identity.email);
   }
 
   /**

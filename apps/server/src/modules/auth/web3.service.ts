@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { AuthConfig } from "../../config";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
+import type { Mailer } from "../mail";
+import { sendNotice } from "./account-notices";
 import type { SessionJson } from "./auth.presenter";
 import type { IdentitiesRepository } from "./identities.repository";
 import { assertNotLinked, insertLink } from "./identity-links";
@@ -44,6 +46,7 @@ export class Web3Service {
       users: UsersRepository;
       sessions: SessionService;
       audit: AuditLogRepository;
+      mailer: Mailer;
       now?: () => Date;
     },
   ) {}
@@ -111,6 +114,12 @@ export class Web3Service {
       context,
       { provider, chain, address: message.address },
     );
+    // As for a provider account or a passkey (ADR 0034): whoever holds a stolen session could
+    // otherwise add a way in that outlives a password change unnoticed.
+    sendNotice(this.deps.mailer, target, "wallet_linked", {
+      changedAt: this.now(),
+      wallet: { chain: chainNames[chain], address: message.address },
+    });
     return this.deps.sessions.start((await this.deps.users.findById(target.id)) ?? target, "web3", context);
   }
 
@@ -193,6 +202,13 @@ export class Web3Service {
     if (!(await this.deps.identities.useOnce(sha256(key), until, this.now().toISOString())))
       throw invalidGrant("This signed message was already used: sign a new one");
   }
+}
+
+/** The wallet a web3 identity is, for a notice: "Ethereum" and its address. */
+export function walletOfIdentity(identityData: unknown): { chain: string; address: string } | undefined {
+  const { chain, address } = (identityData ?? {}) as { chain?: unknown; address?: unknown };
+  if ((chain !== "ethereum" && chain !== "solana") || typeof address !== "string") return undefined;
+  return { chain: chainNames[chain], address };
 }
 
 /** Supabase Auth's identity id for a wallet: `web3:<chain>:<address>`. */

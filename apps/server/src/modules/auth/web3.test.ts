@@ -3,7 +3,8 @@ import bs58 from "bs58";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, confirmedMember, getUser, startAuthServer } from "../../../test/auth-fixtures";
+import { type AuthTestServer, confirmedMember, getUser, password, startAuthServer } from "../../../test/auth-fixtures";
+import type { CapturedMail } from "../../../test/smtp-test-server";
 import { testEngines } from "../../../test/test-database";
 
 // Signing in with a wallet (POST /token?grant_type=web3) and connecting one, with wallets made from
@@ -175,6 +176,86 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
       await expectRefused(taken, 422, "identity_already_exists", /another user/);
 
       expect(await rowCounts()).toEqual(before);
+    });
+  });
+
+  describe("notices of a connected or disconnected wallet", () => {
+    /** The wallet as the notice names it: shortened, as wallets show an address. */
+    const shortened = (address: string) => `${address.slice(0, address.startsWith("0x") ? 6 : 4)}…${address.slice(-4)}`;
+
+    function expectNoticeOnly(mail: CapturedMail, address: string) {
+      expect(mail.text).not.toMatch(/https?:\/\//);
+      expect(mail.html).not.toMatch(/<a\s|https?:\/\//);
+      expect(mail.text).not.toContain(address);
+    }
+
+    it("tells the member's address which Ethereum wallet was connected, and when it is disconnected", async () => {
+      const { member, wallet } = await memberWithWallet();
+      const linked = await server.smtp.waitForMail(member.email, { subject: /wallet was connected/ });
+      expect(linked.subject).toBe("An Ethereum wallet was connected to your Memory Box account");
+      expect(linked.text).toContain(
+        `The Ethereum wallet ${shortened(wallet.address)} was connected to the Memory Box account for ${member.email} on `,
+      );
+      expect(linked.text).toContain("It can now sign in to this account.");
+      expectNoticeOnly(linked, wallet.address);
+
+      const user = (await getUser(server, member.session.access_token)).json<{
+        identities: { provider: string; identity_id: string }[];
+      }>();
+      const identity = user.identities.find((candidate) => candidate.provider === "web3")!;
+      const unlinked = await server.app.inject({
+        method: "DELETE",
+        url: `/auth/v1/user/identities/${identity.identity_id}`,
+        headers: { authorization: `Bearer ${member.session.access_token}` },
+      });
+      expect(unlinked.statusCode, unlinked.body).toBe(200);
+      const notice = await server.smtp.waitForMail(member.email, { subject: /disconnected/ });
+      expect(notice.subject).toBe("An Ethereum wallet was disconnected from your Memory Box account");
+      expect(notice.text).toContain(
+        `The Ethereum wallet ${shortened(wallet.address)} was disconnected from the Memory Box account for ${member.email} on `,
+      );
+      expectNoticeOnly(notice, wallet.address);
+    });
+
+    it("names a Solana wallet by its base58 address", async () => {
+      const member = await confirmedMember(server);
+      const keys = nacl.sign.keyPair();
+      const address = bs58.encode(keys.publicKey);
+      expect((await link(solanaGrant(keys), member.session.access_token)).statusCode).toBe(200);
+      const notice = await server.smtp.waitForMail(member.email, { subject: /wallet was connected/ });
+      expect(notice.subject).toBe("A Solana wallet was connected to your Memory Box account");
+      expect(notice.text).toContain(`The Solana wallet ${shortened(address)} was connected to the Memory Box account for`);
+      expectNoticeOnly(notice, address);
+    });
+
+    it("sends nothing for a refused connection (a forged signature, a wallet connected elsewhere), nor for a sign-in", async () => {
+      const { member: owner, wallet } = await memberWithWallet();
+      await server.smtp.waitForMail(owner.email, { subject: /wallet was connected/ });
+      const other = await confirmedMember(server);
+      const before = server.smtp.messages.length;
+
+      const forged = await link(await ethereumGrant(newWallet(), {}, newWallet()), other.session.access_token);
+      expect(forged.statusCode).toBe(400);
+      const taken = await link(await ethereumGrant(wallet), other.session.access_token);
+      expect(taken.statusCode).toBe(422);
+      const again = await link(await ethereumGrant(wallet), owner.session.access_token);
+      expect(again.json()).toMatchObject({ code: "identity_already_exists", message: "Identity is already linked" });
+      expect((await token(await ethereumGrant(wallet))).statusCode).toBe(200);
+
+      // A notice would have been sent by now: the next mail to each address is this connection's.
+      const next = newWallet();
+      expect((await link(await ethereumGrant(next), other.session.access_token)).statusCode).toBe(200);
+      await server.smtp.waitForMail(other.email, { subject: /wallet was connected/ });
+      expect((await link(await ethereumGrant(newWallet()), owner.session.access_token)).statusCode).toBe(200);
+      await server.smtp.waitForMail(owner.email, { subject: /wallet was connected/ });
+      const sent = server.smtp.messages
+        .slice(before)
+        .filter((mail) => mail.to.includes(owner.email) || mail.to.includes(other.email));
+      expect(sent.map((mail) => [mail.to, mail.subject])).toEqual([
+        [[other.email], "An Ethereum wallet was connected to your Memory Box account"],
+        [[owner.email], "An Ethereum wallet was connected to your Memory Box account"],
+      ]);
+      expect(sent[0]!.text).toContain(shortened(next.address));
     });
   });
 
@@ -425,5 +506,68 @@ describe("Web3 sign-in with one chain on", () => {
     const on = await send({ chain: "ethereum", message: "x".repeat(80), signature: { not: "text" } });
     expect(on.statusCode).toBe(400);
     expect(on.json()).toMatchObject({ code: "validation_failed", message: "signature must be a string" });
+  });
+});
+
+describe("Web3's own rate limit (AUTH_RATE_LIMIT_WEB3, 30 by default)", () => {
+  let server: AuthTestServer;
+  beforeAll(async () => {
+    server = await startAuthServer(testEngines[0]!, {
+      env: {
+        AUTH_WEB3_ETHEREUM_ENABLED: "true",
+        AUTH_REDIRECT_URLS: `https://${site}/**`,
+        AUTH_RATE_LIMITS: "true",
+        AUTH_RATE_LIMIT_TOKEN: "3",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const token = (grantType: string, body: object, options: { accessToken?: string; remoteAddress?: string } = {}) =>
+    server.app.inject({
+      method: "POST",
+      url: `/auth/v1/token?grant_type=${grantType}`,
+      headers: {
+        "x-supabase-api-version": "2024-01-01",
+        ...(options.accessToken ? { authorization: `Bearer ${options.accessToken}` } : {}),
+      },
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+      payload: body,
+    });
+
+  it("refuses the 31st wallet request from one address, while its password sign-ins keep their own budget", async () => {
+    const member = await confirmedMember(server);
+    const wallet = newWallet();
+    const linked = await token(
+      "web3",
+      { ...(await ethereumGrant(wallet)), link_identity: true },
+      { accessToken: member.session.access_token },
+    );
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect((await token("web3", await ethereumGrant(wallet))).statusCode).toBe(200);
+    // Refused attempts count too: 30 in all.
+    for (let attempt = 3; attempt <= 30; attempt += 1) {
+      const refused = await token("web3", { chain: "ethereum", message: "too short", signature: "0x" });
+      expect(refused.statusCode, `attempt ${attempt}`).toBe(400);
+    }
+    const limited = await token("web3", await ethereumGrant(wallet));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: "over_request_rate_limit" });
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+
+    // The 31 wallet requests used none of the token budget (3 here): three password sign-ins, then 429.
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const signedIn = await token("password", { email: member.email, password });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+    }
+    const tokenLimited = await token("password", { email: member.email, password });
+    expect(tokenLimited.statusCode).toBe(429);
+    expect(tokenLimited.json()).toMatchObject({ code: "over_request_rate_limit" });
+
+    // Another client address has budgets of its own.
+    const elsewhere = await token("web3", await ethereumGrant(wallet), { remoteAddress: "192.0.2.7" });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
   });
 });

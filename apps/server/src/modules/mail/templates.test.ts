@@ -122,6 +122,33 @@ describe("renderNotice", () => {
     );
   });
 
+  it("names a connected or disconnected wallet by its chain and shortened address", () => {
+    const address = "0x52908400098527886E0F7030069857D2E4169EE7";
+    const linked = renderNotice("wallet_linked", { email, changedAt, wallet: { chain: "Ethereum", address } });
+    expect(linked.subject).toBe("An Ethereum wallet was connected to your Memory Box account");
+    expect(linked.text).toContain(
+      "The Ethereum wallet 0x5290…9EE7 was connected to the Memory Box account for zoe@example.org on 24 November 2026 at 09:05 UTC. It can now sign in to this account.",
+    );
+    expect(linked.text).not.toContain(address);
+    const unlinked = renderNotice("wallet_unlinked", {
+      email,
+      changedAt,
+      wallet: { chain: "Solana", address: "7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv" },
+    });
+    expect(unlinked.subject).toBe("A Solana wallet was disconnected from your Memory Box account");
+    expect(unlinked.text).toContain(
+      "The Solana wallet 7S3P…AaKv was disconnected from the Memory Box account for zoe@example.org",
+    );
+    // Anything but letters and digits is left out rather than shown.
+    const odd = renderNotice("wallet_linked", {
+      email,
+      changedAt,
+      wallet: { chain: "Ethereum", address: "https://x.example/0x1234" },
+    });
+    expect(odd.text).toContain("An Ethereum wallet was connected to the Memory Box account");
+    expect(odd.text).not.toContain("example/");
+  });
+
   it("leaves out a provider account that does not look like an address: a notice carries no link", () => {
     for (const providerAccount of ["https://phish.example.org/@x", "see www.phish.example.org", "x@phish.example.org/login"]) {
       const mail = renderNotice("identity_linked", { email, changedAt, provider: "Google", providerAccount });

@@ -88,7 +88,9 @@ export type NoticeKind =
   | "passkey_added"
   | "passkey_removed"
   | "identity_linked"
-  | "identity_unlinked";
+  | "identity_unlinked"
+  | "wallet_linked"
+  | "wallet_unlinked";
 
 export interface NoticeData {
   /** The account's address before the change, which the notice goes to. */
@@ -103,6 +105,8 @@ export interface NoticeData {
   provider?: string;
   /** The address of the account at that provider, when it has one. */
   providerAccount?: string;
+  /** The wallet connected or disconnected (wallet_linked, wallet_unlinked): "Ethereum" and its address. */
+  wallet?: { chain: string; address: string };
   siteName?: string;
 }
 
@@ -117,6 +121,18 @@ function providerAccountOf(provider: string | undefined, account: string | undef
   if (provider === undefined) return "An account at a sign-in provider";
   const shown = account !== undefined && /^[^\s@/:<>]+@[^\s@/:<>]+$/.test(account) ? ` ${account}` : "";
   return `The ${provider} account${shown}`;
+}
+
+/**
+ * "An Ethereum wallet" / "The Ethereum wallet 0x12AB…cdEF": the address shortened as wallets show
+ * it, enough to tell one's own wallets apart; left out unless it is letters and digits only.
+ */
+function walletOf(wallet: NoticeData["wallet"], withAddress: boolean): string {
+  const chain = wallet?.chain ?? "crypto";
+  const address = wallet?.address ?? "";
+  if (!withAddress || !/^[A-Za-z0-9]{12,}$/.test(address)) return `${/^[AEIOU]/i.test(chain) ? "An" : "A"} ${chain} wallet`;
+  const head = address.startsWith("0x") ? 6 : 4;
+  return `The ${chain} wallet ${address.slice(0, head)}…${address.slice(-4)}`;
 }
 
 const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string) => Copy> = {
@@ -175,6 +191,25 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
     intro: [
       "Hello,",
       `${providerAccountOf(provider, providerAccount)} was disconnected from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
+    ],
+    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  }),
+  wallet_linked: (site, { email, wallet }, when) => ({
+    subject: `${walletOf(wallet, false)} was connected to your ${site} account`,
+    intro: [
+      "Hello,",
+      `${walletOf(wallet, true)} was connected to the ${site} account for ${email} on ${when}. It can now sign in to this account.`,
+    ],
+    outro: [
+      "If you connected it yourself, there is nothing to do; you can disconnect it in Settings, under Connected accounts.",
+      ifNotYou(site),
+    ],
+  }),
+  wallet_unlinked: (site, { email, wallet }, when) => ({
+    subject: `${walletOf(wallet, false)} was disconnected from your ${site} account`,
+    intro: [
+      "Hello,",
+      `${walletOf(wallet, true)} was disconnected from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
     ],
     outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
   }),

@@ -2,7 +2,8 @@ import type { UserIdentity } from "@supabase/auth-js";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
-import { connectEthereumWallet, type Eip1193Provider, ethereumWallet } from "@/features/auth/api/wallet";
+import { type BrowserWallets, browserWallets } from "@/features/auth/api/browser-wallets";
+import type { Wallet } from "@/features/auth/api/wallet";
 import { getAuthClient } from "@/lib/auth-client";
 
 /** A sign-in provider the operator configured (`AUTH_OIDC_PROVIDERS`, ADR 0034). */
@@ -16,16 +17,18 @@ const identityKeys = { list: () => ["account", "identities"] as const };
 /** The other ways in the operator turned on. */
 interface SignInWays {
   providers: SignInProvider[];
-  /** Ethereum wallets (`AUTH_WEB3_ETHEREUM_ENABLED`, ADR 0035). */
+  /** Ethereum and Solana wallets (`AUTH_WEB3_ETHEREUM_ENABLED`, `AUTH_WEB3_SOLANA_ENABLED`, ADR 0035). */
   ethereum: boolean;
+  solana: boolean;
 }
 
-const none: SignInWays = { providers: [], ethereum: false };
+const none: SignInWays = { providers: [], ethereum: false, solana: false };
 let providersRequest: Promise<SignInWays> | undefined;
 
 /**
- * The configured providers (`external_providers`) and whether Ethereum wallets may sign in
- * (`external.web3_ethereum`), from the auth service's `GET /settings`; asked once per page.
+ * The configured providers (`external_providers`) and which wallets may sign in
+ * (`external.web3_ethereum`, `external.web3_solana`), from the auth service's `GET /settings`;
+ * asked once per page.
  */
 function loadProviders(): Promise<SignInWays> {
   providersRequest ??= fetch("/auth/v1/settings")
@@ -38,6 +41,7 @@ function loadProviders(): Promise<SignInWays> {
       return {
         providers: Array.isArray(settings.external_providers) ? settings.external_providers : [],
         ethereum: settings.external?.web3_ethereum === true,
+        solana: settings.external?.web3_solana === true,
       };
     })
     // None when the answer cannot be had: the page then simply shows no provider buttons.
@@ -59,11 +63,11 @@ export function useSignInProviders(): SignInProvider[] {
 }
 
 /**
- * The browser's Ethereum wallet when the server lets wallets sign in, or undefined: the wallet
- * buttons show only with both (ADR 0035).
+ * The browser's wallets of the chains the server lets sign in: a wallet button shows only with
+ * both (ADR 0035).
  */
-export function useEthereumWallet(): Eip1193Provider | undefined {
-  return useSignInWays().ethereum ? ethereumWallet() : undefined;
+export function useBrowserWallets(): BrowserWallets {
+  return browserWallets(useSignInWays());
 }
 
 function useSignInWays(): SignInWays {
@@ -115,11 +119,11 @@ export function useLinkIdentity() {
   });
 }
 
-/** Connects the browser's Ethereum wallet to this account (ADR 0035); the list shows it afterwards. */
-export function useConnectEthereumWallet() {
+/** Connects a browser wallet to this account (ADR 0035); the list shows it afterwards. */
+export function useConnectWallet() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (wallet: Eip1193Provider) => connectEthereumWallet(wallet),
+    mutationFn: async (wallet: Wallet) => (await import("@/features/auth/api/wallet")).connectWallet(wallet),
     onSettled: () => queryClient.invalidateQueries({ queryKey: identityKeys.list() }),
   });
 }

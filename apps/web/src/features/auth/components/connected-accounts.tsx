@@ -1,28 +1,32 @@
 import { Button } from "@/components/ui/button";
 import {
-  useConnectEthereumWallet,
-  useEthereumWallet,
+  useBrowserWallets,
+  useConnectWallet,
   useIdentities,
   useLinkIdentity,
   useSignInProviders,
   useUnlinkIdentity,
 } from "@/features/auth/api/providers";
+import type { Wallet } from "@/features/auth/api/wallet";
 import { notify } from "@/lib/notify";
 
 /**
  * "Connected accounts": the providers and wallets the member signs in with (ADR 0034, 0035), each
  * with "Disconnect", "Connect" for the configured providers not linked yet, and "Connect an Ethereum
- * wallet" when the server takes wallets and the browser has one. The server refuses to disconnect
- * the last way in; its words are shown.
+ * wallet" / "a Solana wallet" for each chain the server takes and the browser has a wallet of. The
+ * server refuses to disconnect the last way in; its words are shown.
  */
 export function ConnectedAccounts() {
   const providers = useSignInProviders();
-  const wallet = useEthereumWallet();
+  const { ethereum, solana } = useBrowserWallets();
+  const wallets: [string, Wallet][] = [];
+  if (ethereum) wallets.push(["an Ethereum", { chain: "ethereum", wallet: ethereum }]);
+  if (solana) wallets.push(["a Solana", { chain: "solana", wallet: solana }]);
   const identities = useIdentities();
   const link = useLinkIdentity();
-  const connectWallet = useConnectEthereumWallet();
+  const connectWallet = useConnectWallet();
   const unlink = useUnlinkIdentity();
-  if (providers.length === 0 && !wallet) return null;
+  if (providers.length === 0 && wallets.length === 0) return null;
   const linked = (identities.data ?? []).filter((identity) => identity.provider !== "email");
   const nameOf = (id: string) => (id === "web3" ? "Wallet" : (providers.find((provider) => provider.id === id)?.name ?? id));
 
@@ -81,8 +85,9 @@ export function ConnectedAccounts() {
               Connect {provider.name}
             </Button>
           ))}
-        {wallet && (
+        {wallets.map(([name, wallet]) => (
           <Button
+            key={name}
             type="button"
             size="sm"
             variant="outline"
@@ -94,15 +99,15 @@ export function ConnectedAccounts() {
               })
             }
           >
-            Connect an Ethereum wallet
+            Connect {name} wallet
           </Button>
-        )}
+        ))}
       </div>
     </div>
   );
 }
 
-/** 0x1234…abcd: enough to recognise one's wallet. */
+/** 0x1234…abcd (a Solana address: 7S3P…AaKv), as the notice e-mail names it: enough to recognise one's wallet. */
 function shortAddress(address: string): string {
-  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+  return address.length > 12 ? `${address.slice(0, address.startsWith("0x") ? 6 : 4)}…${address.slice(-4)}` : address;
 }

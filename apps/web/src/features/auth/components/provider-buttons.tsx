@@ -1,8 +1,8 @@
 import { LogInIcon, WalletIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
-import { continueWith, type SignInProvider, useEthereumWallet, useSignInProviders } from "@/features/auth/api/providers";
-import { type Eip1193Provider, signInWithEthereumWallet } from "@/features/auth/api/wallet";
+import { continueWith, type SignInProvider, useBrowserWallets, useSignInProviders } from "@/features/auth/api/providers";
+import type { Wallet } from "@/features/auth/api/wallet";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
 
@@ -11,9 +11,11 @@ async function go(provider: SignInProvider): Promise<void> {
   if (error) notify.error("Authentication Error", error.message);
 }
 
-async function goWithWallet(wallet: Eip1193Provider): Promise<void> {
+async function goWithWallet(wallet: Wallet): Promise<void> {
   try {
-    const { error } = await signInWithEthereumWallet(wallet);
+    // The signing code is loaded only now: the sign-in page's script budget is tight.
+    const { signInWithWallet } = await import("@/features/auth/api/wallet");
+    const { error } = await signInWithWallet(wallet);
     if (error) notify.error("Authentication Error", error.message);
   } catch (error) {
     // The wallet's own refusal (the person declined, the wallet is locked).
@@ -23,15 +25,18 @@ async function goWithWallet(wallet: Eip1193Provider): Promise<void> {
 
 /**
  * "Continue with {name}" for each provider the operator configured (ADR 0034), and "Continue with
- * Ethereum wallet" when the server takes wallets and the browser has one (ADR 0035); nothing when
- * there is neither.
+ * Ethereum wallet" / "Solana wallet" for each chain the server takes and the browser has a wallet
+ * of (ADR 0035); nothing when there is none.
  */
 export function ProviderButtons() {
   const providers = useSignInProviders();
-  const wallet = useEthereumWallet();
+  const { ethereum, solana } = useBrowserWallets();
+  const wallets: [string, Wallet][] = [];
+  if (ethereum) wallets.push(["Ethereum", { chain: "ethereum", wallet: ethereum }]);
+  if (solana) wallets.push(["Solana", { chain: "solana", wallet: solana }]);
   const { isPending, run } = useAuthAction(go);
   const walletAction = useAuthAction(goWithWallet);
-  if (providers.length === 0 && !wallet) return null;
+  if (providers.length === 0 && wallets.length === 0) return null;
   return (
     <div className="flex flex-col gap-2">
       {providers.map((provider) => (
@@ -47,8 +52,9 @@ export function ProviderButtons() {
           Continue with {provider.name}
         </Button>
       ))}
-      {wallet && (
+      {wallets.map(([name, wallet]) => (
         <Button
+          key={name}
           type="button"
           variant="outline"
           className="w-full"
@@ -56,9 +62,9 @@ export function ProviderButtons() {
           onClick={() => walletAction.run(wallet)}
         >
           <WalletIcon aria-hidden="true" />
-          Continue with Ethereum wallet
+          Continue with {name} wallet
         </Button>
-      )}
+      ))}
     </div>
   );
 }
