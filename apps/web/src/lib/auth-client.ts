@@ -23,6 +23,7 @@ export type AuthClient = Pick<
   | "signInWithOtp"
   | "signInWithPasskey"
   | "signInWithPassword"
+  | "signInWithSSO"
   | "signInWithWeb3"
   | "signOut"
   | "signUp"

@@ -183,6 +183,12 @@ export class FakeAuthClient implements AuthClient {
     error: null,
   })) as unknown as AuthClient["signInWithOAuth"];
 
+  /** Single sign-on (ADR 0036): answers the identity provider's address, as `POST /sso` does for a registered domain. */
+  signInWithSSO = vi.fn(async () => ({
+    data: { url: "https://idp.example/sso?SAMLRequest=request" },
+    error: null,
+  })) as unknown as AuthClient["signInWithSSO"];
+
   /** Wallet sign-in (ADR 0035): refused as a wallet no member connected, unless a test says otherwise. */
   signInWithWeb3 = vi.fn(async () => ({
     data: { user: null, session: null },

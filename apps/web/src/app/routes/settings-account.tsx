@@ -7,7 +7,7 @@ import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
 import { ImportArchive } from "@/features/account/components/import-archive";
-import { useBrowserWallets, useSignInProviders } from "@/features/auth/api/providers";
+import { useBrowserWallets, useSignInProviders, useSingleSignOn } from "@/features/auth/api/providers";
 import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
 import { ConnectedAccounts } from "@/features/auth/components/connected-accounts";
@@ -32,11 +32,15 @@ function Section({ title, description, children }: { title: string; description:
   );
 }
 
-/** Only on an instance with sign-in providers (ADR 0034), or that takes the browser's wallet (ADR 0035). */
+/**
+ * Only on an instance with sign-in providers (ADR 0034), that takes the browser's wallet (ADR 0035),
+ * or with single sign-on (ADR 0036).
+ */
 function ConnectedAccountsSection() {
   const providers = useSignInProviders();
   const { ethereum, solana } = useBrowserWallets();
-  if (providers.length === 0 && !ethereum && !solana) return null;
+  const singleSignOn = useSingleSignOn();
+  if (providers.length === 0 && !ethereum && !solana && !singleSignOn) return null;
   return (
     <Section title="Connected accounts" description="Other accounts you sign in with, such as Google.">
       <ConnectedAccounts />

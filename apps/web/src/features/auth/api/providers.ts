@@ -20,9 +20,11 @@ interface SignInWays {
   /** Ethereum and Solana wallets (`AUTH_WEB3_ETHEREUM_ENABLED`, `AUTH_WEB3_SOLANA_ENABLED`, ADR 0035). */
   ethereum: boolean;
   solana: boolean;
+  /** SAML single sign-on (`AUTH_SAML_ENABLED`, ADR 0036). */
+  singleSignOn: boolean;
 }
 
-const none: SignInWays = { providers: [], ethereum: false, solana: false };
+const none: SignInWays = { providers: [], ethereum: false, solana: false, singleSignOn: false };
 let providersRequest: Promise<SignInWays> | undefined;
 
 /**
@@ -37,11 +39,13 @@ function loadProviders(): Promise<SignInWays> {
       const settings = (await response.json()) as {
         external_providers?: SignInProvider[];
         external?: Record<string, unknown>;
+        saml_enabled?: unknown;
       };
       return {
         providers: Array.isArray(settings.external_providers) ? settings.external_providers : [],
         ethereum: settings.external?.web3_ethereum === true,
         solana: settings.external?.web3_solana === true,
+        singleSignOn: settings.saml_enabled === true,
       };
     })
     // None when the answer cannot be had: the page then simply shows no provider buttons.
@@ -70,6 +74,11 @@ export function useBrowserWallets(): BrowserWallets {
   return browserWallets(useSignInWays());
 }
 
+/** Whether the server signs members in with their household's identity provider (ADR 0036). */
+export function useSingleSignOn(): boolean {
+  return useSignInWays().singleSignOn;
+}
+
 function useSignInWays(): SignInWays {
   const [ways, setWays] = useState<SignInWays>(none);
   useEffect(() => {
@@ -90,6 +99,20 @@ export async function continueWith(provider: SignInProvider) {
   return getAuthClient().signInWithOAuth({
     provider: provider.id as "keycloak",
     options: { redirectTo: `${window.location.origin}/auth?signed_in_with=${encodeURIComponent(provider.name)}` },
+  });
+}
+
+/** How the sign-in page names single sign-on when a sign-in with it comes back refused. */
+const singleSignOnName = "single sign-on";
+
+/**
+ * Sends the browser to the identity provider registered for the address's domain (ADR 0036); it
+ * comes back to `/auth?signed_in_with=…` as from a provider.
+ */
+export async function continueWithSingleSignOn(email: string) {
+  return getAuthClient().signInWithSSO({
+    domain: email.slice(email.lastIndexOf("@") + 1),
+    options: { redirectTo: `${window.location.origin}/auth?signed_in_with=${encodeURIComponent(singleSignOnName)}` },
   });
 }
 

@@ -5,6 +5,7 @@ import {
   useIdentities,
   useLinkIdentity,
   useSignInProviders,
+  useSingleSignOn,
   useUnlinkIdentity,
 } from "@/features/auth/api/providers";
 import type { Wallet } from "@/features/auth/api/wallet";
@@ -19,6 +20,7 @@ import { notify } from "@/lib/notify";
 export function ConnectedAccounts() {
   const providers = useSignInProviders();
   const { ethereum, solana } = useBrowserWallets();
+  const singleSignOn = useSingleSignOn();
   const wallets: [string, Wallet][] = [];
   if (ethereum) wallets.push(["an Ethereum", { chain: "ethereum", wallet: ethereum }]);
   if (solana) wallets.push(["a Solana", { chain: "solana", wallet: solana }]);
@@ -26,9 +28,14 @@ export function ConnectedAccounts() {
   const link = useLinkIdentity();
   const connectWallet = useConnectWallet();
   const unlink = useUnlinkIdentity();
-  if (providers.length === 0 && wallets.length === 0) return null;
   const linked = (identities.data ?? []).filter((identity) => identity.provider !== "email");
-  const nameOf = (id: string) => (id === "web3" ? "Wallet" : (providers.find((provider) => provider.id === id)?.name ?? id));
+  // A single sign-on identity (ADR 0036) is listed and can be disconnected; it is not connected from here.
+  if (providers.length === 0 && wallets.length === 0 && !singleSignOn && linked.length === 0) return null;
+  const nameOf = (id: string) => {
+    if (id === "web3") return "Wallet";
+    if (id.startsWith("sso:")) return "Single sign-on";
+    return providers.find((provider) => provider.id === id)?.name ?? id;
+  };
 
   return (
     <div className="flex flex-col gap-3">

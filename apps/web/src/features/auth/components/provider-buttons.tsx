@@ -1,7 +1,14 @@
 import { LogInIcon, WalletIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
-import { continueWith, type SignInProvider, useBrowserWallets, useSignInProviders } from "@/features/auth/api/providers";
+import {
+  continueWith,
+  continueWithSingleSignOn,
+  type SignInProvider,
+  useBrowserWallets,
+  useSignInProviders,
+  useSingleSignOn,
+} from "@/features/auth/api/providers";
 import type { Wallet } from "@/features/auth/api/wallet";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
@@ -23,10 +30,30 @@ async function goWithWallet(wallet: Wallet): Promise<void> {
   }
 }
 
+async function goWithSingleSignOn(email: string): Promise<void> {
+  const { error } = await continueWithSingleSignOn(email);
+  if (error?.code === "sso_provider_not_found")
+    notify.error("No single sign-on for this address", `${email.split("@")[1]} has no single sign-on here. Sign in another way.`);
+  else if (error) notify.error("Authentication Error", error.message);
+}
+
+/**
+ * The address typed in the sign-in form the buttons sit in: single sign-on finds the household's
+ * provider by it. Without one, the field gets the focus.
+ */
+function typedEmail(button: HTMLButtonElement): string | undefined {
+  const field = button.form?.querySelector<HTMLInputElement>('input[type="email"]');
+  const value = field?.value.trim() ?? "";
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return value;
+  field?.focus();
+  return undefined;
+}
+
 /**
  * "Continue with {name}" for each provider the operator configured (ADR 0034), and "Continue with
  * Ethereum wallet" / "Solana wallet" for each chain the server takes and the browser has a wallet
- * of (ADR 0035); nothing when there is none.
+ * of (ADR 0035), and "Continue with single sign-on" for the address typed above when the server
+ * has SAML on (ADR 0036); nothing when there is none.
  */
 export function ProviderButtons() {
   const providers = useSignInProviders();
@@ -36,7 +63,9 @@ export function ProviderButtons() {
   if (solana) wallets.push(["Solana", { chain: "solana", wallet: solana }]);
   const { isPending, run } = useAuthAction(go);
   const walletAction = useAuthAction(goWithWallet);
-  if (providers.length === 0 && wallets.length === 0) return null;
+  const singleSignOn = useSingleSignOn();
+  const singleSignOnAction = useAuthAction(goWithSingleSignOn);
+  if (providers.length === 0 && wallets.length === 0 && !singleSignOn) return null;
   return (
     <div className="flex flex-col gap-2">
       {providers.map((provider) => (
@@ -65,6 +94,22 @@ export function ProviderButtons() {
           Continue with {name} wallet
         </Button>
       ))}
+      {singleSignOn && (
+        <Button
+          type="button"
+          variant="outline"
+          className="w-full"
+          disabled={singleSignOnAction.isPending}
+          onClick={(event) => {
+            const email = typedEmail(event.currentTarget);
+            if (email) singleSignOnAction.run(email);
+            else notify.error("Enter your email first", "Single sign-on finds your sign-in service by your email address.");
+          }}
+        >
+          <LogInIcon aria-hidden="true" />
+          Continue with single sign-on
+        </Button>
+      )}
     </div>
   );
 }
