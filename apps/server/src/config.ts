@@ -110,6 +110,8 @@ export interface AuthRateLimits {
   /** Every `POST /token` grant but `web3`, which has its own count, as in Supabase Auth. */
   token: number;
   web3: number;
+  /** Single sign-on starts and answers (`POST /sso`, the assertion consumer), each counted apart. */
+  sso: number;
   verify: number;
   email: number;
   inviteCheck: number;
@@ -316,6 +318,7 @@ const environmentSchema = z
     AUTH_RATE_LIMITS: flag(true),
     AUTH_RATE_LIMIT_TOKEN: count(150),
     AUTH_RATE_LIMIT_WEB3: count(30),
+    AUTH_RATE_LIMIT_SSO: count(30),
     AUTH_RATE_LIMIT_VERIFY: count(30),
     AUTH_RATE_LIMIT_EMAIL: count(30),
     AUTH_RATE_LIMIT_INVITE_CHECK: count(30),
@@ -462,6 +465,7 @@ export function loadConfig(
         ? {
             token: vars.AUTH_RATE_LIMIT_TOKEN,
             web3: vars.AUTH_RATE_LIMIT_WEB3,
+            sso: vars.AUTH_RATE_LIMIT_SSO,
             verify: vars.AUTH_RATE_LIMIT_VERIFY,
             email: vars.AUTH_RATE_LIMIT_EMAIL,
             inviteCheck: vars.AUTH_RATE_LIMIT_INVITE_CHECK,

@@ -27,7 +27,8 @@ export const ssoRoutes: FastifyPluginAsyncZod<SsoRoutesOptions> = async (app, { 
     { parseAs: "string", bodyLimit: maxFormBytes },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-  const limit = rateLimits ? { config: { rateLimit: { max: rateLimits.token, timeWindow: fiveMinutes } } } : {};
+  // Supabase Auth's RATE_LIMIT_SSO and SAML_RATE_LIMIT_ASSERTION: each route counts for itself.
+  const limit = rateLimits ? { config: { rateLimit: { max: rateLimits.sso, timeWindow: fiveMinutes } } } : {};
 
   app.post("/sso", { ...limit, schema: { body: schemas.SsoBody } }, async (request, reply) => {
     const { body } = request;

@@ -519,3 +519,38 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
     });
   });
 });
+
+describe("SAML single sign-on's rate limits", () => {
+  let server: AuthTestServer;
+  beforeAll(async () => {
+    server = await startAuthServer("sqlite", {
+      env: { AUTH_SAML_ENABLED: "true", AUTH_RATE_LIMITS: "true", AUTH_RATE_LIMIT_SSO: "3" },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("counts starts and answers per address apart, each up to AUTH_RATE_LIMIT_SSO in five minutes", async () => {
+    const start = () =>
+      fetch(`${server.authUrl}/sso`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ domain: "nobody.example" }),
+      });
+    const answer = () =>
+      fetch(`${server.authUrl}/sso/saml/acs`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ SAMLResponse: "x", RelayState: "unknown" }),
+        redirect: "manual",
+      });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await start()).status).toBe(404);
+    const refused = await start();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error_code: "over_request_rate_limit" });
+    // The answers have their own count: the starts did not use it up.
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await answer()).status).toBe(302);
+    expect((await answer()).status).toBe(429);
+  });
+});
