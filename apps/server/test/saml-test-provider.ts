@@ -19,7 +19,8 @@ export interface AssertionOptions {
   audience: string;
   /** The assertion consumer URL (Destination and Recipient). */
   recipient: string;
-  nameId: string;
+  /** null: the Subject carries no NameID. */
+  nameId: string | null;
   nameIdFormat?: string;
   attributes?: Record<string, string>;
   /** Seconds from now; negative for the past. Defaults: -60 and +300. */
@@ -100,7 +101,10 @@ function respond(entityId: string, keys: TestSamlKeys, options: AssertionOptions
   const assertion =
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${assertionId}" Version="2.0" IssueInstant="${at(0)}">` +
     `<saml:Issuer>${escape(issuer)}</saml:Issuer>` +
-    `<saml:Subject><saml:NameID Format="${options.nameIdFormat ?? "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"}">${escape(options.nameId)}</saml:NameID>` +
+    `<saml:Subject>` +
+    (options.nameId === null
+      ? ""
+      : `<saml:NameID Format="${options.nameIdFormat ?? "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"}">${escape(options.nameId)}</saml:NameID>`) +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
     `<saml:SubjectConfirmationData InResponseTo="${options.inResponseTo}" NotOnOrAfter="${at(options.notOnOrAfter ?? 300)}" Recipient="${options.recipient}"/>` +
     `</saml:SubjectConfirmation></saml:Subject>` +

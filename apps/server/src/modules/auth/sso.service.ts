@@ -282,7 +282,7 @@ export class SsoService {
     }
     if (!profile) throw new AppError("validation_failed", { message: "SAML Assertion is not valid: no assertion" });
     // node-saml checks the issuer of logout messages only; the signed assertion's must be this provider.
-    if (profile.issuer !== provider.entity_id)
+    if (assertionElement(profile, "Issuer") !== provider.entity_id)
       throw new AppError("validation_failed", { message: "SAML Assertion is not valid: issued by another identity provider" });
     return profile;
   }
@@ -386,12 +386,14 @@ export class SsoService {
  * provider registered for one family's domain cannot sign in anyone else's address.
  */
 function claimsOf(profile: Profile, provider: SsoProviderRecord) {
-  const subject = profile.nameID?.trim();
+  const subject = assertionElement(profile, "NameID")?.trim();
   if (!subject) throw new AppError("saml_assertion_no_user_id");
   const mapping = parseMapping(provider.attribute_mapping);
+  const attributes =
+    profile.attributes && typeof profile.attributes === "object" ? (profile.attributes as Record<string, unknown>) : {};
   const attribute = (names: string[]) => {
     for (const name of names) {
-      const value = profile[name];
+      const value = Object.hasOwn(attributes, name) ? attributes[name] : undefined;
       const first: unknown = Array.isArray(value) ? (value as unknown[])[0] : value;
       if (typeof first === "string" && first.trim()) return first.trim();
     }
@@ -414,6 +416,20 @@ function claimsOf(profile: Profile, provider: SsoProviderRecord) {
     throw new AppError("saml_email_domain_not_allowed");
   const name = mapped("name") ?? attribute(nameAttributes);
   return { sub: subject, iss: provider.entity_id, email, email_verified: true, ...(name ? { name } : {}) };
+}
+
+/**
+ * The assertion's own Issuer or Subject NameID, read from the signed assertion rather than from
+ * node-saml's profile: where the assertion lacks one, the profile takes an attribute of that name
+ * instead, and an attribute is whatever the identity provider's account holder may have typed.
+ */
+function assertionElement(profile: Profile, element: "Issuer" | "NameID"): string | undefined {
+  type Node = string | { _?: unknown };
+  const assertion = (profile.getAssertion?.() as { Assertion?: { Issuer?: Node[]; Subject?: { NameID?: Node[] }[] } } | undefined)
+    ?.Assertion;
+  const node = element === "Issuer" ? assertion?.Issuer?.[0] : assertion?.Subject?.[0]?.NameID?.[0];
+  const text = typeof node === "string" ? node : node?._;
+  return typeof text === "string" ? text : undefined;
 }
 
 /** The request store node-saml checks InResponseTo against: the one request this answer may be to. */

@@ -376,6 +376,37 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       expect(huge.status).toBe(413);
     });
 
+    it("an attribute named like the subject or the issuer: it never chooses the member", async () => {
+      const victim = addressAt("victim");
+      await server.invite(victim);
+      const first = await startSignIn();
+      await post({ SAMLResponse: idp.respond(answer(first.request.id, victim)), RelayState: first.request.relayState });
+      const [victimIdentity] = (await ssoIdentities()).filter((identity) => identity.provider_id === `subject-${victim}`);
+      expect(victimIdentity).toBeDefined();
+
+      // No NameID, and an attribute that says the victim's subject (what an account holder might type).
+      const email = addressAt("typed-subject");
+      await server.invite(email);
+      await expectRefused(
+        email,
+        (request) => ({
+          SAMLResponse: idp.respond(
+            answer(request.id, email, { nameId: null, attributes: { email, nameID: `subject-${victim}`, issuer: idp.entityId } }),
+          ),
+          RelayState: request.relayState,
+        }),
+        { code: "saml_assertion_no_user_id" },
+      );
+      // With its own NameID, the attribute is ignored: the sign-in is the attacker's own.
+      const { request } = await startSignIn();
+      await post({
+        SAMLResponse: idp.respond(answer(request.id, email, { attributes: { email, nameID: `subject-${victim}` } })),
+        RelayState: request.relayState,
+      });
+      const [account] = await accountsFor(email);
+      expect(account?.id).not.toBe(victimIdentity!.user_id);
+    });
+
     it("an answer with neither subject nor address", async () => {
       const email = addressAt("anonymous");
       await server.invite(email);
