@@ -53,6 +53,9 @@ const emailAttributes = [
   "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
   "http://schemas.xmlsoap.org/claims/EmailAddress",
 ];
+const transientNameId = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
+/** SAML's standard stable identifiers of a person (SAML V2.0 Subject Identifier Attributes Profile). */
+const subjectIdAttributes = ["urn:oasis:names:tc:SAML:attribute:subject-id", "urn:oasis:names:tc:SAML:attribute:pairwise-id"];
 const nameAttributes = [
   "name",
   "displayName",
@@ -386,8 +389,6 @@ export class SsoService {
  * provider registered for one family's domain cannot sign in anyone else's address.
  */
 function claimsOf(profile: Profile, provider: SsoProviderRecord) {
-  const subject = assertionElement(profile, "NameID")?.trim();
-  if (!subject) throw new AppError("saml_assertion_no_user_id");
   const mapping = parseMapping(provider.attribute_mapping);
   const attributes =
     profile.attributes && typeof profile.attributes === "object" ? (profile.attributes as Record<string, unknown>) : {};
@@ -399,6 +400,10 @@ function claimsOf(profile: Profile, provider: SsoProviderRecord) {
     }
     return undefined;
   };
+  // A transient NameID is new at every sign-in: the person is then the provider's stable subject ID.
+  const nameId = assertionElement(profile, "NameID")?.trim();
+  const subject = profile.nameIDFormat === transientNameId ? attribute(subjectIdAttributes) : nameId;
+  if (!subject) throw new AppError("saml_assertion_no_user_id");
   const mapped = (key: string) => {
     const entry = mapping.keys?.[key];
     if (!entry) return undefined;

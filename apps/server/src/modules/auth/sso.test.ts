@@ -407,6 +407,36 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       expect(account?.id).not.toBe(victimIdentity!.user_id);
     });
 
+    it("a transient NameID without a stable subject ID (each sign-in would be somebody new)", async () => {
+      const email = addressAt("transient");
+      await server.invite(email);
+      const transient = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
+      await expectRefused(
+        email,
+        (request) => ({
+          SAMLResponse: idp.respond(answer(request.id, email, { nameId: `_${randomUUID()}`, nameIdFormat: transient })),
+          RelayState: request.relayState,
+        }),
+        { code: "saml_assertion_no_user_id" },
+      );
+      // With the provider's subject-id attribute, two sign-ins are one identity.
+      for (let time = 0; time < 2; time += 1) {
+        const { request } = await startSignIn();
+        const landed = await post({
+          SAMLResponse: idp.respond(
+            answer(request.id, email, {
+              nameId: `_${randomUUID()}`,
+              nameIdFormat: transient,
+              attributes: { email, "urn:oasis:names:tc:SAML:attribute:subject-id": `stable-${email}` },
+            }),
+          ),
+          RelayState: request.relayState,
+        });
+        expect(landed.hash).toContain("access_token=");
+      }
+      expect((await ssoIdentities()).filter((identity) => identity.provider_id === `stable-${email}`)).toHaveLength(1);
+    });
+
     it("an answer with neither subject nor address", async () => {
       const email = addressAt("anonymous");
       await server.invite(email);
