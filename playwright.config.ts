@@ -1,7 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
 // Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
-// product and chooses free ports (the server's, the OpenID Connect provider's) and a throw-away
+// product and chooses free ports (the server's, the OpenID Connect and SAML providers') and a throw-away
 // DATA_DIR. Never a downloaded browser.
 const port = Number(process.env.E2E_PORT ?? 18080);
 // localhost, not 127.0.0.1: a browser refuses passkeys on a bare IP address (ADR 0025).
@@ -17,6 +17,9 @@ const oidcProvider = {
   client_secret: "memory-box-e2e-client-secret",
   scopes: ["openid", "email", "profile"],
 };
+// The SAML identity provider of e2e/saml.spec.ts (e2e/saml-identity-provider.mjs); the journey
+// registers it through the admin API, as an operator would.
+const samlPort = Number(process.env.E2E_SAML_PORT ?? 18082);
 
 export default defineConfig({
   testDir: "e2e",
@@ -60,6 +63,13 @@ export default defineConfig({
       },
     },
     {
+      command: "node e2e/saml-identity-provider.mjs",
+      url: `http://127.0.0.1:${samlPort}/metadata`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { SAML_PORT: String(samlPort), SAML_SP_URL: `${baseURL}/auth/v1` },
+    },
+    {
       command: "node apps/server/dist/main.js",
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
@@ -79,6 +89,9 @@ export default defineConfig({
         AUTH_OIDC_PROVIDERS: JSON.stringify([oidcProvider]),
         // Solana wallets for e2e/wallet.spec.ts, which gives its page one; no other page has a wallet.
         AUTH_WEB3_SOLANA_ENABLED: "true",
+        // SAML single sign-on for e2e/saml.spec.ts, which registers its identity provider; /auth of
+        // every journey shows "Continue with single sign-on".
+        AUTH_SAML_ENABLED: "true",
       },
     },
   ],

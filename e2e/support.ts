@@ -14,8 +14,8 @@ const outbox = path.join(dataDir, "outbox");
 export const password = "correct horse battery staple";
 
 /** A fresh address per run, so reruns against a kept data folder never collide. */
-export function freshEmail(name: string): string {
-  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+export function freshEmail(name: string, domain = "example.com"): string {
+  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
 }
 
 /** Puts `email` on the invitation list the way an operator does, with the server's CLI; `owner` names an owner. */
@@ -24,6 +24,15 @@ export function invite(email: string, { owner = false }: { owner?: boolean } = {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
     stdio: "pipe",
   });
+}
+
+/** A service-role token for the admin API, printed by the server's CLI as an operator gets one. */
+export function serviceToken(): string {
+  return execFileSync("node", ["apps/server/dist/cli.js", "service-token", "--days", "1"], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 }
 
 /** Soft line breaks ("=\r\n") removed, then "=XX" bytes decoded as UTF-8. */

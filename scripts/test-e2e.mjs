@@ -32,9 +32,12 @@ if (!chromium) {
 
 run("node", ["scripts/build-if-needed.mjs"]);
 const port = await freePort();
-// The journeys' OpenID Connect provider (e2e/oidc-provider.mjs) listens on a port of its own.
+// The journeys' OpenID Connect provider (e2e/oidc-provider.mjs) and SAML identity provider
+// (e2e/saml-identity-provider.mjs) listen on ports of their own.
 let oidcPort = await freePort();
 while (oidcPort === port) oidcPort = await freePort();
+let samlPort = await freePort();
+while (samlPort === port || samlPort === oidcPort) samlPort = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-e2e-"));
 try {
   const result = run(
@@ -43,6 +46,7 @@ try {
     {
       E2E_PORT: String(port),
       E2E_OIDC_PORT: String(oidcPort),
+      E2E_SAML_PORT: String(samlPort),
       E2E_DATA_DIR: dataDir,
       CHROMIUM_PATH: chromium,
     },
