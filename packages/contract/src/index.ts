@@ -7,3 +7,4 @@ export * from "./events";
 export * from "./health";
 export * from "./members";
 export * from "./memories";
+export * from "./single-sign-on";
