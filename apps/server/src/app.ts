@@ -11,7 +11,7 @@ import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes, devicesRoutes, ssoRoutes } from "./modules/auth";
+import { adminRoutes, createAuthModule, authRoutes, devicesRoutes, singleSignOnRoutes, ssoRoutes } from "./modules/auth";
 import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
@@ -251,6 +251,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
   });
   await app.register(membersRoutes, { service: members, authenticate: authenticateMember });
+  await app.register(singleSignOnRoutes, {
+    sso: auth.sso,
+    authenticate: authenticateMember,
+    requireOwner: (member) => members.requireOwner(member),
+  });
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
   const comments = new CommentsService({
     comments: new CommentsRepository(database.db),

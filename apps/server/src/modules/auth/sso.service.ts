@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { SingleSignOnOverview, SingleSignOnProvider, SingleSignOnProviderInput } from "@memory-box/contract";
 import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
 import type { SsoProviderRow } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -131,6 +132,28 @@ export class SsoService {
   }
 
   async create(input: SsoProviderInput, context: AdminContext): Promise<Record<string, unknown>> {
+    return present(await this.register(input, context));
+  }
+
+  /** Owners' Settings → Single sign-on: what to give the identity provider, and the providers. */
+  async overview(): Promise<SingleSignOnOverview> {
+    this.assertEnabled();
+    return {
+      service_provider: {
+        entity_id: this.entityId,
+        assertion_consumer_url: this.assertionConsumerUrl,
+        metadata_url: this.entityId,
+      },
+      providers: (await this.deps.providers.list()).map(summarize),
+    };
+  }
+
+  /** An owner registering the household's identity provider (Settings → Single sign-on). */
+  async registerForOwner(input: SingleSignOnProviderInput, context: AdminContext): Promise<SingleSignOnProvider> {
+    return summarize(await this.register({ type: "saml", ...input }, context));
+  }
+
+  private async register(input: SsoProviderInput, context: AdminContext): Promise<SsoProviderRecord> {
     this.assertEnabled();
     if (input.type !== "saml")
       throw new AppError("validation_failed", { message: "Only 'saml' supported for SSO provider type" });
@@ -157,7 +180,7 @@ export class SsoService {
       await this.deps.providers.insert(row, domains, trx);
     });
     await this.record("admin.sso_provider_created", row, context, { domains });
-    return present(await this.find(row.id));
+    return this.find(row.id);
   }
 
   /** Changes what the body names; `domains` replaces the list when given (`[]` empties it). */
@@ -448,6 +471,16 @@ function oneRequest(requestId: string): CacheProvider {
       pending = null;
       return key;
     },
+  };
+}
+
+function summarize(provider: SsoProviderRecord): SingleSignOnProvider {
+  return {
+    id: provider.id,
+    entity_id: provider.entity_id,
+    domains: provider.domains.map((entry) => entry.domain),
+    metadata_url: provider.metadata_url,
+    created_at: provider.created_at,
   };
 }
 
