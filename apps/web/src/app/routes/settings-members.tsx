@@ -3,6 +3,7 @@ import { LoadingState } from "@/components/loading-state";
 import { useMembers } from "@/features/members/api/members";
 import { InviteForm } from "@/features/members/components/invite-form";
 import { MemberDirectoryView } from "@/features/members/components/member-directory";
+import { useSingleSignOn } from "@/features/auth/api/providers";
 import { isSingleSignOnUnavailable, useSingleSignOnOverview } from "@/features/single-sign-on/api/single-sign-on";
 import { SingleSignOnSettings } from "@/features/single-sign-on/components/single-sign-on-settings";
 import { useAuth } from "@/lib/auth-context";
@@ -15,7 +16,9 @@ export function MembersRoute() {
   const { user } = useAuth();
   const members = useMembers();
   const owner = members.data?.your_role === "owner";
-  const singleSignOn = useSingleSignOnOverview({ enabled: owner });
+  // Known from the auth settings every page reads, so a server with SAML off (most) never shows the card at all.
+  const samlOn = useSingleSignOn();
+  const singleSignOn = useSingleSignOnOverview({ enabled: owner && samlOn });
 
   return (
     <>
@@ -40,7 +43,7 @@ export function MembersRoute() {
         </CardContent>
       </Card>
       {/* Not an owner, or SAML off on this server: nothing to show, not an error. */}
-      {owner && !isSingleSignOnUnavailable(singleSignOn.error) && (
+      {owner && samlOn && !isSingleSignOnUnavailable(singleSignOn.error) && (
         <Card>
           <CardHeader>
             <CardTitle>

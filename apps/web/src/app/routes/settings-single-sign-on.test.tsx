@@ -1,7 +1,8 @@
 import type { MemberDirectory, SingleSignOnOverview, SingleSignOnProvider } from "@memory-box/contract";
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
+import { forgetSignInProviders } from "@/features/auth/api/providers";
 import { FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
 import { renderApp } from "@/testing/render-app";
 import { apiError, stubMemoryApi, type ApiHandler } from "@/testing/stub-memory-api";
@@ -31,8 +32,13 @@ const familyIdp: SingleSignOnProvider = {
 };
 
 /** A signed-in member of `role`, with the server's single sign-on answering `overview` (or its refusal). */
-function membersPage(role: "owner" | "member", routes: Record<string, ApiHandler>) {
-  const api = stubMemoryApi({ "GET /api/v1/members": () => directory(role), ...routes });
+function membersPage(role: "owner" | "member", routes: Record<string, ApiHandler>, { samlOn = true } = {}) {
+  const api = stubMemoryApi({
+    "GET /api/v1/members": () => directory(role),
+    // The auth service's settings, which every page reads: whether the server has SAML on.
+    "GET /auth/v1/settings": () => ({ external: { email: true }, external_providers: [], saml_enabled: samlOn }),
+    ...routes,
+  });
   const view = renderApp("/settings/members", { client: new FakeAuthClient({ session: fakeSession(you) }) });
   return { ...view, ...api };
 }
@@ -67,6 +73,10 @@ function added(body: unknown): SingleSignOnProvider {
 async function singleSignOnSection() {
   return (await screen.findByRole("heading", { name: "Single sign-on" })).closest<HTMLElement>("[data-slot=card]")!;
 }
+
+afterEach(() => {
+  forgetSignInProviders();
+});
 
 describe("settings: single sign-on for owners", () => {
   it("shows an owner what to give the identity provider, and the providers registered", async () => {
@@ -207,6 +217,18 @@ describe("settings: single sign-on for owners", () => {
 });
 
 describe("settings: no single sign-on section", () => {
+  it("on a server with SAML off, whose owners are not even asked about it", async () => {
+    const { calls } = membersPage(
+      "owner",
+      { "GET /api/v1/single-sign-on": () => apiError(422, "sso_provider_disabled", "SAML 2.0 is disabled") },
+      { samlOn: false },
+    );
+    expect(await screen.findByRole("heading", { name: "Members" })).toBeInTheDocument();
+    await waitFor(() => expect(calls("GET /auth/v1/settings")).toHaveLength(1));
+    expect(screen.queryByRole("heading", { name: "Single sign-on" })).not.toBeInTheDocument();
+    expect(calls("GET /api/v1/single-sign-on")).toHaveLength(0);
+  });
+
   it("for a member who is not an owner, who is not even asked about it", async () => {
     const { calls } = membersPage("member", {
       "GET /api/v1/single-sign-on": () => apiError(403, "owner_only", "Only an owner of this Memory Box can do this."),
