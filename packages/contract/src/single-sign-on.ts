@@ -26,7 +26,10 @@ export const SingleSignOnProviderInput = z
   .object({
     metadata_url: z.string().max(2048).optional(),
     /** A metadata document is a few kilobytes. */
-    metadata_xml: z.string().max(512 * 1024).optional(),
+    metadata_xml: z
+      .string()
+      .max(512 * 1024)
+      .optional(),
     domains: z.array(z.string().max(253)).min(1, { message: "name at least one e-mail domain" }).max(20),
   })
   .strict();
