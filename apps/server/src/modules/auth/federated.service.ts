@@ -14,6 +14,7 @@ import { assertNotLinked, insertLink } from "./identity-links";
 import type { OidcProviders, ProviderClaims } from "./oidc-providers";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { randomToken, sha256 } from "./secrets";
+import { ssoProviderIdOf } from "./sso-providers.repository";
 import { type Caller, notInvited, type RequestContext, type SessionService } from "./session.service";
 import type { UsersRepository } from "./users.repository";
 import { walletOfIdentity } from "./web3.service";
@@ -258,17 +259,7 @@ export class FederatedService {
     const existing = await this.deps.users.findByEmail(email);
     if (existing) this.deps.sessions.assertNotBanned(existing, 400);
     else if (this.deps.config.signupDisabled) throw new AppError("signup_disabled");
-    const fields = identityFields(claims);
-    const identity: IdentityRow = {
-      id: randomUUID(),
-      user_id: existing?.id ?? "",
-      provider: provider.id,
-      provider_id: claims.sub,
-      ...fields,
-      last_sign_in_at: now,
-      created_at: now,
-      updated_at: now,
-    };
+    const identity = newIdentity(existing?.id ?? "", provider, claims, now);
     let userId: string;
     // The member an existing account's new identity was linked to, to be told once it is committed.
     let linkedTo: string | undefined;
@@ -293,7 +284,7 @@ export class FederatedService {
           linkedTo = existing.id;
           return existing.id;
         }
-        const metadata = JSON.parse(fields.identity_data) as Record<string, unknown>;
+        const metadata = JSON.parse(identity.identity_data) as Record<string, unknown>;
         const created: UserRow = {
           ...newUser(email, null, metadata, now),
           email_confirmed_at: now,
@@ -318,7 +309,7 @@ export class FederatedService {
     }
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError("user_not_found");
-    if (linkedTo === user.id) this.announce(user, "identity_linked", provider.name, fields.email);
+    if (linkedTo === user.id) this.announce(user, "identity_linked", provider.name, identity.email);
     await this.signedIn(user, provider, context);
     return user;
   }
@@ -331,26 +322,9 @@ export class FederatedService {
     context: RequestContext,
   ): Promise<UserRow> {
     await assertNotLinked(this.deps.identities, provider.id, claims.sub, target);
-    const now = this.now().toISOString();
-    const identityId = randomUUID();
-    const fields = identityFields(claims);
-    await insertLink(
-      this.deps,
-      target,
-      {
-        id: identityId,
-        user_id: target.id,
-        provider: provider.id,
-        provider_id: claims.sub,
-        ...fields,
-        last_sign_in_at: now,
-        created_at: now,
-        updated_at: now,
-      },
-      context,
-      { provider: provider.id, identity_id: identityId },
-    );
-    this.announce(target, "identity_linked", provider.name, fields.email);
+    const identity = newIdentity(target.id, provider, claims, this.now().toISOString());
+    await insertLink(this.deps, target, identity, context, { provider: provider.id, identity_id: identity.id });
+    this.announce(target, "identity_linked", provider.name, identity.email);
     return (await this.deps.users.findById(target.id)) ?? target;
   }
 
@@ -374,7 +348,7 @@ export class FederatedService {
 
   /** A linked identity's provider as members read it; SAML identities are `sso:<provider id>`. */
   private nameOf(providerId: string): string {
-    return providerId.startsWith("sso:") ? singleSignOnName : this.deps.providers.nameOf(providerId);
+    return ssoProviderIdOf(providerId) ? singleSignOnName : this.deps.providers.nameOf(providerId);
   }
 
   private async claimUnconfirmed(user: UserRow, now: string, trx: Transaction<Database>): Promise<void> {
@@ -400,6 +374,20 @@ export class FederatedService {
 }
 
 class SignedInMeanwhile extends Error {}
+
+/** A new identity of `userId` at the provider, as its claims describe the person now. */
+function newIdentity(userId: string, provider: FederatedProvider, claims: ProviderClaims, now: string): IdentityRow {
+  return {
+    id: randomUUID(),
+    user_id: userId,
+    provider: provider.id,
+    provider_id: claims.sub,
+    ...identityFields(claims),
+    last_sign_in_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 /** Providers send `true`; a few send the string. */
 function isVerified(value: unknown): boolean {

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceTokenCommand } from "../../cli/service-token.command";
 import { type AuthTestServer, startAuthServer } from "../../../test/auth-fixtures";
 import {
   createSamlifyIdentityProvider,
   type SamlifyIdentityProvider,
   type SamlifyServiceProvider,
 } from "../../../test/samlify-identity-provider.mjs";
+import { operatorToken, postAssertion } from "../../../test/sso-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // SAML 2.0 single sign-on (ADR 0036) against an identity provider this project did not write:
@@ -27,11 +27,9 @@ describe.each(testEngines)("SAML single sign-on with samlify as the identity pro
     server = await startAuthServer(engine, {
       env: { AUTH_SAML_ENABLED: "true", AUTH_REDIRECT_URLS: "https://app.example.org/**" },
     });
-    const lines: string[] = [];
-    await serviceTokenCommand.run({ args: [], db: server.db, out: (line) => lines.push(line), config: server.testApp.config });
     const created = await fetch(`${server.authUrl}/admin/sso/providers`, {
       method: "POST",
-      headers: { authorization: `Bearer ${lines[0]!}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${await operatorToken(server)}`, "content-type": "application/json" },
       body: JSON.stringify({ type: "saml", metadata_xml: idp.metadataXml, domains: [domain] }),
     });
     expect(created.status).toBe(201);
@@ -61,17 +59,7 @@ describe.each(testEngines)("SAML single sign-on with samlify as the identity pro
     return { client, url: (data as { url: string }).url };
   }
 
-  /** The browser posting the answer to the assertion consumer: where it is sent next. */
-  async function post(form: Record<string, string>): Promise<URL> {
-    const response = await fetch(acsUrl(), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
-      redirect: "manual",
-    });
-    expect(response.status).toBe(302);
-    return new URL(response.headers.get("location")!);
-  }
+  const post = (form: Record<string, string>) => postAssertion(server, form);
 
   /** The session the browser landed with, restored in the client that started the sign-in. */
   async function landedUser(client: Awaited<ReturnType<typeof startSignIn>>["client"], landed: URL) {

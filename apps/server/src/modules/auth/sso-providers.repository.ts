@@ -101,5 +101,12 @@ export class SsoProvidersRepository {
  * `sso:<provider id>`, which no OpenID Connect provider id can be (they have no colon).
  */
 export function ssoStateProvider(providerId: string): string {
-  return `sso:${providerId}`;
+  return `${ssoPrefix}${providerId}`;
 }
+
+/** The SAML provider's id in such a `provider`; undefined for anything else (an OpenID Connect provider, a wallet). */
+export function ssoProviderIdOf(provider: string): string | undefined {
+  return provider.startsWith(ssoPrefix) ? provider.slice(ssoPrefix.length) : undefined;
+}
+
+const ssoPrefix = "sso:";

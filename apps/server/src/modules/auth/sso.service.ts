@@ -12,7 +12,12 @@ import type { IdentitiesRepository } from "./identities.repository";
 import { type IdentityProviderMetadata, parseIdentityProviderMetadata } from "./saml-metadata";
 import { randomToken, sha256 } from "./secrets";
 import type { RequestContext } from "./session.service";
-import { type SsoProviderRecord, type SsoProvidersRepository, ssoStateProvider } from "./sso-providers.repository";
+import {
+  type SsoProviderRecord,
+  type SsoProvidersRepository,
+  ssoProviderIdOf,
+  ssoStateProvider,
+} from "./sso-providers.repository";
 
 /** How long a browser may take at the identity provider between `POST /sso` and the assertion. */
 const relayStateTtlMs = 10 * 60_000;
@@ -278,13 +283,13 @@ export class SsoService {
         }),
       };
     const state = await this.deps.identities.consumeState(sha256(form.RelayState));
-    if (!state || !state.provider.startsWith("sso:"))
-      return { redirectTo: siteUrl, error: new AppError("saml_relay_state_not_found") };
+    const providerId = state && ssoProviderIdOf(state.provider);
+    if (!state || !providerId) return { redirectTo: siteUrl, error: new AppError("saml_relay_state_not_found") };
     if (Date.parse(state.expires_at) < this.now().getTime())
       return { redirectTo: siteUrl, error: new AppError("saml_relay_state_expired") };
     const redirectTo = state.redirect_to;
     try {
-      const provider = await this.deps.providers.findById(state.provider.slice("sso:".length));
+      const provider = await this.deps.providers.findById(providerId);
       if (!provider) throw new AppError("saml_idp_not_found");
       if (!form.SAMLResponse) throw new AppError("validation_failed", { message: "SAMLResponse is missing" });
       const profile = await this.validate(provider, state.nonce, form.SAMLResponse);

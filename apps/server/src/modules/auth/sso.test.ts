@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceTokenCommand } from "../../cli/service-token.command";
 import { type AuthTestServer, confirmedMember, password, signedInClient, startAuthServer } from "../../../test/auth-fixtures";
 import {
   type AssertionOptions,
@@ -10,6 +9,7 @@ import {
   readAuthnRequest,
   type TestSamlProvider,
 } from "../../../test/saml-test-provider";
+import { operatorToken, postAssertion } from "../../../test/sso-fixtures";
 import { testEngines } from "../../../test/test-database";
 
 // SAML 2.0 single sign-on (ADR 0036) through the unmodified auth-js client (`signInWithSSO`),
@@ -39,9 +39,7 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
     server = await startAuthServer(engine, {
       env: { AUTH_SAML_ENABLED: "true", AUTH_REDIRECT_URLS: "https://app.example.org/**" },
     });
-    const lines: string[] = [];
-    await serviceTokenCommand.run({ args: [], db: server.db, out: (line) => lines.push(line), config: server.testApp.config });
-    serviceToken = lines[0]!;
+    serviceToken = await operatorToken(server);
     const created = await admin("POST", "/admin/sso/providers", {
       type: "saml",
       metadata_xml: idp.metadataXml,
@@ -81,17 +79,7 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
     ...overrides,
   });
 
-  /** The browser posting the identity provider's answer: where it is sent next. */
-  async function post(form: Record<string, string>): Promise<URL> {
-    const response = await fetch(acsUrl(), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
-      redirect: "manual",
-    });
-    expect(response.status).toBe(302);
-    return new URL(response.headers.get("location")!);
-  }
+  const post = (form: Record<string, string>) => postAssertion(server, form);
 
   const errorOf = (landed: URL) => ({ error: landed.searchParams.get("error"), code: landed.searchParams.get("error_code") });
   const accountsFor = (email: string) => server.db.selectFrom("users").select("id").where("email", "=", email).execute();

@@ -120,6 +120,18 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
   }
 
   /** A member with an Ethereum wallet connected from the account area. */
+  /** The member disconnects their wallet from the account area (`DELETE /user/identities/{id}`). */
+  async function disconnectWallet(accessToken: string) {
+    const user = (await getUser(server, accessToken)).json<{ identities: { provider: string; identity_id: string }[] }>();
+    const identity = user.identities.find((candidate) => candidate.provider === "web3")!;
+    const unlinked = await server.app.inject({
+      method: "DELETE",
+      url: `/auth/v1/user/identities/${identity.identity_id}`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(unlinked.statusCode, unlinked.body).toBe(200);
+  }
+
   async function memberWithWallet() {
     const member = await confirmedMember(server);
     const wallet = newWallet();
@@ -199,16 +211,7 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
       expect(linked.text).toContain("It can now sign in to this account.");
       expectNoticeOnly(linked, wallet.address);
 
-      const user = (await getUser(server, member.session.access_token)).json<{
-        identities: { provider: string; identity_id: string }[];
-      }>();
-      const identity = user.identities.find((candidate) => candidate.provider === "web3")!;
-      const unlinked = await server.app.inject({
-        method: "DELETE",
-        url: `/auth/v1/user/identities/${identity.identity_id}`,
-        headers: { authorization: `Bearer ${member.session.access_token}` },
-      });
-      expect(unlinked.statusCode, unlinked.body).toBe(200);
+      await disconnectWallet(member.session.access_token);
       const notice = await server.smtp.waitForMail(member.email, { subject: /disconnected/ });
       expect(notice.subject).toBe("An Ethereum wallet was disconnected from your Memory Box account");
       expect(notice.text).toContain(
@@ -311,16 +314,7 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
 
     it("no longer signs in once the member disconnected the wallet", async () => {
       const { member, wallet } = await memberWithWallet();
-      const user = (await getUser(server, member.session.access_token)).json<{
-        identities: { provider: string; identity_id: string }[];
-      }>();
-      const identity = user.identities.find((candidate) => candidate.provider === "web3")!;
-      const unlinked = await server.app.inject({
-        method: "DELETE",
-        url: `/auth/v1/user/identities/${identity.identity_id}`,
-        headers: { authorization: `Bearer ${member.session.access_token}` },
-      });
-      expect(unlinked.statusCode, unlinked.body).toBe(200);
+      await disconnectWallet(member.session.access_token);
       await expectRefused(await token(await ethereumGrant(wallet)), 422, "signup_disabled");
     });
   });
