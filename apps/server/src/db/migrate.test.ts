@@ -1,4 +1,5 @@
-import { Migrator, NO_MIGRATIONS, sql } from "kysely";
+import { sql } from "kysely";
+import { Migrator, NO_MIGRATIONS } from "kysely/migration";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";

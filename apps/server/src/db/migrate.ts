@@ -1,4 +1,5 @@
-import { type Kysely, type MigrationResultSet, Migrator } from "kysely";
+import type { Kysely } from "kysely";
+import { type MigrationResultSet, Migrator } from "kysely/migration";
 import { migrations } from "./migrations";
 
 /** Brings the schema up to date. Safe to call on every start: applied migrations are skipped. */
