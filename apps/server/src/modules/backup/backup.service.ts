@@ -166,7 +166,7 @@ export async function restoreSnapshot(
   const manifest = await readManifest(snapshot);
   if (manifest.engine !== target.database.engine) {
     throw new AppError("validation_failed", {
-      message: `This backup is of a ${manifest.engine} database; the configured one is ${target.database.engine}. To move between engines, export and import (README, "Your data").`,
+      message: `This backup is of a ${manifest.engine} database; the configured one is ${target.database.engine}. To move between engines, export and import (docs/operating.md, "Your data").`,
     });
   }
   for await (const _ of target.blobStore.list("")) {
