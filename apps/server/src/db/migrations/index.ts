@@ -19,6 +19,7 @@ import * as addCommentsAndReactions from "./2026_11_26_120000_add_comments_and_r
 import * as countResponsesApart from "./2026_11_26_130000_count_responses_apart";
 import * as addIdentities from "./2026_11_26_140000_add_identities";
 import * as addSsoProviders from "./2026_11_26_150000_add_sso_providers";
+import * as indexMemoryAuthors from "./2026_11_27_090000_index_memory_authors";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_26_130000_count_responses_apart": countResponsesApart,
   "2026_11_26_140000_add_identities": addIdentities,
   "2026_11_26_150000_add_sso_providers": addSsoProviders,
+  "2026_11_27_090000_index_memory_authors": indexMemoryAuthors,
 };
