@@ -1,6 +1,8 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import bs58 from "bs58";
-import { getAddress, type Hex, recoverMessageAddress } from "viem";
 
 export type Web3Chain = "ethereum" | "solana";
 
@@ -118,7 +120,7 @@ export function parseSignInMessage(chain: Web3Chain, raw: string): SignInMessage
   return {
     raw,
     domain,
-    address: chain === "ethereum" ? getAddress(address) : address,
+    address: chain === "ethereum" ? checksumAddress(address) : address,
     statement,
     uri,
     version,
@@ -134,14 +136,40 @@ export function parseSignInMessage(chain: Web3Chain, raw: string): SignInMessage
 
 /** EIP-191 `personal_sign`: the key that signed the message must be the message's address. */
 export async function verifyEthereumSignature(message: SignInMessage, signature: string): Promise<boolean> {
-  const hex = (signature.startsWith("0x") ? signature : `0x${signature}`) as Hex;
-  if (!/^0x[0-9a-fA-F]{130}$/.test(hex)) return false;
+  const hex = signature.startsWith("0x") ? signature.slice(2) : signature;
+  if (!/^[0-9a-fA-F]{130}$/.test(hex)) return false;
+  const bytes = hexToBytes(hex);
+  // r ‖ s ‖ v, with v the recovery bit as 0/1 or, as most wallets write it, 27/28.
+  const v = bytes[64]!;
+  const recovery = v === 0 || v === 27 ? 0 : v === 1 || v === 28 ? 1 : undefined;
+  if (recovery === undefined) return false;
+  const text = utf8ToBytes(message.raw);
+  const digest = keccak_256(concatBytes(utf8ToBytes(`\x19Ethereum Signed Message:\n${text.length}`), text));
   try {
-    return (await recoverMessageAddress({ message: message.raw, signature: hex })) === message.address;
+    const publicKey = secp256k1.Signature.fromBytes(bytes.subarray(0, 64), "compact")
+      .addRecoveryBit(recovery)
+      .recoverPublicKey(digest)
+      .toBytes(false);
+    return addressOf(publicKey) === message.address;
   } catch {
-    // A malformed signature (an impossible recovery byte, a point off the curve) matches nobody.
+    // A malformed signature (r or s out of range, a point off the curve) matches nobody.
     return false;
   }
+}
+
+/** The Ethereum address of an uncompressed secp256k1 public key (0x04 ‖ x ‖ y), EIP-55 checksummed. */
+function addressOf(publicKey: Uint8Array): string {
+  return checksumAddress(`0x${bytesToHex(keccak_256(publicKey.subarray(1)).subarray(12))}`);
+}
+
+/** EIP-55: each hex letter of the address is upper case where the hash of the lower-case address has a nibble of 8 or more. */
+function checksumAddress(address: string): string {
+  const lower = address.slice(2).toLowerCase();
+  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
+  let checksummed = "0x";
+  for (let index = 0; index < lower.length; index++)
+    checksummed += Number.parseInt(hash[index]!, 16) >= 8 ? lower[index]!.toUpperCase() : lower[index];
+  return checksummed;
 }
 
 /**

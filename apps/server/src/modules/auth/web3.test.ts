@@ -1,15 +1,16 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import nacl from "tweetnacl";
 import bs58 from "bs58";
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthTestServer, confirmedMember, getUser, password, startAuthServer } from "../../../test/auth-fixtures";
 import type { CapturedMail } from "../../../test/smtp-test-server";
 import { testEngines } from "../../../test/test-database";
 
 // Signing in with a wallet (POST /token?grant_type=web3) and connecting one, with wallets made from
-// generated keys: Ethereum accounts from viem (EIP-191 personal_sign over an EIP-4361 message that
-// viem writes) and Solana keypairs from tweetnacl. Every refusal, and that refusals write nothing.
+// generated keys: Ethereum accounts on secp256k1 (EIP-191 personal_sign over an EIP-4361 message, as
+// wallets sign) and Solana keypairs from tweetnacl. Every refusal, and that refusals write nothing.
 
 const site = "memories.example.org";
 const uri = `https://${site}/auth`;
@@ -26,24 +27,50 @@ interface MessageFields {
 let nonces = 0;
 const freshNonce = () => `n${Date.now().toString(36)}${(nonces++).toString(36)}abcdefgh`;
 
-function ethereumMessage(account: PrivateKeyAccount, fields: MessageFields = {}): string {
-  return createSiweMessage({
-    domain: fields.domain ?? site,
-    address: account.address,
-    statement: "Sign in to Memory Box",
-    uri: fields.uri ?? uri,
-    version: "1",
-    chainId: 1,
-    nonce: fields.nonce ?? freshNonce(),
-    issuedAt: fields.issuedAt ?? new Date(),
-    ...(fields.expirationTime ? { expirationTime: fields.expirationTime } : {}),
-    ...(fields.notBefore ? { notBefore: fields.notBefore } : {}),
-  });
+/** An Ethereum account: its EIP-55 checksummed address, and EIP-191 `personal_sign` as wallets do it. */
+interface EthereumWallet {
+  address: string;
+  signMessage(message: string): `0x${string}`;
 }
 
-async function ethereumGrant(account: PrivateKeyAccount, fields: MessageFields = {}, signer = account) {
-  const message = ethereumMessage(account, fields);
-  return { chain: "ethereum", message, signature: await signer.signMessage({ message }) };
+function ethereumWallet(secretKey: Uint8Array): EthereumWallet {
+  const publicKey = secp256k1.getPublicKey(secretKey, false);
+  const lower = bytesToHex(keccak_256(publicKey.subarray(1)).subarray(12));
+  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
+  const address = `0x${[...lower].map((digit, index) => (Number.parseInt(hash[index]!, 16) >= 8 ? digit.toUpperCase() : digit)).join("")}`;
+  return {
+    address,
+    signMessage(message) {
+      const text = utf8ToBytes(message);
+      const digest = keccak_256(concatBytes(utf8ToBytes(`\x19Ethereum Signed Message:\n${text.length}`), text));
+      // recovery bit ‖ r ‖ s; wallets write r ‖ s ‖ (27 + recovery bit).
+      const signature = secp256k1.sign(digest, secretKey, { prehash: false, format: "recovered" });
+      return `0x${bytesToHex(signature.subarray(1))}${(27 + signature[0]!).toString(16)}` as const;
+    },
+  };
+}
+
+/** A Sign-In with Ethereum (EIP-4361) message, as wallets write it. */
+function ethereumMessage(wallet: EthereumWallet, fields: MessageFields = {}): string {
+  return [
+    `${fields.domain ?? site} wants you to sign in with your Ethereum account:`,
+    wallet.address,
+    "",
+    "Sign in to Memory Box",
+    "",
+    `URI: ${fields.uri ?? uri}`,
+    "Version: 1",
+    "Chain ID: 1",
+    `Nonce: ${fields.nonce ?? freshNonce()}`,
+    `Issued At: ${(fields.issuedAt ?? new Date()).toISOString()}`,
+    ...(fields.expirationTime ? [`Expiration Time: ${fields.expirationTime.toISOString()}`] : []),
+    ...(fields.notBefore ? [`Not Before: ${fields.notBefore.toISOString()}`] : []),
+  ].join("\n");
+}
+
+async function ethereumGrant(wallet: EthereumWallet, fields: MessageFields = {}, signer = wallet) {
+  const message = ethereumMessage(wallet, fields);
+  return { chain: "ethereum", message, signature: signer.signMessage(message) };
 }
 
 /** A Sign-In with Solana message, as wallets write it (the EIP-4361 layout with the Solana header). */
@@ -68,7 +95,30 @@ function solanaGrant(keys: nacl.SignKeyPair, fields: MessageFields = {}, signer 
   return { chain: "solana", message, signature: Buffer.from(signature).toString("base64") };
 }
 
-const newWallet = () => privateKeyToAccount(generatePrivateKey());
+const newWallet = () => ethereumWallet(secp256k1.utils.randomSecretKey());
+
+describe("The tests' Ethereum wallet", () => {
+  it("writes what a wallet library writes for the same key and message", () => {
+    const wallet = ethereumWallet(Uint8Array.from({ length: 32 }, (_, index) => (index === 31 ? 1 : 0)));
+    const message = ethereumMessage(wallet, {
+      nonce: "abcdefgh1",
+      issuedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)),
+      expirationTime: new Date(Date.UTC(2026, 0, 3)),
+      notBefore: new Date(Date.UTC(2026, 0, 2)),
+    });
+
+    expect(wallet.address).toBe("0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf");
+    expect(message).toBe(
+      "memories.example.org wants you to sign in with your Ethereum account:\n0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf\n\nSign in to Memory Box\n\nURI: https://memories.example.org/auth\nVersion: 1\nChain ID: 1\nNonce: abcdefgh1\nIssued At: 2026-01-02T03:04:05.006Z\nExpiration Time: 2026-01-03T00:00:00.000Z\nNot Before: 2026-01-02T00:00:00.000Z",
+    );
+    expect(wallet.signMessage(message)).toBe(
+      "0x625e2c026a01706dda80adfb93a3af72bf50fe1c623410f84ef956e52f70e1bd64f03745b531cb56977633e42863bad91a7641e9abf188925ee4d6dad8c6adae1c",
+    );
+    expect(wallet.signMessage("Sign in ✓ ünïcode")).toBe(
+      "0xb11104f01eff76bffa366ac74345b3e84ce6a32a291fe641f51fbe585ae3346a574e33c619b2bd8eff86287a8c51cb41babe6754322262ff25c7120ab2d50dbe1b",
+    );
+  });
+});
 
 describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
   let server: AuthTestServer;
@@ -320,7 +370,7 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
   });
 
   describe("refusals of the signed message", () => {
-    let wallet: PrivateKeyAccount;
+    let wallet: EthereumWallet;
     let solanaKeys: nacl.SignKeyPair;
     beforeAll(async () => {
       ({ wallet } = await memberWithWallet());
