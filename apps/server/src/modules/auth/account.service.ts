@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
-import type { Database, OneTimeTokenRow, UserRow } from "../../db/schema";
+import type { OneTimeTokenRow, UserRow } from "../../db/schema";
 import { type Mailer, MailDeliveryError } from "../mail";
 import { renderEmail } from "../mail";
 import { sendNotice } from "./account-notices";
@@ -14,7 +13,8 @@ import type { PasswordHasher } from "./password-hasher";
 import type { PasswordPolicy } from "./password-policy";
 import { resolveRedirect } from "./redirects";
 import { codeHash, constantTimeEqual, pkceVerifierMatches, randomCode, randomToken, sha256 } from "./secrets";
-import { type Caller, type InvitationCheck, notInvited, type RequestContext, type SessionService } from "./session.service";
+import type { InvitationLedger } from "./invitation-ledger";
+import { type Caller, notInvited, type RequestContext, type SessionService } from "./session.service";
 import type { SessionsRepository } from "./sessions.repository";
 import type { UsersRepository } from "./users.repository";
 import { AppError } from "../../errors";
@@ -68,11 +68,6 @@ export interface VerifiedToken {
   flowStateId: string | null;
   /** How the session that follows was authenticated, for its `amr` claim. */
   amrMethod: string;
-}
-
-export interface InvitationLedger extends InvitationCheck {
-  markUsed(email: string, userId: string, trx?: Transaction<Database>): Promise<void>;
-  transferAddress(oldEmail: string, newEmail: string, userId: string, trx: Transaction<Database>): Promise<void>;
 }
 
 const mailKind = {

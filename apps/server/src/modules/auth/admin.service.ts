@@ -1,9 +1,9 @@
 import type { AuthConfig } from "../../config";
 import type { UserRow, UserRowUpdate } from "../../db/schema";
-import type { InvitationsService } from "../invitations";
 import { displayNameFor, mergeMetadata, newUser, validEmail } from "./account-rules";
 import type { AccountService, TokenKind } from "./account.service";
 import type { AuditLogRepository } from "../audit";
+import type { InvitationAdministration } from "./invitation-ledger";
 import { parseObject, presentUser } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import type { PasswordHasher } from "./password-hasher";
@@ -76,7 +76,7 @@ export class AdminService {
       tokens: OneTimeTokensRepository;
       accounts: AccountService;
       keys: SigningKeys;
-      invitations: InvitationsService;
+      invitations: InvitationAdministration;
       hasher: PasswordHasher;
       passwordPolicy: PasswordPolicy;
       audit: AuditLogRepository;

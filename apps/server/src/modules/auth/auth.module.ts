@@ -3,15 +3,14 @@ import type { Kysely } from "kysely";
 import type { Config } from "../../config";
 import type { Database } from "../../db/schema";
 import { InstanceSettingsRepository } from "../instance";
-import type { InvitationsService } from "../invitations";
 import type { Mailer } from "../mail";
 import { AccountService } from "./account.service";
 import { AdminService } from "./admin.service";
-import { DevicesService } from "./devices.service";
 import { FactorsRepository } from "./factors.repository";
 import { FactorsService } from "./factors.service";
 import { FederatedService } from "./federated.service";
 import { IdentitiesRepository } from "./identities.repository";
+import type { InvitationAdministration } from "./invitation-ledger";
 import { OidcProviders } from "./oidc-providers";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./one-time-tokens.repository";
@@ -35,7 +34,8 @@ export interface AuthModule {
   sessions: SessionService;
   accounts: AccountService;
   admin: AdminService;
-  devices: DevicesService;
+  /** The sessions table, for the product's list of a member's devices. */
+  sessionRows: SessionsRepository;
   factors: FactorsService;
   passkeys: PasskeysService;
   federated: FederatedService;
@@ -49,7 +49,8 @@ export async function createAuthModule(deps: {
   config: Config;
   db: Kysely<Database>;
   mailer: Mailer;
-  invitations: InvitationsService;
+  /** The invitation list (the invitations module's service): auth declares what it asks of it. */
+  invitations: InvitationAdministration;
   audit: AuditLogRepository;
   /** The per-request read of a session (the product API's member check, shared with it). */
   sessionLookup: SessionLookup;
@@ -119,7 +120,6 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  const devices = new DevicesService({ sessions: sessionsRepository, audit, ...(deps.now ? { now: deps.now } : {}) });
   const factorRows = new FactorsRepository(db);
   const relyingParty = new RelyingParty(config.auth.webauthn);
   const factors = new FactorsService({
@@ -169,5 +169,18 @@ export async function createAuthModule(deps: {
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers, web3, sso };
+  return {
+    keys,
+    users,
+    sessions,
+    sessionRows: sessionsRepository,
+    accounts,
+    admin,
+    factors,
+    passkeys,
+    federated,
+    providers,
+    web3,
+    sso,
+  };
 }

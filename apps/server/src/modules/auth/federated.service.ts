@@ -5,7 +5,8 @@ import type { Database, IdentityRow, OauthStateRow, UserRow } from "../../db/sch
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
 import type { Mailer } from "../mail";
-import type { InvitationLedger, PkceChallenge } from "./account.service";
+import type { PkceChallenge } from "./account.service";
+import type { InvitationLedger } from "./invitation-ledger";
 import { sendNotice } from "./account-notices";
 import { displayNameFor, newUser } from "./account-rules";
 import { identitiesOf, type SessionJson } from "./auth.presenter";

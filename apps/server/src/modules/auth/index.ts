@@ -1,10 +1,11 @@
 export { adminRoutes } from "./admin.routes";
-
+export type { AdminContext } from "./admin.service";
 export { createAuthModule, type AuthModule } from "./auth.module";
 export { authRoutes } from "./auth.routes";
-export { devicesRoutes } from "./devices.routes";
-export { singleSignOnRoutes } from "./single-sign-on.routes";
 export { ssoRoutes } from "./sso.routes";
+export type { SsoService } from "./sso.service";
 export { hasVerifiedFactor } from "./factor-summary";
+export type { InvitationAdministration, InvitationCheck, InvitationLedger } from "./invitation-ledger";
 export type { Caller, LiveSession, SessionLookup, SessionService } from "./session.service";
 export { SigningKeys } from "./signing-keys";
+export { describeUserAgent } from "./user-agent";

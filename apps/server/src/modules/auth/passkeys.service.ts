@@ -6,7 +6,7 @@ import type { Mailer } from "../mail";
 import { recordByCaller, sendNotice } from "./account-notices";
 import { displayNameFor } from "./account-rules";
 import type { SessionJson } from "./auth.presenter";
-import { describeUserAgent } from "./devices.service";
+import { describeUserAgent } from "./user-agent";
 import { hasVerifiedFactor, provedSecondStepRecently, staleSecondStep } from "./factor-summary";
 import type { PasskeysRepository } from "./passkeys.repository";
 import { ceremonySeconds, type RelyingParty, type StoredCredential, userHandleOf } from "./relying-party";

@@ -3,6 +3,7 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../config";
 import type { Database, UserRow } from "../../db/schema";
 import type { AuditLogRepository } from "../audit";
+import type { InvitationCheck } from "./invitation-ledger";
 import { appMetadataOf, parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { childRefreshToken, randomToken, sha256 } from "./secrets";
 import type { SessionsRepository } from "./sessions.repository";
@@ -35,10 +36,6 @@ export interface LiveSession {
  */
 export interface SessionLookup<Session extends LiveSession = LiveSession> {
   findLive(sessionId: string): Promise<Session | undefined>;
-}
-
-export interface InvitationCheck {
-  isInvited(email: string): Promise<boolean>;
 }
 
 /** How far down its chain a token presented again may find the session's usable token. */

@@ -1,9 +1,14 @@
 import type { Device } from "@memory-box/contract";
-import Bowser from "bowser";
 import type { SessionRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { AuditLogRepository } from "../audit";
-import type { SessionsRepository } from "./sessions.repository";
+import { describeUserAgent } from "../auth";
+
+/** The sessions table as the devices list reads it (auth's sessions repository). */
+export interface DeviceSessions {
+  listOfUser(userId: string): Promise<SessionRow[]>;
+  deleteOfUser(userId: string, sessionId: string): Promise<boolean>;
+}
 
 /**
  * The member's own signed-in devices (sessions): what they are, as far as the user agent tells,
@@ -12,7 +17,7 @@ import type { SessionsRepository } from "./sessions.repository";
 export class DevicesService {
   constructor(
     private readonly deps: {
-      sessions: SessionsRepository;
+      sessions: DeviceSessions;
       audit: AuditLogRepository;
       now?: () => Date;
     },
@@ -44,18 +49,5 @@ function presentDevice(session: SessionRow, currentSessionId: string): Device {
     signed_in_at: session.created_at,
     last_active_at: session.refreshed_at ?? session.created_at,
     current: session.id === currentSessionId,
-  };
-}
-
-/** "Chrome 131" and "Android 15" from a user agent; nulls for what it does not say. */
-export function describeUserAgent(userAgent: string | null): { browser: string | null; system: string | null } {
-  if (!userAgent) return { browser: null, system: null };
-  const { browser, os } = Bowser.parse(userAgent);
-  const major = (version: string | undefined) => version?.split(".")[0];
-  const named = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(" ") || null;
-  return {
-    browser: named(browser.name, major(browser.version)),
-    // Every Mac browser reports macOS 10.15.7 whatever the real version, so none is shown.
-    system: named(os.name, os.name === "macOS" ? undefined : (os.versionName ?? os.version)),
   };
 }

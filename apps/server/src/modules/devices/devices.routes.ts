@@ -1,7 +1,7 @@
 import { ApiError, DeviceList } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { DevicesService } from "./devices.service";
 
 export interface DevicesRoutesOptions {

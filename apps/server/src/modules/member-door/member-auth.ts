@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { AppError } from "../errors";
-import type { CollectionStats } from "../db/schema";
-import { type Caller, hasVerifiedFactor, type SessionService } from "../modules/auth";
+import { AppError } from "../../errors";
+import type { CollectionStats } from "../../db/schema";
+import { type Caller, hasVerifiedFactor, type SessionService } from "../auth";
 import type { MemberCheck, MemberSession } from "./member-check";
 
 /** A signed-in member of the collection, as the product API's door let them in. */

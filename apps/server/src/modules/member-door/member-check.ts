@@ -1,9 +1,9 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
-import type { Engine } from "../db/database";
-import { preparedQuery } from "../db/prepared-query";
-import type { CollectionStats, Database } from "../db/schema";
-import { SharedReads } from "../lib/shared-reads";
-import type { LiveSession, SessionLookup } from "../modules/auth";
+import type { Engine } from "../../db/database";
+import { preparedQuery } from "../../db/prepared-query";
+import type { CollectionStats, Database } from "../../db/schema";
+import { SharedReads } from "../../lib/shared-reads";
+import type { LiveSession, SessionLookup } from "../auth";
 
 /** A live session as the member check reads it: with the collection's stats, which list requests need next. */
 export interface MemberSession extends LiveSession {

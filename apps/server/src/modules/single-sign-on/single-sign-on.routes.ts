@@ -2,9 +2,8 @@ import { ApiError, SingleSignOnOverview, SingleSignOnProvider, SingleSignOnProvi
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
-import type { AdminContext } from "./admin.service";
-import type { SsoService } from "./sso.service";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
+import type { AdminContext, SsoService } from "../auth";
 
 export interface SingleSignOnRoutesOptions {
   sso: SsoService;
