@@ -11,7 +11,7 @@ import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes, ssoRoutes } from "./modules/auth";
+import { adminRoutes, createAuthModule, authRoutes, samlRoutes } from "./modules/auth";
 import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
@@ -223,7 +223,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secureCookies,
     signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
-  await app.register(ssoRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });
+  await app.register(samlRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });
   await app.register(adminRoutes, {
     prefix: "/auth/v1",
     admin: auth.admin,

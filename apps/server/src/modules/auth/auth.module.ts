@@ -4,29 +4,29 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/schema";
 import { InstanceSettingsRepository } from "../instance";
 import type { Mailer } from "../mail";
-import { AccountService } from "./account.service";
-import { AdminService } from "./admin.service";
-import { FactorsRepository } from "./factors.repository";
-import { FactorsService } from "./factors.service";
-import { FederatedService } from "./federated.service";
-import { IdentitiesRepository } from "./identities.repository";
-import type { InvitationAdministration } from "./invitation-ledger";
-import { OidcProviders } from "./oidc-providers";
+import { AccountService } from "./accounts/account.service";
+import { AdminService } from "./admin/admin.service";
+import { FactorsRepository } from "./factors/factors.repository";
+import { FactorsService } from "./factors/factors.service";
+import { IdentitiesService } from "./identities/identities.service";
+import { IdentitiesRepository } from "./identities/identities.repository";
+import type { InvitationAdministration } from "./core/invitation-ledger";
+import { OidcProviders } from "./oidc/oidc-providers";
 import type { AuditLogRepository } from "../audit";
-import { OneTimeTokensRepository } from "./one-time-tokens.repository";
-import { PasskeysRepository } from "./passkeys.repository";
-import { PasskeysService } from "./passkeys.service";
-import { PasswordFailuresRepository } from "./password-failures.repository";
-import { PasswordHasher } from "./password-hasher";
-import { PasswordPolicy } from "./password-policy";
-import { RelyingParty } from "./relying-party";
-import { type SessionLookup, SessionService } from "./session.service";
-import { SessionsRepository } from "./sessions.repository";
-import { SigningKeys } from "./signing-keys";
-import { SsoProvidersRepository } from "./sso-providers.repository";
-import { SsoService } from "./sso.service";
-import { UsersRepository } from "./users.repository";
-import { Web3Service } from "./web3.service";
+import { OneTimeTokensRepository } from "./core/one-time-tokens.repository";
+import { PasskeysRepository } from "./passkeys/passkeys.repository";
+import { PasskeysService } from "./passkeys/passkeys.service";
+import { PasswordFailuresRepository } from "./password/password-failures.repository";
+import { PasswordHasher } from "./password/password-hasher";
+import { PasswordPolicy } from "./password/password-policy";
+import { RelyingParty } from "./passkeys/relying-party";
+import { type SessionLookup, SessionService } from "./core/session.service";
+import { SessionsRepository } from "./core/sessions.repository";
+import { SigningKeys } from "./core/signing-keys";
+import { SamlProvidersRepository } from "./saml/saml-providers.repository";
+import { SamlService } from "./saml/saml.service";
+import { UsersRepository } from "./core/users.repository";
+import { WalletsService } from "./wallets/wallets.service";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -38,10 +38,10 @@ export interface AuthModule {
   sessionRows: SessionsRepository;
   factors: FactorsService;
   passkeys: PasskeysService;
-  federated: FederatedService;
+  federated: IdentitiesService;
   providers: OidcProviders;
-  web3: Web3Service;
-  sso: SsoService;
+  web3: WalletsService;
+  sso: SamlService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -145,7 +145,7 @@ export async function createAuthModule(deps: {
   });
   const providers = new OidcProviders(config.auth.oidcProviders, `${config.publicUrl}/auth/v1/callback`);
   const identities = new IdentitiesRepository(db);
-  const federated = new FederatedService({
+  const federated = new IdentitiesService({
     config: config.auth,
     providers,
     identities,
@@ -158,11 +158,11 @@ export async function createAuthModule(deps: {
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
-  const sso = new SsoService({
+  const web3 = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
+  const sso = new SamlService({
     enabled: config.auth.samlEnabled,
     authUrl: `${config.publicUrl}/auth/v1`,
-    providers: new SsoProvidersRepository(db),
+    providers: new SamlProvidersRepository(db),
     identities,
     federated,
     audit,

@@ -3,10 +3,10 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
-import type { AdminContext, SsoService } from "../auth";
+import type { AdminContext, SamlService } from "../auth";
 
 export interface SingleSignOnRoutesOptions {
-  sso: SsoService;
+  sso: SamlService;
   authenticate: MemberAuthenticator;
   /** Throws 403 `owner_only` unless the member is an owner. */
   requireOwner: (member: { userId: string; email: string }) => Promise<void>;
