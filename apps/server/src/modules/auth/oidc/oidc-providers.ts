@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify } from "jose";
-import * as client from "openid-client";
+import type * as OpenIdClient from "openid-client";
 import type { OidcProviderConfig } from "../../../config";
 import { AppError } from "../../../errors";
 
@@ -12,9 +12,13 @@ export interface ProviderClaims extends JWTPayload {
   picture?: unknown;
 }
 
+/** openid-client, loaded at the first sign-in with a provider: a server without providers never loads it. */
+let openIdClient: Promise<typeof OpenIdClient> | undefined;
+const loadOpenIdClient = () => (openIdClient ??= import("openid-client"));
+
 /** A provider's keys are fetched once and kept; an unknown `kid` makes jose fetch them again (at most every 30 s). */
 interface Discovered {
-  configuration: client.Configuration;
+  configuration: OpenIdClient.Configuration;
   keys: ReturnType<typeof createRemoteJWKSet>;
 }
 
@@ -60,6 +64,7 @@ export class OidcProviders {
     request: { state: string; nonce: string; codeVerifier: string },
   ): Promise<string> {
     const { configuration } = await this.discover(provider);
+    const client = await loadOpenIdClient();
     return client
       .buildAuthorizationUrl(configuration, {
         redirect_uri: this.callbackUrl,
@@ -83,6 +88,7 @@ export class OidcProviders {
     expected: { state: string; nonce: string; codeVerifier: string },
   ): Promise<ProviderClaims> {
     const { configuration } = await this.discover(provider);
+    const client = await loadOpenIdClient();
     try {
       const tokens = await client.authorizationCodeGrant(configuration, new URL(`${this.callbackUrl}?${callbackQuery}`), {
         expectedState: expected.state,
@@ -96,7 +102,7 @@ export class OidcProviders {
       const userinfo = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
       return { ...claims, email: userinfo.email, email_verified: userinfo.email_verified };
     } catch (error) {
-      throw providerError(error, "The provider did not confirm the sign-in");
+      throw providerError(error, "The provider did not confirm the sign-in", client);
     }
   }
 
@@ -135,6 +141,7 @@ export class OidcProviders {
   private async runDiscovery(provider: OidcProviderConfig): Promise<Discovered> {
     const loopback = new URL(provider.issuer).protocol === "http:";
     try {
+      const client = await loadOpenIdClient();
       const configuration = await client.discovery(
         new URL(provider.issuer),
         provider.clientId,
@@ -158,7 +165,7 @@ export class OidcProviders {
 }
 
 /** The provider could not be reached (network, timeout, its server failing), or it refused: the latter is the browser's problem. */
-function providerError(error: unknown, refusal: string): AppError {
+function providerError(error: unknown, refusal: string, client: typeof OpenIdClient): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof TypeError || (error instanceof client.ClientError && /^OAUTH_(TIMEOUT|ABORT)$/.test(error.code ?? "")))
     return new AppError("provider_unavailable", { cause: error });

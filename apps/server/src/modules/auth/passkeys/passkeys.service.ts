@@ -115,7 +115,7 @@ export class PasskeysService {
     const challenge = await this.takeChallenge(input.challenge_id, "passkey_authentication", null);
     const failed = new AppError("webauthn_verification_failed", { message: "This passkey is not registered here" });
     const passkey = await this.deps.passkeys.findByCredentialId(this.deps.relyingParty.credentialIdOf(input.credential));
-    const handle = userHandleOf(input.credential);
+    const handle = await userHandleOf(input.credential);
     if (!passkey || (handle !== undefined && handle !== passkey.user_id)) {
       await this.deps.audit.record({ action: "passkey.sign_in_failed", ip: context.ip });
       throw failed;

@@ -1,17 +1,13 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import { isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
+import type * as WebAuthnServer from "@simplewebauthn/server";
+import type * as WebAuthnHelpers from "@simplewebauthn/server/helpers";
 import { z } from "zod";
 import type { WebauthnConfig } from "../../../config";
 import { AppError } from "../../../errors";
+
+/** @simplewebauthn/server, loaded at the first ceremony: a server whose members use no passkey or security key never loads it. */
+let webauthn: Promise<[typeof WebAuthnServer, typeof WebAuthnHelpers]> | undefined;
+const loadWebauthn = () =>
+  (webauthn ??= Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")]));
 
 /** A credential as the server keeps it: enough to check the authenticator's later signatures. */
 export interface StoredCredential {
@@ -55,12 +51,13 @@ export class RelyingParty {
     return this.config.rpId;
   }
 
-  registrationOptions(
+  async registrationOptions(
     user: { id: string; email: string; displayName: string },
     existing: readonly StoredCredential[],
     kind: CredentialKind,
     challenge?: string,
-  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  ): Promise<WebAuthnServer.PublicKeyCredentialCreationOptionsJSON> {
+    const [{ generateRegistrationOptions }, { isoUint8Array }] = await loadWebauthn();
     return generateRegistrationOptions({
       rpName: this.config.rpName,
       rpID: this.config.rpId,
@@ -82,10 +79,11 @@ export class RelyingParty {
   }
 
   /** With no credentials named, any passkey of this site may answer (a sign-in without an address). */
-  authenticationOptions(
+  async authenticationOptions(
     allowed: readonly StoredCredential[],
     kind: CredentialKind,
-  ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  ): Promise<WebAuthnServer.PublicKeyCredentialRequestOptionsJSON> {
+    const [{ generateAuthenticationOptions }] = await loadWebauthn();
     return generateAuthenticationOptions({
       rpID: this.config.rpId,
       timeout: ceremonySeconds * 1000,
@@ -96,7 +94,8 @@ export class RelyingParty {
 
   /** The new credential, or `webauthn_verification_failed` saying what was wrong. */
   async verifyRegistration(answer: unknown, challenge: string, kind: CredentialKind): Promise<StoredCredential> {
-    const response = parseCredential(answer) as unknown as RegistrationResponseJSON;
+    const response = parseCredential(answer) as unknown as WebAuthnServer.RegistrationResponseJSON;
+    const [{ verifyRegistrationResponse }, { isoBase64URL }] = await loadWebauthn();
     const result = await refuseOnThrow(() => verifyRegistrationResponse({ response, ...this.expectations(challenge, kind) }));
     if (!result.verified) throw verificationFailed("The authenticator's answer could not be verified");
     const { credential } = result.registrationInfo;
@@ -130,7 +129,8 @@ export class RelyingParty {
     credential: StoredCredential,
     kind: CredentialKind,
   ): Promise<number> {
-    const response = parseCredential(answer) as unknown as AuthenticationResponseJSON;
+    const response = parseCredential(answer) as unknown as WebAuthnServer.AuthenticationResponseJSON;
+    const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await loadWebauthn();
     const result = await refuseOnThrow(() =>
       verifyAuthenticationResponse({
         response,
@@ -149,9 +149,10 @@ export class RelyingParty {
 }
 
 /** The user handle an assertion carries (who the authenticator says it signs for), if any. */
-export function userHandleOf(answer: unknown): string | undefined {
+export async function userHandleOf(answer: unknown): Promise<string | undefined> {
   const handle = (parseCredential(answer).response as { userHandle?: unknown }).userHandle;
   if (typeof handle !== "string" || handle === "") return undefined;
+  const [, { isoBase64URL, isoUint8Array }] = await loadWebauthn();
   try {
     return isoUint8Array.toUTF8String(isoBase64URL.toBuffer(handle));
   } catch {

@@ -44,7 +44,7 @@ export const samlRoutes: FastifyPluginAsyncZod<SamlRoutesOptions> = async (app, 
   });
 
   app.get("/sso/saml/metadata", async (request, reply) => {
-    const xml = sso.serviceProviderMetadata();
+    const xml = await sso.serviceProviderMetadata();
     reply.type("application/xml; charset=utf-8");
     if ((request.query as { download?: string }).download === "true")
       reply.header("content-disposition", 'attachment; filename="metadata.xml"');

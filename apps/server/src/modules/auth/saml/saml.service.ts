@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SingleSignOnOverview, SingleSignOnProvider, SingleSignOnProviderInput } from "@memory-box/contract";
-import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
+import type * as NodeSaml from "@node-saml/node-saml";
 import type { SsoProviderRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { AuditLogRepository } from "../../audit";
@@ -9,7 +9,7 @@ import { type AdminContext, recordAdminAction } from "../admin/admin.service";
 import type { CallbackOutcome, IdentitiesService } from "../identities/identities.service";
 import { singleSignOnName } from "../identities/identities.service";
 import type { IdentitiesRepository } from "../identities/identities.repository";
-import { type IdentityProviderMetadata, parseIdentityProviderMetadata } from "./saml-metadata";
+import type * as SamlMetadata from "./saml-metadata";
 import { randomToken, sha256 } from "../core/secrets";
 import type { RequestContext } from "../core/session.service";
 import {
@@ -25,6 +25,13 @@ const relayStateTtlMs = 10 * 60_000;
 const clockSkewMs = 60_000;
 const metadataFetchTimeoutMs = 10_000;
 const maxMetadataBytes = 1024 * 1024;
+
+/**
+ * node-saml and the metadata reader (xmldom, xpath), loaded at the first SAML request: a server
+ * with SAML off never loads them.
+ */
+let samlLibraries: Promise<[typeof NodeSaml, typeof SamlMetadata]> | undefined;
+const loadSaml = () => (samlLibraries ??= Promise.all([import("@node-saml/node-saml"), import("./saml-metadata")]));
 
 export const nameIdFormats = [
   "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
@@ -113,8 +120,9 @@ export class SamlService {
   }
 
   /** `GET /sso/saml/metadata`: what an identity provider's administrator registers this server with. */
-  serviceProviderMetadata(): string {
+  async serviceProviderMetadata(): Promise<string> {
     this.assertEnabled();
+    const [{ SAML }] = await loadSaml();
     return new SAML({
       issuer: this.entityId,
       callbackUrl: this.assertionConsumerUrl,
@@ -245,7 +253,7 @@ export class SamlService {
     if (!provider) throw new AppError("sso_provider_not_found", domain ? {} : { message: "No such SSO provider" });
     const requestId = `_${randomUUID()}`;
     const relayState = randomToken();
-    const url = await this.client(provider, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+    const url = await (await this.client(provider, requestId)).getAuthorizeUrlAsync(relayState, undefined, {});
     const now = this.now();
     await this.deps.identities.createState({
       id: sha256(relayState),
@@ -303,10 +311,10 @@ export class SamlService {
   }
 
   /** Signature, audience, recipient, time window and the request it answers (node-saml), and the issuer. */
-  private async validate(provider: SsoProviderRow, requestId: string, samlResponse: string): Promise<Profile> {
-    let profile: Profile | null;
+  private async validate(provider: SsoProviderRow, requestId: string, samlResponse: string): Promise<NodeSaml.Profile> {
+    let profile: NodeSaml.Profile | null;
     try {
-      ({ profile } = await this.client(provider, requestId).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+      ({ profile } = await (await this.client(provider, requestId)).validatePostResponseAsync({ SAMLResponse: samlResponse }));
     } catch (error) {
       const reason = error instanceof Error ? error.message : "unreadable";
       throw new AppError("validation_failed", { message: `SAML Assertion is not valid: ${reason}` });
@@ -319,7 +327,8 @@ export class SamlService {
   }
 
   /** node-saml set up for one provider and the one request an answer may be to. */
-  private client(provider: SsoProviderRow, requestId: string): SAML {
+  private async client(provider: SsoProviderRow, requestId: string): Promise<NodeSaml.SAML> {
+    const [{ SAML, ValidateInResponseTo }, { parseIdentityProviderMetadata }] = await loadSaml();
     const metadata = parseIdentityProviderMetadata(provider.metadata_xml);
     return new SAML({
       entryPoint: metadata.singleSignOnUrl,
@@ -351,13 +360,14 @@ export class SamlService {
   private async metadataOf(
     input: SsoProviderInput,
     { required }: { required: boolean },
-  ): Promise<{ xml?: string; url?: string; metadata?: IdentityProviderMetadata }> {
+  ): Promise<{ xml?: string; url?: string; metadata?: SamlMetadata.IdentityProviderMetadata }> {
     if (input.metadata_url && input.metadata_xml)
       throw new AppError("validation_failed", { message: "Only one of metadata_xml or metadata_url needs to be set" });
     if (input.name_id_format && !(nameIdFormats as readonly string[]).includes(input.name_id_format))
       throw new AppError("validation_failed", {
         message: `name_id_format must be unspecified or one of ${nameIdFormats.join(", ")}`,
       });
+    const [, { parseIdentityProviderMetadata }] = await loadSaml();
     if (input.metadata_url) {
       const url = parseHttpsUrl(input.metadata_url);
       const xml = await this.fetchMetadata(url);
@@ -416,7 +426,7 @@ export class SamlService {
  * identity provider vouches for, which must belong to one of its domains when it has any, so a
  * provider registered for one family's domain cannot sign in anyone else's address.
  */
-function claimsOf(profile: Profile, provider: SsoProviderRecord) {
+function claimsOf(profile: NodeSaml.Profile, provider: SsoProviderRecord) {
   const mapping = parseMapping(provider.attribute_mapping);
   const attributes =
     profile.attributes && typeof profile.attributes === "object" ? (profile.attributes as Record<string, unknown>) : {};
@@ -456,7 +466,7 @@ function claimsOf(profile: Profile, provider: SsoProviderRecord) {
  * node-saml's profile: where the assertion lacks one, the profile takes an attribute of that name
  * instead, and an attribute is whatever the identity provider's account holder may have typed.
  */
-function assertionElement(profile: Profile, element: "Issuer" | "NameID"): string | undefined {
+function assertionElement(profile: NodeSaml.Profile, element: "Issuer" | "NameID"): string | undefined {
   type Node = string | { _?: unknown };
   const assertion = (profile.getAssertion?.() as { Assertion?: { Issuer?: Node[]; Subject?: { NameID?: Node[] }[] } } | undefined)
     ?.Assertion;
@@ -466,7 +476,7 @@ function assertionElement(profile: Profile, element: "Issuer" | "NameID"): strin
 }
 
 /** The request store node-saml checks InResponseTo against: the one request this answer may be to. */
-function oneRequest(requestId: string): CacheProvider {
+function oneRequest(requestId: string): NodeSaml.CacheProvider {
   let pending: string | null = requestId;
   return {
     saveAsync: async () => null,

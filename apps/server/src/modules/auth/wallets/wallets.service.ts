@@ -11,15 +11,14 @@ import { isAllowedRedirect } from "../core/redirects";
 import { sha256 } from "../core/secrets";
 import { type Caller, notInvited, type RequestContext, type SessionService } from "../core/session.service";
 import type { UsersRepository } from "../core/users.repository";
-import {
-  decodeSolanaSignature,
-  MessageError,
-  parseSignInMessage,
-  type SignInMessage,
-  verifyEthereumSignature,
-  verifySolanaSignature,
-  type Web3Chain,
-} from "./web3-messages";
+import type * as Web3Messages from "./web3-messages";
+
+type SignInMessage = Web3Messages.SignInMessage;
+type Web3Chain = Web3Messages.Web3Chain;
+
+/** The messages' reader and the signature checks (and their curve libraries), loaded at the first wallet sign-in of an enabled chain. */
+let web3Messages: Promise<typeof Web3Messages> | undefined;
+const loadWeb3Messages = () => (web3Messages ??= import("./web3-messages"));
 
 /** The provider name of wallet identities, as Supabase Auth names it. */
 const provider = "web3";
@@ -131,6 +130,8 @@ export class WalletsService {
     if (chain !== "ethereum" && chain !== "solana") throw new AppError("web3_unsupported_chain");
     const name = chainNames[chain];
     if (!web3[chain]) throw new AppError("web3_provider_disabled", { message: `${name} Web3 provider is disabled` });
+    const { decodeSolanaSignature, MessageError, parseSignInMessage, verifyEthereumSignature, verifySolanaSignature } =
+      await loadWeb3Messages();
 
     const raw = grant.message ?? "";
     const signature = grant.signature ?? "";
