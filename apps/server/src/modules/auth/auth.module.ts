@@ -11,7 +11,7 @@ import { FactorsService } from "./factors/factors.service";
 import { IdentitiesService } from "./identities/identities.service";
 import { IdentitiesRepository } from "./identities/identities.repository";
 import type { InvitationAdministration } from "./core/invitation-ledger";
-import { OidcProviders } from "./oidc/oidc-providers";
+import { loadOpenIdClient, OidcProviders } from "./oidc/oidc-providers";
 import type { AuditLogRepository } from "../audit";
 import { OneTimeTokensRepository } from "./core/one-time-tokens.repository";
 import { PasskeysRepository } from "./passkeys/passkeys.repository";
@@ -24,9 +24,9 @@ import { type SessionLookup, SessionService } from "./core/session.service";
 import { SessionsRepository } from "./core/sessions.repository";
 import { SigningKeys } from "./core/signing-keys";
 import { SamlProvidersRepository } from "./saml/saml-providers.repository";
-import { SamlService } from "./saml/saml.service";
+import { loadSaml, SamlService } from "./saml/saml.service";
 import { UsersRepository } from "./core/users.repository";
-import { WalletsService } from "./wallets/wallets.service";
+import { loadWeb3Messages, WalletsService } from "./wallets/wallets.service";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -59,6 +59,13 @@ export async function createAuthModule(deps: {
   now?: () => Date;
 }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
+  // The libraries of the features that are on are loaded now, so no first request waits for them;
+  // those of features that are off are never loaded.
+  await Promise.all([
+    config.auth.oidcProviders.length > 0 ? loadOpenIdClient() : undefined,
+    config.auth.samlEnabled ? loadSaml() : undefined,
+    config.auth.web3.ethereum || config.auth.web3.solana ? loadWeb3Messages() : undefined,
+  ]);
   const settings = new InstanceSettingsRepository(db);
   const keys = await SigningKeys.load({
     keys: config.auth.jwtKeys,

@@ -14,7 +14,7 @@ export interface ProviderClaims extends JWTPayload {
 
 /** openid-client, loaded at the first sign-in with a provider: a server without providers never loads it. */
 let openIdClient: Promise<typeof OpenIdClient> | undefined;
-const loadOpenIdClient = () => (openIdClient ??= import("openid-client"));
+export const loadOpenIdClient = () => (openIdClient ??= import("openid-client"));
 
 /** A provider's keys are fetched once and kept; an unknown `kid` makes jose fetch them again (at most every 30 s). */
 interface Discovered {

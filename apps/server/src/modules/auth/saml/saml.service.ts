@@ -31,7 +31,7 @@ const maxMetadataBytes = 1024 * 1024;
  * with SAML off never loads them.
  */
 let samlLibraries: Promise<[typeof NodeSaml, typeof SamlMetadata]> | undefined;
-const loadSaml = () => (samlLibraries ??= Promise.all([import("@node-saml/node-saml"), import("./saml-metadata")]));
+export const loadSaml = () => (samlLibraries ??= Promise.all([import("@node-saml/node-saml"), import("./saml-metadata")]));
 
 export const nameIdFormats = [
   "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",

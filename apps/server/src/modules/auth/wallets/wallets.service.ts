@@ -18,7 +18,7 @@ type Web3Chain = Web3Messages.Web3Chain;
 
 /** The messages' reader and the signature checks (and their curve libraries), loaded at the first wallet sign-in of an enabled chain. */
 let web3Messages: Promise<typeof Web3Messages> | undefined;
-const loadWeb3Messages = () => (web3Messages ??= import("./web3-messages"));
+export const loadWeb3Messages = () => (web3Messages ??= import("./web3-messages"));
 
 /** The provider name of wallet identities, as Supabase Auth names it. */
 const provider = "web3";
