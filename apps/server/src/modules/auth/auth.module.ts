@@ -19,7 +19,7 @@ import { PasskeysService } from "./passkeys/passkeys.service";
 import { PasswordFailuresRepository } from "./password/password-failures.repository";
 import { PasswordHasher } from "./password/password-hasher";
 import { PasswordPolicy } from "./password/password-policy";
-import { RelyingParty } from "./passkeys/relying-party";
+import { loadWebauthn, RelyingParty } from "./passkeys/relying-party";
 import { type SessionLookup, SessionService } from "./core/session.service";
 import { SessionsRepository } from "./core/sessions.repository";
 import { SigningKeys } from "./core/signing-keys";
@@ -65,6 +65,8 @@ export async function createAuthModule(deps: {
     config.auth.oidcProviders.length > 0 ? loadOpenIdClient() : undefined,
     config.auth.samlEnabled ? loadSaml() : undefined,
     config.auth.web3.ethereum || config.auth.web3.solana ? loadWeb3Messages() : undefined,
+    // Passkeys and security keys have no switch: every app offers them.
+    loadWebauthn(),
   ]);
   const settings = new InstanceSettingsRepository(db);
   const keys = await SigningKeys.load({

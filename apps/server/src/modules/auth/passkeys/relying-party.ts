@@ -6,7 +6,7 @@ import { AppError } from "../../../errors";
 
 /** @simplewebauthn/server, loaded at the first ceremony: a server whose members use no passkey or security key never loads it. */
 let webauthn: Promise<[typeof WebAuthnServer, typeof WebAuthnHelpers]> | undefined;
-const loadWebauthn = () =>
+export const loadWebauthn = () =>
   (webauthn ??= Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")]));
 
 /** A credential as the server keeps it: enough to check the authenticator's later signatures. */
