@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, expect, test as setup } from "@playwright/test";
+import { type APIRequestContext, devices, expect, test as setup } from "@playwright/test";
 import { type MemberKey, type MemberSpec, members, type PreparedMember, preparedMembersFile } from "./members";
 import { servers } from "./servers";
 import { authKey, freshEmail, password, serviceToken } from "./support";
@@ -45,8 +45,12 @@ for (const server of servers)
       const link = await answer<{ hashed_token: string; verification_type: string }>(
         await admin.post("/auth/v1/admin/generate_link", { data: { type: "magiclink", email, data } }),
       );
-      // The browser of the member: its session, and the photo access cookie that session is given.
-      const browser = await playwright.request.newContext({ baseURL: server.url });
+      // The browser of the member: its session (its device named after the journeys' browser, as the
+      // page's own sign-in would be), and the photo access cookie that session is given.
+      const browser = await playwright.request.newContext({
+        baseURL: server.url,
+        userAgent: devices["Desktop Chrome"].userAgent,
+      });
       const session = await answer<Session>(
         await browser.post("/auth/v1/verify", { data: { type: link.verification_type, token_hash: link.hashed_token } }),
       );
