@@ -2,7 +2,7 @@ import { KeyObject, sign as signBytes } from "node:crypto";
 import { calculateJwkThumbprint, errors, exportJWK, generateKeyPair, importJWK, jwtVerify } from "jose";
 import type { CryptoKey, JWK, JWSHeaderParameters, JWTPayload, JWTVerifyOptions } from "jose";
 import type { JwkObject } from "../../../config";
-import { BoundedCache } from "../../../lib/bounded-cache";
+import { LRUCache } from "lru-cache";
 import type { InstanceSettingsRepository } from "../../instance";
 import { AppError } from "../../../errors";
 import { isUuid } from "../../../lib/uuid";
@@ -68,7 +68,7 @@ export class SigningKeys {
    * the same token with every request until it refreshes, and an ECDSA or RSA verification costs
    * more than the rest of a cached list request. Only the time checks are made again.
    */
-  private readonly verifiedAccessTokens = new BoundedCache<string, AccessTokenClaims>(verifiedTokenCacheSize);
+  private readonly verifiedAccessTokens = new LRUCache<string, AccessTokenClaims>({ max: verifiedTokenCacheSize });
 
   private constructor(
     private readonly signer: KeyPair,

@@ -1,5 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
-import { ConcurrencyLimit } from "../../../lib/concurrency-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 
 /** `Algorithm.Argon2id` of @node-rs/argon2, whose const enum cannot be imported under isolatedModules. */
 const argon2id = 2;
@@ -10,19 +10,19 @@ const argon2id = 2;
  */
 export class PasswordHasher {
   static readonly options = { algorithm: argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-  private readonly limit: ConcurrencyLimit;
+  private readonly limit: LimitFunction;
 
   constructor(maxConcurrent = 2) {
-    this.limit = new ConcurrencyLimit(maxConcurrent);
+    this.limit = pLimit(maxConcurrent);
   }
 
   hash(password: string): Promise<string> {
-    return this.limit.run(() => hash(password, PasswordHasher.options));
+    return this.limit(() => hash(password, PasswordHasher.options));
   }
 
   /** Constant-time comparison inside argon2; false for a malformed stored hash. */
   verify(storedHash: string, password: string): Promise<boolean> {
-    return this.limit.run(() => verify(storedHash, password).catch(() => false));
+    return this.limit(() => verify(storedHash, password).catch(() => false));
   }
 
   /**
