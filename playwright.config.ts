@@ -1,11 +1,14 @@
 import { defineConfig, devices } from "@playwright/test";
+import { serverCount, servers, serviceRoleSecret } from "./e2e/servers";
 
 // Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
-// product and chooses free ports (the server's, the OpenID Connect and SAML providers') and a throw-away
-// DATA_DIR. Never a downloaded browser.
-const port = Number(process.env.E2E_PORT ?? 18080);
-// localhost, not 127.0.0.1: a browser refuses passkeys on a bare IP address (ADR 0025).
-const baseURL = `http://localhost:${port}`;
+// product and chooses free ports (the servers', the OpenID Connect and SAML providers') and a throw-away
+// data folder. Never a downloaded browser.
+//
+// Two workers, each with a server of its own (e2e/servers.ts): the collection is one per server, and
+// the journeys of one worker run in the files' order. The setup project (e2e/members.setup.ts) first
+// prepares on each server the members the journeys sign in as, without the UI; the journeys about
+// signing up or in do it through the UI.
 // The OpenID Connect provider the journeys sign in at (e2e/oidc-provider.mjs), started first: the
 // server names it in AUTH_OIDC_PROVIDERS.
 const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 18081);
@@ -24,14 +27,18 @@ const samlPort = Number(process.env.E2E_SAML_PORT ?? 18082);
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results/e2e",
-  fullyParallel: false,
-  workers: 1,
+  fullyParallel: true,
+  workers: serverCount,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/reports/playwright.json" }]] : [["list"]],
-  timeout: 30_000,
+  // A journey takes a few seconds on a quiet machine and about three times as long on one three times
+  // slower (a busy two-core one): the limits leave that room, so a limit reached means something hangs.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   use: {
-    baseURL,
+    // The worker's own server (e2e/fixtures.ts); this one for what runs outside a worker.
+    baseURL: servers[0]!.url,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
@@ -48,7 +55,10 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  projects: [
+    { name: "setup", testMatch: /\.setup\.ts$/ },
+    { name: "chromium", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined } },
+  ],
   webServer: [
     {
       command: "node e2e/oidc-provider.mjs",
@@ -57,7 +67,7 @@ export default defineConfig({
       timeout: 30_000,
       env: {
         OIDC_PORT: String(oidcPort),
-        OIDC_REDIRECT_URI: `${baseURL}/auth/v1/callback`,
+        OIDC_REDIRECT_URIS: servers.map((server) => `${server.url}/auth/v1/callback`).join(","),
         OIDC_CLIENT_ID: oidcProvider.client_id,
         OIDC_CLIENT_SECRET: oidcProvider.client_secret,
       },
@@ -67,19 +77,21 @@ export default defineConfig({
       url: `http://127.0.0.1:${samlPort}/metadata`,
       reuseExistingServer: false,
       timeout: 30_000,
-      env: { SAML_PORT: String(samlPort), SAML_SP_URL: `${baseURL}/auth/v1` },
+      env: { SAML_PORT: String(samlPort), SAML_SP_URLS: servers.map((server) => `${server.url}/auth/v1`).join(",") },
     },
-    {
+    ...servers.map((server) => ({
       command: "node apps/server/dist/main.js",
-      url: `http://127.0.0.1:${port}/api/health`,
+      url: `http://127.0.0.1:${server.port}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        PORT: String(port),
+        PORT: String(server.port),
         HOST: "127.0.0.1",
-        DATA_DIR: process.env.E2E_DATA_DIR ?? "test-results/e2e-data",
-        PUBLIC_URL: baseURL,
+        DATA_DIR: server.dataDir,
+        PUBLIC_URL: server.url,
         LOG_LEVEL: "warn",
+        // The setup project's service-role token is signed with it (e2e/servers.ts).
+        AUTH_JWT_SECRET: serviceRoleSecret,
         // Every member of a run signs up from this one browser's address: the per-address limits on
         // e-mails and sign-ins (tested in the server's own tests) would refuse the later journeys.
         AUTH_RATE_LIMIT_EMAIL: "1000",
@@ -93,6 +105,6 @@ export default defineConfig({
         // every journey shows "Continue with single sign-on".
         AUTH_SAML_ENABLED: "true",
       },
-    },
+    })),
   ],
 });

@@ -1,25 +1,22 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { expectAccessible, fillCredentials, memberApi, password, signUpMember } from "./support";
-
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
-}
+import { expect, test } from "./fixtures";
+import { emailOf, expectAccessible, fillCredentials, memberApiAs, memberPage, password, signIn } from "./support";
 
 async function openAccount(page: Page): Promise<void> {
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
 }
 
-test("a display name changed in Settings reaches the greeting and the partner's cards without a reload", async ({ browser }) => {
+test("a display name changed in Settings reaches the greeting and the partner's cards without a reload", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(90_000);
-  const ann = await newPage(browser);
-  const ben = await newPage(browser);
-  await signUpMember(ann, "ann");
-  await signUpMember(ben, "ben");
   const title = `Lake day ${Date.now()}`;
-  await (await memberApi(ben, ben.request)).createMemory({ title, photo_ids: [] });
-  await ann.reload();
+  await memberApiAs(request, "ben").createMemory({ title, photo_ids: [] });
+  const ann = await memberPage(browser, "ann");
+  const ben = await memberPage(browser, "ben");
   const card = ann.locator('[data-slot="card"]').filter({ has: ann.getByRole("link", { name: title }) });
   await expect(card).toContainText(/ben-/);
 
@@ -46,9 +43,9 @@ test("a display name changed in Settings reaches the greeting and the partner's 
 
 test("'Sign out everywhere else' signs a second browser out on its next request; this one stays in", async ({ browser }) => {
   test.setTimeout(90_000);
-  const laptop = await newPage(browser);
-  const email = await signUpMember(laptop, "devices");
-  const phone = await newPage(browser);
+  const laptop = await memberPage(browser, "devices");
+  const email = emailOf("devices");
+  const phone = await (await browser.newContext()).newPage();
   await phone.goto("/auth");
   await fillCredentials(phone, email, password);
   await phone.getByRole("button", { name: "Sign In", exact: true }).click();
@@ -77,7 +74,7 @@ test("'Sign out everywhere else' signs a second browser out on its next request;
 
 test("two-step verification: an authenticator app added in Settings is asked for at the next sign-in", async ({ page }) => {
   test.setTimeout(90_000);
-  const email = await signUpMember(page, "totp");
+  const email = await signIn(page, "totp");
   await openAccount(page);
   await page.getByRole("button", { name: "Add authenticator app" }).click();
   const qrCode = page.getByRole("img", { name: "QR code to scan with your authenticator app" });

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, signUpMember } from "./support";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { expectAccessible, signIn } from "./support";
 
 /** The red channel of the page's background as painted: about 255 when light, under 60 when dark. */
 function backgroundRed(page: Page): Promise<number> {
@@ -15,7 +16,7 @@ test("Memory Box is dark when the system is, until the member chooses otherwise 
   page,
 }) => {
   await page.emulateMedia({ colorScheme: "dark" });
-  await signUpMember(page, "appearance");
+  await signIn(page, "appearance");
   expect(await backgroundRed(page)).toBeLessThan(60);
   await expectAccessible(page, "home, dark from the system");
 

@@ -1,11 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { confirmationLink, expectAccessible, fillCredentials, freshEmail, fromNewestMail, invite, password } from "./support";
 
 /** The six-digit code of the newest mail to `email` (the alternative to its link). */
 const emailedCode = (email: string) => fromNewestMail(email, /enter this code instead: (\d{6})/);
 
 async function signUpAwaitingConfirmation(page: Page, email: string): Promise<void> {
-  invite(email);
+  await invite(page.request, email);
   await page.goto("/auth");
   await page.getByRole("tab", { name: "Sign Up" }).click();
   await fillCredentials(page, email, password);

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { confirmationLink, fillCredentials, freshEmail, invite, password } from "./support";
 
 test("an address that is not invited is turned away", async ({ page }) => {
@@ -14,7 +14,7 @@ test("an address that is not invited is turned away", async ({ page }) => {
 test("an invited member signs up, confirms by e-mail, signs out and signs back in where they were heading", async ({ page }) => {
   const email = freshEmail("member");
   const name = email.split("@")[0]!;
-  invite(email);
+  await invite(page.request, email);
 
   // A visitor is sent to the auth screen.
   await page.goto("/");

@@ -1,28 +1,20 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
-import { expectAccessible, memberApi, signUpMember } from "./support";
+import { expect, test } from "./fixtures";
+import { expectAccessible, memberApiAs, memberPage } from "./support";
 
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
-}
-
-test("one member comments and reacts; the other sees both live, on the memory and on its card", async ({ browser }) => {
-  const ann = await newPage(browser);
-  await signUpMember(ann, "comments-ann");
-  const ben = await newPage(browser);
-  await signUpMember(ben, "comments-ben");
+test("one member comments and reacts; the other sees both live, on the memory and on its card", async ({ browser, request }) => {
   const run = Date.now().toString(36);
   const title = `Lighthouse ${run}`;
   // Dated after anything else in the collection, so its card is on home's first screen.
-  const memory = await (await memberApi(ann, ann.request)).createMemory({ title, memory_date: "2999-05-05" });
+  const memory = await memberApiAs(request, "comments-ann").createMemory({ title, memory_date: "2999-05-05" });
 
   // Ben keeps the memory open; everything below reaches him without a reload.
-  await ben.goto(`/memory/${memory.id}`);
+  const ben = await memberPage(browser, "comments-ben", `/memory/${memory.id}`);
   await expect(ben.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(ben.getByText("No comments yet.")).toBeVisible();
   const bensHeart = ben.getByRole("button", { name: "React with ❤️" });
   await expect(bensHeart).toHaveAttribute("aria-pressed", "false");
 
-  await ann.goto(`/memory/${memory.id}`);
+  const ann = await memberPage(browser, "comments-ann", `/memory/${memory.id}`);
   const annsHeart = ann.getByRole("button", { name: "React with ❤️" });
   await expect(annsHeart).toBeEnabled();
   await annsHeart.click();

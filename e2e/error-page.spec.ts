@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./support";
 
 test("a screen whose chunk is gone after a deploy reloads the page once, then shows the error page", async ({ page }) => {

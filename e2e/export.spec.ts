@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
-import { expect, test } from "@playwright/test";
 import yauzl from "yauzl";
-import { expectAccessible, memberApi, signUpMember, solidPng } from "./support";
+import { expect, test } from "./fixtures";
+import { expectAccessible, memberApi, signIn, solidPng } from "./support";
 
 /** The entries of a downloaded ZIP by name, with their text (photos as byte counts). */
 async function entriesOf(file: string): Promise<Map<string, Buffer>> {
@@ -32,7 +32,7 @@ test("'Download everything' in Settings downloads every memory with its photo's 
   page,
 }) => {
   test.setTimeout(90_000);
-  await signUpMember(page, "export");
+  await signIn(page, "export");
   const api = await memberApi(page, page.request);
   const image = await solidPng(64, 48, [200, 80, 40]);
   const photo = await api.uploadPhoto(image);

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
-import { accessTokenOf, localDate, memberApi, signUpMember, solidPng } from "./support";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { accessTokenOf, localDate, memberApi, signIn, solidPng } from "./support";
 
 /**
  * Home's first screen painted before the app's bundle (ADR 0026): what a member sees at once,
@@ -55,7 +56,7 @@ for (const [width, dark] of [
     page,
     request,
   }) => {
-    const email = await signUpMember(page, "first-screen");
+    const email = await signIn(page, width === 1280 ? "first-screen-wide" : "first-screen-narrow");
     const run = `run${Date.now().toString(36)}`;
     const api = await memberApi(page, request);
     const photo = await api.uploadPhoto(await solidPng(64, 48, [200, 120, 80]));
@@ -108,7 +109,7 @@ for (const [width, dark] of [
 test("with memories of this day in earlier years, the first screen paints 'On this day' too, and nothing moves when the app takes over", async ({
   page,
 }) => {
-  await signUpMember(page, "first-screen-on-this-day");
+  await signIn(page, "first-screen-on-this-day");
   const api = await memberApi(page, page.request);
   const photo = await api.uploadPhoto(await solidPng(64, 48, [90, 60, 160]));
   await api.createMemory({
@@ -145,7 +146,7 @@ test("a signed-out visitor sees nothing private and no request is made for them"
 });
 
 test("an expired stored session paints nothing early; the app refreshes it and shows home", async ({ page }) => {
-  await signUpMember(page, "first-screen-expired");
+  await signIn(page, "first-screen-expired");
   await page.evaluate(() => {
     const stored = JSON.parse(localStorage.getItem("memory-box-auth")!) as { expires_at: number };
     localStorage.setItem("memory-box-auth", JSON.stringify({ ...stored, expires_at: Math.floor(Date.now() / 1000) - 5 }));

@@ -1,11 +1,11 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible, memberApi, signUpMember, solidPng } from "./support";
+import { expect, test } from "./fixtures";
+import { expectAccessible, memberApi, memberApiAs, signIn, solidPng } from "./support";
 
 test("the home screen lists, searches, filters and deletes memories, and shows others' additions live", async ({
   page,
   request,
 }) => {
-  await signUpMember(page, "home");
+  await signIn(page, "home");
   // The collection is shared by every member, so other tests' memories may exist: start from a
   // unique word and filter by it where the count matters.
   const run = `run${Date.now().toString(36)}`;
@@ -91,14 +91,16 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}$/);
 });
 
-test("search finds what people type: without accents or capitals, every word in any order, part of a word", async ({ page }) => {
+test("search finds what people type: without accents or capitals, every word in any order, part of a word", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(60_000);
-  await signUpMember(page, "search");
-  const api = await memberApi(page, page.request);
+  const api = memberApiAs(request, "search");
   const run = Date.now().toString(36);
   await api.createMemory({ title: `Café au lait ${run}`, content: "Breakfast in Zürich", photo_ids: [] });
   await api.createMemory({ title: `Mountain panorama ${run}`, content: "Above the clouds", photo_ids: [] });
-  await page.reload();
+  await signIn(page, "search");
   const search = page.getByRole("searchbox", { name: "Search memories" });
   const titles = page.getByRole("list", { name: "Memories" }).getByRole("heading", { level: 2 });
 

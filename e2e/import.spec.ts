@@ -1,13 +1,13 @@
 import fs from "node:fs/promises";
-import { expect, test } from "@playwright/test";
 import { dayOnePhoto, momentLine, tinyJpeg, writeDayOneExport } from "../apps/server/test/dayone-export";
-import { expectAccessible, signUpMember } from "./support";
+import { expect, test } from "./fixtures";
+import { expectAccessible, signIn } from "./support";
 
 test("an owner imports a Day One journal from Settings, with progress; again, nothing changes; a broken file is refused in words", async ({
   page,
 }) => {
   test.setTimeout(90_000);
-  await signUpMember(page, "import-owner", { owner: true });
+  await signIn(page, "import-owner");
   const title = `Lisbon at last ${Date.now().toString(36)}`;
   const photo = dayOnePhoto(await tinyJpeg());
   const journal = test.info().outputPath("Export.zip");
@@ -44,7 +44,7 @@ test("an owner imports a Day One journal from Settings, with progress; again, no
 });
 
 test("a member who is not an owner is not offered Import", async ({ page }) => {
-  await signUpMember(page, "import-member");
+  await signIn(page, "import-member");
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Your data" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Import" })).toHaveCount(0);

@@ -1,5 +1,16 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { accessTokenOf, confirmationLink, expectAccessible, freshEmail, fromNewestMail, password, signUpMember } from "./support";
+import { type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import {
+  accessTokenOf,
+  emailOf,
+  confirmationLink,
+  expectAccessible,
+  freshEmail,
+  fromNewestMail,
+  memberPage,
+  password,
+  signIn,
+} from "./support";
 
 /** A browser of its own for each person. */
 async function newPage(browser: Browser): Promise<Page> {
@@ -14,8 +25,8 @@ async function openMembers(page: Page): Promise<void> {
 
 test("the owner invites the partner from Members; the partner signs up from the e-mailed link and is in", async ({ browser }) => {
   test.setTimeout(90_000);
-  const owner = await newPage(browser);
-  const ownerEmail = await signUpMember(owner, "owner", { owner: true });
+  const owner = await memberPage(browser, "owner");
+  const ownerEmail = emailOf("owner");
   await openMembers(owner);
   await expectAccessible(owner, "members (owner)", "serious");
 
@@ -73,7 +84,7 @@ test("the owner invites the partner from Members; the partner signs up from the 
 test("a member who is not an owner sees who is in and cannot reach the owner's actions, on the page or through the API", async ({
   page,
 }) => {
-  await signUpMember(page, "plain");
+  await signIn(page, "plain");
   await openMembers(page);
   await expect(page.getByText("Only an owner can invite or remove members.")).toBeVisible();
   await expect(page.getByLabel("Invite someone")).toHaveCount(0);

@@ -1,9 +1,10 @@
-import { expect, request, test } from "@playwright/test";
-import { memberApi, signUpMember, solidPng } from "./support";
+import { request } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { memberApi, signIn, solidPng } from "./support";
 
 test("a member adds a memory with photos, opens it, edits it and deletes it from its page", async ({ page }) => {
   test.setTimeout(60_000);
-  await signUpMember(page, "journal");
+  await signIn(page, "journal");
   const title = `Lake weekend ${Date.now()}`;
 
   // Add: two generated PNGs and a text file, which is skipped without a word.
@@ -103,7 +104,7 @@ test("photos keep their shape: a panorama and a portrait uncropped on the detail
   page,
 }) => {
   test.setTimeout(60_000);
-  await signUpMember(page, "shapes");
+  await signIn(page, "shapes");
   const api = await memberApi(page, page.request);
   const panorama = await api.uploadPhoto(await solidPng(800, 200, [200, 120, 40]));
   const portrait = await api.uploadPhoto(await solidPng(200, 400, [40, 120, 200]));

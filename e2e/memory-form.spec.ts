@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { memberApi, signUpMember } from "./support";
+import { expect, test } from "./fixtures";
+import { memberApiAs, memberPage, signIn } from "./support";
 
 /** A JPEG as a phone writes it: with the capture time in its EXIF block. */
 function cameraJpeg(dateTimeOriginal: string): Promise<Buffer> {
@@ -15,16 +16,9 @@ function cardOf(page: Page, title: string) {
   return page.locator('[data-slot="card"]').filter({ has: page.getByRole("link", { name: title }) });
 }
 
-/** A member signed in, in a browser of their own. */
-async function member(browser: Browser, label: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signUpMember(page, label);
-  return page;
-}
-
 test("a refused photo is named with its reason and nothing is saved until the member decides", async ({ page }) => {
   test.setTimeout(60_000);
-  await signUpMember(page, "uploads");
+  await signIn(page, "uploads");
   const title = `Picnic ${Date.now()}`;
 
   await page.getByRole("button", { name: "Add Memory" }).first().click();
@@ -59,21 +53,20 @@ test("a refused photo is named with its reason and nothing is saved until the me
 
 test("two members edit one memory at once: the second to save sees who changed what, and keeps both changes", async ({
   browser,
+  request,
 }) => {
   test.setTimeout(90_000);
-  const alice = await member(browser, "alice");
-  const bob = await member(browser, "bob");
   const title = `Harbour walk ${Date.now()}`;
-  const created = await (await memberApi(alice, alice.request)).createMemory({ title, tags: ["sea"] });
+  const created = await memberApiAs(request, "form-alice").createMemory({ title, tags: ["sea"] });
 
   // Alice opens the memory for editing.
-  await alice.goto(`/memory/${created.id}`);
+  const alice = await memberPage(browser, "form-alice", `/memory/${created.id}`);
   await alice.getByRole("button", { name: "Edit" }).click();
   const aliceTitle = alice.getByLabel("Title");
   await expect(aliceTitle).toHaveValue(title);
 
   // Bob, meanwhile, changes its tags and saves.
-  await bob.goto(`/memory/${created.id}`);
+  const bob = await memberPage(browser, "form-bob", `/memory/${created.id}`);
   await bob.getByRole("button", { name: "Edit" }).click();
   await bob.getByLabel("Tags").fill("sea, boats");
   await bob.getByRole("button", { name: "Update Memory" }).click();
@@ -99,13 +92,15 @@ test("two members edit one memory at once: the second to save sees who changed w
   await bob.context().close();
 });
 
-test("a display-name change shows on the member's greeting and the partner's cards without a reload", async ({ browser }) => {
+test("a display-name change shows on the member's greeting and the partner's cards without a reload", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(90_000);
-  const alice = await member(browser, "ava");
-  const bob = await member(browser, "ben");
   const title = `Renamed author ${Date.now()}`;
-  await (await memberApi(bob, bob.request)).createMemory({ title, photo_ids: [] });
-  await alice.reload();
+  await memberApiAs(request, "form-ben").createMemory({ title, photo_ids: [] });
+  const alice = await memberPage(browser, "form-ava");
+  const bob = await memberPage(browser, "form-ben");
   const card = cardOf(alice, title);
   await expect(card).toContainText(/ben-/);
 
@@ -129,7 +124,7 @@ test("on a slow connection each photo shows its progress and can be cancelled; o
   page,
 }) => {
   test.setTimeout(60_000);
-  await signUpMember(page, "slow");
+  await signIn(page, "slow");
   // The upload is held, as on a slow uplink, until the test lets it through (or it is cancelled).
   let releaseUpload: () => void = () => {};
   await page.route("**/api/v1/photos", async (route) => {

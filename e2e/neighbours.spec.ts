@@ -1,8 +1,8 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible, memberApi, signUpMember } from "./support";
+import { expect, test } from "./fixtures";
+import { expectAccessible, memberApi, signIn } from "./support";
 
 test("the detail page steps to the previous and next memory in the list's order", async ({ page }) => {
-  await signUpMember(page, "neighbours");
+  await signIn(page, "neighbours");
   const api = await memberApi(page, page.request);
   const run = Date.now().toString(36);
   // Dated after anything the specs before this one leave in the shared collection (comments.spec's

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("an unknown address shows the 404 page with a way home", async ({ page }) => {
   const errors: string[] = [];

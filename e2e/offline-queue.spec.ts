@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { fillCredentials, password, signUpMember, solidPng } from "./support";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { fillCredentials, password, signIn, solidPng } from "./support";
 
 /** Home's memory cards. */
 const memories = (page: Page) => page.getByRole("list", { name: "Memories" }).getByRole("listitem");
@@ -17,7 +18,7 @@ test("a memory saved offline waits with its photo, survives a reload, and is add
   page,
   context,
 }) => {
-  await signUpMember(page, "queue");
+  await signIn(page, "queue");
   await underServiceWorker(page);
   // After the reload the painted first screen and the app may both hold the greeting for a moment:
   // the visible one counts, and the app's own screen is the one used from here on.
@@ -93,7 +94,7 @@ async function shareFromGallery(page: Page, files: Array<{ name: string; mimeTyp
 }
 
 test("photos shared from the gallery open Add Memory with them chosen, signed in or signed in on the way", async ({ page }) => {
-  const email = await signUpMember(page, "share");
+  const email = await signIn(page, "share");
   await underServiceWorker(page);
   const manifest = (await (await page.request.get("/manifest.webmanifest")).json()) as { share_target?: unknown };
   expect(manifest.share_target).toMatchObject({

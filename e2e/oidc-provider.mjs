@@ -1,6 +1,6 @@
 // The OpenID Connect provider the browser journeys sign in at: the `oidc-provider` package on
 // loopback, with its development login and consent screens. Playwright starts it before the
-// product's server (playwright.config.ts), which names it in AUTH_OIDC_PROVIDERS.
+// product's servers (playwright.config.ts), which name it in AUTH_OIDC_PROVIDERS.
 //
 // Whatever login is typed at its screen is the person: their `sub` and their e-mail address,
 // marked verified. So a journey decides who signs in by what it types there, as someone with an
@@ -10,8 +10,11 @@ import { generateKeyPair, exportJWK } from "jose";
 import Provider from "oidc-provider";
 
 const port = Number(process.env.OIDC_PORT ?? 18081);
-const redirectUri = process.env.OIDC_REDIRECT_URI;
-if (!redirectUri) throw new Error("OIDC_REDIRECT_URI (the product's /auth/v1/callback) is required");
+// One client for every server of the run (each its own /auth/v1/callback), as one registration at a
+// provider may list several addresses.
+const redirectUris = (process.env.OIDC_REDIRECT_URIS ?? process.env.OIDC_REDIRECT_URI ?? "").split(",").filter(Boolean);
+if (redirectUris.length === 0)
+  throw new Error("OIDC_REDIRECT_URIS (the product servers' /auth/v1/callback, comma-separated) is required");
 const issuer = `http://127.0.0.1:${port}`;
 
 const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -20,7 +23,7 @@ const provider = new Provider(issuer, {
     {
       client_id: process.env.OIDC_CLIENT_ID ?? "memory-box",
       client_secret: process.env.OIDC_CLIENT_SECRET ?? "memory-box-e2e-client-secret",
-      redirect_uris: [redirectUri],
+      redirect_uris: redirectUris,
       grant_types: ["authorization_code"],
       response_types: ["code"],
     },

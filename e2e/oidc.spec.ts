@@ -1,5 +1,6 @@
-import { expect, type Locator, test, type Page } from "@playwright/test";
-import { expectAccessible, freshEmail, fromNewestMail, invite, signUpMember } from "./support";
+import { type Locator, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { expectAccessible, freshEmail, fromNewestMail, invite, signIn } from "./support";
 
 // The provider playwright.config.ts starts (e2e/oidc-provider.mjs) and names in AUTH_OIDC_PROVIDERS:
 // whatever login is typed at its screen is the person, with that verified address.
@@ -46,7 +47,7 @@ async function signOut(page: Page): Promise<void> {
 
 test(`"Continue with ${provider}" with an invited address lands signed in on home`, async ({ page }) => {
   const email = freshEmail("provider");
-  invite(email);
+  await invite(page.request, email);
   await page.goto("/auth");
   await expect(page.getByRole("button", { name: `Continue with ${provider}` })).toBeVisible();
   await expectAccessible(page, "sign-in with a provider's button", "serious");
@@ -73,7 +74,7 @@ test("a member connects the provider in Settings, signs in with it, and disconne
   page,
 }) => {
   test.setTimeout(90_000);
-  const email = await signUpMember(page, "linker");
+  const email = await signIn(page, "linker");
   // Their account at the provider has another address, not invited: linking is what lets it in.
   const elsewhere = freshEmail("elsewhere");
   const connected = page.getByRole("list", { name: "Connected accounts" });

@@ -1,9 +1,11 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible, localDate, memberApi, signUpMember, solidPng } from "./support";
+import { expect, test } from "./fixtures";
+import { expectAccessible, localDate, memberApiAs, signIn, solidPng } from "./support";
 
-test("home shows, above the list, the memories of this day in earlier years, and not those of other days", async ({ page }) => {
-  await signUpMember(page, "on-this-day");
-  const api = await memberApi(page, page.request);
+test("home shows, above the list, the memories of this day in earlier years, and not those of other days", async ({
+  page,
+  request,
+}) => {
+  const api = memberApiAs(request, "on-this-day");
   const run = Date.now().toString(36);
   const photo = await api.uploadPhoto(await solidPng(64, 48, [40, 120, 200]));
   const today = await api.createMemory({
@@ -13,7 +15,7 @@ test("home shows, above the list, the memories of this day in earlier years, and
   });
   await api.createMemory({ title: `Three years ago, a month later ${run}`, memory_date: localDate(3, 31) });
 
-  await page.reload();
+  await signIn(page, "on-this-day");
   const section = page.getByRole("region", { name: "On this day" });
   await expect(section).toBeVisible();
   const threeYears = section.getByRole("list", { name: "3 years ago" });

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, fillCredentials, newestMailTo, password, signUpMember } from "./support";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { expectAccessible, fillCredentials, newestMailTo, password, signIn } from "./support";
 
 // Passkeys and security keys in Chromium, with a virtual authenticator attached through the
 // DevTools protocol: it answers the browser's WebAuthn prompts as a phone or a key would.
@@ -37,7 +38,7 @@ test("a member adds a passkey in Settings, signs in with it without address or p
   test.setTimeout(90_000);
   const page = await (await browser.newContext()).newPage();
   await attachAuthenticator(page, "passkey");
-  const email = await signUpMember(page, "passkey");
+  const email = await signIn(page, "passkey");
 
   await openSettings(page);
   const passkeys = page.getByRole("list", { name: "Passkeys" });
@@ -76,7 +77,7 @@ test("a security key added as the second step is asked for at the next sign-in, 
   test.setTimeout(90_000);
   const page = await (await browser.newContext()).newPage();
   await attachAuthenticator(page, "security key");
-  const email = await signUpMember(page, "key");
+  const email = await signIn(page, "key");
 
   await openSettings(page);
   await page.getByRole("button", { name: "Add security key" }).click();

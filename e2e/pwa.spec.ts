@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { accessTokenOf, memberApi, signUpMember, solidPng } from "./support";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { accessTokenOf, memberApi, signIn, solidPng } from "./support";
 
 /**
  * What a request made by the page gets: its status, or "failed" when no answer came (offline,
@@ -50,7 +51,7 @@ test("the app installs, reads a viewed memory offline, and keeps nothing of the 
   expect(worker.status()).toBe(200);
   expect(worker.headers()["cache-control"]).toBe("no-cache");
 
-  await signUpMember(page, "pwa");
+  await signIn(page, "pwa");
   const api = await memberApi(page, page.request);
   const run = Date.now().toString(36);
   const photo = await api.uploadPhoto(await solidPng(64, 48, [200, 120, 40]));

@@ -19,10 +19,14 @@ import {
 
 const port = Number(process.env.SAML_PORT ?? 18082);
 // The product's auth address (`…/auth/v1`): its entity ID and assertion consumer derive from it.
-const serviceProviderUrl = process.env.SAML_SP_URL;
-if (!serviceProviderUrl) throw new Error("SAML_SP_URL (the product's …/auth/v1) is required");
-const audience = `${serviceProviderUrl}/sso/saml/metadata`;
-const assertionConsumerUrl = `${serviceProviderUrl}/sso/saml/acs`;
+// A run has a server per worker, each registering this provider: it answers each at its own address.
+const serviceProviderUrls = (process.env.SAML_SP_URLS ?? process.env.SAML_SP_URL ?? "").split(",").filter(Boolean);
+if (serviceProviderUrls.length === 0)
+  throw new Error("SAML_SP_URLS (the product servers' …/auth/v1, comma-separated) is required");
+const serviceProviders = serviceProviderUrls.map((url) => ({
+  audience: `${url}/sso/saml/metadata`,
+  assertionConsumerUrl: `${url}/sso/saml/acs`,
+}));
 // Not tied to the port, so a provider registered in an earlier run against the same data folder is
 // this one, with a new certificate (the journey updates it).
 const entityId = "urn:memory-box:e2e:saml-identity-provider";
@@ -60,7 +64,8 @@ async function handle(request, response) {
     const { id: requestId, assertionConsumerUrl: acs } = authnRequest;
     if (!requestId) return page(response, 400, "Bad request", "<p>The authentication request has no ID.</p>");
     // A real identity provider answers only the service providers registered with it, at their own address.
-    if (acs !== assertionConsumerUrl)
+    const serviceProvider = serviceProviders.findIndex((candidate) => candidate.assertionConsumerUrl === acs);
+    if (serviceProvider < 0)
       return page(response, 400, "Bad request", `<p>Unknown assertion consumer ${escape(acs ?? "(none)")}.</p>`);
     return page(
       response,
@@ -70,6 +75,7 @@ async function handle(request, response) {
 <form method="post" action="/login">
   <label>Email <input type="email" name="email" required autofocus></label>
   <input type="hidden" name="request_id" value="${escape(requestId)}">
+  <input type="hidden" name="service_provider" value="${serviceProvider}">
   <input type="hidden" name="relay_state" value="${escape(url.searchParams.get("RelayState") ?? "")}">
   <button type="submit">Sign in</button>
 </form>`,
@@ -79,7 +85,10 @@ async function handle(request, response) {
     const form = new URLSearchParams(await readBody(request));
     const email = form.get("email")?.trim() ?? "";
     const requestId = form.get("request_id") ?? "";
-    if (!email || !requestId) return page(response, 400, "Bad request", "<p>An email and a request ID are needed.</p>");
+    const serviceProvider = serviceProviders[Number(form.get("service_provider") ?? "-1")];
+    if (!email || !requestId || !serviceProvider)
+      return page(response, 400, "Bad request", "<p>An email, a request ID and a service provider are needed.</p>");
+    const { audience, assertionConsumerUrl } = serviceProvider;
     const answer = samlResponse({
       entityId,
       keys,

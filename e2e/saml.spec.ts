@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { expectAccessible, freshEmail, invite, serviceToken } from "./support";
 
 // SAML single sign-on (ADR 0036) in the browser: the identity provider playwright.config.ts starts
@@ -10,10 +11,10 @@ const entityId = "urn:memory-box:e2e:saml-identity-provider";
 /** The household's domain, registered for the identity provider and for no other journey. */
 const domain = "sso-family.example";
 
-test.beforeAll(async ({ playwright }, testInfo) => {
+test.beforeAll(async ({ playwright, server }) => {
   const admin = await playwright.request.newContext({
-    baseURL: testInfo.project.use.baseURL,
-    extraHTTPHeaders: { authorization: `Bearer ${serviceToken()}` },
+    baseURL: server.url,
+    extraHTTPHeaders: { authorization: `Bearer ${await serviceToken()}` },
   });
   // Not through `admin`: the service-role token is for the product only.
   const metadata = await fetch(`${identityProvider}/metadata`);
@@ -62,7 +63,7 @@ test('"Continue with single sign-on" with an invited address of the household\'s
   page,
 }) => {
   const email = freshEmail("sso", domain);
-  invite(email);
+  await invite(page.request, email);
   await page.goto("/auth");
   await expect(page.getByRole("button", { name: "Continue with single sign-on" })).toBeVisible();
 

@@ -1,12 +1,37 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
-import { expectAccessible, localDate, memberApi, signUpMember } from "./support";
+import { expect, test } from "./fixtures";
+import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
 
 /**
- * Every screen of Memory Box, light and dark, on a phone (375 px) and a desktop (1280 px): each
- * is checked with axe and saved as a screenshot with the test's output, for a person to look at
+ * Every screen of Memory Box, light or dark, on a phone (375 px) or a desktop (1280 px): each is
+ * checked with axe and saved as a screenshot with the test's output, for a person to look at
  * (nothing is compared). One browser context per theme and width, all signed in as one member.
+ *
+ * A run takes one of the four (E2E_SCREENS=light-375, light-1280, dark-375 or dark-1280), by default
+ * the day of the year's turn, so four days of CI see them all; E2E_SCREENS=all takes every one.
  */
+
+const configurations = (["light", "dark"] as const).flatMap((theme) =>
+  ([375, 1280] as const).map((width) => ({ theme, width, name: `${theme}-${width}` })),
+);
+function chosenConfigurations(): typeof configurations {
+  const chosen = process.env.E2E_SCREENS;
+  if (chosen === "all") return configurations;
+  if (chosen) {
+    const named = configurations.filter((configuration) => configuration.name === chosen);
+    if (named.length === 0)
+      throw new Error(
+        `E2E_SCREENS=${chosen}: one of all, ${configurations.map((configuration) => configuration.name).join(", ")}`,
+      );
+    return named;
+  }
+  const now = new Date();
+  const dayOfYear = Math.floor(
+    (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.UTC(now.getUTCFullYear(), 0, 0)) / 86_400_000,
+  );
+  return [configurations[dayOfYear % configurations.length]!];
+}
 
 const run = Date.now().toString(36);
 // Dated in 2997 (after March, which the timeline's journey counts), so they lead the list of a run of
@@ -18,7 +43,6 @@ const titles = {
   snow: `First snow ${run}`,
   apartment: `Our first apartment ${run}`,
 };
-const authKey = "memory-box-auth";
 let session = "";
 let annEmail = "";
 let lakeId = "";
@@ -37,21 +61,22 @@ async function gradientJpeg(width: number, height: number, from: number[], to: n
     .toBuffer();
 }
 
-/** What the screen shows once its photos are in: every image on it loaded (or failed for good). */
+/** What the screen shows once its photos are in and nothing moves: every image loaded (or failed for good). */
 async function settled(page: Page): Promise<void> {
-  // Photos below the fold load as they near the viewport: down to the end and back, so the whole page has them.
-  await page.evaluate(async () => {
-    for (let top = 0; top < document.documentElement.scrollHeight; top += window.innerHeight) {
-      window.scrollTo(0, top);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    window.scrollTo(0, 0);
+  // Photos below the fold load as they near the viewport: asked for now instead, so the whole page has them.
+  await page.evaluate(() => {
+    for (const image of document.images) image.loading = "eager";
   });
-  await expect
-    .poll(() => page.evaluate(() => [...document.images].every((image) => image.complete)), { timeout: 10_000 })
-    .toBe(true);
-  // Dialogs and toasts animate in; the picture is of where they come to rest.
-  await page.waitForTimeout(250);
+  await expect.poll(() => page.evaluate(() => [...document.images].every((image) => image.complete))).toBe(true);
+  // Dialogs and toasts animate in; the picture is of where they come to rest (spinners turn for ever).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 async function capture(page: Page, screen: string, { fullPage = true } = {}): Promise<void> {
@@ -62,29 +87,19 @@ async function capture(page: Page, screen: string, { fullPage = true } = {}): Pr
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
-  const [owner, partner] = await Promise.all([browser.newPage(), browser.newPage()]);
-  annEmail = await signUpMember(owner, "screens-ann", { owner: true });
-  await signUpMember(partner, "screens-ben");
-  for (const [page, name] of [
-    [owner, "Ann"],
-    [partner, "Ben"],
-  ] as const) {
-    await page.goto("/settings");
-    await page.getByLabel("Display name").fill(name);
-    await page.getByRole("button", { name: "Save name" }).click();
-    await expect(page.getByText("Display name saved")).toBeVisible();
-  }
-
-  const api = await memberApi(owner, owner.request);
+// Ann (an owner) and Ben, prepared with their display names by the setup project (e2e/members.ts).
+test.beforeAll(async ({ playwright, server }) => {
+  const request = await playwright.request.newContext({ baseURL: server.url });
+  annEmail = emailOf("screens-ann");
+  const api = memberApiAs(request, "screens-ann");
+  // Photo-sized enough for the cards and the viewer (the server makes the same renditions of any size).
   const photos = [];
   for (const [width, height, from, to] of [
-    [1200, 800, [236, 180, 120], [90, 140, 190]],
-    [800, 1200, [60, 110, 90], [210, 220, 170]],
-    [1200, 800, [250, 210, 160], [200, 90, 90]],
-    [1200, 900, [120, 160, 210], [240, 240, 230]],
-    [1200, 800, [70, 60, 110], [230, 150, 120]],
+    [600, 400, [236, 180, 120], [90, 140, 190]],
+    [400, 600, [60, 110, 90], [210, 220, 170]],
+    [600, 400, [250, 210, 160], [200, 90, 90]],
+    [600, 450, [120, 160, 210], [240, 240, 230]],
+    [600, 400, [70, 60, 110], [230, 150, 120]],
   ] as const)
     photos.push(await api.uploadPhoto(await gradientJpeg(width, height, [...from], [...to])));
   const lake = await api.createMemory({
@@ -107,41 +122,39 @@ test.beforeAll(async ({ browser }) => {
     content: "Pumpkins, cider, and the scarf you still wear.",
     memory_date: "2997-10-05",
     tags: ["autumn"],
-    photo_ids: [(await api.uploadPhoto(await gradientJpeg(1200, 800, [200, 120, 60], [250, 220, 150]))).id],
+    photo_ids: [(await api.uploadPhoto(await gradientJpeg(600, 400, [200, 120, 60], [250, 220, 150]))).id],
   });
   await api.createMemory({
     title: titles.snow,
     memory_date: "2997-11-02",
     photo_ids: [
-      (await api.uploadPhoto(await gradientJpeg(900, 1200, [220, 230, 240], [130, 150, 180]))).id,
-      (await api.uploadPhoto(await gradientJpeg(1200, 800, [240, 240, 250], [160, 170, 200]))).id,
+      (await api.uploadPhoto(await gradientJpeg(450, 600, [220, 230, 240], [130, 150, 180]))).id,
+      (await api.uploadPhoto(await gradientJpeg(600, 400, [240, 240, 250], [160, 170, 200]))).id,
     ],
   });
   await api.createMemory({
     title: titles.apartment,
     content: "Two chairs, one lamp, and a view of the rooftops.",
     memory_date: localDate(4),
-    photo_ids: [(await api.uploadPhoto(await gradientJpeg(1200, 800, [180, 150, 130], [90, 70, 60]))).id],
+    photo_ids: [(await api.uploadPhoto(await gradientJpeg(600, 400, [180, 150, 130], [90, 70, 60]))).id],
   });
 
   // Both members answer the lake: a comment each and their reactions.
-  const respond = async (page: Page, comment: string, emojis: string[]) => {
-    const { origins } = await page.context().storageState();
-    const stored = origins.flatMap((origin) => origin.localStorage).find((entry) => entry.name === authKey)!.value;
+  const respond = async (member: "screens-ann" | "screens-ben", comment: string, emojis: string[]) => {
+    const stored = storedSessionOf(member);
     const headers = { Authorization: `Bearer ${(JSON.parse(stored) as { access_token: string }).access_token}` };
-    const sent = await page.request.post(`/api/v1/memories/${lakeId}/comments`, { headers, data: { body: comment } });
+    const sent = await request.post(`/api/v1/memories/${lakeId}/comments`, { headers, data: { body: comment } });
     expect(sent.status(), await sent.text()).toBe(201);
     for (const emoji of emojis) {
-      const reacted = await page.request.put(`/api/v1/memories/${lakeId}/reactions/${encodeURIComponent(emoji)}`, { headers });
+      const reacted = await request.put(`/api/v1/memories/${lakeId}/reactions/${encodeURIComponent(emoji)}`, { headers });
       expect(reacted.ok(), await reacted.text()).toBe(true);
     }
   };
-  await respond(partner, "The swans were definitely plotting something.", ["❤️", "😂"]);
-  await respond(owner, "Next year: more sandwiches.", ["❤️"]);
+  await respond("screens-ben", "The swans were definitely plotting something.", ["❤️", "😂"]);
+  await respond("screens-ann", "Next year: more sandwiches.", ["❤️"]);
 
-  session = (await owner.evaluate((key) => localStorage.getItem(key), authKey))!;
-  await owner.context().close();
-  await partner.context().close();
+  session = storedSessionOf("screens-ann");
+  await request.dispose();
 });
 
 async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 | 1280): Promise<void> {
@@ -277,9 +290,8 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await context.close();
 }
 
-for (const theme of ["light", "dark"] as const)
-  for (const width of [375, 1280] as const)
-    test(`every screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({ browser }) => {
-      test.setTimeout(120_000);
-      await screensIn(browser, theme, width);
-    });
+for (const { theme, width } of chosenConfigurations())
+  test(`every screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    await screensIn(browser, theme, width);
+  });

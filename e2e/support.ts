@@ -1,38 +1,103 @@
-import AxeBuilder from "@axe-core/playwright";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import { SignJWT } from "jose";
 import sharp from "sharp";
+import { type MemberKey, preparedMember } from "./members";
+import { type E2eServer, serverOf, serviceRoleSecret } from "./servers";
 
-/** What the browser journeys share: members invited and signed up as a person would be. */
+/** What the browser journeys share: the members prepared for them, invitations, the outbox, axe. */
 
-// The same throw-away data folder the server of this run uses (scripts/test-e2e.mjs sets it).
-const dataDir = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
-const outbox = path.join(dataDir, "outbox");
 export const password = "correct horse battery staple";
+/** Where the web app keeps its auth-js session. */
+export const authKey = "memory-box-auth";
+
+/** The server of the running journey's worker (e2e/servers.ts). */
+export function currentServer(): E2eServer {
+  return serverOf(test.info().parallelIndex);
+}
 
 /** A fresh address per run, so reruns against a kept data folder never collide. */
 export function freshEmail(name: string, domain = "example.com"): string {
   return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@${domain}`;
 }
 
-/** Puts `email` on the invitation list the way an operator does, with the server's CLI; `owner` names an owner. */
-export function invite(email: string, { owner = false }: { owner?: boolean } = {}): void {
-  execFileSync("node", ["apps/server/dist/cli.js", "invite", ...(owner ? ["--owner"] : []), email], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    stdio: "pipe",
-  });
+/** A service-role token for the admin API, signed with the journeys' servers' HS256 secret (AUTH_JWT_SECRET). */
+export function serviceToken(): Promise<string> {
+  return new SignJWT({ role: "service_role" })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt()
+    .setExpirationTime("1d")
+    .sign(new TextEncoder().encode(serviceRoleSecret));
 }
 
-/** A service-role token for the admin API, printed by the server's CLI as an operator gets one. */
-export function serviceToken(): string {
-  return execFileSync("node", ["apps/server/dist/cli.js", "service-token", "--days", "1"], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
+interface StorageState {
+  cookies: Parameters<ReturnType<Page["context"]>["addCookies"]>[0];
+  origins: { origin: string; localStorage: { name: string; value: string }[] }[];
+}
+
+function storedSession(key: MemberKey): { email: string; storageState: string; state: StorageState } {
+  const { email, storageState } = preparedMember(currentServer(), key);
+  return { email, storageState, state: JSON.parse(fs.readFileSync(storageState, "utf8")) as StorageState };
+}
+
+/** The stored auth-js session of the prepared member `key`, as the page keeps it in localStorage. */
+export function storedSessionOf(key: MemberKey): string {
+  return storedSession(key).state.origins[0]!.localStorage.find((entry) => entry.name === authKey)!.value;
+}
+
+/**
+ * Puts `email` on the invitation list as an owner does, from Members (`POST /api/v1/members/invitations`),
+ * as the prepared owner `keeper`: for the journeys about signing up, which the address then does on the page.
+ */
+export async function invite(request: APIRequestContext, email: string): Promise<void> {
+  const { access_token: token } = JSON.parse(storedSessionOf("keeper")) as { access_token: string };
+  const response = await request.post(`${currentServer().url}/api/v1/members/invitations`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { email },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+}
+
+/**
+ * Signs `page` in as the prepared member `key` with its stored session (the setup project made it,
+ * e2e/members.setup.ts), then opens home: the greeting is there. Returns the member's address.
+ */
+export async function signIn(page: Page, key: MemberKey): Promise<string> {
+  const { email, state } = storedSession(key);
+  await page.context().addCookies(state.cookies);
+  // Any page of the app's origin will do to write its storage; this one has no script.
+  await page.goto("/api/health");
+  await page.evaluate((entries) => {
+    for (const { name, value } of entries) localStorage.setItem(name, value);
+  }, state.origins[0]!.localStorage);
+  await page.goto("/");
+  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  return email;
+}
+
+/**
+ * A browser of its own for the prepared member `key`, opened from its stored session at `at`: on
+ * home (the default) once the greeting is there.
+ */
+export async function memberPage(browser: Browser, key: MemberKey, at = "/"): Promise<Page> {
+  const context = await browser.newContext({ storageState: storedSession(key).storageState });
+  const page = await context.newPage();
+  await page.goto(at);
+  if (at === "/") await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  return page;
+}
+
+/** The address of the prepared member `key` on this worker's server. */
+export function emailOf(key: MemberKey): string {
+  return storedSession(key).email;
+}
+
+/** The outbox of this worker's server: the mails it would have sent. */
+function outbox(): string {
+  return path.join(currentServer().dataDir, "outbox");
 }
 
 /** Soft line breaks ("=\r\n") removed, then "=XX" bytes decoded as UTF-8. */
@@ -53,15 +118,16 @@ function decodeQuotedPrintable(text: string): string {
 
 /** The newest mail in the outbox addressed to `email`, decoded; undefined while none has arrived. */
 export function newestMailTo(email: string): string | undefined {
-  const mails = fs.existsSync(outbox)
+  const folder = outbox();
+  const mails = fs.existsSync(folder)
     ? fs
-        .readdirSync(outbox)
+        .readdirSync(folder)
         .filter((name) => name.endsWith(".eml"))
         .sort()
         .reverse()
     : [];
   for (const name of mails) {
-    const mail = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, name), "utf8"));
+    const mail = decodeQuotedPrintable(fs.readFileSync(path.join(folder, name), "utf8"));
     if (mail.includes(email)) return mail;
   }
   return undefined;
@@ -76,7 +142,7 @@ export async function fromNewestMail(email: string, pattern: RegExp): Promise<st
         found = pattern.exec(newestMailTo(email) ?? "")?.[1];
         return found;
       },
-      { message: `a mail to ${email} in ${outbox} matching ${pattern}` },
+      { message: `a mail to ${email} in ${outbox()} matching ${pattern}` },
     )
     .toBeTruthy();
   return found!;
@@ -92,28 +158,11 @@ export async function fillCredentials(page: Page, email: string, secret: string)
   await page.getByLabel("Password", { exact: true }).fill(secret);
 }
 
-/**
- * Invites a fresh address (as an owner with `owner`), signs it up on the page and opens the
- * confirmation link: lands on home. Returns the address.
- */
-export async function signUpMember(page: Page, label: string, { owner = false }: { owner?: boolean } = {}): Promise<string> {
-  const email = freshEmail(label);
-  invite(email, { owner });
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Sign Up" }).click();
-  await fillCredentials(page, email, password);
-  await page.getByRole("button", { name: "Sign Up" }).click();
-  // A sign-up hashes the password (argon2): on a busy two-core machine its answer can take a while.
-  await expect(page.getByText("Check your email for confirmation link")).toBeVisible({ timeout: 15_000 });
-  await page.goto(await confirmationLink(email));
-  await expect(page.getByText(/^Welcome back, /)).toBeVisible();
-  return email;
-}
-
 /** The access token the page keeps in localStorage. */
 export async function accessTokenOf(page: Page): Promise<string> {
   const token = await page.evaluate(
-    () => (JSON.parse(localStorage.getItem("memory-box-auth") ?? "{}") as { access_token?: string }).access_token,
+    (key) => (JSON.parse(localStorage.getItem(key) ?? "{}") as { access_token?: string }).access_token,
+    authKey,
   );
   expect(token).toBeTruthy();
   return token!;
@@ -124,7 +173,9 @@ export async function accessTokenOf(page: Page): Promise<string> {
  * serious or critical.
  */
 export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  // Legacy mode: axe runs in the page itself, without the blank page the default mode opens to join
+  // frames' results at every check; the app has no frames from other origins for it to miss.
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
   const counted =
     level === "all"
       ? violations
@@ -140,9 +191,18 @@ export async function expectAccessible(page: Page, screen: string, level: "all" 
 /** The member's API, with the access token the page keeps in localStorage. */
 export async function memberApi(page: Page, request: APIRequestContext) {
   const { origins } = await page.context().storageState();
-  const stored = origins.flatMap((origin) => origin.localStorage).find((entry) => entry.name === "memory-box-auth")?.value;
+  const stored = origins.flatMap((origin) => origin.localStorage).find((entry) => entry.name === authKey)?.value;
   const token = (JSON.parse(stored ?? "{}") as { access_token?: string }).access_token;
   expect(token).toBeTruthy();
+  return apiWithToken(request, token!);
+}
+
+/** The API of the prepared member `key`, with its stored session, for what a journey sets up before opening a page. */
+export function memberApiAs(request: APIRequestContext, key: MemberKey) {
+  return apiWithToken(request, (JSON.parse(storedSessionOf(key)) as { access_token: string }).access_token);
+}
+
+function apiWithToken(request: APIRequestContext, token: string) {
   const headers = { Authorization: `Bearer ${token}` };
   return {
     async uploadPhoto(image: Buffer): Promise<Photo> {

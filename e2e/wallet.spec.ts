@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
-import { fromNewestMail, signUpMember } from "./support";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { fromNewestMail, signIn } from "./support";
 
 // A Solana wallet in the browser, as Phantom injects one (`window.solana`: connect, publicKey,
 // signMessage), with a key generated here: the page asks it to sign, and the signing is done by this
@@ -51,7 +52,7 @@ const greeting = (page: Page) => page.getByText(/^Welcome back, wallet-/);
 test("a member connects a Solana wallet in Settings, then signs in with it from /auth", async ({ page }) => {
   test.setTimeout(60_000);
   const address = await installSolanaWallet(page);
-  const email = await signUpMember(page, "wallet");
+  const email = await signIn(page, "wallet");
 
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByText("No account is connected.")).toBeVisible();

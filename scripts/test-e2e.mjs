@@ -31,20 +31,23 @@ if (!chromium) {
 }
 
 run("node", ["scripts/build-if-needed.mjs"]);
-const port = await freePort();
-// The journeys' OpenID Connect provider (e2e/oidc-provider.mjs) and SAML identity provider
-// (e2e/saml-identity-provider.mjs) listen on ports of their own.
-let oidcPort = await freePort();
-while (oidcPort === port) oidcPort = await freePort();
-let samlPort = await freePort();
-while (samlPort === port || samlPort === oidcPort) samlPort = await freePort();
+// A server per worker (e2e/servers.ts, E2E_WORKERS), then the journeys' OpenID Connect provider
+// (e2e/oidc-provider.mjs) and SAML identity provider (e2e/saml-identity-provider.mjs), each on a port of its own.
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+const ports = [];
+while (ports.length < workers + 2) {
+  const port = await freePort();
+  if (!ports.includes(port)) ports.push(port);
+}
+const [oidcPort, samlPort, ...serverPorts] = ports;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-e2e-"));
 try {
   const result = run(
     "npx",
     ["playwright", "test", ...process.argv.slice(2)],
     {
-      E2E_PORT: String(port),
+      E2E_WORKERS: String(workers),
+      E2E_PORTS: serverPorts.join(","),
       E2E_OIDC_PORT: String(oidcPort),
       E2E_SAML_PORT: String(samlPort),
       E2E_DATA_DIR: dataDir,

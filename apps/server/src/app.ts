@@ -11,7 +11,7 @@ import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes, devicesRoutes, singleSignOnRoutes, ssoRoutes } from "./modules/auth";
+import { adminRoutes, createAuthModule, authRoutes, samlRoutes } from "./modules/auth";
 import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
@@ -33,6 +33,9 @@ import {
   rpcRoutes,
 } from "./modules/invitations";
 import { createMailer } from "./modules/mail";
+import { bearerOrTicketAuthenticator, MemberCheck, memberAuthenticator, serviceRoleAuthenticator } from "./modules/member-door";
+import { DevicesService, devicesRoutes } from "./modules/devices";
+import { singleSignOnRoutes } from "./modules/single-sign-on";
 import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
@@ -50,8 +53,6 @@ import {
 } from "./modules/photos";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
-import { memberAuthenticator, bearerOrTicketAuthenticator, serviceRoleAuthenticator } from "./plugins/member-auth";
-import { MemberCheck } from "./plugins/member-check";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerWebApp } from "./plugins/web-app";
@@ -222,7 +223,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secureCookies,
     signupCookieSeconds: config.auth.emailLinkTtlSeconds,
   });
-  await app.register(ssoRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });
+  await app.register(samlRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });
   await app.register(adminRoutes, {
     prefix: "/auth/v1",
     admin: auth.admin,
@@ -240,7 +241,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } }
       : {}),
   });
-  await app.register(devicesRoutes, { devices: auth.devices, authenticate: authenticateMember });
+  await app.register(devicesRoutes, {
+    devices: new DevicesService({ sessions: auth.sessionRows, audit, ...(options.now ? { now: options.now } : {}) }),
+    authenticate: authenticateMember,
+  });
   const members = new MembersService({
     members: new MembersRepository(database.db),
     invitations,

@@ -1,7 +1,10 @@
 import { inspect } from "node:util";
 import { runCli } from "./cli/run-cli";
+import { createPrivateFiles } from "./lib/private-files";
 
 /** The operator commands' entry point (`npm run invite`); like main.ts, the only file with side effects. */
+// What the commands write (backups, exports, the outbox) is readable by this user only.
+createPrivateFiles();
 const writer = (stream: NodeJS.WriteStream) => (line: string) => stream.write(`${line}\n`);
 
 runCli(process.argv.slice(2), { env: process.env, out: writer(process.stdout), err: writer(process.stderr) }).then(

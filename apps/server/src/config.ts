@@ -5,7 +5,7 @@ import { parseStorageUrl } from "./lib/storage-url";
 
 /**
  * The server's whole configuration, parsed from the environment in one place.
- * Every variable is documented in the README's configuration table; keep the two in step.
+ * Every variable is documented in the configuration tables of docs/operating.md and docs/auth.md; keep them in step.
  */
 export interface Config {
   host: string;

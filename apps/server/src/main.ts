@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
+import { createPrivateFiles, keepDataPrivate } from "./lib/private-files";
 import { restrictImageDecoders } from "./modules/photos";
 
 /** The only module with start-up side effects: read the environment, build, listen. */
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // The database, photos and outbox are the members' own: no other local user reads them.
+  createPrivateFiles();
+  keepDataPrivate(config);
   // Only the decoders of accepted formats stay loaded, process-wide: a file that slips past
   // format detection still cannot reach libvips' other parsers.
   restrictImageDecoders();

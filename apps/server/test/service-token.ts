@@ -1,7 +1,7 @@
 import type { TestApp } from "./test-app";
 import { openDatabase } from "../src/db/database";
 import { InstanceSettingsRepository } from "../src/modules/instance/instance-settings.repository";
-import { SigningKeys } from "../src/modules/auth/signing-keys";
+import { SigningKeys } from "../src/modules/auth/core/signing-keys";
 
 /** A service-role token signed with the app's own key (kept in its database), as the CLI prints. */
 export async function serviceRoleToken(testApp: TestApp): Promise<string> {

@@ -15,7 +15,7 @@ export interface TestApp {
 }
 
 /**
- * The real server on a fresh database of the given engine and a temporary DATA_DIR.
+ * The real server on a fresh, migrated database of the given engine and a temporary DATA_DIR.
  * `env` adds environment variables as an operator would set them; `now` is the server's clock
  * (auth service, photo URLs), for tests that travel in time.
  */
@@ -31,7 +31,7 @@ export async function createTestApp(
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-data-"));
   const database = options.sharedDatabase
     ? { config: options.sharedDatabase, drop: async () => {} }
-    : await createTestDatabase(engine);
+    : await createTestDatabase(engine, { migrated: true });
   const config: Config = {
     ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: options.logStream ? "info" : "silent", ...options.env }),
     database: database.config,

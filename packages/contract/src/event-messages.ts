@@ -1,10 +1,10 @@
-import type { MemoryEventData, MemoryEventType } from "./events";
-
 /*
  * The live stream's message names, and readers for its messages that the web app's home uses.
  * Home reads every event, and the schema library is a tenth of the JavaScript its first screen may
  * load (issue #16: 200 KB), so this module does not import it: the readers apply the rules of
- * `events.ts`' schemas by hand, and a web test holds them to those schemas.
+ * `events.ts`' schemas by hand, and a web test holds them to those schemas. `events.ts` builds its
+ * schemas from these names, so this module imports nothing from it: the types below are the
+ * schemas' types, written out.
  */
 
 export const memoryEventTypes = [
@@ -19,6 +19,15 @@ export const memoryEventTypes = [
 ] as const;
 
 export const resyncEventType = "resync";
+
+/** `MemoryEventType` (events.ts), without the schema library. */
+type MemoryEventType = (typeof memoryEventTypes)[number];
+
+/** `MemoryEventData` (events.ts), without the schema library. */
+interface MemoryEventData {
+  id: string;
+  actor: string;
+}
 
 /** `MemoryEventType.safeParse(type).success`, without the schema library. */
 export function isMemoryEventType(type: string): type is MemoryEventType {

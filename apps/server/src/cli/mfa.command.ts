@@ -2,7 +2,7 @@ import { AuditLogRepository } from "../modules/audit";
 import { createAuthModule } from "../modules/auth";
 import { InvitationsRepository, InvitationsService } from "../modules/invitations";
 import { createMailer } from "../modules/mail";
-import { MemberCheck } from "../plugins/member-check";
+import { MemberCheck } from "../modules/member-door";
 import { type Command, parseCommandArgs, UsageError } from "./command";
 import type { ConfiguredCommandContext } from "./service-token.command";
 

@@ -7,7 +7,7 @@ import { createTestDatabase, openMigratedTestDatabase, type TestDatabase, testEn
 import { type Config, loadConfig } from "../config";
 import type { DatabaseHandle } from "../db/database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";
-import { SigningKeys } from "../modules/auth/signing-keys";
+import { SigningKeys } from "../modules/auth/core/signing-keys";
 import { UsageError } from "./command";
 import { runCli } from "./run-cli";
 import { serviceTokenCommand } from "./service-token.command";

@@ -14,9 +14,9 @@ import {
   type SqliteStatement,
   sql,
 } from "kysely";
+import { LRUCache } from "lru-cache";
 import type pg from "pg";
 import type { DatabaseConfig } from "../config";
-import { BoundedCache } from "../lib/bounded-cache";
 import type { Database } from "./schema";
 import { WalCheckpointer } from "./wal-checkpointer";
 
@@ -112,9 +112,16 @@ const statementCacheSize = 500;
  * itself when a migration changes the schema under it.
  */
 export function withStatementCache(connection: SQLite.Database, capacity = statementCacheSize): SqliteDatabase {
-  const statements = new BoundedCache<string, SqliteStatement>(capacity);
+  const statements = new LRUCache<string, SqliteStatement>({ max: capacity });
   return {
-    prepare: (text) => statements.getOrCreate(text, () => connection.prepare(text)),
+    prepare: (text) => {
+      let statement = statements.get(text);
+      if (statement === undefined) {
+        statement = connection.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
     close: () => {
       statements.clear();
       connection.close();

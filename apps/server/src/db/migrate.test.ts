@@ -1,9 +1,12 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
-import { Migrator, NO_MIGRATIONS } from "kysely/migration";
+import { type Migration, Migrator, NO_MIGRATIONS } from "kysely/migration";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";
-import { latestMigration, migrateToLatest } from "./migrate";
+import { latestMigration, migrateToLatest, renamedMigrations } from "./migrate";
 import { migrations } from "./migrations";
 
 describe.each(testEngines)("migrations on %s", (engine) => {
@@ -30,6 +33,54 @@ describe.each(testEngines)("migrations on %s", (engine) => {
     expect(down.error).toBeUndefined();
     expect(await migrateToLatest(database.db)).toEqual(Object.keys(migrations));
   });
+
+  it("takes a database that applied migrations under their old names to the new names, running none again", async () => {
+    const oldNames = Object.fromEntries(Object.entries(renamedMigrations).map(([oldName, newName]) => [newName, oldName]));
+    const withOldNames: Record<string, Migration> = Object.fromEntries(
+      // The list as a server of the days before the rename had it: up to the last renamed one.
+      Object.entries(migrations)
+        .slice(0, Object.keys(migrations).indexOf("2026_11_26_150000_add_sso_providers") + 1)
+        .map(([name, migration]) => [oldNames[name] ?? name, migration]),
+    );
+    const oldMigrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(withOldNames) } });
+    const lastBeforeRenamed = "2026_11_26_120000_add_comments_and_reactions";
+    const current = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    expect((await current.migrateTo(lastBeforeRenamed)).error).toBeUndefined();
+    // As a server of the days before the rename migrated it.
+    expect((await oldMigrator.migrateToLatest()).error).toBeUndefined();
+    expect(await appliedNames()).toEqual(Object.keys(withOldNames));
+
+    // The renamed ones are not run again; only what came after the rename is.
+    const names = Object.keys(migrations);
+    expect(await migrateToLatest(database.db)).toEqual(names.slice(names.indexOf("2026_11_26_150000_add_sso_providers") + 1));
+    expect(await appliedNames()).toEqual(Object.keys(migrations));
+    expect(await migrateToLatest(database.db)).toEqual([]);
+    // What the renamed migrations made is still there and in use.
+    expect(await database.db.selectFrom("sso_providers").selectAll().execute()).toEqual([]);
+    expect(await database.db.selectFrom("identities").selectAll().execute()).toEqual([]);
+  });
+
+  it("runs the renamed migrations a database had not reached, under their new names", async () => {
+    const current = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    expect((await current.migrateTo("2026_11_26_130000_count_responses_apart")).error).toBeUndefined();
+    await sql`update kysely_migration set name = '2026_11_27_100000_count_responses_apart' where name = '2026_11_26_130000_count_responses_apart'`.execute(
+      database.db,
+    );
+
+    const names = Object.keys(migrations);
+    expect(await migrateToLatest(database.db)).toEqual(names.slice(names.indexOf("2026_11_26_140000_add_identities")));
+    expect(await appliedNames()).toEqual(Object.keys(migrations));
+  });
+
+  async function appliedNames(): Promise<string[]> {
+    const rows = await database.db
+      .selectFrom("kysely_migration" as never)
+      .select("name" as never)
+      .orderBy("timestamp" as never)
+      .orderBy("name" as never)
+      .execute();
+    return rows.map((row) => (row as { name: string }).name);
+  }
 
   it("counts the memories already there and copies their sort keys into their tags, and rolls back with them", async () => {
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
@@ -76,6 +127,34 @@ describe.each(testEngines)("migrations on %s", (engine) => {
     expect((await migrator.migrateTo(previous)).error).toBeUndefined();
     expect(await migrateToLatest(database.db)).toContain(countersMigration);
     expect(Number((await database.db.selectFrom("memory_stats").select("total").executeTakeFirstOrThrow()).total)).toBe(3);
+  });
+});
+
+describe("migration names", () => {
+  const names = Object.keys(migrations);
+
+  it("are dated, in order, and no later than today anywhere on Earth", () => {
+    // Dated after the day it is committed, a migration would sort after ones written later.
+    const latestToday = new Date(Date.now() + 14 * 3_600_000).toISOString().slice(0, 10);
+    for (const name of names) {
+      // The six digits after the date only order the day's migrations (some are not clock times).
+      const match = /^(\d{4})_(\d{2})_(\d{2})_\d{6}_[a-z]+(?:_[a-z]+)*$/.exec(name);
+      expect(match, name).not.toBeNull();
+      const date = `${match![1]}-${match![2]}-${match![3]}`;
+      expect(new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10), name).toBe(date);
+      expect(date <= latestToday, `${name} is dated after ${latestToday}`).toBe(true);
+    }
+    expect(names).toEqual([...names].sort());
+  });
+
+  it("list every migration file, and none under a renamed migration's old name", async () => {
+    const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+    const files = (await fs.readdir(folder)).filter((file) => /^\d{4}_/.test(file)).map((file) => file.replace(/\.ts$/, ""));
+    expect(files.sort()).toEqual(names);
+    for (const [oldName, newName] of Object.entries(renamedMigrations)) {
+      expect(names).not.toContain(oldName);
+      expect(names).toContain(newName);
+    }
   });
 });
 

@@ -1,17 +1,19 @@
-import { BoundedCache } from "./bounded-cache";
+import { LRUCache } from "lru-cache";
 
 /**
  * Values computed from data at one generation (a counter that grows with every change to that
  * data, such as `memory_stats.generation`): a value stored at another generation is a miss, and
  * the first value stored at a newer one drops the rest. Readers must read the generation before
- * the data, so a stored value is never older than the generation it is filed under.
+ * the data, so a stored value is never older than the generation it is filed under. At most
+ * `capacity` values are kept, the least recently used dropped first.
  */
 export class GenerationCache<V> {
   private generation = -1;
-  private readonly values: BoundedCache<string, V>;
+  /** Boxed, so that a value may be null. */
+  private readonly values: LRUCache<string, { value: V }>;
 
   constructor(capacity: number) {
-    this.values = new BoundedCache<string, V>(capacity);
+    this.values = new LRUCache({ max: capacity });
   }
 
   /** The generation the values are filed under (-1 before the first). */
@@ -20,12 +22,12 @@ export class GenerationCache<V> {
   }
 
   get(generation: number, key: string): V | undefined {
-    return generation === this.generation ? this.values.get(key) : undefined;
+    return generation === this.generation ? this.values.get(key)?.value : undefined;
   }
 
-  /** The generation the values are filed under (-1 before the first), and the values. */
+  /** The generation the values are filed under (-1 before the first), and the values, most recently used first. */
   kept(): { generation: number; entries: [string, V][] } {
-    return { generation: this.generation, entries: [...this.values.entries()] };
+    return { generation: this.generation, entries: [...this.values.entries()].map(([key, box]) => [key, box.value]) };
   }
 
   set(generation: number, key: string, value: V): void {
@@ -34,6 +36,6 @@ export class GenerationCache<V> {
       this.values.clear();
       this.generation = generation;
     }
-    this.values.set(key, value);
+    this.values.set(key, { value });
   }
 }

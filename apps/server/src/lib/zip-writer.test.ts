@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
@@ -58,6 +59,39 @@ async function read(zip: Buffer): Promise<ReadEntry[]> {
   return entries;
 }
 
+interface PythonEntry {
+  name: string;
+  compressed: boolean;
+  size: number;
+  sha256: string;
+  /** Year, month, day, hours, minutes, seconds. */
+  mtime: number[];
+}
+
+/**
+ * Reads a ZIP with a second independent reader, Python's zipfile module (python3 on the machine;
+ * ZIP64 included), which checks every entry's CRC-32 as it reads its bytes.
+ */
+function readWithPython(zip: Buffer): PythonEntry[] {
+  const reader = `
+import hashlib, io, json, sys, zipfile
+with zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read())) as archive:
+    entries = []
+    for info in archive.infolist():
+        data = archive.read(info)
+        entries.append({"name": info.filename, "compressed": info.compress_type == zipfile.ZIP_DEFLATED,
+                        "size": info.file_size, "sha256": hashlib.sha256(data).hexdigest(), "mtime": info.date_time})
+    json.dump(entries, sys.stdout)
+`;
+  const result = spawnSync("python3", ["-c", reader], { input: zip, maxBuffer: 256 * 1024 * 1024 });
+  if (result.error) throw new Error(`python3 is needed to read the archives with a second reader: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`Python's zipfile refused the archive: ${result.stderr.toString()}`);
+  return JSON.parse(result.stdout.toString()) as PythonEntry[];
+}
+
+const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
+const pythonMtime = [2026, 11, 24, 13, 45, 30];
+
 describe("ZipWriter", () => {
   it("writes stored and deflated entries that another reader takes back byte for byte, with UTF-8 names and their time", async () => {
     const output = sink();
@@ -82,6 +116,12 @@ describe("ZipWriter", () => {
     expect(entries[0]!.mtime).toEqual(mtime);
     // Text shrinks; photos are stored once, not twice.
     expect(zipped.length).toBeLessThan(photo.length + text.length / 10);
+    expect(readWithPython(zipped)).toEqual([
+      { name: "photos/café.jpg", compressed: false, size: photo.length, sha256: sha256(photo), mtime: pythonMtime },
+      { name: "pages/day.html", compressed: true, size: Buffer.byteLength(text), sha256: sha256(text), mtime: pythonMtime },
+      { name: "empty.txt", compressed: true, size: 0, sha256: sha256(""), mtime: pythonMtime },
+      { name: "sized.bin", compressed: false, size: 4, sha256: sha256("four"), mtime: pythonMtime },
+    ]);
   });
 
   it("writes ZIP64 fields and end records that a reader follows, as an archive past 4 GiB needs", async () => {
@@ -100,6 +140,10 @@ describe("ZipWriter", () => {
     expect(entries.map((entry) => entry.name)).toEqual(["a.jpg", "b.txt"]);
     expect(entries[0]!.bytes.equals(photo)).toBe(true);
     expect(entries[1]!.bytes.toString()).toBe("second entry ".repeat(100));
+    expect(readWithPython(zipped)).toEqual([
+      { name: "a.jpg", compressed: false, size: photo.length, sha256: sha256(photo), mtime: pythonMtime },
+      { name: "b.txt", compressed: true, size: 1300, sha256: sha256("second entry ".repeat(100)), mtime: pythonMtime },
+    ]);
   });
 
   it("moves to ZIP64 on its own past 65,534 entries", async () => {
@@ -109,10 +153,17 @@ describe("ZipWriter", () => {
     for (let i = 0; i < count; i++) await zip.add(`n/${i}`, Buffer.from([i & 0xff]), { mtime, compress: false });
     await zip.finish();
 
-    const entries = await read(output.bytes());
+    const zipped = output.bytes();
+    const entries = await read(zipped);
     expect(entries).toHaveLength(count);
     expect(entries.at(-1)).toMatchObject({ name: `n/${count - 1}`, bytes: Buffer.from([(count - 1) & 0xff]) });
-  }, 60_000);
+    const byteHashes = Array.from({ length: 256 }, (_, byte) => sha256(Buffer.from([byte])));
+    const pythonEntries = readWithPython(zipped);
+    expect(pythonEntries).toHaveLength(count);
+    expect(
+      pythonEntries.every((entry, i) => entry.name === `n/${i}` && entry.size === 1 && entry.sha256 === byteHashes[i & 0xff]),
+    ).toBe(true);
+  }, 120_000);
 
   it("refuses an entry whose bytes are not the size announced, and a source that fails, without ending the output", async () => {
     const output = sink();

@@ -1,89 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { EventStreamError, openEventStream, SseParser, type SseEvent } from "@/lib/sse";
+import { EventStreamError, openEventStream, type SseEvent } from "@/lib/sse";
 import { FakeEventServer } from "@/testing/fake-event-stream";
-
-function parse(...chunks: string[]) {
-  const events: SseEvent[] = [];
-  const retries: number[] = [];
-  const parser = new SseParser(
-    (event) => events.push(event),
-    (ms) => retries.push(ms),
-  );
-  for (const chunk of chunks) parser.push(chunk);
-  return { events, retries, parser };
-}
-
-describe("SseParser", () => {
-  it("reads the server's events: id, type and JSON data", () => {
-    const { events } = parse('id: 000000000000001-000000001\nevent: memory.created\ndata: {"id":"m1","actor":"u1"}\n\n');
-
-    expect(events).toEqual([
-      { type: "memory.created", data: '{"id":"m1","actor":"u1"}', lastEventId: "000000000000001-000000001" },
-    ]);
-  });
-
-  it("names an event without `event:` a message and joins data lines with a line feed", () => {
-    const { events } = parse("data: first\ndata: second\n\n");
-
-    expect(events).toEqual([{ type: "message", data: "first\nsecond", lastEventId: "" }]);
-  });
-
-  it("ignores comments (the heartbeats) and unknown fields", () => {
-    const { events } = parse(": ping\n\nfoo: bar\n: another\nevent: resync\ndata: {}\n\n");
-
-    expect(events).toEqual([{ type: "resync", data: "{}", lastEventId: "" }]);
-  });
-
-  it("removes only one space after the colon, and reads a field without a colon as empty", () => {
-    const { events } = parse("data:  two spaces\ndata\ndata:none\n\n");
-
-    expect(events).toEqual([{ type: "message", data: " two spaces\n\nnone", lastEventId: "" }]);
-  });
-
-  it("accepts LF, CRLF and CR line ends, also when a CRLF is split across chunks", () => {
-    const { events } = parse("event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\r", "event: c\r", "\ndata: 3\r", "\n\r", "\n");
-
-    expect(events.map(({ type, data }) => [type, data])).toEqual([
-      ["a", "1"],
-      ["b", "2"],
-      ["c", "3"],
-    ]);
-  });
-
-  it("assembles events and lines cut at any point between chunks", () => {
-    const text = 'id: 7\nevent: memory.updated\ndata: {"id":"m2"}\n\n';
-    for (let cut = 1; cut < text.length; cut++) {
-      const { events } = parse(text.slice(0, cut), text.slice(cut));
-      expect(events, `cut at ${cut}`).toEqual([{ type: "memory.updated", data: '{"id":"m2"}', lastEventId: "7" }]);
-    }
-  });
-
-  it("keeps the last id for later events and updates it even for an event without data", () => {
-    const { events, parser } = parse("id: 1\ndata: a\n\ndata: b\n\nid: 2\n\n");
-
-    expect(events.map((event) => event.lastEventId)).toEqual(["1", "1"]);
-    expect(parser.lastEventId).toBe("2");
-  });
-
-  it("ignores an id containing NUL", () => {
-    const { events } = parse("id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\n");
-
-    expect(events.map((event) => event.lastEventId)).toEqual(["1", "1"]);
-  });
-
-  it("does not dispatch an event without data, nor one the stream never finished", () => {
-    const { events } = parse("event: lonely\n\nevent: unfinished\ndata: x\n");
-
-    expect(events).toEqual([]);
-  });
-
-  it("reports a numeric retry and ignores any other", () => {
-    const { retries } = parse("retry: 3000\n\nretry: soon\n\n");
-
-    expect(retries).toEqual([3000]);
-  });
-});
 
 describe("openEventStream", () => {
   let server: FakeEventServer;
@@ -134,6 +52,27 @@ describe("openEventStream", () => {
     await settle();
 
     expect(events).toEqual([{ type: "memory.created", data: '{"id":"m1","actor":"u1"}', lastEventId: "e1" }]);
+  });
+
+  it("assembles events cut across chunks, names an event without `event:` a message, and keeps the last id", async () => {
+    const { events } = open();
+    await settle();
+
+    for (const chunk of [
+      "id: e1\r\nevent: memory.upd",
+      "ated\r",
+      '\ndata: {"id":',
+      '"m2"}\r\n\r\n',
+      ": ping\n\ndata: a\ndata: b\n\n",
+    ]) {
+      server.latest.write(chunk);
+      await settle();
+    }
+
+    expect(events).toEqual([
+      { type: "memory.updated", data: '{"id":"m2"}', lastEventId: "e1" },
+      { type: "message", data: "a\nb", lastEventId: "e1" },
+    ]);
   });
 
   it("reconnects after a dropped stream, sending Last-Event-ID and a fresh token", async () => {

@@ -1,110 +1,13 @@
+import { createParser } from "eventsource-parser";
+
 /** One dispatched Server-Sent Event. */
 export interface SseEvent {
   /** The `event:` field; "message" when the event named none. */
   type: string;
   /** The `data:` lines joined by "\n". */
   data: string;
-  /** The last `id:` seen on the stream so far (SSE ids persist across events); "" when none. */
+  /** The event's `id:`, or the last one an earlier event carried (SSE ids persist); "" when none. */
   lastEventId: string;
-}
-
-/**
- * An incremental `text/event-stream` parser, following the WHATWG rules: lines end in CRLF, LF or
- * CR (also when a CRLF is split across chunks); `:` lines are comments (heartbeats); a field's
- * value loses one leading space; a blank line dispatches the event (none if it had no data);
- * `id` with a NUL is ignored, `retry` only with digits. An event not ended by a blank line when
- * the stream closes is dropped. Feed it decoded text with `push`.
- */
-export class SseParser {
-  /** Updated even by events that are never dispatched, as the standard says. */
-  lastEventId = "";
-  private buffer = "";
-  private data: string[] = [];
-  private type = "";
-  private pendingId: string | undefined;
-  /** The previous chunk ended in CR: a leading LF of the next chunk belongs to it. */
-  private skipLeadingLf = false;
-
-  constructor(
-    private readonly onEvent: (event: SseEvent) => void,
-    private readonly onRetry?: (milliseconds: number) => void,
-  ) {}
-
-  push(chunk: string): void {
-    let text = chunk;
-    if (this.skipLeadingLf && text.startsWith("\n")) text = text.slice(1);
-    this.skipLeadingLf = false;
-    this.buffer += text;
-
-    let start = 0;
-    for (;;) {
-      const end = this.lineEnd(start);
-      if (end === -1) break;
-      const line = this.buffer.slice(start, end);
-      if (this.buffer[end] === "\r") {
-        if (end + 1 === this.buffer.length) {
-          // The LF of a CRLF may be the next chunk's first character.
-          this.skipLeadingLf = true;
-          start = end + 1;
-        } else {
-          start = this.buffer[end + 1] === "\n" ? end + 2 : end + 1;
-        }
-      } else {
-        start = end + 1;
-      }
-      this.processLine(line);
-    }
-    this.buffer = this.buffer.slice(start);
-  }
-
-  private lineEnd(from: number): number {
-    const lf = this.buffer.indexOf("\n", from);
-    const cr = this.buffer.indexOf("\r", from);
-    if (lf === -1) return cr;
-    if (cr === -1) return lf;
-    return Math.min(lf, cr);
-  }
-
-  private processLine(line: string): void {
-    if (line === "") {
-      this.dispatch();
-      return;
-    }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-
-    switch (field) {
-      case "data":
-        this.data.push(value);
-        break;
-      case "event":
-        this.type = value;
-        break;
-      case "id":
-        if (!value.includes("\0")) this.pendingId = value;
-        break;
-      case "retry":
-        if (/^\d+$/.test(value)) this.onRetry?.(Number(value));
-        break;
-      default:
-        // Unknown fields are ignored.
-        break;
-    }
-  }
-
-  private dispatch(): void {
-    if (this.pendingId !== undefined) this.lastEventId = this.pendingId;
-    const data = this.data;
-    const type = this.type;
-    this.pendingId = undefined;
-    this.data = [];
-    this.type = "";
-    if (data.length === 0) return;
-    this.onEvent({ type: type || "message", data: data.join("\n"), lastEventId: this.lastEventId });
-  }
 }
 
 export interface EventStreamOptions {
@@ -169,9 +72,12 @@ export function openEventStream(options: EventStreamOptions): () => void {
     onOpen?.({ reconnected: opened, resumed: lastEventId !== "" });
     opened = true;
     failures = 0;
-    const parser = new SseParser((event) => {
-      lastEventId = event.lastEventId;
-      onEvent(event);
+    const parser = createParser({
+      onEvent: (message) => {
+        // An event without an id keeps the one before it (SSE ids persist across events).
+        if (message.id !== undefined) lastEventId = message.id;
+        onEvent({ type: message.event ?? "message", data: message.data, lastEventId });
+      },
     });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -179,9 +85,7 @@ export function openEventStream(options: EventStreamOptions): () => void {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        parser.push(decoder.decode(value, { stream: true }));
-        // An id on an event without data still moves the resume point.
-        lastEventId = parser.lastEventId;
+        parser.feed(decoder.decode(value, { stream: true }));
       }
     } finally {
       reader.releaseLock();

@@ -16,14 +16,16 @@ import * as addMfaFactors from "./2026_11_25_110000_add_mfa_factors";
 import * as addPasskeys from "./2026_11_25_120000_add_passkeys";
 import * as indexMemoryMonthDay from "./2026_11_26_100000_index_memory_month_day";
 import * as addCommentsAndReactions from "./2026_11_26_120000_add_comments_and_reactions";
-import * as countResponsesApart from "./2026_11_27_100000_count_responses_apart";
-import * as addIdentities from "./2026_11_27_110000_add_identities";
-import * as addSsoProviders from "./2026_11_28_100000_add_sso_providers";
+import * as countResponsesApart from "./2026_11_26_130000_count_responses_apart";
+import * as addIdentities from "./2026_11_26_140000_add_identities";
+import * as addSsoProviders from "./2026_11_26_150000_add_sso_providers";
+import * as indexMemoryAuthors from "./2026_11_27_090000_index_memory_authors";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
- * bundled server carries them. Names are `YYYY_MM_DD_HHMMSS_verb_noun`; never rename or edit
- * one that has shipped: add a new one.
+ * bundled server carries them. Names are `YYYY_MM_DD_HHMMSS_verb_noun`, dated no later than the
+ * day the migration is committed, so a later one always sorts after it. Never edit one that has
+ * shipped: add a new one. A rename needs its old name in `renamedMigrations` (../migrate.ts).
  */
 export const migrations: Record<string, Migration> = {
   "2026_11_21_090000_create_instance_settings": createInstanceSettings,
@@ -43,7 +45,8 @@ export const migrations: Record<string, Migration> = {
   "2026_11_25_120000_add_passkeys": addPasskeys,
   "2026_11_26_100000_index_memory_month_day": indexMemoryMonthDay,
   "2026_11_26_120000_add_comments_and_reactions": addCommentsAndReactions,
-  "2026_11_27_100000_count_responses_apart": countResponsesApart,
-  "2026_11_27_110000_add_identities": addIdentities,
-  "2026_11_28_100000_add_sso_providers": addSsoProviders,
+  "2026_11_26_130000_count_responses_apart": countResponsesApart,
+  "2026_11_26_140000_add_identities": addIdentities,
+  "2026_11_26_150000_add_sso_providers": addSsoProviders,
+  "2026_11_27_090000_index_memory_authors": indexMemoryAuthors,
 };

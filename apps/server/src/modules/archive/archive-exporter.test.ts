@@ -19,6 +19,7 @@ import { createBlobStore } from "../storage";
 import { ArchiveManifest } from "./archive-format";
 import { ArchiveExporter } from "./archive-exporter";
 import { ArchiveRepository } from "./archive.repository";
+import { InvitationsRepository } from "../invitations/invitations.repository";
 import { MemoriesRepository } from "../memories";
 
 // The archive of issue #15, written by `npm run export` against a running instance's database and
@@ -200,6 +201,29 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
       display_name: "Unknown User",
     });
     expect(manifest.members.map((member) => member.email)).not.toContain("carl@memory-box.test");
+  });
+
+  it("names only the members every member sees, and the authors: no address invited but not joined, no member removed", async () => {
+    const owner = await createMember(testApp, "olga@memory-box.test", "Olga");
+    await database.db.updateTable("invitations").set({ role: "owner" }).where("email", "=", owner.email).execute();
+    const invitations = new InvitationsRepository(database.db);
+    // Invited, never came: the owners' "Invited" list only.
+    await invitations.add(["dora@memory-box.test"], "test", new Date().toISOString());
+    // A member removed before writing anything.
+    const gus = await createMember(testApp, "gus@memory-box.test", "Gus");
+    const removed = await testApp.app.inject({ method: "DELETE", url: `/api/v1/members/${gus.userId}`, headers: owner.headers });
+    expect(removed.statusCode).toBe(204);
+
+    const directory = await testApp.app.inject({ method: "GET", url: "/api/v1/members", headers: ben.headers });
+    const shown = directory.json<{ members: { email: string }[] }>().members.map((member) => member.email);
+    const file = path.join(workDir, "members-only.zip");
+    await run(file);
+    const manifest = ArchiveManifest.parse(JSON.parse((await zipEntries(file)).get("memory-box.json")!.toString()));
+    const named = manifest.members.map((member) => member.email);
+    expect(named.sort()).toEqual([...shown].sort());
+    for (const hidden of ["dora@memory-box.test", "gus@memory-box.test"]) {
+      expect(named).not.toContain(hidden);
+    }
   });
 
   it("leaves no file that looks whole when a photo's bytes are missing, and says which", async () => {

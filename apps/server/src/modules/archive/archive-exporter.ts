@@ -3,8 +3,8 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Writable } from "node:stream";
+import pLimit from "p-limit";
 import { BufferPool } from "../../lib/buffer-pool";
-import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { ownedTempName } from "../../lib/temp-files";
 import { ZipWriter } from "../../lib/zip-writer";
 import { photoBucket } from "../photos";
@@ -45,7 +45,7 @@ export class ArchiveExporter {
   ) {}
 
   /** One export at a time per server: a second download waits its turn rather than doubling the disk and network load. */
-  private readonly turns = new ConcurrencyLimit(1);
+  private readonly turns = pLimit(1);
 
   /**
    * `outputIsFinal`: the output is a file, a socket or an HTTP response, done with each chunk when
@@ -53,7 +53,7 @@ export class ArchiveExporter {
    * allocated per read. Leave it off for anything that hands chunks on to a reader (a transform).
    */
   write(output: Writable, options: { outputIsFinal?: boolean } = {}): Promise<ExportSummary> {
-    return this.turns.run(() => this.writeNow(output, options.outputIsFinal ?? false));
+    return this.turns(() => this.writeNow(output, options.outputIsFinal ?? false));
   }
 
   private async writeNow(output: Writable, outputIsFinal: boolean): Promise<ExportSummary> {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import type { CommentList, Memory, MemoryPage } from "@memory-box/contract";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeZip } from "../../../test/dayone-export";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
@@ -227,6 +228,24 @@ describe.each(testEngines)("import on %s", (engine) => {
     expect(await targetState()).toEqual(before);
   });
 
+  it("reads a manifest of tens of megabytes a little at a time, the server free to answer meanwhile", async () => {
+    // The archive's own manifest with a list of six million numbers in it, as a hostile file pads
+    // one: parsed whole at once, it held the event loop for the better part of a second.
+    const entries = await entriesOf(archive);
+    const manifest = entries.get("memory-box.json")!.toString();
+    entries.set("memory-box.json", Buffer.from(`${manifest.slice(0, -1)},"padding":[${"0,".repeat(6_000_000)}0]}`));
+    const padded = path.join(workDir, "padded.zip");
+    await writeZip(padded, [...entries]);
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    stalls.enable();
+    const lines = await cli(target, importCommand, "--as", "ann@memory-box.test", padded);
+    stalls.disable();
+    expect(lines.at(-1)).toMatch(/^Imported \d+ memories/);
+    // The longest the server could not answer, in milliseconds: a turn is a few hundred kilobytes
+    // (tens of milliseconds on a quiet machine); parsed whole, this file held it for seconds.
+    expect(stalls.max / 1e6).toBeLessThan(1000);
+  });
+
   describe("refuses, and leaves the instance exactly as it was,", () => {
     async function refused(file: string, ...flags: string[]): Promise<string> {
       const before = await targetState();
@@ -280,6 +299,23 @@ describe.each(testEngines)("import on %s", (engine) => {
       const newer = path.join(workDir, "newer.zip");
       await writeZip(newer, [["memory-box.json", JSON.stringify({ format: "memory-box", version: 3, memories: [] })]]);
       expect(await refused(newer)).toMatch(/version 3 of the format; this Memory Box reads versions 1 to 2/);
+    });
+
+    it("a manifest built to exhaust the server: a value of megabytes, or nesting hundreds deep", async () => {
+      const long = path.join(workDir, "long-value.zip");
+      const title = "a".repeat(2 * 1024 * 1024);
+      await writeZip(long, [
+        ["memory-box.json", `{"format":"memory-box","version":2,"members":[],"memories":[{"title":"${title}"}]}`],
+      ]);
+      expect(await refused(long)).toMatch(/memory-box\.json holds a value longer than 1,048,576 characters/);
+      const deep = path.join(workDir, "deep.zip");
+      await writeZip(deep, [
+        ["memory-box.json", `{"format":"memory-box","version":2,"members":[],"memories":${"[".repeat(500)}${"]".repeat(500)}}`],
+      ]);
+      expect(await refused(deep)).toMatch(/memory-box\.json is nested more than 32 levels deep/);
+      const cut = path.join(workDir, "cut.zip");
+      await writeZip(cut, [["memory-box.json", `{"format":"memory-box","version":2,"members":[],"memories":[`]]);
+      expect(await refused(cut)).toMatch(/memory-box\.json is not valid JSON/);
     });
 
     it("an entry that climbs out of the archive (path traversal)", async () => {

@@ -9,9 +9,9 @@ import {
   MemoryLimits,
   type MemoryEvent,
 } from "@memory-box/contract";
+import pLimit from "p-limit";
 import type { CommentRow, PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
-import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { ownedTempName } from "../../lib/temp-files";
 import type { MemoriesRepository } from "../memories";
 import type { PhotosRepository, PhotosService } from "../photos";
@@ -56,7 +56,7 @@ interface PlannedMemory {
  */
 export class ArchiveImporter {
   /** One import at a time per server: two would race for the same ids. */
-  private readonly turns = new ConcurrencyLimit(1);
+  private readonly turns = pLimit(1);
 
   constructor(
     private readonly deps: {
@@ -73,7 +73,7 @@ export class ArchiveImporter {
   ) {}
 
   import(source: ArchiveSource, options: ImportOptions): Promise<ImportSummary> {
-    return this.turns.run(() => this.importNow(source, options));
+    return this.turns(() => this.importNow(source, options));
   }
 
   private async importNow(source: ArchiveSource, options: ImportOptions): Promise<ImportSummary> {

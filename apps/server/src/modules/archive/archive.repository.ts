@@ -5,12 +5,25 @@ import type { CommentRow, Database } from "../../db/schema";
 export class ArchiveRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Every account with its display name; no password hash, token or key. */
+  /**
+   * The people an archive names, with their display names; no password hash, token or key. Only
+   * what the Members screen tells every member: accounts whose invitation was used, and the authors
+   * of what the archive holds (a removed member's memories keep their author). An address invited
+   * but not joined, or an account that never got in, is for owners' eyes only.
+   */
   members(): Promise<{ id: string; email: string; display_name: string | null }[]> {
     return this.db
       .selectFrom("users")
       .leftJoin("profiles", "profiles.user_id", "users.id")
       .select(["users.id", "users.email", "profiles.display_name"])
+      .where((eb) =>
+        eb.or([
+          eb.exists(eb.selectFrom("invitations").select("invitations.used_by").whereRef("invitations.used_by", "=", "users.id")),
+          eb.exists(eb.selectFrom("memories").select("memories.id").whereRef("memories.user_id", "=", "users.id")),
+          eb.exists(eb.selectFrom("comments").select("comments.id").whereRef("comments.user_id", "=", "users.id")),
+          eb.exists(eb.selectFrom("reactions").select("reactions.user_id").whereRef("reactions.user_id", "=", "users.id")),
+        ]),
+      )
       .orderBy("users.created_at")
       .orderBy("users.id")
       .execute();

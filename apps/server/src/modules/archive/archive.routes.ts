@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { issueTicket } from "../../lib/session-ticket";
 import { AppError } from "../../errors";
-import type { MemberAuthenticator } from "../../plugins/member-auth";
+import type { MemberAuthenticator } from "../member-door";
 import type { ArchiveExporter } from "./archive-exporter";
 import type { ArchiveImports } from "./archive-imports";
 import { ArchiveRefusedError } from "./archive-source";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { buffer } from "node:stream/consumers";
 import { MemoryLimits, normalizeTags } from "@memory-box/contract";
 import { z } from "zod";
 import { ZipReader } from "../../lib/zip-reader";
 import { type ArchiveManifest, type ArchiveMemory, type ArchivePhoto, photoFile, unknownAuthor } from "./archive-format";
 import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource, refusedZip } from "./archive-source";
+import { parseJsonStream, TokenType } from "./json-stream";
 
 /**
  * Reads a Day One JSON export (issue #15): a ZIP holding one JSON file per journal at its top level
@@ -67,6 +67,12 @@ const DayOneEntry = z.object({
 
 const DayOneJournal = z.object({ entries: z.array(DayOneEntry) });
 
+function describeIssue(name: string, issue: z.core.$ZodIssue, prefix: (string | number)[]): string {
+  const path = [...prefix, ...issue.path];
+  const where = path.length > 0 ? ` at ${path.join(".")}` : "";
+  return `${name} is not a Day One journal: ${issue.message}${where}.`;
+}
+
 type DayOnePhoto = z.infer<typeof DayOnePhoto>;
 type DayOneEntry = z.infer<typeof DayOneEntry>;
 
@@ -111,20 +117,32 @@ async function readJournals(zip: ZipReader, limits: ArchiveLimits): Promise<Jour
       throw new ArchiveRefusedError(
         `The export's journals are too large to import together (more than ${formatSize(limits.maxManifestBytes)}).`,
       );
-    const text = (await buffer(await zip.open(file.name))).toString("utf8").replace(/^\uFEFF/, "");
-    let json: unknown;
+    // Parsed as it streams, an entry at a time (parseJsonStream): no journal is held as bytes,
+    // text and tree at once, and the server answers meanwhile.
+    let stream;
     try {
-      json = JSON.parse(text);
+      stream = await zip.open(file.name);
     } catch (error) {
-      throw new ArchiveRefusedError(`${file.name} is not valid JSON (${(error as Error).message}).`);
+      throw refusedZip(error, "This file cannot be imported");
     }
-    const parsed = DayOneJournal.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-      throw new ArchiveRefusedError(`${file.name} is not a Day One journal: ${issue.message}${where}.`);
+    const entries: DayOneEntry[] = [];
+    let issue: string | undefined;
+    const { topLevelKinds } = await parseJsonStream(stream, {
+      name: file.name,
+      paths: ["$.entries.*"],
+      onValue(value) {
+        if (issue !== undefined) return;
+        const parsed = DayOneEntry.safeParse(value);
+        if (parsed.success) entries.push(parsed.data);
+        else issue = describeIssue(file.name, parsed.error.issues[0]!, ["entries", entries.length]);
+      },
+    });
+    if (issue !== undefined) throw new ArchiveRefusedError(issue);
+    if (topLevelKinds.get("entries") !== TokenType.LEFT_BRACKET) {
+      const parsed = DayOneJournal.safeParse({ entries: topLevelKinds.has("entries") ? null : undefined });
+      throw new ArchiveRefusedError(describeIssue(file.name, parsed.error!.issues[0]!, []));
     }
-    journals.push({ name: file.name, bytes: file.size, entries: parsed.data.entries });
+    journals.push({ name: file.name, bytes: file.size, entries });
   }
   return journals;
 }

@@ -1,7 +1,8 @@
-import { buffer } from "node:stream/consumers";
+import type { z } from "zod";
 import { ZipReader } from "../../lib/zip-reader";
-import { ArchiveManifest, archiveVersion } from "./archive-format";
+import { ArchiveManifest, ArchiveMemory, archiveVersion } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
+import { parseJsonStream, TokenType } from "./json-stream";
 
 export const manifestFile = "memory-box.json";
 
@@ -9,7 +10,7 @@ export const manifestFile = "memory-box.json";
 export async function openMemoryBoxArchive(file: string, limits: ArchiveLimits): Promise<ArchiveSource> {
   const zip = await openZip(file, limits);
   try {
-    const manifest = parseManifest(await readJson(zip, manifestFile, limits));
+    const manifest = await readManifest(zip, limits);
     return {
       manifest,
       sizeOf: (name) => zip.entry(name)?.size,
@@ -31,31 +32,44 @@ export async function openZip(file: string, limits: ArchiveLimits): Promise<ZipR
   }
 }
 
-/** A JSON file of the archive, read whole after its stated size was checked against the limit. */
-export async function readJson(zip: ZipReader, name: string, limits: ArchiveLimits, missing?: string): Promise<unknown> {
-  const entry = zip.entry(name);
-  if (!entry) throw new ArchiveRefusedError(missing ?? `This is not a Memory Box archive: it has no ${name}.`);
+/**
+ * The manifest, parsed as it streams from the ZIP (parseJsonStream): each memory is checked against
+ * the format as it arrives and kept only in its parsed form, never as the file's bytes, its text
+ * and its tree at once. Refusals in words: not a Memory Box archive, a version this one does not
+ * read, the first place the file is not as the format describes.
+ */
+export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promise<ArchiveManifest> {
+  const entry = zip.entry(manifestFile);
+  if (!entry) throw new ArchiveRefusedError(`This is not a Memory Box archive: it has no ${manifestFile}.`);
   if (entry.size > limits.maxManifestBytes) {
     throw new ArchiveRefusedError(
-      `${name} is ${megabytes(entry.size)} MB, more than the ${megabytes(limits.maxManifestBytes)} MB an import reads.`,
+      `${manifestFile} is ${megabytes(entry.size)} MB, more than the ${megabytes(limits.maxManifestBytes)} MB an import reads.`,
     );
   }
-  let bytes: Buffer;
+  let stream;
   try {
-    bytes = await buffer(await zip.open(name));
+    stream = await zip.open(manifestFile);
   } catch (error) {
     throw refusedZip(error);
   }
-  try {
-    return JSON.parse(bytes.toString("utf8"));
-  } catch {
-    throw new ArchiveRefusedError(`${name} is not valid JSON: the archive is damaged or was not written by Memory Box.`);
-  }
-}
-
-function parseManifest(json: unknown): ArchiveManifest {
-  const header = json as { format?: unknown; version?: unknown } | null;
-  if (typeof header !== "object" || header === null || header.format !== "memory-box") {
+  const header: Record<string, unknown> = {};
+  const memories: ArchiveMemory[] = [];
+  let memoryIssue: string | undefined;
+  const { topLevelKinds } = await parseJsonStream(stream, {
+    name: manifestFile,
+    paths: ["$.format", "$.version", "$.exported_at", "$.members", "$.memories.*"],
+    onValue(value, key, parentKey) {
+      if (parentKey !== "memories") {
+        header[String(key)] = value;
+        return;
+      }
+      if (memoryIssue !== undefined) return;
+      const parsed = ArchiveMemory.safeParse(value);
+      if (parsed.success) memories.push(parsed.data);
+      else memoryIssue = describeIssue(parsed.error.issues[0]!, ["memories", memories.length]);
+    },
+  });
+  if (header.format !== "memory-box") {
     throw new ArchiveRefusedError(`This is not a Memory Box archive: ${manifestFile} does not say "format": "memory-box".`);
   }
   if (header.version !== 1 && header.version !== archiveVersion) {
@@ -63,14 +77,21 @@ function parseManifest(json: unknown): ArchiveManifest {
       `This archive is in version ${JSON.stringify(header.version)} of the format; this Memory Box reads versions 1 to ${archiveVersion}. Update Memory Box, then import it.`,
     );
   }
-  const parsed = ArchiveManifest.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ArchiveRefusedError(
-      `${manifestFile} is not as the format describes: ${issue.path.join(".") || "the file"} ${issue.message}.`,
-    );
-  }
-  return parsed.data;
+  if (memoryIssue !== undefined) throw new ArchiveRefusedError(memoryIssue);
+  // Each memory was checked as it came; the rest is checked whole, with `memories` an (emptied)
+  // array when it was one.
+  const memoriesKind = topLevelKinds.get("memories");
+  const parsed = ArchiveManifest.safeParse({
+    ...header,
+    memories: memoriesKind === TokenType.LEFT_BRACKET ? [] : memoriesKind === undefined ? undefined : null,
+  });
+  if (!parsed.success) throw new ArchiveRefusedError(describeIssue(parsed.error.issues[0]!, []));
+  return { ...parsed.data, memories };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, prefix: (string | number)[]): string {
+  const where = [...prefix, ...issue.path].map(String).join(".");
+  return `${manifestFile} is not as the format describes: ${where || "the file"} ${issue.message}.`;
 }
 
 function megabytes(bytes: number): number {

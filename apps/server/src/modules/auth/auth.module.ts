@@ -3,31 +3,30 @@ import type { Kysely } from "kysely";
 import type { Config } from "../../config";
 import type { Database } from "../../db/schema";
 import { InstanceSettingsRepository } from "../instance";
-import type { InvitationsService } from "../invitations";
 import type { Mailer } from "../mail";
-import { AccountService } from "./account.service";
-import { AdminService } from "./admin.service";
-import { DevicesService } from "./devices.service";
-import { FactorsRepository } from "./factors.repository";
-import { FactorsService } from "./factors.service";
-import { FederatedService } from "./federated.service";
-import { IdentitiesRepository } from "./identities.repository";
-import { OidcProviders } from "./oidc-providers";
+import { AccountService } from "./accounts/account.service";
+import { AdminService } from "./admin/admin.service";
+import { FactorsRepository } from "./factors/factors.repository";
+import { FactorsService } from "./factors/factors.service";
+import { IdentitiesService } from "./identities/identities.service";
+import { IdentitiesRepository } from "./identities/identities.repository";
+import type { InvitationAdministration } from "./core/invitation-ledger";
+import { loadOpenIdClient, OidcProviders } from "./oidc/oidc-providers";
 import type { AuditLogRepository } from "../audit";
-import { OneTimeTokensRepository } from "./one-time-tokens.repository";
-import { PasskeysRepository } from "./passkeys.repository";
-import { PasskeysService } from "./passkeys.service";
-import { PasswordFailuresRepository } from "./password-failures.repository";
-import { PasswordHasher } from "./password-hasher";
-import { PasswordPolicy } from "./password-policy";
-import { RelyingParty } from "./relying-party";
-import { type SessionLookup, SessionService } from "./session.service";
-import { SessionsRepository } from "./sessions.repository";
-import { SigningKeys } from "./signing-keys";
-import { SsoProvidersRepository } from "./sso-providers.repository";
-import { SsoService } from "./sso.service";
-import { UsersRepository } from "./users.repository";
-import { Web3Service } from "./web3.service";
+import { OneTimeTokensRepository } from "./core/one-time-tokens.repository";
+import { PasskeysRepository } from "./passkeys/passkeys.repository";
+import { PasskeysService } from "./passkeys/passkeys.service";
+import { PasswordFailuresRepository } from "./password/password-failures.repository";
+import { PasswordHasher } from "./password/password-hasher";
+import { PasswordPolicy } from "./password/password-policy";
+import { loadWebauthn, RelyingParty } from "./passkeys/relying-party";
+import { type SessionLookup, SessionService } from "./core/session.service";
+import { SessionsRepository } from "./core/sessions.repository";
+import { SigningKeys } from "./core/signing-keys";
+import { SamlProvidersRepository } from "./saml/saml-providers.repository";
+import { loadSaml, SamlService } from "./saml/saml.service";
+import { UsersRepository } from "./core/users.repository";
+import { loadWeb3Messages, WalletsService } from "./wallets/wallets.service";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -35,13 +34,14 @@ export interface AuthModule {
   sessions: SessionService;
   accounts: AccountService;
   admin: AdminService;
-  devices: DevicesService;
+  /** The sessions table, for the product's list of a member's devices. */
+  sessionRows: SessionsRepository;
   factors: FactorsService;
   passkeys: PasskeysService;
-  federated: FederatedService;
+  federated: IdentitiesService;
   providers: OidcProviders;
-  web3: Web3Service;
-  sso: SsoService;
+  web3: WalletsService;
+  sso: SamlService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -49,7 +49,8 @@ export async function createAuthModule(deps: {
   config: Config;
   db: Kysely<Database>;
   mailer: Mailer;
-  invitations: InvitationsService;
+  /** The invitation list (the invitations module's service): auth declares what it asks of it. */
+  invitations: InvitationAdministration;
   audit: AuditLogRepository;
   /** The per-request read of a session (the product API's member check, shared with it). */
   sessionLookup: SessionLookup;
@@ -58,6 +59,15 @@ export async function createAuthModule(deps: {
   now?: () => Date;
 }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
+  // The libraries of the features that are on are loaded now, so no first request waits for them;
+  // those of features that are off are never loaded.
+  await Promise.all([
+    config.auth.oidcProviders.length > 0 ? loadOpenIdClient() : undefined,
+    config.auth.samlEnabled ? loadSaml() : undefined,
+    config.auth.web3.ethereum || config.auth.web3.solana ? loadWeb3Messages() : undefined,
+    // Passkeys and security keys have no switch: every app offers them.
+    loadWebauthn(),
+  ]);
   const settings = new InstanceSettingsRepository(db);
   const keys = await SigningKeys.load({
     keys: config.auth.jwtKeys,
@@ -119,7 +129,6 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  const devices = new DevicesService({ sessions: sessionsRepository, audit, ...(deps.now ? { now: deps.now } : {}) });
   const factorRows = new FactorsRepository(db);
   const relyingParty = new RelyingParty(config.auth.webauthn);
   const factors = new FactorsService({
@@ -145,7 +154,7 @@ export async function createAuthModule(deps: {
   });
   const providers = new OidcProviders(config.auth.oidcProviders, `${config.publicUrl}/auth/v1/callback`);
   const identities = new IdentitiesRepository(db);
-  const federated = new FederatedService({
+  const federated = new IdentitiesService({
     config: config.auth,
     providers,
     identities,
@@ -158,16 +167,29 @@ export async function createAuthModule(deps: {
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  const web3 = new Web3Service({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
-  const sso = new SsoService({
+  const web3 = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
+  const sso = new SamlService({
     enabled: config.auth.samlEnabled,
     authUrl: `${config.publicUrl}/auth/v1`,
-    providers: new SsoProvidersRepository(db),
+    providers: new SamlProvidersRepository(db),
     identities,
     federated,
     audit,
     redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  return { keys, users, sessions, accounts, admin, devices, factors, passkeys, federated, providers, web3, sso };
+  return {
+    keys,
+    users,
+    sessions,
+    sessionRows: sessionsRepository,
+    accounts,
+    admin,
+    factors,
+    passkeys,
+    federated,
+    providers,
+    web3,
+    sso,
+  };
 }

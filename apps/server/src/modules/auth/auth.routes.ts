@@ -5,26 +5,26 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AuthRateLimits } from "../../config";
 import { AppError } from "../../errors";
-import type { AccountService, VerifyType } from "./account.service";
-import { registerAuthErrorHandling, registerAuthNotFound } from "./auth-errors";
-import { presentUser } from "./auth.presenter";
+import type { AccountService, VerifyType } from "./accounts/account.service";
+import { registerAuthErrorHandling, registerAuthNotFound } from "./core/auth-errors";
+import { presentUser } from "./core/auth.presenter";
 import * as schemas from "./auth.schemas";
-import type { FactorsService } from "./factors.service";
-import type { FederatedService } from "./federated.service";
-import { oauthErrorByStatus, pkce, redirectAfterCallback } from "./federated-redirects";
-import type { PasskeysService } from "./passkeys.service";
-import type { SessionService } from "./session.service";
-import type { SigningKeys } from "./signing-keys";
-import type { Web3Service } from "./web3.service";
+import type { FactorsService } from "./factors/factors.service";
+import type { IdentitiesService } from "./identities/identities.service";
+import { oauthErrorByStatus, pkce, redirectAfterCallback } from "./identities/identity-redirects";
+import type { PasskeysService } from "./passkeys/passkeys.service";
+import type { SessionService } from "./core/session.service";
+import type { SigningKeys } from "./core/signing-keys";
+import type { WalletsService } from "./wallets/wallets.service";
 
 export interface AuthRoutesOptions {
   accounts: AccountService;
   sessions: SessionService;
   factors: FactorsService;
   passkeys: PasskeysService;
-  federated: FederatedService;
+  federated: IdentitiesService;
   /** Wallet sign-in and connecting wallets (ADR 0035). */
-  web3: Web3Service;
+  web3: WalletsService;
   /** Which chains' wallets may sign in, for `GET /settings`. */
   web3Chains: { ethereum: boolean; solana: boolean };
   /** The OpenID Connect providers, for `GET /settings` (ADR 0034). */

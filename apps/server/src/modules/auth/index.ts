@@ -1,10 +1,11 @@
-export { adminRoutes } from "./admin.routes";
-
+export { adminRoutes } from "./admin/admin.routes";
+export type { AdminContext } from "./admin/admin.service";
 export { createAuthModule, type AuthModule } from "./auth.module";
 export { authRoutes } from "./auth.routes";
-export { devicesRoutes } from "./devices.routes";
-export { singleSignOnRoutes } from "./single-sign-on.routes";
-export { ssoRoutes } from "./sso.routes";
-export { hasVerifiedFactor } from "./factor-summary";
-export type { Caller, LiveSession, SessionLookup, SessionService } from "./session.service";
-export { SigningKeys } from "./signing-keys";
+export { samlRoutes } from "./saml/saml.routes";
+export type { SamlService } from "./saml/saml.service";
+export { hasVerifiedFactor } from "./core/factor-summary";
+export type { InvitationAdministration, InvitationCheck, InvitationLedger } from "./core/invitation-ledger";
+export type { Caller, LiveSession, SessionLookup, SessionService } from "./core/session.service";
+export { SigningKeys } from "./core/signing-keys";
+export { describeUserAgent } from "./core/user-agent";

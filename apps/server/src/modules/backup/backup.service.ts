@@ -2,10 +2,10 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import pLimit from "p-limit";
 import { z } from "zod";
 import type { DatabaseConfig } from "../../config";
 import { AppError } from "../../errors";
-import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { type BlobStore, BlobNotFoundError } from "../storage";
 import { assertDatabaseEmpty, copyDatabase, databaseFileName, restoreDatabase } from "./database-copy";
 
@@ -42,7 +42,7 @@ export interface BackupSummary {
  */
 export class BackupService {
   /** One backup at a time: a scheduled one and an operator's do not interleave. */
-  private readonly turns = new ConcurrencyLimit(1);
+  private readonly turns = pLimit(1);
 
   constructor(
     private readonly deps: {
@@ -55,7 +55,7 @@ export class BackupService {
   ) {}
 
   run(): Promise<BackupSummary> {
-    return this.turns.run(() => this.runNow());
+    return this.turns(() => this.runNow());
   }
 
   private async runNow(): Promise<BackupSummary> {
@@ -166,7 +166,7 @@ export async function restoreSnapshot(
   const manifest = await readManifest(snapshot);
   if (manifest.engine !== target.database.engine) {
     throw new AppError("validation_failed", {
-      message: `This backup is of a ${manifest.engine} database; the configured one is ${target.database.engine}. To move between engines, export and import (README, "Your data").`,
+      message: `This backup is of a ${manifest.engine} database; the configured one is ${target.database.engine}. To move between engines, export and import (docs/operating.md, "Your data").`,
     });
   }
   for await (const _ of target.blobStore.list("")) {

@@ -2,7 +2,7 @@ import { ApiError, Comment, CommentInput, CommentList, ReactionEmoji, ReactionLi
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { CommentsService } from "./comments.service";
 
 export interface CommentsRoutesOptions {

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { MemoryEventData, resyncEventType } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
+import { requireMembers, type MemberAuthenticator } from "../member-door";
 import type { DeliveredEvent, EventBus } from "./event-bus";
 
 export interface EventsRoutesOptions {

@@ -2,7 +2,7 @@ import { ApiError, InvitationInput, InvitationSent, Member, MemberDirectory, Rol
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { InvitationCaller } from "./invitations.service";
 import type { MembersService } from "./members.service";
 

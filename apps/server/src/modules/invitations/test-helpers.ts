@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { newUser } from "../auth/account-rules";
+import { newUser } from "../auth/core/account-rules";
 
 // Shared by the invitation and CLI tests only; nothing in the server imports this file.
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createTransport } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { AppError } from "../../errors";
 
 export interface MailMessage {
@@ -45,21 +45,37 @@ export class MailDeliveryError extends AppError {
 // Fail a request within seconds when the mail server is down, instead of nodemailer's minutes.
 const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
+/**
+ * nodemailer, loaded with the first mail: a process that sends none (most requests, most operator
+ * commands) does not pay for loading it.
+ */
+const loadNodemailer = () => import("nodemailer");
+
+/** `create` run once, at the first call of the returned function; the same transport ever after. */
+function lazily<T>(create: () => Promise<T>): () => Promise<T> {
+  let created: Promise<T> | undefined;
+  return () => (created ??= create());
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl === undefined ? outboxMailer(options) : smtpMailer(options.smtpUrl, options);
 }
 
 function smtpMailer(smtpUrl: string, { from, logger }: MailerOptions): Mailer {
   // Options in the URL's query (tls.rejectUnauthorized=false, ...) override these defaults.
-  const transport = createTransport({ url: smtpUrl, pool: true, ...smtpTimeouts });
+  let opened: Transporter | undefined;
+  const transport = lazily(async () => {
+    opened = (await loadNodemailer()).createTransport({ url: smtpUrl, pool: true, ...smtpTimeouts });
+    return opened;
+  });
   const secrets = credentialForms(smtpUrl);
   return {
     send: (message) =>
       deliver(message, logger, secrets, async () => {
-        await transport.sendMail(composed(from, message));
+        await (await transport()).sendMail(composed(from, message));
         logger.info({ to: message.to, subject: message.subject }, "email sent");
       }),
-    close: async () => transport.close(),
+    close: async () => opened?.close(),
   };
 }
 
@@ -70,11 +86,13 @@ function smtpMailer(smtpUrl: string, { from, logger }: MailerOptions): Mailer {
 function outboxMailer({ from, dataDir, logger }: MailerOptions): Mailer {
   const outbox = path.join(dataDir, "outbox");
   // The stream transport only composes the MIME message; nothing is sent anywhere.
-  const composer = createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const composer = lazily(async () =>
+    (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: "windows" }),
+  );
   return {
     send: (message) =>
       deliver(message, logger, [], async () => {
-        const { message: eml } = await composer.sendMail(composed(from, message));
+        const { message: eml } = await (await composer()).sendMail(composed(from, message));
         // ISO 8601 basic format: sorts by time and has no colons, which Windows forbids in names.
         const name = `${new Date().toISOString().replace(/[-:]/g, "")}-${randomBytes(4).toString("hex")}.eml`;
         const file = path.join(outbox, name);

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photoRow } from "../../../test/photo-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
-import { newUser } from "../auth/account-rules";
+import { newUser } from "../auth/core/account-rules";
 import { sortKey } from "./memories.repository";
 
 /**

@@ -15,7 +15,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { memberOf, requireMembers, type MemberAuthenticator } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import { sendPreparedJson } from "../../plugins/send-prepared-json";
 import type { MemoriesService } from "./memories.service";
 

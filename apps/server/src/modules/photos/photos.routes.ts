@@ -4,7 +4,7 @@ import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../errors";
-import { memberOf, requireMembers, type Member, type MemberAuthenticator } from "../../plugins/member-auth";
+import { memberOf, requireMembers, type Member, type MemberAuthenticator } from "../member-door";
 import { BlobRangeNotSatisfiableError, type ByteRangeRequest } from "../storage";
 import { photoAccessCookie, photoEtag, photoObjectPrefix } from "./photo-access";
 import type { PhotosService } from "./photos.service";

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { LocalBlobStore } from "../storage";
 import { twoTone } from "./fixtures/test-images";
-import { newUser } from "../auth/account-rules";
+import { newUser } from "../auth/core/account-rules";
 import { PhotosRepository } from "./photos.repository";
 import { photoRow } from "../../../test/photo-rows";
 import { classifyError } from "../../errors";

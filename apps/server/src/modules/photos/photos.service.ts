@@ -6,8 +6,8 @@ import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
 import type { Photo } from "@memory-box/contract";
+import pLimit from "p-limit";
 import type { PhotoRow } from "../../db/schema";
-import { ConcurrencyLimit } from "../../lib/concurrency-limit";
 import { AppError } from "../../errors";
 import { ownedTempName, removeLeftoverTempFiles } from "../../lib/temp-files";
 import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
@@ -46,7 +46,7 @@ const concurrentDecodes = 2;
  * removed again.
  */
 export class PhotosService {
-  private readonly decoding = new ConcurrencyLimit(concurrentDecodes);
+  private readonly decoding = pLimit(concurrentDecodes);
   readonly accessTtlSeconds: number;
 
   constructor(private readonly deps: PhotosServiceDeps) {
@@ -97,7 +97,7 @@ export class PhotosService {
    * (`deleteFiles`).
    */
   async storeFile(ownerId: string, file: string, now: Date): Promise<StoredPhotoFiles> {
-    const image = await this.decoding.run(async () => processImage(await fsp.readFile(file), this.imageOptions()));
+    const image = await this.decoding(async () => processImage(await fsp.readFile(file), this.imageOptions()));
     const key = originalPhotoKey(ownerId, now, image.extension);
     const keys = {
       original: key,
@@ -240,7 +240,7 @@ export class PhotosService {
   private async renderDisplayCopy(photo: PhotoRow): Promise<boolean> {
     let key: string | undefined;
     try {
-      const display = await this.decoding.run(async () => {
+      const display = await this.decoding(async () => {
         const original = await this.deps.blobStore.get(`${photoBucket}/${photo.object_key}`);
         return renderDisplayCopyOf(await buffer(original.body), this.imageOptions());
       });

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AuthTestServer,
+  codeIn,
+  getUser,
+  linkIn,
+  openLink,
+  password,
+  sessionFrom,
+  signedInClient,
+  startAuthServer,
+  uniqueEmail,
+} from "../../../../test/auth-fixtures";
+import { testEngines } from "../../../../test/test-database";
+import { loadConfig } from "../../../config";
+
+// Pre-registration takeover (ADR 0014): a stranger signs up first with an invited member's address
+// and a password of their own. Whatever the member does next — confirm the stranger's link, sign up
+// themselves, use a magic link or recovery — the stranger never gets in, and the member ends up
+// with the password they chose, or sets one.
+
+const strangersPassword = "the stranger's own passphrase";
+const confirmation = /Confirm your Memory Box account/;
+
+describe.each(testEngines)("pre-registration takeover on %s", (engine) => {
+  let server: AuthTestServer;
+
+  beforeAll(async () => {
+    server = await startAuthServer(engine, { env: { AUTH_EMAIL_MIN_INTERVAL: "0" } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** An invited address a stranger signed up for first, from their own browser; the mail went to the member. */
+  async function strangerSignsUpFirst() {
+    const email = uniqueEmail("dave");
+    await server.invite(email);
+    const stranger = server.client();
+    const { error } = await stranger.auth.signUp({
+      email,
+      password: strangersPassword,
+      options: { data: { full_name: "Mallory" } },
+    });
+    expect(error).toBeNull();
+    const strangersMail = await server.smtp.waitForMail(email, { subject: confirmation });
+    return { email, stranger, strangersMail };
+  }
+
+  /** The stranger's password opens nothing, and their link (if still unused) is dead. */
+  async function expectStrangerLockedOut(email: string, strangersLink?: string) {
+    const signIn = await server.client().auth.signInWithPassword({ email, password: strangersPassword });
+    expect(signIn.error).toMatchObject({ code: "invalid_credentials" });
+    expect(signIn.data.session).toBeNull();
+    if (strangersLink) expect((await openLink(strangersLink)).fragment.get("error_code")).toBe("otp_expired");
+  }
+
+  it("the stranger's password never opens a session before anyone confirms", async () => {
+    const { email } = await strangerSignsUpFirst();
+    const signIn = await server.client().auth.signInWithPassword({ email, password: strangersPassword });
+    expect(signIn.error).toMatchObject({ code: "email_not_confirmed" });
+    expect(signIn.data.session).toBeNull();
+  });
+
+  it("stranger first, then the member confirms the link they received: the stranger's password and name are dropped", async () => {
+    const { email, strangersMail } = await strangerSignsUpFirst();
+    const member = server.client();
+    const session = sessionFrom(await member.openLink(linkIn(strangersMail)));
+    await expectStrangerLockedOut(email);
+    const user = (await getUser(server, session.access_token)).json<{ user_metadata: Record<string, unknown> }>();
+    expect(user.user_metadata).not.toMatchObject({ full_name: "Mallory" });
+
+    // The member, who proved the mailbox, sets a password and signs in with it from then on.
+    await member.auth.setSession(session);
+    const chosen = "the member's own passphrase";
+    expect((await member.auth.updateUser({ password: chosen })).error).toBeNull();
+    await signedInClient(server, email, chosen);
+    await expectStrangerLockedOut(email);
+  });
+
+  it("stranger first, then the member signs up and confirms in their browser: the member's password stands", async () => {
+    const { email, strangersMail } = await strangerSignsUpFirst();
+    const member = server.client();
+    const signUp = await member.auth.signUp({ email, password, options: { data: { full_name: "Dave" } } });
+    expect(signUp.error).toBeNull();
+    const membersMail = await server.smtp.waitForMail(email, { subject: confirmation });
+    const session = sessionFrom(await member.openLink(linkIn(membersMail)));
+    expect((await getUser(server, session.access_token)).json()).toMatchObject({ user_metadata: { full_name: "Dave" } });
+    await signedInClient(server, email, password);
+    await expectStrangerLockedOut(email, linkIn(strangersMail));
+  });
+
+  it("stranger first, then the member signs up but opens the stranger's link: neither password stands", async () => {
+    const { email, strangersMail } = await strangerSignsUpFirst();
+    const member = server.client();
+    expect((await member.auth.signUp({ email, password })).error).toBeNull();
+    const membersMail = await server.smtp.waitForMail(email, { subject: confirmation });
+    sessionFrom(await member.openLink(linkIn(strangersMail)));
+    await expectStrangerLockedOut(email, linkIn(membersMail));
+    expect((await server.client().auth.signInWithPassword({ email, password })).error).toMatchObject({
+      code: "invalid_credentials",
+    });
+  });
+
+  it("stranger first, then the member signs in with a magic link: the stranger's password is dropped", async () => {
+    const { email, strangersMail } = await strangerSignsUpFirst();
+    const member = server.client();
+    expect((await member.auth.signInWithOtp({ email })).error).toBeNull();
+    const mail = await server.smtp.waitForMail(email);
+    // The code of the mail, typed in the member's browser.
+    const verified = await member.auth.verifyOtp({ email, token: codeIn(mail), type: "email" });
+    expect(verified.error).toBeNull();
+    expect(verified.data.session).not.toBeNull();
+    await expectStrangerLockedOut(email, linkIn(strangersMail));
+  });
+
+  it("stranger first, then the member recovers the account: the stranger's password is dropped", async () => {
+    const { email, strangersMail } = await strangerSignsUpFirst();
+    const member = server.client();
+    expect((await member.auth.resetPasswordForEmail(email)).error).toBeNull();
+    const session = sessionFrom(await member.openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Reset your/ }))));
+    await member.auth.setSession(session);
+    const chosen = "a recovered passphrase";
+    expect((await member.auth.updateUser({ password: chosen })).error).toBeNull();
+    await signedInClient(server, email, chosen);
+    await expectStrangerLockedOut(email, linkIn(strangersMail));
+  });
+
+  it("the stranger's link, opened in the stranger's own browser, is refused: it went only to the mailbox", async () => {
+    // The stranger never has the link; this checks that a cookie alone proves nothing without it.
+    const { email, stranger } = await strangerSignsUpFirst();
+    const guessed = `${server.authUrl}/verify?type=signup&token=not-the-token`;
+    expect((await stranger.openLink(guessed)).fragment.get("error_code")).toBe("otp_expired");
+    expect((await stranger.auth.signInWithPassword({ email, password: strangersPassword })).data.session).toBeNull();
+  });
+});
+
+describe("autoconfirm and invitations", () => {
+  it("refuse to run together: a stranger who knows an invited address would be in at once", () => {
+    expect(() => loadConfig({ AUTH_AUTOCONFIRM: "true" })).toThrow(
+      /AUTH_AUTOCONFIRM: cannot be true while AUTH_INVITE_ONLY is true/,
+    );
+    expect(() => loadConfig({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false" })).not.toThrow();
+  });
+});

@@ -1,0 +1,72 @@
+import { AccountLimits } from "@memory-box/contract";
+import { randomUUID } from "node:crypto";
+import type { UserRow } from "../../../db/schema";
+import { parseEmail } from "../../../lib/email";
+import { AppError } from "../../../errors";
+
+/** Rules about accounts shared by the member-facing flows and the admin API. */
+
+/** Lower-cased and trimmed; anything that is not an address (by the invitation list's rule) is refused. */
+export function validEmail(raw: string): string {
+  const email = parseEmail(raw);
+  if (email === null) throw new AppError("validation_failed", { message: "Unable to validate email address: invalid format" });
+  return email;
+}
+
+/**
+ * A member's own change of `full_name` (their display name): text of 1 to 80 characters once
+ * trimmed, or null to go back to the address's name. Anything else would show as a blank or
+ * endless name on every card, so it is refused with 400 `validation_failed` naming the rule.
+ */
+export function assertDisplayNameChange(data: Record<string, unknown>): void {
+  if (!("full_name" in data) || data.full_name === null) return;
+  const name = data.full_name;
+  const length = typeof name === "string" ? name.trim().length : 0;
+  if (length === 0 || length > AccountLimits.displayNameMaxLength)
+    throw new AppError("validation_failed", {
+      message: `The display name must be 1 to ${AccountLimits.displayNameMaxLength} characters, and not only spaces.`,
+    });
+}
+
+/** `full_name` from the metadata, else the part of the address before the @. */
+export function displayNameFor(email: string, metadata: Record<string, unknown>): string {
+  const fullName = typeof metadata.full_name === "string" ? metadata.full_name.trim() : "";
+  return fullName || email.split("@")[0] || email;
+}
+
+/** Merges metadata the way Supabase Auth does: a `null` value removes that key. */
+export function mergeMetadata(current: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export function newUser(email: string, passwordHash: string | null, data: Record<string, unknown>, now: string): UserRow {
+  return {
+    id: randomUUID(),
+    aud: "authenticated",
+    role: "authenticated",
+    email,
+    encrypted_password: passwordHash,
+    email_confirmed_at: null,
+    invited_at: null,
+    confirmation_sent_at: null,
+    recovery_sent_at: null,
+    email_change: null,
+    email_change_sent_at: null,
+    reauthentication_sent_at: null,
+    last_sign_in_at: null,
+    banned_until: null,
+    app_metadata: JSON.stringify({ provider: "email", providers: ["email"] }),
+    user_metadata: JSON.stringify(data),
+    created_at: now,
+    updated_at: now,
+    failed_verifications: 0,
+    failed_verifications_since: null,
+    mfa_factors: "[]",
+    linked_identities: "[]",
+  };
+}

@@ -1,0 +1,2 @@
+export { devicesRoutes } from "./devices.routes";
+export { DevicesService } from "./devices.service";
