@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { expect, test } from "./fixtures";
-import { memberApiAs, memberPage, signIn } from "./support";
+import { memberApiAs, memberPage, signIn, underServiceWorker } from "./support";
 
 /** A JPEG as a phone writes it: with the capture time in its EXIF block. */
 function cameraJpeg(dateTimeOriginal: string): Promise<Buffer> {
@@ -125,6 +125,8 @@ test("on a slow connection each photo shows its progress and can be cancelled; o
 }) => {
   test.setTimeout(60_000);
   await signIn(page, "slow");
+  // Offline later on, the app's parts come from the service worker, as on a phone that opened it before.
+  await underServiceWorker(page);
   // The upload is held, as on a slow uplink, until the test lets it through (or it is cancelled).
   let releaseUpload: () => void = () => {};
   await page.route("**/api/v1/photos", async (route) => {

@@ -1,18 +1,9 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { fillCredentials, password, signIn, solidPng } from "./support";
+import { fillCredentials, password, signIn, solidPng, underServiceWorker } from "./support";
 
 /** Home's memory cards. */
 const memories = (page: Page) => page.getByRole("list", { name: "Memories" }).getByRole("listitem");
-
-/** Waits until the service worker controls the page (it registers after the first load; a reload hands it the page). */
-async function underServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-}
 
 test("a memory saved offline waits with its photo, survives a reload, and is added when the connection returns", async ({
   page,

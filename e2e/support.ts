@@ -73,9 +73,28 @@ export async function signIn(page: Page, key: MemberKey): Promise<string> {
   await page.evaluate((entries) => {
     for (const { name, value } of entries) localStorage.setItem(name, value);
   }, state.origins[0]!.localStorage);
-  await page.goto("/");
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await openHome(page, () => page.goto("/"));
   return email;
+}
+
+/**
+ * Opens home and waits until a member could use it: the greeting shown and the app's live stream
+ * open, so what another device changes from then on reaches this page.
+ */
+async function openHome(page: Page, open: () => Promise<unknown>): Promise<void> {
+  const live = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/v1/events");
+  await open();
+  await live;
+  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+}
+
+/** Waits until the service worker controls the page (it registers after the first load; a reload hands it the page). */
+export async function underServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }
 
 /**
@@ -85,8 +104,8 @@ export async function signIn(page: Page, key: MemberKey): Promise<string> {
 export async function memberPage(browser: Browser, key: MemberKey, at = "/"): Promise<Page> {
   const context = await browser.newContext({ storageState: storedSession(key).storageState });
   const page = await context.newPage();
-  await page.goto(at);
-  if (at === "/") await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  if (at === "/") await openHome(page, () => page.goto(at));
+  else await page.goto(at);
   return page;
 }
 

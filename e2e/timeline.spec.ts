@@ -31,13 +31,16 @@ test("the timeline beside home's list jumps to a month, pages on from there, fol
   await expect(timeline.getByRole("heading", { name: "2997" })).toBeVisible();
   await expect(timeline.getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
   await expect(cards.first()).toHaveText(`Newest ${run}`);
-  const count = await page.getByText(/^\d+ memories$/).textContent();
+  const count = await page
+    .locator("#root")
+    .getByText(/^\d+ memories$/)
+    .textContent();
 
   // An older month: its memory first, the count unchanged, and the pages carry on from there.
   await timeline.getByRole("button", { name: "March 2997, 1 memory" }).click();
   await expect(cards.first()).toHaveText(`March ${run}`);
   await expect(timeline.getByRole("button", { name: "March 2997, 1 memory" })).toHaveAttribute("aria-current", "true");
-  await expect(page.getByText(/^\d+ memories$/)).toHaveText(count!);
+  await expect(page.locator("#root").getByText(/^\d+ memories$/)).toHaveText(count!);
   await expect(page.getByRole("link", { name: `Newest ${run}` })).toHaveCount(0);
   await cards.last().scrollIntoViewIfNeeded();
   await expect(page.getByRole("link", { name: `Old 31 ${run}` })).toBeVisible();
