@@ -186,6 +186,7 @@ function withServerPreparedStatements(pool: pg.Pool): PostgresPool {
       return { query: query as unknown as PostgresPoolClient["query"], release: () => client.release() };
     },
     end: () => pool.end(),
+    options: pool.options,
   };
 }
 

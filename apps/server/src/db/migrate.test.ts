@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Migration, Migrator, NO_MIGRATIONS, sql } from "kysely";
+import { sql } from "kysely";
+import { type Migration, Migrator, NO_MIGRATIONS } from "kysely/migration";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";

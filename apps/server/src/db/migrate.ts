@@ -1,4 +1,5 @@
-import { type Kysely, type MigrationResultSet, Migrator, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { type MigrationResultSet, Migrator } from "kysely/migration";
 import { migrations } from "./migrations";
 
 /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { forgetKeptCopies, keepCopiesFor } from "./offline-copies";
 import { keepSharedPhotos, shareTtlMs, takeSharedPhotos, unclaimedSharesCache } from "./shared-photos";
@@ -63,6 +63,14 @@ async function described(files: File[]) {
 }
 
 describe("photos shared to the app", () => {
+  // The worker's code runs on Node's fetch classes here. Node 24's Request.formData() builds each
+  // part with the global File and then refuses any but its own, so jsdom's File must not stand in.
+  // (The set-up unstubs globals after each test.)
+  beforeEach(async () => {
+    const nodeBuffer = "node:buffer";
+    vi.stubGlobal("File", ((await import(/* @vite-ignore */ nodeBuffer)) as { File: typeof File }).File);
+  });
+
   it("keeps a share for the member reading here and gives it to them once, names and types intact", async () => {
     const storage = fakeCacheStorage();
     await keepCopiesFor(storage, alice);

@@ -1,4 +1,4 @@
-import type { Migration } from "kysely";
+import type { Migration } from "kysely/migration";
 import * as createInstanceSettings from "./2026_11_21_090000_create_instance_settings";
 import * as createAuthTables from "./2026_11_21_100000_create_auth_tables";
 import * as createMemories from "./2026_11_21_110000_create_memories";
