@@ -88,20 +88,9 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   await page.getByRole("link", { name: `Lisbon ${run}` }).click();
   await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}$/);
   await page.goBack();
-  // The card's link lies over its photos, so the click goes where the photo is, once the list has
-  // settled after the way back (a box read while it still moved sent the click past the card).
-  const secondPhoto = lisbon.getByRole("img", { name: "Memory photo 2" });
-  await expect(secondPhoto).toBeVisible();
-  let photo = await secondPhoto.boundingBox();
-  await expect
-    .poll(async () => {
-      const settled = await secondPhoto.boundingBox();
-      const same = JSON.stringify(settled) === JSON.stringify(photo);
-      photo = settled;
-      return same;
-    })
-    .toBe(true);
-  await page.mouse.click(photo!.x + photo!.width / 2, photo!.y + photo!.height / 2);
+  // The card's link lies over its photos: the click goes where the photo is, to whatever is on top
+  // there (force: no check that the photo itself takes it), after scrolling it into view.
+  await lisbon.getByRole("img", { name: "Memory photo 2" }).click({ force: true });
   await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}$/);
 });
 

@@ -194,6 +194,16 @@ export async function accessTokenOf(page: Page): Promise<string> {
 export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
   // Legacy mode: axe runs in the page itself, without the blank page the default mode opens to join
   // frames' results at every check; the app has no frames from other origins for it to miss.
+  // What is still fading in (a toast) has not its final contrast yet: checked once it has. Endless
+  // ones (a spinner) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
   const counted =
     level === "all"
