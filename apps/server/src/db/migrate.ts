@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { type MigrationResultSet, Migrator } from "kysely/migration";
 import { migrations } from "./migrations";
+import { isPostgres } from "./migrations/dialect";
 
 /**
  * Migrations that first shipped under a name dated after the day they were committed, by that
@@ -31,13 +32,21 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
  * transaction; on a fresh database, or one already renamed, nothing changes.
  */
 async function renameAppliedMigrations<DB>(db: Kysely<DB>): Promise<void> {
-  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
-  if (!tables.some((table) => table.name === "kysely_migration")) return;
+  if (!(await hasMigrationTable(db))) return;
   await db.transaction().execute(async (trx) => {
     for (const [oldName, newName] of Object.entries(renamedMigrations)) {
       await sql`update kysely_migration set name = ${newName} where name = ${oldName}`.execute(trx);
     }
   });
+}
+
+/** One catalogue lookup, not an introspection of every table and its columns at each start. */
+async function hasMigrationTable<DB>(db: Kysely<DB>): Promise<boolean> {
+  const query = isPostgres(db)
+    ? sql<{ found: unknown }>`select to_regclass('kysely_migration') as found`
+    : sql<{ found: unknown }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
+  const { rows } = await query.execute(db);
+  return rows[0]?.found != null;
 }
 
 export const latestMigration = Object.keys(migrations).at(-1) ?? "none";
