@@ -483,7 +483,6 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
             turn++;
             const authorization = role === "member" ? memberAuthorization : context.operatorAuthorization;
             const email = `sweep-${turn}@memory-box.test`;
-            await invite(email);
             const base = Object.fromEntries(
               Object.keys(route.body?.properties ?? {}).flatMap((field) =>
                 field.includes("email")
@@ -495,6 +494,8 @@ describe.each(testEngines)("fuzzing every route on %s", (engine) => {
                       : [],
               ),
             );
+            // Invited only where the route takes an address: the poison then meets the rules past the list.
+            if (Object.values(base).includes(email)) await invite(email);
             const params = pathNames.map((each) =>
               where === "path" && each === name ? String(poison) : existingIdFor(route.path),
             );
