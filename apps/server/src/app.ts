@@ -205,7 +205,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authRoutes, {
     prefix: "/auth/v1",
-    accounts: auth.accounts,
+    signUp: auth.signUp,
+    passwordSignIn: auth.passwordSignIn,
+    pkceFlows: auth.pkceFlows,
+    emailVerification: auth.emailVerification,
+    emailLinks: auth.emailLinks,
+    accountUpdates: auth.accountUpdates,
+    redirectTarget: auth.redirectTarget,
     sessions: auth.sessions,
     factors: auth.factors,
     passkeys: auth.passkeys,

@@ -4,7 +4,7 @@ import type { Config } from "../../config";
 import type { Database } from "../../db/schema";
 import { InstanceSettingsRepository } from "../instance";
 import type { Mailer } from "../mail";
-import { AccountService } from "./accounts/account.service";
+import { AccountUpdatesService } from "./accounts/account-updates.service";
 import { AdminService } from "./admin/admin.service";
 import { FactorsRepository } from "./factors/factors.repository";
 import { FactorsService } from "./factors/factors.service";
@@ -26,13 +26,28 @@ import { SigningKeys } from "./core/signing-keys";
 import { SamlProvidersRepository } from "./saml/saml-providers.repository";
 import { loadSaml, SamlService } from "./saml/saml.service";
 import { UsersRepository } from "./core/users.repository";
+import { AccountChanges } from "./core/account-notices";
+import { EmailedTokensService } from "./core/emailed-tokens.service";
+import { PkceFlowsService } from "./core/pkce-flows.service";
+import { resolveRedirect } from "./core/redirects";
+import { EmailLinksService } from "./email/email-links.service";
+import { EmailVerificationService } from "./email/email-verification.service";
+import { PasswordSignInService } from "./password/password-sign-in.service";
+import { SignUpService } from "./password/sign-up.service";
 import { loadWeb3Messages, WalletsService } from "./wallets/wallets.service";
 
 export interface AuthModule {
   keys: SigningKeys;
   users: UsersRepository;
   sessions: SessionService;
-  accounts: AccountService;
+  signUp: SignUpService;
+  passwordSignIn: PasswordSignInService;
+  pkceFlows: PkceFlowsService;
+  emailVerification: EmailVerificationService;
+  emailLinks: EmailLinksService;
+  accountUpdates: AccountUpdatesService;
+  /** Where a link or a provider sign-in may send someone: the requested address when allowed, else the site. */
+  redirectTarget: (requested: string | undefined) => string;
   admin: AdminService;
   /** The sessions table, for the product's list of a member's devices. */
   sessionRows: SessionsRepository;
@@ -100,20 +115,78 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  const accounts = new AccountService({
+  const redirectTarget = (requested: string | undefined) =>
+    resolveRedirect(requested, config.auth.siteUrl, config.auth.redirectUrls);
+  const changes = new AccountChanges({
+    mailer: deps.mailer,
+    audit,
+    ...(deps.onProfileChanged ? { onProfileChanged: deps.onProfileChanged } : {}),
+    ...clock,
+  });
+  const emailedTokens = new EmailedTokensService({
     config: config.auth,
     publicUrl: config.publicUrl,
     users,
     sessions: sessionsRepository,
     tokens,
-    passwordFailures: new PasswordFailuresRepository(db),
+    mailer: deps.mailer,
+    audit,
+    redirectTarget,
+    ...clock,
+  });
+  const signUp = new SignUpService({
+    config: config.auth,
+    users,
+    sessions: sessionsRepository,
     sessionService: sessions,
     invitations,
     hasher,
     passwordPolicy,
-    mailer: deps.mailer,
+    emailedTokens,
     audit,
-    ...(deps.onProfileChanged ? { onProfileChanged: deps.onProfileChanged } : {}),
+    ...clock,
+  });
+  const passwordSignIn = new PasswordSignInService({
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    passwordFailures: new PasswordFailuresRepository(db),
+    sessionService: sessions,
+    hasher,
+    passwordPolicy,
+    audit,
+    ...clock,
+  });
+  const pkceFlows = new PkceFlowsService({ users, tokens, sessionService: sessions, ...clock });
+  const emailVerification = new EmailVerificationService({
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    sessionService: sessions,
+    invitations,
+    changes,
+    audit,
+    ...clock,
+  });
+  const emailLinks = new EmailLinksService({
+    config: config.auth,
+    users,
+    sessionService: sessions,
+    invitations,
+    signUp,
+    emailedTokens,
+  });
+  const accountUpdates = new AccountUpdatesService({
+    config: config.auth,
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    invitations,
+    hasher,
+    passwordPolicy,
+    emailedTokens,
+    changes,
+    audit,
     ...clock,
   });
   const admin = new AdminService({
@@ -121,7 +194,8 @@ export async function createAuthModule(deps: {
     users,
     sessions: sessionsRepository,
     tokens,
-    accounts,
+    emailedTokens,
+    changes,
     keys,
     invitations,
     hasher,
@@ -164,7 +238,7 @@ export async function createAuthModule(deps: {
     invitations,
     audit,
     mailer: deps.mailer,
-    redirectTarget: (requested) => accounts.redirectTarget(requested),
+    redirectTarget,
     ...clock,
   });
   const web3 = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
@@ -175,7 +249,7 @@ export async function createAuthModule(deps: {
     identities,
     federated,
     audit,
-    redirectTarget: (requested) => accounts.redirectTarget(requested),
+    redirectTarget,
     ...clock,
   });
   return {
@@ -183,7 +257,13 @@ export async function createAuthModule(deps: {
     users,
     sessions,
     sessionRows: sessionsRepository,
-    accounts,
+    signUp,
+    passwordSignIn,
+    pkceFlows,
+    emailVerification,
+    emailLinks,
+    accountUpdates,
+    redirectTarget,
     admin,
     factors,
     passkeys,

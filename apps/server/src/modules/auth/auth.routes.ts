@@ -5,7 +5,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AuthRateLimits } from "../../config";
 import { AppError } from "../../errors";
-import type { AccountService, VerifyType } from "./accounts/account.service";
+import type { AccountUpdatesService } from "./accounts/account-updates.service";
+import type { PkceFlowsService } from "./core/pkce-flows.service";
+import type { EmailLinksService } from "./email/email-links.service";
+import type { EmailVerificationService, VerifyType } from "./email/email-verification.service";
+import type { PasswordSignInService } from "./password/password-sign-in.service";
+import type { SignUpService } from "./password/sign-up.service";
 import { registerAuthErrorHandling, registerAuthNotFound } from "./core/auth-errors";
 import { presentUser } from "./core/auth.presenter";
 import * as schemas from "./auth.schemas";
@@ -18,7 +23,13 @@ import type { SigningKeys } from "./core/signing-keys";
 import type { WalletsService } from "./wallets/wallets.service";
 
 export interface AuthRoutesOptions {
-  accounts: AccountService;
+  signUp: SignUpService;
+  passwordSignIn: PasswordSignInService;
+  pkceFlows: PkceFlowsService;
+  emailVerification: EmailVerificationService;
+  emailLinks: EmailLinksService;
+  accountUpdates: AccountUpdatesService;
+  redirectTarget: (requested: string | undefined) => string;
   sessions: SessionService;
   factors: FactorsService;
   passkeys: PasskeysService;
@@ -50,7 +61,7 @@ const verifyTypes = ["signup", "invite", "magiclink", "recovery", "email_change"
  * client signs members in. Handlers translate the wire format; the rules live in the services.
  */
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
-  const { accounts, sessions } = options;
+  const { sessions } = options;
   registerAuthErrorHandling(app);
   registerAuthNotFound(app);
   await app.register(fastifyCors, {
@@ -100,7 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       const { body } = request;
       if (body.phone) throw new AppError("phone_provider_disabled", { message: "Phone signups are disabled" });
       if (!body.email) throw new AppError("anonymous_provider_disabled");
-      const result = await accounts.signUp(
+      const result = await options.signUp.signUp(
         { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
         request.query.redirect_to,
         context(request),
@@ -121,7 +132,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
           });
         if (body.phone) throw new AppError("phone_provider_disabled");
         if (!body.email) throw new AppError("validation_failed", { message: "missing email or phone" });
-        return accounts.signInWithPassword({ email: body.email, password: body.password ?? "" }, context(request));
+        return options.passwordSignIn.signIn({ email: body.email, password: body.password ?? "" }, context(request));
       }
       case "refresh_token": {
         const body = schemas.RefreshGrantBody.parse(request.body ?? {});
@@ -130,7 +141,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       }
       case "pkce": {
         const body = schemas.PkceGrantBody.parse(request.body ?? {});
-        return accounts.exchangeAuthCode(
+        return options.pkceFlows.exchangeAuthCode(
           { authCode: body.auth_code ?? "", codeVerifier: body.code_verifier ?? "" },
           context(request),
         );
@@ -177,7 +188,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       const { body } = request;
       if (body.app_metadata) throw new AppError("not_admin", { message: "Updating app_metadata requires admin privileges" });
       if (body.phone) throw new AppError("phone_provider_disabled");
-      return accounts.updateUser(
+      return options.accountUpdates.updateUser(
         who,
         {
           ...(body.email !== undefined ? { email: body.email } : {}),
@@ -193,7 +204,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   );
 
   app.get("/reauthenticate", { ...limit("email") }, async (request) => {
-    await accounts.reauthenticate(await caller(request));
+    await options.accountUpdates.reauthenticate(await caller(request));
     return {};
   });
 
@@ -206,7 +217,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         throw new AppError("validation_failed", { message: "Only an email address or phone number should be provided" });
       if (body.phone) throw new AppError("phone_provider_disabled");
       if (!body.email) throw new AppError("validation_failed", { message: "An email address or phone number is required" });
-      await accounts.sendMagicLink(
+      await options.emailLinks.sendMagicLink(
         { email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) },
         request.query.redirect_to,
         context(request),
@@ -229,7 +240,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         throw new AppError("validation_failed", { message: "token_hash cannot be combined with email or phone" });
       if (!body.token_hash && !(body.email && body.token))
         throw new AppError("validation_failed", { message: "Verify requires an email and token, or a token_hash" });
-      const verified = await accounts.verify(
+      const verified = await options.emailVerification.verify(
         {
           ...(body.token_hash ? { type, tokenHash: body.token_hash } : { type, email: body.email!, code: body.token! }),
           browserSecret: browserSecretOf(request),
@@ -244,16 +255,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   // fragment (or, for PKCE, an auth code in the query), or with the error in the fragment.
   app.get("/verify", { ...limit("verify"), schema: { querystring: schemas.VerifyQuery } }, async (request, reply) => {
     const { query } = request;
-    const redirectTo = accounts.redirectTarget(query.redirect_to);
+    const redirectTo = options.redirectTarget(query.redirect_to);
     try {
       const type = verifyType(query.type);
       if (!query.token) throw new AppError("otp_expired", { message: "Email link is invalid or has expired" });
-      const verified = await accounts.verify(
+      const verified = await options.emailVerification.verify(
         { type, tokenHash: query.token, browserSecret: browserSecretOf(request) },
         context(request),
       );
       if (verified.flowStateId) {
-        const code = await accounts.issueAuthCode(verified.flowStateId);
+        const code = await options.pkceFlows.issueAuthCode(verified.flowStateId);
         const target = new URL(redirectTo);
         target.searchParams.set("code", code);
         return reply.redirect(target.toString(), 303);
@@ -282,7 +293,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     { ...limit("email"), schema: { querystring: schemas.RedirectQuery, body: schemas.RecoverBody } },
     async (request) => {
       if (!request.body.email) throw new AppError("validation_failed", { message: "Password recovery requires an email" });
-      await accounts.sendRecovery({ email: request.body.email, ...pkce(request.body) }, request.query.redirect_to);
+      await options.emailLinks.sendRecovery({ email: request.body.email, ...pkce(request.body) }, request.query.redirect_to);
       return {};
     },
   );
@@ -299,7 +310,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         });
       }
       if (!body.email) throw new AppError("validation_failed", { message: "An email address is required" });
-      await accounts.resend({ type: body.type, email: body.email, ...pkce(body) }, request.query.redirect_to);
+      await options.emailLinks.resend({ type: body.type, email: body.email, ...pkce(body) }, request.query.redirect_to);
       return {};
     },
   );

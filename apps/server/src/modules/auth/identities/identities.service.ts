@@ -5,7 +5,7 @@ import type { Database, IdentityRow, OauthStateRow, UserRow } from "../../../db/
 import { AppError } from "../../../errors";
 import type { AuditLogRepository } from "../../audit";
 import type { Mailer } from "../../mail";
-import type { PkceChallenge } from "../accounts/account.service";
+import type { PkceChallenge } from "../core/emailed-tokens.service";
 import type { InvitationLedger } from "../core/invitation-ledger";
 import { sendNotice } from "../core/account-notices";
 import { displayNameFor, newUser } from "../core/account-rules";

@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type { ErrorCode } from "@memory-box/contract";
 import { AppError } from "../../../errors";
-import type { PkceChallenge } from "../accounts/account.service";
+import type { PkceChallenge } from "../core/emailed-tokens.service";
 import type { CallbackOutcome } from "./identities.service";
 
 /**

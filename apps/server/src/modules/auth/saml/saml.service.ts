@@ -4,7 +4,7 @@ import type * as NodeSaml from "@node-saml/node-saml";
 import type { SsoProviderRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { AuditLogRepository } from "../../audit";
-import type { PkceChallenge } from "../accounts/account.service";
+import type { PkceChallenge } from "../core/emailed-tokens.service";
 import { type AdminContext, recordAdminAction } from "../admin/admin.service";
 import type { CallbackOutcome, IdentitiesService } from "../identities/identities.service";
 import { singleSignOnName } from "../identities/identities.service";
