@@ -203,32 +203,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     version: config.version,
     storageMinFreeMb: config.storageMinFreeMb,
   });
-  await app.register(authRoutes, {
-    prefix: "/auth/v1",
-    signUp: auth.signUp,
-    passwordSignIn: auth.passwordSignIn,
-    pkceFlows: auth.pkceFlows,
-    emailVerification: auth.emailVerification,
-    emailLinks: auth.emailLinks,
-    accountUpdates: auth.accountUpdates,
-    redirectTarget: auth.redirectTarget,
-    sessions: auth.sessions,
-    factors: auth.factors,
-    passkeys: auth.passkeys,
-    federated: auth.federated,
-    web3: auth.web3,
-    web3Chains: { ethereum: config.auth.web3.ethereum, solana: config.auth.web3.solana },
-    providers: auth.providers.list(),
-    settings: {
-      signupDisabled: config.auth.signupDisabled,
-      autoconfirm: config.auth.autoconfirm,
-      samlEnabled: config.auth.samlEnabled,
-    },
-    keys: auth.keys,
-    rateLimits: config.auth.rateLimits,
-    secureCookies,
-    signupCookieSeconds: config.auth.emailLinkTtlSeconds,
-  });
+  await app.register(authRoutes, { prefix: "/auth/v1", auth, config: config.auth, secureCookies });
   await app.register(samlRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });
   await app.register(adminRoutes, {
     prefix: "/auth/v1",

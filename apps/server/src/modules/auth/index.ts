@@ -1,7 +1,6 @@
 export { adminRoutes } from "./admin/admin.routes";
 export type { AdminContext } from "./admin/admin.service";
-export { createAuthModule, type AuthModule } from "./auth.module";
-export { authRoutes } from "./auth.routes";
+export { authRoutes, createAuthModule, type AuthModule } from "./auth.module";
 export { samlRoutes } from "./saml/saml.routes";
 export type { SamlService } from "./saml/saml.service";
 export { hasVerifiedFactor } from "./core/factor-summary";
