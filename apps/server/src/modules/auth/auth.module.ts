@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import type { AuthConfig, Config } from "../../config";
 import type { Database } from "../../db/schema";
 import { InstanceSettingsRepository } from "../instance";
-import type { Mailer } from "../mail";
+import type { AuthMailer } from "./core/auth-mailer";
 import { accountRoutes } from "./accounts/account.routes";
 import { AccountUpdatesService } from "./accounts/account-updates.service";
 import { registerAuthErrorHandling, registerAuthNotFound } from "./core/auth-errors";
@@ -26,7 +26,7 @@ import { IdentitiesRepository } from "./identities/identities.repository";
 import type { InvitationAdministration } from "./core/invitation-ledger";
 import { loadOpenIdClient, OidcProviders } from "./oidc/oidc-providers";
 import { OidcService } from "./oidc/oidc.service";
-import type { AuditLogRepository } from "../audit";
+import type { AuthAuditLog } from "./core/audit-log";
 import { OneTimeTokensRepository } from "./core/one-time-tokens.repository";
 import { PasskeysRepository } from "./passkeys/passkeys.repository";
 import { PasskeysService } from "./passkeys/passkeys.service";
@@ -80,10 +80,10 @@ export interface AuthModule {
 export async function createAuthModule(deps: {
   config: Config;
   db: Kysely<Database>;
-  mailer: Mailer;
+  mailer: AuthMailer;
   /** The invitation list (the invitations module's service): auth declares what it asks of it. */
   invitations: InvitationAdministration;
-  audit: AuditLogRepository;
+  audit: AuthAuditLog;
   /** The per-request read of a session (the product API's member check, shared with it). */
   sessionLookup: SessionLookup;
   /** Told after a member's display name changed. */

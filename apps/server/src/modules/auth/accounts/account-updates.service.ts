@@ -1,6 +1,6 @@
 import type { AuthConfig } from "../../../config";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "../core/audit-log";
 import type { AccountChanges } from "../core/account-notices";
 import { assertDisplayNameChange, displayNameFor, mergeMetadata, validEmail } from "../core/account-rules";
 import { parseObject, presentUser } from "../core/auth.presenter";
@@ -32,7 +32,7 @@ export class AccountUpdatesService {
       passwordPolicy: PasswordPolicy;
       emailedTokens: EmailedTokensService;
       changes: AccountChanges;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       now?: () => Date;
     },
   ) {}

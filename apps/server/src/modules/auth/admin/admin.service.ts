@@ -3,7 +3,7 @@ import type { UserRow, UserRowUpdate } from "../../../db/schema";
 import { displayNameFor, mergeMetadata, newUser, validEmail } from "../core/account-rules";
 import type { AccountChanges } from "../core/account-notices";
 import type { EmailedTokensService, TokenKind } from "../core/emailed-tokens.service";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "../core/audit-log";
 import type { InvitationAdministration } from "../core/invitation-ledger";
 import { parseObject, presentUser } from "../core/auth.presenter";
 import type { OneTimeTokensRepository } from "../core/one-time-tokens.repository";
@@ -81,7 +81,7 @@ export class AdminService {
       invitations: InvitationAdministration;
       hasher: PasswordHasher;
       passwordPolicy: PasswordPolicy;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       now?: () => Date;
     },
   ) {}
@@ -362,7 +362,7 @@ export class AdminService {
 
 /** An audit entry for something done with the admin API: who held the token, from where, on what. */
 export async function recordAdminAction(
-  audit: AuditLogRepository,
+  audit: AuthAuditLog,
   action: string,
   context: AdminContext,
   detail: Record<string, unknown>,

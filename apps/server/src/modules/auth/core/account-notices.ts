@@ -1,6 +1,6 @@
 import type { UserRow } from "../../../db/schema";
-import type { AuditLogRepository } from "../../audit";
-import { type Mailer, type NoticeData, type NoticeKind, renderNotice } from "../../mail";
+import type { AuthAuditLog } from "./audit-log";
+import type { AuthMailer, NoticeKind, NoticeMail } from "./auth-mailer";
 import type { Caller, RequestContext } from "./session.service";
 
 /**
@@ -9,23 +9,22 @@ import type { Caller, RequestContext } from "./session.service";
  * whatever the mail server does (the mailer logs a failure); `onSent` runs once it was accepted.
  */
 export function sendNotice(
-  mailer: Mailer,
+  mailer: AuthMailer,
   to: Pick<UserRow, "email" | "email_confirmed_at">,
   kind: NoticeKind,
-  details: Omit<NoticeData, "email">,
+  details: Omit<NoticeMail, "email">,
   onSent?: () => Promise<void>,
 ): void {
   if (!to.email_confirmed_at) return;
-  const mail = renderNotice(kind, { email: to.email, ...details });
   void mailer
-    .send({ to: to.email, ...mail })
+    .sendNotice(kind, { email: to.email, ...details })
     .then(onSent)
     .catch(() => undefined);
 }
 
 /** An audit entry for what a signed-in member did to their own account. */
 export function recordByCaller(
-  audit: AuditLogRepository,
+  audit: AuthAuditLog,
   action: string,
   caller: Caller,
   detail: Record<string, unknown>,
@@ -44,8 +43,8 @@ export type AnnouncedChange = { kind: "password_changed" } | { kind: "email_chan
 export class AccountChanges {
   constructor(
     private readonly deps: {
-      mailer: Mailer;
-      audit: AuditLogRepository;
+      mailer: AuthMailer;
+      audit: AuthAuditLog;
       /** Told after a member's display name changed, so open screens can show the new one. */
       onProfileChanged?: (userId: string) => void;
       now?: () => Date;

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { AuthConfig } from "../../../config";
 import type { OneTimeTokenRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
-import { type Mailer, renderEmail } from "../../mail";
+import type { AuthAuditLog } from "./audit-log";
+import type { AuthMailer } from "./auth-mailer";
 import { parseObject } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
 import { codeHash, randomCode, randomToken, sha256 } from "./secrets";
@@ -68,8 +68,8 @@ export class EmailedTokensService {
       users: UsersRepository;
       sessions: SessionsRepository;
       tokens: OneTimeTokensRepository;
-      mailer: Mailer;
-      audit: AuditLogRepository;
+      mailer: AuthMailer;
+      audit: AuthAuditLog;
       /** Where a link may send someone: the requested address when allowed, else the site. */
       redirectTarget: (requested: string | undefined) => string;
       now?: () => Date;
@@ -107,15 +107,15 @@ export class EmailedTokensService {
       });
     }
     const issued = await this.issue(user, kind, options);
-    const mail = renderEmail(mailKind[kind], {
+    const mail = {
       code: issued.code,
       email: issued.recipient,
       ...(issued.link ? { link: issued.link } : {}),
       ...(kind === "email_change" ? { newEmail: issued.recipient } : {}),
-    });
+    };
     const deliver = async () => {
       try {
-        await this.deps.mailer.send({ to: issued.recipient, ...mail, ...(issued.link ? { link: issued.link } : {}) });
+        await this.deps.mailer.sendLink(mailKind[kind], mail);
       } catch (error) {
         // Nothing reached the person, so the minimum interval must not make them wait to ask again.
         await this.deps.users.update(user.id, { [sentAtColumn]: lastSent });

@@ -1,7 +1,7 @@
 import type { AuthConfig } from "../../../config";
 import { AppError } from "../../../errors";
-import { MailDeliveryError } from "../../mail";
 import { validEmail } from "../core/account-rules";
+import { isUndelivered } from "../core/auth-mailer";
 import type { EmailedTokensService, PkceChallenge, TokenKind } from "../core/emailed-tokens.service";
 import type { InvitationCheck } from "../core/invitation-ledger";
 import { randomToken } from "../core/secrets";
@@ -50,7 +50,7 @@ export class EmailLinksService {
         );
       } catch (error) {
         // As for members, the answer must not tell how the mail server fared (the mailer logs it).
-        if (error instanceof MailDeliveryError) return;
+        if (isUndelivered(error)) return;
         throw error;
       }
       return;

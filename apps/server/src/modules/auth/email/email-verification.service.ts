@@ -1,6 +1,6 @@
 import type { OneTimeTokenRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "../core/audit-log";
 import type { AccountChanges } from "../core/account-notices";
 import { displayNameFor } from "../core/account-rules";
 import { parseObject } from "../core/auth.presenter";
@@ -51,7 +51,7 @@ export class EmailVerificationService {
       sessionService: SessionService;
       invitations: InvitationLedger;
       changes: AccountChanges;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       now?: () => Date;
     },
   ) {}

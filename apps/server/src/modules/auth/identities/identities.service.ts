@@ -3,8 +3,8 @@ import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../../config";
 import type { Database, IdentityRow, OauthStateRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
-import type { Mailer } from "../../mail";
+import type { AuthAuditLog } from "../core/audit-log";
+import type { AuthMailer } from "../core/auth-mailer";
 import type { InvitationLedger } from "../core/invitation-ledger";
 import { sendNotice } from "../core/account-notices";
 import { displayNameFor, newUser } from "../core/account-rules";
@@ -54,8 +54,8 @@ export class IdentitiesService {
       tokens: OneTimeTokensRepository;
       sessions: SessionService;
       invitations: InvitationLedger;
-      audit: AuditLogRepository;
-      mailer: Mailer;
+      audit: AuthAuditLog;
+      mailer: AuthMailer;
       now?: () => Date;
     },
   ) {}

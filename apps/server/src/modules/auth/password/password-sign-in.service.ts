@@ -1,5 +1,5 @@
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "../core/audit-log";
 import type { SessionJson } from "../core/auth.presenter";
 import type { OneTimeTokensRepository } from "../core/one-time-tokens.repository";
 import { sha256 } from "../core/secrets";
@@ -29,7 +29,7 @@ export class PasswordSignInService {
       sessionService: SessionService;
       hasher: PasswordHasher;
       passwordPolicy: PasswordPolicy;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       now?: () => Date;
     },
   ) {}

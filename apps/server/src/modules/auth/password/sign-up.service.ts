@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AuthConfig } from "../../../config";
 import type { UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "../core/audit-log";
 import { displayNameFor, newUser, validEmail } from "../core/account-rules";
 import { parseObject, presentUser, type SessionJson } from "../core/auth.presenter";
 import type { EmailedTokensService, PkceChallenge } from "../core/emailed-tokens.service";
@@ -35,7 +35,7 @@ export class SignUpService {
       hasher: PasswordHasher;
       passwordPolicy: PasswordPolicy;
       emailedTokens: EmailedTokensService;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       now?: () => Date;
     },
   ) {}
