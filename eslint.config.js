@@ -54,10 +54,10 @@ const serverZones = [
   {
     target: `${server}/modules/auth`,
     from: serverModules
-      .filter((module) => !["auth", "audit", "mail", "instance"].includes(module))
+      .filter((module) => !["auth", "instance"].includes(module))
       .map((module) => `${server}/modules/${module}`),
     message:
-      "Auth sits below the product: it declares what it needs (an invitation ledger) and app.ts fills it in; it never imports product modules.",
+      "Auth sits below the product: it declares what it needs (core/invitation-ledger.ts, core/auth-mailer.ts, core/audit-log.ts) and app.ts fills it in; it never imports product modules, the mail module or the audit module.",
   },
   // A module is used from outside through its index.ts, the part it exports on purpose.
   ...serverModules.map((module) => ({

@@ -1,7 +1,7 @@
 import { AuditLogRepository } from "../modules/audit";
 import { createAuthModule } from "../modules/auth";
 import { InvitationsRepository, InvitationsService } from "../modules/invitations";
-import { createMailer } from "../modules/mail";
+import { createMailer, templatedMailer } from "../modules/mail";
 import { MemberCheck } from "../modules/member-door";
 import { type Command, parseCommandArgs, UsageError } from "./command";
 import type { ConfiguredCommandContext } from "./service-token.command";
@@ -30,7 +30,7 @@ export const mfaCommand = {
       const auth = await createAuthModule({
         config,
         db,
-        mailer,
+        mailer: templatedMailer(mailer),
         invitations: new InvitationsService({ invitations: new InvitationsRepository(db), audit }),
         audit,
         sessionLookup: new MemberCheck(db, config.database.engine),

@@ -4,7 +4,7 @@ import { columnTypes } from "./dialect";
 /**
  * Six-digit codes can be guessed: each code counts its wrong guesses and dies at the fifth, and each
  * account counts the wrong codes typed for it across all its codes and addresses of origin, so a
- * guesser with many addresses is stopped too (AccountService.verify).
+ * guesser with many addresses is stopped too (EmailVerificationService.verify).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { timestamp } = columnTypes(db);

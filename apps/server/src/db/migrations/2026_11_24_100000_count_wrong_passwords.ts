@@ -4,7 +4,7 @@ import { columnTypes } from "./dialect";
 /**
  * Wrong passwords, counted per address in the database (so across server processes): after ten,
  * each further attempt for that address waits, twice as long each time, up to 15 minutes
- * (AccountService.signInWithPassword, ADR 0015). Keyed by a hash of the address, not by account,
+ * (PasswordSignInService.signIn, ADR 0015). Keyed by a hash of the address, not by account,
  * so an address without an account is slowed down the same way and the answers reveal nothing;
  * the addresses people typed are not kept.
  */

@@ -1,10 +1,23 @@
 import { randomBytes } from "node:crypto";
+import fastifyCors from "@fastify/cors";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Kysely } from "kysely";
-import type { Config } from "../../config";
+import type { AuthConfig, Config } from "../../config";
 import type { Database } from "../../db/schema";
 import { InstanceSettingsRepository } from "../instance";
-import type { Mailer } from "../mail";
-import { AccountService } from "./accounts/account.service";
+import type { AuthMailer } from "./core/auth-mailer";
+import { accountRoutes } from "./accounts/account.routes";
+import { AccountUpdatesService } from "./accounts/account-updates.service";
+import { registerAuthErrorHandling, registerAuthNotFound } from "./core/auth-errors";
+import type { TokenGrants } from "./core/auth-wire";
+import { coreRoutes } from "./core/core.routes";
+import { emailRoutes } from "./email/email.routes";
+import { factorsRoutes } from "./factors/factors.routes";
+import { identitiesRoutes } from "./identities/identities.routes";
+import { oidcRoutes } from "./oidc/oidc.routes";
+import { passkeysRoutes } from "./passkeys/passkeys.routes";
+import { passwordRoutes } from "./password/password.routes";
+import { walletsRoutes } from "./wallets/wallets.routes";
 import { AdminService } from "./admin/admin.service";
 import { FactorsRepository } from "./factors/factors.repository";
 import { FactorsService } from "./factors/factors.service";
@@ -12,7 +25,8 @@ import { IdentitiesService } from "./identities/identities.service";
 import { IdentitiesRepository } from "./identities/identities.repository";
 import type { InvitationAdministration } from "./core/invitation-ledger";
 import { loadOpenIdClient, OidcProviders } from "./oidc/oidc-providers";
-import type { AuditLogRepository } from "../audit";
+import { OidcService } from "./oidc/oidc.service";
+import type { AuthAuditLog } from "./core/audit-log";
 import { OneTimeTokensRepository } from "./core/one-time-tokens.repository";
 import { PasskeysRepository } from "./passkeys/passkeys.repository";
 import { PasskeysService } from "./passkeys/passkeys.service";
@@ -26,21 +40,39 @@ import { SigningKeys } from "./core/signing-keys";
 import { SamlProvidersRepository } from "./saml/saml-providers.repository";
 import { loadSaml, SamlService } from "./saml/saml.service";
 import { UsersRepository } from "./core/users.repository";
+import { AccountChanges } from "./core/account-notices";
+import { EmailedTokensService } from "./core/emailed-tokens.service";
+import { PkceFlowsService } from "./core/pkce-flows.service";
+import { resolveRedirect } from "./core/redirects";
+import { EmailLinksService } from "./email/email-links.service";
+import { EmailVerificationService } from "./email/email-verification.service";
+import { PasswordSignInService } from "./password/password-sign-in.service";
+import { SignUpService } from "./password/sign-up.service";
 import { loadWeb3Messages, WalletsService } from "./wallets/wallets.service";
 
 export interface AuthModule {
   keys: SigningKeys;
   users: UsersRepository;
   sessions: SessionService;
-  accounts: AccountService;
+  signUp: SignUpService;
+  passwordSignIn: PasswordSignInService;
+  pkceFlows: PkceFlowsService;
+  emailVerification: EmailVerificationService;
+  emailLinks: EmailLinksService;
+  accountUpdates: AccountUpdatesService;
+  /** Where a link or a provider sign-in may send someone: the requested address when allowed, else the site. */
+  redirectTarget: (requested: string | undefined) => string;
   admin: AdminService;
   /** The sessions table, for the product's list of a member's devices. */
   sessionRows: SessionsRepository;
   factors: FactorsService;
   passkeys: PasskeysService;
-  federated: IdentitiesService;
+  /** The shared sign-in and linking of outside accounts (OpenID Connect, SAML). */
+  identities: IdentitiesService;
+  oidc: OidcService;
   providers: OidcProviders;
-  web3: WalletsService;
+  /** Wallet sign-in and connecting wallets (ADR 0035). */
+  wallets: WalletsService;
   sso: SamlService;
 }
 
@@ -48,10 +80,10 @@ export interface AuthModule {
 export async function createAuthModule(deps: {
   config: Config;
   db: Kysely<Database>;
-  mailer: Mailer;
+  mailer: AuthMailer;
   /** The invitation list (the invitations module's service): auth declares what it asks of it. */
   invitations: InvitationAdministration;
-  audit: AuditLogRepository;
+  audit: AuthAuditLog;
   /** The per-request read of a session (the product API's member check, shared with it). */
   sessionLookup: SessionLookup;
   /** Told after a member's display name changed. */
@@ -100,20 +132,78 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  const accounts = new AccountService({
+  const redirectTarget = (requested: string | undefined) =>
+    resolveRedirect(requested, config.auth.siteUrl, config.auth.redirectUrls);
+  const changes = new AccountChanges({
+    mailer: deps.mailer,
+    audit,
+    ...(deps.onProfileChanged ? { onProfileChanged: deps.onProfileChanged } : {}),
+    ...clock,
+  });
+  const emailedTokens = new EmailedTokensService({
     config: config.auth,
     publicUrl: config.publicUrl,
     users,
     sessions: sessionsRepository,
     tokens,
-    passwordFailures: new PasswordFailuresRepository(db),
+    mailer: deps.mailer,
+    audit,
+    redirectTarget,
+    ...clock,
+  });
+  const signUp = new SignUpService({
+    config: config.auth,
+    users,
+    sessions: sessionsRepository,
     sessionService: sessions,
     invitations,
     hasher,
     passwordPolicy,
-    mailer: deps.mailer,
+    emailedTokens,
     audit,
-    ...(deps.onProfileChanged ? { onProfileChanged: deps.onProfileChanged } : {}),
+    ...clock,
+  });
+  const passwordSignIn = new PasswordSignInService({
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    passwordFailures: new PasswordFailuresRepository(db),
+    sessionService: sessions,
+    hasher,
+    passwordPolicy,
+    audit,
+    ...clock,
+  });
+  const pkceFlows = new PkceFlowsService({ users, tokens, sessionService: sessions, ...clock });
+  const emailVerification = new EmailVerificationService({
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    sessionService: sessions,
+    invitations,
+    changes,
+    audit,
+    ...clock,
+  });
+  const emailLinks = new EmailLinksService({
+    config: config.auth,
+    users,
+    sessionService: sessions,
+    invitations,
+    signUp,
+    emailedTokens,
+  });
+  const accountUpdates = new AccountUpdatesService({
+    config: config.auth,
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    invitations,
+    hasher,
+    passwordPolicy,
+    emailedTokens,
+    changes,
+    audit,
     ...clock,
   });
   const admin = new AdminService({
@@ -121,7 +211,8 @@ export async function createAuthModule(deps: {
     users,
     sessions: sessionsRepository,
     tokens,
-    accounts,
+    emailedTokens,
+    changes,
     keys,
     invitations,
     hasher,
@@ -154,9 +245,9 @@ export async function createAuthModule(deps: {
   });
   const providers = new OidcProviders(config.auth.oidcProviders, `${config.publicUrl}/auth/v1/callback`);
   const identities = new IdentitiesRepository(db);
-  const federated = new IdentitiesService({
+  const identitiesService = new IdentitiesService({
     config: config.auth,
-    providers,
+    providerName: (id) => providers.nameOf(id),
     identities,
     users,
     tokens,
@@ -164,18 +255,26 @@ export async function createAuthModule(deps: {
     invitations,
     audit,
     mailer: deps.mailer,
-    redirectTarget: (requested) => accounts.redirectTarget(requested),
     ...clock,
   });
-  const web3 = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
+  const oidc = new OidcService({
+    providers,
+    identities,
+    identitiesService,
+    users,
+    sessions,
+    redirectTarget,
+    ...clock,
+  });
+  const wallets = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
   const sso = new SamlService({
     enabled: config.auth.samlEnabled,
     authUrl: `${config.publicUrl}/auth/v1`,
     providers: new SamlProvidersRepository(db),
     identities,
-    federated,
+    federated: identitiesService,
     audit,
-    redirectTarget: (requested) => accounts.redirectTarget(requested),
+    redirectTarget,
     ...clock,
   });
   return {
@@ -183,13 +282,104 @@ export async function createAuthModule(deps: {
     users,
     sessions,
     sessionRows: sessionsRepository,
-    accounts,
+    signUp,
+    passwordSignIn,
+    pkceFlows,
+    emailVerification,
+    emailLinks,
+    accountUpdates,
+    redirectTarget,
     admin,
     factors,
     passkeys,
-    federated,
+    identities: identitiesService,
+    oidc,
     providers,
-    web3,
+    wallets,
     sso,
   };
 }
+
+export interface AuthRoutesOptions {
+  auth: AuthModule;
+  config: AuthConfig;
+  /** Whether members reach us over https: the sign-up cookie is then Secure. */
+  secureCookies: boolean;
+}
+
+/**
+ * The Supabase Auth (GoTrue) wire protocol under /auth/v1, so the unmodified `@supabase/auth-js`
+ * client signs members in: one plugin per way in, sharing the error envelope and CORS set here.
+ * Handlers translate the wire format; the rules live in the services. (SAML's and the admin API's
+ * plugins are registered beside this one.)
+ */
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { auth, config, secureCookies }) => {
+  registerAuthErrorHandling(app);
+  registerAuthNotFound(app);
+  await app.register(fastifyCors, {
+    origin: true,
+    credentials: true,
+    // An OPTIONS request that is not a CORS preflight (no Origin or Access-Control-Request-Method)
+    // is answered 204 too, instead of @fastify/cors's text/plain 400.
+    strictPreflight: false,
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowedHeaders: [
+      "Accept",
+      "Authorization",
+      "Content-Type",
+      "X-Client-IP",
+      "X-Client-Info",
+      "X-JWT-AUD",
+      "x-use-cookie",
+      "X-Supabase-Api-Version",
+      "apikey",
+    ],
+    exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version", "Retry-After"],
+  });
+
+  const { sessions } = auth;
+  const { rateLimits } = config;
+  // `POST /token`'s grants: each flow's plugin adds its own.
+  const grants: TokenGrants = new Map();
+  const providers = auth.providers.list();
+  await app.register(coreRoutes, {
+    sessions,
+    pkceFlows: auth.pkceFlows,
+    keys: auth.keys,
+    grants,
+    settings: {
+      providers,
+      web3Chains: { ethereum: config.web3.ethereum, solana: config.web3.solana },
+      signupDisabled: config.signupDisabled,
+      autoconfirm: config.autoconfirm,
+      samlEnabled: config.samlEnabled,
+    },
+    rateLimits,
+  });
+  await app.register(passwordRoutes, {
+    signUp: auth.signUp,
+    passwordSignIn: auth.passwordSignIn,
+    grants,
+    rateLimits,
+    secureCookies,
+    signupCookieSeconds: config.emailLinkTtlSeconds,
+  });
+  await app.register(emailRoutes, {
+    emailLinks: auth.emailLinks,
+    emailVerification: auth.emailVerification,
+    pkceFlows: auth.pkceFlows,
+    sessions,
+    redirectTarget: auth.redirectTarget,
+    rateLimits,
+  });
+  await app.register(accountRoutes, { accountUpdates: auth.accountUpdates, sessions, rateLimits });
+  await app.register(oidcRoutes, { oidc: auth.oidc, sessions, providers, grants, rateLimits });
+  await app.register(identitiesRoutes, {
+    identities: auth.identities,
+    sessions,
+    linkingEnabled: providers.length > 0 || auth.wallets.enabled,
+  });
+  await app.register(walletsRoutes, { wallets: auth.wallets, sessions, grants });
+  await app.register(factorsRoutes, { factors: auth.factors, sessions, rateLimits });
+  await app.register(passkeysRoutes, { passkeys: auth.passkeys, sessions, rateLimits });
+};

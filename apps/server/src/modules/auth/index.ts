@@ -1,10 +1,11 @@
 export { adminRoutes } from "./admin/admin.routes";
 export type { AdminContext } from "./admin/admin.service";
-export { createAuthModule, type AuthModule } from "./auth.module";
-export { authRoutes } from "./auth.routes";
+export { authRoutes, createAuthModule, type AuthModule } from "./auth.module";
 export { samlRoutes } from "./saml/saml.routes";
 export type { SamlService } from "./saml/saml.service";
 export { hasVerifiedFactor } from "./core/factor-summary";
+export type { AuthAuditEvent, AuthAuditLog } from "./core/audit-log";
+export type { AuthMailer, LinkMail, LinkMailKind, NoticeKind, NoticeMail } from "./core/auth-mailer";
 export type { InvitationAdministration, InvitationCheck, InvitationLedger } from "./core/invitation-ledger";
 export type { Caller, LiveSession, SessionLookup, SessionService } from "./core/session.service";
 export { SigningKeys } from "./core/signing-keys";

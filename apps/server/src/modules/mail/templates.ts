@@ -1,13 +1,10 @@
-export type EmailKind = "confirmation" | "magic_link" | "recovery" | "invite" | "email_change" | "reauthentication";
+import type { LinkMail, LinkMailKind, NoticeKind, NoticeMail } from "../auth";
 
-export interface EmailData {
-  /** The action link; ignored for reauthentication, which is code-only. */
-  link?: string;
-  /** The six-digit code, the alternative to the link. */
-  code: string;
-  email: string;
-  /** The address being changed to (email_change). */
-  newEmail?: string;
+// The mails the auth service sends are the ones it declares (its AuthMailer): the templates render those.
+export type EmailKind = LinkMailKind;
+export type { NoticeKind };
+
+export interface EmailData extends LinkMail {
   siteName?: string;
 }
 
@@ -79,34 +76,7 @@ export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
   };
 }
 
-/** Notices of a change already made to an account, sent to the address it had before. */
-export type NoticeKind =
-  | "password_changed"
-  | "email_changed"
-  | "factor_added"
-  | "factors_removed"
-  | "passkey_added"
-  | "passkey_removed"
-  | "identity_linked"
-  | "identity_unlinked"
-  | "wallet_linked"
-  | "wallet_unlinked";
-
-export interface NoticeData {
-  /** The account's address before the change, which the notice goes to. */
-  email: string;
-  /** The address the account uses from now on (email_changed). */
-  newEmail?: string;
-  /** When the change was made. */
-  changedAt: Date;
-  /** What was added as a second step (factor_added): an authenticator app unless said otherwise. */
-  factor?: "authenticator app" | "security key";
-  /** The sign-in provider's name, "Google" (identity_linked, identity_unlinked). */
-  provider?: string;
-  /** The address of the account at that provider, when it has one. */
-  providerAccount?: string;
-  /** The wallet connected or disconnected (wallet_linked, wallet_unlinked): "Ethereum" and its address. */
-  wallet?: { chain: string; address: string };
+export interface NoticeData extends NoticeMail {
   siteName?: string;
 }
 

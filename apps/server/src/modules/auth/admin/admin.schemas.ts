@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { RedirectQuery, SignUpBody } from "../auth.schemas";
+import { RedirectQuery } from "../core/core.schemas";
+import { SignUpBody } from "../password/password.schemas";
 
 /**
  * Request shapes of the admin API. Fields follow the rest of the auth API: unknown keys are
- * ignored and null counts as absent (the field schemas are borrowed from auth.schemas).
+ * ignored and null counts as absent (the field schemas are borrowed from the
+ * flows' schemas).
  */
 const text = RedirectQuery.shape.redirect_to;
 const metadata = SignUpBody.shape.data;

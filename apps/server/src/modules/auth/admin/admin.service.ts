@@ -1,8 +1,9 @@
 import type { AuthConfig } from "../../../config";
 import type { UserRow, UserRowUpdate } from "../../../db/schema";
 import { displayNameFor, mergeMetadata, newUser, validEmail } from "../core/account-rules";
-import type { AccountService, TokenKind } from "../accounts/account.service";
-import type { AuditLogRepository } from "../../audit";
+import type { AccountChanges } from "../core/account-notices";
+import type { EmailedTokensService, TokenKind } from "../core/emailed-tokens.service";
+import type { AuthAuditLog } from "../core/audit-log";
 import type { InvitationAdministration } from "../core/invitation-ledger";
 import { parseObject, presentUser } from "../core/auth.presenter";
 import type { OneTimeTokensRepository } from "../core/one-time-tokens.repository";
@@ -74,12 +75,13 @@ export class AdminService {
       users: UsersRepository;
       sessions: SessionsRepository;
       tokens: OneTimeTokensRepository;
-      accounts: AccountService;
+      emailedTokens: EmailedTokensService;
+      changes: AccountChanges;
       keys: SigningKeys;
       invitations: InvitationAdministration;
       hasher: PasswordHasher;
       passwordPolicy: PasswordPolicy;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       now?: () => Date;
     },
   ) {}
@@ -189,10 +191,10 @@ export class AdminService {
       // A pending self-service change would otherwise switch the address back when its link is opened.
       if (patch.email) await this.deps.tokens.deleteOfUser(user.id, ["email_change"], trx);
     });
-    if (displayName !== undefined) this.deps.accounts.profileChanged(user.id);
+    if (displayName !== undefined) this.deps.changes.profileChanged(user.id);
     if (patch.email) await this.moveInvitation(user, patch.email);
-    if (passwordChanged) this.deps.accounts.announceChange(user, { kind: "password_changed" });
-    if (patch.email) this.deps.accounts.announceChange(user, { kind: "email_changed", newEmail: patch.email });
+    if (passwordChanged) this.deps.changes.announce(user, { kind: "password_changed" });
+    if (patch.email) this.deps.changes.announce(user, { kind: "email_changed", newEmail: patch.email });
     await this.record(banned ? "admin.user_banned" : "admin.user_updated", updated, context, { changed: Object.keys(patch) });
     return presentUser(updated);
   }
@@ -256,7 +258,7 @@ export class AdminService {
         throw new AppError("validation_failed", { message: `Invalid email action link type requested: ${type}` });
     }
 
-    const issued = await this.deps.accounts.issueToken(user, kind, { redirectTo: input.redirectTo });
+    const issued = await this.deps.emailedTokens.issue(user, kind, { redirectTo: input.redirectTo });
     await this.record("admin.link_generated", issued.user, context, { type });
     return {
       ...presentUser(issued.user),
@@ -281,7 +283,7 @@ export class AdminService {
     const user =
       existing ??
       (await this.createAccount(newUser(email, null, data, this.now().toISOString()), data, { invitationUsed: false }));
-    const invited = await this.deps.accounts.sendToken(user, "invite", { redirectTo: input.redirectTo });
+    const invited = await this.deps.emailedTokens.send(user, "invite", { redirectTo: input.redirectTo });
     await this.record("admin.user_invited", invited, context);
     return presentUser(invited);
   }
@@ -295,7 +297,7 @@ export class AdminService {
 
   /**
    * Writes the account and its profile. The invitation counts as used once the account is
-   * ready; an invited person uses it by opening the invite link (AccountService.verify).
+   * ready; an invited person uses it by opening the invite link (EmailVerificationService.verify).
    */
   private async createAccount(
     user: UserRow,
@@ -360,7 +362,7 @@ export class AdminService {
 
 /** An audit entry for something done with the admin API: who held the token, from where, on what. */
 export async function recordAdminAction(
-  audit: AuditLogRepository,
+  audit: AuthAuditLog,
   action: string,
   context: AdminContext,
   detail: Record<string, unknown>,

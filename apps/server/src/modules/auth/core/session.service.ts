@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../../config";
 import type { Database, UserRow } from "../../../db/schema";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "./audit-log";
 import type { InvitationCheck } from "./invitation-ledger";
 import { appMetadataOf, parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { childRefreshToken, randomToken, sha256 } from "./secrets";
@@ -56,7 +56,7 @@ export class SessionService {
       sessions: SessionsRepository;
       keys: SigningKeys;
       invitations: InvitationCheck;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       /** Derives each refresh token's successor (`childRefreshToken`). */
       refreshTokenKey: Buffer;
       now?: () => Date;

@@ -4,8 +4,8 @@ import QRCode from "qrcode";
 import type { Transaction } from "kysely";
 import type { Database, MfaFactorRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
-import type { Mailer } from "../../mail";
+import type { AuthAuditLog } from "../core/audit-log";
+import type { AuthMailer } from "../core/auth-mailer";
 import { recordByCaller, sendNotice } from "../core/account-notices";
 import type { SessionJson } from "../core/auth.presenter";
 import { provedSecondStepRecently, staleSecondStep } from "../core/factor-summary";
@@ -57,11 +57,11 @@ export class FactorsService {
       sessionRows: SessionsRepository;
       sessions: SessionService;
       relyingParty: RelyingParty;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       /** The authenticator app's issuer when the client names none: the site's host. */
       defaultIssuer: string;
       /** Tells the member by e-mail whenever a factor is added or removed. */
-      mailer: Mailer;
+      mailer: AuthMailer;
       now?: () => Date;
     },
   ) {}

@@ -1,6 +1,6 @@
 import type { IdentityRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
+import type { AuthAuditLog } from "../core/audit-log";
 import type { IdentitiesRepository } from "./identities.repository";
 import type { RequestContext } from "../core/session.service";
 
@@ -29,7 +29,7 @@ export async function assertNotLinked(
  * another link of the same provider account committed first.
  */
 export async function insertLink(
-  deps: { identities: IdentitiesRepository; audit: AuditLogRepository },
+  deps: { identities: IdentitiesRepository; audit: AuthAuditLog },
   target: UserRow,
   identity: IdentityRow,
   context: RequestContext,

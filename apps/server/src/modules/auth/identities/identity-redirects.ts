@@ -1,35 +1,10 @@
 import type { FastifyReply } from "fastify";
 import type { ErrorCode } from "@memory-box/contract";
 import { AppError } from "../../../errors";
-import type { PkceChallenge } from "../accounts/account.service";
+import { oauthErrorByStatus } from "../core/auth-wire";
 import type { CallbackOutcome } from "./identities.service";
 
-/**
- * Wire pieces the auth routes and the single sign-on routes share: the client's PKCE challenge,
- * and where a sign-in at a provider (OpenID Connect or SAML) sends the browser at its end.
- */
-
-export function pkce(body: { code_challenge?: string | undefined; code_challenge_method?: string | undefined }): {
-  pkce?: PkceChallenge;
-} {
-  const { code_challenge: challenge, code_challenge_method: method } = body;
-  if (!challenge && !method) return {};
-  if (!challenge || !method)
-    throw new AppError("validation_failed", { message: "PKCE flow requires code_challenge_method and code_challenge" });
-  if (!/^(s256|plain)$/i.test(method))
-    throw new AppError("validation_failed", { message: "code challenge method not supported" });
-  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(challenge))
-    throw new AppError("validation_failed", { message: "code challenge does not match previously saved code verifier" });
-  return { pkce: { codeChallenge: challenge, codeChallengeMethod: method.toLowerCase() } };
-}
-
-export const oauthErrorByStatus: Record<number, string> = {
-  400: "invalid_request",
-  401: "unauthorized_client",
-  403: "access_denied",
-  500: "server_error",
-  503: "temporarily_unavailable",
-};
+/** Where a sign-in at a provider (OpenID Connect or SAML) sends the browser at its end. */
 
 /** Refusals Supabase Auth names `access_denied` in a provider callback's error redirect, whatever their status. */
 const accessDenied = new Set<ErrorCode>([

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { PasskeyRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
-import type { Mailer } from "../../mail";
+import type { AuthAuditLog } from "../core/audit-log";
+import type { AuthMailer } from "../core/auth-mailer";
 import { recordByCaller, sendNotice } from "../core/account-notices";
 import { displayNameFor } from "../core/account-rules";
 import type { SessionJson } from "../core/auth.presenter";
@@ -38,9 +38,9 @@ export class PasskeysService {
       sessionRows: SessionsRepository;
       sessions: SessionService;
       relyingParty: RelyingParty;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       /** Tells the member by e-mail whenever a passkey is added or removed. */
-      mailer: Mailer;
+      mailer: AuthMailer;
       now?: () => Date;
     },
   ) {}

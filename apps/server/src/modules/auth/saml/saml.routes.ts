@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AuthRateLimits } from "../../../config";
 import { registerAuthErrorHandling } from "../core/auth-errors";
-import * as schemas from "../auth.schemas";
-import { pkce, redirectAfterCallback } from "../identities/identity-redirects";
+import { pkce } from "../core/auth-wire";
+import { redirectAfterCallback } from "../identities/identity-redirects";
+import * as schemas from "./saml.schemas";
 import type { SamlService } from "./saml.service";
 
 export interface SamlRoutesOptions {

@@ -3,8 +3,8 @@ import type { SingleSignOnOverview, SingleSignOnProvider, SingleSignOnProviderIn
 import type * as NodeSaml from "@node-saml/node-saml";
 import type { SsoProviderRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
-import type { PkceChallenge } from "../accounts/account.service";
+import type { AuthAuditLog } from "../core/audit-log";
+import type { PkceChallenge } from "../core/emailed-tokens.service";
 import { type AdminContext, recordAdminAction } from "../admin/admin.service";
 import type { CallbackOutcome, IdentitiesService } from "../identities/identities.service";
 import { singleSignOnName } from "../identities/identities.service";
@@ -92,7 +92,7 @@ export class SamlService {
       providers: SamlProvidersRepository;
       identities: IdentitiesRepository;
       federated: IdentitiesService;
-      audit: AuditLogRepository;
+      audit: AuthAuditLog;
       redirectTarget: (requested: string | undefined) => string;
       now?: () => Date;
     },

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { AuthConfig } from "../../../config";
 import { AppError } from "../../../errors";
-import type { AuditLogRepository } from "../../audit";
-import type { Mailer } from "../../mail";
+import type { AuthAuditLog } from "../core/audit-log";
+import type { AuthMailer } from "../core/auth-mailer";
 import { sendNotice } from "../core/account-notices";
 import type { SessionJson } from "../core/auth.presenter";
 import type { IdentitiesRepository } from "../identities/identities.repository";
@@ -44,8 +44,8 @@ export class WalletsService {
       identities: IdentitiesRepository;
       users: UsersRepository;
       sessions: SessionService;
-      audit: AuditLogRepository;
-      mailer: Mailer;
+      audit: AuthAuditLog;
+      mailer: AuthMailer;
       now?: () => Date;
     },
   ) {}

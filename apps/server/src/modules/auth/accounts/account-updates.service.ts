@@ -1,0 +1,130 @@
+import type { AuthConfig } from "../../../config";
+import { AppError } from "../../../errors";
+import type { AuthAuditLog } from "../core/audit-log";
+import type { AccountChanges } from "../core/account-notices";
+import { assertDisplayNameChange, displayNameFor, mergeMetadata, validEmail } from "../core/account-rules";
+import { parseObject, presentUser } from "../core/auth.presenter";
+import type { EmailedTokensService, PkceChallenge } from "../core/emailed-tokens.service";
+import type { InvitationCheck } from "../core/invitation-ledger";
+import type { OneTimeTokensRepository } from "../core/one-time-tokens.repository";
+import { codeHash } from "../core/secrets";
+import { type Caller, notInvited, type RequestContext } from "../core/session.service";
+import type { SessionsRepository } from "../core/sessions.repository";
+import type { UsersRepository } from "../core/users.repository";
+import type { PasswordHasher } from "../password/password-hasher";
+import type { PasswordPolicy } from "../password/password-policy";
+
+const reauthenticationWindowMs = 24 * 3600 * 1000;
+
+/**
+ * A signed-in member's changes to their own account (`PUT /user`): profile data, a new password
+ * (with the e-mailed nonce of `GET /reauthenticate` when the session is old) and a new address.
+ */
+export class AccountUpdatesService {
+  constructor(
+    private readonly deps: {
+      config: AuthConfig;
+      users: UsersRepository;
+      sessions: SessionsRepository;
+      tokens: OneTimeTokensRepository;
+      invitations: InvitationCheck;
+      hasher: PasswordHasher;
+      passwordPolicy: PasswordPolicy;
+      emailedTokens: EmailedTokensService;
+      changes: AccountChanges;
+      audit: AuthAuditLog;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Sends a six-digit nonce that a password change in an old session must carry. */
+  async reauthenticate(caller: Caller): Promise<void> {
+    if (!caller.user.email_confirmed_at) throw new AppError("email_not_confirmed", { status: 422 });
+    await this.deps.emailedTokens.send(caller.user, "reauthentication", {});
+  }
+
+  async updateUser(
+    caller: Caller,
+    input: { email?: string; password?: string; nonce?: string; data?: Record<string, unknown>; pkce?: PkceChallenge },
+    redirectTo: string | undefined,
+    context: RequestContext,
+  ): Promise<Record<string, unknown>> {
+    let user = caller.user;
+    const now = this.now().toISOString();
+
+    if (input.data) {
+      assertDisplayNameChange(input.data);
+      const metadata = mergeMetadata(parseObject(user.user_metadata), input.data);
+      user = { ...user, user_metadata: JSON.stringify(metadata), updated_at: now };
+      await this.deps.sessions.transaction(async (trx) => {
+        await this.deps.users.update(user.id, { user_metadata: user.user_metadata, updated_at: now }, trx);
+        if ("full_name" in input.data!)
+          await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, metadata), now, trx);
+      });
+      if ("full_name" in input.data) this.deps.changes.profileChanged(user.id);
+    }
+
+    if (input.password !== undefined) {
+      await this.deps.passwordPolicy.assertAllowed(input.password, { email: user.email });
+      // Reauthentication first: otherwise an old (perhaps stolen) session could learn whether a
+      // guess is the current password from same_password, without the e-mailed nonce.
+      await this.assertReauthenticated(caller, input.nonce);
+      if (user.encrypted_password && (await this.deps.hasher.verify(user.encrypted_password, input.password))) {
+        throw new AppError("same_password");
+      }
+      const passwordHash = await this.deps.hasher.hash(input.password);
+      await this.deps.sessions.transaction(async (trx) => {
+        await this.deps.users.update(user.id, { encrypted_password: passwordHash, updated_at: now }, trx);
+        // A new password ends every other session and every pending link.
+        await this.deps.sessions.deleteAllOfUser(user.id, { keepSessionId: caller.claims.session_id }, trx);
+        await this.deps.tokens.deleteOfUser(user.id, ["recovery", "magiclink", "email_change", "reauthentication"], trx);
+      });
+      user = { ...user, encrypted_password: passwordHash, updated_at: now };
+      await this.deps.audit.record({ action: "user.password_changed", actorId: user.id, actorEmail: user.email, ip: context.ip });
+      this.deps.changes.announce(user, { kind: "password_changed" });
+    }
+
+    if (input.email !== undefined) {
+      const newEmail = validEmail(input.email);
+      if (newEmail !== user.email) {
+        if (await this.deps.users.findByEmail(newEmail)) throw new AppError("email_exists");
+        if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(newEmail))) throw notInvited();
+        user = { ...user, email_change: newEmail };
+        user = await this.deps.emailedTokens.send(user, "email_change", {
+          redirectTo,
+          pkce: input.pkce,
+          authenticationMethod: "email_change",
+        });
+        await this.deps.audit.record({
+          action: "user.email_change_requested",
+          actorId: user.id,
+          actorEmail: user.email,
+          ip: context.ip,
+          detail: { new_email: newEmail },
+        });
+      }
+    }
+    return presentUser(user);
+  }
+
+  private async assertReauthenticated(caller: Caller, nonce: string | undefined): Promise<void> {
+    if (!this.deps.config.passwordChangeRequiresReauthentication) return;
+    const session = await this.deps.sessions.findById(caller.claims.session_id);
+    const sessionAge = this.now().getTime() - Date.parse(session?.created_at ?? "1970-01-01T00:00:00Z");
+    if (sessionAge < reauthenticationWindowMs) return;
+    if (!nonce) throw new AppError("reauthentication_needed");
+    const token = await this.deps.tokens.findByOtpHash(codeHash(caller.user.email, nonce.trim()), ["reauthentication"]);
+    if (
+      !token ||
+      token.user_id !== caller.user.id ||
+      Date.parse(token.expires_at) < this.now().getTime() ||
+      !(await this.deps.tokens.consume(token.id))
+    ) {
+      throw new AppError("reauthentication_not_valid");
+    }
+  }
+}
