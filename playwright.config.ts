@@ -40,6 +40,10 @@ export default defineConfig({
     // The worker's own server (e2e/fixtures.ts); this one for what runs outside a worker.
     baseURL: servers[0]!.url,
     trace: "retain-on-failure",
+    // The service worker and its precache of the whole app (some sixty files a new browser) are the
+    // subject of the journeys about installing and working offline, which allow it
+    // (`test.use({ serviceWorkers: "allow" })`); the others run without it, as a first visit does.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -120,46 +120,51 @@ test("a display-name change shows on the member's greeting and the partner's car
   await bob.context().close();
 });
 
-test("on a slow connection each photo shows its progress and can be cancelled; offline, the rules still hold and a save waits on the device", async ({
-  page,
-}) => {
-  test.setTimeout(60_000);
-  await signIn(page, "slow");
-  // Offline later on, the app's parts come from the service worker, as on a phone that opened it before.
-  await underServiceWorker(page);
-  // The upload is held, as on a slow uplink, until the test lets it through (or it is cancelled).
-  let releaseUpload: () => void = () => {};
-  await page.route("**/api/v1/photos", async (route) => {
-    await new Promise<void>((resolve) => (releaseUpload = resolve));
-    await route.continue().catch(() => {});
+test.describe("offline", () => {
+  // Offline, the app's parts come from the service worker: this journey allows it.
+  test.use({ serviceWorkers: "allow" });
+
+  test("on a slow connection each photo shows its progress and can be cancelled; offline, the rules still hold and a save waits on the device", async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await signIn(page, "slow");
+    // Offline later on, the app's parts come from the service worker, as on a phone that opened it before.
+    await underServiceWorker(page);
+    // The upload is held, as on a slow uplink, until the test lets it through (or it is cancelled).
+    let releaseUpload: () => void = () => {};
+    await page.route("**/api/v1/photos", async (route) => {
+      await new Promise<void>((resolve) => (releaseUpload = resolve));
+      await route.continue().catch(() => {});
+    });
+
+    await page.getByRole("button", { name: "Add Memory" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Add Memory" });
+    await dialog.getByLabel("Title").fill(`Slow upload ${Date.now()}`);
+    await dialog
+      .getByLabel("Photos")
+      .setInputFiles([{ name: "slow.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2022:01:02 10:00:00") }]);
+    await expect(dialog.getByRole("progressbar", { name: "Uploading new photo 1" })).toBeVisible();
+    await dialog.getByRole("button", { name: "Cancel upload of new photo 1" }).click();
+    await expect(dialog.getByRole("img", { name: "New photo 1" })).toHaveCount(0);
+    releaseUpload();
+
+    // Offline: the form's rules still apply; a valid save waits on this device (ADR 0031) and is
+    // added when the connection returns (the toaster was fetched while online).
+    await page.context().setOffline(true);
+    await dialog.getByLabel("Tags").fill(Array.from({ length: 31 }, (_, index) => `tag${index}`).join(", "));
+    await expect(dialog.getByText("31 / 30 tags")).toBeVisible();
+    await dialog.getByRole("button", { name: "Save Memory" }).click();
+    await expect(dialog.getByText("A memory can have up to 30 tags; this one has 31.")).toBeVisible();
+    await expect(dialog.getByLabel("Tags")).toBeFocused();
+    await dialog.getByLabel("Tags").fill("train");
+    await dialog.getByRole("button", { name: "Save Memory" }).click();
+    await expect(page.getByText("It will be added when you're back online.")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("region", { name: "Waiting to be added" })).toContainText("Waiting for connection");
+
+    await page.context().setOffline(false);
+    await expect(page.getByText("Memory added!")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Waiting to be added" })).toBeHidden();
   });
-
-  await page.getByRole("button", { name: "Add Memory" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "Add Memory" });
-  await dialog.getByLabel("Title").fill(`Slow upload ${Date.now()}`);
-  await dialog
-    .getByLabel("Photos")
-    .setInputFiles([{ name: "slow.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2022:01:02 10:00:00") }]);
-  await expect(dialog.getByRole("progressbar", { name: "Uploading new photo 1" })).toBeVisible();
-  await dialog.getByRole("button", { name: "Cancel upload of new photo 1" }).click();
-  await expect(dialog.getByRole("img", { name: "New photo 1" })).toHaveCount(0);
-  releaseUpload();
-
-  // Offline: the form's rules still apply; a valid save waits on this device (ADR 0031) and is
-  // added when the connection returns (the toaster was fetched while online).
-  await page.context().setOffline(true);
-  await dialog.getByLabel("Tags").fill(Array.from({ length: 31 }, (_, index) => `tag${index}`).join(", "));
-  await expect(dialog.getByText("31 / 30 tags")).toBeVisible();
-  await dialog.getByRole("button", { name: "Save Memory" }).click();
-  await expect(dialog.getByText("A memory can have up to 30 tags; this one has 31.")).toBeVisible();
-  await expect(dialog.getByLabel("Tags")).toBeFocused();
-  await dialog.getByLabel("Tags").fill("train");
-  await dialog.getByRole("button", { name: "Save Memory" }).click();
-  await expect(page.getByText("It will be added when you're back online.")).toBeVisible();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole("region", { name: "Waiting to be added" })).toContainText("Waiting for connection");
-
-  await page.context().setOffline(false);
-  await expect(page.getByText("Memory added!")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Waiting to be added" })).toBeHidden();
 });

@@ -2,6 +2,9 @@ import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { fillCredentials, password, signIn, solidPng, underServiceWorker } from "./support";
 
+// Installing and working offline: the service worker is what these journeys are about.
+test.use({ serviceWorkers: "allow" });
+
 /** Home's memory cards. */
 const memories = (page: Page) => page.getByRole("list", { name: "Memories" }).getByRole("listitem");
 

@@ -2,6 +2,9 @@ import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { accessTokenOf, memberApi, signIn, solidPng } from "./support";
 
+// Installing and working offline: the service worker is what these journeys are about.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * What a request made by the page gets: its status, or "failed" when no answer came (offline,
  * nothing kept). Past the browser's own HTTP cache (which keeps a photo for its cookie's few
