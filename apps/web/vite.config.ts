@@ -47,25 +47,13 @@ function precompress(): Plugin {
   };
 }
 
-/** Icons the first screen paints before React runs, each with the props its React component gives it. */
-const firstScreenIcons = {
-  plus: { name: "Plus", className: undefined },
-  settings: { name: "Settings", className: undefined },
-  search: {
-    name: "Search",
-    className: "pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground",
-  },
-  user: { name: "User", className: "size-3.5" },
-  calendar: { name: "Calendar", className: "size-3.5" },
-  comments: { name: "MessageCircle", className: "size-3" },
-  pencil: { name: "Pencil", className: undefined },
-  trash: { name: "Trash", className: undefined },
-} as const;
+/** The icons home's first screen shows, by lucide's component name. */
+const firstScreenIcons = ["Calendar", "MessageCircle", "Pencil", "Plus", "Search", "Settings", "Trash", "User"] as const;
 
 /**
  * `virtual:first-screen-icons`: the SVG markup of those icons as lucide-react renders them, made
- * here with React's server renderer, so the plain-DOM first screen draws exactly the icons React
- * will (without shipping React or lucide in its script).
+ * here with React's server renderer, so the first screen drawn before React runs shows exactly the
+ * icons React will (without shipping React or lucide in its script).
  */
 function firstScreenIconMarkup(): Plugin {
   const id = "virtual:first-screen-icons";
@@ -79,11 +67,10 @@ function firstScreenIconMarkup(): Plugin {
         import("react-dom/server"),
         import("lucide-react"),
       ]);
+      // Every use on the first screen hides the icon from assistive technology; the class name
+      // each use adds is added to lucide's own by the first screen (paint-home.tsx).
       const markup = Object.fromEntries(
-        Object.entries(firstScreenIcons).map(([key, { name, className }]) => [
-          key,
-          renderToStaticMarkup(createElement(icons[name], { "aria-hidden": "true", className })),
-        ]),
+        firstScreenIcons.map((name) => [name, renderToStaticMarkup(createElement(icons[name], { "aria-hidden": "true" }))]),
       );
       return `export const iconMarkup = ${JSON.stringify(markup)};`;
     },
@@ -92,6 +79,21 @@ function firstScreenIconMarkup(): Plugin {
 
 const firstScreenEntry = "src/first-screen.ts";
 const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
+
+const firstScreenDom = (file: string) => fileURLToPath(new URL(`src/app/first-screen/dom/${file}`, import.meta.url));
+
+/**
+ * The first script draws home with home's own components (ADR 0039), but without React: there,
+ * JSX makes plain element objects (`dom/jsx-runtime.ts`), and React, the router, Radix, lucide and
+ * home's components with state are placeholders, each drawn by its substitute (`paint-home.tsx`).
+ */
+const firstScriptAliases = [
+  { find: /^react\/jsx-runtime$/, replacement: firstScreenDom("jsx-runtime.ts") },
+  { find: /^react$/, replacement: firstScreenDom("react.ts") },
+  { find: /^(?:react-router|radix-ui|lucide-react)$/, replacement: firstScreenDom("libraries.ts") },
+  { find: /^@\/features\/memories\/components\/(?:photo-image|memory-card)$/, replacement: firstScreenDom("stateful.ts") },
+  { find: "@", replacement: alias["@"] },
+];
 
 /**
  * The first screen's script (ADR 0026) is a bundle of its own, built beside the app and sharing
@@ -115,7 +117,7 @@ function firstScreenScript(): Plugin {
         root: fileURLToPath(new URL(".", import.meta.url)),
         logLevel: "warn",
         plugins: [firstScreenIconMarkup()],
-        resolve: { alias },
+        resolve: { alias: firstScriptAliases },
         build: {
           write: false,
           copyPublicDir: false,

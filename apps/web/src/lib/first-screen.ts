@@ -1,5 +1,5 @@
 /**
- * The hand-over between the first screen (painted in plain DOM by the small script that starts
+ * The hand-over between the first screen (drawn without React by the small script that starts
  * the page, ADR 0026) and the React app. The script asks the API for what the first screen shows
  * as soon as the page starts; the app takes those answers instead of asking again, and replaces
  * the painted screen with its own once it shows the same thing. Nothing here may import React,

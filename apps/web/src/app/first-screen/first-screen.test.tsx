@@ -2,10 +2,10 @@ import type { Memory } from "@memory-box/contract";
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { paintedMemoryDate, paintHome } from "@/app/first-screen/paint-home";
+import { paintHome } from "@/app/first-screen/paint-home";
 import { isPlainHome, preloadFirstPhotos, startFirstScreen } from "@/app/first-screen/start";
 import { holdAppUntilFirstScreen, isFirstScreenShown, resetFirstScreen, whenAppMayStart } from "@/lib/first-screen";
-import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
+import { calendarDate, formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { localCalendarDate } from "@/features/memories/utils/on-this-day";
 import { authStorageKey } from "@/lib/stored-session";
 import { fakeAccessToken, FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
@@ -133,7 +133,8 @@ describe("the painted home", () => {
     expect(painted.textContent).not.toContain("Load more");
   });
 
-  it("writes dates as the app does, without a date formatter", () => {
+  it("writes dates as the en-US date formatter does, without one", () => {
+    const intl = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
     const dates = [
       ...Array.from({ length: 12 }, (_, month) => `2024-${String(month + 1).padStart(2, "0")}-0${(month % 9) + 1}`),
       "1999-12-31",
@@ -141,7 +142,10 @@ describe("the painted home", () => {
       "0999-06-15",
       "not a date",
     ];
-    for (const date of dates) expect(paintedMemoryDate(date)).toBe(formatMemoryDate(date));
+    for (const date of dates) {
+      const day = calendarDate(date);
+      expect(formatMemoryDate(date)).toBe(day ? intl.format(day) : date);
+    }
   });
 
   it("puts text in as text", () => {

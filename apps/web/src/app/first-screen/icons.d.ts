@@ -1,4 +1,7 @@
 declare module "virtual:first-screen-icons" {
-  /** Trusted SVG markup made at build time from lucide-react (vite.config.ts). */
-  export const iconMarkup: Record<"plus" | "settings" | "search" | "user" | "calendar" | "comments" | "pencil" | "trash", string>;
+  /** Trusted SVG markup made at build time from lucide-react (vite.config.ts), by lucide's component name. */
+  export const iconMarkup: Record<
+    "Calendar" | "MessageCircle" | "Pencil" | "Plus" | "Search" | "Settings" | "Trash" | "User",
+    string
+  >;
 }

@@ -48,11 +48,11 @@ export function preloadFirstPhotos(document: Document, page: MemoryPage): HTMLIm
 /**
  * Runs before the app's bundle (ADR 0026): for a member whose stored session can be used as it
  * is, asks at once for the first page of memories and the tags, exactly as home's queries would
- * (the app takes these answers), and paints home from them in plain DOM. No session, a token
- * about to expire, a second factor to prove, another URL, a refused or failed answer: nothing is
- * painted and the app does what it always did. A failed "On this day" alone does not stop it:
- * home is painted without that section, which is what home shows while it is unknown.
- * Resolves once it painted or decided not to.
+ * (the app takes these answers), and draws home from them with home's own components, without
+ * React (ADR 0039). No session, a token about to expire, a second factor to prove, another URL, a
+ * refused or failed answer: nothing is painted and the app does what it always did. A failed
+ * "On this day" alone does not stop it: home is painted without that section, which is what home
+ * shows while it is unknown. Resolves once it painted or decided not to.
  */
 export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> {
   if (!isPlainHome(page.location)) return false;

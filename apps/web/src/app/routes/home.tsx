@@ -1,10 +1,7 @@
 import { useState } from "react";
-import { Link } from "react-router";
-import { Plus, Settings } from "lucide-react";
 
-import { Button } from "@/components/ui/button";
-import { paths } from "@/config/paths";
 import { useOnThisDay } from "@/features/memories/api/get-on-this-day";
+import { HomeFrame } from "@/features/memories/components/home-frame";
 import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory-form-dialog";
 import { MemoryList } from "@/features/memories/components/memory-list";
 import { QueuedMemories } from "@/features/memories/components/queued-memories";
@@ -22,38 +19,17 @@ export function HomeRoute() {
   const onThisDay = useOnThisDay(useLocalCalendarDate());
 
   return (
-    <div className="min-h-svh bg-muted">
-      <header className="border-b bg-background">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-4">
-          <div>
-            <h1 className="text-xl font-semibold">Memory Box</h1>
-            <p className="text-sm text-muted-foreground">Welcome back, {userDisplayName(user)}!</p>
-          </div>
-          <div className="flex flex-wrap gap-2">
-            <Button onClick={() => setAdding(true)}>
-              <Plus aria-hidden="true" />
-              Add Memory
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={paths.settings}>
-                <Settings aria-hidden="true" />
-                Settings
-              </Link>
-            </Button>
-            <Button variant="outline" onClick={() => void signOut()}>
-              Sign Out
-            </Button>
-          </div>
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl p-4">
-        <QueuedMemories />
-        {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
-        {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
-        <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />
-      </main>
-      {/* Closes itself after a save; the save refreshes the list and the tags. */}
-      <LazyMemoryFormDialog open={adding} onOpenChange={setAdding} />
-    </div>
+    <HomeFrame
+      userName={userDisplayName(user)}
+      onAddMemory={() => setAdding(true)}
+      onSignOut={() => void signOut()}
+      // Closes itself after a save; the save refreshes the list and the tags.
+      dialogs={<LazyMemoryFormDialog open={adding} onOpenChange={setAdding} />}
+    >
+      <QueuedMemories />
+      {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
+      {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
+      <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />
+    </HomeFrame>
   );
 }

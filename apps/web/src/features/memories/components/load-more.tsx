@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type Ref } from "react";
 
 import { Button } from "@/components/ui/button";
 
@@ -35,6 +35,15 @@ export function LoadMore({ hasMore, loading, pauseAuto = false, onLoadMore }: Lo
   }, [auto, onLoadMore]);
 
   if (!hasMore) return null;
+  return <LoadMoreView loading={loading} onLoadMore={onLoadMore} sentinel={sentinel} />;
+}
+
+/** `LoadMore`'s button: without state, so the first screen's script draws it too (ADR 0039). */
+export function LoadMoreView({
+  loading,
+  onLoadMore,
+  sentinel,
+}: Pick<LoadMoreProps, "loading" | "onLoadMore"> & { sentinel?: Ref<HTMLDivElement> }) {
   return (
     <div ref={sentinel} className="flex justify-center py-2">
       <Button variant="outline" disabled={loading} onClick={onLoadMore}>

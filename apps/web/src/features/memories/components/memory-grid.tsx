@@ -3,7 +3,7 @@ import type { Memory } from "@memory-box/contract";
 import { MemoryCard } from "@/features/memories/components/memory-card";
 import { firstScreenCards } from "@/features/memories/utils/card-layout";
 
-/** The cards in API order: one column on small screens, two on medium, three on large. */
+/** The cards in API order: one column on small screens, two on medium, three on large. Drawn by the first screen's script too (ADR 0039). */
 export function MemoryGrid({ memories }: { memories: Memory[] }) {
   return (
     // items-start: a card is as tall as its own content, not its row's tallest neighbour.

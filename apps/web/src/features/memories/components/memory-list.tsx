@@ -8,10 +8,8 @@ import { useMemories, type MemoryFilter } from "@/features/memories/api/get-memo
 import { useTags } from "@/features/memories/api/get-tags";
 import { useTimeline } from "@/features/memories/api/get-timeline";
 import { LoadMore } from "@/features/memories/components/load-more";
-import { MemoryGrid } from "@/features/memories/components/memory-grid";
+import { MemoryListView } from "@/features/memories/components/memory-list-view";
 import { TimelineColumn, TimelineSelect } from "@/features/memories/components/memory-timeline";
-import { SearchBox } from "@/features/memories/components/search-box";
-import { TagFilter } from "@/features/memories/components/tag-filter";
 import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
 import { showsTimeline } from "@/features/memories/utils/timeline";
 import { handOverFirstScreen } from "@/lib/first-screen";
@@ -121,54 +119,44 @@ export function MemoryList({
   }
 
   return (
-    <div className="flex flex-col gap-6">
-      <div className="flex flex-col gap-4">
-        <SearchBox value={searchText} onChange={changeSearch} inputRef={searchInput} />
-        <TagFilter tags={tags.data?.tags ?? []} selected={tag} onSelect={selectTag} />
-      </div>
-
-      {/* As tall as the narrow screen's "Jump to" select, whether or not it is there, so it never pushes the cards (ADR 0026). */}
-      <div ref={countRow} className="flex min-h-9 flex-wrap items-center justify-between gap-2">
-        <p className="text-sm font-medium" aria-live="polite">
-          {filtered ? `${latest.matched} of ${latest.total} memories` : `${latest.total} memories`}
-        </p>
-        {index && <TimelineSelect timeline={index} current={from} onJump={jump} className="lg:hidden" />}
-      </div>
-
-      {/* The timeline's column is kept on wide screens even while it is empty: the cards' width never changes. */}
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_8rem]">
-        <div className="flex flex-col gap-6">
-          {items.length === 0 ? (
-            <EmptyState icon={SearchX} title="No memories found" description="Try adjusting your search or filter criteria.">
-              <Button variant="outline" onClick={clearFilters}>
-                Clear Filters
-              </Button>
-            </EmptyState>
-          ) : (
-            <div
-              aria-busy={memories.isPlaceholderData}
-              className={memories.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
-            >
-              <MemoryGrid memories={items} />
-            </div>
-          )}
-
-          <LoadMore
-            hasMore={memories.hasNextPage && !memories.isPlaceholderData}
-            loading={memories.isFetchingNextPage}
-            pauseAuto={memories.isFetching || memories.isFetchNextPageError}
-            onLoadMore={loadMore}
-          />
-        </div>
-        {index && (
+    <MemoryListView
+      searchText={searchText}
+      onSearchChange={changeSearch}
+      searchInputRef={searchInput}
+      tags={tags.data?.tags ?? []}
+      selectedTag={tag}
+      onSelectTag={selectTag}
+      countRowRef={countRow}
+      count={filtered ? `${latest.matched} of ${latest.total} memories` : undefined}
+      total={latest.total}
+      timelineSelect={index && <TimelineSelect timeline={index} current={from} onJump={jump} className="lg:hidden" />}
+      timelineColumn={
+        index && (
           <TimelineColumn
             timeline={index}
             current={from}
             onJump={jump}
             className="sticky top-4 hidden max-h-[calc(100svh-2rem)] lg:block"
           />
-        )}
-      </div>
-    </div>
+        )
+      }
+      items={items}
+      busy={memories.isPlaceholderData}
+      noMatches={
+        <EmptyState icon={SearchX} title="No memories found" description="Try adjusting your search or filter criteria.">
+          <Button variant="outline" onClick={clearFilters}>
+            Clear Filters
+          </Button>
+        </EmptyState>
+      }
+      loadMore={
+        <LoadMore
+          hasMore={memories.hasNextPage && !memories.isPlaceholderData}
+          loading={memories.isFetchingNextPage}
+          pauseAuto={memories.isFetching || memories.isFetchNextPageError}
+          onLoadMore={loadMore}
+        />
+      }
+    />
   );
 }

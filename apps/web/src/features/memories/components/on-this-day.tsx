@@ -8,8 +8,8 @@ import { yearsAgoLabel } from "@/features/memories/utils/on-this-day";
 
 /**
  * "On this day" above home's list: the memories of the same days in earlier years, one row per
- * year, the nearest first; nothing at all when there are none. The first screen paints the same
- * markup (paint-home.ts), so nothing moves when the app takes over.
+ * year, the nearest first; nothing at all when there are none. Without state: the first screen's
+ * script draws it too (ADR 0039), so nothing moves when the app takes over.
  */
 export function OnThisDaySection({ answer }: { answer: OnThisDay }) {
   if (answer.groups.length === 0) return null;

@@ -1,16 +1,10 @@
-import { useState, type ComponentProps } from "react";
-import type { Photo } from "@memory-box/contract";
+import { useState } from "react";
 
-import { thumbHashAverageColour, thumbHashDataUrl } from "@/features/memories/utils/thumbhash";
+import { PhotoImageView, type PhotoImageProps } from "@/features/memories/components/photo-image-view";
 import { renewPhotoAccess } from "@/lib/photo-access";
 import { cn } from "@/lib/utils";
 
-export interface PhotoImageProps extends Omit<ComponentProps<"img">, "src" | "width" | "height"> {
-  photo: Photo;
-  /** Which rendition: the ~400 px thumbnail (forms, cards) or the ~1600 px preview (detail page). */
-  size: "thumbnail" | "preview";
-  alt: string;
-}
+export type { PhotoImageProps };
 
 /**
  * A memory photo with its intrinsic size set (no layout shift) and its ThumbHash painted behind it
@@ -39,23 +33,15 @@ export function PhotoImage({ photo, size, alt, className, style, onLoad, onError
       </span>
     );
   }
-  const placeholder = loaded || size === "thumbnail" ? null : thumbHashDataUrl(photo.placeholder);
-  const tint = loaded || size === "preview" ? null : thumbHashAverageColour(photo.placeholder);
-
   return (
-    <img
+    <PhotoImageView
       key={attempt}
-      src={size === "preview" ? photo.preview_url : photo.thumbnail_url}
-      width={photo.width}
-      height={photo.height}
+      photo={photo}
+      size={size}
       alt={alt}
-      loading="lazy"
-      decoding="async"
-      data-loaded={loaded}
-      className={cn(!loaded && "bg-muted", "bg-cover bg-center", className)}
-      style={
-        placeholder ? { ...style, backgroundImage: `url("${placeholder}")` } : tint ? { ...style, backgroundColor: tint } : style
-      }
+      loaded={loaded}
+      className={className}
+      style={style}
       onLoad={(event) => {
         setLoaded(true);
         onLoad?.(event);

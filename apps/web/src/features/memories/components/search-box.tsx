@@ -13,9 +13,12 @@ export interface SearchBoxProps {
 }
 
 /** The home search field: a search input with a (visually hidden) label and a magnifier. */
-export function SearchBox({ value, onChange, inputRef, className }: SearchBoxProps) {
-  const id = useId();
+export function SearchBox(props: SearchBoxProps) {
+  return <SearchBoxView {...props} id={useId()} />;
+}
 
+/** `SearchBox` with its field's id given: without state, so the first screen's script draws it too (ADR 0039). */
+export function SearchBoxView({ value, onChange, inputRef, className, id }: SearchBoxProps & { id: string }) {
   return (
     <div role="search" className={cn("relative", className)}>
       <Label htmlFor={id} className="sr-only">

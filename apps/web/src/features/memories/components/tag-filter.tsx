@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ComponentProps } from "react";
 import type { TagList } from "@memory-box/contract";
 
 import { Badge } from "@/components/ui/badge";
@@ -53,7 +53,18 @@ export function TagFilter({
   );
 }
 
-function AllTags({
+/** The "+N more" badge that opens every tag: without state, so the first screen's script draws it too (ADR 0039). */
+export function MoreTagsButton({ more, ...props }: { more: number } & ComponentProps<"button">) {
+  return (
+    <Badge asChild variant="secondary">
+      <button type="button" aria-label={`+${more} more: all tags`} {...props}>
+        +{more} more
+      </button>
+    </Badge>
+  );
+}
+
+export function AllTags({
   tags,
   more,
   selected,
@@ -78,11 +89,7 @@ function AllTags({
       }}
     >
       <PopoverTrigger asChild>
-        <Badge asChild variant="secondary">
-          <button type="button" aria-label={`+${more} more: all tags`}>
-            +{more} more
-          </button>
-        </Badge>
+        <MoreTagsButton more={more} />
       </PopoverTrigger>
       <PopoverContent className="space-y-3">
         <Input

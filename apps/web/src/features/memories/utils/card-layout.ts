@@ -1,8 +1,8 @@
 import type { Photo } from "@memory-box/contract";
 
 /**
- * The home grid's limits and shapes, shared by the React cards and the plain-DOM first screen
- * (ADR 0026), so both draw the same thing.
+ * The home grid's limits and shapes, used by the cards and by the first screen's script, which
+ * asks for the first cards' photos early (ADR 0026, 0039).
  */
 
 /** Cards whose photos are on a desktop's first screen (two rows of three): fetched at once, not lazily. */

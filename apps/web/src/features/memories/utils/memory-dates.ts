@@ -1,10 +1,9 @@
 /**
  * Dates as the spec shows them: en-US with a short month, in the viewer's time zone. One formatter
  * each, made on first use: `toLocaleDateString` with options builds a new one per call, which for
- * a page of cards cost more than rendering them.
+ * a page of cards cost more than rendering them. Calendar dates need none.
  */
 
-let dateFormat: Intl.DateTimeFormat | undefined;
 let timestampFormat: Intl.DateTimeFormat | undefined;
 
 /**
@@ -13,10 +12,15 @@ let timestampFormat: Intl.DateTimeFormat | undefined;
  */
 export function formatMemoryDate(value: string): string {
   const date = calendarDate(value);
-  if (!date) return value;
-  dateFormat ??= new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
-  return dateFormat.format(date);
+  return date ? `${shortMonths[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}` : value;
 }
+
+/**
+ * The months as `Intl.DateTimeFormat("en-US", { month: "short" })` writes them. Written without
+ * `Intl`: the first date formatter a page makes costs ~20 ms on a slow machine, at the moment
+ * home's first screen is built (ADR 0039); a test holds the two to the same text.
+ */
+const shortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** A calendar date ("2024-06-01") as that day's local midnight; null for anything else. */
 export function calendarDate(value: string): Date | null {
