@@ -1,7 +1,8 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
+import type axeCore from "axe-core";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { SignJWT } from "jose";
 import sharp from "sharp";
@@ -187,13 +188,16 @@ export async function accessTokenOf(page: Page): Promise<string> {
   return token!;
 }
 
+/** axe-core's browser build, put in a page once per document (see `expectAccessible`). */
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
 /**
  * Axe finds no problem on what the page shows now: none at all, or (`"serious"`) none rated
- * serious or critical.
+ * serious or critical. Every rule runs, as axe's own runners do; axe is put in the page once per
+ * document (a journey checks a page several times, and parsing axe each time cost more than a
+ * rule), and asked for violations only.
  */
 export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
-  // Legacy mode: axe runs in the page itself, without the blank page the default mode opens to join
-  // frames' results at every check; the app has no frames from other origins for it to miss.
   // What is still fading in (a toast) has not its final contrast yet: checked once it has. Endless
   // ones (a spinner) are not waited for.
   await page.evaluate(() =>
@@ -204,7 +208,12 @@ export async function expectAccessible(page: Page, screen: string, level: "all" 
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof axeCore };
+    const results = await axe.run(document, { resultTypes: ["violations"] });
+    return results.violations;
+  });
   const counted =
     level === "all"
       ? violations
