@@ -175,7 +175,9 @@ export class WalletsService {
       throw invalidGrant(
         `Signed ${name} message is using URI which is not allowed on this server, message was signed for another app`,
       );
-    if (!localhost && (uri.host !== message.domain || !isAllowedRedirect(`https://${message.domain}/`, siteUrl, redirectUrls)))
+    // Supabase Auth skips this check for a localhost URI; here the message's domain is the URI's on
+    // every instance, so a localhost instance does not take a message a wallet wrote for another site.
+    if (uri.host !== message.domain || !isAllowedRedirect(`${uri.protocol}//${message.domain}/`, siteUrl, redirectUrls))
       throw invalidGrant(
         `Signed ${name} message is using a Domain that does not match the one in URI which is not allowed on this server`,
       );
