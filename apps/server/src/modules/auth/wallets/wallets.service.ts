@@ -4,6 +4,7 @@ import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { AuthMailer } from "../core/auth-mailer";
 import { sendNotice } from "../core/account-notices";
+import { assertSecondStepProven } from "../core/factor-summary";
 import type { SessionJson } from "../core/auth.presenter";
 import type { IdentitiesRepository } from "../identities/identities.repository";
 import { assertNotLinked, insertLink } from "../identities/identity-links";
@@ -90,6 +91,7 @@ export class WalletsService {
    * Supabase Auth's grant-based linking (`link_identity`) does.
    */
   async link(caller: Caller, grant: Web3Grant, context: RequestContext): Promise<SessionJson> {
+    assertSecondStepProven(caller);
     const { chain, message } = await this.verify(grant);
     const subject = subjectOf(chain, message);
     const target = caller.user;
