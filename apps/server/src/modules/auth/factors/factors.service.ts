@@ -9,6 +9,7 @@ import type { AuthMailer } from "../core/auth-mailer";
 import { recordByCaller, sendNotice } from "../core/account-notices";
 import type { SessionJson } from "../core/auth.presenter";
 import { provedSecondStepRecently, staleSecondStep } from "../core/factor-summary";
+import type { FactorSecrets } from "./factor-secrets";
 import type { FactorsRepository } from "./factors.repository";
 import type { RelyingParty, StoredCredential } from "../passkeys/relying-party";
 import type { Caller, RequestContext, SessionService } from "../core/session.service";
@@ -69,6 +70,8 @@ export class FactorsService {
       defaultIssuer: string;
       /** Tells the member by e-mail whenever a factor is added or removed. */
       mailer: AuthMailer;
+      /** Seals and opens the authenticator secrets (ADR 0040). */
+      secrets: FactorSecrets;
       now?: () => Date;
     },
   ) {}
@@ -89,13 +92,15 @@ export class FactorsService {
     const now = this.now();
     const issuer = input.issuer?.trim() || this.deps.defaultIssuer;
     const secret = input.factor_type === "totp" ? new Secret({ size: 20 }) : null;
+    const id = randomUUID();
     const factor: MfaFactorRow = {
-      id: randomUUID(),
+      id,
       user_id: user.id,
       friendly_name: input.friendly_name?.trim() ?? "",
       factor_type: input.factor_type,
       status: "unverified",
-      secret: secret?.base32 ?? null,
+      // Sealed under a key outside the database (ADR 0040); the member sees it once, below.
+      secret: secret ? this.deps.secrets.seal(id, secret.base32) : null,
       webauthn_credential: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -250,7 +255,14 @@ export class FactorsService {
 
   /** A right code from the authenticator app, recorded by its time step; undefined for a wrong one. */
   private checkCode(factor: MfaFactorRow, code: string, now: Date): Proof | undefined {
-    const totp = new TOTP({ secret: Secret.fromBase32(factor.secret ?? "") });
+    const secret = factor.secret === null ? undefined : this.deps.secrets.open(factor.id, factor.secret);
+    // A secret this server cannot open (another key, or a row altered) is the operator's problem,
+    // not a wrong code: it is not counted against the member.
+    if (secret === undefined)
+      throw new AppError("unexpected_failure", {
+        message: "This authenticator app's secret cannot be read with this server's key (AUTH_FACTOR_SECRETS_KEY).",
+      });
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
     const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) : null;
     if (delta === null) return undefined;
     const step = totp.counter({ timestamp: now.getTime() }) + delta;
