@@ -61,6 +61,8 @@ export interface AuthConfig {
   jwtKeys: JwkObject[];
   /** Optional HS256 secret that service-role tokens may be signed with. */
   jwtSecret: string | undefined;
+  /** The key (32 bytes) authenticator secrets are sealed with; unset: the key file in DATA_DIR (ADR 0040). */
+  factorSecretsKey: Buffer | undefined;
   jwtIssuer: string;
   /** Where links send people by default. */
   siteUrl: string;
@@ -338,6 +340,9 @@ const environmentSchema = z
     AUTH_JWT_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
       message: "must be at least 32 characters",
     }),
+    AUTH_FACTOR_SECRETS_KEY: optionalText.refine((value) => value === undefined || keyOf32Bytes(value) !== undefined, {
+      message: "must be 32 random bytes in base64 (openssl rand -base64 32)",
+    }),
     AUTH_SITE_URL: url(["http:", "https:"], "the address of the web app"),
     AUTH_REDIRECT_URLS: commaList,
     AUTH_WEBAUTHN_RP_ID: optionalText.refine((value) => value === undefined || /^[a-z0-9.-]+$/i.test(value), {
@@ -473,6 +478,7 @@ export function loadConfig(
         : false,
       jwtKeys: vars.AUTH_JWT_KEYS,
       jwtSecret: vars.AUTH_JWT_SECRET,
+      factorSecretsKey: vars.AUTH_FACTOR_SECRETS_KEY === undefined ? undefined : keyOf32Bytes(vars.AUTH_FACTOR_SECRETS_KEY),
       jwtIssuer: `${publicUrl}/auth/v1`,
       siteUrl: (vars.AUTH_SITE_URL ?? publicUrl).replace(/\/+$/, ""),
       redirectUrls: vars.AUTH_REDIRECT_URLS,
@@ -519,4 +525,12 @@ function defaultPaths() {
     webDir: path.resolve(import.meta.dirname, "../../web/dist"),
     version: packageJson.version,
   };
+}
+
+/** 32 bytes written in base64 (standard or URL alphabet, padded or not); undefined otherwise. */
+function keyOf32Bytes(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return undefined;
+  const key = Buffer.from(trimmed.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""), "base64url");
+  return key.length === 32 ? key : undefined;
 }

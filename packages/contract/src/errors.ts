@@ -180,6 +180,10 @@ export const errorCatalogue = {
   too_many_enrolled_mfa_factors: { status: 422, message: "Maximum number of verified factors reached, unenroll to continue" },
   insufficient_aal: { status: 403, message: "AAL2 required to enroll a new factor" },
   mfa_verification_failed: { status: 422, message: "Invalid TOTP code entered" },
+  mfa_factor_locked: {
+    status: 429,
+    message: "Too many wrong codes were typed for this authenticator app. Try again in 15 minutes, or ask an owner to reset it.",
+  },
   mfa_challenge_expired: {
     status: 422,
     message: "MFA challenge has expired, verify against another challenge or create a new challenge.",

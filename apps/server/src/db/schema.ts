@@ -188,6 +188,9 @@ export interface MfaFactorsTable {
   last_challenged_at: string | null;
   /** The 30 s time step of the last code accepted; a code of that step or an earlier one is refused. */
   last_used_step: number | null;
+  /** Wrong authenticator codes typed since `failed_codes_since`; too many in the window lock the factor. */
+  failed_codes: Generated<number>;
+  failed_codes_since: string | null;
 }
 export type MfaFactorRow = Selectable<MfaFactorsTable>;
 

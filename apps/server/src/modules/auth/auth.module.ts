@@ -19,6 +19,7 @@ import { passkeysRoutes } from "./passkeys/passkeys.routes";
 import { passwordRoutes } from "./password/password.routes";
 import { walletsRoutes } from "./wallets/wallets.routes";
 import { AdminService } from "./admin/admin.service";
+import { FactorSecrets, loadFactorSecretsKey } from "./factors/factor-secrets";
 import { FactorsRepository } from "./factors/factors.repository";
 import { FactorsService } from "./factors/factors.service";
 import { IdentitiesService } from "./identities/identities.service";
@@ -222,7 +223,12 @@ export async function createAuthModule(deps: {
   });
   const factorRows = new FactorsRepository(db);
   const relyingParty = new RelyingParty(config.auth.webauthn);
+  // TOTP secrets are sealed under a key kept outside the database (ADR 0040); any left in the clear
+  // by an earlier version are sealed now, on either engine.
+  const factorSecrets = new FactorSecrets(await loadFactorSecretsKey(config.auth.factorSecretsKey, config.dataDir));
+  await factorSecrets.sealPlaintext(db);
   const factors = new FactorsService({
+    secrets: factorSecrets,
     factors: factorRows,
     users,
     sessionRows: sessionsRepository,

@@ -129,6 +129,17 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
     ],
     outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
   }),
+  factor_locked: (site, { email }, when) => ({
+    subject: `Wrong codes were typed for your ${site} account`,
+    intro: [
+      "Hello,",
+      `Too many wrong codes from your authenticator app were typed while signing in to the ${site} account for ${email}, the last on ${when}. Codes from that app are refused for 15 minutes.`,
+    ],
+    outro: [
+      "If you mistyped them, wait and try again; an owner of this Memory Box can also reset your two-step verification.",
+      "If it was not you, someone knows your password: change it once you are signed in.",
+    ],
+  }),
   passkey_added: (site, { email }, when) => ({
     subject: `A passkey was added to your ${site} account`,
     intro: [

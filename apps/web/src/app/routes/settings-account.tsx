@@ -11,6 +11,7 @@ import { useBrowserWallets, useSignInProviders, useSingleSignOn } from "@/featur
 import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
 import { ConnectedAccounts } from "@/features/auth/components/connected-accounts";
+import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { PasskeyList } from "@/features/auth/components/passkey-list";
 import { useMembers } from "@/features/members/api/members";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
@@ -55,6 +56,8 @@ export function AccountSettingsRoute() {
   const [passwordForm, setPasswordForm] = useState(0);
   const email = user?.email ?? "";
   const owner = useMembers().data?.your_role === "owner";
+  // Signing the other devices out asks for the second step first where the server wants it.
+  const secondStep = useFreshSecondStep("change");
 
   return (
     <>
@@ -93,7 +96,8 @@ export function AccountSettingsRoute() {
         <SecondFactors />
       </Section>
       <Section title="Devices" description="Where you are signed in. Sign out a device you no longer use or don't recognise.">
-        <DeviceList />
+        <DeviceList runWithSecondStep={secondStep.run} />
+        {secondStep.dialog}
       </Section>
       <Section title="Your data" description="Everything in Memory Box, yours to keep.">
         <DownloadEverything />

@@ -154,6 +154,68 @@ describe("two-step verification", () => {
     expect(await screen.findByText("Authenticator app removed")).toBeInTheDocument();
   });
 
+  it("asks for the app's code when the server wants it before a password change, then saves the password", async () => {
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }) });
+    const client = withApp("aal2");
+    client.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: new AuthApiError("Enter the code from your authenticator app to continue.", 403, "insufficient_aal"),
+    });
+    const { user } = renderApp("/settings", { client });
+
+    await user.type(await screen.findByLabelText("New password"), "a brand new and private phrase");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    const confirm = await screen.findByRole("dialog", { name: "Confirm it's you" });
+    expect(confirm).toHaveTextContent("To make this change, enter the code your authenticator app shows now.");
+    expect(client.updateUser).toHaveBeenCalledTimes(1);
+    await user.type(within(confirm).getByLabelText("Authentication code"), "123456");
+    await user.click(within(confirm).getByRole("button", { name: "Verify" }));
+
+    expect(client.mfaMocks.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: "fake-factor", code: "123456" });
+    await waitFor(() => expect(client.updateUser).toHaveBeenCalledTimes(2));
+    expect(client.updateUser).toHaveBeenLastCalledWith({ password: "a brand new and private phrase" });
+    expect(await screen.findByText("Password changed")).toBeInTheDocument();
+  });
+
+  it("asks for the app's code before a new address when the server wants it, then sends the address's code", async () => {
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }) });
+    const client = withApp("aal2");
+    client.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: new AuthApiError("Enter the code from your authenticator app to continue.", 403, "insufficient_aal"),
+    });
+    const { user } = renderApp("/settings", { client });
+
+    await user.type(await screen.findByLabelText("New email"), "new@example.org");
+    await user.click(screen.getByRole("button", { name: "Change email" }));
+    const confirm = await screen.findByRole("dialog", { name: "Confirm it's you" });
+    await user.type(within(confirm).getByLabelText("Authentication code"), "123456");
+    await user.click(within(confirm).getByRole("button", { name: "Verify" }));
+
+    await waitFor(() => expect(client.updateUser).toHaveBeenCalledTimes(2));
+    expect(await screen.findByLabelText("Code")).toBeInTheDocument();
+  });
+
+  it("asks for the app's code before signing the other devices out when the server wants it, then signs them out", async () => {
+    const otherDevice = { ...thisDevice, id: "6f1b2c3d-0000-4000-8000-000000000002", browser: "Safari 18", current: false };
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice, otherDevice] }) });
+    const client = withApp("aal2");
+    client.signOut.mockResolvedValueOnce({
+      error: new AuthApiError("Enter the code from your authenticator app to continue.", 403, "insufficient_aal"),
+    });
+    const { user } = renderApp("/settings", { client });
+
+    await user.click(await screen.findByRole("button", { name: "Sign out everywhere else" }));
+    await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Sign out everywhere else" }));
+    const confirm = await screen.findByRole("dialog", { name: "Confirm it's you" });
+    await user.type(within(confirm).getByLabelText("Authentication code"), "123456");
+    await user.click(within(confirm).getByRole("button", { name: "Verify" }));
+
+    await waitFor(() => expect(client.signOut).toHaveBeenCalledTimes(2));
+    expect(client.signOut).toHaveBeenLastCalledWith({ scope: "others" });
+    expect(await screen.findByText("Signed out everywhere else")).toBeInTheDocument();
+  });
+
   it("adds an authenticator app: QR code and key, then a code turns it on", async () => {
     const client = signedIn();
     const { user } = renderApp("/settings", { client });

@@ -4,6 +4,7 @@ import type { AuthAuditLog } from "../core/audit-log";
 import type { AccountChanges } from "../core/account-notices";
 import { assertDisplayNameChange, displayNameFor, mergeMetadata, validEmail } from "../core/account-rules";
 import { parseObject, presentUser } from "../core/auth.presenter";
+import { assertSecondStepProven } from "../core/factor-summary";
 import type { EmailedTokensService, PkceChallenge } from "../core/emailed-tokens.service";
 import type { InvitationCheck } from "../core/invitation-ledger";
 import type { OneTimeTokensRepository } from "../core/one-time-tokens.repository";
@@ -55,6 +56,9 @@ export class AccountUpdatesService {
   ): Promise<Record<string, unknown>> {
     let user = caller.user;
     const now = this.now().toISOString();
+    // Before anything is written: a request that also changes the profile changes nothing.
+    if (input.password !== undefined || (input.email !== undefined && changesAddress(input.email, user.email)))
+      assertSecondStepProven(caller);
 
     if (input.data) {
       assertDisplayNameChange(input.data);
@@ -126,5 +130,14 @@ export class AccountUpdatesService {
     ) {
       throw new AppError("reauthentication_not_valid");
     }
+  }
+}
+
+/** Whether `requested` is another valid address than the member's (an invalid one is refused later, as before). */
+function changesAddress(requested: string, current: string): boolean {
+  try {
+    return validEmail(requested) !== current;
+  } catch {
+    return false;
   }
 }

@@ -25,6 +25,7 @@ export type NoticeKind =
   | "email_changed"
   | "factor_added"
   | "factors_removed"
+  | "factor_locked"
   | "passkey_added"
   | "passkey_removed"
   | "identity_linked"

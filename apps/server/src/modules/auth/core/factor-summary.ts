@@ -33,3 +33,17 @@ export function staleSecondStep(): AppError {
     message: "Verify your second step again (a code or your security key) within ten minutes of removing one",
   });
 }
+
+/**
+ * Once a member has a verified second factor, a password alone no longer changes how the account
+ * is reached: the password, the address, linked accounts and wallets, and other devices' sessions
+ * change only from a session that proved the second step (aal2). Refused as the product API
+ * refuses such a session (403 `insufficient_aal`), so a client asks for the code and carries on.
+ */
+export function assertSecondStepProven(caller: { user: { mfa_factors: string }; claims: { aal?: string } }): void {
+  if (caller.claims.aal !== "aal2" && hasVerifiedFactor(caller.user.mfa_factors)) throw secondStepNeeded();
+}
+
+export function secondStepNeeded(): AppError {
+  return new AppError("insufficient_aal", { message: "Enter the code from your authenticator app to continue." });
+}

@@ -10,6 +10,7 @@ import type { SessionsRepository } from "./sessions.repository";
 import type { AccessTokenClaims, AmrEntry, SigningKeys } from "./signing-keys";
 import type { UsersRepository } from "./users.repository";
 import { AppError } from "../../../errors";
+import { hasVerifiedFactor, secondStepNeeded } from "./factor-summary";
 
 /** Who is asking: recorded on sessions and in the audit log. */
 export interface RequestContext {
@@ -219,9 +220,18 @@ export class SessionService {
     return undefined;
   }
 
-  /** `global` ends every session of the user, `local` this one, `others` all but this one. */
+  /**
+   * `global` ends every session of the user, `local` this one, `others` all but this one. Ending
+   * other devices' sessions of a member with a second factor needs a session that proved it: from
+   * one that did not, `others` changes nothing and `global` ends only this session (the caller is
+   * signed out, as asked), both refused with `insufficient_aal`.
+   */
   async logout(caller: Caller, scope: "global" | "local" | "others", context: RequestContext): Promise<void> {
     const sessionId = caller.claims.session_id;
+    if (scope !== "local" && caller.claims.aal !== "aal2" && hasVerifiedFactor(caller.user.mfa_factors)) {
+      if (scope === "global") await this.logout(caller, "local", context);
+      throw secondStepNeeded();
+    }
     if (scope === "local") await this.deps.sessions.delete(sessionId);
     else await this.deps.sessions.deleteAllOfUser(caller.user.id, scope === "others" ? { keepSessionId: sessionId } : {});
     await this.deps.audit.record({

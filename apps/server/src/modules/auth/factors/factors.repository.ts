@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import type { Database, MfaChallengeRow, MfaFactorRow } from "../../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -108,6 +108,38 @@ export class FactorsRepository {
       .where("id", "=", challengeId)
       .where("factor_id", "=", factorId)
       .executeTakeFirst();
+  }
+
+  /**
+   * One more wrong code for the factor: counted from 1 again when the last count began before
+   * `windowStart`. Answers the count, so the code that reaches the limit is known (and told once).
+   */
+  async countFailedCode(factorId: string, now: string, windowStart: string): Promise<number> {
+    const stale = (eb: ExpressionBuilder<Database, "mfa_factors">) =>
+      eb.or([eb("failed_codes_since", "is", null), eb("failed_codes_since", "<=", windowStart)]);
+    const row = await this.db
+      .updateTable("mfa_factors")
+      .set((eb) => ({
+        failed_codes: eb
+          .case()
+          .when(stale(eb))
+          .then(1)
+          .else(eb("failed_codes", "+", 1))
+          .end(),
+        failed_codes_since: eb.case().when(stale(eb)).then(now).else(eb.ref("failed_codes_since")).end(),
+      }))
+      .where("id", "=", factorId)
+      .returning("failed_codes")
+      .executeTakeFirst();
+    return row?.failed_codes ?? 0;
+  }
+
+  async clearFailedCodes(factorId: string, executor: Executor): Promise<void> {
+    await executor
+      .updateTable("mfa_factors")
+      .set({ failed_codes: 0, failed_codes_since: null })
+      .where("id", "=", factorId)
+      .execute();
   }
 
   async countWrongCode(challengeId: string): Promise<void> {

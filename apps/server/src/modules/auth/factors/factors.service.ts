@@ -9,6 +9,7 @@ import type { AuthMailer } from "../core/auth-mailer";
 import { recordByCaller, sendNotice } from "../core/account-notices";
 import type { SessionJson } from "../core/auth.presenter";
 import { provedSecondStepRecently, staleSecondStep } from "../core/factor-summary";
+import type { FactorSecrets } from "./factor-secrets";
 import type { FactorsRepository } from "./factors.repository";
 import type { RelyingParty, StoredCredential } from "../passkeys/relying-party";
 import type { Caller, RequestContext, SessionService } from "../core/session.service";
@@ -21,6 +22,13 @@ const maxFactors = 10;
 const challengeSeconds = 300;
 /** Wrong codes a challenge takes before it dies and a new one must be asked for. */
 const maxWrongCodes = 5;
+/**
+ * Wrong authenticator codes for one factor within `lockWindowMs`, from any challenges and
+ * addresses, before the factor refuses codes until the window passes (the e-mailed codes' account
+ * limit, in email/, for the second step): 5 in 15 minutes. A right code starts the count again.
+ */
+export const maxWrongCodesPerFactor = 5;
+export const lockWindowMs = 15 * 60_000;
 
 interface RelyingPartyNamed {
   rpId?: string | undefined;
@@ -62,6 +70,8 @@ export class FactorsService {
       defaultIssuer: string;
       /** Tells the member by e-mail whenever a factor is added or removed. */
       mailer: AuthMailer;
+      /** Seals and opens the authenticator secrets (ADR 0040). */
+      secrets: FactorSecrets;
       now?: () => Date;
     },
   ) {}
@@ -82,18 +92,22 @@ export class FactorsService {
     const now = this.now();
     const issuer = input.issuer?.trim() || this.deps.defaultIssuer;
     const secret = input.factor_type === "totp" ? new Secret({ size: 20 }) : null;
+    const id = randomUUID();
     const factor: MfaFactorRow = {
-      id: randomUUID(),
+      id,
       user_id: user.id,
       friendly_name: input.friendly_name?.trim() ?? "",
       factor_type: input.factor_type,
       status: "unverified",
-      secret: secret?.base32 ?? null,
+      // Sealed under a key outside the database (ADR 0040); the member sees it once, below.
+      secret: secret ? this.deps.secrets.seal(id, secret.base32) : null,
       webauthn_credential: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       last_challenged_at: null,
       last_used_step: null,
+      failed_codes: 0,
+      failed_codes_since: null,
     };
     await this.deps.sessionRows.transaction(async (trx) => {
       await this.deps.factors.deleteUnverifiedOlderThan(
@@ -187,11 +201,14 @@ export class FactorsService {
     const code = input.code.trim();
     if (factor.factor_type === "totp" && code === "")
       throw new AppError("validation_failed", { message: "Code needs to be non-empty" });
+    const now = this.now();
+    const windowStart = new Date(now.getTime() - lockWindowMs);
+    // Before the code is looked at: while locked, the right code is refused too.
+    if (guarded(factor) && lockedUntil(factor, windowStart)) throw factorLocked(factor, windowStart);
     const challenge = await this.deps.factors.findChallenge(factor.id, input.challenge_id);
     if (!challenge)
       throw new AppError("mfa_factor_not_found", { status: 422, message: "MFA factor with the provided challenge ID not found" });
     if (challenge.verified_at !== null || challenge.ip !== context.ip) throw new AppError("mfa_ip_address_mismatch");
-    const now = this.now();
     const expired = Date.parse(challenge.created_at) + challengeSeconds * 1000 < now.getTime();
     if (expired || challenge.failed_attempts >= maxWrongCodes) throw new AppError("mfa_challenge_expired");
 
@@ -202,6 +219,13 @@ export class FactorsService {
     if (!proof) {
       await this.deps.factors.countWrongCode(challenge.id);
       await this.record("factor.verification_failed", caller, { factor_id: factor.id }, context);
+      if (guarded(factor)) {
+        const wrong = await this.deps.factors.countFailedCode(factor.id, now.toISOString(), windowStart.toISOString());
+        if (wrong === maxWrongCodesPerFactor) {
+          await this.record("factor.locked", caller, { factor_id: factor.id }, context);
+          this.notify(caller.user, "factor_locked");
+        }
+      }
       throw new AppError("mfa_verification_failed");
     }
 
@@ -218,6 +242,7 @@ export class FactorsService {
               : "This security key's answer was already used.",
         });
       if (factor.status !== "verified") await this.deps.factors.markVerified(factor, now.toISOString(), trx);
+      if (factor.failed_codes > 0) await this.deps.factors.clearFailedCodes(factor.id, trx);
       const sessionJson = await this.deps.sessions.raiseToAal2(caller, factor.factor_type, trx);
       const user = await this.deps.users.findById(caller.user.id, trx);
       if (!user) throw new AppError("user_not_found");
@@ -230,7 +255,14 @@ export class FactorsService {
 
   /** A right code from the authenticator app, recorded by its time step; undefined for a wrong one. */
   private checkCode(factor: MfaFactorRow, code: string, now: Date): Proof | undefined {
-    const totp = new TOTP({ secret: Secret.fromBase32(factor.secret ?? "") });
+    const secret = factor.secret === null ? undefined : this.deps.secrets.open(factor.id, factor.secret);
+    // A secret this server cannot open (another key, or a row altered) is the operator's problem,
+    // not a wrong code: it is not counted against the member.
+    if (secret === undefined)
+      throw new AppError("unexpected_failure", {
+        message: "This authenticator app's secret cannot be read with this server's key (AUTH_FACTOR_SECRETS_KEY).",
+      });
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
     const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, timestamp: now.getTime(), window: 1 }) : null;
     if (delta === null) return undefined;
     const step = totp.counter({ timestamp: now.getTime() }) + delta;
@@ -335,7 +367,11 @@ export class FactorsService {
     if (user) this.notify(user, kind);
   }
 
-  private notify(user: UserRow, kind: "factor_added" | "factors_removed", type?: MfaFactorRow["factor_type"]): void {
+  private notify(
+    user: UserRow,
+    kind: "factor_added" | "factors_removed" | "factor_locked",
+    type?: MfaFactorRow["factor_type"],
+  ): void {
     const factor = type === "webauthn" ? "security key" : "authenticator app";
     sendNotice(this.deps.mailer, user, kind, { changedAt: this.now(), factor });
   }
@@ -374,4 +410,29 @@ function presentForAdmin({
 function credentialOf(factor: MfaFactorRow): StoredCredential {
   if (!factor.webauthn_credential) throw new AppError("mfa_factor_not_found");
   return JSON.parse(factor.webauthn_credential) as StoredCredential;
+}
+
+/**
+ * The factors whose codes are counted: a verified authenticator app, the second step a guesser
+ * with the password aims at. A code typed while setting one up comes from the member holding the
+ * secret, whose session needs no second step yet.
+ */
+function guarded(factor: MfaFactorRow): boolean {
+  return factor.factor_type === "totp" && factor.status === "verified";
+}
+
+/** Whether the factor is locked by wrong codes typed since `windowStart`. */
+function lockedUntil(factor: MfaFactorRow, windowStart: Date): boolean {
+  return (
+    factor.failed_codes >= maxWrongCodesPerFactor &&
+    factor.failed_codes_since !== null &&
+    Date.parse(factor.failed_codes_since) > windowStart.getTime()
+  );
+}
+
+function factorLocked(factor: MfaFactorRow, windowStart: Date): AppError {
+  const minutes = Math.max(1, Math.ceil((Date.parse(factor.failed_codes_since!) - windowStart.getTime()) / 60_000));
+  return new AppError("mfa_factor_locked", {
+    message: `Too many wrong codes were typed for this authenticator app. Try again in ${minutes} minutes, or ask an owner to reset it.`,
+  });
 }

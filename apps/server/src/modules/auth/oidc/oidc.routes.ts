@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AuthRateLimits } from "../../../config";
 import { AppError } from "../../../errors";
 import { pkce, rateLimited, requestContext, type TokenGrants } from "../core/auth-wire";
+import { assertSecondStepProven } from "../core/factor-summary";
 import type { SessionService } from "../core/session.service";
 import { redirectAfterCallback } from "../identities/identity-redirects";
 import * as schemas from "./oidc.schemas";
@@ -52,6 +53,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
     async (request, reply) => {
       if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
       const who = await sessions.authenticate(request.headers.authorization);
+      assertSecondStepProven(who);
       const { query } = request;
       const url = await oidc.authorize({
         provider: query.provider,

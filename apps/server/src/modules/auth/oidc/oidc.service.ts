@@ -3,6 +3,7 @@ import { AppError } from "../../../errors";
 import type { SessionJson } from "../core/auth.presenter";
 import type { PkceChallenge } from "../core/emailed-tokens.service";
 import { randomToken, sha256 } from "../core/secrets";
+import { assertSecondStepProven } from "../core/factor-summary";
 import type { Caller, RequestContext, SessionService } from "../core/session.service";
 import type { UsersRepository } from "../core/users.repository";
 import type { IdentitiesRepository } from "../identities/identities.repository";
@@ -123,6 +124,8 @@ export class OidcService {
     input: { provider: string | undefined; idToken: string | undefined; nonce: string | undefined; linkTo?: Caller },
     context: RequestContext,
   ): Promise<SessionJson> {
+    // Before the token is looked at, so a refused link does not use it up.
+    if (input.linkTo) assertSecondStepProven(input.linkTo);
     if (!input.idToken) throw new AppError("validation_failed", { message: "id_token required" });
     const provider = this.deps.providers.get(input.provider);
     const now = this.now();

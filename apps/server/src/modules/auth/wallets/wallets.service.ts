@@ -4,6 +4,7 @@ import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { AuthMailer } from "../core/auth-mailer";
 import { sendNotice } from "../core/account-notices";
+import { assertSecondStepProven } from "../core/factor-summary";
 import type { SessionJson } from "../core/auth.presenter";
 import type { IdentitiesRepository } from "../identities/identities.repository";
 import { assertNotLinked, insertLink } from "../identities/identity-links";
@@ -90,6 +91,7 @@ export class WalletsService {
    * Supabase Auth's grant-based linking (`link_identity`) does.
    */
   async link(caller: Caller, grant: Web3Grant, context: RequestContext): Promise<SessionJson> {
+    assertSecondStepProven(caller);
     const { chain, message } = await this.verify(grant);
     const subject = subjectOf(chain, message);
     const target = caller.user;
@@ -175,7 +177,9 @@ export class WalletsService {
       throw invalidGrant(
         `Signed ${name} message is using URI which is not allowed on this server, message was signed for another app`,
       );
-    if (!localhost && (uri.host !== message.domain || !isAllowedRedirect(`https://${message.domain}/`, siteUrl, redirectUrls)))
+    // Supabase Auth skips this check for a localhost URI; here the message's domain is the URI's on
+    // every instance, so a localhost instance does not take a message a wallet wrote for another site.
+    if (uri.host !== message.domain || !isAllowedRedirect(`${uri.protocol}//${message.domain}/`, siteUrl, redirectUrls))
       throw invalidGrant(
         `Signed ${name} message is using a Domain that does not match the one in URI which is not allowed on this server`,
       );

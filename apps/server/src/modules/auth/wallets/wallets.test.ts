@@ -4,7 +4,14 @@ import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import nacl from "tweetnacl";
 import bs58 from "bs58";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, confirmedMember, getUser, password, startAuthServer } from "../../../../test/auth-fixtures";
+import {
+  type AuthTestServer,
+  confirmedMember,
+  getUser,
+  password,
+  startAuthServer,
+  stringMatching,
+} from "../../../../test/auth-fixtures";
 import type { CapturedMail } from "../../../../test/smtp-test-server";
 import { testEngines } from "../../../../test/test-database";
 
@@ -510,6 +517,88 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
         error_description: "Signature does not match address in message",
       });
     });
+  });
+});
+
+describe.each(testEngines)("Web3 messages on a localhost instance (%s)", (engine) => {
+  // A development or self-hosted instance at http://localhost:5173: the message's domain and URI
+  // must name this instance as they must anywhere else.
+  const local = "localhost:5173";
+  const localUri = `http://${local}/auth`;
+  let server: AuthTestServer;
+  beforeAll(async () => {
+    server = await startAuthServer(engine, {
+      env: {
+        AUTH_WEB3_ETHEREUM_ENABLED: "true",
+        AUTH_WEB3_SOLANA_ENABLED: "true",
+        AUTH_SITE_URL: `http://${local}`,
+        AUTH_REDIRECT_URLS: `http://${local}/**`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const send = (payload: object, accessToken?: string) =>
+    server.app.inject({
+      method: "POST",
+      url: "/auth/v1/token?grant_type=web3",
+      headers: {
+        "x-supabase-api-version": "2024-01-01",
+        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+      },
+      payload,
+    });
+
+  it("connects and signs in with a message naming this instance", async () => {
+    const member = await confirmedMember(server);
+    const wallet = newWallet();
+    const linked = await send(
+      { ...(await ethereumGrant(wallet, { domain: local, uri: localUri })), link_identity: true },
+      member.session.access_token,
+    );
+    expect(linked.statusCode, linked.body).toBe(200);
+    const signedIn = await send(await ethereumGrant(wallet, { domain: local, uri: localUri }));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+  });
+
+  it("refuses a message naming another domain, however its URI points here, for sign-in and for connecting", async () => {
+    const member = await confirmedMember(server);
+    const wallet = newWallet();
+    const solanaKeys = nacl.sign.keyPair();
+    const identitiesBefore = Number(
+      (
+        await server.db
+          .selectFrom("identities")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const attempts = [
+      { ...(await ethereumGrant(wallet, { domain: "evil.example.net", uri: localUri })), link_identity: true },
+      { ...(await ethereumGrant(wallet, { domain: "localhost:6666", uri: localUri })), link_identity: true },
+      { ...(await ethereumGrant(wallet, { domain: "localhost", uri: localUri })), link_identity: true },
+      { ...solanaGrant(solanaKeys, { domain: "evil.example.net", uri: localUri }), link_identity: true },
+      await ethereumGrant(wallet, { domain: "evil.example.net", uri: localUri }),
+    ];
+    for (const attempt of attempts) {
+      const response = await send(attempt, member.session.access_token);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: "invalid_grant", message: stringMatching(/Domain that does not match/) });
+    }
+    // A message for another site on localhost (its URI another port) is refused by the URI, as before.
+    const otherPort = await send(await ethereumGrant(wallet, { domain: "localhost:6666", uri: "http://localhost:6666/" }));
+    expect(otherPort.json()).toMatchObject({ code: "invalid_grant", message: stringMatching(/not allowed on this server/) });
+    const identitiesAfter = Number(
+      (
+        await server.db
+          .selectFrom("identities")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(identitiesAfter).toBe(identitiesBefore);
   });
 });
 

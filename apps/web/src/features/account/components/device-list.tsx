@@ -20,7 +20,16 @@ function deviceName(device: Device): string {
  * The member's signed-in devices, this one first, each with "Sign out"; "Sign out everywhere
  * else" ends every other one. A device signed out here is refused on its very next request.
  */
-export function DeviceList() {
+export function DeviceList({
+  runWithSecondStep = runDirectly,
+}: {
+  /**
+   * Runs the sign-out of the other devices, asking for the second step first when the server
+   * wants it (a member with a second step whose session has not proven it); `onOutcome` gets the
+   * final error, or null.
+   */
+  runWithSecondStep?: (attempt: () => Promise<unknown>, onOutcome: (error: unknown) => void) => Promise<void>;
+} = {}) {
   const devices = useDevices();
   const signOutDevice = useSignOutDevice();
   const signOutOthers = useSignOutOtherDevices();
@@ -86,13 +95,25 @@ export function DeviceList() {
           confirmLabel="Sign out everywhere else"
           destructive
           onConfirm={() =>
-            signOutOthers.mutate(undefined, {
-              onSuccess: () => notify.success("Signed out everywhere else", "Only this device is signed in now."),
-              onError: () => notify.error("Error", "Failed to sign the other devices out. Please try again."),
-            })
+            void runWithSecondStep(
+              () => signOutOthers.mutateAsync(),
+              (error) =>
+                error
+                  ? notify.error("Error", "Failed to sign the other devices out. Please try again.")
+                  : notify.success("Signed out everywhere else", "Only this device is signed in now."),
+            )
           }
         />
       )}
     </div>
   );
+}
+
+async function runDirectly(attempt: () => Promise<unknown>, onOutcome: (error: unknown) => void): Promise<void> {
+  try {
+    await attempt();
+    onOutcome(null);
+  } catch (error) {
+    onOutcome(error);
+  }
 }

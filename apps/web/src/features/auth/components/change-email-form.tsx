@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { requestEmailChange } from "@/features/auth/api/email-links";
 import { EmailCodeForm } from "@/features/auth/components/email-code-form";
+import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import type { SendOutcome } from "@/features/auth/components/email-request-form";
 
 export interface ChangeEmailFormProps {
@@ -39,6 +40,7 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
   const [problem, setProblem] = useState<string>();
   const [waitingFor, setWaitingFor] = useState<string>();
   const trimmed = email.trim().toLowerCase();
+  const fresh = useFreshSecondStep("change");
 
   async function send(address: string): Promise<SendOutcome> {
     const { error } = await requestEmailChange(address, returnPath);
@@ -50,10 +52,16 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
     if (busy || trimmed === "" || trimmed === currentEmail) return;
     setBusy(true);
     setProblem(undefined);
+    const address = trimmed;
     try {
-      const outcome = await send(trimmed);
-      if (outcome.sent) setWaitingFor(trimmed);
-      else setProblem(outcome.problem);
+      // With a second step, a session without it proves it first, then the change is asked for again.
+      await fresh.run(
+        () => requestEmailChange(address, returnPath),
+        (error) => {
+          if (error) setProblem(refusalText(error, address));
+          else setWaitingFor(address);
+        },
+      );
     } catch {
       setProblem("The email could not be sent just now. Please try again.");
     } finally {
@@ -78,30 +86,33 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
     );
 
   return (
-    <form className="flex flex-col gap-2" onSubmit={(event) => void handleSubmit(event)} noValidate>
-      <Label htmlFor={id}>New email</Label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Input
-          id={id}
-          type="email"
-          autoComplete="email"
-          placeholder={currentEmail}
-          value={email}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            setProblem(undefined);
-          }}
-          aria-invalid={problem !== undefined || undefined}
-          aria-describedby={`${id}-hint`}
-        />
-        <Button type="submit" className="sm:w-40" disabled={busy || trimmed === "" || trimmed === currentEmail}>
-          {busy ? "Sending..." : "Change email"}
-        </Button>
-      </div>
-      <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-        You sign in with {currentEmail}. The new address gets a link and a code to confirm it; until then nothing changes.
-      </p>
-      <FieldProblem problem={problem} />
-    </form>
+    <>
+      <form className="flex flex-col gap-2" onSubmit={(event) => void handleSubmit(event)} noValidate>
+        <Label htmlFor={id}>New email</Label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Input
+            id={id}
+            type="email"
+            autoComplete="email"
+            placeholder={currentEmail}
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setProblem(undefined);
+            }}
+            aria-invalid={problem !== undefined || undefined}
+            aria-describedby={`${id}-hint`}
+          />
+          <Button type="submit" className="sm:w-40" disabled={busy || trimmed === "" || trimmed === currentEmail}>
+            {busy ? "Sending..." : "Change email"}
+          </Button>
+        </div>
+        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+          You sign in with {currentEmail}. The new address gets a link and a code to confirm it; until then nothing changes.
+        </p>
+        <FieldProblem problem={problem} />
+      </form>
+      {fresh.dialog}
+    </>
   );
 }

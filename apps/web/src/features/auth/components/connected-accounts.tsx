@@ -9,6 +9,7 @@ import {
   useUnlinkIdentity,
 } from "@/features/auth/api/providers";
 import type { Wallet } from "@/features/auth/api/wallet";
+import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { notify } from "@/lib/notify";
 
 /**
@@ -28,6 +29,8 @@ export function ConnectedAccounts() {
   const link = useLinkIdentity();
   const connectWallet = useConnectWallet();
   const unlink = useUnlinkIdentity();
+  // With a second step, connecting an account or a wallet asks for it first in a session without it.
+  const fresh = useFreshSecondStep("change");
   const linked = (identities.data ?? []).filter((identity) => identity.provider !== "email");
   // A single sign-on identity (ADR 0036) is listed and can be disconnected; it is not connected from here.
   if (providers.length === 0 && wallets.length === 0 && !singleSignOn && linked.length === 0) return null;
@@ -87,7 +90,12 @@ export function ConnectedAccounts() {
               size="sm"
               variant="outline"
               disabled={link.isPending}
-              onClick={() => link.mutate(provider, { onError: (error) => notify.error("Could not connect", error.message) })}
+              onClick={() =>
+                void fresh.run(
+                  () => link.mutateAsync(provider),
+                  (error) => error && notify.error("Could not connect", messageOf(error)),
+                )
+              }
             >
               Connect {provider.name}
             </Button>
@@ -100,16 +108,20 @@ export function ConnectedAccounts() {
             variant="outline"
             disabled={connectWallet.isPending}
             onClick={() =>
-              connectWallet.mutate(wallet, {
-                onSuccess: () => notify.success("Wallet connected", "You can sign in with it from now on."),
-                onError: (error) => notify.error("Could not connect", error.message),
-              })
+              void fresh.run(
+                () => connectWallet.mutateAsync(wallet),
+                (error) =>
+                  error
+                    ? notify.error("Could not connect", messageOf(error))
+                    : notify.success("Wallet connected", "You can sign in with it from now on."),
+              )
             }
           >
             Connect {name} wallet
           </Button>
         ))}
       </div>
+      {fresh.dialog}
     </div>
   );
 }
@@ -117,4 +129,8 @@ export function ConnectedAccounts() {
 /** 0x1234…abcd (a Solana address: 7S3P…AaKv), as the notice e-mail names it: enough to recognise one's wallet. */
 function shortAddress(address: string): string {
   return address.length > 12 ? `${address.slice(0, address.startsWith("0x") ? 6 : 4)}…${address.slice(-4)}` : address;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : "Please try again.";
 }

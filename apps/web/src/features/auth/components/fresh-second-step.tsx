@@ -14,10 +14,12 @@ interface Pending {
 
 /**
  * Removing a second step or a passkey needs the second step proven in the last ten minutes (ADR
- * 0025). `run` tries the removal; when the server asks for that fresh proof, `dialog` asks for a
- * code or the key, then the removal runs once more. `onOutcome` gets the final error, or null.
+ * 0025); changing the password or the address, signing other devices out and connecting an
+ * account or a wallet need it proven in this session once the member has one. `run` tries the
+ * change; when the server asks for that proof (`insufficient_aal`), `dialog` asks for a code or
+ * the key, then the change runs once more. `onOutcome` gets the final error, or null.
  */
-export function useFreshSecondStep() {
+export function useFreshSecondStep(purpose: "remove" | "change" = "remove") {
   const { user } = useAuth();
   const [pending, setPending] = useState<Pending>();
   const steps = secondStepsOf(user);
@@ -43,9 +45,13 @@ export function useFreshSecondStep() {
         <DialogHeader>
           <DialogTitle>Confirm it&apos;s you</DialogTitle>
           <DialogDescription>
-            {steps.app
-              ? "To remove it, enter the code your authenticator app shows now."
-              : "To remove it, use your security key."}
+            {purpose === "remove"
+              ? steps.app
+                ? "To remove it, enter the code your authenticator app shows now."
+                : "To remove it, use your security key."
+              : steps.app
+                ? "To make this change, enter the code your authenticator app shows now."
+                : "To make this change, use your security key."}
           </DialogDescription>
         </DialogHeader>
         {user && <SecondStepForm user={user} onVerified={() => void retry()} />}

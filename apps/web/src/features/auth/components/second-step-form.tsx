@@ -15,6 +15,8 @@ function problemText(error: unknown): string {
     return error.message.includes("already used")
       ? "That code was already used. Wait for the next code in your app."
       : "That code is not right. Use the newest code your authenticator app shows.";
+  if (isAuthError(error) && error.code === ErrorCode.mfa_factor_locked)
+    return "Too many wrong codes. Codes are refused for 15 minutes; try again then, or ask an owner to reset your two-step verification.";
   if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
     return "Too many wrong codes. Wait for a new code in your app and try again.";
   return "The code could not be checked just now. Please try again.";

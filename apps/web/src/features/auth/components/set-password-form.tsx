@@ -5,6 +5,7 @@ import { isAuthError } from "@supabase/auth-js";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { requestReauthentication, setNewPassword } from "@/features/auth/api/email-links";
+import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { PasswordInput } from "@/features/auth/components/password-input";
 import { passwordProblemsOf, passwordRule } from "@/features/auth/utils/password-rule";
@@ -32,6 +33,7 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
   const [code, setCode] = useState("");
   const digits = code.replace(/\D/g, "");
   const ready = password !== "" && (!codeSent || digits.length === 6);
+  const fresh = useFreshSecondStep("change");
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -39,7 +41,20 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
     setBusy(true);
     setProblems([]);
     try {
-      const { error } = await setNewPassword(password, codeSent ? digits : undefined);
+      // A member with a second step proves it first (a reset link signs in with the address alone).
+      await fresh.run(
+        () => setNewPassword(password, codeSent ? digits : undefined),
+        (error) => void handleOutcome(error),
+      );
+    } catch {
+      setProblems(["The password could not be saved just now. Please try again."]);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function handleOutcome(error: unknown) {
+    try {
       if (!error) {
         onDone();
         return;
@@ -55,56 +70,62 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
         return;
       }
       const weak = passwordProblemsOf(error);
-      setProblems(weak.length > 0 ? weak : [error.message]);
+      setProblems(
+        weak.length > 0
+          ? weak
+          : [isAuthError(error) ? error.message : "The password could not be saved just now. Please try again."],
+      );
     } catch {
       setProblems(["The password could not be saved just now. Please try again."]);
-    } finally {
-      setBusy(false);
     }
   }
 
   return (
-    <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-password`}>New password</Label>
-        <PasswordInput
-          id={`${id}-password`}
-          autoComplete="new-password"
-          placeholder="Create a password"
-          value={password}
-          onChange={(event) => {
-            setPassword(event.target.value);
-            setProblems([]);
-          }}
-          required
-          aria-invalid={problems.length > 0 || undefined}
-          aria-describedby={[`${id}-rule`, problems.length > 0 ? `${id}-problems` : ""].filter(Boolean).join(" ")}
-        />
-        <p id={`${id}-rule`} className="text-sm text-muted-foreground">
-          {passwordRule}
-        </p>
-        {problems.length > 0 && (
-          <ul id={`${id}-problems`} role="alert" className="text-sm text-destructive">
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
+    <>
+      <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={`${id}-password`}>New password</Label>
+          <PasswordInput
+            id={`${id}-password`}
+            autoComplete="new-password"
+            placeholder="Create a password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setProblems([]);
+            }}
+            required
+            aria-invalid={problems.length > 0 || undefined}
+            aria-describedby={[`${id}-rule`, problems.length > 0 ? `${id}-problems` : ""].filter(Boolean).join(" ")}
+          />
+          <p id={`${id}-rule`} className="text-sm text-muted-foreground">
+            {passwordRule}
+          </p>
+          {problems.length > 0 && (
+            <ul id={`${id}-problems`} role="alert" className="text-sm text-destructive">
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {codeSent && (
+          <OneTimeCodeField
+            label="Code from your email"
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              setProblems([]);
+            }}
+            hint="To confirm it's you, we emailed you a six-digit code. Enter it to save the new password."
+          />
         )}
-      </div>
-      {codeSent && (
-        <OneTimeCodeField
-          label="Code from your email"
-          value={code}
-          onChange={(value) => {
-            setCode(value);
-            setProblems([]);
-          }}
-          hint="To confirm it's you, we emailed you a six-digit code. Enter it to save the new password."
-        />
-      )}
-      <Button type="submit" className={inline ? "self-start sm:w-40" : "w-full"} disabled={busy || !ready}>
-        {busy ? "Saving..." : submitLabel}
-      </Button>
-    </form>
+        <Button type="submit" className={inline ? "self-start sm:w-40" : "w-full"} disabled={busy || !ready}>
+          {busy ? "Saving..." : submitLabel}
+        </Button>
+      </form>
+      {/* Beside the form, not in it: a submit in the dialog must not submit the password again. */}
+      {fresh.dialog}
+    </>
   );
 }

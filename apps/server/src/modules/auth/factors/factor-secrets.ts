@@ -1,0 +1,95 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import type { Database } from "../../../db/schema";
+
+/** The key file's name in DATA_DIR, beside the SQLite database, never in it (ADR 0040). */
+export const factorSecretsKeyFile = "factor-secrets.key";
+const prefix = "enc:v1:";
+
+/**
+ * Authenticator (TOTP) secrets as stored: AES-256-GCM under a key that is not in the database
+ * (ADR 0040), bound to their factor's id, so a copy of the database (a backup, a dump) does not
+ * give away the codes, and a sealed secret moved to another factor's row does not open.
+ * Stored as `enc:v1:<iv>:<ciphertext and tag>`, base64url.
+ */
+export class FactorSecrets {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error("The factor secrets key must be 32 bytes");
+  }
+
+  seal(factorId: string, secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
+    cipher.setAAD(Buffer.from(factorId));
+    const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final(), cipher.getAuthTag()]);
+    return `${prefix}${iv.toString("base64url")}:${sealed.toString("base64url")}`;
+  }
+
+  /** The secret, or undefined when `stored` is not a secret this key sealed for this factor. */
+  open(factorId: string, stored: string): string | undefined {
+    if (!isSealed(stored)) return undefined;
+    const [ivText, sealedText] = stored.slice(prefix.length).split(":");
+    if (!ivText || !sealedText) return undefined;
+    const iv = Buffer.from(ivText, "base64url");
+    const sealed = Buffer.from(sealedText, "base64url");
+    if (iv.length !== 12 || sealed.length < 16) return undefined;
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", this.key, iv);
+      decipher.setAAD(Buffer.from(factorId));
+      decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]).toString("utf8");
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Seals the secrets still stored in the clear (written before ADR 0040), at start-up. Each row
+   * is rewritten only if it still holds the text read, so two servers starting at once agree.
+   * Answers how many were sealed.
+   */
+  async sealPlaintext(db: Kysely<Database>): Promise<number> {
+    const rows = await db
+      .selectFrom("mfa_factors")
+      .select(["id", "secret"])
+      .where("secret", "is not", null)
+      .where("secret", "not like", `${prefix}%`)
+      .execute();
+    let sealed = 0;
+    for (const row of rows) {
+      const result = await db
+        .updateTable("mfa_factors")
+        .set({ secret: this.seal(row.id, row.secret!) })
+        .where("id", "=", row.id)
+        .where("secret", "=", row.secret)
+        .executeTakeFirst();
+      sealed += Number(result.numUpdatedRows);
+    }
+    return sealed;
+  }
+}
+
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(prefix);
+}
+
+/**
+ * The key: `AUTH_FACTOR_SECRETS_KEY` when set; otherwise the key file in DATA_DIR, created with a
+ * random key (mode 0600) at the first start. Created exclusively, so two processes starting at
+ * once end up with the same key.
+ */
+export async function loadFactorSecretsKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
+  if (configured) return configured;
+  const file = path.join(dataDir, factorSecretsKeyFile);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    await writeFile(file, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx", flush: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const key = Buffer.from((await readFile(file, "utf8")).trim(), "base64");
+  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key (base64); restore it from a backup`);
+  return key;
+}
