@@ -61,7 +61,7 @@ export interface AuthConfig {
   jwtKeys: JwkObject[];
   /** Optional HS256 secret that service-role tokens may be signed with. */
   jwtSecret: string | undefined;
-  /** The key (32 bytes) authenticator secrets are sealed with; unset: the key file in DATA_DIR (ADR 0040). */
+  /** The key (32 bytes) authenticator secrets are sealed with; unset: the key file in DATA_DIR (ADR 0041). */
   factorSecretsKey: Buffer | undefined;
   jwtIssuer: string;
   /** Where links send people by default. */

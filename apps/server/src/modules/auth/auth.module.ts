@@ -223,7 +223,7 @@ export async function createAuthModule(deps: {
   });
   const factorRows = new FactorsRepository(db);
   const relyingParty = new RelyingParty(config.auth.webauthn);
-  // TOTP secrets are sealed under a key kept outside the database (ADR 0040); any left in the clear
+  // TOTP secrets are sealed under a key kept outside the database (ADR 0041); any left in the clear
   // by an earlier version are sealed now, on either engine.
   const factorSecrets = new FactorSecrets(await loadFactorSecretsKey(config.auth.factorSecretsKey, config.dataDir));
   await factorSecrets.sealPlaintext(db);

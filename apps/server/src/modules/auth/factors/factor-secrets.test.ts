@@ -9,7 +9,7 @@ import { createTestApp } from "../../../../test/test-app";
 import { testEngines } from "../../../../test/test-database";
 import { FactorSecrets, factorSecretsKeyFile } from "./factor-secrets";
 
-// Authenticator secrets at rest (ADR 0040): sealed with AES-256-GCM under a key outside the
+// Authenticator secrets at rest (ADR 0041): sealed with AES-256-GCM under a key outside the
 // database, the key file DATA_DIR/factor-secrets.key (0600) unless AUTH_FACTOR_SECRETS_KEY is set.
 // Someone with the database alone (a dump, a backup, a copied file) finds no secret to make codes
 // from, and a sealed secret moved into another factor's row does not open.

@@ -4,13 +4,13 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema";
 
-/** The key file's name in DATA_DIR, beside the SQLite database, never in it (ADR 0040). */
+/** The key file's name in DATA_DIR, beside the SQLite database, never in it (ADR 0041). */
 export const factorSecretsKeyFile = "factor-secrets.key";
 const prefix = "enc:v1:";
 
 /**
  * Authenticator (TOTP) secrets as stored: AES-256-GCM under a key that is not in the database
- * (ADR 0040), bound to their factor's id, so a copy of the database (a backup, a dump) does not
+ * (ADR 0041), bound to their factor's id, so a copy of the database (a backup, a dump) does not
  * give away the codes, and a sealed secret moved to another factor's row does not open.
  * Stored as `enc:v1:<iv>:<ciphertext and tag>`, base64url.
  */
@@ -46,7 +46,7 @@ export class FactorSecrets {
   }
 
   /**
-   * Seals the secrets still stored in the clear (written before ADR 0040), at start-up. Each row
+   * Seals the secrets still stored in the clear (written before ADR 0041), at start-up. Each row
    * is rewritten only if it still holds the text read, so two servers starting at once agree.
    * Answers how many were sealed.
    */

@@ -70,7 +70,7 @@ export class FactorsService {
       defaultIssuer: string;
       /** Tells the member by e-mail whenever a factor is added or removed. */
       mailer: AuthMailer;
-      /** Seals and opens the authenticator secrets (ADR 0040). */
+      /** Seals and opens the authenticator secrets (ADR 0041). */
       secrets: FactorSecrets;
       now?: () => Date;
     },
@@ -99,7 +99,7 @@ export class FactorsService {
       friendly_name: input.friendly_name?.trim() ?? "",
       factor_type: input.factor_type,
       status: "unverified",
-      // Sealed under a key outside the database (ADR 0040); the member sees it once, below.
+      // Sealed under a key outside the database (ADR 0041); the member sees it once, below.
       secret: secret ? this.deps.secrets.seal(id, secret.base32) : null,
       webauthn_credential: null,
       created_at: now.toISOString(),
