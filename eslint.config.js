@@ -53,9 +53,7 @@ const serverZones = [
   },
   {
     target: `${server}/modules/auth`,
-    from: serverModules
-      .filter((module) => !["auth", "instance"].includes(module))
-      .map((module) => `${server}/modules/${module}`),
+    from: serverModules.filter((module) => !["auth", "instance"].includes(module)).map((module) => `${server}/modules/${module}`),
     message:
       "Auth sits below the product: it declares what it needs (core/invitation-ledger.ts, core/auth-mailer.ts, core/audit-log.ts) and app.ts fills it in; it never imports product modules, the mail module or the audit module.",
   },

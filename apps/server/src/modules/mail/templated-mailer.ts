@@ -9,7 +9,8 @@ import { renderEmail, renderNotice } from "./templates";
  */
 export function templatedMailer(mailer: Mailer): AuthMailer {
   return {
-    sendLink: (kind, data) => mailer.send({ to: data.email, ...renderEmail(kind, data), ...(data.link ? { link: data.link } : {}) }),
+    sendLink: (kind, data) =>
+      mailer.send({ to: data.email, ...renderEmail(kind, data), ...(data.link ? { link: data.link } : {}) }),
     sendNotice: (kind, data) => mailer.send({ to: data.email, ...renderNotice(kind, data) }),
   };
 }

@@ -47,11 +47,15 @@ export const coreRoutes: FastifyPluginAsyncZod<CoreRoutesOptions> = async (app, 
     );
   });
 
-  app.post("/token", { ...tokenRateLimited(options.rateLimits), schema: { querystring: schemas.TokenQuery } }, async (request) => {
-    const grant = grants.get(request.query.grant_type ?? "");
-    if (!grant) throw new AppError("invalid_credentials", { message: "unsupported_grant_type" });
-    return grant(request);
-  });
+  app.post(
+    "/token",
+    { ...tokenRateLimited(options.rateLimits), schema: { querystring: schemas.TokenQuery } },
+    async (request) => {
+      const grant = grants.get(request.query.grant_type ?? "");
+      if (!grant) throw new AppError("invalid_credentials", { message: "unsupported_grant_type" });
+      return grant(request);
+    },
+  );
 
   app.post("/logout", { schema: { querystring: schemas.LogoutQuery } }, async (request, reply) => {
     const scope = request.query.scope ?? "global";

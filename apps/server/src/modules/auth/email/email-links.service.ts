@@ -67,7 +67,11 @@ export class EmailLinksService {
     const email = validEmail(input.email);
     const user = await this.deps.users.findByEmail(email);
     if (!user || !(await this.deps.sessionService.isAllowedIn(user))) return;
-    await this.deps.emailedTokens.sendQuietly(user, "recovery", { redirectTo, pkce: input.pkce, authenticationMethod: "recovery" });
+    await this.deps.emailedTokens.sendQuietly(user, "recovery", {
+      redirectTo,
+      pkce: input.pkce,
+      authenticationMethod: "recovery",
+    });
   }
 
   async resend(

@@ -135,7 +135,8 @@ export class EmailVerificationService {
       else await this.deps.invitations.markUsed(verified.email, user.id, trx);
     });
     if (firstProof && chosen) this.deps.changes.profileChanged(user.id);
-    if (token.token_type === "email_change") this.deps.changes.announce(user, { kind: "email_changed", newEmail: verified.email });
+    if (token.token_type === "email_change")
+      this.deps.changes.announce(user, { kind: "email_changed", newEmail: verified.email });
     await this.deps.audit.record({
       action: `user.verified_${token.token_type}`,
       actorId: user.id,

@@ -28,23 +28,19 @@ export const emailRoutes: FastifyPluginAsyncZod<EmailRoutesOptions> = async (app
   const { emailLinks, emailVerification, sessions } = options;
   const limit = (key: keyof AuthRateLimits) => rateLimited(options.rateLimits, key);
 
-  app.post(
-    "/otp",
-    { ...limit("email"), schema: { querystring: RedirectQuery, body: schemas.OtpBody } },
-    async (request) => {
-      const { body } = request;
-      if (body.email && body.phone)
-        throw new AppError("validation_failed", { message: "Only an email address or phone number should be provided" });
-      if (body.phone) throw new AppError("phone_provider_disabled");
-      if (!body.email) throw new AppError("validation_failed", { message: "An email address or phone number is required" });
-      await emailLinks.sendMagicLink(
-        { email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) },
-        request.query.redirect_to,
-        requestContext(request),
-      );
-      return {};
-    },
-  );
+  app.post("/otp", { ...limit("email"), schema: { querystring: RedirectQuery, body: schemas.OtpBody } }, async (request) => {
+    const { body } = request;
+    if (body.email && body.phone)
+      throw new AppError("validation_failed", { message: "Only an email address or phone number should be provided" });
+    if (body.phone) throw new AppError("phone_provider_disabled");
+    if (!body.email) throw new AppError("validation_failed", { message: "An email address or phone number is required" });
+    await emailLinks.sendMagicLink(
+      { email: body.email, createUser: body.create_user ?? true, data: body.data ?? {}, ...pkce(body) },
+      request.query.redirect_to,
+      requestContext(request),
+    );
+    return {};
+  });
 
   app.post(
     "/verify",

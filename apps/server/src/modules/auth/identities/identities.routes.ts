@@ -18,7 +18,11 @@ export const identitiesRoutes: FastifyPluginAsyncZod<IdentitiesRoutesOptions> = 
   app.delete("/user/identities/:id", { schema: { params: schemas.IdentityParams } }, async (request) => {
     // Without a provider or wallets there is nothing to link: the answer Supabase Auth gives when linking is off.
     if (!options.linkingEnabled) throw new AppError("manual_linking_disabled");
-    await identities.unlink(await sessions.authenticate(request.headers.authorization), request.params.id, requestContext(request));
+    await identities.unlink(
+      await sessions.authenticate(request.headers.authorization),
+      request.params.id,
+      requestContext(request),
+    );
     return {};
   });
 };

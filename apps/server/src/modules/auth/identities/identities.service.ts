@@ -208,12 +208,7 @@ export class IdentitiesService {
   }
 
   /** Links the provider identity to `target`, a signed-in member; whatever its address. */
-  async link(
-    target: UserRow,
-    provider: FederatedProvider,
-    claims: ProviderClaims,
-    context: RequestContext,
-  ): Promise<UserRow> {
+  async link(target: UserRow, provider: FederatedProvider, claims: ProviderClaims, context: RequestContext): Promise<UserRow> {
     await assertNotLinked(this.deps.identities, provider.id, claims.sub, target);
     const identity = newIdentity(target.id, provider, claims, this.now().toISOString());
     await insertLink(this.deps, target, identity, context, { provider: provider.id, identity_id: identity.id });

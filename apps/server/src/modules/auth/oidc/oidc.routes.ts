@@ -47,23 +47,19 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
     const rawQuery = request.raw.url?.split("?")[1] ?? "";
     return redirectAfterCallback(reply, await oidc.callback(request.query, rawQuery, requestContext(request)));
   });
-  app.get(
-    "/user/identities/authorize",
-    { ...limit, schema: { querystring: schemas.AuthorizeQuery } },
-    async (request, reply) => {
-      if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
-      const who = await sessions.authenticate(request.headers.authorization);
-      assertSecondStepProven(who);
-      const { query } = request;
-      const url = await oidc.authorize({
-        provider: query.provider,
-        redirectTo: query.redirect_to,
-        pkce: pkce(query).pkce,
-        linkTo: who.user,
-      });
-      // auth-js asks for the URL as JSON and sends the browser there itself.
-      if (query.skip_http_redirect === "true") return { url };
-      return reply.redirect(url, 302);
-    },
-  );
+  app.get("/user/identities/authorize", { ...limit, schema: { querystring: schemas.AuthorizeQuery } }, async (request, reply) => {
+    if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
+    const who = await sessions.authenticate(request.headers.authorization);
+    assertSecondStepProven(who);
+    const { query } = request;
+    const url = await oidc.authorize({
+      provider: query.provider,
+      redirectTo: query.redirect_to,
+      pkce: pkce(query).pkce,
+      linkTo: who.user,
+    });
+    // auth-js asks for the URL as JSON and sends the browser there itself.
+    if (query.skip_http_redirect === "true") return { url };
+    return reply.redirect(url, 302);
+  });
 };
