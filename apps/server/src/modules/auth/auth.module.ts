@@ -226,7 +226,7 @@ export async function createAuthModule(deps: {
   // TOTP secrets are sealed under a key kept outside the database (ADR 0041); any left in the clear
   // by an earlier version are sealed now, on either engine.
   const factorSecrets = new FactorSecrets(await loadFactorSecretsKey(config.auth.factorSecretsKey, config.dataDir));
-  await factorSecrets.sealPlaintext(db);
+  await factorSecrets.sealPlaintext(factorRows);
   const factors = new FactorsService({
     secrets: factorSecrets,
     factors: factorRows,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { stat, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { loadConfig } from "../../../config";
 import { type AuthTestServer, confirmedMember, startAuthServer } from "../../../../test/auth-fixtures";
 import { createTestApp } from "../../../../test/test-app";
 import { testEngines } from "../../../../test/test-database";
-import { FactorSecrets, factorSecretsKeyFile } from "./factor-secrets";
+import { FactorSecrets, factorSecretsKeyFile, loadFactorSecretsKey } from "./factor-secrets";
 
 // Authenticator secrets at rest (ADR 0041): sealed with AES-256-GCM under a key outside the
 // database, the key file DATA_DIR/factor-secrets.key (0600) unless AUTH_FACTOR_SECRETS_KEY is set.
@@ -125,5 +126,20 @@ describe("AUTH_FACTOR_SECRETS_KEY", () => {
     expect(loadConfig({}).auth.factorSecretsKey).toBeUndefined();
     for (const bad of ["short", randomBytes(16).toString("base64"), `${key.toString("base64")}xx`])
       expect(() => loadConfig({ AUTH_FACTOR_SECRETS_KEY: bad })).toThrow(/AUTH_FACTOR_SECRETS_KEY/);
+  });
+});
+
+describe("the key file", () => {
+  it("is one key for processes that start at the same moment, and only the key file is left", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "factor-key-"));
+    try {
+      const keys = await Promise.all(Array.from({ length: 8 }, () => loadFactorSecretsKey(undefined, dataDir)));
+      for (const key of keys) expect(key).toEqual(keys[0]);
+      expect(keys[0]).toHaveLength(32);
+      expect(await readdir(dataDir)).toEqual([factorSecretsKeyFile]);
+      expect((await stat(path.join(dataDir, factorSecretsKeyFile))).mode & 0o777).toBe(0o600);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Kysely } from "kysely";
-import type { Database } from "../../../db/schema";
+import type { FactorsRepository } from "./factors.repository";
 
 /** The key file's name in DATA_DIR, beside the SQLite database, never in it (ADR 0041). */
 export const factorSecretsKeyFile = "factor-secrets.key";
@@ -50,23 +49,10 @@ export class FactorSecrets {
    * is rewritten only if it still holds the text read, so two servers starting at once agree.
    * Answers how many were sealed.
    */
-  async sealPlaintext(db: Kysely<Database>): Promise<number> {
-    const rows = await db
-      .selectFrom("mfa_factors")
-      .select(["id", "secret"])
-      .where("secret", "is not", null)
-      .where("secret", "not like", `${prefix}%`)
-      .execute();
+  async sealPlaintext(factors: FactorsRepository): Promise<number> {
     let sealed = 0;
-    for (const row of rows) {
-      const result = await db
-        .updateTable("mfa_factors")
-        .set({ secret: this.seal(row.id, row.secret!) })
-        .where("id", "=", row.id)
-        .where("secret", "=", row.secret)
-        .executeTakeFirst();
-      sealed += Number(result.numUpdatedRows);
-    }
+    for (const row of await factors.secretsNotSealed(prefix))
+      if (await factors.replaceSecret(row.id, row.secret, this.seal(row.id, row.secret))) sealed++;
     return sealed;
   }
 }
@@ -77,17 +63,22 @@ export function isSealed(stored: string): boolean {
 
 /**
  * The key: `AUTH_FACTOR_SECRETS_KEY` when set; otherwise the key file in DATA_DIR, created with a
- * random key (mode 0600) at the first start. Created exclusively, so two processes starting at
- * once end up with the same key.
+ * random key (mode 0600) at the first start. The key is written whole to a file of this process's
+ * own, then linked to the key file's name only if no other process got there first: a process
+ * starting at the same moment never reads a key file still being written, and both use one key.
  */
 export async function loadFactorSecretsKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return configured;
   const file = path.join(dataDir, factorSecretsKeyFile);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
   try {
-    await writeFile(file, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx", flush: true });
+    await writeFile(draft, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600, flag: "wx", flush: true });
+    await link(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await rm(draft, { force: true });
   }
   const key = Buffer.from((await readFile(file, "utf8")).trim(), "base64");
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key (base64); restore it from a backup`);

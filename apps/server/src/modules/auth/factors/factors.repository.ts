@@ -42,6 +42,28 @@ export class FactorsRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** Authenticator secrets not yet stored sealed (their text does not start with `sealedPrefix`). */
+  async secretsNotSealed(sealedPrefix: string): Promise<{ id: string; secret: string }[]> {
+    const rows = await this.db
+      .selectFrom("mfa_factors")
+      .select(["id", "secret"])
+      .where("secret", "is not", null)
+      .where("secret", "not like", `${sealedPrefix}%`)
+      .execute();
+    return rows.flatMap((row) => (row.secret === null ? [] : [{ id: row.id, secret: row.secret }]));
+  }
+
+  /** Replaces a factor's stored secret if it still holds `previous`. True when this call replaced it. */
+  async replaceSecret(factorId: string, previous: string, next: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("mfa_factors")
+      .set({ secret: next })
+      .where("id", "=", factorId)
+      .where("secret", "=", previous)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   /**
    * Stores a security key's credential (JSON), if the factor still holds `previous`: a key's
    * answer counts once even when two arrive together. True when this call stored it.
