@@ -72,7 +72,9 @@ test("'Sign out everywhere else' signs a second browser out on its next request;
   await phone.context().close();
 });
 
-test("two-step verification: an authenticator app added in Settings is asked for at the next sign-in", async ({ page }) => {
+test("two-step verification: an authenticator app added in Settings is asked for at the next sign-in, or a recovery code", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const email = await signIn(page, "totp");
   await openAccount(page);
@@ -93,6 +95,14 @@ test("two-step verification: an authenticator app added in Settings is asked for
   await page.getByRole("button", { name: "Turn on" }).click();
   await expect(page.getByText("Authenticator app added")).toBeVisible();
   await expect(page.getByRole("listitem", { name: "Authenticator app" })).toContainText("Added");
+  // The recovery codes come with it, shown once.
+  const recoveryCodes = page.getByRole("list", { name: "Recovery codes" });
+  await expect(recoveryCodes.getByRole("listitem")).toHaveCount(10);
+  await expectAccessible(page, "recovery codes", "serious");
+  const recoveryCode = (await recoveryCodes.getByRole("listitem").first().innerText()).trim();
+  await page.getByRole("button", { name: "I have saved them" }).click();
+  await expect(recoveryCodes).toHaveCount(0);
+  await expect(page.getByText(/Recovery codes: 10 of 10 left/)).toBeVisible();
 
   await page.getByRole("link", { name: "Back to Memories" }).click();
   await page.getByRole("button", { name: "Sign Out" }).click();
@@ -104,4 +114,15 @@ test("two-step verification: an authenticator app added in Settings is asked for
   await page.getByLabel("Authentication code").fill(codeNext());
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText(/^Welcome back, /)).toBeVisible();
+
+  // Without the phone: a recovery code instead, once.
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await fillCredentials(page, email, password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.getByRole("button", { name: "Use a recovery code" }).click();
+  await page.getByLabel("Recovery code").fill(recoveryCode);
+  await page.getByRole("button", { name: "Use recovery code" }).click();
+  await expect(page.getByText(/^Welcome back, /)).toBeVisible();
+  await openAccount(page);
+  await expect(page.getByText(/Recovery codes: 9 of 10 left/)).toBeVisible();
 });

@@ -3,6 +3,7 @@ import net from "node:net";
 import { GoTrueClient, type Session, type SupportedStorage } from "@supabase/auth-js";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { Kysely } from "kysely";
+import { Secret, TOTP } from "otpauth";
 import { expect } from "vitest";
 import { type DatabaseHandle, type Engine, openDatabase } from "../src/db/database";
 import type { Database } from "../src/db/schema";
@@ -284,4 +285,41 @@ export async function refreshWith(server: AuthTestServer, refreshToken: string):
     headers: { "x-supabase-api-version": "2024-01-01" },
     payload: { refresh_token: refreshToken },
   });
+}
+
+/** The code an authenticator app holding `secret` shows at `now`. */
+export function totpCode(secret: string, now: Date = new Date()): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: now.getTime() });
+}
+
+/**
+ * Adds an authenticator app to the account of `accessToken` and verifies it with its first code
+ * (`now`: the server's clock, `server.clock.now` in a test that moves it). Answers the factor, its
+ * secret and the session the code raised to aal2. A later right code must wait for the next
+ * 30 s step (a code is accepted once).
+ */
+export async function enrolTotp(
+  app: FastifyInstance,
+  accessToken: string,
+  options: { now?: () => Date; friendlyName?: string } = {},
+): Promise<{ factorId: string; secret: string; session: { access_token: string; refresh_token: string } }> {
+  const headers = { authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" };
+  const enrolled = await app.inject({
+    method: "POST",
+    url: "/auth/v1/factors",
+    headers,
+    payload: { factor_type: "totp", friendly_name: options.friendlyName ?? `Phone ${randomUUID().slice(0, 8)}` },
+  });
+  expect(enrolled.statusCode, enrolled.body).toBe(200);
+  const { id, totp } = enrolled.json<{ id: string; totp: { secret: string } }>();
+  const challenge = await app.inject({ method: "POST", url: `/auth/v1/factors/${id}/challenge`, headers });
+  expect(challenge.statusCode, challenge.body).toBe(200);
+  const verified = await app.inject({
+    method: "POST",
+    url: `/auth/v1/factors/${id}/verify`,
+    headers,
+    payload: { challenge_id: challenge.json<{ id: string }>().id, code: totpCode(totp.secret, options.now?.()) },
+  });
+  expect(verified.statusCode, verified.body).toBe(200);
+  return { factorId: id, secret: totp.secret, session: verified.json<{ access_token: string; refresh_token: string }>() };
 }

@@ -189,6 +189,12 @@ export const errorCatalogue = {
     message: "MFA challenge has expired, verify against another challenge or create a new challenge.",
   },
   mfa_ip_address_mismatch: { status: 422, message: "Challenge and verify IP addresses mismatch." },
+  // Recovery codes (/auth/v1/factors/recovery-codes, Memory Box's own, ADR 0042).
+  mfa_recovery_codes_locked: {
+    status: 429,
+    message:
+      "Too many wrong recovery codes were typed. Try again in 15 minutes, or ask an owner to reset your two-step verification.",
+  },
 
   // Passkeys and security keys (/auth/v1/passkeys, WebAuthn factors), with Supabase Auth's codes.
   webauthn_challenge_not_found: { status: 400, message: "WebAuthn challenge not found or already used" },

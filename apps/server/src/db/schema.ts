@@ -12,6 +12,8 @@ export interface Database {
   sessions: SessionsTable;
   mfa_factors: MfaFactorsTable;
   mfa_challenges: MfaChallengesTable;
+  mfa_recovery_code_sets: MfaRecoveryCodeSetsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   passkeys: PasskeysTable;
   identities: IdentitiesTable;
   oauth_states: OauthStatesTable;
@@ -205,6 +207,25 @@ export interface MfaChallengesTable {
   webauthn_challenge: string | null;
 }
 export type MfaChallengeRow = Selectable<MfaChallengesTable>;
+
+/** An account's recovery codes as a whole (ADR 0042): when they were made, and the wrong codes typed since `failed_codes_since`. */
+export interface MfaRecoveryCodeSetsTable {
+  user_id: string;
+  created_at: string;
+  failed_codes: Generated<number>;
+  failed_codes_since: string | null;
+}
+export type MfaRecoveryCodeSetRow = Selectable<MfaRecoveryCodeSetsTable>;
+
+/** One recovery code: its keyed hash (never the code), and when it was used, if it was. */
+export interface MfaRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+export type MfaRecoveryCodeRow = Selectable<MfaRecoveryCodesTable>;
 
 /** A provider identity (OpenID Connect) linked to an account: who `sub` is at `provider`. */
 export interface IdentitiesTable {

@@ -19,6 +19,7 @@ export type AuthClient = Pick<
   | "registerPasskey"
   | "resend"
   | "resetPasswordForEmail"
+  | "setSession"
   | "signInWithOAuth"
   | "signInWithOtp"
   | "signInWithPasskey"

@@ -133,6 +133,13 @@ export class FakeAuthClient implements AuthClient {
     return { data: { user: session.user, session }, error: null };
   });
 
+  /** Keeps the session a server answered outside auth-js (a recovery code's), as SIGNED_IN. */
+  setSession = vi.fn<AuthClient["setSession"]>(async ({ access_token, refresh_token }) => {
+    const session = { ...(this.session ?? fakeSession()), access_token, refresh_token };
+    this.emit("SIGNED_IN", session);
+    return { data: { user: session.user, session }, error: null };
+  });
+
   /**
    * The second-factor API, as far as the app uses it: one TOTP factor to enrol ("fake-factor"),
    * whose right code is "123456"; a verify raises the session to aal2 (MFA_CHALLENGE_VERIFIED).

@@ -22,6 +22,8 @@ import { AdminService } from "./admin/admin.service";
 import { FactorSecrets, loadFactorSecretsKey } from "./factors/factor-secrets";
 import { FactorsRepository } from "./factors/factors.repository";
 import { FactorsService } from "./factors/factors.service";
+import { RecoveryCodesRepository } from "./factors/recovery-codes.repository";
+import { RecoveryCodesService } from "./factors/recovery-codes.service";
 import { IdentitiesService } from "./identities/identities.service";
 import { IdentitiesRepository } from "./identities/identities.repository";
 import type { InvitationAdministration } from "./core/invitation-ledger";
@@ -67,6 +69,8 @@ export interface AuthModule {
   /** The sessions table, for the product's list of a member's devices. */
   sessionRows: SessionsRepository;
   factors: FactorsService;
+  /** Recovery codes for two-step verification (ADR 0042). */
+  recoveryCodes: RecoveryCodesService;
   passkeys: PasskeysService;
   /** The shared sign-in and linking of outside accounts (OpenID Connect, SAML). */
   identities: IdentitiesService;
@@ -227,15 +231,28 @@ export async function createAuthModule(deps: {
   // by an earlier version are sealed now, on either engine.
   const factorSecrets = new FactorSecrets(await loadFactorSecretsKey(config.auth.factorSecretsKey, config.dataDir));
   await factorSecrets.sealPlaintext(factorRows);
+  const recoveryCodeRows = new RecoveryCodesRepository(db);
   const factors = new FactorsService({
     secrets: factorSecrets,
     factors: factorRows,
+    recoveryCodes: recoveryCodeRows,
     users,
     sessionRows: sessionsRepository,
     sessions,
     relyingParty,
     audit,
     defaultIssuer: new URL(config.auth.siteUrl).host,
+    mailer: deps.mailer,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const recoveryCodes = new RecoveryCodesService({
+    codes: recoveryCodeRows,
+    factors: factorRows,
+    users,
+    sessionRows: sessionsRepository,
+    sessions,
+    secrets: factorSecrets,
+    audit,
     mailer: deps.mailer,
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -297,6 +314,7 @@ export async function createAuthModule(deps: {
     redirectTarget,
     admin,
     factors,
+    recoveryCodes,
     passkeys,
     identities: identitiesService,
     oidc,
@@ -386,6 +404,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     linkingEnabled: providers.length > 0 || auth.wallets.enabled,
   });
   await app.register(walletsRoutes, { wallets: auth.wallets, sessions, grants });
-  await app.register(factorsRoutes, { factors: auth.factors, sessions, rateLimits });
+  await app.register(factorsRoutes, { factors: auth.factors, recoveryCodes: auth.recoveryCodes, sessions, rateLimits });
   await app.register(passkeysRoutes, { passkeys: auth.passkeys, sessions, rateLimits });
 };

@@ -108,6 +108,22 @@ describe("renderNotice", () => {
     );
   });
 
+  it("says a recovery code was used and how many are left, without any code or link", () => {
+    const used = renderNotice("recovery_code_used", { email, changedAt, recoveryCodesLeft: 9 });
+    expect(used.subject).toBe("A recovery code was used for your Memory Box account");
+    expect(used.text).toContain(
+      "A recovery code was used instead of the second step to sign in to the Memory Box account for zoe@example.org on 24 November 2026 at 09:05 UTC.",
+    );
+    expect(used.text).toContain("You have 9 recovery codes left.");
+    expect(used.text).not.toMatch(/https?:/);
+    expect(renderNotice("recovery_code_used", { email, changedAt, recoveryCodesLeft: 1 }).text).toContain(
+      "You have 1 recovery code left.",
+    );
+    expect(renderNotice("recovery_code_used", { email, changedAt, recoveryCodesLeft: 0 }).text).toContain(
+      "You have no recovery codes left: make new ones in Settings, under Two-step verification.",
+    );
+  });
+
   it("names the provider and its account when one is connected or disconnected", () => {
     const linked = renderNotice("identity_linked", { email, changedAt, provider: "Google", providerAccount: "zoe@gmail.com" });
     expect(linked.subject).toBe("Google was connected to your Memory Box account");

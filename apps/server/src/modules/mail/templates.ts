@@ -136,6 +136,33 @@ const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string)
       `Too many wrong codes from your authenticator app were typed while signing in to the ${site} account for ${email}, the last on ${when}. Codes from that app are refused for 15 minutes.`,
     ],
     outro: [
+      "If you mistyped them, wait and try again, or sign in with one of your recovery codes; an owner of this Memory Box can also reset your two-step verification.",
+      "If it was not you, someone knows your password: change it once you are signed in.",
+    ],
+  }),
+  recovery_code_used: (site, { email, recoveryCodesLeft = 0 }, when) => ({
+    subject: `A recovery code was used for your ${site} account`,
+    intro: [
+      "Hello,",
+      `A recovery code was used instead of the second step to sign in to the ${site} account for ${email} on ${when}. That code cannot be used again.`,
+      recoveryCodesLeft === 0
+        ? "You have no recovery codes left: make new ones in Settings, under Two-step verification."
+        : recoveryCodesLeft === 1
+          ? "You have 1 recovery code left. You can make new ones in Settings, under Two-step verification."
+          : `You have ${recoveryCodesLeft} recovery codes left. You can make new ones in Settings, under Two-step verification.`,
+    ],
+    outro: [
+      "If you lost your phone or security key, you can remove it in Settings and add a new one.",
+      "If this wasn't you, someone has your password and a recovery code: tell whoever runs this Memory Box straight away, so they can end every session and reset your two-step verification.",
+    ],
+  }),
+  recovery_codes_locked: (site, { email }, when) => ({
+    subject: `Wrong recovery codes were typed for your ${site} account`,
+    intro: [
+      "Hello,",
+      `Too many wrong recovery codes were typed while signing in to the ${site} account for ${email}, the last on ${when}. Recovery codes are refused for 15 minutes.`,
+    ],
+    outro: [
       "If you mistyped them, wait and try again; an owner of this Memory Box can also reset your two-step verification.",
       "If it was not you, someone knows your password: change it once you are signed in.",
     ],

@@ -26,6 +26,8 @@ export type NoticeKind =
   | "factor_added"
   | "factors_removed"
   | "factor_locked"
+  | "recovery_code_used"
+  | "recovery_codes_locked"
   | "passkey_added"
   | "passkey_removed"
   | "identity_linked"
@@ -42,6 +44,8 @@ export interface NoticeMail {
   changedAt: Date;
   /** What was added as a second step (factor_added): an authenticator app unless said otherwise. */
   factor?: "authenticator app" | "security key";
+  /** How many unused recovery codes the account has left (recovery_code_used). */
+  recoveryCodesLeft?: number;
   /** The sign-in provider's name, "Google" (identity_linked, identity_unlinked). */
   provider?: string;
   /** The address of the account at that provider, when it has one. */

@@ -16,7 +16,8 @@ export function hasVerifiedFactor(summaryJson: string): boolean {
 
 /** How recently a session must have proven its second step to remove one (a factor or a passkey). */
 export const freshSecondStepSeconds = 600;
-const secondStepMethods = new Set(["totp", "webauthn", "passkey"]);
+/** A recovery code (ADR 0042) counts: a member who lost the phone removes it with one. */
+const secondStepMethods = new Set(["totp", "webauthn", "passkey", "recovery_code"]);
 
 /**
  * Whether the session proved a second step (a code, a security key, a passkey) in the last ten

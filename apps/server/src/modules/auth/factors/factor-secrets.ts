@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FactorsRepository } from "./factors.repository";
@@ -14,8 +14,21 @@ const prefix = "enc:v1:";
  * Stored as `enc:v1:<iv>:<ciphertext and tag>`, base64url.
  */
 export class FactorSecrets {
+  /** The key of recovery codes' hashes (ADR 0042), derived from this one for that use alone. */
+  private readonly recoveryKey: Buffer;
+
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error("The factor secrets key must be 32 bytes");
+    this.recoveryKey = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), "memory-box recovery codes v1", 32));
+  }
+
+  /**
+   * A recovery code as stored (ADR 0042): HMAC-SHA-256 under a key that is not in the database,
+   * over the account's id and the code, base64url. A copy of the database gives no way to test
+   * guesses offline, and a code's hash does not match for another account.
+   */
+  hashRecoveryCode(userId: string, code: string): string {
+    return createHmac("sha256", this.recoveryKey).update(`${userId}:${code}`).digest("base64url");
   }
 
   seal(factorId: string, secret: string): string {

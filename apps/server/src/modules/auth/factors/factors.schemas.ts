@@ -36,3 +36,6 @@ export const VerifyFactorBody = z.object({
 });
 
 export const FactorParams = z.object({ id: z.string().max(100) });
+
+/** `POST /factors/recovery-codes/verify`: a recovery code, as typed (ADR 0042). */
+export const RecoveryCodeBody = z.object({ code: z.string().max(100) });

@@ -11,6 +11,7 @@ import type { SessionJson } from "../core/auth.presenter";
 import { provedSecondStepRecently, staleSecondStep } from "../core/factor-summary";
 import type { FactorSecrets } from "./factor-secrets";
 import type { FactorsRepository } from "./factors.repository";
+import type { RecoveryCodesRepository } from "./recovery-codes.repository";
 import type { RelyingParty, StoredCredential } from "../passkeys/relying-party";
 import type { Caller, RequestContext, SessionService } from "../core/session.service";
 import type { SessionsRepository } from "../core/sessions.repository";
@@ -61,6 +62,8 @@ export class FactorsService {
   constructor(
     private readonly deps: {
       factors: FactorsRepository;
+      /** The account's recovery codes, which go with its last verified factor (ADR 0042). */
+      recoveryCodes: RecoveryCodesRepository;
       users: UsersRepository;
       sessionRows: SessionsRepository;
       sessions: SessionService;
@@ -350,14 +353,17 @@ export class FactorsService {
 
   /**
    * Deletes the factors in one transaction; with no verified factor left, the account's sessions
-   * are back at aal1. Returns the factors deleted.
+   * are back at aal1 and its recovery codes are gone. Returns the factors deleted.
    */
   private remove(userId: string, factorIds: readonly string[] | "all"): Promise<MfaFactorRow[]> {
     return this.deps.sessionRows.transaction(async (trx) => {
       const removed = await this.deps.factors.delete(userId, factorIds, trx);
       const left = await this.deps.factors.listOfUser(userId, trx);
-      if (removed.length > 0 && !left.some((factor) => factor.status === "verified"))
+      if (removed.length > 0 && !left.some((factor) => factor.status === "verified")) {
         await this.deps.sessionRows.lowerAllToAal1(userId, this.now().toISOString(), trx);
+        // With no second step left there is nothing to recover: a new one comes with new codes.
+        await this.deps.recoveryCodes.delete(userId, trx);
+      }
       return removed;
     });
   }

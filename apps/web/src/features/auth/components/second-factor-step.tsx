@@ -24,7 +24,8 @@ export function SecondFactorStep({ user, onSignOut }: { user: User; onSignOut: (
     >
       <SecondStepForm user={user} prominent />
       <p className="text-center text-sm text-muted-foreground">
-        Lost your phone or key? An owner can turn two-step verification off for you from Members.
+        Lost your phone or key? Use one of the recovery codes you saved, or ask an owner to turn two-step verification off for you
+        from Members.
       </p>
       <Button type="button" variant="link" onClick={onSignOut}>
         Sign out

@@ -1,15 +1,18 @@
 import { useState, type FormEvent } from "react";
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
+import { useQueryClient } from "@tanstack/react-query";
 import { KeyIcon, SmartphoneIcon } from "lucide-react";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ItemList, ItemRow } from "@/components/item-list";
 import { Button } from "@/components/ui/button";
 import { passkeysSupported, webauthnProblem } from "@/features/auth/api/passkeys";
+import { generateRecoveryCodes, recoveryCodesKey } from "@/features/auth/api/recovery-codes";
 import { addSecurityKey, enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
+import { RecoveryCodes, RecoveryCodesShown } from "@/features/auth/components/recovery-codes";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
 import { formatDay } from "@/lib/dates";
@@ -19,6 +22,8 @@ interface Enrolment {
   id: string;
   qrCode: string;
   secret: string;
+  /** The account's first second step: its recovery codes are made and shown once it is on. */
+  first: boolean;
 }
 
 const kinds = {
@@ -29,7 +34,8 @@ const kinds = {
 /**
  * Two-step verification: the authenticator apps and security keys added (kind, date, "Remove"),
  * and adding either (an app: scan the QR code or type the key, then confirm with a code; a key:
- * touch it when the browser asks). Once one is added, every new sign-in asks for it.
+ * touch it when the browser asks). Once one is added, every new sign-in asks for it. With the
+ * first one come the recovery codes (ADR 0042), shown once; new ones can be made later.
  */
 export function SecondFactors() {
   const { user } = useAuth();
@@ -37,13 +43,29 @@ export function SecondFactors() {
   const [busy, setBusy] = useState<"app" | "key">();
   const factors = (user?.factors ?? []).filter((factor) => factor.status === "verified");
   const fresh = useFreshSecondStep();
+  const queryClient = useQueryClient();
+  const [shownCodes, setShownCodes] = useState<string[]>();
+
+  /** After the first second step is on: its recovery codes, to show once. */
+  async function makeFirstCodes() {
+    try {
+      setShownCodes(await generateRecoveryCodes());
+    } catch {
+      notify.error(
+        "Error",
+        "Your recovery codes could not be made just now. Use “Generate new recovery codes” below to make them.",
+      );
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: recoveryCodesKey });
+    }
+  }
 
   async function startApp() {
     setBusy("app");
     try {
       const { data, error } = await enrollAuthenticatorApp(`Authenticator app ${new Date().toISOString().slice(0, 19)}`);
       if (error || data.type !== "totp") notify.error("Error", error?.message ?? "The authenticator app could not be added.");
-      else setEnrolment({ id: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret });
+      else setEnrolment({ id: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, first: factors.length === 0 });
     } catch {
       notify.error("Error", "The authenticator app could not be added. Please try again.");
     } finally {
@@ -53,10 +75,14 @@ export function SecondFactors() {
 
   async function startKey() {
     setBusy("key");
+    const first = factors.length === 0;
     try {
       const { error } = await addSecurityKey(`Security key ${new Date().toISOString().slice(0, 19)}`);
       if (error) notify.error("Error", webauthnProblem(error, "add"));
-      else notify.success("Security key added", "From now on, signing in also asks for the key.");
+      else {
+        notify.success("Security key added", "From now on, signing in also asks for the key.");
+        if (first) await makeFirstCodes();
+      }
     } catch (error) {
       notify.error("Error", webauthnProblem(error, "add"));
     } finally {
@@ -78,6 +104,8 @@ export function SecondFactors() {
     }
     // A new session answer carries the account's factors as they are now.
     await getAuthClient().refreshSession();
+    // With the last second step, the recovery codes went too.
+    void queryClient.invalidateQueries({ queryKey: recoveryCodesKey });
     notify.success(`${label} removed`, "Signing in needs only your password again.");
   }
 
@@ -119,8 +147,23 @@ export function SecondFactors() {
           so a password alone is not enough.
         </p>
       )}
-      {enrolment ? (
-        <ConfirmEnrolment enrolment={enrolment} onDone={() => setEnrolment(undefined)} />
+      {factors.length > 0 && !shownCodes && !enrolment && <RecoveryCodes onGenerated={setShownCodes} />}
+      {shownCodes ? (
+        <RecoveryCodesShown
+          codes={shownCodes}
+          onSaved={() => {
+            setShownCodes(undefined);
+            notify.success("Recovery codes saved", "Keep them safe: each one lets you in once if you lose your phone or key.");
+          }}
+        />
+      ) : enrolment ? (
+        <ConfirmEnrolment
+          enrolment={enrolment}
+          onDone={(verified) => {
+            setEnrolment(undefined);
+            if (verified && enrolment.first) void makeFirstCodes();
+          }}
+        />
       ) : (
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" disabled={busy !== undefined} onClick={() => void startApp()}>
@@ -138,7 +181,7 @@ export function SecondFactors() {
 }
 
 /** The QR code and key of a new app, and the code that confirms it was set up right. */
-function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone: () => void }) {
+function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone: (verified: boolean) => void }) {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -153,7 +196,7 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
       const { error } = await verifyFactor(enrolment.id, digits);
       if (!error) {
         notify.success("Authenticator app added", "From now on, signing in also asks for a code from the app.");
-        onDone();
+        onDone(true);
         return;
       }
       setProblem(
@@ -201,7 +244,7 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
           variant="ghost"
           onClick={() => {
             void removeFactor(enrolment.id);
-            onDone();
+            onDone(false);
           }}
         >
           Cancel

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { webauthnProblem } from "@/features/auth/api/passkeys";
 import { verifyFactor, verifySecurityKey } from "@/features/auth/api/second-factor";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
+import { RecoveryCodeForm } from "@/features/auth/components/recovery-codes";
 import { secondStepsOf } from "@/features/auth/utils/second-steps";
 
 /** What a refused code means, in words. */
@@ -16,7 +17,7 @@ function problemText(error: unknown): string {
       ? "That code was already used. Wait for the next code in your app."
       : "That code is not right. Use the newest code your authenticator app shows.";
   if (isAuthError(error) && error.code === ErrorCode.mfa_factor_locked)
-    return "Too many wrong codes. Codes are refused for 15 minutes; try again then, or ask an owner to reset your two-step verification.";
+    return "Too many wrong codes. Codes are refused for 15 minutes; try again then, use a recovery code, or ask an owner to reset your two-step verification.";
   if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
     return "Too many wrong codes. Wait for a new code in your app and try again.";
   return "The code could not be checked just now. Please try again.";
@@ -24,8 +25,9 @@ function problemText(error: unknown): string {
 
 /**
  * Proving the second step in this session: the authenticator app's code, or a touch of the
- * security key, whichever the member has. On success the session is aal2 (the auth client
- * announces MFA_CHALLENGE_VERIFIED) and `onVerified` runs.
+ * security key, whichever the member has, or one of the recovery codes (ADR 0042) for a member
+ * without them. On success the session is aal2 (the auth client announces MFA_CHALLENGE_VERIFIED,
+ * or SIGNED_IN for a recovery code) and `onVerified` runs.
  */
 export function SecondStepForm({
   user,
@@ -40,6 +42,7 @@ export function SecondStepForm({
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
+  const [recovery, setRecovery] = useState(false);
   const digits = code.replace(/\D/g, "");
   const { app, key } = secondStepsOf(user);
 
@@ -67,49 +70,64 @@ export function SecondStepForm({
     void verify(() => verifyFactor(app.id, digits), problemText);
   }
 
+  if (recovery)
+    return (
+      <div className="flex flex-col gap-2">
+        <RecoveryCodeForm onVerified={onVerified} />
+        <Button type="button" variant="link" onClick={() => setRecovery(false)}>
+          {app ? "Use your authenticator app instead" : "Use your security key instead"}
+        </Button>
+      </div>
+    );
+
   return (
-    <form className="flex flex-col gap-4" onSubmit={handleSubmit}>
-      {app && (
-        <>
-          <OneTimeCodeField
-            label="Authentication code"
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setProblem(undefined);
-            }}
-            problem={problem}
-            autoFocus
-            prominent={prominent}
-          />
-          <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
-            {busy ? "Checking..." : "Verify"}
-          </Button>
-        </>
-      )}
-      {key && (
-        <>
-          <Button
-            type="button"
-            variant={app ? "outline" : "default"}
-            className="w-full"
-            disabled={busy}
-            onClick={() =>
-              void verify(
-                () => verifySecurityKey(key.id),
-                (error) => webauthnProblem(error, "verify"),
-              )
-            }
-          >
-            {busy && !app ? "Waiting for your key..." : "Use security key"}
-          </Button>
-          {!app && problem && (
-            <p className="text-sm text-destructive" role="alert">
-              {problem}
-            </p>
-          )}
-        </>
-      )}
-    </form>
+    <div className="flex flex-col gap-2">
+      <form className="flex flex-col gap-4" onSubmit={handleSubmit}>
+        {app && (
+          <>
+            <OneTimeCodeField
+              label="Authentication code"
+              value={code}
+              onChange={(value) => {
+                setCode(value);
+                setProblem(undefined);
+              }}
+              problem={problem}
+              autoFocus
+              prominent={prominent}
+            />
+            <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
+              {busy ? "Checking..." : "Verify"}
+            </Button>
+          </>
+        )}
+        {key && (
+          <>
+            <Button
+              type="button"
+              variant={app ? "outline" : "default"}
+              className="w-full"
+              disabled={busy}
+              onClick={() =>
+                void verify(
+                  () => verifySecurityKey(key.id),
+                  (error) => webauthnProblem(error, "verify"),
+                )
+              }
+            >
+              {busy && !app ? "Waiting for your key..." : "Use security key"}
+            </Button>
+            {!app && problem && (
+              <p className="text-sm text-destructive" role="alert">
+                {problem}
+              </p>
+            )}
+          </>
+        )}
+      </form>
+      <Button type="button" variant="link" disabled={busy} onClick={() => setRecovery(true)}>
+        Use a recovery code
+      </Button>
+    </div>
   );
 }
