@@ -275,6 +275,7 @@ export async function createAuthModule(deps: {
   const wallets = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
   const sso = new SamlService({
     enabled: config.auth.samlEnabled,
+    metadataAllowedHosts: config.auth.samlMetadataAllowedHosts,
     authUrl: `${config.publicUrl}/auth/v1`,
     providers: new SamlProvidersRepository(db),
     identities,
