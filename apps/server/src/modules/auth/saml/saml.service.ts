@@ -410,7 +410,7 @@ export class SamlService {
           throw failed(`SAML Metadata could not be fetched from URL '${url}': ${error.message}`);
         case "timeout":
           throw failed(`SAML Metadata could not be fetched from URL '${url}' within ${metadataFetchTimeoutMs / 1000} seconds`);
-        default:
+        case "unreachable":
           throw failed(`SAML Metadata could not be fetched from URL '${url}'`);
       }
     }
