@@ -175,7 +175,15 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  const pkceFlows = new PkceFlowsService({ users, tokens, sessionService: sessions, ...clock });
+  const pkceFlows = new PkceFlowsService({
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    sessionService: sessions,
+    changes,
+    audit,
+    ...clock,
+  });
   const emailVerification = new EmailVerificationService({
     users,
     sessions: sessionsRepository,
