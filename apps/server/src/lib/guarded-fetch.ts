@@ -46,7 +46,7 @@ export interface GuardedFetchOptions {
   /** Redirects followed, each to an https address checked like the first. */
   maxRedirects?: number;
   headers?: Record<string, string>;
-  /** Certificates trusted beside the system's (a test's own certificate authority). */
+  /** Certificates trusted instead of the system's (a test's own certificate authority). */
   ca?: SecureContextOptions["ca"];
   /** Another resolver than the system's (tests). */
   resolve?: Resolver;
@@ -84,7 +84,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     const response = await requestOnce(current, options, signal);
     const location = response.headers.location;
     if (redirectStatuses.has(response.statusCode ?? 0) && location) {
-      response.resume();
+      // Its body is not read: the connection was this request's alone.
+      response.destroy();
       if (hop >= maxRedirects) throw new OutboundFetchError("redirect_refused", `more than ${maxRedirects} redirects`);
       try {
         current = new URL(location, current);
@@ -131,7 +132,8 @@ function requestOnce(url: URL, options: GuardedFetchOptions, signal: AbortSignal
       ...(options.ca ? { ca: options.ca } : {}),
     });
     request.once("response", resolvePromise);
-    request.once("error", (error) => reject(failure(error, url, signal)));
+    // Kept after the answer came: a late error (an abort while the body streams) must not go unheard.
+    request.on("error", (error) => reject(failure(error, url, signal)));
     request.end();
   });
 }
