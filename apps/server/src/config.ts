@@ -76,6 +76,11 @@ export interface AuthConfig {
   web3: Web3Config;
   /** SAML 2.0 single sign-on with identity providers registered through the admin API (ADR 0036). */
   samlEnabled: boolean;
+  /**
+   * Hosts an identity provider's metadata may be fetched from although they are, or resolve to,
+   * loopback or private addresses; any other such address is refused (ADR 0045).
+   */
+  samlMetadataAllowedHosts: string[];
 }
 
 /** Which chains' wallets may sign in, and how long a signed message stays good (ADR 0035). */
@@ -353,6 +358,9 @@ const environmentSchema = z
     AUTH_WEB3_SOLANA_ENABLED: flag(false),
     AUTH_WEB3_MESSAGE_MAX_AGE: count(600, 30).pipe(z.number().max(3600)),
     AUTH_SAML_ENABLED: flag(false),
+    AUTH_SAML_METADATA_ALLOWED_HOSTS: commaList.transform((hosts) =>
+      hosts.map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, "$1")),
+    ),
     AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
       message: "must be origins separated by commas, such as https://memories.example.org",
     }),
@@ -490,6 +498,7 @@ export function loadConfig(
         maxAgeSeconds: vars.AUTH_WEB3_MESSAGE_MAX_AGE,
       },
       samlEnabled: vars.AUTH_SAML_ENABLED,
+      samlMetadataAllowedHosts: vars.AUTH_SAML_METADATA_ALLOWED_HOSTS,
     },
     photos: {
       maxUploadBytes: vars.PHOTO_MAX_UPLOAD_MB * 1024 * 1024,

@@ -153,6 +153,11 @@ export const errorCatalogue = {
     message: "SAML Metadata can be updated only if the EntityID matches for the provider",
   },
   saml_metadata_fetch_failed: { status: 400, message: "The SAML Metadata could not be fetched from metadata_url" },
+  // Not Supabase Auth's: the metadata address is, or leads to, one inside the server's network (ADR 0045).
+  saml_metadata_address_refused: {
+    status: 400,
+    message: "metadata_url points to a loopback, private or link-local address, which this server does not fetch",
+  },
   saml_relay_state_not_found: { status: 404, message: "SAML RelayState does not exist, try logging in again?" },
   saml_relay_state_expired: { status: 422, message: "SAML RelayState has expired. Try logging in again?" },
   saml_assertion_no_user_id: {

@@ -134,6 +134,13 @@ export interface FlowStatesTable {
   auth_code_hash: string | null;
   auth_code_issued_at: string | null;
   created_at: string;
+  /**
+   * A sign-up's chosen password (hash) when the sign-up itself sent this flow's challenge: it
+   * becomes the account's when the auth code is exchanged with the verifier (ADR 0046).
+   */
+  pending_password_hash: string | null;
+  /** That sign-up's chosen profile data (JSON), applied with the password. */
+  pending_user_metadata: string | null;
 }
 export type FlowStateRow = Selectable<FlowStatesTable>;
 

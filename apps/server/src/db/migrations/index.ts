@@ -22,6 +22,7 @@ import * as addSsoProviders from "./2026_11_26_150000_add_sso_providers";
 import * as indexMemoryAuthors from "./2026_11_27_090000_index_memory_authors";
 import * as lockFactorCodes from "./2026_11_27_100000_lock_factor_codes";
 import * as addRecoveryCodes from "./2026_11_27_150000_add_recovery_codes";
+import * as keepPkceSignUpChoices from "./2026_11_27_163000_keep_pkce_sign_up_choices";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_27_090000_index_memory_authors": indexMemoryAuthors,
   "2026_11_27_100000_lock_factor_codes": lockFactorCodes,
   "2026_11_27_150000_add_recovery_codes": addRecoveryCodes,
+  "2026_11_27_163000_keep_pkce_sign_up_choices": keepPkceSignUpChoices,
 };

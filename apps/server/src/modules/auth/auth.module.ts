@@ -179,7 +179,15 @@ export async function createAuthModule(deps: {
     audit,
     ...clock,
   });
-  const pkceFlows = new PkceFlowsService({ users, tokens, sessionService: sessions, ...clock });
+  const pkceFlows = new PkceFlowsService({
+    users,
+    sessions: sessionsRepository,
+    tokens,
+    sessionService: sessions,
+    changes,
+    audit,
+    ...clock,
+  });
   const emailVerification = new EmailVerificationService({
     users,
     sessions: sessionsRepository,
@@ -292,6 +300,7 @@ export async function createAuthModule(deps: {
   const wallets = new WalletsService({ config: config.auth, identities, users, sessions, audit, mailer: deps.mailer, ...clock });
   const sso = new SamlService({
     enabled: config.auth.samlEnabled,
+    metadataAllowedHosts: config.auth.samlMetadataAllowedHosts,
     authUrl: `${config.publicUrl}/auth/v1`,
     providers: new SamlProvidersRepository(db),
     identities,

@@ -99,6 +99,32 @@ describe.each(testEngines)("single sign-on for owners on %s", (engine) => {
     expect(gone.json()).toMatchObject({ code: "sso_provider_not_found" });
   });
 
+  it("refuses an owner's metadata address inside the server's network (ADR 0045), writing nothing", async () => {
+    const inside = [
+      "https://localhost/metadata",
+      "https://127.0.0.1/metadata",
+      "https://10.1.2.3/metadata",
+      "https://172.16.0.1/metadata",
+      "https://192.168.1.1/metadata",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://100.64.0.1/metadata",
+      "https://0.0.0.0/metadata",
+      "https://[::1]/metadata",
+      "https://[fd00::1]/metadata",
+      "https://[fe80::1]/metadata",
+      "https://[::ffff:169.254.169.254]/metadata",
+    ];
+    for (const metadata_url of inside) {
+      const response = await request(ann, "POST", "/api/v1/single-sign-on/providers", {
+        metadata_url,
+        domains: ["family.example"],
+      });
+      expect({ metadata_url, status: response.statusCode }).toEqual({ metadata_url, status: 400 });
+      expect(response.json()).toMatchObject({ code: "saml_metadata_address_refused" });
+    }
+    expect((await request(ann, "GET", "/api/v1/single-sign-on")).json<SingleSignOnOverview>().providers).toEqual([]);
+  });
+
   it("answers bad input with its code and writes nothing", async () => {
     const other = await createSamlTestProvider();
     const cases: [object, number, string][] = [

@@ -27,6 +27,8 @@ export interface TokenOptions {
   authenticationMethod?: string;
   /** What a sign-up chose, held on its confirmation token until the mailbox is proven (ADR 0014). */
   pending?: PendingRegistration;
+  /** The sign-up's own `pkce` challenge proves its client too: `pending` is kept on its flow (ADR 0046). */
+  pendingOnFlow?: boolean;
 }
 
 /** A sign-up's choices, and the hash of the secret its browser keeps in a cookie. */
@@ -171,6 +173,11 @@ export class EmailedTokensService {
             auth_code_hash: null,
             auth_code_issued_at: null,
             created_at: now.toISOString(),
+            // A sign-up's own challenge proves its client too: what it chose is kept on its flow,
+            // for the exchange of the code with the verifier (ADR 0046). Never what a later link
+            // carried over from another sign-up: a resend's challenge is not the sign-up's.
+            pending_password_hash: (options.pendingOnFlow && options.pending?.passwordHash) || null,
+            pending_user_metadata: options.pendingOnFlow && options.pending ? JSON.stringify(options.pending.userMetadata) : null,
           },
           trx,
         );

@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Database, FlowStateRow, OneTimeTokenRow } from "../../../db/schema";
+import type { Insertable, Kysely, Transaction } from "kysely";
+import type { Database, FlowStateRow, FlowStatesTable, OneTimeTokenRow } from "../../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -78,7 +78,7 @@ export class OneTimeTokensRepository {
     await executor.deleteFrom("one_time_tokens").where("user_id", "=", userId).where("token_type", "in", types).execute();
   }
 
-  async createFlowState(flow: FlowStateRow, executor: Executor = this.db): Promise<void> {
+  async createFlowState(flow: Insertable<FlowStatesTable>, executor: Executor = this.db): Promise<void> {
     await executor.insertInto("flow_states").values(flow).execute();
   }
 
@@ -95,6 +95,28 @@ export class OneTimeTokensRepository {
       .updateTable("flow_states")
       .set({ auth_code_hash: authCodeHash, auth_code_issued_at: now })
       .where("id", "=", flowStateId)
+      .execute();
+  }
+
+  /**
+   * Drops the sign-up choices every PKCE flow of the user holds, but those of `keptFlowId`: after
+   * the mailbox is proven, at most the flow of the link that proved it keeps them (ADR 0046).
+   */
+  async dropPendingOfFlows(userId: string, keptFlowId: string | null, executor: Executor = this.db): Promise<void> {
+    let query = executor
+      .updateTable("flow_states")
+      .set({ pending_password_hash: null, pending_user_metadata: null })
+      .where("user_id", "=", userId)
+      .where("pending_password_hash", "is not", null);
+    if (keptFlowId) query = query.where("id", "!=", keptFlowId);
+    await query.execute();
+  }
+
+  async dropPendingOfFlow(id: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable("flow_states")
+      .set({ pending_password_hash: null, pending_user_metadata: null })
+      .where("id", "=", id)
       .execute();
   }
 

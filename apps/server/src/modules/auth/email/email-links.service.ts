@@ -44,7 +44,13 @@ export class EmailLinksService {
       if (!input.createUser || this.deps.config.signupDisabled) return;
       try {
         await this.deps.signUp.signUp(
-          { email, password: randomToken(), data: input.data, ...(input.pkce ? { pkce: input.pkce } : {}) },
+          {
+            email,
+            password: randomToken(),
+            data: input.data,
+            passwordless: true,
+            ...(input.pkce ? { pkce: input.pkce } : {}),
+          },
           redirectTo,
           context,
         );

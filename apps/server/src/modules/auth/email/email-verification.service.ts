@@ -73,6 +73,8 @@ export class EmailVerificationService {
       code?: string;
       /** The secret a sign-up left in this browser's cookie, if any. */
       browserSecret?: string | undefined;
+      /** A PKCE link answers with an auth code (`GET /verify`), not a session. */
+      issuesAuthCode?: boolean;
     },
     context: RequestContext,
   ): Promise<VerifiedToken> {
@@ -105,6 +107,11 @@ export class EmailVerificationService {
     // already there was set by the operator.) Links and sessions from before end here (ADR 0014).
     const firstProof = user.email_confirmed_at === null;
     const chosen = firstProof ? chosenInThisBrowser(token, input.browserSecret) : undefined;
+    // Or the client that signed up proves itself later, by exchanging this link's auth code with
+    // the verifier of the challenge it signed up with: what it chose waits on the flow until then,
+    // kept only on this link's flow, only when this link is the first proof (ADR 0046).
+    const keptFlowId =
+      firstProof && !chosen && input.issuesAuthCode && token.token_type === "signup" ? token.flow_state_id : null;
     if (firstProof) {
       verified.encrypted_password = chosen?.passwordHash ?? user.encrypted_password;
       if (chosen) verified.user_metadata = JSON.stringify({ ...parseObject(user.user_metadata), ...chosen.userMetadata });
@@ -125,6 +132,7 @@ export class EmailVerificationService {
         },
         trx,
       );
+      await this.deps.tokens.dropPendingOfFlows(user.id, keptFlowId, trx);
       if (firstProof) {
         await this.deps.tokens.deleteOfUser(user.id, allTokenKinds, trx);
         await this.deps.sessions.deleteAllOfUser(user.id, {}, trx);

@@ -76,7 +76,7 @@ export const emailRoutes: FastifyPluginAsyncZod<EmailRoutesOptions> = async (app
       const type = verifyType(query.type);
       if (!query.token) throw new AppError("otp_expired", { message: "Email link is invalid or has expired" });
       const verified = await emailVerification.verify(
-        { type, tokenHash: query.token, browserSecret: browserSecretOf(request) },
+        { type, tokenHash: query.token, browserSecret: browserSecretOf(request), issuesAuthCode: true },
         requestContext(request),
       );
       if (verified.flowStateId) {

@@ -126,6 +126,126 @@ describe.each(testEngines)("pre-registration takeover on %s", (engine) => {
     await expectStrangerLockedOut(email, linkIn(strangersMail));
   });
 
+  describe("a stranger signing up from an app without cookies, with a PKCE challenge of their own (ADR 0046)", () => {
+    /** auth-js in a Node process: PKCE, and Node's fetch, which keeps no cookies. */
+    const appWithoutCookies = () => server.client("pkce", { fetch: (input, init) => fetch(input, init) });
+
+    async function strangerSignsUpFirstWithPkce() {
+      const email = uniqueEmail("dave");
+      await server.invite(email);
+      const stranger = appWithoutCookies();
+      const { error } = await stranger.auth.signUp({
+        email,
+        password: strangersPassword,
+        options: { data: { full_name: "Mallory" } },
+      });
+      expect(error).toBeNull();
+      const strangersMail = await server.smtp.waitForMail(email, { subject: confirmation });
+      return { email, stranger, strangersMail };
+    }
+
+    /** The code the link carries to whoever opens it. */
+    async function codeOf(link: string, opener: (link: string) => ReturnType<typeof openLink> = openLink) {
+      const opened = await opener(link);
+      const code = opened.query.get("code");
+      if (!code) throw new Error(`No code in the redirect: ${opened.fragment.toString()}`);
+      return code;
+    }
+
+    it("the member opens the link they received: the code reaches only the member, the stranger's password stays dead", async () => {
+      const { email, stranger, strangersMail } = await strangerSignsUpFirstWithPkce();
+      // The member's browser (the web app, without the stranger's verifier) receives the code.
+      await codeOf(linkIn(strangersMail));
+      // The stranger has the verifier but no code; a guessed one matches no flow.
+      expect((await stranger.auth.exchangeCodeForSession(crypto.randomUUID())).error).toMatchObject({
+        code: "flow_state_not_found",
+      });
+      await expectStrangerLockedOut(email);
+      // The member, who proved the mailbox, gets in by recovery and sets a password.
+      const member = server.client();
+      expect((await member.auth.resetPasswordForEmail(email)).error).toBeNull();
+      const session = sessionFrom(await member.openLink(linkIn(await server.smtp.waitForMail(email, { subject: /Reset your/ }))));
+      await member.auth.setSession(session);
+      expect((await member.auth.updateUser({ password: "the member's own passphrase" })).error).toBeNull();
+      await signedInClient(server, email, "the member's own passphrase");
+      await expectStrangerLockedOut(email);
+    });
+
+    it("the member signs up from their own app and exchanges their own link's code: the member's password stands", async () => {
+      const { email, strangersMail } = await strangerSignsUpFirstWithPkce();
+      const member = appWithoutCookies();
+      expect((await member.auth.signUp({ email, password, options: { data: { full_name: "Dave" } } })).error).toBeNull();
+      const membersMail = await server.smtp.waitForMail(email, { subject: confirmation });
+      const { data, error } = await member.auth.exchangeCodeForSession(await codeOf(linkIn(membersMail)));
+      expect(error).toBeNull();
+      expect(data.session?.user.user_metadata).toMatchObject({ full_name: "Dave" });
+      await signedInClient(server, email, password);
+      await expectStrangerLockedOut(email, linkIn(strangersMail));
+    });
+
+    it("the member signs up from their own app but opens the stranger's link: neither password stands", async () => {
+      const { email, strangersMail } = await strangerSignsUpFirstWithPkce();
+      const member = appWithoutCookies();
+      expect((await member.auth.signUp({ email, password })).error).toBeNull();
+      const membersMail = await server.smtp.waitForMail(email, { subject: confirmation });
+      const code = await codeOf(linkIn(strangersMail));
+      // The member's app holds its own verifier, not the stranger's.
+      expect((await member.auth.exchangeCodeForSession(code)).error).toMatchObject({ code: "bad_code_verifier" });
+      await expectStrangerLockedOut(email, linkIn(membersMail));
+      expect((await appWithoutCookies().auth.signInWithPassword({ email, password })).error).toMatchObject({
+        code: "invalid_credentials",
+      });
+    });
+
+    it("the member asks for the confirmation mail again from a PKCE app and exchanges its code: the stranger's password does not stand", async () => {
+      // The resent link carries the stranger's sign-up on, but under the member's challenge: what
+      // the stranger chose is never kept for a verifier other than the one they signed up with.
+      const { email } = await strangerSignsUpFirstWithPkce();
+      const member = appWithoutCookies();
+      expect((await member.auth.resend({ type: "signup", email })).error).toBeNull();
+      const resent = await server.smtp.waitForMail(email, { subject: confirmation });
+      const { data, error } = await member.auth.exchangeCodeForSession(await codeOf(linkIn(resent)));
+      expect(error).toBeNull();
+      expect(data.session?.user.email).toBe(email);
+      expect(data.session?.user.user_metadata).not.toMatchObject({ full_name: "Mallory" });
+      await expectStrangerLockedOut(email);
+    });
+
+    it("the member asks for a magic link from a PKCE app and exchanges its code: the stranger's password does not stand", async () => {
+      const { email, strangersMail } = await strangerSignsUpFirstWithPkce();
+      const member = appWithoutCookies();
+      expect((await member.auth.signInWithOtp({ email })).error).toBeNull();
+      const mail = await server.smtp.waitForMail(email, { subject: confirmation });
+      expect((await member.auth.exchangeCodeForSession(await codeOf(linkIn(mail)))).error).toBeNull();
+      await expectStrangerLockedOut(email, linkIn(strangersMail));
+    });
+
+    it("the member types the code of the stranger's mail: the stranger's password does not stand", async () => {
+      const { email, strangersMail } = await strangerSignsUpFirstWithPkce();
+      const verified = await appWithoutCookies().auth.verifyOtp({ email, token: codeIn(strangersMail), type: "signup" });
+      expect(verified.error).toBeNull();
+      await expectStrangerLockedOut(email);
+    });
+
+    it("the member recovers the account: the stranger's password is dropped", async () => {
+      const { email, strangersMail } = await strangerSignsUpFirstWithPkce();
+      const member = appWithoutCookies();
+      expect((await member.auth.resetPasswordForEmail(email)).error).toBeNull();
+      const mail = await server.smtp.waitForMail(email, { subject: /Reset your/ });
+      expect((await member.auth.exchangeCodeForSession(await codeOf(linkIn(mail)))).error).toBeNull();
+      await expectStrangerLockedOut(email, linkIn(strangersMail));
+    });
+
+    it("the member confirms by a sign-up in their own browser: the stranger's password does not stand", async () => {
+      const { email, strangersMail } = await strangerSignsUpFirstWithPkce();
+      const member = server.client();
+      expect((await member.auth.signUp({ email, password })).error).toBeNull();
+      sessionFrom(await member.openLink(linkIn(await server.smtp.waitForMail(email, { subject: confirmation }))));
+      await signedInClient(server, email, password);
+      await expectStrangerLockedOut(email, linkIn(strangersMail));
+    });
+  });
+
   it("the stranger's link, opened in the stranger's own browser, is refused: it went only to the mailbox", async () => {
     // The stranger never has the link; this checks that a cookie alone proves nothing without it.
     const { email, stranger } = await strangerSignsUpFirst();

@@ -48,10 +48,18 @@ export class SignUpService {
    * Without autoconfirm, a sign-up never sets the account's password: the mailbox is not proven
    * yet, and whoever typed the address may not own it. The password and profile data wait on the
    * confirmation token, bound to a secret this browser keeps (`browserSecret`, set as a cookie by
-   * the route); verifying the address applies them only for that browser (ADR 0014).
+   * the route); verifying the address applies them only for that browser (ADR 0014), or, for a
+   * sign-up with a PKCE challenge, when its link's code is exchanged with the verifier (ADR 0046).
    */
   async signUp(
-    input: { email: string; password: string; data: Record<string, unknown>; pkce?: PkceChallenge },
+    input: {
+      email: string;
+      password: string;
+      data: Record<string, unknown>;
+      pkce?: PkceChallenge;
+      /** A magic link's sign-up: its password is random and no client keeps it, so none waits on its flow. */
+      passwordless?: boolean;
+    },
     redirectTo: string | undefined,
     context: RequestContext,
   ): Promise<SignUpResult> {
@@ -119,6 +127,8 @@ export class SignUpService {
       pkce: input.pkce,
       authenticationMethod: "email/signup",
       pending: { passwordHash, userMetadata: input.data, browserBindingHash: sha256(browserSecret) },
+      // A client without cookies proves itself by its PKCE verifier instead (ADR 0046).
+      pendingOnFlow: !input.passwordless,
     });
     // The answer goes to whoever signed up: it shows what they chose, not yet the account's.
     const asChosen = { ...sent, user_metadata: JSON.stringify({ ...parseObject(sent.user_metadata), ...input.data }) };

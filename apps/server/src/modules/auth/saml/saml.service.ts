@@ -3,6 +3,7 @@ import type { SingleSignOnOverview, SingleSignOnProvider, SingleSignOnProviderIn
 import type * as NodeSaml from "@node-saml/node-saml";
 import type { SsoProviderRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
+import { guardedFetch, OutboundFetchError } from "../../../lib/guarded-fetch";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { PkceChallenge } from "../core/emailed-tokens.service";
 import { type AdminContext, recordAdminAction } from "../admin/admin.service";
@@ -25,6 +26,7 @@ const relayStateTtlMs = 10 * 60_000;
 const clockSkewMs = 60_000;
 const metadataFetchTimeoutMs = 10_000;
 const maxMetadataBytes = 1024 * 1024;
+const maxMetadataRedirects = 3;
 
 /**
  * node-saml and the metadata reader (xmldom, xpath), loaded at the first SAML request: a server
@@ -87,6 +89,8 @@ export class SamlService {
   constructor(
     private readonly deps: {
       enabled: boolean;
+      /** Hosts metadata may be fetched from although their addresses are not public (ADR 0045). */
+      metadataAllowedHosts?: readonly string[];
       /** This server's auth address (`…/auth/v1`): the SAML entity ID and assertion consumer derive from it. */
       authUrl: string;
       providers: SamlProvidersRepository;
@@ -378,24 +382,40 @@ export class SamlService {
     return {};
   }
 
+  /**
+   * The document at an owner's (or the admin API's) metadata address. Only public addresses are
+   * fetched, at each redirect too, unless the operator allowed the host (ADR 0045).
+   */
   private async fetchMetadata(url: string): Promise<string> {
     const failed = (message: string) => new AppError("saml_metadata_fetch_failed", { message });
-    let response: Response;
+    let response: Awaited<ReturnType<typeof guardedFetch>>;
     try {
-      response = await fetch(url, {
+      response = await guardedFetch(url, {
+        allowedHosts: this.deps.metadataAllowedHosts ?? [],
         headers: { accept: "application/xml;charset=UTF-8" },
-        redirect: "error",
-        signal: AbortSignal.timeout(metadataFetchTimeoutMs),
+        timeoutMs: metadataFetchTimeoutMs,
+        maxBytes: maxMetadataBytes,
+        maxRedirects: maxMetadataRedirects,
       });
-    } catch {
-      throw failed(`SAML Metadata could not be fetched from URL '${url}'`);
+    } catch (error) {
+      if (!(error instanceof OutboundFetchError)) throw error;
+      switch (error.reason) {
+        case "address_refused":
+          throw new AppError("saml_metadata_address_refused", {
+            message: `SAML Metadata is not fetched from URL '${url}': ${error.message}. An operator can allow the host with AUTH_SAML_METADATA_ALLOWED_HOSTS`,
+          });
+        case "too_large":
+          throw failed("SAML Metadata is larger than 1 MB");
+        case "redirect_refused":
+          throw failed(`SAML Metadata could not be fetched from URL '${url}': ${error.message}`);
+        case "timeout":
+          throw failed(`SAML Metadata could not be fetched from URL '${url}' within ${metadataFetchTimeoutMs / 1000} seconds`);
+        case "unreachable":
+          throw failed(`SAML Metadata could not be fetched from URL '${url}'`);
+      }
     }
     if (response.status !== 200) throw failed(`HTTP ${response.status} error fetching SAML Metadata from URL '${url}'`);
-    const declared = Number(response.headers.get("content-length") ?? 0);
-    if (declared > maxMetadataBytes) throw failed("SAML Metadata is larger than 1 MB");
-    const body = Buffer.from(await response.arrayBuffer());
-    if (body.length > maxMetadataBytes) throw failed("SAML Metadata is larger than 1 MB");
-    return body.toString("utf8");
+    return response.body.toString("utf8");
   }
 
   private async assertDomainsFree(

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthTestServer, confirmedMember, password, signedInClient, startAuthServer } from "../../../../test/auth-fixtures";
 import {
@@ -11,6 +12,7 @@ import {
 } from "../../../../test/saml-test-provider";
 import { operatorToken, postAssertion } from "../../../../test/sso-fixtures";
 import { testEngines } from "../../../../test/test-database";
+import { startTlsTestServer, type TlsTestServer } from "../../../../test/tls-test-server";
 
 // SAML 2.0 single sign-on (ADR 0036) through the unmodified auth-js client (`signInWithSSO`),
 // with an identity provider the test runs: it signs its assertions with a key generated for the
@@ -37,7 +39,12 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
   beforeAll(async () => {
     idp = await createSamlTestProvider();
     server = await startAuthServer(engine, {
-      env: { AUTH_SAML_ENABLED: "true", AUTH_REDIRECT_URLS: "https://app.example.org/**" },
+      // The metadata test server's host is allowed; every other address inside is refused (ADR 0045).
+      env: {
+        AUTH_SAML_ENABLED: "true",
+        AUTH_REDIRECT_URLS: "https://app.example.org/**",
+        AUTH_SAML_METADATA_ALLOWED_HOSTS: "localhost",
+      },
     });
     serviceToken = await operatorToken(server);
     const created = await admin("POST", "/admin/sso/providers", {
@@ -489,6 +496,62 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       expect((await admin("GET", "/admin/sso/providers/not-an-id")).status).toBe(404);
     });
 
+    describe("by metadata_url", () => {
+      let metadataServer: TlsTestServer;
+      let other: TestSamlProvider;
+      const originalAuthorities = tls.getCACertificates("default");
+
+      beforeAll(async () => {
+        other = await createSamlTestProvider();
+        metadataServer = await startTlsTestServer((request, response) => {
+          const redirects: Record<string, string> = {
+            "/to-loopback": metadataServer.url("/metadata", "127.0.0.1"),
+            "/to-cloud-metadata": "https://169.254.169.254/latest/meta-data/",
+            "/to-private": "https://10.0.0.1/metadata",
+            "/to-allowed": metadataServer.url("/metadata", "localhost"),
+          };
+          const location = redirects[request.url ?? ""];
+          if (location) response.writeHead(302, { location }).end();
+          else response.writeHead(200, { "content-type": "application/xml" }).end(other.metadataXml);
+        });
+        // The server trusts the test server's certificate as it would a public authority's.
+        tls.setDefaultCACertificates([...originalAuthorities, metadataServer.certificate]);
+      });
+      afterAll(async () => {
+        tls.setDefaultCACertificates(originalAuthorities);
+        await metadataServer?.close();
+      });
+
+      it("refuses an address inside the server's network, and a redirect from an allowed host to one, writing nothing", async () => {
+        const refused = [
+          metadataServer.url("/metadata", "127.0.0.1"),
+          metadataServer.url("/metadata", "[::1]"),
+          "https://169.254.169.254/latest/meta-data/",
+          "https://10.0.0.1/metadata",
+          "https://[::ffff:127.0.0.1]/metadata",
+          metadataServer.url("/to-loopback", "localhost"),
+          metadataServer.url("/to-cloud-metadata", "localhost"),
+          metadataServer.url("/to-private", "localhost"),
+        ];
+        for (const metadata_url of refused) {
+          const response = await admin("POST", "/admin/sso/providers", { type: "saml", metadata_url });
+          expect({ metadata_url, status: response.status }).toEqual({ metadata_url, status: 400 });
+          expect(await response.json()).toMatchObject({ error_code: "saml_metadata_address_refused" });
+        }
+        const entities = await server.db.selectFrom("sso_providers").select("entity_id").execute();
+        expect(entities.map((row) => row.entity_id)).not.toContain(other.entityId);
+      });
+
+      it("registers a provider from a host the operator allowed, through a redirect that stays on it", async () => {
+        const metadata_url = metadataServer.url("/to-allowed", "localhost");
+        const created = await admin("POST", "/admin/sso/providers", { type: "saml", metadata_url });
+        expect(created.status).toBe(201);
+        const provider = (await created.json()) as { id: string; saml: { entity_id: string; metadata_url: string } };
+        expect(provider.saml).toMatchObject({ entity_id: other.entityId, metadata_url });
+        expect((await admin("DELETE", `/admin/sso/providers/${provider.id}`)).status).toBe(200);
+      });
+    });
+
     it("refuses what Supabase Auth refuses, writing nothing", async () => {
       const other = await createSamlTestProvider();
       const cases: [unknown, number, string][] = [
@@ -506,7 +569,8 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
           "validation_failed",
         ],
         [{ type: "saml", metadata_url: "http://idp.example.org/metadata" }, 400, "validation_failed"],
-        [{ type: "saml", metadata_url: "https://127.0.0.1:1/metadata" }, 400, "saml_metadata_fetch_failed"],
+        [{ type: "saml", metadata_url: "https://localhost:1/metadata" }, 400, "saml_metadata_fetch_failed"],
+        [{ type: "saml", metadata_url: "https://127.0.0.1:1/metadata" }, 400, "saml_metadata_address_refused"],
         [{ type: "saml", metadata_xml: idp.metadataXml }, 422, "saml_idp_already_exists"],
         [{ type: "saml", metadata_xml: other.metadataXml, domains: [domain] }, 400, "sso_domain_already_exists"],
         [{ type: "saml", metadata_xml: other.metadataXml, domains: ["not a domain"] }, 400, "validation_failed"],
