@@ -30,6 +30,20 @@ export const errorCatalogue = {
   },
   service_unavailable: { status: 503, message: "The server is busy. Please try again in a moment." },
 
+  // Any create that takes an Idempotency-Key (POST /api/v1/memories, POST /api/v1/memories/{id}/comments).
+  idempotency_key_invalid: {
+    status: 400,
+    message: "Idempotency-Key must be 1 to 255 printable characters without spaces.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This Idempotency-Key was already used for a different request. Send a new key for a new request.",
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    message: "A request with this Idempotency-Key is still being answered. Try again in a moment.",
+  },
+
   // Any API: who is asking.
   not_authenticated: { status: 401, message: "Not authenticated" },
   no_authorization: { status: 401, message: "This endpoint requires a valid Bearer token" },

@@ -21,6 +21,7 @@ import * as addIdentities from "./2026_11_26_140000_add_identities";
 import * as addSsoProviders from "./2026_11_26_150000_add_sso_providers";
 import * as indexMemoryAuthors from "./2026_11_27_090000_index_memory_authors";
 import * as lockFactorCodes from "./2026_11_27_100000_lock_factor_codes";
+import * as addIdempotencyKeys from "./2026_11_27_150000_add_idempotency_keys";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_26_150000_add_sso_providers": addSsoProviders,
   "2026_11_27_090000_index_memory_authors": indexMemoryAuthors,
   "2026_11_27_100000_lock_factor_codes": lockFactorCodes,
+  "2026_11_27_150000_add_idempotency_keys": addIdempotencyKeys,
 };
