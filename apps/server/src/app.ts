@@ -62,6 +62,7 @@ import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } fro
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
+import { registerShareTarget } from "./plugins/share-target";
 import { registerWebApp } from "./plugins/web-app";
 
 export interface BuildOptions {
@@ -316,6 +317,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requireServiceRole: serviceRoleAuthenticator((authorization) => auth.admin.authorize(authorization)),
   });
 
+  registerShareTarget(app, config.publicUrl);
   await registerWebApp(app, config.webDir);
   return app;
 }

@@ -44,6 +44,12 @@ export const errorCatalogue = {
     message: "A request with this Idempotency-Key is still being answered. Try again in a moment.",
   },
 
+  // The installed app's share target (POST /share) when the service worker does not answer it.
+  share_from_another_site: {
+    status: 403,
+    message: "Photos can be shared to Memory Box only from this device's share sheet, not from another site.",
+  },
+
   // Any API: who is asking.
   not_authenticated: { status: 401, message: "Not authenticated" },
   no_authorization: { status: 401, message: "This endpoint requires a valid Bearer token" },
