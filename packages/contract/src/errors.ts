@@ -41,7 +41,7 @@ export const errorCatalogue = {
   },
   idempotency_key_in_use: {
     status: 409,
-    message: "A request with this Idempotency-Key is still being answered. Try again in a moment.",
+    message: "The same request is still being saved. Try again in a moment.",
   },
 
   // The installed app's share target (POST /share) when the service worker does not answer it.
