@@ -51,6 +51,7 @@ export const members = {
   neighbours: { label: "neighbours" },
   queue: { label: "queue" },
   share: { label: "share", password: true },
+  "share-elsewhere": { label: "share-elsewhere" },
   linker: { label: "linker" },
   "on-this-day": { label: "on-this-day" },
   passkey: { label: "passkey" },

@@ -135,3 +135,76 @@ test("photos shared from the gallery open Add Memory with them chosen, signed in
   await expect(page).toHaveURL(/\/$/);
   await expect(dialog).toHaveCount(0);
 });
+
+/** Another site, served by the browser's own routing: a page with a form posting photos to `action`. */
+const elsewhere = "http://elsewhere.test";
+async function postFromElsewhere(page: Page, action: string, { hideAddress }: { hideAddress: boolean }): Promise<void> {
+  await page.route(`${elsewhere}/**`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><html><head>${hideAddress ? '<meta name="referrer" content="no-referrer">' : ""}</head><body>
+<form id="planted" action="${action}" method="post" enctype="multipart/form-data">
+<input type="file" name="photos" id="planted-photos" multiple></form></body></html>`,
+    }),
+  );
+  await page.goto(`${elsewhere}/${hideAddress ? "hidden" : "plain"}`);
+  await page.locator("#planted-photos").setInputFiles({
+    name: "planted.png",
+    mimeType: "image/png",
+    buffer: await solidPng(32, 32, [10, 200, 10]),
+  });
+  await page.evaluate(() => (document.getElementById("planted") as HTMLFormElement).submit());
+}
+
+/** How many shares this device keeps, anyone's. */
+function keptShares(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    let count = 0;
+    for (const name of await caches.keys()) {
+      if (!name.startsWith("memory-box-shared")) continue;
+      const keys = await (await caches.open(name)).keys();
+      count += keys.filter((request) => /^\/shared\/[^/]+$/.test(new URL(request.url).pathname)).length;
+    }
+    return count;
+  });
+}
+
+test("another site's form posted to the share target opens no form and keeps no photo; the app's own share still does", async ({
+  page,
+}) => {
+  await signIn(page, "share-elsewhere");
+  await underServiceWorker(page);
+  const appOrigin = new URL(page.url()).origin;
+  const dialog = page.getByRole("dialog", { name: "Add Memory" });
+
+  for (const hideAddress of [false, true]) {
+    await postFromElsewhere(page, `${appOrigin}/share`, { hideAddress });
+    // Home opens, with no form and nothing kept for one.
+    await expect(page).toHaveURL(`${appOrigin}/`);
+    await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    expect(await keptShares(page)).toBe(0);
+  }
+
+  // The share from the app's own scope (as the share sheet's) still opens the form with the photo.
+  await shareFromGallery(page, [{ name: "harbour.png", mimeType: "image/png", buffer: await solidPng(48, 32, [20, 90, 200]) }]);
+  await expect(page).toHaveURL(/\/add-shared\/[0-9a-f-]{36}$/);
+  await expect(dialog.getByText("harbour.png: uploaded")).toBeVisible();
+});
+
+test("without the service worker, the server refuses another site's form posted to the share target", async ({
+  browser,
+  baseURL,
+}) => {
+  const appOrigin = new URL(baseURL!).origin;
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  try {
+    const elsewherePage = await context.newPage();
+    const answer = elsewherePage.waitForResponse((response) => new URL(response.url()).pathname === "/share");
+    await postFromElsewhere(elsewherePage, `${appOrigin}/share`, { hideAddress: false });
+    expect((await answer).status()).toBe(403);
+    await expect(elsewherePage.getByText("share_from_another_site")).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});

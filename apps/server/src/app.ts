@@ -33,13 +33,20 @@ import {
   rpcRoutes,
 } from "./modules/invitations";
 import { createMailer, templatedMailer } from "./modules/mail";
-import { bearerOrTicketAuthenticator, MemberCheck, memberAuthenticator, serviceRoleAuthenticator } from "./modules/member-door";
+import {
+  bearerOrTicketAuthenticator,
+  MemberCheck,
+  memberAuthenticator,
+  memberOf,
+  serviceRoleAuthenticator,
+} from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
 import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
 import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
+import { IdempotencyRepository, IdempotencyService, idempotentCreates } from "./modules/idempotency";
 import {
   type FileReconciliation,
   PhotoFilesReconciler,
@@ -55,6 +62,7 @@ import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } fro
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
+import { registerShareTarget } from "./plugins/share-target";
 import { registerWebApp } from "./plugins/web-app";
 
 export interface BuildOptions {
@@ -242,13 +250,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authenticate: authenticateMember,
     requireOwner: (member) => members.requireOwner(member),
   });
-  await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember });
+  // Creates a client may send again take an Idempotency-Key, kept a day per member (ADR 0043).
+  const idempotency = new IdempotencyService({
+    keys: new IdempotencyRepository(database.db),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const idempotentCreate = idempotentCreates(idempotency, (request) => memberOf(request).user.id);
+  await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember, idempotentCreate });
   const comments = new CommentsService({
     comments: new CommentsRepository(database.db),
     publish: (event) => events.publish(event),
     ...(options.now ? { now: options.now } : {}),
   });
-  await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember });
+  await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember, idempotentCreate });
   await app.register(photoUploadRoutes, {
     service: photos,
     authenticate: authenticateMember,
@@ -303,6 +317,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requireServiceRole: serviceRoleAuthenticator((authorization) => auth.admin.authorize(authorization)),
   });
 
+  registerShareTarget(app, config.publicUrl);
   await registerWebApp(app, config.webDir);
   return app;
 }

@@ -30,6 +30,26 @@ export const errorCatalogue = {
   },
   service_unavailable: { status: 503, message: "The server is busy. Please try again in a moment." },
 
+  // Any create that takes an Idempotency-Key (POST /api/v1/memories, POST /api/v1/memories/{id}/comments).
+  idempotency_key_invalid: {
+    status: 400,
+    message: "Idempotency-Key must be 1 to 255 printable characters without spaces.",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This Idempotency-Key was already used for a different request. Send a new key for a new request.",
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    message: "The same request is still being saved. Try again in a moment.",
+  },
+
+  // The installed app's share target (POST /share) when the service worker does not answer it.
+  share_from_another_site: {
+    status: 403,
+    message: "Photos can be shared to Memory Box only from this device's share sheet, not from another site.",
+  },
+
   // Any API: who is asking.
   not_authenticated: { status: 401, message: "Not authenticated" },
   no_authorization: { status: 401, message: "This endpoint requires a valid Bearer token" },

@@ -33,6 +33,7 @@ export interface Database {
   comments: CommentsTable;
   reactions: ReactionsTable;
   buckets: BucketsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */
@@ -447,3 +448,22 @@ export interface BucketsTable {
   updated_at: string;
 }
 export type BucketRow = Selectable<BucketsTable>;
+
+/**
+ * An `Idempotency-Key` a member sent with a create, kept a day (ADR 0043): the request's
+ * fingerprint and, once answered, the answer a retry gets back.
+ */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  fingerprint: string;
+  /** Null while the first request is being answered. */
+  response_status: number | null;
+  /** JSON object of the answer's headers a retry gets too (content type, ETag). */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

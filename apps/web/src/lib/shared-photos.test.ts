@@ -1,7 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { forgetKeptCopies, keepCopiesFor } from "./offline-copies";
-import { keepSharedPhotos, shareTtlMs, takeSharedPhotos, unclaimedSharesCache } from "./shared-photos";
+import {
+  initiatorOf,
+  isShareFromThisDevice,
+  keepSharedPhotos,
+  type ShareRequestFacts,
+  shareTtlMs,
+  takeSharedPhotos,
+  unclaimedSharesCache,
+} from "./shared-photos";
 
 const origin = "https://box.example";
 const alice = "5f0c9a55-8f7e-4bb4-9f0e-2f3c4f5a6b7c";
@@ -148,5 +156,47 @@ describe("photos shared to the app", () => {
     const request = new Request(`${origin}/share`, { method: "POST", body: "not a form" });
     const id = (await keepSharedPhotos(request, storage, now)).split("/").pop()!;
     expect(await takeSharedPhotos(storage, id, alice, now)).toEqual({ status: "taken", files: [] });
+  });
+});
+
+describe("who may post to the share target (ADR 0044)", () => {
+  const facts = (overrides: Partial<ShareRequestFacts>): ShareRequestFacts => ({
+    origin: null,
+    referrer: "",
+    initiator: "none",
+    ...overrides,
+  });
+
+  it.each<[string, Partial<ShareRequestFacts>]>([
+    ["the share sheet: no page, an opaque origin, no referrer", { origin: "null" }],
+    ["the share sheet without an Origin header", {}],
+    ["this app's own page", { origin, referrer: `${origin}/`, initiator: "this-app" }],
+    ["this app's own page hiding its referrer", { origin: "null", initiator: "this-app" }],
+  ])("takes %s", (_name, overrides) => {
+    expect(isShareFromThisDevice(facts(overrides), origin)).toBe(true);
+  });
+
+  it.each<[string, Partial<ShareRequestFacts>]>([
+    ["another site's form", { origin: "https://evil.example", referrer: "https://evil.example/", initiator: "elsewhere" }],
+    ["another site naming itself only in Origin", { origin: "https://evil.example" }],
+    ["another site naming itself only in the referrer", { referrer: "https://evil.example/page" }],
+    ["another site hiding its address (no-referrer)", { origin: "null", initiator: "elsewhere" }],
+    ["a sibling on the same site", { origin: "https://photos.box.example", initiator: "elsewhere" }],
+    ["another port of the same host", { origin: "https://box.example:8443" }],
+    ["an unreadable referrer", { referrer: "not a url" }],
+  ])("refuses %s", (_name, overrides) => {
+    expect(isShareFromThisDevice(facts(overrides), origin)).toBe(false);
+  });
+
+  it("tells the page that started a navigation: none, one of this app's, or another site's", async () => {
+    const clients = {
+      get: async (id: string) =>
+        ({ mine: { url: `${origin}/memory/1` }, theirs: { url: "https://evil.example/" } })[id as "mine" | "theirs"],
+    };
+    expect(await initiatorOf("", clients, origin)).toBe("none");
+    expect(await initiatorOf("mine", clients, origin)).toBe("this-app");
+    expect(await initiatorOf("theirs", clients, origin)).toBe("elsewhere");
+    // A page of another origin is not among the worker's clients at all.
+    expect(await initiatorOf("unknown", clients, origin)).toBe("elsewhere");
   });
 });

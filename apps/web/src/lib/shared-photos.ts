@@ -28,6 +28,58 @@ export function sharedPhotosPath(id: string): string {
   return `/add-shared/${id}`;
 }
 
+/** Who started a navigation, as the service worker can tell. */
+export type ShareInitiator =
+  /** No page: the browser itself (the phone's share sheet launching the installed app). */
+  | "none"
+  /** One of this app's own pages. */
+  | "this-app"
+  /** A page of another site (or one the worker cannot see). */
+  | "elsewhere";
+
+/** What a POST to the share target says about where it comes from. */
+export interface ShareRequestFacts {
+  /** The `Origin` header, if any: "null" for an opaque origin (a share sheet, or a page hiding its address). */
+  origin: string | null;
+  /** The request's referrer: "" for none. */
+  referrer: string;
+  initiator: ShareInitiator;
+}
+
+/**
+ * Whether a POST to the share target comes from the phone's share sheet (or this app's own page),
+ * never from another site's form (ADR 0044): another site names itself in `Origin` or the
+ * referrer, and when it hides both (`Origin: null`, no referrer) it is still the page that started
+ * the navigation, which a share sheet never is.
+ */
+export function isShareFromThisDevice(facts: ShareRequestFacts, appOrigin: string): boolean {
+  if (facts.origin !== null && facts.origin !== "null" && facts.origin !== appOrigin) return false;
+  if (facts.referrer !== "" && originOf(facts.referrer) !== appOrigin) return false;
+  return facts.initiator !== "elsewhere";
+}
+
+/**
+ * Who started a navigation the worker sees: its client is the page that did; the browser itself
+ * (a share sheet) has none; a page of another origin is never one of the worker's clients.
+ */
+export async function initiatorOf(
+  clientId: string,
+  clients: { get(id: string): Promise<{ url: string } | null | undefined> },
+  appOrigin: string,
+): Promise<ShareInitiator> {
+  if (!clientId) return "none";
+  const client = await clients.get(clientId);
+  return client && originOf(client.url) === appOrigin ? "this-app" : "elsewhere";
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * In the worker: keeps the files of a share's POST and answers where the page goes next. Kept for
  * the member reading on this device, or as unclaimed when there is none. A sign-out between the

@@ -7,7 +7,7 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEn
 import { registerRoute } from "workbox-routing";
 
 import { answerApiRequest, answerPhotoRequest, routeOf, type WorkerWorld } from "../lib/offline-copies";
-import { keepSharedPhotos, sharePath } from "../lib/shared-photos";
+import { initiatorOf, isShareFromThisDevice, keepSharedPhotos, sharePath } from "../lib/shared-photos";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -45,10 +45,19 @@ registerRoute(
 );
 
 // Photos shared from the phone's gallery (the manifest's share target): kept on the device, then
-// "Add Memory" opens with them. A 303, so the page that opens is a GET of its own.
+// "Add Memory" opens with them. A 303, so the page that opens is a GET of its own. Another site's
+// form posted here keeps nothing and opens home (ADR 0044).
 registerRoute(
   ({ request, url }) => request.mode === "navigate" && url.origin === origin && url.pathname === sharePath,
-  async ({ request }) => Response.redirect(await keepSharedPhotos(request, self.caches), 303),
+  async ({ request, event }) => {
+    const facts = {
+      origin: request.headers.get("origin"),
+      referrer: request.referrer,
+      initiator: await initiatorOf((event as FetchEvent).clientId, self.clients, origin),
+    };
+    if (!isShareFromThisDevice(facts, origin)) return Response.redirect("/", 303);
+    return Response.redirect(await keepSharedPhotos(request, self.caches), 303);
+  },
   "POST",
 );
 

@@ -2,12 +2,15 @@ import { ApiError, Comment, CommentInput, CommentList, ReactionEmoji, ReactionLi
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { IdempotentCreateHooks } from "../idempotency";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { CommentsService } from "./comments.service";
 
 export interface CommentsRoutesOptions {
   service: CommentsService;
   authenticate: MemberAuthenticator;
+  /** `Idempotency-Key` on the create (ADR 0043). */
+  idempotentCreate: IdempotentCreateHooks;
 }
 
 const memoryId = z.uuid({ message: "must be a memory id (UUID)" });
@@ -17,7 +20,10 @@ const ReactionParams = z.object({ id: memoryId, emoji: ReactionEmoji });
 const errors = { 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError };
 
 /** `/api/v1/memories/{id}/comments` and `/reactions`: for signed-in members only (ADR 0030). */
-export const commentsRoutes: FastifyPluginAsyncZod<CommentsRoutesOptions> = async (app, { service, authenticate }) => {
+export const commentsRoutes: FastifyPluginAsyncZod<CommentsRoutesOptions> = async (
+  app,
+  { service, authenticate, idempotentCreate },
+) => {
   requireMembers(app, authenticate);
   const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
 
@@ -39,11 +45,12 @@ export const commentsRoutes: FastifyPluginAsyncZod<CommentsRoutesOptions> = asyn
     {
       schema: {
         tags: ["comments"],
-        summary: "Comment on a memory",
+        summary: "Comment on a memory (a retry with the same Idempotency-Key gets the first answer)",
         params: MemoryParams,
         body: CommentInput,
-        response: { 201: Comment, ...errors },
+        response: { 201: Comment, ...errors, 409: ApiError, 422: ApiError },
       },
+      ...idempotentCreate,
     },
     async (request, reply) => reply.status(201).send(await service.create(actor(request), request.params.id, request.body)),
   );

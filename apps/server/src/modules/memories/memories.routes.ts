@@ -15,6 +15,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
+import type { IdempotentCreateHooks } from "../idempotency";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import { sendPreparedJson } from "../../plugins/send-prepared-json";
 import type { MemoriesService } from "./memories.service";
@@ -22,13 +23,19 @@ import type { MemoriesService } from "./memories.service";
 export interface MemoriesRoutesOptions {
   service: MemoriesService;
   authenticate: MemberAuthenticator;
+  /** `Idempotency-Key` on the create (ADR 0043). */
+  idempotentCreate: IdempotentCreateHooks;
 }
 
 const IdParams = z.object({ id: z.uuid({ message: "must be a memory id (UUID)" }) });
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError };
+const createErrors = { ...errors, 422: ApiError };
 
 /** `/api/v1/memories` and `/api/v1/tags`: the shared collection, for signed-in members only. */
-export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (app, { service, authenticate }) => {
+export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
+  app,
+  { service, authenticate, idempotentCreate },
+) => {
   requireMembers(app, authenticate);
   const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
 
@@ -98,7 +105,15 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
 
   app.post(
     "/api/v1/memories",
-    { schema: { tags: ["memories"], summary: "Add a memory", body: MemoryInput, response: { 201: Memory, ...errors } } },
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Add a memory (a retry with the same Idempotency-Key gets the first answer)",
+        body: MemoryInput,
+        response: { 201: Memory, ...createErrors },
+      },
+      ...idempotentCreate,
+    },
     async (request, reply) => {
       const memory = await service.create(actor(request), request.body);
       return reply.status(201).header("etag", etagOf(memory.version)).send(memory);

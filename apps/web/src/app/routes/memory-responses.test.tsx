@@ -146,4 +146,42 @@ describe("reactions and comments on the detail page", () => {
     expect(screen.getByText("A comment can be at most 2000 characters (this one has 2001).")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Comment" })).toBeDisabled();
   });
+
+  it("sends a comment again after a dropped connection with the same Idempotency-Key, and the next comment with a new one", async () => {
+    const comments: Comment[] = [];
+    let attempts = 0;
+    const api = stubMemoryApi({
+      "GET /api/v1/memories/:id": () => memory,
+      "GET /api/v1/memories/:id/neighbours": () => ({ previous: null, next: null }),
+      "GET /api/v1/memories": () => emptyPage,
+      "GET /api/v1/tags": () => noTags,
+      "GET /api/v1/memories/:id/comments": (): CommentList => ({ comments }),
+      "GET /api/v1/memories/:id/reactions": (): ReactionList => ({ reactions: [] }),
+      "POST /api/v1/memories/:id/comments": ({ body }) => {
+        if (++attempts === 1) throw new TypeError("Failed to fetch");
+        const added = comment({ body: (body as { body: string }).body });
+        comments.push(added);
+        return added;
+      },
+    });
+    open();
+
+    const field = await screen.findByRole("textbox", { name: "Add a comment" });
+    fireEvent.change(field, { target: { value: "Windy but lovely" } });
+    fireEvent.click(screen.getByRole("button", { name: "Comment" }));
+    await waitFor(() => expect(api.calls("POST /api/v1/memories/:id/comments")).toHaveLength(1));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Comment" })).toBeEnabled());
+    fireEvent.click(screen.getByRole("button", { name: "Comment" }));
+    expect(await screen.findByText("Windy but lovely")).toBeInTheDocument();
+    await waitFor(() => expect(field).toHaveValue(""));
+    fireEvent.change(field, { target: { value: "Windy but lovely" } });
+    fireEvent.click(screen.getByRole("button", { name: "Comment" }));
+    await waitFor(() => expect(api.calls("POST /api/v1/memories/:id/comments")).toHaveLength(3));
+
+    const keys = api.calls("POST /api/v1/memories/:id/comments").map((call) => call.headers.get("Idempotency-Key"));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // Answered: the same words again are a new comment.
+    expect(keys[2]).not.toBe(keys[0]);
+  });
 });

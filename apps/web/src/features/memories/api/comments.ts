@@ -4,6 +4,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
+import { idempotencyHeaders } from "@/lib/idempotency-key";
 
 const commentsPath = (memoryId: string) => `/api/v1/memories/${encodeURIComponent(memoryId)}/comments`;
 const commentPath = (memoryId: string, commentId: string) => `${commentsPath(memoryId)}/${encodeURIComponent(commentId)}`;
@@ -20,14 +21,23 @@ export function useComments(memoryId: string) {
   );
 }
 
-/** What a comment change asks for: a new comment (no id), an edit, or a removal. */
+/**
+ * What a comment change asks for: a new comment (no id; every retry of one intended comment sends
+ * the same `idempotencyKey`, ADR 0043), an edit, or a removal.
+ */
 export type CommentChange =
-  { kind: "add"; body: string } | { kind: "edit"; commentId: string; body: string } | { kind: "delete"; commentId: string };
+  | { kind: "add"; body: string; idempotencyKey?: string }
+  | { kind: "edit"; commentId: string; body: string }
+  | { kind: "delete"; commentId: string };
 
 function changeComment(memoryId: string, change: CommentChange): Promise<Comment | void> {
   switch (change.kind) {
     case "add":
-      return apiFetch<Comment>(commentsPath(memoryId), { method: "POST", body: { body: change.body } });
+      return apiFetch<Comment>(commentsPath(memoryId), {
+        method: "POST",
+        body: { body: change.body },
+        headers: idempotencyHeaders(change.idempotencyKey),
+      });
     case "edit":
       return apiFetch<Comment>(commentPath(memoryId, change.commentId), { method: "PATCH", body: { body: change.body } });
     case "delete":

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import type { Comment } from "@memory-box/contract";
 import { MessageCircle, PencilIcon, Trash2Icon } from "lucide-react";
 
@@ -11,6 +11,7 @@ import { useChangeComment, useComments } from "@/features/memories/api/comments"
 import { commentTextProblem, responseProblem } from "@/features/memories/utils/comment-problems";
 import { formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { useAuth } from "@/lib/auth-context";
+import { CreateAttempt } from "@/lib/idempotency-key";
 
 /**
  * A memory's comments, oldest first, and the form to add one. Each member edits and deletes their
@@ -20,6 +21,8 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
   const comments = useComments(memoryId);
   const add = useChangeComment(memoryId);
   const userId = useAuth().user?.id;
+  // Sending the same comment again (after a dropped connection) never adds it twice.
+  const addAttempt = useRef(new CreateAttempt());
 
   return (
     <section aria-labelledby="memory-comments" className="flex flex-col gap-4">
@@ -51,7 +54,11 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
         submitLabel="Comment"
         busyLabel="Commenting..."
         sending={add}
-        onSubmit={(body) => add.mutateAsync({ kind: "add", body })}
+        onSubmit={async (body) => {
+          const idempotencyKey = addAttempt.current.keyFor({ memoryId, body });
+          await add.mutateAsync({ kind: "add", body, idempotencyKey });
+          addAttempt.current.answered();
+        }}
         resetAfterSubmit
       />
     </section>

@@ -284,6 +284,34 @@ describe("MemoryFormDialog — add", () => {
     expect(onSaved).toHaveBeenCalledOnce();
   });
 
+  it("sends a save again after a dropped connection with the same Idempotency-Key, and a changed memory with a new one", async () => {
+    let attempts = 0;
+    const api = stubMemoryApi({
+      "POST /api/v1/memories": ({ body }) => {
+        if (++attempts <= 2) throw new TypeError("Failed to fetch");
+        return savedFrom(body, []);
+      },
+    });
+    const { user, onSaved } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Flaky signal");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await within(dialog).findByText(/connection to the server dropped/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    await waitFor(() => expect(api.calls("POST /api/v1/memories")).toHaveLength(2));
+    await user.type(within(dialog).getByLabelText("Title"), " again");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+
+    const keys = api.calls("POST /api/v1/memories").map((call) => call.headers.get("Idempotency-Key"));
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(onSaved).toHaveBeenCalledOnce();
+  });
+
   it("retries a photo whose connection dropped, and saves it with the memory", async () => {
     const uploaded: Photo[] = [];
     let attempts = 0;

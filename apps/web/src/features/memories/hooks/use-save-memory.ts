@@ -12,6 +12,7 @@ import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/
 import { formProblems, problemsFromApi, type FieldProblems } from "@/features/memories/utils/memory-rules";
 import { ApiError, NetworkError } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
+import { CreateAttempt } from "@/lib/idempotency-key";
 import { notify } from "@/lib/notify";
 
 export type SavePhase = "idle" | "uploading" | "saving";
@@ -61,6 +62,8 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
   const [problem, setProblem] = useState<SaveProblem>();
   // Set before the first re-render, so a second submit in the same moment is ignored.
   const busyRef = useRef(false);
+  // Saving the same new memory again (after a dropped connection or a timeout) never adds it twice.
+  const createAttempt = useRef(new CreateAttempt());
 
   function setPhase(next: SavePhase) {
     busyRef.current = next !== "idle";
@@ -178,9 +181,10 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
     try {
       const saved = await withTimeout(
         base === undefined
-          ? createMemory.mutateAsync(input)
+          ? createMemory.mutateAsync({ input, idempotencyKey: createAttempt.current.keyFor(input) })
           : updateMemory.mutateAsync({ id: base.id, input, version: base.version }),
       );
+      if (base === undefined) createAttempt.current.answered();
       if (uploaded.length > 0) notify.success("Photos uploaded!", `${uploaded.length} photo(s) added successfully.`);
       if (base === undefined) notify.success("Memory added!", "Your memory has been saved successfully.");
       else notify.success("Memory updated!");

@@ -19,6 +19,8 @@ const photo = (name: string) => new File([`bytes of ${name}`], name, { type: "im
 
 interface FakeTransport extends OutboxTransport {
   calls: string[];
+  /** The idempotency key of each create, in order. */
+  keys: string[];
   online: boolean;
   member: string | undefined;
   /** A failure to throw for this upload, if any. */
@@ -33,6 +35,7 @@ function fakeTransport(member: string): FakeTransport {
   let uploads = 0;
   const transport: FakeTransport = {
     calls: [],
+    keys: [],
     online: true,
     member,
     added: [],
@@ -42,8 +45,9 @@ function fakeTransport(member: string): FakeTransport {
       if (refusal) throw refusal;
       return { id: `00000000-0000-4000-8000-${String(++uploads).padStart(12, "0")}` };
     },
-    createMemory: async (input: MemoryInput) => {
+    createMemory: async (input: MemoryInput, idempotencyKey: string) => {
       transport.calls.push(`create ${input.title} [${(input.photo_ids ?? []).join(", ")}]`);
+      transport.keys.push(idempotencyKey);
       const failure = transport.failCreate?.();
       if (failure) throw failure;
       return { id: "memory-1", title: input.title } as Memory;
@@ -245,5 +249,55 @@ describe("the offline queue", () => {
       "upload old.jpg (bytes of old.jpg)",
       "create Long ago [00000000-0000-4000-8000-000000000001]",
     ]);
+  });
+
+  it("sends one memory with the same idempotency key on every retry, after a reload too, and another memory with its own", async () => {
+    const me = member(alice);
+    const transport = fakeTransport(me);
+    await queueMemory(me, values("Lost twice"), []);
+    await queueMemory(me, values("Another one"), []);
+    transport.failCreate = () => new NetworkError();
+    await new Outbox(me, transport).send();
+    // The page is reloaded: a new queue reads the memory back from the device.
+    await new Outbox(me, transport).send();
+    transport.failCreate = undefined;
+    await new Outbox(me, transport).send();
+
+    const sent = transport.calls.map((call, index) => ({ call, key: transport.keys[index] }));
+    const lost = sent.filter(({ call }) => call === "create Lost twice []");
+    const another = sent.filter(({ call }) => call === "create Another one []");
+    expect(lost).toHaveLength(3);
+    expect(another).toHaveLength(3);
+    expect(new Set(lost.map(({ key }) => key)).size).toBe(1);
+    expect(new Set(another.map(({ key }) => key)).size).toBe(1);
+    expect(lost[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(another[0]?.key).not.toBe(lost[0]?.key);
+    expect(await queuedMemories(me)).toEqual([]);
+  });
+
+  it("gives a memory queued before keys existed one key, kept for all its retries", async () => {
+    const me = member(alice);
+    const transport = fakeTransport(me);
+    await putQueuedMemory(me, { id: "queued-before-keys", queuedAt: Date.now(), values: values("Older queue"), photos: [] });
+    transport.failCreate = () => new NetworkError();
+    await new Outbox(me, transport).send();
+    expect((await queuedMemories(me))[0]?.idempotencyKey).toBe(transport.keys[0]);
+    transport.failCreate = undefined;
+    await new Outbox(me, transport).send();
+    expect(transport.keys).toHaveLength(2);
+    expect(transport.keys[1]).toBe(transport.keys[0]);
+  });
+
+  it("takes a memory whose key the server already holds for its earlier request as added: no second copy", async () => {
+    const me = member(alice);
+    const transport = fakeTransport(me);
+    await queueMemory(me, values("Answered, answer lost"), []);
+    transport.failCreate = () => new NetworkError();
+    const outbox = new Outbox(me, transport);
+    await outbox.send();
+    transport.failCreate = () =>
+      new ApiError(422, ErrorCode.idempotency_key_reused, "This Idempotency-Key was already used for a different request.");
+    await outbox.send();
+    expect(await queuedMemories(me)).toEqual([]);
   });
 });

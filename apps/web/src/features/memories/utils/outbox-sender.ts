@@ -16,6 +16,7 @@ import {
 } from "@/features/memories/utils/outbox-store";
 import { ApiError, NetworkError } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
+import { newIdempotencyKey } from "@/lib/idempotency-key";
 import { onSignOut } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
 
@@ -40,7 +41,8 @@ export interface QueueItem {
 /** What the queue needs of the server and the session: the real calls, or a test's. */
 export interface OutboxTransport {
   uploadPhoto: (file: File) => Promise<{ id: string }>;
-  createMemory: (input: MemoryInput) => Promise<Memory>;
+  /** Adds the memory; every attempt for one queued memory carries the same `idempotencyKey`. */
+  createMemory: (input: MemoryInput, idempotencyKey: string) => Promise<Memory>;
   /** The member signed in now, asked before every request. */
   signedInMember: () => Promise<string | undefined>;
   isOnline: () => boolean;
@@ -61,7 +63,9 @@ class MemberChanged extends Error {}
  * One member's offline queue (ADR 0031), driven by the page, which holds the access token (the
  * service worker has none). Memories are sent oldest first, one at a time and one tab at a time
  * (a Web Lock): each memory's photos are uploaded (each recorded as it arrives, so a reload sends
- * no photo twice), then the memory is created, then it leaves the queue. Offline, it waits and
+ * no photo twice), then the memory is created with the queued memory's own idempotency key (the
+ * same on every attempt, so a retry after a lost answer adds nothing twice; ADR 0043), then it
+ * leaves the queue. Offline, it waits and
  * starts again on the browser's `online` event. Nothing leaves the queue but an added memory or
  * one the member discards.
  */
@@ -184,16 +188,15 @@ export class Outbox {
     this.setState(memory.id, { kind: "saving" });
     await this.checkMember();
     const sentBefore = memory.createSent === true;
-    await putQueuedMemory(this.member, { ...memory, photos, createSent: true });
+    // Kept before the first attempt, so every attempt sends the same one.
+    const idempotencyKey = memory.idempotencyKey ?? newIdempotencyKey();
+    await putQueuedMemory(this.member, { ...memory, photos, createSent: true, idempotencyKey });
     const photoIds = photos.flatMap((photo) => (photo.uploaded ? [photo.uploaded.id] : []));
     let added: Memory | undefined;
     try {
-      added = await this.transport.createMemory(toMemoryInput(memory.values, photoIds));
+      added = await this.transport.createMemory(toMemoryInput(memory.values, photoIds), idempotencyKey);
     } catch (error) {
-      // A memory sent before whose answer never came, and whose photos now belong to a memory:
-      // that memory is this one, added by the earlier attempt.
-      const addedBefore = sentBefore && photoIds.length > 0 && error instanceof ApiError && error.code === ErrorCode.photo_in_use;
-      if (!addedBefore) throw error;
+      if (!(sentBefore && addedBefore(error, photoIds.length > 0))) throw error;
     }
     await deleteQueuedMemory(this.member, memory.id);
     if (added) this.transport.onAdded(added, photoIds.length);
@@ -219,6 +222,16 @@ export class Outbox {
     if (!locks) return work();
     return locks.request(`memory-box-outbox-${this.member}`, work).then(() => undefined);
   }
+}
+
+/**
+ * Whether a memory sent before, whose answer never came, was added by that earlier attempt: its
+ * photos now belong to a memory (queued before keys existed), or its key stands for another
+ * request (its photos were uploaded again since, and only an added memory keeps a key).
+ */
+function addedBefore(error: unknown, withPhotos: boolean): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return error.code === ErrorCode.idempotency_key_reused || (withPhotos && error.code === ErrorCode.photo_in_use);
 }
 
 /** How a failure leaves a memory: waiting when the connection went away, failed with the reason otherwise. */
@@ -290,7 +303,13 @@ export async function queueMemory(member: string, values: MemoryFormValues, phot
   );
   // The hint first: if the page dies between the two, home still looks at the queue.
   markOutboxWork(member, true);
-  await putQueuedMemory(member, { id: crypto.randomUUID(), queuedAt, values, photos: queuedPhotos });
+  await putQueuedMemory(member, {
+    id: crypto.randomUUID(),
+    queuedAt,
+    values,
+    photos: queuedPhotos,
+    idempotencyKey: newIdempotencyKey(),
+  });
   announceOutboxWork();
   if (current?.member === member) void current.send();
 }

@@ -21,6 +21,12 @@ export interface QueuedMemory {
   photos: QueuedPhoto[];
   /** The memory has been sent at least once, so it may exist already although no answer came. */
   createSent?: boolean;
+  /**
+   * Sent with every attempt to add this memory (ADR 0043), so a retry whose first answer was lost
+   * gets that answer instead of a second memory. Memories queued before keys existed get theirs
+   * at their first send.
+   */
+  idempotencyKey?: string;
 }
 
 interface OutboxSchema extends DBSchema {
