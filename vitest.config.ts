@@ -18,7 +18,7 @@ class LongestKnownFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     // The contract's schemas are exercised through the server and web suites.
-    projects: ["apps/server", "apps/web/vitest.config.ts", "apps/web/vitest.fresh.config.ts"],
+    projects: ["packages/messages", "apps/server", "apps/web/vitest.config.ts", "apps/web/vitest.fresh.config.ts"],
     // Two cores: a small pool keeps PostgreSQL, sharp and Chromium from starving each other.
     maxWorkers: 2,
     sequence: { sequencer: LongestKnownFirst },

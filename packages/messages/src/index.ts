@@ -1,0 +1,2 @@
+export { defaultLocale, isSupportedLocale, localesFromAcceptLanguage, negotiateLocale, supportedLocales } from "./locales";
+export type { Locale } from "./locales";

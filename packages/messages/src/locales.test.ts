@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { localesFromAcceptLanguage, negotiateLocale } from "./locales";
+
+describe("choosing a language", () => {
+  it("reads an Accept-Language header by weight, then by order, leaving out * and malformed parts", () => {
+    expect(localesFromAcceptLanguage("de-CH, fr;q=0.9, en;q=0.8, *;q=0.5")).toEqual(["de-CH", "fr", "en"]);
+    expect(localesFromAcceptLanguage("en;q=0.2, ja")).toEqual(["ja", "en"]);
+    expect(localesFromAcceptLanguage("fr;q=0")).toEqual([]);
+    expect(localesFromAcceptLanguage(undefined)).toEqual([]);
+  });
+
+  it("answers English for what it does not have, and for nonsense", () => {
+    expect(negotiateLocale(["xx-invalid-tag-!!"])).toBe("en");
+    expect(negotiateLocale([])).toBe("en");
+    expect(negotiateLocale(["en-GB"])).toBe("en");
+  });
+});

@@ -1,0 +1,46 @@
+import { match } from "@formatjs/intl-localematcher";
+
+/**
+ * The languages Memory Box speaks, as BCP 47 tags. English is the default: the seed's texts, byte for
+ * byte, and the answer for any language we do not have. A language is added here once every key of
+ * the catalogue has its text in it (the catalogue check refuses a missing one).
+ */
+export const supportedLocales = ["en"] as const;
+export type Locale = (typeof supportedLocales)[number];
+export const defaultLocale: Locale = "en";
+
+export function isSupportedLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (supportedLocales as readonly string[]).includes(value);
+}
+
+/**
+ * The best of our languages for what a browser asks for, in its order of preference
+ * (`navigator.languages`, or an `Accept-Language` header read by `localesFromAcceptLanguage`).
+ * "pt-PT" finds "pt-BR" when that is the Portuguese we have; nothing close finds English.
+ */
+export function negotiateLocale(requested: readonly string[]): Locale {
+  const valid = requested.filter((tag) => {
+    try {
+      return Intl.getCanonicalLocales(tag).length === 1;
+    } catch {
+      return false;
+    }
+  });
+  return match(valid, supportedLocales, defaultLocale, { algorithm: "best fit" }) as Locale;
+}
+
+/** The tags of an `Accept-Language` header, most wanted first ("*" and malformed parts left out). */
+export function localesFromAcceptLanguage(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .slice(0, 1_000)
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...parameters] = part.trim().split(";");
+      const q = parameters.map((parameter) => /^\s*q=([01](?:\.\d{1,3})?)\s*$/.exec(parameter)?.[1]).find(Boolean);
+      return { tag: tag.trim(), weight: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.tag && entry.tag !== "*" && entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .map((entry) => entry.tag);
+}
