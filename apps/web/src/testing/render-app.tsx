@@ -24,7 +24,7 @@ export function renderApp(path: string, { client = new FakeAuthClient() }: { cli
   onTestFinished(() => setQueryClient(undefined));
 
   const router = createMemoryRouter(createRoutes(), { initialEntries: [path] });
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <AppProvider>
       <RouterProvider router={router} />

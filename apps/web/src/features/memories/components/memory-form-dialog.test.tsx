@@ -77,7 +77,7 @@ function renderDialog({
   }
 
   // The accept filter is the form's job here: user-event would otherwise drop non-images itself.
-  const user = userEvent.setup({ applyAccept: false });
+  const user = userEvent.setup({ applyAccept: false, delay: null });
   render(
     <QueryClientProvider client={queryClient}>
       <Harness />
