@@ -39,7 +39,10 @@ export default defineConfig({
   use: {
     // The worker's own server (e2e/fixtures.ts); this one for what runs outside a worker.
     baseURL: servers[0]!.url,
-    trace: "retain-on-failure",
+    // Recording a trace (a DOM snapshot and a screencast at every step) took a quarter of the
+    // journeys' CPU, for runs that pass. A failure keeps its screenshot and the page's ARIA snapshot
+    // (error-context.md); E2E_TRACE=1 records traces too, kept for the journeys that fail.
+    trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
     // The service worker and its precache of the whole app (some sixty files a new browser) are the
     // subject of the journeys about installing and working offline, which allow it
     // (`test.use({ serviceWorkers: "allow" })`); the others run without it, as a first visit does.
