@@ -1,5 +1,6 @@
-import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database, MfaChallengeRow, MfaFactorRow } from "../../../db/schema";
+import { countOneMoreFailedCode } from "../core/failed-code-count";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -137,19 +138,9 @@ export class FactorsRepository {
    * `windowStart`. Answers the count, so the code that reaches the limit is known (and told once).
    */
   async countFailedCode(factorId: string, now: string, windowStart: string): Promise<number> {
-    const stale = (eb: ExpressionBuilder<Database, "mfa_factors">) =>
-      eb.or([eb("failed_codes_since", "is", null), eb("failed_codes_since", "<=", windowStart)]);
     const row = await this.db
       .updateTable("mfa_factors")
-      .set((eb) => ({
-        failed_codes: eb
-          .case()
-          .when(stale(eb))
-          .then(1)
-          .else(eb("failed_codes", "+", 1))
-          .end(),
-        failed_codes_since: eb.case().when(stale(eb)).then(now).else(eb.ref("failed_codes_since")).end(),
-      }))
+      .set(countOneMoreFailedCode(now, windowStart))
       .where("id", "=", factorId)
       .returning("failed_codes")
       .executeTakeFirst();

@@ -1,5 +1,6 @@
-import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database, MfaRecoveryCodeSetRow } from "../../../db/schema";
+import { countOneMoreFailedCode } from "../core/failed-code-count";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -63,19 +64,9 @@ export class RecoveryCodesRepository {
    * `windowStart`. Answers the count, so the code that reaches the limit is known (and told once).
    */
   async countFailedCode(userId: string, now: string, windowStart: string): Promise<number> {
-    const stale = (eb: ExpressionBuilder<Database, "mfa_recovery_code_sets">) =>
-      eb.or([eb("failed_codes_since", "is", null), eb("failed_codes_since", "<=", windowStart)]);
     const row = await this.db
       .updateTable("mfa_recovery_code_sets")
-      .set((eb) => ({
-        failed_codes: eb
-          .case()
-          .when(stale(eb))
-          .then(1)
-          .else(eb("failed_codes", "+", 1))
-          .end(),
-        failed_codes_since: eb.case().when(stale(eb)).then(now).else(eb.ref("failed_codes_since")).end(),
-      }))
+      .set(countOneMoreFailedCode(now, windowStart))
       .where("user_id", "=", userId)
       .returning("failed_codes")
       .executeTakeFirst();
