@@ -42,7 +42,14 @@ import {
 } from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
-import { type EventBus, InProcessEventBus, PostgresEventBus, eventsRoutes } from "./modules/events";
+import {
+  accessSignalSetting,
+  type EventBus,
+  InProcessEventBus,
+  PostgresEventBus,
+  eventsRoutes,
+  watchAccessSignal,
+} from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
 import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
@@ -155,6 +162,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : new InProcessEventBus();
   app.addHook("onClose", () => events.close());
   announceAccessChanges(app, events);
+  // On SQLite another process (the CLI) signals through the database; PostgreSQL's NOTIFY reaches the bus itself.
+  const readSettingNow = database.readSettingNow;
+  if (readSettingNow) {
+    const stopWatching = watchAccessSignal(
+      () => readSettingNow(accessSignalSetting),
+      () => events.publish({ type: "access.changed" }),
+    );
+    app.addHook("onClose", async () => stopWatching());
+  }
   const memoriesRepository = new MemoriesRepository(database.db, config.database.engine);
   const memories = new MemoriesService({
     memories: memoriesRepository,
@@ -327,7 +343,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
  * request there that may change something, open live streams check their members again (the bus
  * carries the hint to every server process); so do an owner's changes under /api/v1/members (a
  * removed member) and a device signed out under /api/v1/account/. Invitations revoked by the CLI
- * announce themselves.
+ * announce themselves (a NOTIFY on PostgreSQL, the access signal SQLite servers poll).
  */
 function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
   app.addHook("onResponse", async (request) => {

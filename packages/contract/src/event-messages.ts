@@ -20,6 +20,14 @@ export const memoryEventTypes = [
 
 export const resyncEventType = "resync";
 
+/**
+ * The stream's last message when the member's session ended elsewhere (a sign-out everywhere, a
+ * removal, a revocation, a ban): data `{"code": …}`, the code the API's next answer would carry
+ * (`session_not_found`, `email_not_invited`, `user_banned`, `user_not_found`). The app signs out
+ * at once and forgets what it kept (ADR 0050).
+ */
+export const sessionEndedEventType = "session.ended";
+
 /** `MemoryEventType` (events.ts), without the schema library. */
 type MemoryEventType = (typeof memoryEventTypes)[number];
 

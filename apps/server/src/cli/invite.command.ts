@@ -37,7 +37,7 @@ export const inviteCommand: Command = {
     } else if (values.revoke !== undefined) {
       if (positionals.length > 0) throw new UsageError("--revoke takes exactly one address.");
       const { email } = await service.revoke(values.revoke, operator);
-      // Their open live streams close at once on servers sharing a PostgreSQL database.
+      // Their open live streams close at once, on every server on this database (ADR 0050).
       await announceAccessChanged(db);
       out(`Revoked ${email}; their sessions have ended.`);
     } else {

@@ -27,6 +27,12 @@ export interface DatabaseHandle {
   engine: Engine;
   /** Closes every connection; the handle is unusable afterwards. */
   destroy(): Promise<void>;
+  /**
+   * SQLite only: one instance setting, read at once on the connection itself, outside Kysely's
+   * queue and query log, for a poll that must stay cheap (the access signal, ADR 0050). Throws
+   * once the connection is closed.
+   */
+  readSettingNow?: (key: string) => string | undefined;
 }
 
 /**
@@ -57,8 +63,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   }
   const connection = openSqlite(config.file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }), ...log });
+  const readSettingNow = settingReader(connection);
   const checkpointing = options.checkpointInBackground;
-  if (!checkpointing) return { db, engine: config.engine, destroy: () => db.destroy() };
+  if (!checkpointing) return { db, engine: config.engine, destroy: () => db.destroy(), readSettingNow };
   connection.pragma("wal_autocheckpoint = 0");
   const checkpointer = new WalCheckpointer(config.file, (error) => {
     // Back to checkpoints inside commits: slower, but the log never grows without bound.
@@ -72,6 +79,16 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
       await checkpointer.stop();
       await db.destroy();
     },
+    readSettingNow,
+  };
+}
+
+/** Reads `instance_settings` by key with one statement, prepared on first use (after the migrations made the table). */
+function settingReader(connection: SQLite.Database): (key: string) => string | undefined {
+  let statement: SQLite.Statement<[string], string> | undefined;
+  return (key) => {
+    statement ??= connection.prepare<[string], string>("select value from instance_settings where key = ?").pluck();
+    return statement.get(key);
   };
 }
 

@@ -109,10 +109,12 @@ async function authorization(): Promise<Record<string, string>> {
 
 /**
  * The server no longer knows this session (signed out on another device, removed by an owner,
- * password changed elsewhere): it is ended here too, so the session guard shows the sign-in
- * screen instead of a screen whose every request fails.
+ * password changed elsewhere, revoked): it is ended here too, so the session guard shows the
+ * sign-in screen instead of a screen whose every request fails, and the sign-out forgets what the
+ * app kept (the query cache, the copies kept for offline; ADR 0031, ADR 0050). Also called by the
+ * live stream when it is told the session ended, or refused with 401.
  */
-function endSessionGoneFromServer(): void {
+export function endSessionGoneFromServer(): void {
   getAuthClient()
     .signOut({ scope: "local" })
     .catch((error: unknown) => console.error("Could not end the session the server refused:", error));

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { MemoryEvent } from "@memory-box/contract";
 import { type Kysely, sql } from "kysely";
 import type pg from "pg";
 import { loadPostgresDriver } from "../../db/database";
 import { isPostgres } from "../../db/migrations/dialect";
 import type { Database } from "../../db/schema";
+import { InstanceSettingsRepository } from "../instance";
 
 /**
  * Someone's access may have ended (a sign-out, a revoked invitation, a password change): every
@@ -102,14 +104,54 @@ export class InProcessEventBus implements EventBus {
 const channel = "memory_box_events";
 
 /**
- * For a process without a bus of its own (the CLI): tells the servers on a PostgreSQL database
- * that someone's access may have ended. On SQLite there is no channel between processes; the
- * server's streams then notice on their heartbeat.
+ * On SQLite, the instance setting another process (the CLI) changes when someone's access may have
+ * ended; the server polls it (`watchAccessSignal`). Its value is only ever compared, never read.
+ */
+export const accessSignalSetting = "events.access_changed";
+
+/**
+ * For a process without a bus of its own (the CLI): tells the servers on the same database that
+ * someone's access may have ended. On PostgreSQL a NOTIFY on the servers' channel; on SQLite a new
+ * value for `accessSignalSetting`, which the server notices within its poll (ADR 0050).
  */
 export async function announceAccessChanged(db: Kysely<Database>): Promise<void> {
-  if (!isPostgres(db)) return;
+  if (!isPostgres(db)) {
+    await new InstanceSettingsRepository(db).put(accessSignalSetting, randomUUID());
+    return;
+  }
   const hint: AccessChangedEvent = { type: "access.changed" };
   await sql`select pg_notify(${channel}, ${JSON.stringify(hint)})`.execute(db);
+}
+
+/** How often a server on SQLite looks at `accessSignalSetting`: a revocation by the CLI ends streams within this. */
+export const accessSignalPollMs = 250;
+
+/**
+ * A server on SQLite: every `intervalMs`, `read` the access signal (a prepared one-row read on the
+ * server's own connection, outside Kysely's queue: a few microseconds); when it changed since the
+ * last look, `onChanged`. A failed read (the database closing) is skipped. Returns the stop.
+ */
+export function watchAccessSignal(
+  read: () => string | undefined,
+  onChanged: () => void,
+  intervalMs = accessSignalPollMs,
+): () => void {
+  const look = () => {
+    try {
+      return { value: read() };
+    } catch {
+      return undefined;
+    }
+  };
+  let last = look()?.value;
+  const timer = setInterval(() => {
+    const seen = look();
+    if (seen === undefined || seen.value === last) return;
+    last = seen.value;
+    onChanged();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**

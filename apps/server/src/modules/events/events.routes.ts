@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import { MemoryEventData, resyncEventType } from "@memory-box/contract";
+import { MemoryEventData, resyncEventType, sessionEndedEventType } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { AppError } from "../../errors";
 import { requireMembers, type MemberAuthenticator } from "../member-door";
 import type { DeliveredEvent, EventBus } from "./event-bus";
 
@@ -16,7 +17,10 @@ export interface EventsRoutesOptions {
  * sends `Last-Event-ID` when it reconnects and receives what it missed, or a `resync` event when
  * that is no longer known (then it reloads). The stream ends when the member's session ends:
  * every stream checks its member again on each access hint on the bus (a sign-out, a revoked
- * invitation, a password change, from any server process), and on its heartbeat.
+ * invitation, a password change, from any server process or the CLI), and on its heartbeat. A
+ * session that ended is told first (`sessionEndedEventType`), so the app signs out at once rather
+ * than on its next request (ADR 0050); an access token that merely expired is not: the app
+ * reconnects with a fresh one.
  */
 export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
   app,
@@ -76,7 +80,12 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
       const check = (onAllowed?: () => void) => {
         authenticate(request).then(
           () => onAllowed?.(),
-          () => end(),
+          (error: unknown) => {
+            const code = sessionEndedCode(error);
+            if (code !== undefined && !raw.writableEnded)
+              raw.write(`event: ${sessionEndedEventType}\ndata: ${JSON.stringify({ code })}\n\n`);
+            end();
+          },
         );
       };
       const heartbeat = setInterval(() => check(() => raw.write(": ping\n\n")), heartbeatMs);
@@ -85,3 +94,11 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
     },
   );
 };
+
+/** The refusals that mean the session is over for good, as the product API's door answers them. */
+const sessionEndedCodes = new Set(["session_not_found", "user_not_found", "user_banned", "email_not_invited"]);
+
+/** The code of a refusal saying the session ended (not an expired token, nor a failed read), else undefined. */
+function sessionEndedCode(error: unknown): string | undefined {
+  return error instanceof AppError && sessionEndedCodes.has(error.code) ? error.code : undefined;
+}

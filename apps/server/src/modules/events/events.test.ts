@@ -1,7 +1,7 @@
 import type { Memory } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inviteCommand } from "../../cli/invite.command";
-import { openDatabase } from "../../db/database";
+import { runCli } from "../../cli/run-cli";
+import type { DatabaseConfig } from "../../config";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
@@ -308,19 +308,6 @@ describe.each(testEngines)("live streams end within a second when access ends, o
     await stream.close();
   });
 
-  it.runIf(engine === "postgres")("after the operator revokes the invitation with the CLI", async () => {
-    const member = await createMember(first, "revoked@memory-box.test");
-    const stream = await openStream(baseUrl, member);
-    const database = openDatabase(first.config.database);
-    try {
-      await inviteCommand.run({ args: ["--revoke", member.email], db: database.db, out: () => {} });
-    } finally {
-      await database.destroy();
-    }
-    expect(await endsWithin(stream, 1000)).toBe(true);
-    await stream.close();
-  });
-
   it("but not for the member's other devices when someone else signs out", async () => {
     const member = await createMember(first, "stays@memory-box.test");
     const other = await createMember(first, "leaves@memory-box.test");
@@ -330,3 +317,96 @@ describe.each(testEngines)("live streams end within a second when access ends, o
     await stream.close();
   });
 });
+
+/** `invite --revoke` as the operator runs it: its own connection to the database, as another process has. */
+async function revokeWithCli(database: DatabaseConfig, email: string): Promise<void> {
+  const env = { DATABASE_URL: database.engine === "sqlite" ? `sqlite:${database.file}` : database.url };
+  const errors: string[] = [];
+  const code = await runCli(["invite", "--revoke", email], { env, out: () => {}, err: (line) => errors.push(line) });
+  expect(errors).toEqual([]);
+  expect(code).toBe(0);
+}
+
+// A revocation by the CLI reaches the servers only through the database (a NOTIFY on PostgreSQL,
+// the access signal SQLite servers poll): two server instances on one database, neither hearing
+// the other's bus, and the default 25 s heartbeat, so an end within a second came by that path.
+describe.each(testEngines)(
+  "a revocation by the CLI ends the member's streams on every server within a second, on %s",
+  (engine) => {
+    let first: TestApp;
+    let second: TestApp;
+    let firstUrl: string;
+    let secondUrl: string;
+
+    beforeAll(async () => {
+      first = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" } });
+      second = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false" }, sharedDatabase: first.config.database });
+      // The first member is the owner, whom the CLI would not revoke.
+      await createMember(first, "owner@memory-box.test");
+      firstUrl = await first.app.listen({ port: 0, host: "127.0.0.1" });
+      secondUrl = await second.app.listen({ port: 0, host: "127.0.0.1" });
+    });
+    afterAll(async () => {
+      await second.close();
+      await first.close();
+    });
+
+    it("tells each stream the session ended, then ends it", async () => {
+      const member = await createMember(first, "revoked@memory-box.test");
+      const onFirst = await openStream(firstUrl, member);
+      const onSecond = await openStream(secondUrl, member);
+      const bystander = await createMember(first, "bystander@memory-box.test");
+      const untouched = await openStream(secondUrl, bystander);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      const revokedAt = Date.now();
+      await revokeWithCli(first.config.database, member.email);
+      expect(await endsWithin(onFirst, 1000)).toBe(true);
+      expect(await endsWithin(onSecond, Math.max(0, revokedAt + 1000 - Date.now()))).toBe(true);
+      for (const stream of [onFirst, onSecond]) {
+        const ended = stream.events.find((event) => event.event === "session.ended");
+        // The revocation ended its sessions too.
+        expect(ended && JSON.parse(ended.data)).toEqual({ code: "session_not_found" });
+      }
+      expect(untouched.hasEnded()).toBe(false);
+      expect(untouched.events.some((event) => event.event === "session.ended")).toBe(false);
+      await Promise.all([onFirst.close(), onSecond.close(), untouched.close()]);
+    });
+
+    it("and the revoked token can neither reopen the stream nor read a memory, on either server", async () => {
+      const member = await createMember(first, "locked-out@memory-box.test");
+      const memory = (
+        await first.app.inject({
+          method: "POST",
+          url: "/api/v1/memories",
+          headers: member.headers,
+          payload: { title: "Kept away" },
+        })
+      ).json<Memory>();
+      await revokeWithCli(first.config.database, member.email);
+      for (const [app, url] of [
+        [first, firstUrl],
+        [second, secondUrl],
+      ] as const) {
+        const reopened = await fetch(`${url}/api/v1/events`, { headers: member.headers });
+        expect(reopened.status).toBe(401);
+        expect(await reopened.json()).toMatchObject({ code: "session_not_found" });
+        for (const path of ["/api/v1/memories", `/api/v1/memories/${memory.id}`]) {
+          const read = await app.app.inject({ method: "GET", url: path, headers: member.headers });
+          expect(read.statusCode, path).toBe(401);
+          expect(read.body).not.toContain("Kept away");
+        }
+      }
+    });
+
+    it("a sign-out everywhere tells the stream why it ends", async () => {
+      const member = await createMember(first, "told@memory-box.test");
+      const stream = await openStream(firstUrl, member);
+      await first.app.inject({ method: "POST", url: "/auth/v1/logout?scope=global", headers: member.headers });
+      expect(await endsWithin(stream, 1000)).toBe(true);
+      const ended = stream.events.find((event) => event.event === "session.ended");
+      expect(ended && JSON.parse(ended.data)).toEqual({ code: "session_not_found" });
+      await stream.close();
+    });
+  },
+);

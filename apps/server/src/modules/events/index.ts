@@ -1,2 +1,9 @@
-export { announceAccessChanged, type EventBus, InProcessEventBus, PostgresEventBus } from "./event-bus";
+export {
+  accessSignalSetting,
+  announceAccessChanged,
+  watchAccessSignal,
+  type EventBus,
+  InProcessEventBus,
+  PostgresEventBus,
+} from "./event-bus";
 export { eventsRoutes } from "./events.routes";

@@ -1,21 +1,24 @@
 import { useEffect } from "react";
-import { isMemoryEventType, readMemoryEventData, resyncEventType } from "@memory-box/contract";
+import { isMemoryEventType, readMemoryEventData, resyncEventType, sessionEndedEventType } from "@memory-box/contract";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 
 import { isDeletedHere } from "@/features/memories/api/delete-memory";
 import { refreshAfterMemoryChange, refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { endSessionGoneFromServer } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
 import { takeEarlyAnswerTaken } from "@/lib/first-screen";
-import { openEventStream, type SseEvent } from "@/lib/sse";
+import { EventStreamError, openEventStream, type SseEvent } from "@/lib/sse";
 
 export const liveEventsPath = "/api/v1/events";
 
 /**
  * Keeps the memory screens current while someone else (or this member in another tab) adds,
  * edits or deletes, comments or reacts: follows `GET /api/v1/events` and refetches what changed. Runs while signed
- * in; reconnects with backoff (1 s → 30 s) and resumes from the last event id.
+ * in; reconnects with backoff (1 s → 30 s) and resumes from the last event id. A session ended
+ * elsewhere (the server's `session.ended`, or a reconnection refused with 401) ends it here at
+ * once: the app goes to sign-in and forgets what it kept, without waiting for a request (ADR 0050).
  */
 export function useLiveUpdates(): void {
   const { status, session } = useAuth();
@@ -29,6 +32,10 @@ export function useLiveUpdates(): void {
       url: liveEventsPath,
       headers: authorization,
       onEvent: (event) => {
+        if (event.type === sessionEndedEventType) {
+          endSessionGoneFromServer();
+          return;
+        }
         applyLiveEvent(queryClient, event);
         if (isOwnProfileChange(event, userId)) void refreshOwnProfile();
       },
@@ -41,6 +48,11 @@ export function useLiveUpdates(): void {
       // A dropped stream is routine (the server ends it when the access token expires); only a
       // third failure in a row, with no stream opened since, is worth a warning.
       onError: (error, retryInMs) => {
+        // Tokens are refreshed before each attempt, so a 401 means the session itself is gone.
+        if (error instanceof EventStreamError && error.status === 401) {
+          endSessionGoneFromServer();
+          return;
+        }
         if (retryInMs >= 4_000) console.warn(`Live updates unavailable; retrying in ${retryInMs / 1000} s.`, error);
       },
     });
