@@ -1,6 +1,13 @@
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuthTestServer, confirmedMember, password, startAuthServer, stringMatching } from "../../../../test/auth-fixtures";
+import {
+  type AuthTestServer,
+  confirmedMember,
+  enrolTotp,
+  password,
+  startAuthServer,
+  stringMatching,
+  totpCode,
+} from "../../../../test/auth-fixtures";
 import { serviceRoleToken } from "../../../../test/service-token";
 import { testEngines } from "../../../../test/test-database";
 
@@ -24,8 +31,7 @@ describe.each(testEngines)("Authenticator code limit per factor on %s", (engine)
   /** A request from an address no earlier one came from: the per-address limits never apply. */
   const fromNewAddress = () => `198.51.100.${(addresses++ % 250) + 1}`;
 
-  const codeNow = (secret: string) =>
-    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: server.clock.now().getTime() });
+  const codeNow = (secret: string) => totpCode(secret, server.clock.now());
 
   async function passwordSession(email: string, remoteAddress: string) {
     const response = await server.app.inject({
@@ -59,20 +65,10 @@ describe.each(testEngines)("Authenticator code limit per factor on %s", (engine)
 
   async function memberWithFactor() {
     const member = await confirmedMember(server);
-    const token = member.session.access_token;
-    const enrolled = await server.app.inject({
-      method: "POST",
-      url: "/auth/v1/factors",
-      headers: headers(token),
-      payload: { factor_type: "totp", friendly_name: "Phone" },
-    });
-    const { id, totp } = enrolled.json<{ id: string; totp: { secret: string } }>();
-    const address = fromNewAddress();
-    const verified = await tryCode(token, id, codeNow(totp.secret), address);
-    expect(verified.statusCode, verified.body).toBe(200);
+    const { factorId, secret } = await enrolTotp(server.app, member.session.access_token, { now: server.clock.now });
     // Codes are accepted once per 30 s step: later right codes come from the next steps.
     server.clock.advance(30);
-    return { ...member, factorId: id, secret: totp.secret };
+    return { ...member, factorId, secret };
   }
 
   /** A code that is not the right one now. */
