@@ -268,6 +268,11 @@ export async function signedInClient(
   return { auth, session: data.session! };
 }
 
+/** The headers auth-js sends with a session's access token. */
+export function authHeaders(accessToken: string): { authorization: string; "x-supabase-api-version": string } {
+  return { authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" };
+}
+
 /** GET /user with a bearer token: the status and error code (or the user). */
 export async function getUser(server: AuthTestServer, accessToken: string): Promise<LightMyRequestResponse> {
   return server.app.inject({

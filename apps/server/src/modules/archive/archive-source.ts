@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { z } from "zod";
 import { InvalidZipError } from "../../lib/zip-reader";
 import type { ArchiveManifest } from "./archive-format";
 
@@ -23,6 +24,15 @@ export class ArchiveRefusedError extends Error {
     super(message);
     this.name = "ArchiveRefusedError";
   }
+}
+
+/**
+ * A refusal in words for the first thing a reader's schema found wrong: `lead` names the file and
+ * what it should have been, then where in it (`prefix` and the issue's path) and what is wrong.
+ */
+export function describeIssue(lead: string, issue: z.core.$ZodIssue, prefix: (string | number)[]): string {
+  const where = [...prefix, ...issue.path].map(String).join(".");
+  return `${lead}: ${where || "the file"} ${issue.message}.`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { MemoryLimits, normalizeTags } from "@memory-box/contract";
 import { z } from "zod";
 import { ZipReader } from "../../lib/zip-reader";
 import { type ArchiveManifest, type ArchiveMemory, type ArchivePhoto, photoFile, unknownAuthor } from "./archive-format";
-import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource, refusedZip } from "./archive-source";
+import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource, describeIssue, refusedZip } from "./archive-source";
 import { parseJsonStream, TokenType } from "./json-stream";
 
 /**
@@ -67,12 +67,6 @@ const DayOneEntry = z.object({
 
 const DayOneJournal = z.object({ entries: z.array(DayOneEntry) });
 
-function describeIssue(name: string, issue: z.core.$ZodIssue, prefix: (string | number)[]): string {
-  const path = [...prefix, ...issue.path];
-  const where = path.length > 0 ? ` at ${path.join(".")}` : "";
-  return `${name} is not a Day One journal: ${issue.message}${where}.`;
-}
-
 type DayOnePhoto = z.infer<typeof DayOnePhoto>;
 type DayOneEntry = z.infer<typeof DayOneEntry>;
 
@@ -134,13 +128,13 @@ async function readJournals(zip: ZipReader, limits: ArchiveLimits): Promise<Jour
         if (issue !== undefined) return;
         const parsed = DayOneEntry.safeParse(value);
         if (parsed.success) entries.push(parsed.data);
-        else issue = describeIssue(file.name, parsed.error.issues[0]!, ["entries", entries.length]);
+        else issue = describeIssue(`${file.name} is not a Day One journal`, parsed.error.issues[0]!, ["entries", entries.length]);
       },
     });
     if (issue !== undefined) throw new ArchiveRefusedError(issue);
     if (topLevelKinds.get("entries") !== TokenType.LEFT_BRACKET) {
       const parsed = DayOneJournal.safeParse({ entries: topLevelKinds.has("entries") ? null : undefined });
-      throw new ArchiveRefusedError(describeIssue(file.name, parsed.error!.issues[0]!, []));
+      throw new ArchiveRefusedError(describeIssue(`${file.name} is not a Day One journal`, parsed.error!.issues[0]!, []));
     }
     journals.push({ name: file.name, bytes: file.size, entries });
   }

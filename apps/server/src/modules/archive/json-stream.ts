@@ -25,7 +25,8 @@ export interface JsonStreamOptions {
   /**
    * JSONPath-like selectors (`$.memories.*`) whose values are handed to `onValue` as they
    * complete and not kept in the document: a long list is never held twice. Default `$`: the
-   * whole document, once it ends.
+   * whole document, once it ends. With selectors, the root object's other keys are read (within
+   * the limits) and dropped: neither their values nor their names are kept.
    */
   paths?: string[];
   onValue(value: unknown, key: string | number | undefined, parentKey: string | number | undefined): void;
@@ -48,7 +49,10 @@ export async function parseJsonStream(
   // The root object's keys and the first token of each one's value (an array's "["), also of
   // values handed on and not kept.
   const topLevelKinds = new Map<string, TokenType>();
+  const wanted = wantedRootKeys(options.paths);
   let topLevelKey: string | undefined;
+  /** The value under way belongs to a root key no selector names: its tokens never reach the parser. */
+  let skipping = false;
   let previous: TokenType | undefined;
   let refusal: Error | undefined;
   const refuse = (error: Error) => {
@@ -77,13 +81,34 @@ export async function parseJsonStream(
     } else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) {
       depth -= 1;
     }
+    if (skipping) {
+      // Inside an unwanted array or object: it ends with the token that closes it at the root.
+      previous = token;
+      if (depth === 1) skipping = false;
+      return;
+    }
     const opensRootKey =
       depth === 1 && token === TokenType.STRING && (previous === TokenType.LEFT_BRACE || previous === TokenType.COMMA);
-    if (opensRootKey) topLevelKey = String(parsed.value);
-    else if (topLevelKey !== undefined && previous === TokenType.COLON) {
+    if (opensRootKey) {
+      topLevelKey = String(parsed.value);
+      previous = token;
+      // Every unwanted key is given the same name, so the root holds one null however many there are.
+      parser.write(wanted && !wanted.has(topLevelKey) ? { ...parsed, value: unwantedKey } : parsed);
+      return;
+    }
+    if (topLevelKey !== undefined && previous === TokenType.COLON) {
       // The value's first token: the depth was raised above already for "[" or "{".
-      topLevelKinds.set(topLevelKey, token);
+      const key = topLevelKey;
       topLevelKey = undefined;
+      previous = token;
+      if (!wanted || wanted.has(key)) {
+        topLevelKinds.set(key, token);
+        parser.write(parsed);
+        return;
+      }
+      skipping = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
+      parser.write({ token: TokenType.NULL, value: null });
+      return;
     }
     previous = token;
     parser.write(parsed);
@@ -122,4 +147,22 @@ export async function parseJsonStream(
     throw notJson();
   }
   return { topLevelKinds };
+}
+
+/** The name every unwanted root key is given on its way to the parser. */
+const unwantedKey = "\u0000unwanted";
+
+/**
+ * The root keys the selectors reach (`$.memories.*` and `$.format` name `memories` and `format`),
+ * or undefined when one selects the whole document and every key is wanted.
+ */
+function wantedRootKeys(paths: string[] | undefined): Set<string> | undefined {
+  if (!paths) return undefined;
+  const keys = new Set<string>();
+  for (const path of paths) {
+    const key = /^\$\.([^.[*]+)/.exec(path)?.[1];
+    if (key === undefined) return undefined;
+    keys.add(key);
+  }
+  return keys;
 }

@@ -1,7 +1,6 @@
-import type { z } from "zod";
 import { ZipReader } from "../../lib/zip-reader";
 import { ArchiveManifest, ArchiveMemory, archiveVersion } from "./archive-format";
-import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
+import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, describeIssue, refusedZip } from "./archive-source";
 import { parseJsonStream, TokenType } from "./json-stream";
 
 export const manifestFile = "memory-box.json";
@@ -66,7 +65,7 @@ export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promi
       if (memoryIssue !== undefined) return;
       const parsed = ArchiveMemory.safeParse(value);
       if (parsed.success) memories.push(parsed.data);
-      else memoryIssue = describeIssue(parsed.error.issues[0]!, ["memories", memories.length]);
+      else memoryIssue = describeIssue(notAsDescribed, parsed.error.issues[0]!, ["memories", memories.length]);
     },
   });
   if (header.format !== "memory-box") {
@@ -85,14 +84,11 @@ export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promi
     ...header,
     memories: memoriesKind === TokenType.LEFT_BRACKET ? [] : memoriesKind === undefined ? undefined : null,
   });
-  if (!parsed.success) throw new ArchiveRefusedError(describeIssue(parsed.error.issues[0]!, []));
+  if (!parsed.success) throw new ArchiveRefusedError(describeIssue(notAsDescribed, parsed.error.issues[0]!, []));
   return { ...parsed.data, memories };
 }
 
-function describeIssue(issue: z.core.$ZodIssue, prefix: (string | number)[]): string {
-  const where = [...prefix, ...issue.path].map(String).join(".");
-  return `${manifestFile} is not as the format describes: ${where || "the file"} ${issue.message}.`;
-}
+const notAsDescribed = `${manifestFile} is not as the format describes`;
 
 function megabytes(bytes: number): number {
   return Math.round((bytes / (1024 * 1024)) * 10) / 10;

@@ -2,10 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../config";
-import { type AuthTestServer, confirmedMember, startAuthServer } from "../../../../test/auth-fixtures";
+import { type AuthTestServer, confirmedMember, enrolTotp, startAuthServer, totpCode } from "../../../../test/auth-fixtures";
 import { createTestApp } from "../../../../test/test-app";
 import { testEngines } from "../../../../test/test-database";
 import { FactorSecrets, factorSecretsKeyFile, loadFactorSecretsKey } from "./factor-secrets";
@@ -18,18 +17,8 @@ import { FactorSecrets, factorSecretsKeyFile, loadFactorSecretsKey } from "./fac
 const headers = (accessToken: string) => ({ authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" });
 type Injector = AuthTestServer["app"];
 
-async function enrol(app: Injector, accessToken: string) {
-  const enrolled = await app.inject({
-    method: "POST",
-    url: "/auth/v1/factors",
-    headers: headers(accessToken),
-    payload: { factor_type: "totp", friendly_name: "Phone" },
-  });
-  expect(enrolled.statusCode, enrolled.body).toBe(200);
-  return enrolled.json<{ id: string; totp: { secret: string } }>();
-}
-
-async function tryCode(app: Injector, accessToken: string, factorId: string, secret: string) {
+/** A new challenge answered with the code of `secret` at `now`. */
+async function tryCode(app: Injector, accessToken: string, factorId: string, secret: string, now: Date) {
   const challenge = await app.inject({
     method: "POST",
     url: `/auth/v1/factors/${factorId}/challenge`,
@@ -42,7 +31,7 @@ async function tryCode(app: Injector, accessToken: string, factorId: string, sec
     headers: headers(accessToken),
     payload: {
       challenge_id: challenge.json<{ id: string }>().id,
-      code: new TOTP({ secret: Secret.fromBase32(secret) }).generate(),
+      code: totpCode(secret, now),
     },
   });
 }
@@ -61,16 +50,16 @@ describe.each(testEngines)("Authenticator secrets at rest on %s", (engine) => {
 
   it("stores the secret sealed, under a key in a 0600 file beside the database and nowhere in it", async () => {
     const member = await confirmedMember(server);
-    const { id, totp } = await enrol(server.app, member.session.access_token);
+    // Enrolment verifies the factor with a code made from the secret: the sealed secret opens.
+    const { factorId: id, secret } = await enrolTotp(server.app, member.session.access_token, { now: server.clock.now });
     const stored = await storedSecret(id);
     expect(stored).toMatch(/^enc:v1:[\w-]+:[\w-]+$/);
-    expect(stored).not.toContain(totp.secret);
-    expect((await tryCode(server.app, member.session.access_token, id, totp.secret)).statusCode).toBe(200);
+    expect(stored).not.toContain(secret);
 
     const keyFile = path.join(server.testApp.config.dataDir, factorSecretsKeyFile);
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
     const key = Buffer.from((await readFile(keyFile, "utf8")).trim(), "base64");
-    expect(new FactorSecrets(key).open(id, stored)).toBe(totp.secret);
+    expect(new FactorSecrets(key).open(id, stored)).toBe(secret);
     const settings = await server.db.selectFrom("instance_settings").selectAll().execute();
     expect(JSON.stringify(settings)).not.toContain(key.toString("base64"));
     if (engine === "sqlite") expect(server.testApp.config.database).not.toMatchObject({ file: keyFile });
@@ -78,16 +67,23 @@ describe.each(testEngines)("Authenticator secrets at rest on %s", (engine) => {
 
   it("does not open a sealed secret copied into another factor's row (someone who can write the database)", async () => {
     const victim = await confirmedMember(server);
-    const victimFactor = await enrol(server.app, victim.session.access_token);
+    const victimFactor = await enrolTotp(server.app, victim.session.access_token, { now: server.clock.now });
     const attacker = await confirmedMember(server);
-    const attackerFactor = await enrol(server.app, attacker.session.access_token);
+    const attackerFactor = await enrolTotp(server.app, attacker.session.access_token, { now: server.clock.now });
     // The attacker cannot read the victim's secret; they move its sealed form to their own factor.
     await server.db
       .updateTable("mfa_factors")
-      .set({ secret: await storedSecret(victimFactor.id) })
-      .where("id", "=", attackerFactor.id)
+      .set({ secret: await storedSecret(victimFactor.factorId) })
+      .where("id", "=", attackerFactor.factorId)
       .execute();
-    const answer = await tryCode(server.app, attacker.session.access_token, attackerFactor.id, victimFactor.totp.secret);
+    server.clock.advance(30);
+    const answer = await tryCode(
+      server.app,
+      attacker.session.access_token,
+      attackerFactor.factorId,
+      victimFactor.secret,
+      server.clock.now(),
+    );
     expect(answer.statusCode).not.toBe(200);
     expect(answer.json()).toMatchObject({ code: "unexpected_failure" });
   });
@@ -95,23 +91,34 @@ describe.each(testEngines)("Authenticator secrets at rest on %s", (engine) => {
   it("seals the secrets an earlier version stored in the clear when a server starts, and one with another key reads none", async () => {
     const keyText = randomBytes(32).toString("base64");
     const member = await confirmedMember(server);
-    const { id, totp } = await enrol(server.app, member.session.access_token);
+    const { factorId: id, secret } = await enrolTotp(server.app, member.session.access_token, { now: server.clock.now });
     // As an earlier version stored it.
-    await server.db.updateTable("mfa_factors").set({ secret: totp.secret }).where("id", "=", id).execute();
+    await server.db.updateTable("mfa_factors").set({ secret }).where("id", "=", id).execute();
 
     const next = await createTestApp(engine, {
       sharedDatabase: server.testApp.config.database,
+      now: server.clock.now,
       env: { AUTH_FACTOR_SECRETS_KEY: keyText, SMTP_URL: server.smtp.url, AUTH_RATE_LIMITS: "false", PUBLIC_URL: server.origin },
     });
     try {
       const stored = await storedSecret(id);
       expect(stored).toMatch(/^enc:v1:/);
-      expect(new FactorSecrets(Buffer.from(keyText, "base64")).open(id, stored)).toBe(totp.secret);
-      expect((await tryCode(next.app, member.session.access_token, id, totp.secret)).statusCode).toBe(200);
+      expect(new FactorSecrets(Buffer.from(keyText, "base64")).open(id, stored)).toBe(secret);
+      // The enrolment's code was taken once; the next step's opens with the new key.
+      server.clock.advance(30);
+      expect((await tryCode(next.app, member.session.access_token, id, secret, server.clock.now())).statusCode).toBe(200);
       // The first server, with its own key file, cannot open what the other key sealed.
       const other = await confirmedMember(server);
-      const otherFactor = await enrol(server.app, other.session.access_token);
-      expect((await tryCode(next.app, other.session.access_token, otherFactor.id, otherFactor.totp.secret)).statusCode).toBe(500);
+      const otherFactor = await enrolTotp(server.app, other.session.access_token, { now: server.clock.now });
+      server.clock.advance(30);
+      const refused = await tryCode(
+        next.app,
+        other.session.access_token,
+        otherFactor.factorId,
+        otherFactor.secret,
+        server.clock.now(),
+      );
+      expect(refused.statusCode).toBe(500);
     } finally {
       await next.close();
     }

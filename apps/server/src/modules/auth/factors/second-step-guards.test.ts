@@ -1,8 +1,8 @@
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AuthTestServer,
   confirmedMember,
+  enrolTotp,
   getUser,
   password,
   startAuthServer,
@@ -55,29 +55,7 @@ describe.each(testEngines)("Second-step guards on %s", (engine) => {
   /** A member whose authenticator app is verified: the session that verified it (aal2) and a password-only one (aal1). */
   async function memberWithFactor() {
     const member = await confirmedMember(server);
-    const token = member.session.access_token;
-    const enrolled = await server.app.inject({
-      method: "POST",
-      url: "/auth/v1/factors",
-      headers: headers(token),
-      payload: { factor_type: "totp", friendly_name: "Phone" },
-    });
-    expect(enrolled.statusCode, enrolled.body).toBe(200);
-    const { id, totp } = enrolled.json<{ id: string; totp: { secret: string } }>();
-    const challenge = await server.app.inject({
-      method: "POST",
-      url: `/auth/v1/factors/${id}/challenge`,
-      headers: headers(token),
-    });
-    const code = new TOTP({ secret: Secret.fromBase32(totp.secret) }).generate();
-    const verified = await server.app.inject({
-      method: "POST",
-      url: `/auth/v1/factors/${id}/verify`,
-      headers: headers(token),
-      payload: { challenge_id: challenge.json<{ id: string }>().id, code },
-    });
-    expect(verified.statusCode, verified.body).toBe(200);
-    const aal2 = verified.json<{ access_token: string }>();
+    const { session: aal2 } = await enrolTotp(server.app, member.session.access_token, { now: server.clock.now });
     const aal1 = await signIn(member.email);
     return { ...member, aal1, aal2 };
   }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AuthRateLimits } from "../../../config";
 import { AppError } from "../../../errors";
 import { pkce, rateLimited, requestContext, type TokenGrants } from "../core/auth-wire";
-import { assertSecondStepProven } from "../core/factor-summary";
 import type { SessionService } from "../core/session.service";
 import { redirectAfterCallback } from "../identities/identity-redirects";
 import * as schemas from "./oidc.schemas";
@@ -49,14 +48,12 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   });
   app.get("/user/identities/authorize", { ...limit, schema: { querystring: schemas.AuthorizeQuery } }, async (request, reply) => {
     if (options.providers.length === 0) throw new AppError("manual_linking_disabled");
-    const who = await sessions.authenticate(request.headers.authorization);
-    assertSecondStepProven(who);
     const { query } = request;
     const url = await oidc.authorize({
       provider: query.provider,
       redirectTo: query.redirect_to,
       pkce: pkce(query).pkce,
-      linkTo: who.user,
+      linkTo: await sessions.authenticate(request.headers.authorization),
     });
     // auth-js asks for the URL as JSON and sends the browser there itself.
     if (query.skip_http_redirect === "true") return { url };

@@ -38,14 +38,16 @@ export class OidcService {
   /**
    * `GET /authorize` (or, with `linkTo`, `GET /user/identities/authorize`): records the sign-in
    * under way and answers the provider's URL. The state, nonce and PKCE verifier towards the
-   * provider are new for each; the client's own PKCE challenge waits with them.
+   * provider are new for each; the client's own PKCE challenge waits with them. Linking is a new
+   * way into the account: a member with a second factor must have proven it in this session.
    */
   async authorize(input: {
     provider: string | undefined;
     redirectTo: string | undefined;
     pkce: PkceChallenge | undefined;
-    linkTo?: UserRow;
+    linkTo?: Caller;
   }): Promise<string> {
+    if (input.linkTo) assertSecondStepProven(input.linkTo);
     const provider = this.deps.providers.get(input.provider);
     const state = randomToken();
     const nonce = randomToken();
@@ -60,7 +62,7 @@ export class OidcService {
       redirect_to: this.deps.redirectTarget(input.redirectTo),
       code_challenge: input.pkce?.codeChallenge ?? null,
       code_challenge_method: input.pkce?.codeChallengeMethod ?? null,
-      link_user_id: input.linkTo?.id ?? null,
+      link_user_id: input.linkTo?.user.id ?? null,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + stateTtlMs).toISOString(),
     });

@@ -276,44 +276,6 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       );
     });
 
-    it("a replayed answer: the relay state worked once", async () => {
-      const email = addressAt("replayed");
-      await server.invite(email);
-      const { request } = await startSignIn();
-      const form = { SAMLResponse: idp.respond(answer(request.id, email)), RelayState: request.relayState };
-      expect((await post(form)).hash).toContain("access_token=");
-      const again = await post(form);
-      expect(errorOf(again)).toMatchObject({ code: "saml_relay_state_not_found" });
-      expect(again.hash).not.toContain("access_token");
-    });
-
-    it("a captured answer carried into another sign-in (it answers another request)", async () => {
-      const email = addressAt("captured");
-      await server.invite(email);
-      const captured = await startSignIn();
-      const response = idp.respond(answer(captured.request.id, email));
-      await expectRefused(email, (request) => ({ SAMLResponse: response, RelayState: request.relayState }), {
-        code: "validation_failed",
-      });
-    });
-
-    it("an assertion signed with another key, one not signed at all, and one changed after signing", async () => {
-      const email = addressAt("forged");
-      await server.invite(email);
-      const otherKeys = await generateSamlKeys("Attacker");
-      const variants: Partial<AssertionOptions>[] = [
-        { signWith: otherKeys },
-        { signed: false },
-        { tamper: (xml) => xml.replace(`subject-${email}`, "subject-someone-else") },
-      ];
-      for (const variant of variants)
-        await expectRefused(
-          email,
-          (request) => ({ SAMLResponse: idp.respond(answer(request.id, email, variant)), RelayState: request.relayState }),
-          { code: "validation_failed" },
-        );
-    });
-
     it("an assertion from another issuer than the registered provider", async () => {
       const email = addressAt("issuer");
       await server.invite(email);
@@ -504,12 +466,8 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       beforeAll(async () => {
         other = await createSamlTestProvider();
         metadataServer = await startTlsTestServer((request, response) => {
-          const redirects: Record<string, string> = {
-            "/to-loopback": metadataServer.url("/metadata", "127.0.0.1"),
-            "/to-cloud-metadata": "https://169.254.169.254/latest/meta-data/",
-            "/to-private": "https://10.0.0.1/metadata",
-            "/to-allowed": metadataServer.url("/metadata", "localhost"),
-          };
+          // Redirects that reach inside: test/security/outbound.security.test.ts.
+          const redirects: Record<string, string> = { "/to-allowed": metadataServer.url("/metadata", "localhost") };
           const location = redirects[request.url ?? ""];
           if (location) response.writeHead(302, { location }).end();
           else response.writeHead(200, { "content-type": "application/xml" }).end(other.metadataXml);
@@ -520,26 +478,6 @@ describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
       afterAll(async () => {
         tls.setDefaultCACertificates(originalAuthorities);
         await metadataServer?.close();
-      });
-
-      it("refuses an address inside the server's network, and a redirect from an allowed host to one, writing nothing", async () => {
-        const refused = [
-          metadataServer.url("/metadata", "127.0.0.1"),
-          metadataServer.url("/metadata", "[::1]"),
-          "https://169.254.169.254/latest/meta-data/",
-          "https://10.0.0.1/metadata",
-          "https://[::ffff:127.0.0.1]/metadata",
-          metadataServer.url("/to-loopback", "localhost"),
-          metadataServer.url("/to-cloud-metadata", "localhost"),
-          metadataServer.url("/to-private", "localhost"),
-        ];
-        for (const metadata_url of refused) {
-          const response = await admin("POST", "/admin/sso/providers", { type: "saml", metadata_url });
-          expect({ metadata_url, status: response.status }).toEqual({ metadata_url, status: 400 });
-          expect(await response.json()).toMatchObject({ error_code: "saml_metadata_address_refused" });
-        }
-        const entities = await server.db.selectFrom("sso_providers").select("entity_id").execute();
-        expect(entities.map((row) => row.entity_id)).not.toContain(other.entityId);
       });
 
       it("registers a provider from a host the operator allowed, through a redirect that stays on it", async () => {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AuthTestServer,
+  authHeaders,
   codeIn,
+  confirmedMember,
+  enrolTotp,
   getUser,
   linkIn,
   openLink,
@@ -10,19 +13,25 @@ import {
   signedInClient,
   startAuthServer,
   uniqueEmail,
-} from "../../../../test/auth-fixtures";
-import { testEngines } from "../../../../test/test-database";
-import { loadConfig } from "../../../config";
+} from "../auth-fixtures";
+import { testEngines } from "../test-database";
+import { loadConfig } from "../../src/config";
 
-// Pre-registration takeover (ADR 0014): a stranger signs up first with an invited member's address
-// and a password of their own. Whatever the member does next — confirm the stranger's link, sign up
-// themselves, use a magic link or recovery — the stranger never gets in, and the member ends up
-// with the password they chose, or sets one.
+// Security suite, takeover family: someone who knows a member's address, or has their password
+// but not their phone, never gets the account.
+//
+// Issue #11 item 1, pre-registration takeover (ADR 0014): a stranger signs up first with an invited
+// member's address and a password of their own. Whatever the member does next — confirm the
+// stranger's link, sign up themselves, use a magic link or recovery — the stranger never gets in,
+// and the member ends up with the password they chose, or sets one. Issue #29 item 12 (ADR 0046):
+// the same orders with the stranger in an app without cookies, proving itself by PKCE. Issue #29
+// item 1: once a second factor is on, the password alone changes nothing of how the account is
+// reached (the whole rule: factors/second-step-guards.test.ts).
 
 const strangersPassword = "the stranger's own passphrase";
 const confirmation = /Confirm your Memory Box account/;
 
-describe.each(testEngines)("pre-registration takeover on %s", (engine) => {
+describe.each(testEngines)("#11.1 pre-registration takeover, every order, on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -126,7 +135,7 @@ describe.each(testEngines)("pre-registration takeover on %s", (engine) => {
     await expectStrangerLockedOut(email, linkIn(strangersMail));
   });
 
-  describe("a stranger signing up from an app without cookies, with a PKCE challenge of their own (ADR 0046)", () => {
+  describe("#29.12 a stranger signing up from an app without cookies, with a PKCE challenge of their own (ADR 0046)", () => {
     /** auth-js in a Node process: PKCE, and Node's fetch, which keeps no cookies. */
     const appWithoutCookies = () => server.client("pkce", { fetch: (input, init) => fetch(input, init) });
 
@@ -255,11 +264,44 @@ describe.each(testEngines)("pre-registration takeover on %s", (engine) => {
   });
 });
 
-describe("autoconfirm and invitations", () => {
+describe("#11.1 autoconfirm and invitations", () => {
   it("refuse to run together: a stranger who knows an invited address would be in at once", () => {
     expect(() => loadConfig({ AUTH_AUTOCONFIRM: "true" })).toThrow(
       /AUTH_AUTOCONFIRM: cannot be true while AUTH_INVITE_ONLY is true/,
     );
     expect(() => loadConfig({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false" })).not.toThrow();
+  });
+});
+
+describe.each(testEngines)("#29.1 a password alone takes over an account with a second factor, on %s", (engine) => {
+  let server: AuthTestServer;
+  beforeAll(async () => {
+    server = await startAuthServer(engine);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("refuses a password-only session the new password, the new address and signing the other devices out", async () => {
+    const member = await confirmedMember(server);
+    const { session: withCode } = await enrolTotp(server.app, member.session.access_token, { now: server.clock.now });
+    const { session: passwordOnly } = await signedInClient(server, member.email);
+    const headers = authHeaders(passwordOnly.access_token);
+    const thief = uniqueEmail("thief");
+    await server.invite(thief);
+    for (const [method, url, payload] of [
+      ["PUT", "/auth/v1/user", { password: "the thief's own passphrase" }],
+      ["PUT", "/auth/v1/user", { email: thief }],
+      ["POST", "/auth/v1/logout?scope=others", undefined],
+    ] as const) {
+      const response = await server.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+      expect({ url, status: response.statusCode, code: response.json<{ code?: string }>().code }).toEqual({
+        url,
+        status: 403,
+        code: "insufficient_aal",
+      });
+    }
+    expect((await getUser(server, withCode.access_token)).json()).toMatchObject({ email: member.email });
+    await signedInClient(server, member.email, password);
   });
 });
