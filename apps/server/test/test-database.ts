@@ -26,7 +26,10 @@ export interface TestDatabase {
  * applied, copied from a template migrated once per set of migrations (see `migratedTemplate`),
  * which costs a file copy or a CREATE DATABASE instead of running every migration again.
  */
-export async function createTestDatabase(engine: Engine, options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  engine: Engine,
+  options: { migrated?: boolean; durableCommits?: boolean } = {},
+): Promise<TestDatabase> {
   if (engine === "sqlite") {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-db-"));
     const file = path.join(dir, "test.sqlite");
@@ -42,8 +45,9 @@ export async function createTestDatabase(engine: Engine, options: { migrated?: b
   await withAdminClient(serverUrl, async (client) => {
     await client.query(`create database ${name}${template}`);
     // A test database need not survive a crash of the server: commits do not wait for the disk
-    // (a millisecond or more each on CI's disk, thousands of them in a run).
-    await client.query(`alter database ${name} set synchronous_commit = off`);
+    // (a millisecond or more each on CI's disk, thousands of them in a run), unless durability is
+    // what the test is about.
+    if (!options.durableCommits) await client.query(`alter database ${name} set synchronous_commit = off`);
   });
   return {
     config: { engine, url: databaseUrl(serverUrl, name) },
@@ -56,8 +60,9 @@ export async function createTestDatabase(engine: Engine, options: { migrated?: b
 /** A new database with every migration applied, opened. `close()` closes and drops it. */
 export async function openMigratedTestDatabase(
   engine: Engine,
+  options: { durableCommits?: boolean } = {},
 ): Promise<DatabaseHandle & { config: DatabaseConfig; close(): Promise<void> }> {
-  const testDatabase = await createTestDatabase(engine, { migrated: true });
+  const testDatabase = await createTestDatabase(engine, { ...options, migrated: true });
   const handle = openDatabase(testDatabase.config);
   return {
     ...handle,

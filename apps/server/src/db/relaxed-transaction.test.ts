@@ -6,7 +6,7 @@ import { relaxedDurabilityTransaction } from "./relaxed-transaction";
 describe.each(testEngines)("relaxedDurabilityTransaction on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   beforeAll(async () => {
-    database = await openMigratedTestDatabase(engine);
+    database = await openMigratedTestDatabase(engine, { durableCommits: true });
   });
   afterAll(() => database.close());
 
