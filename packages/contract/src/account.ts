@@ -1,3 +1,4 @@
+import { supportedLocales } from "@memory-box/messages";
 import { z } from "zod";
 
 /** Limits of the account area, shared by the form and the server. */
@@ -5,6 +6,14 @@ export const AccountLimits = {
   /** A display name (`full_name`), counted after trimming. */
   displayNameMaxLength: 80,
 } as const;
+
+/**
+ * The language a member chose for Memory Box (`user_metadata.locale`, set with `PUT /auth/v1/user`
+ * `{data: {locale}}`): one of the languages offered, or null to follow the browser. Mails to the
+ * member are written in it; the server refuses any other value with 400 `validation_failed`.
+ */
+export const AccountLocale = z.enum(supportedLocales).nullable();
+export type AccountLocale = z.infer<typeof AccountLocale>;
 
 /** A signed-in device of the caller's account: one session of the auth service. */
 export const Device = z.object({
