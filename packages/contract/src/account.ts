@@ -1,4 +1,3 @@
-import { supportedLocales } from "@memory-box/messages";
 import { z } from "zod";
 
 /** Limits of the account area, shared by the form and the server. */
@@ -9,11 +8,14 @@ export const AccountLimits = {
 
 /**
  * The language a member chose for Memory Box (`user_metadata.locale`, set with `PUT /auth/v1/user`
- * `{data: {locale}}`): one of the languages offered, or null to follow the browser. Mails to the
- * member are written in it; the server refuses any other value with 400 `validation_failed`.
+ * `{data: {locale}}`): one of `locales`, the languages offered (`supportedLocales` of
+ * @memory-box/messages, passed in: the contract imports only zod), or null to follow the browser.
+ * Mails to the member are written in it; the server refuses any other value with 400
+ * `validation_failed`.
  */
-export const AccountLocale = z.enum(supportedLocales).nullable();
-export type AccountLocale = z.infer<typeof AccountLocale>;
+export function AccountLocale<const Locales extends readonly [string, ...string[]]>(locales: Locales) {
+  return z.enum(locales).nullable();
+}
 
 /** A signed-in device of the caller's account: one session of the auth service. */
 export const Device = z.object({

@@ -1,4 +1,4 @@
-import { AccountLimits } from "@memory-box/contract";
+import { AccountLimits, AccountLocale } from "@memory-box/contract";
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../../db/schema";
 import { parseEmail } from "../../../lib/email";
@@ -36,8 +36,8 @@ export function assertDisplayNameChange(data: Record<string, unknown>): void {
  */
 export function assertLocaleChange(data: Record<string, unknown>): void {
   if (!("locale" in data) || data.locale === null) return;
-  const offered = offeredLanguages();
-  if (typeof data.locale !== "string" || !offered.includes(data.locale))
+  const offered = offeredLanguages() as readonly [string, ...string[]];
+  if (!AccountLocale(offered).safeParse(data.locale).success)
     throw new AppError("validation_failed", {
       message: `The language must be one of ${offered.join(", ")}, or null to follow the browser.`,
       details: [{ path: "data.locale", message: `must be one of ${offered.join(", ")}, or null` }],
