@@ -19,6 +19,14 @@ import { zipEntries } from "../test/zip-entries";
 
 const api = "2024-01-01";
 
+interface UserJson {
+  user_metadata: Record<string, unknown>;
+}
+interface ErrorJson {
+  code: string;
+  message: string;
+}
+
 describe.each(testEngines)("the language of mails and errors on %s", (engine) => {
   let server: AuthTestServer;
 
@@ -44,13 +52,13 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
       const member = await confirmedMember(server);
       const set = await putUser(member.session.access_token, { locale: "de" });
       expect(set.statusCode).toBe(200);
-      expect(set.json().user_metadata).toMatchObject({ locale: "de" });
-      expect((await getUser(server, member.session.access_token)).json().user_metadata.locale).toBe("de");
+      expect(set.json<UserJson>().user_metadata).toMatchObject({ locale: "de" });
+      expect((await getUser(server, member.session.access_token)).json<UserJson>().user_metadata.locale).toBe("de");
       expect(await storedLocale(member.userId)).toBe("de");
 
       const cleared = await putUser(member.session.access_token, { locale: null });
       expect(cleared.statusCode).toBe(200);
-      expect(cleared.json().user_metadata).not.toHaveProperty("locale");
+      expect(cleared.json<UserJson>().user_metadata).not.toHaveProperty("locale");
       expect(await storedLocale(member.userId)).toBeNull();
     });
 
@@ -60,10 +68,10 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
         const refused = await putUser(member.session.access_token, { locale, full_name: "Someone Else" });
         expect(refused.statusCode).toBe(400);
         expect(refused.json()).toMatchObject({ code: "validation_failed" });
-        expect(refused.json().message).toMatch(/^The language must be one of en, de/);
+        expect(refused.json<ErrorJson>().message).toMatch(/^The language must be one of en, de/);
       }
-      const user = (await getUser(server, member.session.access_token)).json();
-      expect(user.user_metadata).toEqual(expect.not.objectContaining({ locale: expect.anything() }));
+      const user = (await getUser(server, member.session.access_token)).json<UserJson>();
+      expect(user.user_metadata).not.toHaveProperty("locale");
       expect(user.user_metadata.full_name).toBe("Zoe");
       expect(await storedLocale(member.userId)).toBeNull();
     });
@@ -181,7 +189,7 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
       const legacy = await signIn({});
       expect(legacy.json()).toEqual({ code: 400, error_code: "invalid_credentials", msg: "Invalid login credentials" });
       const node = await signIn({ "x-supabase-api-version": api, "accept-language": "*" });
-      expect(node.json().message).toBe("Invalid login credentials");
+      expect(node.json<ErrorJson>().message).toBe("Invalid login credentials");
       const german = await signIn({ "x-supabase-api-version": api, "accept-language": "de-DE" });
       expect(german.json()).toEqual({ code: "invalid_credentials", message: "Die Anmeldedaten sind ungültig." });
     });

@@ -104,7 +104,7 @@ function makeFormatter(locale: string): ServerMessages {
   return {
     locale,
     direction: directionOf(locale),
-    format: (id, values) => intl.formatMessage({ id }, values) as string,
+    format: (id, values) => intl.formatMessage({ id }, values),
     has: (id) => ownIds.has(id),
     formatDate: (date, options) => intl.formatDate(date, { ...options, timeZone: "UTC" }),
   };
