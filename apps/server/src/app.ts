@@ -9,6 +9,7 @@ import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
+import { registerRequestLanguages } from "./lib/languages";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
 import { adminRoutes, createAuthModule, authRoutes, samlRoutes } from "./modules/auth";
@@ -83,6 +84,11 @@ export interface BuildOptions {
   eventsHeartbeatMs?: number;
   /** Searches matching more than this are not kept in the listing cache (default 2,000). */
   maxKeptSearchMatches?: number;
+  /**
+   * The languages members may choose and requests may ask for (default `supportedLocales`): tests
+   * offer one the server's catalogue has before the product offers it.
+   */
+  languages?: readonly string[];
 }
 
 /**
@@ -203,6 +209,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerRequestLogging(app);
+  registerRequestLanguages(app, options.languages);
   registerErrorHandler(app);
   rejectNulCharacters(app);
 

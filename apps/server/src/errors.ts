@@ -1,4 +1,6 @@
 import { type ErrorCode, errorCatalogue } from "@memory-box/contract";
+import { defaultLocale } from "@memory-box/messages";
+import { serverMessages } from "@memory-box/messages/server";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
 
@@ -33,6 +35,11 @@ export class AppError extends Error {
   readonly details: FieldProblem[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
+  /**
+   * Whether `message` is the catalogue's default for the code, which the catalogue has in every
+   * language; a message the thrower wrote stays as written.
+   */
+  readonly hasDefaultMessage: boolean;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     const entry = errorCatalogue[code];
@@ -43,6 +50,7 @@ export class AppError extends Error {
     this.details = options.details;
     this.extra = options.extra;
     this.headers = options.headers;
+    this.hasDefaultMessage = options.message === undefined;
   }
 
   /**
@@ -57,6 +65,18 @@ export class AppError extends Error {
 
   /** Set on every AppError; `Symbol.for` is the same in every bundle of the process. */
   readonly [appErrorBrand] = true;
+}
+
+/**
+ * The error's human message in `locale`: the catalogue's text for its code (errors.json) when the
+ * message is the default one, else the message as thrown. English is always the message itself,
+ * byte for byte. The code never changes.
+ */
+export function messageIn(error: AppError, locale: string): string {
+  if (locale === defaultLocale || !error.hasDefaultMessage) return error.message;
+  const words = serverMessages(locale);
+  const id = `error.${error.code}` as const;
+  return words.has(id) ? words.format(id) : error.message;
 }
 
 /**

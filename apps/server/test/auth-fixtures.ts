@@ -96,7 +96,7 @@ export class MemoryStorage implements SupportedStorage {
  */
 export async function startAuthServer(
   engine: Engine,
-  options: { env?: Record<string, string>; smtp?: TestSmtpServer } = {},
+  options: { env?: Record<string, string>; smtp?: TestSmtpServer; languages?: readonly string[] } = {},
 ): Promise<AuthTestServer> {
   const smtp = options.smtp ?? (await startTestSmtpServer());
   const clock = new TestClock();
@@ -108,6 +108,7 @@ export async function startAuthServer(
     const testApp = await createTestApp(engine, {
       env: { SMTP_URL: smtp.url, PUBLIC_URL: origin, AUTH_RATE_LIMITS: "false", ...options.env },
       now: clock.now,
+      ...(options.languages ? { languages: options.languages } : {}),
     });
     try {
       await testApp.app.listen({ port, host: "127.0.0.1" });

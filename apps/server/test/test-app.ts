@@ -21,7 +21,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   engine: Engine,
-  options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches"> & {
+  options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches" | "languages"> & {
     env?: Record<string, string>;
     webDir?: string;
     /** Another test app's database, to run a second server on it (dropped by its owner, not here). */

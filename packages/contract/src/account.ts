@@ -6,6 +6,17 @@ export const AccountLimits = {
   displayNameMaxLength: 80,
 } as const;
 
+/**
+ * The language a member chose for Memory Box (`user_metadata.locale`, set with `PUT /auth/v1/user`
+ * `{data: {locale}}`): one of `locales`, the languages offered (`supportedLocales` of
+ * @memory-box/messages, passed in: the contract imports only zod), or null to follow the browser.
+ * Mails to the member are written in it; the server refuses any other value with 400
+ * `validation_failed`.
+ */
+export function AccountLocale<const Locales extends readonly [string, ...string[]]>(locales: Locales) {
+  return z.enum(locales).nullable();
+}
+
 /** A signed-in device of the caller's account: one session of the auth service. */
 export const Device = z.object({
   id: z.uuid(),

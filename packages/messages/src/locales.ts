@@ -16,9 +16,12 @@ export function isSupportedLocale(value: unknown): value is Locale {
 /**
  * The best of our languages for what a browser asks for, in its order of preference
  * (`navigator.languages`, or an `Accept-Language` header read by `localesFromAcceptLanguage`).
- * "pt-PT" finds "pt-BR" when that is the Portuguese we have; nothing close finds English.
+ * "pt-PT" finds "pt-BR" when that is the Portuguese we have; nothing close finds English. The server
+ * may pass the languages it offers (`available`) instead of `supportedLocales`.
  */
-export function negotiateLocale(requested: readonly string[]): Locale {
+export function negotiateLocale(requested: readonly string[]): Locale;
+export function negotiateLocale(requested: readonly string[], available: readonly string[]): string;
+export function negotiateLocale(requested: readonly string[], available: readonly string[] = supportedLocales): string {
   const valid = requested.filter((tag) => {
     try {
       return Intl.getCanonicalLocales(tag).length === 1;
@@ -26,7 +29,7 @@ export function negotiateLocale(requested: readonly string[]): Locale {
       return false;
     }
   });
-  return match(valid, supportedLocales, defaultLocale, { algorithm: "best fit" }) as Locale;
+  return match(valid, available, defaultLocale, { algorithm: "best fit" });
 }
 
 /** The tags of an `Accept-Language` header, most wanted first ("*" and malformed parts left out). */

@@ -74,6 +74,8 @@ export interface UsersTable {
   /** Wrong e-mailed codes typed for this account since `failed_verifications_since`. */
   failed_verifications: number;
   failed_verifications_since: string | null;
+  /** The language the member chose (`user_metadata.locale`), or null to follow the browser (ADR 0049). */
+  locale: Generated<string | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

@@ -1,17 +1,40 @@
 import { Stream } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError, classifyError } from "../errors";
+import { AppError, classifyError, messageIn } from "../errors";
+import { languageFor, requestedLanguages } from "../lib/languages";
 
 /** Writes a catalogue entry in one API's envelope. */
 export type ErrorRenderer = (request: FastifyRequest, reply: FastifyReply, error: AppError) => FastifyReply;
 
+/**
+ * The message in the language of the member asking (their account's choice), else of the request's
+ * `Accept-Language`, else English (ADR 0049). Read from the request itself: some errors are
+ * answered before any hook ran.
+ */
+function productMessage(request: FastifyRequest, error: AppError): string {
+  return messageIn(error, languageFor(request.member?.user.locale, requestedLanguages(request.headers["accept-language"])));
+}
+
+/**
+ * The message on a Supabase-compatible API (`/auth/v1`, `/storage/v1`): English, the words Supabase
+ * clients and their tests know, unless the request's `Accept-Language` asks for another language.
+ */
+function protocolMessage(request: FastifyRequest, error: AppError): string {
+  return messageIn(error, languageFor(null, requestedLanguages(request.headers["accept-language"])));
+}
+
 /** The product's envelope (`/api`, `/rest`): `{code, message, details?}`. */
-export const renderApiError: ErrorRenderer = (_request, reply, error) =>
+export const renderApiError: ErrorRenderer = (request, reply, error) =>
   reply
     .headers(error.headers ?? {})
     .status(error.statusCode)
     .type("application/json; charset=utf-8")
-    .send({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...error.extra });
+    .send({
+      code: error.code,
+      message: productMessage(request, error),
+      ...(error.details ? { details: error.details } : {}),
+      ...error.extra,
+    });
 
 export const supabaseApiVersionHeader = "x-supabase-api-version";
 const currentSupabaseApiVersion = "2024-01-01";
@@ -27,23 +50,27 @@ export const renderAuthError: ErrorRenderer = (request, reply, error) => {
     .status(error.statusCode)
     .type("application/json; charset=utf-8");
   const version = request.headers[supabaseApiVersionHeader];
+  const message = protocolMessage(request, error);
   if (typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= currentSupabaseApiVersion) {
-    return reply
-      .header(supabaseApiVersionHeader, currentSupabaseApiVersion)
-      .send({ code: error.code, message: error.message, ...error.extra });
+    return reply.header(supabaseApiVersionHeader, currentSupabaseApiVersion).send({ code: error.code, message, ...error.extra });
   }
   return reply
     .header("x-sb-error-code", error.code)
-    .send({ code: error.statusCode, error_code: error.code, msg: error.message, ...error.extra });
+    .send({ code: error.statusCode, error_code: error.code, msg: message, ...error.extra });
 };
 
 /** Supabase Storage's envelope (`/storage/v1`): `{statusCode: "404", error, message}`, plus our `code`. */
-export const renderStorageError: ErrorRenderer = (_request, reply, error) =>
+export const renderStorageError: ErrorRenderer = (request, reply, error) =>
   reply
     .headers(error.headers ?? {})
     .status(error.statusCode)
     .type("application/json; charset=utf-8")
-    .send({ statusCode: String(error.statusCode), error: error.code, code: error.code, message: error.message });
+    .send({
+      statusCode: String(error.statusCode),
+      error: error.code,
+      code: error.code,
+      message: protocolMessage(request, error),
+    });
 
 /**
  * Makes `render` the error handler of `app` (the root, or an encapsulated plugin for its own

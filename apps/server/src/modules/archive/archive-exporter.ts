@@ -12,6 +12,8 @@ import type { BlobContent, BlobStore } from "../storage";
 import { inReactionOrder } from "@memory-box/contract";
 import { type ArchiveMemory, archiveVersion, memoryPage, photoFile, unknownAuthor } from "./archive-format";
 import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
+import { defaultLocale } from "@memory-box/messages";
+import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
 import type { MemoriesRepository, MemoryRecord } from "../memories";
 import type { ArchiveRepository } from "./archive.repository";
 
@@ -52,11 +54,12 @@ export class ArchiveExporter {
    * it calls back for it; the photos' read buffers are then reused (BufferPool), not one
    * allocated per read. Leave it off for anything that hands chunks on to a reader (a transform).
    */
-  write(output: Writable, options: { outputIsFinal?: boolean } = {}): Promise<ExportSummary> {
-    return this.turns(() => this.writeNow(output, options.outputIsFinal ?? false));
+  write(output: Writable, options: { outputIsFinal?: boolean; locale?: string } = {}): Promise<ExportSummary> {
+    const words = serverMessages(options.locale ?? defaultLocale);
+    return this.turns(() => this.writeNow(output, options.outputIsFinal ?? false, words));
   }
 
-  private async writeNow(output: Writable, outputIsFinal: boolean): Promise<ExportSummary> {
+  private async writeNow(output: Writable, outputIsFinal: boolean, words: ServerMessages): Promise<ExportSummary> {
     const exportedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const mtime = new Date(exportedAt);
     const pool = outputIsFinal ? new BufferPool(photoReadBytes) : undefined;
@@ -106,7 +109,7 @@ export class ArchiveExporter {
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           await append(index, renderIndexEntry(memory));
           summary.memories += 1;
-          await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory)), { mtime, compress: true });
+          await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory, words)), { mtime, compress: true });
           for (const [p, photo] of row.photos.entries()) {
             const content = await nextPhoto!;
             nextPhoto = openPhoto();
@@ -122,7 +125,7 @@ export class ArchiveExporter {
       await append(json, "]}");
       await Promise.all([finish(json), finish(index)]);
       await zip.add("memory-box.json", fs.createReadStream(jsonPath), { mtime, compress: true });
-      const start = renderIndexStart(exportedAt, summary.memories);
+      const start = renderIndexStart(exportedAt, summary.memories, words);
       await zip.add("index.html", indexPage(start, indexPath), { mtime, compress: true });
       await zip.finish();
       return summary;

@@ -4,6 +4,7 @@ import { ApiError, ExportLink, ImportFormat, ImportProgress, ImportResult } from
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { languageFor } from "../../lib/languages";
 import { issueTicket } from "../../lib/session-ticket";
 import { AppError } from "../../errors";
 import type { MemberAuthenticator } from "../member-door";
@@ -19,7 +20,8 @@ export interface ArchiveRoutesOptions {
   exporter: ArchiveExporter;
   authenticate: MemberAuthenticator;
   /** A bearer token, or the export ticket in `?ticket=` naming a live session; throws 401 otherwise. */
-  authenticateDownload: (request: FastifyRequest) => Promise<void>;
+  /** Lets the download in, answering the account asking (its language writes the pages). */
+  authenticateDownload: (request: FastifyRequest) => Promise<{ locale: string | null }>;
   ticketSecret: Buffer;
   imports: ArchiveImports;
   /** Throws 403 `owner_only` unless the member is an owner. */
@@ -60,7 +62,9 @@ export const archiveRoutes: FastifyPluginAsyncZod<ArchiveRoutesOptions> = async 
     "/api/v1/account/export",
     { schema: { tags: ["account"], summary: "The whole archive as a ZIP download", querystring: DownloadQuery } },
     async (request, reply) => {
-      await options.authenticateDownload(request);
+      const account = await options.authenticateDownload(request);
+      // The pages are in the exporting member's language (ADR 0049).
+      const locale = languageFor(account.locale);
       const day = now().toISOString().slice(0, 10);
       reply
         .header("content-type", "application/zip")
@@ -73,7 +77,7 @@ export const archiveRoutes: FastifyPluginAsyncZod<ArchiveRoutesOptions> = async 
       reply.hijack();
       reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
       // A failure mid-way ends the download unfinished: the browser reports it failed, never a whole-looking file.
-      options.exporter.write(reply.raw, { outputIsFinal: true }).catch((error: unknown) => {
+      options.exporter.write(reply.raw, { outputIsFinal: true, locale }).catch((error: unknown) => {
         request.log.error({ err: error }, "export failed");
         reply.raw.destroy(error instanceof Error ? error : new Error("export failed"));
       });

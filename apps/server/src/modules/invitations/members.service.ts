@@ -1,5 +1,6 @@
 import type { InvitationSent, Member, MemberDirectory, MemberRole } from "@memory-box/contract";
 import { AppError } from "../../errors";
+import { messagesFor } from "../../lib/languages";
 import { hasVerifiedFactor } from "../auth";
 import { type Mailer, renderInvitation } from "../mail";
 import { type InvitationCaller, type InvitationsService, normalizeEmail } from "./invitations.service";
@@ -131,7 +132,12 @@ export class MembersService {
   /** True when the mail was handed to the SMTP server; a failure is logged and the link still shown. */
   private async mailInvitation(email: string, link: string, inviter: string): Promise<boolean> {
     try {
-      await this.deps.mailer.send({ to: email, link, ...renderInvitation({ email, link, inviterName: inviter }) });
+      // The invited person has no account, so no choice: the language the inviting request asked for.
+      await this.deps.mailer.send({
+        to: email,
+        link,
+        ...renderInvitation({ email, link, inviterName: inviter }, messagesFor(undefined)),
+      });
       return this.deps.mailLeavesTheServer;
     } catch (error) {
       this.deps.log.error({ err: error, to: email }, "invitation e-mail not sent");

@@ -1,3 +1,5 @@
+import { defaultLocale } from "@memory-box/messages";
+import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
 import type { LinkMail, LinkMailKind, NoticeKind, NoticeMail } from "../auth";
 
 // The mails the auth service sends are the ones it declares (its AuthMailer): the templates render those.
@@ -23,56 +25,60 @@ interface Copy {
   outro: string[];
 }
 
-const copies: Record<EmailKind, (site: string, data: EmailData) => Copy> = {
-  confirmation: (site, { email }) => ({
-    subject: `Confirm your ${site} account`,
-    intro: [
-      "Hello,",
-      `Welcome to ${site}! Please confirm that ${email} is your email address to finish setting up your account.`,
-    ],
-    action: "Confirm my account",
-    outro: ["If you didn't sign up, you can safely ignore this email."],
+/** The texts of the catalogue's mail.json in one language; English unless said otherwise. */
+type Words = ServerMessages;
+const english = (): Words => serverMessages(defaultLocale);
+
+const copies: Record<EmailKind, (t: Words, site: string, data: EmailData) => Copy> = {
+  confirmation: (t, site, { email }) => ({
+    subject: t.format("mail.confirmation.subject", { site }),
+    intro: [t.format("mail.hello"), t.format("mail.confirmation.intro", { site, email })],
+    action: t.format("mail.confirmation.action"),
+    outro: [t.format("mail.confirmation.outro")],
   }),
-  magic_link: (site) => ({
-    subject: `Your ${site} sign-in link`,
-    intro: ["Hello,", `Here is your link to sign in to ${site}.`],
-    action: `Sign in to ${site}`,
-    outro: ["If you didn't ask to sign in, you can safely ignore this email."],
+  magic_link: (t, site) => ({
+    subject: t.format("mail.magic_link.subject", { site }),
+    intro: [t.format("mail.hello"), t.format("mail.magic_link.intro", { site })],
+    action: t.format("mail.magic_link.action", { site }),
+    outro: [t.format("mail.magic_link.outro")],
   }),
-  recovery: (site, { email }) => ({
-    subject: `Reset your ${site} password`,
-    intro: ["Hello,", `Someone, hopefully you, asked to reset the password of the ${site} account for ${email}.`],
-    action: "Choose a new password",
-    outro: ["If you didn't ask for this, you can ignore this email; your password stays as it is."],
+  recovery: (t, site, { email }) => ({
+    subject: t.format("mail.recovery.subject", { site }),
+    intro: [t.format("mail.hello"), t.format("mail.recovery.intro", { site, email })],
+    action: t.format("mail.recovery.action"),
+    outro: [t.format("mail.recovery.outro")],
   }),
-  invite: (site) => ({
-    subject: `You're invited to ${site}`,
-    intro: ["Hello,", `You've been invited to join ${site}, a private place to keep your shared memories.`],
-    action: "Accept the invitation",
-    outro: ["If you weren't expecting this invitation, you can safely ignore this email."],
+  invite: (t, site) => ({
+    subject: t.format("mail.invite.subject", { site }),
+    intro: [t.format("mail.hello"), t.format("mail.invite.intro", { site })],
+    action: t.format("mail.invite.action"),
+    outro: [t.format("mail.invite.outro")],
   }),
-  email_change: (site, { email, newEmail }) => ({
-    subject: "Confirm your new email address",
-    intro: ["Hello,", `Please confirm that you want to use ${newEmail ?? email} for your ${site} account from now on.`],
-    action: "Confirm my new address",
-    outro: ["If you didn't ask for this change, you can ignore this email; your address stays as it is."],
+  email_change: (t, site, { email, newEmail }) => ({
+    subject: t.format("mail.email_change.subject", { site }),
+    intro: [t.format("mail.hello"), t.format("mail.email_change.intro", { site, email: newEmail ?? email })],
+    action: t.format("mail.email_change.action"),
+    outro: [t.format("mail.email_change.outro")],
   }),
-  reauthentication: (site) => ({
-    subject: `Your ${site} confirmation code`,
-    intro: ["Hello,", `To confirm it's really you, enter this code in ${site}:`],
-    outro: ["If you didn't ask for a code, you can ignore this email, but it may be worth changing your password."],
+  reauthentication: (t, site) => ({
+    subject: t.format("mail.reauthentication.subject", { site }),
+    intro: [t.format("mail.hello"), t.format("mail.reauthentication.intro", { site })],
+    outro: [t.format("mail.reauthentication.outro")],
   }),
 };
 
-/** Renders one transactional mail as a subject and matching plain-text and HTML bodies. */
-export function renderEmail(kind: EmailKind, data: EmailData): RenderedEmail {
+/**
+ * Renders one transactional mail as a subject and matching plain-text and HTML bodies, in the
+ * language of `words` (English unless given).
+ */
+export function renderEmail(kind: EmailKind, data: EmailData, words: Words = english()): RenderedEmail {
   const site = data.siteName ?? "Memory Box";
-  const copy = copies[kind](site, data);
+  const copy = copies[kind](words, site, data);
   const button = copy.action !== undefined && data.link !== undefined ? { label: copy.action, link: data.link } : undefined;
   return {
     subject: copy.subject,
-    text: renderText(copy, data.code, button, site),
-    html: renderHtml(copy, data.code, button, site),
+    text: renderText(words, copy, data.code, button, site),
+    html: renderHtml(words, copy, data.code, button, site),
   };
 }
 
@@ -80,168 +86,130 @@ export interface NoticeData extends NoticeMail {
   siteName?: string;
 }
 
-const ifNotYou = (site: string) =>
-  `If this wasn't you, someone else may be using your account: tell whoever runs this ${site} straight away, so they can end every session and set a new password.`;
-
 /**
  * "The Google account jo@gmail.com". The provider's address only when it looks like one: whatever a
  * provider puts there must not read as a link in a mail that promises none.
  */
-function providerAccountOf(provider: string | undefined, account: string | undefined): string {
-  if (provider === undefined) return "An account at a sign-in provider";
-  const shown = account !== undefined && /^[^\s@/:<>]+@[^\s@/:<>]+$/.test(account) ? ` ${account}` : "";
-  return `The ${provider} account${shown}`;
+function providerAccountOf(t: Words, provider: string | undefined, account: string | undefined): string {
+  if (provider === undefined) return t.format("mail.provider.unnamedAccount");
+  return account !== undefined && /^[^\s@/:<>]+@[^\s@/:<>]+$/.test(account)
+    ? t.format("mail.provider.accountWithAddress", { provider, account })
+    : t.format("mail.provider.account", { provider });
 }
 
 /**
  * "An Ethereum wallet" / "The Ethereum wallet 0x12AB…cdEF": the address shortened as wallets show
  * it, enough to tell one's own wallets apart; left out unless it is letters and digits only.
  */
-function walletOf(wallet: NoticeData["wallet"], withAddress: boolean): string {
-  const chain = wallet?.chain ?? "crypto";
+function walletOf(t: Words, wallet: NoticeData["wallet"], withAddress: boolean): string {
+  const chain = wallet?.chain ?? t.format("mail.wallet.someChain");
   const address = wallet?.address ?? "";
-  if (!withAddress || !/^[A-Za-z0-9]{12,}$/.test(address)) return `${/^[AEIOU]/i.test(chain) ? "An" : "A"} ${chain} wallet`;
+  if (!withAddress || !/^[A-Za-z0-9]{12,}$/.test(address))
+    return t.format("mail.wallet.some", { chain, vowel: /^[AEIOU]/i.test(chain) ? "yes" : "no" });
   const head = address.startsWith("0x") ? 6 : 4;
-  return `The ${chain} wallet ${address.slice(0, head)}…${address.slice(-4)}`;
+  return t.format("mail.wallet.withAddress", { chain, address: `${address.slice(0, head)}…${address.slice(-4)}` });
 }
 
-const notices: Record<NoticeKind, (site: string, data: NoticeData, when: string) => Copy> = {
-  password_changed: (site, { email }, when) => ({
-    subject: `Your ${site} password was changed`,
-    intro: ["Hello,", `The password of the ${site} account for ${email} was changed on ${when}.`],
-    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+/** The outro of most notices: nothing to do if it was you, and what to do if it was not. */
+const usualOutro = (t: Words, site: string) => [t.format("mail.notice.nothingToDo"), t.format("mail.notice.ifNotYou", { site })];
+
+type NoticeValues = { site: string; email: string; when: string };
+
+const notices: Record<NoticeKind, (t: Words, values: NoticeValues, data: NoticeData) => Copy> = {
+  password_changed: (t, values) => ({
+    subject: t.format("mail.password_changed.subject", values),
+    intro: [t.format("mail.hello"), t.format("mail.password_changed.intro", values)],
+    outro: usualOutro(t, values.site),
   }),
-  factor_added: (site, { email, factor = "authenticator app" }, when) => ({
-    subject: `Two-step verification was turned on for your ${site} account`,
+  factor_added: (t, values, { factor = "authenticator app" }) => ({
+    subject: t.format("mail.factor_added.subject", values),
     intro: [
-      "Hello,",
-      factor === "security key"
-        ? `A security key was added to the ${site} account for ${email} on ${when}. From now on, signing in can also ask for that key.`
-        : `An authenticator app was added to the ${site} account for ${email} on ${when}. From now on, signing in also asks for a code from that app.`,
+      t.format("mail.hello"),
+      t.format("mail.factor_added.intro", { ...values, factor: factor === "security key" ? "securityKey" : "app" }),
     ],
-    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+    outro: usualOutro(t, values.site),
   }),
-  factors_removed: (site, { email }, when) => ({
-    subject: `Two-step verification was turned off for your ${site} account`,
-    intro: [
-      "Hello,",
-      `The second step (authenticator app or security key) of the ${site} account for ${email} was removed on ${when}. Signing in now needs only the password; you can add one again in Settings.`,
-    ],
-    outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
+  factors_removed: (t, values) => ({
+    subject: t.format("mail.factors_removed.subject", values),
+    intro: [t.format("mail.hello"), t.format("mail.factors_removed.intro", values)],
+    outro: [t.format("mail.notice.nothingToDoOrOwner"), t.format("mail.notice.ifNotYou", values)],
   }),
-  factor_locked: (site, { email }, when) => ({
-    subject: `Wrong codes were typed for your ${site} account`,
-    intro: [
-      "Hello,",
-      `Too many wrong codes from your authenticator app were typed while signing in to the ${site} account for ${email}, the last on ${when}. Codes from that app are refused for 15 minutes.`,
-    ],
-    outro: [
-      "If you mistyped them, wait and try again, or sign in with one of your recovery codes; an owner of this Memory Box can also reset your two-step verification.",
-      "If it was not you, someone knows your password: change it once you are signed in.",
-    ],
+  factor_locked: (t, values) => ({
+    subject: t.format("mail.factor_locked.subject", values),
+    intro: [t.format("mail.hello"), t.format("mail.factor_locked.intro", values)],
+    outro: [t.format("mail.factor_locked.outro"), t.format("mail.notice.mistypedWrongPassword")],
   }),
-  recovery_code_used: (site, { email, recoveryCodesLeft = 0 }, when) => ({
-    subject: `A recovery code was used for your ${site} account`,
+  recovery_code_used: (t, values, { recoveryCodesLeft = 0 }) => ({
+    subject: t.format("mail.recovery_code_used.subject", values),
     intro: [
-      "Hello,",
-      `A recovery code was used instead of the second step to sign in to the ${site} account for ${email} on ${when}. That code cannot be used again.`,
-      recoveryCodesLeft === 0
-        ? "You have no recovery codes left: make new ones in Settings, under Two-step verification."
-        : recoveryCodesLeft === 1
-          ? "You have 1 recovery code left. You can make new ones in Settings, under Two-step verification."
-          : `You have ${recoveryCodesLeft} recovery codes left. You can make new ones in Settings, under Two-step verification.`,
+      t.format("mail.hello"),
+      t.format("mail.recovery_code_used.intro", values),
+      t.format("mail.recovery_code_used.left", { count: recoveryCodesLeft }),
     ],
-    outro: [
-      "If you lost your phone or security key, you can remove it in Settings and add a new one.",
-      "If this wasn't you, someone has your password and a recovery code: tell whoever runs this Memory Box straight away, so they can end every session and reset your two-step verification.",
-    ],
+    outro: [t.format("mail.recovery_code_used.lostDevice"), t.format("mail.recovery_code_used.ifNotYou")],
   }),
-  recovery_codes_locked: (site, { email }, when) => ({
-    subject: `Wrong recovery codes were typed for your ${site} account`,
-    intro: [
-      "Hello,",
-      `Too many wrong recovery codes were typed while signing in to the ${site} account for ${email}, the last on ${when}. Recovery codes are refused for 15 minutes.`,
-    ],
-    outro: [
-      "If you mistyped them, wait and try again; an owner of this Memory Box can also reset your two-step verification.",
-      "If it was not you, someone knows your password: change it once you are signed in.",
-    ],
+  recovery_codes_locked: (t, values) => ({
+    subject: t.format("mail.recovery_codes_locked.subject", values),
+    intro: [t.format("mail.hello"), t.format("mail.recovery_codes_locked.intro", values)],
+    outro: [t.format("mail.recovery_codes_locked.outro"), t.format("mail.notice.mistypedWrongPassword")],
   }),
-  passkey_added: (site, { email }, when) => ({
-    subject: `A passkey was added to your ${site} account`,
-    intro: [
-      "Hello,",
-      `A passkey was added to the ${site} account for ${email} on ${when}. The device or password manager that keeps it can now sign in to this account without the password.`,
-    ],
-    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  passkey_added: (t, values) => ({
+    subject: t.format("mail.passkey_added.subject", values),
+    intro: [t.format("mail.hello"), t.format("mail.passkey_added.intro", values)],
+    outro: usualOutro(t, values.site),
   }),
-  passkey_removed: (site, { email }, when) => ({
-    subject: `A passkey was removed from your ${site} account`,
-    intro: [
-      "Hello,",
-      `A passkey was removed from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
-    ],
-    outro: ["If you or an owner of this Memory Box made this change, there is nothing to do.", ifNotYou(site)],
+  passkey_removed: (t, values) => ({
+    subject: t.format("mail.passkey_removed.subject", values),
+    intro: [t.format("mail.hello"), t.format("mail.passkey_removed.intro", values)],
+    outro: [t.format("mail.notice.nothingToDoOrOwner"), t.format("mail.notice.ifNotYou", values)],
   }),
-  identity_linked: (site, { email, provider, providerAccount }, when) => ({
-    subject: `${provider ?? "A sign-in provider"} was connected to your ${site} account`,
+  identity_linked: (t, values, { provider, providerAccount }) => ({
+    subject: t.format("mail.identity_linked.subject", { ...values, provider: provider ?? t.format("mail.provider.some") }),
     intro: [
-      "Hello,",
-      `${providerAccountOf(provider, providerAccount)} was connected to the ${site} account for ${email} on ${when}. It can now sign in to this account.`,
+      t.format("mail.hello"),
+      t.format("mail.identity_linked.intro", { ...values, account: providerAccountOf(t, provider, providerAccount) }),
     ],
-    outro: [
-      "If you connected it yourself, or signed in with it for the first time, there is nothing to do; you can disconnect it in Settings, under Connected accounts.",
-      ifNotYou(site),
-    ],
+    outro: [t.format("mail.identity_linked.outro"), t.format("mail.notice.ifNotYou", values)],
   }),
-  identity_unlinked: (site, { email, provider, providerAccount }, when) => ({
-    subject: `${provider ?? "A sign-in provider"} was disconnected from your ${site} account`,
+  identity_unlinked: (t, values, { provider, providerAccount }) => ({
+    subject: t.format("mail.identity_unlinked.subject", { ...values, provider: provider ?? t.format("mail.provider.some") }),
     intro: [
-      "Hello,",
-      `${providerAccountOf(provider, providerAccount)} was disconnected from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
+      t.format("mail.hello"),
+      t.format("mail.identity_unlinked.intro", { ...values, account: providerAccountOf(t, provider, providerAccount) }),
     ],
-    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+    outro: usualOutro(t, values.site),
   }),
-  wallet_linked: (site, { email, wallet }, when) => ({
-    subject: `${walletOf(wallet, false)} was connected to your ${site} account`,
-    intro: [
-      "Hello,",
-      `${walletOf(wallet, true)} was connected to the ${site} account for ${email} on ${when}. It can now sign in to this account.`,
-    ],
-    outro: [
-      "If you connected it yourself, there is nothing to do; you can disconnect it in Settings, under Connected accounts.",
-      ifNotYou(site),
-    ],
+  wallet_linked: (t, values, { wallet }) => ({
+    subject: t.format("mail.wallet_linked.subject", { ...values, wallet: walletOf(t, wallet, false) }),
+    intro: [t.format("mail.hello"), t.format("mail.wallet_linked.intro", { ...values, wallet: walletOf(t, wallet, true) })],
+    outro: [t.format("mail.wallet_linked.outro"), t.format("mail.notice.ifNotYou", values)],
   }),
-  wallet_unlinked: (site, { email, wallet }, when) => ({
-    subject: `${walletOf(wallet, false)} was disconnected from your ${site} account`,
-    intro: [
-      "Hello,",
-      `${walletOf(wallet, true)} was disconnected from the ${site} account for ${email} on ${when}. It no longer signs in to this account.`,
-    ],
-    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+  wallet_unlinked: (t, values, { wallet }) => ({
+    subject: t.format("mail.wallet_unlinked.subject", { ...values, wallet: walletOf(t, wallet, false) }),
+    intro: [t.format("mail.hello"), t.format("mail.wallet_unlinked.intro", { ...values, wallet: walletOf(t, wallet, true) })],
+    outro: usualOutro(t, values.site),
   }),
-  email_changed: (site, { email, newEmail }, when) => ({
-    subject: `Your ${site} email address was changed`,
+  email_changed: (t, values, { newEmail }) => ({
+    subject: t.format("mail.email_changed.subject", values),
     intro: [
-      "Hello,",
-      `The ${site} account that used ${email} was moved to ${newEmail ?? "another address"} on ${when}. Mail about the account now goes there, and ${email} no longer signs in to it.`,
+      t.format("mail.hello"),
+      t.format("mail.email_changed.intro", { ...values, newEmail: newEmail ?? t.format("mail.email_changed.anotherAddress") }),
     ],
-    outro: ["If you made this change, there is nothing to do.", ifNotYou(site)],
+    outro: usualOutro(t, values.site),
   }),
 };
 
 /**
  * Renders a notice: what changed and when, with no link and no code, so that nothing in it can
- * grant access to whoever reads it.
+ * grant access to whoever reads it. In the language of `words` (English unless given).
  */
-export function renderNotice(kind: NoticeKind, data: NoticeData): RenderedEmail {
+export function renderNotice(kind: NoticeKind, data: NoticeData, words: Words = english()): RenderedEmail {
   const site = data.siteName ?? "Memory Box";
-  const copy = notices[kind](site, data, formatWhen(data.changedAt));
+  const copy = notices[kind](words, { site, email: data.email, when: formatWhen(words, data.changedAt) }, data);
   return {
     subject: copy.subject,
-    text: renderText(copy, undefined, undefined, site),
-    html: renderHtml(copy, undefined, undefined, site),
+    text: renderText(words, copy, undefined, undefined, site),
+    html: renderHtml(words, copy, undefined, undefined, site),
   };
 }
 
@@ -257,32 +225,40 @@ export interface InvitationData {
 
 /**
  * An owner's invitation: who invites, and the link to the sign-up form. It carries no code and
- * grants nothing by itself; the sign-up still proves the mailbox.
+ * grants nothing by itself; the sign-up still proves the mailbox. In the language of `words`.
  */
-export function renderInvitation({ email, link, inviterName, siteName }: InvitationData): RenderedEmail {
+export function renderInvitation(
+  { email, link, inviterName, siteName }: InvitationData,
+  words: Words = english(),
+): RenderedEmail {
+  const t = words;
   const site = siteName ?? "Memory Box";
+  const inviter = inviterName;
   const copy: Copy = {
-    subject: `${inviterName} invited you to ${site}`,
+    subject: t.format("mail.invitation.subject", { inviter, site }),
     intro: [
-      "Hello,",
-      `${inviterName} invited you to join their ${site}, a private place to keep shared memories: stories, dates and photos that only the people invited can see.`,
-      `To accept, sign up with this address (${email}) and choose a password.`,
+      t.format("mail.hello"),
+      t.format("mail.invitation.intro", { inviter, site }),
+      t.format("mail.invitation.address", { email }),
     ],
-    outro: ["If you weren't expecting this invitation, you can safely ignore this email."],
+    outro: [t.format("mail.invitation.outro")],
   };
-  const button = { label: "Accept the invitation", link };
+  const button = { label: t.format("mail.invitation.action"), link };
   return {
     subject: copy.subject,
-    text: renderText(copy, undefined, button, site),
-    html: renderHtml(copy, undefined, button, site),
+    text: renderText(words, copy, undefined, button, site),
+    html: renderHtml(words, copy, undefined, button, site),
   };
 }
 
-/** "24 November 2026 at 09:05 UTC": the server cannot know the reader's time zone. */
-function formatWhen(date: Date): string {
-  const day = date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-  const time = date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
-  return `${day} at ${time} UTC`;
+/**
+ * "24 November 2026 at 09:05 UTC", "24. November 2026 um 09:05 UTC": the day and time by `Intl`
+ * for the mail's language, in UTC, since the server cannot know the reader's time zone.
+ */
+function formatWhen(t: Words, date: Date): string {
+  const day = t.formatDate(date, { day: "numeric", month: "long", year: "numeric" });
+  const time = t.formatDate(date, { hour: "2-digit", minute: "2-digit", hour12: false });
+  return t.format("mail.when", { day, time });
 }
 
 interface Button {
@@ -290,13 +266,14 @@ interface Button {
   link: string;
 }
 
-const codeLead = (button: Button | undefined) => (button === undefined ? "Your code:" : "Or enter this code instead:");
-const footer = (site: string) => `${site}, your private memory journal.`;
+const codeLead = (t: Words, button: Button | undefined) =>
+  button === undefined ? t.format("mail.code.alone") : t.format("mail.code.instead");
+const footer = (t: Words, site: string) => t.format("mail.footer", { site });
 
-function renderText(copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
+function renderText(t: Words, copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
   const action = button === undefined ? [] : [`${button.label}:\n${button.link}`];
-  const codeLine = code === undefined ? [] : [`${codeLead(button)} ${code}`];
-  return [...copy.intro, ...action, ...codeLine, ...copy.outro, `-- \n${footer(site)}`].join("\n\n") + "\n";
+  const codeLine = code === undefined ? [] : [`${codeLead(t, button)} ${code}`];
+  return [...copy.intro, ...action, ...codeLine, ...copy.outro, `-- \n${footer(t, site)}`].join("\n\n") + "\n";
 }
 
 // Mail clients drop <style> blocks and block remote content, so everything is inline and text-only.
@@ -311,24 +288,25 @@ const styles = {
   footer: "margin:24px 0 0;font-size:13px;color:#9a8c85;",
 };
 
-function renderHtml(copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
+function renderHtml(t: Words, copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
   const paragraph = (content: string, style = styles.paragraph) => `<p style="${style}">${content}</p>`;
   const action = (label: string, href: string) => [
     paragraph(`<a href="${href}" style="${styles.button}">${label}</a>`, "margin:24px 0;"),
-    paragraph(`Or open this link: <a href="${href}" style="color:#7a6d66;">${href}</a>`, styles.linkLine),
+    paragraph(`${escapeHtml(t.format("mail.openLink"))} <a href="${href}" style="color:#7a6d66;">${href}</a>`, styles.linkLine),
   ];
   const content = [
     ...copy.intro.map((text) => paragraph(escapeHtml(text))),
     ...(button === undefined ? [] : action(escapeHtml(button.label), escapeHtml(button.link))),
     ...(code === undefined
       ? []
-      : [paragraph(`${escapeHtml(codeLead(button))} <span style="${styles.code}">${escapeHtml(code)}</span>`)]),
+      : [paragraph(`${escapeHtml(codeLead(t, button))} <span style="${styles.code}">${escapeHtml(code)}</span>`)]),
     ...copy.outro.map((text) => paragraph(escapeHtml(text))),
-    paragraph(escapeHtml(footer(site)), styles.footer),
+    paragraph(escapeHtml(footer(t, site)), styles.footer),
   ];
   return [
     "<!doctype html>",
-    '<html lang="en">',
+    // English keeps the bare `lang` it always had; a language written right to left says so.
+    `<html lang="${t.locale}"${t.direction === "rtl" ? ' dir="rtl"' : ""}>`,
     `<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(copy.subject)}</title></head>`,
     `<body style="${styles.body}">`,
     `<div style="${styles.card}">`,

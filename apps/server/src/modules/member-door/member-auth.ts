@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../errors";
-import type { CollectionStats } from "../../db/schema";
+import type { CollectionStats, UserRow } from "../../db/schema";
 import { type Caller, hasVerifiedFactor, type SessionService } from "../auth";
 import type { MemberCheck, MemberSession } from "./member-check";
 
@@ -60,16 +60,14 @@ export function bearerOrTicketAuthenticator(
   sessions: SessionService,
   memberCheck: MemberCheck,
   sessionOfTicket: (request: FastifyRequest) => string | undefined,
-): (request: FastifyRequest) => Promise<void> {
+): (request: FastifyRequest) => Promise<UserRow> {
   return async (request) => {
-    if (request.headers.authorization !== undefined) {
-      await authenticate(request);
-      return;
-    }
+    if (request.headers.authorization !== undefined) return (await authenticate(request)).user;
     const sessionId = sessionOfTicket(request);
     if (sessionId === undefined) throw new AppError("not_authenticated");
     const session = await unauthenticatedOnRefusal(sessions.admitSession(sessionId, memberCheck));
     assertSecondFactorProven(session);
+    return session.user;
   };
 }
 
@@ -86,7 +84,7 @@ async function unauthenticatedOnRefusal<T>(admission: Promise<T>): Promise<T> {
 function asUnauthenticated(error: unknown): unknown {
   if (error instanceof AppError && error.statusCode < 500) {
     if (error.code === "no_authorization") return new AppError("not_authenticated");
-    return new AppError(error.code, { status: 401, message: error.message });
+    return new AppError(error.code, { status: 401, ...(error.hasDefaultMessage ? {} : { message: error.message }) });
   }
   return error;
 }

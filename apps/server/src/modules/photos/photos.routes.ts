@@ -80,7 +80,7 @@ function malformedUpload(error: unknown): unknown {
 export interface PhotoObjectRoutesOptions {
   service: PhotosService;
   /** Lets a member in by bearer token or by photo access cookie (`readPhotoAccess`); throws 401 otherwise. */
-  authenticateViewer: (request: FastifyRequest) => Promise<void>;
+  authenticateViewer: (request: FastifyRequest) => Promise<unknown>;
 }
 
 /**

@@ -2,7 +2,14 @@ import type { AuthConfig } from "../../../config";
 import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { AccountChanges } from "../core/account-notices";
-import { assertDisplayNameChange, displayNameFor, mergeMetadata, validEmail } from "../core/account-rules";
+import {
+  assertDisplayNameChange,
+  assertLocaleChange,
+  displayNameFor,
+  localeOf,
+  mergeMetadata,
+  validEmail,
+} from "../core/account-rules";
 import { parseObject, presentUser } from "../core/auth.presenter";
 import { assertSecondStepProven } from "../core/factor-summary";
 import type { EmailedTokensService, PkceChallenge } from "../core/emailed-tokens.service";
@@ -62,10 +69,13 @@ export class AccountUpdatesService {
 
     if (input.data) {
       assertDisplayNameChange(input.data);
+      assertLocaleChange(input.data);
       const metadata = mergeMetadata(parseObject(user.user_metadata), input.data);
-      user = { ...user, user_metadata: JSON.stringify(metadata), updated_at: now };
+      // The chosen language is kept beside the metadata too, where mails and errors read it.
+      const locale = "locale" in input.data ? { locale: localeOf(metadata) } : {};
+      user = { ...user, user_metadata: JSON.stringify(metadata), ...locale, updated_at: now };
       await this.deps.sessions.transaction(async (trx) => {
-        await this.deps.users.update(user.id, { user_metadata: user.user_metadata, updated_at: now }, trx);
+        await this.deps.users.update(user.id, { user_metadata: user.user_metadata, ...locale, updated_at: now }, trx);
         if ("full_name" in input.data!)
           await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, metadata), now, trx);
       });

@@ -1,6 +1,6 @@
 import type { AuthConfig } from "../../../config";
 import type { UserRow, UserRowUpdate } from "../../../db/schema";
-import { displayNameFor, mergeMetadata, newUser, validEmail } from "../core/account-rules";
+import { displayNameFor, localeOf, mergeMetadata, newUser, validEmail } from "../core/account-rules";
 import type { AccountChanges } from "../core/account-notices";
 import type { EmailedTokensService, TokenKind } from "../core/emailed-tokens.service";
 import type { AuthAuditLog } from "../core/audit-log";
@@ -178,6 +178,8 @@ export class AdminService {
       const userMetadata = mergeMetadata(parseObject(user.user_metadata), input.userMetadata);
       patch.user_metadata = JSON.stringify(userMetadata);
       if ("full_name" in input.userMetadata) displayName = displayNameFor(patch.email ?? user.email, userMetadata);
+      // The service role's metadata is taken as Supabase Auth takes it; a language not offered is no choice.
+      if ("locale" in input.userMetadata) patch.locale = localeOf(userMetadata);
     }
 
     const updated: UserRow = { ...user, ...patch, updated_at: now };
@@ -314,8 +316,9 @@ export class AdminService {
   private async mergeUserMetadata(user: UserRow, changes: Record<string, unknown>): Promise<UserRow> {
     const now = this.now().toISOString();
     const metadata = mergeMetadata(parseObject(user.user_metadata), changes);
-    const updated = { ...user, user_metadata: JSON.stringify(metadata), updated_at: now };
-    await this.deps.users.update(user.id, { user_metadata: updated.user_metadata, updated_at: now });
+    const locale = "locale" in changes ? { locale: localeOf(metadata) } : {};
+    const updated = { ...user, user_metadata: JSON.stringify(metadata), ...locale, updated_at: now };
+    await this.deps.users.update(user.id, { user_metadata: updated.user_metadata, ...locale, updated_at: now });
     return updated;
   }
 

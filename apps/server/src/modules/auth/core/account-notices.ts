@@ -10,14 +10,14 @@ import type { Caller, RequestContext } from "./session.service";
  */
 export function sendNotice(
   mailer: AuthMailer,
-  to: Pick<UserRow, "email" | "email_confirmed_at">,
+  to: Pick<UserRow, "email" | "email_confirmed_at" | "locale">,
   kind: NoticeKind,
   details: Omit<NoticeMail, "email">,
   onSent?: () => Promise<void>,
 ): void {
   if (!to.email_confirmed_at) return;
   void mailer
-    .sendNotice(kind, { email: to.email, ...details })
+    .sendNotice(kind, { email: to.email, locale: to.locale, ...details })
     .then(onSent)
     .catch(() => undefined);
 }

@@ -1,7 +1,8 @@
-import { AccountLimits } from "@memory-box/contract";
+import { AccountLimits, AccountLocale } from "@memory-box/contract";
 import { randomUUID } from "node:crypto";
 import type { UserRow } from "../../../db/schema";
 import { parseEmail } from "../../../lib/email";
+import { offeredLanguages } from "../../../lib/languages";
 import { AppError } from "../../../errors";
 
 /** Rules about accounts shared by the member-facing flows and the admin API. */
@@ -26,6 +27,26 @@ export function assertDisplayNameChange(data: Record<string, unknown>): void {
     throw new AppError("validation_failed", {
       message: `The display name must be 1 to ${AccountLimits.displayNameMaxLength} characters, and not only spaces.`,
     });
+}
+
+/**
+ * A change of `locale`, the language the member chose (ADR 0049): one of the languages offered,
+ * or null to follow the browser again. Anything else is refused with 400 `validation_failed`
+ * naming the languages there are, and nothing of the request is written.
+ */
+export function assertLocaleChange(data: Record<string, unknown>): void {
+  if (!("locale" in data) || data.locale === null) return;
+  const offered = offeredLanguages() as readonly [string, ...string[]];
+  if (!AccountLocale(offered).safeParse(data.locale).success)
+    throw new AppError("validation_failed", {
+      message: `The language must be one of ${offered.join(", ")}, or null to follow the browser.`,
+      details: [{ path: "data.locale", message: `must be one of ${offered.join(", ")}, or null` }],
+    });
+}
+
+/** The chosen language kept in the metadata, or null. */
+export function localeOf(metadata: Record<string, unknown>): string | null {
+  return typeof metadata.locale === "string" && offeredLanguages().includes(metadata.locale) ? metadata.locale : null;
 }
 
 /** `full_name` from the metadata, else the part of the address before the @. */
@@ -68,5 +89,6 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     failed_verifications_since: null,
     mfa_factors: "[]",
     linked_identities: "[]",
+    locale: localeOf(data),
   };
 }

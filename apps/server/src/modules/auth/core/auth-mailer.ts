@@ -17,6 +17,8 @@ export interface LinkMail {
   link?: string;
   /** The address being changed to (email_change). */
   newEmail?: string;
+  /** The language the account's member chose, or null to write in the request's (ADR 0049). */
+  locale?: string | null;
 }
 
 /** Notices of a change already made to an account, sent to the address it had before. */
@@ -52,6 +54,8 @@ export interface NoticeMail {
   providerAccount?: string;
   /** The wallet connected or disconnected (wallet_linked, wallet_unlinked): "Ethereum" and its address. */
   wallet?: { chain: string; address: string };
+  /** The language the account's member chose, or null to write in the request's (ADR 0049). */
+  locale?: string | null;
 }
 
 export interface AuthMailer {

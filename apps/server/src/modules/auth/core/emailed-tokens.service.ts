@@ -114,6 +114,7 @@ export class EmailedTokensService {
       email: issued.recipient,
       ...(issued.link ? { link: issued.link } : {}),
       ...(kind === "email_change" ? { newEmail: issued.recipient } : {}),
+      locale: user.locale,
     };
     const deliver = async () => {
       try {

@@ -2,7 +2,7 @@ import type { OneTimeTokenRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { AccountChanges } from "../core/account-notices";
-import { displayNameFor } from "../core/account-rules";
+import { displayNameFor, localeOf } from "../core/account-rules";
 import { parseObject } from "../core/auth.presenter";
 import { allTokenKinds, type PendingRegistration, pendingOf, type TokenKind } from "../core/emailed-tokens.service";
 import type { InvitationLedger } from "../core/invitation-ledger";
@@ -125,7 +125,13 @@ export class EmailVerificationService {
           email_confirmed_at: verified.email_confirmed_at,
           email_change: verified.email_change,
           email_change_sent_at: verified.email_change_sent_at,
-          ...(firstProof ? { encrypted_password: verified.encrypted_password, user_metadata: verified.user_metadata } : {}),
+          ...(firstProof
+            ? {
+                encrypted_password: verified.encrypted_password,
+                user_metadata: verified.user_metadata,
+                locale: localeOf(parseObject(verified.user_metadata)),
+              }
+            : {}),
           failed_verifications: 0,
           failed_verifications_since: null,
           updated_at: now,
