@@ -113,7 +113,7 @@ test("a display-name change shows on the member's greeting and the partner's car
   });
   expect(renamed.status()).toBe(200);
 
-  await expect(bob.getByText("Welcome back, Benjamin!")).toBeVisible();
+  await expect(bob.getByText("Welcome back, Benjamin!").filter({ visible: true })).toBeVisible();
   await expect(card).toContainText("Benjamin");
 
   await alice.context().close();

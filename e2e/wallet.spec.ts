@@ -47,7 +47,7 @@ async function installSolanaWallet(page: Page): Promise<string> {
   return address;
 }
 
-const greeting = (page: Page) => page.getByText(/^Welcome back, wallet-/);
+const greeting = (page: Page) => page.getByText(/^Welcome back, wallet-/).filter({ visible: true });
 
 test("a member connects a Solana wallet in Settings, then signs in with it from /auth", async ({ page }) => {
   test.setTimeout(60_000);
