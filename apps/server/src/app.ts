@@ -12,7 +12,7 @@ import { openDatabase } from "./db/database";
 import { registerRequestLanguages } from "./lib/languages";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes, samlRoutes } from "./modules/auth";
+import { adminRoutes, createAuthModule, authRoutes, samlRoutes, type PasswordHashCost } from "./modules/auth";
 import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
@@ -89,6 +89,8 @@ export interface BuildOptions {
    * offer one the server's catalogue has before the product offers it.
    */
   languages?: readonly string[];
+  /** argon2id's cost for passwords when not the OWASP minimum: the test suites hash cheaply (`createTestApp`). */
+  passwordHashCost?: PasswordHashCost;
 }
 
 /**
@@ -139,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Cards show display names: a change reaches open screens like a change to a memory does.
     onProfileChanged: (userId) => events.publish({ type: "profile.updated", id: userId, actor: userId }),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.passwordHashCost ? { passwordHashCost: options.passwordHashCost } : {}),
   });
   const authenticateMember = memberAuthenticator(auth.sessions, memberCheck);
 

@@ -96,7 +96,12 @@ export class MemoryStorage implements SupportedStorage {
  */
 export async function startAuthServer(
   engine: Engine,
-  options: { env?: Record<string, string>; smtp?: TestSmtpServer; languages?: readonly string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    smtp?: TestSmtpServer;
+    languages?: readonly string[];
+    productPasswordHashing?: boolean;
+  } = {},
 ): Promise<AuthTestServer> {
   const smtp = options.smtp ?? (await startTestSmtpServer());
   const clock = new TestClock();
@@ -109,6 +114,7 @@ export async function startAuthServer(
       env: { SMTP_URL: smtp.url, PUBLIC_URL: origin, AUTH_RATE_LIMITS: "false", ...options.env },
       now: clock.now,
       ...(options.languages ? { languages: options.languages } : {}),
+      ...(options.productPasswordHashing ? { productPasswordHashing: true } : {}),
     });
     try {
       await testApp.app.listen({ port, host: "127.0.0.1" });

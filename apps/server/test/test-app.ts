@@ -22,6 +22,11 @@ export interface TestApp {
 export async function createTestApp(
   engine: Engine,
   options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches" | "languages"> & {
+    /**
+     * Hash passwords at the product's cost (OWASP's minimum, 20 ms a hash here) rather than the
+     * suites' few KiB: for the tests of the hashing itself. The suites hash some 1,500 times a run.
+     */
+    productPasswordHashing?: boolean;
     env?: Record<string, string>;
     webDir?: string;
     /** Another test app's database, to run a second server on it (dropped by its owner, not here). */
@@ -37,8 +42,11 @@ export async function createTestApp(
     database: database.config,
     ...(options.webDir ? { webDir: options.webDir } : { webDir: path.join(dataDir, "no-web-app") }),
   };
-  const { env: _env, webDir: _webDir, sharedDatabase: _shared, ...buildOptions } = options;
-  const app = await buildApp(config, buildOptions);
+  const { env: _env, webDir: _webDir, sharedDatabase: _shared, productPasswordHashing, ...buildOptions } = options;
+  const app = await buildApp(config, {
+    ...buildOptions,
+    ...(productPasswordHashing ? {} : { passwordHashCost: { memoryCost: 256, timeCost: 1 } }),
+  });
   return {
     app,
     config,

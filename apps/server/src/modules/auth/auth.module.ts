@@ -34,7 +34,7 @@ import { OneTimeTokensRepository } from "./core/one-time-tokens.repository";
 import { PasskeysRepository } from "./passkeys/passkeys.repository";
 import { PasskeysService } from "./passkeys/passkeys.service";
 import { PasswordFailuresRepository } from "./password/password-failures.repository";
-import { PasswordHasher } from "./password/password-hasher";
+import { PasswordHasher, type PasswordHashCost } from "./password/password-hasher";
 import { PasswordPolicy } from "./password/password-policy";
 import { loadWebauthn, RelyingParty } from "./passkeys/relying-party";
 import { type SessionLookup, SessionService } from "./core/session.service";
@@ -94,6 +94,8 @@ export async function createAuthModule(deps: {
   /** Told after a member's display name changed. */
   onProfileChanged?: (userId: string) => void;
   now?: () => Date;
+  /** argon2id's cost when not the OWASP minimum: cheaper in the test suites only (see PasswordHasher). */
+  passwordHashCost?: PasswordHashCost;
 }): Promise<AuthModule> {
   const { config, db, audit, invitations } = deps;
   // The libraries of the features that are on are loaded now, so no first request waits for them;
@@ -120,7 +122,7 @@ export async function createAuthModule(deps: {
   const users = new UsersRepository(db);
   const sessionsRepository = new SessionsRepository(db);
   const tokens = new OneTimeTokensRepository(db);
-  const hasher = new PasswordHasher();
+  const hasher = new PasswordHasher(deps.passwordHashCost ? { cost: deps.passwordHashCost } : {});
   const passwordPolicy = new PasswordPolicy({
     minLength: config.auth.passwordMinLength,
     minStrength: config.auth.passwordMinStrength,
