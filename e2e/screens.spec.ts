@@ -1,4 +1,5 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Page, PlaywrightWorkerArgs } from "@playwright/test";
+import type { E2eServer } from "./servers";
 import sharp from "sharp";
 import { expect, test } from "./fixtures";
 import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
@@ -6,7 +7,8 @@ import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessi
 /**
  * Every screen of Memory Box, light or dark, on a phone (375 px) or a desktop (1280 px): each is
  * checked with axe and saved as a screenshot with the test's output, for a person to look at
- * (nothing is compared). One browser context per theme and width, all signed in as one member.
+ * (nothing is compared). Two tests per theme and width, side by side: the screens signed out, and
+ * the screens of one member signed in.
  *
  * A run takes one of the four (E2E_SCREENS=light-375, light-1280, dark-375 or dark-1280), by default
  * the day of the year's turn, so four days of CI see them all; E2E_SCREENS=all takes every one.
@@ -44,7 +46,6 @@ const titles = {
   apartment: `Our first apartment ${run}`,
 };
 let session = "";
-let annEmail = "";
 let lakeId = "";
 
 /** A soft diagonal gradient between two colours: enough like a photo to judge the cards by. */
@@ -85,12 +86,12 @@ async function capture(page: Page, screen: string, { fullPage = true } = {}): Pr
   await page.screenshot({ path: test.info().outputPath(`${screen}.png`), fullPage });
 }
 
-test.describe.configure({ mode: "serial" });
-
 // Ann (an owner) and Ben, prepared with their display names by the setup project (e2e/members.ts).
-test.beforeAll(async ({ playwright, server }) => {
+// Their memories are made once per worker (each worker has its own server), by the first screens
+// test that needs them.
+let collection: Promise<void> | undefined;
+async function prepareCollection(playwright: PlaywrightWorkerArgs["playwright"], server: E2eServer): Promise<void> {
   const request = await playwright.request.newContext({ baseURL: server.url });
-  annEmail = emailOf("screens-ann");
   const api = memberApiAs(request, "screens-ann");
   // Photo-sized enough for the cards and the viewer (the server makes the same renditions of any size).
   const photos = [];
@@ -155,9 +156,10 @@ test.beforeAll(async ({ playwright, server }) => {
 
   session = storedSessionOf("screens-ann");
   await request.dispose();
-});
+}
 
-async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 | 1280): Promise<void> {
+/** A page of its own in the theme and width, and how its screens are kept. */
+async function screenPage(browser: Browser, theme: "light" | "dark", width: 375 | 1280) {
   // No service worker: every answer comes from the server, and the error page's failed chunk stays failed.
   const context = await browser.newContext({
     colorScheme: theme,
@@ -166,8 +168,11 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   });
   const page = await context.newPage();
   const shot = (screen: string, options?: { fullPage?: boolean }) => capture(page, `${screen}-${theme}-${width}`, options);
+  return { context, page, shot };
+}
 
-  // Signed out.
+async function signedOutScreens(browser: Browser, theme: "light" | "dark", width: 375 | 1280): Promise<void> {
+  const { context, page, shot } = await screenPage(browser, theme, width);
   await page.goto("/auth");
   await expect(page.getByRole("heading", { name: "Welcome to Memory Box" })).toBeVisible();
   await shot("sign-in");
@@ -183,7 +188,7 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await shot("sign-up");
   await page.getByRole("tab", { name: "Sign In" }).click();
   await page.getByRole("button", { name: "Email me a sign-in code" }).click();
-  await page.getByLabel("Email").fill(annEmail);
+  await page.getByLabel("Email").fill(emailOf("screens-ann"));
   await page.getByRole("button", { name: "Send sign-in code" }).click();
   await expect(page.getByRole("heading", { name: "Enter the code from your email" })).toBeVisible();
   await shot("sign-in-code");
@@ -204,8 +209,13 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await page.goto("/this/does/not/exist");
   await expect(page.getByText("Oops! Page not found")).toBeVisible();
   await shot("not-found");
+  await context.close();
+}
 
+async function signedInScreens(browser: Browser, theme: "light" | "dark", width: 375 | 1280): Promise<void> {
+  const { context, page, shot } = await screenPage(browser, theme, width);
   // Signed in, with the member's stored session.
+  await page.goto("/auth");
   await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authKey, session] as const);
 
   // An empty collection: the shared one has memories, so its answers come back with them taken out.
@@ -290,8 +300,19 @@ async function screensIn(browser: Browser, theme: "light" | "dark", width: 375 |
   await context.close();
 }
 
-for (const { theme, width } of chosenConfigurations())
-  test(`every screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({ browser }) => {
-    test.setTimeout(120_000);
-    await screensIn(browser, theme, width);
+// Two tests a configuration, which the two workers take side by side.
+for (const { theme, width } of chosenConfigurations()) {
+  test(`every signed-out screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({ browser }) => {
+    await signedOutScreens(browser, theme, width);
   });
+  test(`every member's screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({
+    browser,
+    playwright,
+    server,
+  }) => {
+    test.setTimeout(120_000);
+    collection ??= prepareCollection(playwright, server);
+    await collection;
+    await signedInScreens(browser, theme, width);
+  });
+}
