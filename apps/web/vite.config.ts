@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, URL } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+import { parse } from "@formatjs/icu-messageformat-parser";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { build, defineConfig, type Plugin, type ProxyOptions, type Rolldown } from "vite";
@@ -43,6 +44,44 @@ function precompress(): Plugin {
             await Promise.all([fs.writeFile(`${file}.br`, brotli), fs.writeFile(`${file}.gz`, gzipped)]);
           }),
       );
+    },
+  };
+}
+
+/**
+ * The message catalogues (packages/messages/catalogue/<locale>/web.json, ADR 0048) arrive in the
+ * app already parsed: each ICU message becomes its syntax tree here, at build time, and the built
+ * app leaves the ICU parser out (react-intl formats the trees as they are). A message that does
+ * not parse fails the build.
+ */
+function precompiledMessages(): Plugin {
+  const catalogue = /[\\/]packages[\\/]messages[\\/]catalogue[\\/][^\\/]+[\\/]web\.json$/;
+  return {
+    name: "memory-box-precompiled-messages",
+    enforce: "pre",
+    config: (_config, { command }) =>
+      command === "build"
+        ? {
+            resolve: {
+              alias: [
+                { find: /^@formatjs\/icu-messageformat-parser$/, replacement: "@formatjs/icu-messageformat-parser/no-parser.js" },
+              ],
+            },
+          }
+        : undefined,
+    async load(id) {
+      if (!catalogue.test(id)) return undefined;
+      const messages = JSON.parse(await fs.readFile(id, "utf8")) as Record<string, string>;
+      const trees = Object.fromEntries(
+        Object.entries(messages).map(([key, message]) => {
+          try {
+            return [key, parse(message)];
+          } catch (error) {
+            throw new Error(`${id}: the message "${key}" is not valid ICU: ${String(error)}`);
+          }
+        }),
+      );
+      return JSON.stringify(trees);
     },
   };
 }
@@ -91,6 +130,7 @@ const firstScriptAliases = [
   { find: /^react\/jsx-runtime$/, replacement: firstScreenDom("jsx-runtime.ts") },
   { find: /^react$/, replacement: firstScreenDom("react.ts") },
   { find: /^(?:react-router|radix-ui|lucide-react)$/, replacement: firstScreenDom("libraries.ts") },
+  { find: /^@formatjs\/icu-messageformat-parser$/, replacement: "@formatjs/icu-messageformat-parser/no-parser.js" },
   { find: /^@\/features\/memories\/components\/(?:photo-image|memory-card)$/, replacement: firstScreenDom("stateful.ts") },
   { find: "@", replacement: alias["@"] },
 ];
@@ -116,7 +156,7 @@ function firstScreenScript(): Plugin {
         configFile: false,
         root: fileURLToPath(new URL(".", import.meta.url)),
         logLevel: "warn",
-        plugins: [firstScreenIconMarkup()],
+        plugins: [precompiledMessages(), firstScreenIconMarkup()],
         resolve: { alias: firstScriptAliases },
         build: {
           write: false,
@@ -222,7 +262,15 @@ function installableApp() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript(), installableApp()],
+  plugins: [
+    precompiledMessages(),
+    react(),
+    tailwindcss(),
+    precompress(),
+    firstScreenIconMarkup(),
+    firstScreenScript(),
+    installableApp(),
+  ],
   resolve: { alias },
   build: {
     outDir: "dist",

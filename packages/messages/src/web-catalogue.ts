@@ -1,0 +1,27 @@
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+
+import english from "../catalogue/en/web.json";
+import { defaultLocale, type Locale } from "./locales";
+
+/** The web app's message ids: the keys of the English catalogue, which every other language has too. */
+export type WebMessageId = keyof typeof english;
+
+/**
+ * One language's messages for the web app, the first screen and the service worker's notices. In
+ * the built app each message is already parsed (an ICU AST, done at build time), so the parser
+ * stays out of the bundle; in development and tests it may be the ICU text itself.
+ */
+export type WebMessages = Record<string, string> | Record<string, MessageFormatElement[]>;
+
+/** English is bundled with the app; every other language is a chunk of its own, loaded when chosen. */
+const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {};
+
+/** The English messages, there at once: the default, and what a missing translation falls back to. */
+export const englishWebMessages: WebMessages = english;
+
+/** The web messages of a language, loaded on demand (English at once). */
+export async function loadWebMessages(locale: Locale): Promise<WebMessages> {
+  if (locale === defaultLocale) return englishWebMessages;
+  const load = otherLanguages[locale];
+  return load ? (await load()).default : englishWebMessages;
+}
