@@ -13,15 +13,15 @@ export type MessageValues = Record<string, PrimitiveType>;
  * the member's language, through FormatJS's ICU formatter; plurals, numbers and dates in it by
  * `Intl` for that language.
  */
-export interface Intl {
+export interface AppIntl {
   /** The language (one of ours) and the tag given to `Intl` for it. */
   locale: Locale;
   intlLocale: string;
   formatMessage(descriptor: { id: WebMessageId }, values?: MessageValues): string;
 }
 
-/** An `Intl` for a language and its messages (already parsed in the built app, ICU text in development). */
-export function createIntl(locale: Locale, messages: WebMessages): Intl {
+/** An `AppIntl` for a language and its messages (already parsed in the built app, ICU text in development). */
+export function createIntl(locale: Locale, messages: WebMessages): AppIntl {
   const tag = intlLocale(locale);
   const formats = new Map<string, IntlMessageFormat>();
   const catalogue = messages as Record<string, WebMessages[string]>;
@@ -46,25 +46,44 @@ export function createIntl(locale: Locale, messages: WebMessages): Intl {
   };
 }
 
-let english: Intl | undefined;
-let active: Intl | undefined;
+const dateFormats = new Map<string, globalThis.Intl.DateTimeFormat>();
 
-/** The English `Intl`, there at once. */
-export function englishIntl(): Intl {
+/**
+ * A date formatter for the language in use, made once per language and options (making one costs
+ * ~20 ms on a slow machine: never per card).
+ */
+export function dateTimeFormat(
+  options: globalThis.Intl.DateTimeFormatOptions,
+  intl: AppIntl = activeIntl(),
+): globalThis.Intl.DateTimeFormat {
+  const key = `${intl.intlLocale} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new globalThis.Intl.DateTimeFormat(intl.intlLocale, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+let english: AppIntl | undefined;
+let active: AppIntl | undefined;
+
+/** The English `AppIntl`, there at once. */
+export function englishIntl(): AppIntl {
   return (english ??= createIntl("en", englishWebMessages));
 }
 
 /** The language in use, for code outside components (toasts, thrown messages); English until set. */
-export function activeIntl(): Intl {
+export function activeIntl(): AppIntl {
   return active ?? englishIntl();
 }
 
-export function setActiveIntl(intl: Intl): void {
+export function setActiveIntl(intl: AppIntl): void {
   active = intl;
 }
 
 /** The provider's language for the screens below it (app/i18n-provider.tsx). */
-export const IntlContext = createContext<Intl | undefined>(undefined);
+export const IntlContext = createContext<AppIntl | undefined>(undefined);
 
 let withoutReact = false;
 
@@ -85,7 +104,7 @@ export function drawWithoutReact<T>(draw: () => T): T {
  * The member's language in a component: the provider's (the screen re-renders when it changes),
  * else the active one (a component rendered on its own in a test, or drawn by the first screen).
  */
-export function useIntl(): Intl {
+export function useIntl(): AppIntl {
   if (withoutReact) return activeIntl();
   // Constant for a component's whole life: the first screen never renders with React.
   // eslint-disable-next-line react-hooks/rules-of-hooks
