@@ -6,8 +6,8 @@ import { useIntl } from "@/lib/intl";
 
 /** A card's small line of counts: comments, then each emoji's reactions; nothing when there are none. */
 export function ResponseCounts({ memory }: { memory: Pick<Memory, "comment_count" | "reactions"> }) {
-  if (!hasResponses(memory)) return null;
   const intl = useIntl();
+  if (!hasResponses(memory)) return null;
   return (
     <ul
       aria-label={intl.formatMessage({ id: "memory.responses.label" })}
