@@ -13,14 +13,22 @@ export type WebMessageId = keyof typeof english;
  */
 export type WebMessages = Record<string, string> | Record<string, MessageFormatElement[]>;
 
-/** English is bundled with the app; every other language is a chunk of its own, loaded when chosen. */
-const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {};
+/**
+ * English is bundled with the app; every other language is a chunk of its own, loaded when chosen.
+ * A language here is offered once it is in `supportedLocales` too (the server's texts with it).
+ */
+const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
+  de: () => import("../catalogue/de/web.json"),
+};
+
+/** The languages the web app has a complete catalogue for. */
+export const webCatalogueLocales: readonly string[] = [defaultLocale, ...Object.keys(otherLanguages)];
 
 /** The English messages, there at once: the default, and what a missing translation falls back to. */
 export const englishWebMessages: WebMessages = english;
 
 /** The web messages of a language, loaded on demand (English at once). */
-export async function loadWebMessages(locale: Locale): Promise<WebMessages> {
+export async function loadWebMessages(locale: Locale | (string & {})): Promise<WebMessages> {
   if (locale === defaultLocale) return englishWebMessages;
   const load = otherLanguages[locale];
   return load ? (await load()).default : englishWebMessages;
