@@ -27,7 +27,6 @@ const textsNotYetInTheCatalogue = [
   `${web}/app/routes/photo-viewer.tsx`,
   `${web}/app/routes/route-error.tsx`,
   `${web}/app/routes/set-password.tsx`,
-  `${web}/app/routes/settings-account.tsx`,
   `${web}/app/routes/settings-members.tsx`,
   `${web}/app/routes/settings.tsx`,
   `${web}/components/confirm-dialog.tsx`,
