@@ -7,11 +7,11 @@ import { defaultLocale, type Locale } from "./locales";
 export type WebMessageId = keyof typeof english;
 
 /**
- * One language's messages for the web app, the first screen and the service worker's notices. In
- * the built app each message is already parsed (an ICU AST, done at build time), so the parser
- * stays out of the bundle; in development and tests it may be the ICU text itself.
+ * One language's messages for the web app, the first screen and the service worker's notices, as
+ * the web app's build loads them: each message already parsed (its ICU syntax tree), a message
+ * without placeholders as its plain text, so the ICU parser stays out of the bundle.
  */
-export type WebMessages = Record<string, string> | Record<string, MessageFormatElement[]>;
+export type WebMessages = Record<string, string | MessageFormatElement[]>;
 
 /**
  * English is bundled with the app; every other language is a chunk of its own, loaded when chosen.

@@ -38,6 +38,8 @@ export function createIntl(locale: Locale, messages: WebMessages): AppIntl {
           if (import.meta.env.DEV) console.error(`No message "${id}" in the catalogue`);
           return id;
         }
+        // Plain text: the catalogue arrives parsed (vite.config.ts), a message without placeholders as its text.
+        if (typeof message === "string") return message;
         format = new IntlMessageFormat(message, catalogue[id] === undefined ? intlLocale("en") : tag);
         formats.set(id, format);
       }
