@@ -18,6 +18,9 @@ import { useIntl } from "@/lib/intl";
  * A memory's comments, oldest first, and the form to add one. Each member edits and deletes their
  * own (delete after a confirmation); the other member's new comments arrive by the live updates.
  */
+/** The space between two words of a line built of elements (the catalogue holds words, not spaces). */
+const wordSpace = " ";
+
 export function MemoryComments({ memoryId }: { memoryId: string }) {
   const comments = useComments(memoryId);
   const add = useChangeComment(memoryId);
@@ -82,7 +85,8 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
     >
       <header className="flex items-center justify-between gap-3">
         <p className="min-w-0 text-sm">
-          <span className="font-medium">{author}</span>{" "}
+          <span className="font-medium">{author}</span>
+          {wordSpace}
           <time dateTime={comment.created_at} className="text-muted-foreground">
             {formatTimestamp(comment.created_at)}
           </time>

@@ -43,7 +43,7 @@ export function MemoryPhotosGrid({ photos, className, eager = false }: { photos:
           />
           {more > 0 && index === shown.length - 1 && (
             <div className="absolute inset-0 flex items-center justify-center bg-black/60 text-lg font-semibold text-white">
-              +{more} more
+              {activeIntl().formatMessage({ id: "memory.photos.more" }, { more })}
             </div>
           )}
         </div>

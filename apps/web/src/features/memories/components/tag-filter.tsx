@@ -103,7 +103,10 @@ export function AllTags({
           value={query}
           onChange={(event) => setQuery(event.target.value)}
         />
-        <ul aria-label="All tags" className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto">
+        <ul
+          aria-label={intl.formatMessage({ id: "home.tags.allList" })}
+          className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto"
+        >
           {matching.map(({ tag }) => {
             const active = tag === selected;
             return (
@@ -124,7 +127,9 @@ export function AllTags({
             );
           })}
         </ul>
-        {matching.length === 0 && <p className="text-sm text-muted-foreground">No tag matches.</p>}
+        {matching.length === 0 && (
+          <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "home.tags.noMatch" })}</p>
+        )}
       </PopoverContent>
     </Popover>
   );
