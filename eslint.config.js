@@ -49,8 +49,6 @@ const textsNotYetInTheCatalogue = [
   `${web}/features/auth/components/set-password-form.tsx`,
   `${web}/features/members/components/invite-form.tsx`,
   `${web}/features/members/components/member-directory.tsx`,
-  `${web}/features/memories/components/memory-form.tsx`,
-  `${web}/features/memories/components/save-problem-alert.tsx`,
   `${web}/features/single-sign-on/components/single-sign-on-settings.tsx`,
 ];
 const tests = ["**/*.test.ts", "**/*.test.tsx", "**/test-helpers.ts", "apps/server/test/**", `${web}/testing/**`];
