@@ -221,7 +221,7 @@ export function MemoryForm({
                     onClick={() => setValues((current) => ({ ...current, memoryDate: photoDate }))}
                   >
                     <CalendarIcon aria-hidden="true" />
-                    Use the photo's date: {formatMemoryDate(photoDate)}
+                    {intl.formatMessage({ id: "memory.form.usePhotoDate" }, { date: formatMemoryDate(photoDate) })}
                   </Button>
                 </div>
               )}
