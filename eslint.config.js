@@ -23,7 +23,6 @@ const webFeatures = folders(`${web}/features`);
  */
 const textsNotYetInTheCatalogue = [
   `${web}/app/routes/set-password.tsx`,
-  `${web}/app/routes/settings-members.tsx`,
   `${web}/components/confirm-dialog.tsx`,
   `${web}/components/ui/dialog.tsx`,
   `${web}/features/account/components/import-archive.tsx`,
@@ -36,7 +35,6 @@ const textsNotYetInTheCatalogue = [
   `${web}/features/auth/components/second-factors.tsx`,
   `${web}/features/auth/components/second-step-form.tsx`,
   `${web}/features/auth/components/set-password-form.tsx`,
-  `${web}/features/members/components/invite-form.tsx`,
   `${web}/features/members/components/member-directory.tsx`,
   `${web}/features/single-sign-on/components/single-sign-on-settings.tsx`,
 ];
