@@ -35,7 +35,6 @@ const textsNotYetInTheCatalogue = [
   `${web}/features/auth/components/second-factors.tsx`,
   `${web}/features/auth/components/second-step-form.tsx`,
   `${web}/features/auth/components/set-password-form.tsx`,
-  `${web}/features/members/components/member-directory.tsx`,
   `${web}/features/single-sign-on/components/single-sign-on-settings.tsx`,
 ];
 const tests = ["**/*.test.ts", "**/*.test.tsx", "**/test-helpers.ts", "apps/server/test/**", `${web}/testing/**`];
