@@ -23,8 +23,6 @@ const webFeatures = folders(`${web}/features`);
  */
 const textsNotYetInTheCatalogue = [
   `${web}/app/routes/set-password.tsx`,
-  `${web}/components/confirm-dialog.tsx`,
-  `${web}/components/ui/dialog.tsx`,
   `${web}/features/account/components/import-archive.tsx`,
   `${web}/features/auth/components/change-email-form.tsx`,
   `${web}/features/auth/components/connected-accounts.tsx`,
