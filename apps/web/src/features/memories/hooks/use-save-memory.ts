@@ -89,7 +89,7 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       });
     } catch {
       // Still the old copy: the next save is refused again rather than overwriting blindly.
-      setProblem({ kind: "message", message: "Someone else changed this memory, and it could not be reloaded. Try again." });
+      setProblem({ kind: "message", message: activeIntl().formatMessage({ id: "save.conflictReloadFailed" }) });
     }
   }
 
@@ -245,7 +245,7 @@ function problemOf(error: unknown): SaveProblem | undefined {
     if (Object.keys(fields).length > 0) return { kind: "fields", fields };
   }
   if (error.status === 401 || error.status === 403)
-    return { kind: "message", message: "Your session has ended. Sign in again to save." };
+    return { kind: "message", message: activeIntl().formatMessage({ id: "save.sessionEnded" }) };
   // The server's own words where it refused for a reason the member can act on (a full disk, a photo gone).
   if (error.status < 500 || error.status === 507) return { kind: "message", message: error.message };
   return undefined;
