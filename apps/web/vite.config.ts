@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, URL } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+import { parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { build, defineConfig, type Plugin, type ProxyOptions, type Rolldown } from "vite";
@@ -47,6 +48,48 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The message catalogues (packages/messages/catalogue/<locale>/web.json, ADR 0048) arrive in the
+ * app already parsed: each ICU message becomes its syntax tree here, at build time, and the built
+ * app leaves the ICU parser out (react-intl formats the trees as they are). A message that does
+ * not parse fails the build. A message that is plain text stays a string (shorter than its tree,
+ * and shown as it is). `only` keeps the messages a smaller bundle needs (the first screen's).
+ */
+function precompiledMessages(only?: (key: string) => boolean): Plugin {
+  const catalogue = /[\\/]packages[\\/]messages[\\/]catalogue[\\/][^\\/]+[\\/]web\.json$/;
+  return {
+    name: "memory-box-precompiled-messages",
+    enforce: "pre",
+    config: (_config, { command }) =>
+      command === "build"
+        ? {
+            resolve: {
+              alias: [
+                { find: /^@formatjs\/icu-messageformat-parser$/, replacement: "@formatjs/icu-messageformat-parser/no-parser.js" },
+              ],
+            },
+          }
+        : undefined,
+    async load(id) {
+      if (!catalogue.test(id)) return undefined;
+      const messages = JSON.parse(await fs.readFile(id, "utf8")) as Record<string, string>;
+      const trees = Object.fromEntries(
+        Object.entries(messages)
+          .filter(([key]) => only?.(key) ?? true)
+          .map(([key, message]) => {
+            try {
+              const tree = parse(message);
+              return [key, tree.length === 1 && tree[0]!.type === TYPE.literal ? tree[0]!.value : tree];
+            } catch (error) {
+              throw new Error(`${id}: the message "${key}" is not valid ICU: ${String(error)}`);
+            }
+          }),
+      );
+      return JSON.stringify(trees);
+    },
+  };
+}
+
 /** The icons home's first screen shows, by lucide's component name. */
 const firstScreenIcons = ["Calendar", "MessageCircle", "Pencil", "Plus", "Search", "Settings", "Trash", "User"] as const;
 
@@ -78,6 +121,13 @@ function firstScreenIconMarkup(): Plugin {
 }
 
 const firstScreenEntry = "src/first-screen.ts";
+
+/**
+ * The messages home's first screen shows (its script carries only these; the app has them all).
+ * A message missing here shows as its id on the painted screen, which the first screen's test
+ * (the painted screen against the app's, element by element) refuses.
+ */
+const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
 const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
 const firstScreenDom = (file: string) => fileURLToPath(new URL(`src/app/first-screen/dom/${file}`, import.meta.url));
@@ -91,6 +141,7 @@ const firstScriptAliases = [
   { find: /^react\/jsx-runtime$/, replacement: firstScreenDom("jsx-runtime.ts") },
   { find: /^react$/, replacement: firstScreenDom("react.ts") },
   { find: /^(?:react-router|radix-ui|lucide-react)$/, replacement: firstScreenDom("libraries.ts") },
+  { find: /^@formatjs\/icu-messageformat-parser$/, replacement: "@formatjs/icu-messageformat-parser/no-parser.js" },
   { find: /^@\/features\/memories\/components\/(?:photo-image|memory-card)$/, replacement: firstScreenDom("stateful.ts") },
   { find: "@", replacement: alias["@"] },
 ];
@@ -116,7 +167,7 @@ function firstScreenScript(): Plugin {
         configFile: false,
         root: fileURLToPath(new URL(".", import.meta.url)),
         logLevel: "warn",
-        plugins: [firstScreenIconMarkup()],
+        plugins: [precompiledMessages((key) => firstScreenMessages.test(key)), firstScreenIconMarkup()],
         resolve: { alias: firstScriptAliases },
         build: {
           write: false,
@@ -222,7 +273,15 @@ function installableApp() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress(), firstScreenIconMarkup(), firstScreenScript(), installableApp()],
+  plugins: [
+    precompiledMessages(),
+    react(),
+    tailwindcss(),
+    precompress(),
+    firstScreenIconMarkup(),
+    firstScreenScript(),
+    installableApp(),
+  ],
   resolve: { alias },
   build: {
     outDir: "dist",

@@ -1,9 +1,12 @@
 import { startFirstScreen } from "@/app/first-screen/start";
 import { holdAppUntilFirstScreen, whenAppMayStart } from "@/lib/first-screen";
+import { applyDocumentLocale, initialLocale } from "@/lib/locale";
 import { applyTheme, storedTheme } from "@/lib/theme";
 
 // The member's light or dark choice, before the stylesheet paints anything.
 applyTheme(storedTheme());
+// The member's language and its direction, before anything is drawn.
+applyDocumentLocale(initialLocale());
 
 // The first screen's script (ADR 0026): a bundle of its own, loaded `async` so it runs as soon as
 // it arrives (before the stylesheet, before the app's code). Its failures are silent: the app then

@@ -1,2 +1,9 @@
-export { defaultLocale, isSupportedLocale, localesFromAcceptLanguage, negotiateLocale, supportedLocales } from "./locales";
+export {
+  defaultLocale,
+  isSupportedLocale,
+  localesFromAcceptLanguage,
+  negotiateLocale,
+  pickLocale,
+  supportedLocales,
+} from "./locales";
 export type { Locale } from "./locales";

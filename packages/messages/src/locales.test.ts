@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localesFromAcceptLanguage, negotiateLocale } from "./locales";
+import { localesFromAcceptLanguage, negotiateLocale, pickLocale } from "./locales";
 
 describe("choosing a language", () => {
   it("reads an Accept-Language header by weight, then by order, leaving out * and malformed parts", () => {
@@ -13,5 +13,14 @@ describe("choosing a language", () => {
     expect(negotiateLocale(["xx-invalid-tag-!!"])).toBe("en");
     expect(negotiateLocale([])).toBe("en");
     expect(negotiateLocale(["en-GB"])).toBe("en");
+  });
+});
+
+describe("choosing a language in the browser", () => {
+  it("takes the first requested language we have, by tag then by language, else English", () => {
+    expect(pickLocale(["en-GB", "de"])).toBe("en");
+    expect(pickLocale(["xx", "EN-us"])).toBe("en");
+    expect(pickLocale(["xx-invalid-tag-!!"])).toBe("en");
+    expect(pickLocale([])).toBe("en");
   });
 });

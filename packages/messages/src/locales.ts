@@ -5,7 +5,7 @@ import { match } from "@formatjs/intl-localematcher";
  * byte, and the answer for any language we do not have. A language is added here once every key of
  * the catalogue has its text in it (the catalogue check refuses a missing one).
  */
-export const supportedLocales = ["en"] as const;
+export const supportedLocales = ["en", "de"] as const;
 export type Locale = (typeof supportedLocales)[number];
 export const defaultLocale: Locale = "en";
 
@@ -46,4 +46,21 @@ export function localesFromAcceptLanguage(header: string | undefined): string[] 
     .filter((entry) => entry.tag && entry.tag !== "*" && entry.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
     .map((entry) => entry.tag);
+}
+
+/**
+ * The browser's side of `negotiateLocale`, without its matching data (kilobytes the first screen
+ * cannot carry): the first of the requested languages that we have, by its whole tag, else by its
+ * language alone ("de-CH" finds "de", "pt-PT" finds "pt-BR"); nothing close finds English.
+ */
+export function pickLocale(requested: readonly string[]): Locale {
+  const ours = supportedLocales.map((locale) => ({ locale, tag: locale.toLowerCase(), language: locale.split("-")[0]! }));
+  for (const wanted of requested) {
+    const tag = wanted.trim().toLowerCase();
+    const exact = ours.find((entry) => entry.tag === tag);
+    if (exact) return exact.locale;
+    const sameLanguage = ours.find((entry) => entry.language === tag.split("-")[0]);
+    if (sameLanguage) return sameLanguage.locale;
+  }
+  return defaultLocale;
 }

@@ -1,6 +1,7 @@
 import { useRegisterSW } from "virtual:pwa-register/react";
 
 import { Button } from "@/components/ui/button";
+import { useIntl } from "@/lib/intl";
 
 /**
  * Registers the service worker once the page has loaded (after the first screen and the app have
@@ -8,6 +9,7 @@ import { Button } from "@/components/ui/button";
  * new worker takes over and the page reloads with the new version.
  */
 export function UpdatePrompt() {
+  const intl = useIntl();
   const {
     needRefresh: [needRefresh],
     updateServiceWorker,
@@ -21,9 +23,9 @@ export function UpdatePrompt() {
       role="status"
       className="fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-md flex-wrap items-center justify-between gap-3 rounded-lg border bg-card px-4 py-3 text-sm text-card-foreground shadow-lg"
     >
-      <p>A new version of Memory Box is ready.</p>
+      <p>{intl.formatMessage({ id: "update.ready" })}</p>
       <Button size="sm" onClick={() => void updateServiceWorker(true)}>
-        Reload to update
+        {intl.formatMessage({ id: "update.reload" })}
       </Button>
     </div>
   );

@@ -17,6 +17,7 @@ import { SearchBox, SearchBoxView, type SearchBoxProps } from "@/features/memori
 import { AllTags, MoreTagsButton } from "@/features/memories/components/tag-filter";
 import { firstScreenCards } from "@/features/memories/utils/card-layout";
 import type { StoredUser } from "@/lib/stored-session";
+import { drawWithoutReact } from "@/lib/intl";
 import { userDisplayName } from "@/lib/user-name";
 
 /**
@@ -104,5 +105,5 @@ export function paintHome(document: Document, { user, page, tags, onThisDay }: F
       />
     </HomeFrame>
   );
-  return renderToDom(document, home, substitutes) as HTMLElement;
+  return drawWithoutReact(() => renderToDom(document, home, substitutes)) as HTMLElement;
 }

@@ -1,10 +1,13 @@
 import type { MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
+import { loadWebMessages } from "@memory-box/messages/web";
 
 import { paths } from "@/config/paths";
 import { memoriesPath, onThisDayPath, tagsPath } from "@/features/memories/api/list-paths";
 import { cardPhotoLimit, firstScreenCards } from "@/features/memories/utils/card-layout";
 import { localCalendarDate } from "@/features/memories/utils/on-this-day";
 import { requestEarly, showFirstScreen } from "@/lib/first-screen";
+import { createIntl, setActiveIntl } from "@/lib/intl";
+import { initialLocale } from "@/lib/locale";
 import { usableStoredSession } from "@/lib/stored-session";
 
 /** What the first screen needs from the page it starts in. */
@@ -66,15 +69,21 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   // The painting code is a chunk of its own, fetched while the API answers: the sign-in page and
   // every other screen never load it.
   const painter = import("@/app/first-screen/paint-home");
+  // The member's language, in the same messages the app uses (English is in the script; another
+  // language's chunk is fetched beside the answers).
+  const locale = initialLocale(page.storage);
+  const messages = loadWebMessages(locale);
   // The photos are asked for as soon as the list (which sets their cookie) is in, before the
   // cards are built: they are what the screen waits for.
   void listAnswer.then((list) => list && preloadFirstPhotos(page.document, list));
-  const [list, tags, onThisDay, { canPaintHome, paintHome }] = await Promise.all([
+  const [list, tags, onThisDay, { canPaintHome, paintHome }, webMessages] = await Promise.all([
     listAnswer,
     tagsAnswer,
     onThisDayAnswer,
     painter,
+    messages,
   ]);
+  setActiveIntl(createIntl(locale, webMessages));
   if (!list || !tags || !canPaintHome({ page: list })) return false;
   const root = page.document.getElementById("root");
   if (!root) return false;

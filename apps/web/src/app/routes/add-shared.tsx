@@ -7,6 +7,7 @@ import { LazyMemoryFormDialog } from "@/features/memories/components/lazy-memory
 import { useAuth } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
 import { takeSharedPhotos, type SharePickup } from "@/lib/shared-photos";
+import { activeIntl } from "@/lib/intl";
 
 /**
  * Where photos shared from the phone's gallery land (ADR 0031): home, with "Add Memory" open and
@@ -28,14 +29,17 @@ export function AddSharedRoute() {
         if (!current) return;
         if (pickup.status === "taken") setFiles(pickup.files);
         else {
-          notify.error("Photos not added", droppedMessage(pickup));
+          notify.error(activeIntl().formatMessage({ id: "share.notAdded" }), droppedMessage(pickup));
           void navigate(paths.home, { replace: true });
         }
       },
       (error: unknown) => {
         console.error("Could not read the shared photos:", error);
         if (current) {
-          notify.error("Photos not added", "The shared photos could not be read on this device. Share them again.");
+          notify.error(
+            activeIntl().formatMessage({ id: "share.notAdded" }),
+            activeIntl().formatMessage({ id: "share.unreadable" }),
+          );
           void navigate(paths.home, { replace: true });
         }
       },
@@ -78,6 +82,6 @@ function pickUp(id: string, member: string): Promise<SharePickup> {
 
 function droppedMessage(pickup: Exclude<SharePickup, { status: "taken" }>): string {
   return pickup.status === "stale"
-    ? "The shared photos waited too long for a sign-in and were not kept. Share them again."
-    : "The shared photos are no longer on this device (they were added, or a sign-out removed them). Share them again.";
+    ? activeIntl().formatMessage({ id: "share.stale" })
+    : activeIntl().formatMessage({ id: "share.gone" });
 }

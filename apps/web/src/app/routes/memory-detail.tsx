@@ -12,6 +12,7 @@ import { MemoryNotFound } from "@/features/memories/components/memory-not-found"
 import { MemoryResponses } from "@/features/memories/components/memory-responses";
 import { useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
 import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
+import { useIntl } from "@/lib/intl";
 
 /**
  * One memory: its details, an inline edit form ("Edit"), deletion behind a confirmation
@@ -21,6 +22,7 @@ import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
  */
 export function MemoryDetailRoute() {
   const { id = "" } = useParams();
+  const intl = useIntl();
   const navigate = useNavigate();
   const { missing, memory: loaded } = useMemoryPage(id);
   const neighbours = useMemoryNeighbours(id);
@@ -36,7 +38,7 @@ export function MemoryDetailRoute() {
     return (
       <div className="min-h-svh bg-muted">
         <LoadingState shape="memory" className="mx-auto max-w-4xl p-4 pt-17">
-          Loading memory...
+          {intl.formatMessage({ id: "memory.loading" })}
         </LoadingState>
       </div>
     );

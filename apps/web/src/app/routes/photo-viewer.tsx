@@ -6,6 +6,7 @@ import { paths } from "@/config/paths";
 import { MemoryNotFound } from "@/features/memories/components/memory-not-found";
 import { PhotoViewer } from "@/features/memories/components/photo-viewer";
 import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
+import { useIntl } from "@/lib/intl";
 
 /**
  * `/memory/:id/photo/:number`: one photo of a memory in the viewer, opened in a new tab from the
@@ -13,6 +14,7 @@ import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
  * closing goes back where the viewer was opened from, or to the memory when it has its own tab.
  */
 export function PhotoViewerRoute() {
+  const intl = useIntl();
   const { id = "", number = "" } = useParams();
   const navigate = useNavigate();
   const { missing, memory } = useMemoryPage(id);
@@ -22,7 +24,7 @@ export function PhotoViewerRoute() {
   if (memory === undefined) {
     return (
       <Spinner className="min-h-svh bg-muted" size="lg">
-        Loading photo...
+        {intl.formatMessage({ id: "photo.loading" })}
       </Spinner>
     );
   }
@@ -32,9 +34,9 @@ export function PhotoViewerRoute() {
         <main className="mx-auto flex max-w-4xl flex-col gap-4 p-4">
           <Card>
             <CardContent className="flex flex-col items-center gap-2 text-center">
-              <p className="text-muted-foreground">This memory has no photo {number}.</p>
+              <p className="text-muted-foreground">{intl.formatMessage({ id: "photo.noSuchPhoto" }, { number })}</p>
               <Link to={paths.memory(memory.id)} className="text-sm font-medium underline underline-offset-4">
-                Back to the memory
+                {intl.formatMessage({ id: "photo.backToMemory" })}
               </Link>
             </CardContent>
           </Card>

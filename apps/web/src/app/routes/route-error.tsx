@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
 import { endFirstScreen } from "@/lib/first-screen";
 import { canReloadForStaleChunk, isStaleChunkError, reloadForStaleChunk } from "@/lib/stale-chunk";
+import { useIntl } from "@/lib/intl";
 
 /**
  * What shows when a screen fails to load or to render. A screen's chunk gone after a deploy is
@@ -15,6 +16,7 @@ import { canReloadForStaleChunk, isStaleChunkError, reloadForStaleChunk } from "
  * Bundled up front: when chunks fail to load, this page must not be one of them.
  */
 export function RouteErrorPage() {
+  const intl = useIntl();
   const error = useRouteError();
   // Decided on the first render, so a later one while the page reloads does not flash the message.
   const [reloading] = useState(() => isStaleChunkError(error) && canReloadForStaleChunk());
@@ -34,15 +36,15 @@ export function RouteErrorPage() {
       <EmptyState
         icon={TriangleAlert}
         heading="h1"
-        title="Something went wrong"
-        description="Sorry, this page could not be shown."
+        title={intl.formatMessage({ id: "error.title" })}
+        description={intl.formatMessage({ id: "error.description" })}
         className="w-full max-w-md"
       >
         <div className="flex flex-wrap justify-center gap-2">
-          <Button onClick={() => window.location.reload()}>Reload Page</Button>
+          <Button onClick={() => window.location.reload()}>{intl.formatMessage({ id: "error.reload" })}</Button>
           {/* A full page load rather than a client-side one: the home screen's code may be just as stale. */}
           <Button asChild variant="outline">
-            <a href={paths.home}>Return to Home</a>
+            <a href={paths.home}>{intl.formatMessage({ id: "nav.returnHome" })}</a>
           </Button>
         </div>
       </EmptyState>

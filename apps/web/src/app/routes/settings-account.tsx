@@ -1,8 +1,10 @@
+import type { WebMessageId } from "@memory-box/messages/web";
 import { useState, type ReactNode } from "react";
 
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { paths } from "@/config/paths";
 import { AppearanceChoice } from "@/features/account/components/appearance-choice";
+import { LanguageChoice } from "@/features/account/components/language-choice";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
@@ -18,6 +20,7 @@ import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { useAuth } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
 import { userDisplayName } from "@/lib/user-name";
+import { useIntl } from "@/lib/intl";
 
 function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (
@@ -41,9 +44,13 @@ function ConnectedAccountsSection() {
   const providers = useSignInProviders();
   const { ethereum, solana } = useBrowserWallets();
   const singleSignOn = useSingleSignOn();
+  const intl = useIntl();
   if (providers.length === 0 && !ethereum && !solana && !singleSignOn) return null;
   return (
-    <Section title="Connected accounts" description="Other accounts you sign in with, such as Google.">
+    <Section
+      title={intl.formatMessage({ id: "settings.account.connected.title" })}
+      description={intl.formatMessage({ id: "settings.account.connected.description" })}
+    >
       <ConnectedAccounts />
     </Section>
   );
@@ -58,52 +65,59 @@ export function AccountSettingsRoute() {
   const owner = useMembers().data?.your_role === "owner";
   // Signing the other devices out asks for the second step first where the server wants it.
   const secondStep = useFreshSecondStep("change");
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id: `settings.account.${id}` as WebMessageId });
 
   return (
     <>
-      <Section title="Profile" description="How the other members see you.">
+      <Section title={t("profile.title")} description={t("profile.description")}>
         <DisplayNameForm key={userDisplayName(user)} current={userDisplayName(user)} />
       </Section>
-      <Section title="Appearance" description="Light or dark, on this device.">
+      <Section title={t("appearance.title")} description={t("appearance.description")}>
         <AppearanceChoice />
       </Section>
-      <Section title="Email" description="The address you sign in with and get mail at.">
+      <Section title={t("language.title")} description={t("language.description")}>
+        <LanguageChoice />
+      </Section>
+      <Section title={t("email.title")} description={t("email.description")}>
         <ChangeEmailForm
           currentEmail={email}
           returnPath={paths.settings}
-          onChanged={(changed) => notify.success("Email changed", `You sign in with ${changed} from now on.`)}
+          onChanged={(changed) =>
+            notify.success(
+              t("email.changed"),
+              intl.formatMessage({ id: "settings.account.email.changedDetail" }, { email: changed }),
+            )
+          }
         />
       </Section>
-      <Section title="Password" description="A new password signs your other devices out.">
+      <Section title={t("password.title")} description={t("password.description")}>
         <SetPasswordForm
           key={passwordForm}
-          submitLabel="Change password"
+          submitLabel={t("password.submit")}
           inline
           onDone={() => {
             setPasswordForm((count) => count + 1);
-            notify.success("Password changed", "Your other devices were signed out.");
+            notify.success(t("password.changed"), t("password.changedDetail"));
           }}
         />
       </Section>
-      <Section title="Passkeys" description="Sign in with this device's screen lock instead of typing your password.">
+      <Section title={t("passkeys.title")} description={t("passkeys.description")}>
         <PasskeyList />
       </Section>
       <ConnectedAccountsSection />
-      <Section
-        title="Two-step verification"
-        description="A code from your phone or a security key on every sign-in, besides your password."
-      >
+      <Section title={t("twoStep.title")} description={t("twoStep.description")}>
         <SecondFactors />
       </Section>
-      <Section title="Devices" description="Where you are signed in. Sign out a device you no longer use or don't recognise.">
+      <Section title={t("devices.title")} description={t("devices.description")}>
         <DeviceList runWithSecondStep={secondStep.run} />
         {secondStep.dialog}
       </Section>
-      <Section title="Your data" description="Everything in Memory Box, yours to keep.">
+      <Section title={t("data.title")} description={t("data.description")}>
         <DownloadEverything />
       </Section>
       {owner && (
-        <Section title="Import" description="Memories from an archive of Memory Box or a Day One journal. Owners only.">
+        <Section title={t("import.title")} description={t("import.description")}>
           <ImportArchive />
         </Section>
       )}

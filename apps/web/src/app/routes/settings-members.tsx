@@ -7,6 +7,7 @@ import { useSingleSignOn } from "@/features/auth/api/providers";
 import { isSingleSignOnUnavailable, useSingleSignOnOverview } from "@/features/single-sign-on/api/single-sign-on";
 import { SingleSignOnSettings } from "@/features/single-sign-on/components/single-sign-on-settings";
 import { useAuth } from "@/lib/auth-context";
+import { useIntl } from "@/lib/intl";
 
 /**
  * Who is in; an owner also invites, takes invitations back, removes members and names owners here,
@@ -14,6 +15,7 @@ import { useAuth } from "@/lib/auth-context";
  */
 export function MembersRoute() {
   const { user } = useAuth();
+  const intl = useIntl();
   const members = useMembers();
   const owner = members.data?.your_role === "owner";
   // Known from the auth settings every page reads, so a server with SAML off (most) never shows the card at all.
@@ -25,9 +27,9 @@ export function MembersRoute() {
       <Card>
         <CardHeader>
           <CardTitle>
-            <h2 className="text-lg">Members</h2>
+            <h2 className="text-lg">{intl.formatMessage({ id: "members.title" })}</h2>
           </CardTitle>
-          <CardDescription>The people who can open this Memory Box and everything in it.</CardDescription>
+          <CardDescription>{intl.formatMessage({ id: "members.description" })}</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
           {owner && <InviteForm />}
@@ -35,10 +37,10 @@ export function MembersRoute() {
             <MemberDirectoryView directory={members.data} yourId={user?.id} />
           ) : members.isError ? (
             <p className="text-sm text-destructive" role="alert">
-              The members could not be loaded. Check your connection and reload the page.
+              {intl.formatMessage({ id: "members.loadFailed" })}
             </p>
           ) : (
-            <LoadingState shape="rows">Loading members...</LoadingState>
+            <LoadingState shape="rows">{intl.formatMessage({ id: "members.loading" })}</LoadingState>
           )}
         </CardContent>
       </Card>
@@ -47,9 +49,9 @@ export function MembersRoute() {
         <Card>
           <CardHeader>
             <CardTitle>
-              <h2 className="text-lg">Single sign-on</h2>
+              <h2 className="text-lg">{intl.formatMessage({ id: "members.sso.title" })}</h2>
             </CardTitle>
-            <CardDescription>Your identity provider (SAML), such as your organisation&apos;s. Owners only.</CardDescription>
+            <CardDescription>{intl.formatMessage({ id: "members.sso.description" })}</CardDescription>
           </CardHeader>
           <CardContent>
             <SingleSignOnSettings />

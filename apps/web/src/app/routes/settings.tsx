@@ -1,16 +1,19 @@
+import type { WebMessageId } from "@memory-box/messages/web";
 import { NavLink, Outlet } from "react-router";
 
 import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
-const sections = [
-  { to: paths.settings, label: "Account", end: true },
-  { to: paths.members, label: "Members", end: false },
+const sections: { to: string; label: WebMessageId; end: boolean }[] = [
+  { to: paths.settings, label: "settings.nav.account", end: true },
+  { to: paths.members, label: "settings.nav.members", end: false },
 ];
 
 /** The account area: a way back to the memories, the sections as links, and the open section. */
 export function SettingsLayout() {
+  const intl = useIntl();
   return (
     <div className="min-h-svh bg-muted">
       <header className="border-b bg-background">
@@ -18,8 +21,8 @@ export function SettingsLayout() {
           <div className="-ml-3">
             <BackToMemories />
           </div>
-          <h1 className="text-xl font-semibold">Settings</h1>
-          <nav aria-label="Settings">
+          <h1 className="text-xl font-semibold">{intl.formatMessage({ id: "settings.title" })}</h1>
+          <nav aria-label={intl.formatMessage({ id: "settings.title" })}>
             <ul className="inline-flex h-9 items-center rounded-lg bg-muted p-[3px] text-muted-foreground">
               {sections.map((section) => (
                 <li key={section.to} className="h-full">
@@ -35,7 +38,7 @@ export function SettingsLayout() {
                       )
                     }
                   >
-                    {section.label}
+                    {intl.formatMessage({ id: section.label })}
                   </NavLink>
                 </li>
               ))}

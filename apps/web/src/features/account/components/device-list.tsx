@@ -9,11 +9,12 @@ import { Spinner } from "@/components/ui/spinner";
 import { useDevices, useSignOutDevice, useSignOutOtherDevices } from "@/features/account/api/devices";
 import { formatDay, formatSince } from "@/lib/dates";
 import { notify } from "@/lib/notify";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 /** "Chrome 131 on Android 15", or what little the device told about itself. */
 function deviceName(device: Device): string {
   if (device.browser && device.system) return `${device.browser} on ${device.system}`;
-  return device.browser ?? device.system ?? "Unknown device";
+  return device.browser ?? device.system ?? activeIntl().formatMessage({ id: "devices.unknown" });
 }
 
 /**
@@ -31,16 +32,17 @@ export function DeviceList({
   runWithSecondStep?: (attempt: () => Promise<unknown>, onOutcome: (error: unknown) => void) => Promise<void>;
 } = {}) {
   const devices = useDevices();
+  const intl = useIntl();
   const signOutDevice = useSignOutDevice();
   const signOutOthers = useSignOutOtherDevices();
 
   if (devices.isError)
     return (
       <p className="text-sm text-destructive" role="alert">
-        The devices could not be loaded. Check your connection and reload the page.
+        {intl.formatMessage({ id: "devices.loadFailed" })}
       </p>
     );
-  if (!devices.data) return <Spinner>Loading devices...</Spinner>;
+  if (!devices.data) return <Spinner>{intl.formatMessage({ id: "devices.loading" })}</Spinner>;
   const list = devices.data.devices;
   const others = list.filter((device) => !device.current).length;
 
@@ -55,26 +57,40 @@ export function DeviceList({
             title={
               <>
                 <span className="font-medium">{deviceName(device)}</span>
-                {device.current && <Badge variant="secondary">This device</Badge>}
+                {device.current && <Badge variant="secondary">{intl.formatMessage({ id: "devices.thisDevice" })}</Badge>}
               </>
             }
-            detail={`Signed in ${formatDay(device.signed_in_at)} · active ${formatSince(device.last_active_at)}`}
+            detail={intl.formatMessage(
+              { id: "devices.detail" },
+              {
+                signedIn: formatDay(device.signed_in_at),
+                active: formatSince(device.last_active_at),
+              },
+            )}
             action={
               !device.current && (
                 <ConfirmDialog
                   trigger={
                     <Button variant="outline" size="sm" disabled={signOutDevice.isPending}>
-                      Sign out
+                      {intl.formatMessage({ id: "devices.signOut" })}
                     </Button>
                   }
-                  title={`Sign out ${deviceName(device)}?`}
-                  description="That device is signed out at once; signing in again there needs your password or an e-mailed code."
-                  confirmLabel="Sign out"
+                  title={intl.formatMessage({ id: "devices.signOut.title" }, { device: deviceName(device) })}
+                  description={intl.formatMessage({ id: "devices.signOut.description" })}
+                  confirmLabel={intl.formatMessage({ id: "devices.signOut" })}
                   destructive
                   onConfirm={() =>
                     signOutDevice.mutate(device.id, {
-                      onSuccess: () => notify.success("Device signed out", `${deviceName(device)} is signed out.`),
-                      onError: () => notify.error("Error", "Failed to sign the device out. Please try again."),
+                      onSuccess: () =>
+                        notify.success(
+                          intl.formatMessage({ id: "devices.signedOut" }),
+                          intl.formatMessage({ id: "devices.signedOutDetail" }, { device: deviceName(device) }),
+                        ),
+                      onError: () =>
+                        notify.error(
+                          intl.formatMessage({ id: "toast.error" }),
+                          intl.formatMessage({ id: "devices.signOut.failed" }),
+                        ),
                     })
                   }
                 />
@@ -87,20 +103,23 @@ export function DeviceList({
         <ConfirmDialog
           trigger={
             <Button variant="outline" className="self-start" disabled={signOutOthers.isPending}>
-              Sign out everywhere else
+              {intl.formatMessage({ id: "devices.others" })}
             </Button>
           }
-          title="Sign out everywhere else?"
-          description={`${others === 1 ? "The other device is" : `All ${others} other devices are`} signed out at once. This one stays signed in.`}
-          confirmLabel="Sign out everywhere else"
+          title={intl.formatMessage({ id: "devices.others.title" })}
+          description={intl.formatMessage({ id: "devices.others.description" }, { others })}
+          confirmLabel={intl.formatMessage({ id: "devices.others" })}
           destructive
           onConfirm={() =>
             void runWithSecondStep(
               () => signOutOthers.mutateAsync(),
               (error) =>
                 error
-                  ? notify.error("Error", "Failed to sign the other devices out. Please try again.")
-                  : notify.success("Signed out everywhere else", "Only this device is signed in now."),
+                  ? notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "devices.others.failed" }))
+                  : notify.success(
+                      intl.formatMessage({ id: "devices.others.done" }),
+                      intl.formatMessage({ id: "devices.others.doneDetail" }),
+                    ),
             )
           }
         />

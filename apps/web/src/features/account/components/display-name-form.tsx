@@ -7,6 +7,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useChangeDisplayName } from "@/features/account/api/display-name";
 import { notify } from "@/lib/notify";
+import { useIntl } from "@/lib/intl";
 
 const max = AccountLimits.displayNameMaxLength;
 
@@ -16,6 +17,7 @@ const max = AccountLimits.displayNameMaxLength;
  */
 export function DisplayNameForm({ current }: { current: string }) {
   const id = useId();
+  const intl = useIntl();
   const [name, setName] = useState(current);
   const [problem, setProblem] = useState<string>();
   const change = useChangeDisplayName();
@@ -29,14 +31,18 @@ export function DisplayNameForm({ current }: { current: string }) {
     if (trimmed === "" || tooLong || unchanged || change.isPending) return;
     setProblem(undefined);
     change.mutate(trimmed, {
-      onSuccess: () => notify.success("Display name saved", `Your memories now show "${trimmed}".`),
-      onError: (error) => setProblem(error.message || "Failed to save the display name. Please try again."),
+      onSuccess: () =>
+        notify.success(
+          intl.formatMessage({ id: "account.name.saved" }),
+          intl.formatMessage({ id: "account.name.savedDetail" }, { name: trimmed }),
+        ),
+      onError: (error) => setProblem(error.message || intl.formatMessage({ id: "account.name.failed" })),
     });
   }
 
   return (
     <form className="flex flex-col gap-2" onSubmit={handleSubmit} noValidate>
-      <Label htmlFor={id}>Display name</Label>
+      <Label htmlFor={id}>{intl.formatMessage({ id: "account.name.label" })}</Label>
       <div className="flex flex-col gap-2 sm:flex-row">
         <Input
           id={id}
@@ -50,13 +56,13 @@ export function DisplayNameForm({ current }: { current: string }) {
           aria-describedby={ruleId}
         />
         <Button type="submit" className="sm:w-40" disabled={trimmed === "" || tooLong || unchanged || change.isPending}>
-          {change.isPending ? "Saving..." : "Save name"}
+          {change.isPending ? intl.formatMessage({ id: "account.name.saving" }) : intl.formatMessage({ id: "account.name.save" })}
         </Button>
       </div>
       <p id={ruleId} className={tooLong || trimmed === "" ? "text-sm text-destructive" : "text-sm text-muted-foreground"}>
         {trimmed === ""
-          ? "A display name can't be empty."
-          : `Shown on your memories and in the greeting. ${trimmed.length}/${max} characters.`}
+          ? intl.formatMessage({ id: "account.name.empty" })
+          : intl.formatMessage({ id: "account.name.hint" }, { count: trimmed.length, max })}
       </p>
       <FieldProblem problem={problem} />
     </form>

@@ -16,6 +16,7 @@ import { useSignIn } from "@/features/auth/hooks/use-sign-in";
 import { useSignUp } from "@/features/auth/hooks/use-sign-up";
 import { linkErrorText, type LinkError } from "@/features/auth/utils/link-error";
 import { passwordRule } from "@/features/auth/utils/password-rule";
+import { useIntl } from "@/lib/intl";
 
 /** What the card shows: the spec's two tabs, or one of the e-mail flows around them. */
 export type AuthView =
@@ -49,6 +50,7 @@ export function AuthCard({
   linkError,
   providerError,
 }: AuthCardProps) {
+  const intl = useIntl();
   const [view, setView] = useState<AuthView>(initialView);
   const [shownLinkError, setShownLinkError] = useState(linkError);
   const signIn = useSignIn();
@@ -60,19 +62,23 @@ export function AuthCard({
   };
 
   return (
-    <CardPage icon={Archive} title="Welcome to Memory Box" description="Your personal memory collection for two">
+    <CardPage
+      icon={Archive}
+      title={intl.formatMessage({ id: "auth.title" })}
+      description={intl.formatMessage({ id: "auth.description" })}
+    >
       {shownLinkError && view.kind === "tabs" && (
         <Alert variant="destructive">
           <CircleAlertIcon aria-hidden="true" />
-          <AlertTitle>This email link can&apos;t be used</AlertTitle>
+          <AlertTitle>{intl.formatMessage({ id: "auth.linkError.title" })}</AlertTitle>
           <AlertDescription>
             <p>{linkErrorText(shownLinkError)}</p>
             <div className="mt-1 flex flex-wrap gap-2">
               <Button type="button" size="sm" variant="outline" onClick={() => open({ kind: "resend" })}>
-                New confirmation email
+                {intl.formatMessage({ id: "auth.linkError.resend" })}
               </Button>
               <Button type="button" size="sm" variant="outline" onClick={() => open({ kind: "forgot" })}>
-                Reset password
+                {intl.formatMessage({ id: "auth.linkError.reset" })}
               </Button>
             </div>
           </AlertDescription>
@@ -81,24 +87,24 @@ export function AuthCard({
       {providerError && view.kind === "tabs" && (
         <Alert variant="destructive">
           <CircleAlertIcon aria-hidden="true" />
-          <AlertTitle>Signing in with {providerError.provider} did not work</AlertTitle>
+          <AlertTitle>{intl.formatMessage({ id: "auth.providerError.title" }, { provider: providerError.provider })}</AlertTitle>
           <AlertDescription>
-            <p>{providerError.description || "The sign-in was not completed."}</p>
+            <p>{providerError.description || intl.formatMessage({ id: "auth.providerError.fallback" })}</p>
           </AlertDescription>
         </Alert>
       )}
       {view.kind === "tabs" && (
         <Tabs defaultValue={initialTab}>
           <TabsList className="w-full">
-            <TabsTrigger value="sign-in">Sign In</TabsTrigger>
-            <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
+            <TabsTrigger value="sign-in">{intl.formatMessage({ id: "auth.tab.signIn" })}</TabsTrigger>
+            <TabsTrigger value="sign-up">{intl.formatMessage({ id: "auth.tab.signUp" })}</TabsTrigger>
           </TabsList>
           <TabsContent value="sign-in" className="pt-2">
             <CredentialsForm
-              passwordPlaceholder="Enter your password"
+              passwordPlaceholder={intl.formatMessage({ id: "auth.signIn.passwordPlaceholder" })}
               passwordAutoComplete="current-password"
-              submitLabel="Sign In"
-              busyLabel="Signing in..."
+              submitLabel={intl.formatMessage({ id: "auth.signIn.submit" })}
+              busyLabel={intl.formatMessage({ id: "auth.signIn.busy" })}
               busy={signIn.isPending}
               onSubmit={signIn.run}
               footer={
@@ -107,10 +113,10 @@ export function AuthCard({
                   <ProviderButtons />
                   <div className="flex flex-wrap justify-center gap-x-2">
                     <Button type="button" variant="link" onClick={() => open({ kind: "forgot" })}>
-                      Forgot password?
+                      {intl.formatMessage({ id: "auth.signIn.forgot" })}
                     </Button>
                     <Button type="button" variant="link" onClick={() => open({ kind: "code-request" })}>
-                      Email me a sign-in code
+                      {intl.formatMessage({ id: "auth.signIn.code" })}
                     </Button>
                   </div>
                 </>
@@ -119,19 +125,19 @@ export function AuthCard({
           </TabsContent>
           <TabsContent value="sign-up" className="pt-2">
             <CredentialsForm
-              passwordPlaceholder="Create a password"
+              passwordPlaceholder={intl.formatMessage({ id: "auth.signUp.passwordPlaceholder" })}
               passwordHint={passwordRule}
               passwordProblems={signUp.passwordProblems}
               onPasswordChange={signUp.clearPasswordProblems}
               passwordAutoComplete="new-password"
               initialEmail={invitedEmail}
-              submitLabel="Sign Up"
-              busyLabel="Creating account..."
+              submitLabel={intl.formatMessage({ id: "auth.signUp.submit" })}
+              busyLabel={intl.formatMessage({ id: "auth.signUp.busy" })}
               busy={signUp.isPending}
               onSubmit={signUp.run}
               footer={
                 <Button type="button" variant="link" className="self-center" onClick={() => open({ kind: "resend" })}>
-                  Confirmation email never came?
+                  {intl.formatMessage({ id: "auth.signUp.noEmail" })}
                 </Button>
               }
             />
@@ -140,32 +146,32 @@ export function AuthCard({
       )}
       {view.kind === "forgot" && (
         <EmailRequestForm
-          heading="Reset your password"
-          description="Enter your email, and we'll send you a link to set a new password."
-          submitLabel="Send reset link"
+          heading={intl.formatMessage({ id: "auth.forgot.heading" })}
+          description={intl.formatMessage({ id: "auth.forgot.description" })}
+          submitLabel={intl.formatMessage({ id: "auth.forgot.submit" })}
           send={emailSends.passwordReset}
-          sentMessage={(email) => `If ${email} belongs to a member, a link to set a new password is on its way.`}
+          sentMessage={(email) => intl.formatMessage({ id: "auth.forgot.sent" }, { email })}
           onBack={backToTabs}
         />
       )}
       {view.kind === "resend" && (
         <EmailRequestForm
-          heading="Confirm your email"
-          description="Enter the email you signed up with, and we'll send a new confirmation link and code."
-          submitLabel="Send confirmation email"
+          heading={intl.formatMessage({ id: "auth.resend.heading" })}
+          description={intl.formatMessage({ id: "auth.resend.description" })}
+          submitLabel={intl.formatMessage({ id: "auth.resend.submit" })}
           send={emailSends.confirmation}
-          sentMessage={(email) => `A new confirmation email is on its way to ${email}.`}
+          sentMessage={(email) => intl.formatMessage({ id: "auth.resend.sent" }, { email })}
           onSent={(email) => setView({ kind: "code", email, purpose: "signup" })}
           onBack={backToTabs}
         />
       )}
       {view.kind === "code-request" && (
         <EmailRequestForm
-          heading="Sign in with a code"
-          description="Enter your email, and we'll send you a sign-in link and code."
-          submitLabel="Send sign-in code"
+          heading={intl.formatMessage({ id: "auth.code.heading" })}
+          description={intl.formatMessage({ id: "auth.code.description" })}
+          submitLabel={intl.formatMessage({ id: "auth.code.submit" })}
           send={emailSends.signInCode}
-          sentMessage={(email) => `A sign-in email is on its way to ${email}.`}
+          sentMessage={(email) => intl.formatMessage({ id: "auth.code.sent" }, { email })}
           onSent={(email) => setView({ kind: "code", email, purpose: "email" })}
           onBack={backToTabs}
         />

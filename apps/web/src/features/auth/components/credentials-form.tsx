@@ -5,6 +5,7 @@ import { Label } from "@/components/ui/label";
 import { EmailField } from "@/features/auth/components/email-field";
 import type { Credentials } from "@/features/auth/api/credentials";
 import { PasswordInput } from "@/features/auth/components/password-input";
+import { useIntl } from "@/lib/intl";
 
 export interface CredentialsFormProps {
   passwordPlaceholder: string;
@@ -39,6 +40,7 @@ export function CredentialsForm({
   initialEmail = "",
 }: CredentialsFormProps) {
   const id = useId();
+  const intl = useIntl();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
   const trimmedEmail = email.trim();
@@ -57,7 +59,7 @@ export function CredentialsForm({
     <form className="flex flex-col gap-4" onSubmit={handleSubmit}>
       <EmailField value={email} onChange={setEmail} />
       <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-password`}>Password</Label>
+        <Label htmlFor={`${id}-password`}>{intl.formatMessage({ id: "auth.password.label" })}</Label>
         <PasswordInput
           id={`${id}-password`}
           autoComplete={passwordAutoComplete}

@@ -5,6 +5,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { verifyEmailCode, type CodePurpose } from "@/features/auth/api/email-links";
 import type { SendOutcome } from "@/features/auth/components/email-request-form";
+import { useIntl } from "@/lib/intl";
 
 export interface EmailCodeFormProps {
   email: string;
@@ -25,8 +26,9 @@ const codeLength = 6;
  * (handy when the mail arrives on another device). A right code signs in; the auth screen then
  * moves on by itself.
  */
-export function EmailCodeForm({ email, purpose, resend, onBack, backLabel = "Back to sign in", onVerified }: EmailCodeFormProps) {
+export function EmailCodeForm({ email, purpose, resend, onBack, backLabel, onVerified }: EmailCodeFormProps) {
   const id = useId();
+  const intl = useIntl();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState<"verify" | "resend">();
   const [problem, setProblem] = useState<string>();
@@ -40,10 +42,10 @@ export function EmailCodeForm({ email, purpose, resend, onBack, backLabel = "Bac
     setProblem(undefined);
     try {
       const { error } = await verifyEmailCode(email, digits, purpose);
-      if (error) setProblem("That code is not right, or it has expired. Check the newest email, or send a new one.");
+      if (error) setProblem(intl.formatMessage({ id: "auth.code.wrong" }));
       else onVerified?.();
     } catch {
-      setProblem("The code could not be checked just now. Please try again.");
+      setProblem(intl.formatMessage({ id: "auth.code.checkFailed" }));
     } finally {
       setBusy(undefined);
     }
@@ -58,7 +60,7 @@ export function EmailCodeForm({ email, purpose, resend, onBack, backLabel = "Bac
       if (outcome.sent) setResent(true);
       else setProblem(outcome.problem);
     } catch {
-      setProblem("The email could not be sent just now. Please try again.");
+      setProblem(intl.formatMessage({ id: "auth.emailNotSent" }));
     } finally {
       setBusy(undefined);
     }
@@ -67,13 +69,13 @@ export function EmailCodeForm({ email, purpose, resend, onBack, backLabel = "Bac
   return (
     <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
       <div className="space-y-1">
-        <h2 className="text-lg font-semibold">Enter the code from your email</h2>
+        <h2 className="text-lg font-semibold">{intl.formatMessage({ id: "auth.code.enter" })}</h2>
         <p className="text-sm text-muted-foreground">
-          We sent a link and a {codeLength}-digit code to {email}. Open the link, or type the code here.
+          {intl.formatMessage({ id: "auth.code.sentTo" }, { length: codeLength, email })}
         </p>
       </div>
       <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-code`}>Code</Label>
+        <Label htmlFor={`${id}-code`}>{intl.formatMessage({ id: "auth.code.label" })}</Label>
         <Input
           id={`${id}-code`}
           inputMode="numeric"
@@ -94,18 +96,18 @@ export function EmailCodeForm({ email, purpose, resend, onBack, backLabel = "Bac
       )}
       {resent && (
         <p role="status" className="text-sm">
-          A new email is on its way. Use the newest code.
+          {intl.formatMessage({ id: "auth.code.resent" })}
         </p>
       )}
       <Button type="submit" className="w-full" disabled={busy !== undefined || digits.length !== codeLength}>
-        {busy === "verify" ? "Checking..." : "Continue"}
+        {busy === "verify" ? intl.formatMessage({ id: "auth.code.checking" }) : intl.formatMessage({ id: "auth.code.continue" })}
       </Button>
       <div className="flex flex-wrap justify-center gap-2">
         <Button type="button" variant="link" onClick={() => void handleResend()} disabled={busy !== undefined}>
-          {busy === "resend" ? "Sending..." : "Resend email"}
+          {busy === "resend" ? intl.formatMessage({ id: "auth.sending" }) : intl.formatMessage({ id: "auth.code.resend" })}
         </Button>
         <Button type="button" variant="link" onClick={onBack}>
-          {backLabel}
+          {backLabel ?? intl.formatMessage({ id: "auth.backToSignIn" })}
         </Button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
 import { EmailField } from "@/features/auth/components/email-field";
+import { useIntl } from "@/lib/intl";
 
 /** How sending went: on its way, or refused (with words to show, unless a toast said it already). */
 export type SendOutcome = { sent: true } | { sent: false; problem?: string };
@@ -35,6 +36,7 @@ export function EmailRequestForm({
   initialEmail = "",
 }: EmailRequestFormProps) {
   const [email, setEmail] = useState(initialEmail);
+  const intl = useIntl();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
@@ -53,7 +55,7 @@ export function EmailRequestForm({
         onSent?.(trimmed);
       }
     } catch {
-      setProblem("The email could not be sent just now. Please try again.");
+      setProblem(intl.formatMessage({ id: "auth.emailNotSent" }));
     } finally {
       setBusy(false);
     }
@@ -77,10 +79,10 @@ export function EmailRequestForm({
         </p>
       )}
       <Button type="submit" className="w-full" disabled={busy || trimmed === ""}>
-        {busy ? "Sending..." : submitLabel}
+        {busy ? intl.formatMessage({ id: "auth.sending" }) : submitLabel}
       </Button>
       <Button type="button" variant="link" className="self-center" onClick={onBack}>
-        Back to sign in
+        {intl.formatMessage({ id: "auth.backToSignIn" })}
       </Button>
     </form>
   );

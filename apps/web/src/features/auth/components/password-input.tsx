@@ -3,10 +3,12 @@ import { EyeIcon, EyeOffIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { useIntl } from "@/lib/intl";
 
 /** A password field with a button that shows what was typed (for phones, where typos are easy). */
 export function PasswordInput(props: Omit<ComponentProps<"input">, "type">) {
   const [shown, setShown] = useState(false);
+  const intl = useIntl();
   return (
     <div className="relative">
       <Input {...props} type={shown ? "text" : "password"} className="pr-10" />
@@ -14,7 +16,7 @@ export function PasswordInput(props: Omit<ComponentProps<"input">, "type">) {
         type="button"
         variant="ghost"
         size="icon"
-        aria-label="Show password"
+        aria-label={intl.formatMessage({ id: "auth.password.show" })}
         aria-pressed={shown}
         aria-controls={props.id}
         onClick={() => setShown((current) => !current)}

@@ -12,10 +12,11 @@ import {
 import type { Wallet } from "@/features/auth/api/wallet";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { notify } from "@/lib/notify";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 async function go(provider: SignInProvider): Promise<void> {
   const { error } = await continueWith(provider);
-  if (error) notify.error("Authentication Error", error.message);
+  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
 }
 
 async function goWithWallet(wallet: Wallet): Promise<void> {
@@ -23,18 +24,24 @@ async function goWithWallet(wallet: Wallet): Promise<void> {
     // The signing code is loaded only now: the sign-in page's script budget is tight.
     const { signInWithWallet } = await import("@/features/auth/api/wallet");
     const { error } = await signInWithWallet(wallet);
-    if (error) notify.error("Authentication Error", error.message);
+    if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
   } catch (error) {
     // The wallet's own refusal (the person declined, the wallet is locked).
-    notify.error("Authentication Error", error instanceof Error ? error.message : "The wallet did not sign in.");
+    notify.error(
+      activeIntl().formatMessage({ id: "auth.error" }),
+      error instanceof Error ? error.message : activeIntl().formatMessage({ id: "auth.wallet.failed" }),
+    );
   }
 }
 
 async function goWithSingleSignOn(email: string): Promise<void> {
   const { error } = await continueWithSingleSignOn(email);
   if (error?.code === "sso_provider_not_found")
-    notify.error("No single sign-on for this address", `${email.split("@")[1]} has no single sign-on here. Sign in another way.`);
-  else if (error) notify.error("Authentication Error", error.message);
+    notify.error(
+      activeIntl().formatMessage({ id: "auth.sso.none" }),
+      activeIntl().formatMessage({ id: "auth.sso.noneDetail" }, { domain: email.split("@")[1] ?? "" }),
+    );
+  else if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
 }
 
 /**
@@ -56,6 +63,7 @@ function typedEmail(button: HTMLButtonElement): string | undefined {
  * has SAML on (ADR 0036); nothing when there is none.
  */
 export function ProviderButtons() {
+  const intl = useIntl();
   const providers = useSignInProviders();
   const { ethereum, solana } = useBrowserWallets();
   const wallets: [string, Wallet][] = [];
@@ -78,7 +86,7 @@ export function ProviderButtons() {
           onClick={() => run(provider)}
         >
           <LogInIcon aria-hidden="true" />
-          Continue with {provider.name}
+          {intl.formatMessage({ id: "auth.provider.continue" }, { name: provider.name })}
         </Button>
       ))}
       {wallets.map(([name, wallet]) => (
@@ -91,7 +99,7 @@ export function ProviderButtons() {
           onClick={() => walletAction.run(wallet)}
         >
           <WalletIcon aria-hidden="true" />
-          Continue with {name} wallet
+          {intl.formatMessage({ id: "auth.wallet.continue" }, { name })}
         </Button>
       ))}
       {singleSignOn && (
@@ -103,11 +111,15 @@ export function ProviderButtons() {
           onClick={(event) => {
             const email = typedEmail(event.currentTarget);
             if (email) singleSignOnAction.run(email);
-            else notify.error("Enter your email first", "Single sign-on finds your sign-in service by your email address.");
+            else
+              notify.error(
+                activeIntl().formatMessage({ id: "auth.sso.emailFirst" }),
+                activeIntl().formatMessage({ id: "auth.sso.emailFirstDetail" }),
+              );
           }}
         >
           <LogInIcon aria-hidden="true" />
-          Continue with single sign-on
+          {intl.formatMessage({ id: "auth.sso.continue" })}
         </Button>
       )}
     </div>

@@ -10,6 +10,7 @@ import { Label } from "@/components/ui/label";
 import { useInvite } from "@/features/members/api/members";
 import { ApiError } from "@/lib/api-client";
 import { notify } from "@/lib/notify";
+import { useIntl } from "@/lib/intl";
 
 /**
  * An owner invites an address. The server e-mails a link to the sign-up form; without a mail
@@ -17,6 +18,7 @@ import { notify } from "@/lib/notify";
  * address) is said under the field, and the address stays for correcting.
  */
 export function InviteForm() {
+  const intl = useIntl();
   const id = useId();
   const [email, setEmail] = useState("");
   const [problem, setProblem] = useState<string>();
@@ -33,12 +35,16 @@ export function InviteForm() {
     invite.mutate(address, {
       onSuccess: (sent) => {
         setEmail("");
-        if (sent.emailed) notify.success("Invitation sent", `${sent.email} will get an email with a link to sign up.`);
+        if (sent.emailed)
+          notify.success(
+            intl.formatMessage({ id: "invite.sent" }),
+            intl.formatMessage({ id: "invite.sentDetail" }, { email: sent.email }),
+          );
         else setToPassOn(sent);
       },
       onError: (error) => {
         if (error instanceof ApiError && error.status < 500) setProblem(error.message);
-        else notify.error("Error", "Failed to send the invitation. Please try again.");
+        else notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "invite.failed" }));
       },
     });
   }
@@ -46,13 +52,13 @@ export function InviteForm() {
   return (
     <div className="flex flex-col gap-4">
       <form className="flex flex-col gap-2" onSubmit={handleSubmit} noValidate>
-        <Label htmlFor={id}>Invite someone</Label>
+        <Label htmlFor={id}>{intl.formatMessage({ id: "invite.label" })}</Label>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Input
             id={id}
             type="email"
             autoComplete="off"
-            placeholder="partner@example.org"
+            placeholder={intl.formatMessage({ id: "invite.placeholder" })}
             value={email}
             onChange={(event) => {
               setEmail(event.target.value);
@@ -62,7 +68,7 @@ export function InviteForm() {
             aria-describedby={problem ? problemId : undefined}
           />
           <Button type="submit" disabled={email.trim() === "" || invite.isPending} className="sm:w-40">
-            {invite.isPending ? "Inviting..." : "Send invitation"}
+            {invite.isPending ? intl.formatMessage({ id: "invite.sending" }) : intl.formatMessage({ id: "invite.send" })}
           </Button>
         </div>
         <FieldProblem id={problemId} problem={problem} />
@@ -76,17 +82,15 @@ export function InviteForm() {
 function LinkToPassOn({ invitation }: { invitation: InvitationSent }) {
   const id = useId();
   const [copied, setCopied] = useState(false);
+  const intl = useIntl();
   return (
     <Alert>
-      <AlertTitle>Send this link to {invitation.email}</AlertTitle>
+      <AlertTitle>{intl.formatMessage({ id: "invite.passOn.title" }, { email: invitation.email })}</AlertTitle>
       <AlertDescription>
-        <p>
-          {invitation.email} is invited, but this server sends no email. Pass the link on yourself: it opens the sign-up form with
-          the address filled in.
-        </p>
+        <p>{intl.formatMessage({ id: "invite.passOn" }, { email: invitation.email })}</p>
         <div className="mt-2 flex w-full flex-col gap-2 sm:flex-row">
           <Label htmlFor={id} className="sr-only">
-            Invitation link
+            {intl.formatMessage({ id: "invite.link" })}
           </Label>
           <Input id={id} readOnly value={invitation.link} onFocus={(event) => event.currentTarget.select()} />
           <Button
@@ -95,12 +99,12 @@ function LinkToPassOn({ invitation }: { invitation: InvitationSent }) {
             onClick={() =>
               void navigator.clipboard.writeText(invitation.link).then(
                 () => setCopied(true),
-                () => notify.error("Error", "Could not copy the link; select it and copy it by hand."),
+                () => notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "invite.copyFailed" })),
               )
             }
           >
             {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
-            {copied ? "Copied" : "Copy link"}
+            {copied ? intl.formatMessage({ id: "invite.copied" }) : intl.formatMessage({ id: "invite.copy" })}
           </Button>
         </div>
       </AlertDescription>

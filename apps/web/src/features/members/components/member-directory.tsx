@@ -1,3 +1,4 @@
+import type { WebMessageId } from "@memory-box/messages/web";
 import type { Member, MemberDirectory, PendingInvitation } from "@memory-box/contract";
 
 import { ConfirmDialog } from "@/components/confirm-dialog";
@@ -7,6 +8,7 @@ import { useRemoveMember, useResetSecondFactors, useRevokeInvitation, useSetRole
 import { formatDay, formatSince } from "@/lib/dates";
 import { ApiError } from "@/lib/api-client";
 import { notify } from "@/lib/notify";
+import { useIntl } from "@/lib/intl";
 
 export interface MemberDirectoryViewProps {
   directory: MemberDirectory;
@@ -21,11 +23,12 @@ export interface MemberDirectoryViewProps {
  */
 export function MemberDirectoryView({ directory, yourId }: MemberDirectoryViewProps) {
   const owner = directory.your_role === "owner";
+  const intl = useIntl();
   return (
     <div className="flex flex-col gap-6">
       <section aria-labelledby="members-heading" className="flex flex-col gap-2">
         <h2 id="members-heading" className="text-base font-semibold">
-          Members ({directory.members.length})
+          {intl.formatMessage({ id: "members.heading" }, { count: directory.members.length })}
         </h2>
         <ul className="flex flex-col divide-y rounded-lg border bg-card">
           {directory.members.map((member) => (
@@ -36,7 +39,7 @@ export function MemberDirectoryView({ directory, yourId }: MemberDirectoryViewPr
       {owner && directory.invitations.length > 0 && (
         <section aria-labelledby="invitations-heading" className="flex flex-col gap-2">
           <h2 id="invitations-heading" className="text-base font-semibold">
-            Waiting to sign up ({directory.invitations.length})
+            {intl.formatMessage({ id: "members.waiting" }, { count: directory.invitations.length })}
           </h2>
           <ul className="flex flex-col divide-y rounded-lg border bg-card">
             {directory.invitations.map((invitation) => (
@@ -45,7 +48,7 @@ export function MemberDirectoryView({ directory, yourId }: MemberDirectoryViewPr
           </ul>
         </section>
       )}
-      {!owner && <p className="text-sm text-muted-foreground">Only an owner can invite or remove members.</p>}
+      {!owner && <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "members.onlyOwner" })}</p>}
     </div>
   );
 }
@@ -55,19 +58,20 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
   const setRole = useSetRole();
   const remove = useRemoveMember();
   const resetSecondFactors = useResetSecondFactors();
-  const refused = (action: string) => (error: Error) =>
+  const intl = useIntl();
+  const refused = (failed: WebMessageId) => (error: Error) =>
     notify.error(
-      "Error",
-      error instanceof ApiError && error.status < 500 ? error.message : `Failed to ${action}. Please try again.`,
+      intl.formatMessage({ id: "toast.error" }),
+      error instanceof ApiError && error.status < 500 ? error.message : intl.formatMessage({ id: failed }),
     );
   const details = [
-    member.joined_at ? `Joined ${formatDay(member.joined_at)}` : null,
-    member.invited_by ? `invited by ${member.invited_by}` : null,
+    member.joined_at ? intl.formatMessage({ id: "members.joined" }, { date: formatDay(member.joined_at) }) : null,
+    member.invited_by ? intl.formatMessage({ id: "members.invitedBy" }, { name: member.invited_by }) : null,
     member.last_active_at === undefined
       ? null
       : member.last_active_at
-        ? `active ${formatSince(member.last_active_at)}`
-        : "signed out",
+        ? intl.formatMessage({ id: "members.active" }, { since: formatSince(member.last_active_at) })
+        : intl.formatMessage({ id: "members.signedOut" }),
   ].filter(Boolean);
 
   return (
@@ -75,9 +79,9 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
       <div className="flex min-w-0 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium break-words">{name}</span>
-          {member.role === "owner" && <Badge variant="secondary">Owner</Badge>}
-          {you && <Badge variant="outline">You</Badge>}
-          {member.two_step_verification && <Badge variant="outline">Two-step on</Badge>}
+          {member.role === "owner" && <Badge variant="secondary">{intl.formatMessage({ id: "members.badge.owner" })}</Badge>}
+          {you && <Badge variant="outline">{intl.formatMessage({ id: "members.badge.you" })}</Badge>}
+          {member.two_step_verification && <Badge variant="outline">{intl.formatMessage({ id: "members.badge.twoStep" })}</Badge>}
         </div>
         <span className="text-sm break-all text-muted-foreground">{member.email}</span>
         {details.length > 0 && <span className="text-sm text-muted-foreground">{details.join(" · ")}</span>}
@@ -88,22 +92,32 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
             <ConfirmDialog
               trigger={
                 <Button variant="outline" size="sm" disabled={setRole.isPending}>
-                  {you ? "Step down as owner" : "Make member"}
+                  {you ? intl.formatMessage({ id: "members.stepDown" }) : intl.formatMessage({ id: "members.makeMember" })}
                 </Button>
               }
-              title={you ? "Step down as owner?" : `Make ${name} a member?`}
+              title={
+                you
+                  ? intl.formatMessage({ id: "members.stepDown.title" })
+                  : intl.formatMessage({ id: "members.makeMember.title" }, { name })
+              }
               description={
                 you
-                  ? "You will no longer be able to invite or remove members. Another owner can make you owner again."
-                  : `${name} will no longer be able to invite or remove members.`
+                  ? intl.formatMessage({ id: "members.stepDown.description" })
+                  : intl.formatMessage({ id: "members.makeMember.description" }, { name })
               }
-              confirmLabel={you ? "Step down" : "Make member"}
+              confirmLabel={
+                you ? intl.formatMessage({ id: "members.stepDown.confirm" }) : intl.formatMessage({ id: "members.makeMember" })
+              }
               onConfirm={() =>
                 setRole.mutate(
                   { id: member.id, role: "member" },
                   {
-                    onSuccess: () => notify.success("Role changed", `${name} is a member now.`),
-                    onError: refused("change the role"),
+                    onSuccess: () =>
+                      notify.success(
+                        intl.formatMessage({ id: "members.roleChanged" }),
+                        intl.formatMessage({ id: "members.nowMember" }, { name }),
+                      ),
+                    onError: refused("members.failed.role"),
                   },
                 )
               }
@@ -112,18 +126,22 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
             <ConfirmDialog
               trigger={
                 <Button variant="outline" size="sm" disabled={setRole.isPending}>
-                  Make owner
+                  {intl.formatMessage({ id: "members.makeOwner" })}
                 </Button>
               }
-              title={`Make ${name} an owner?`}
-              description={`${name} will be able to invite and remove members, you included, and to name other owners.`}
-              confirmLabel="Make owner"
+              title={intl.formatMessage({ id: "members.makeOwner.title" }, { name })}
+              description={intl.formatMessage({ id: "members.makeOwner.description" }, { name })}
+              confirmLabel={intl.formatMessage({ id: "members.makeOwner" })}
               onConfirm={() =>
                 setRole.mutate(
                   { id: member.id, role: "owner" },
                   {
-                    onSuccess: () => notify.success("Role changed", `${name} is an owner now.`),
-                    onError: refused("change the role"),
+                    onSuccess: () =>
+                      notify.success(
+                        intl.formatMessage({ id: "members.roleChanged" }),
+                        intl.formatMessage({ id: "members.nowOwner" }, { name }),
+                      ),
+                    onError: refused("members.failed.role"),
                   },
                 )
               }
@@ -133,17 +151,21 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
             <ConfirmDialog
               trigger={
                 <Button variant="outline" size="sm" disabled={resetSecondFactors.isPending}>
-                  Turn off two-step
+                  {intl.formatMessage({ id: "members.twoStepOff" })}
                 </Button>
               }
-              title={`Turn off ${name}'s two-step verification?`}
-              description={`For when ${name} lost their authenticator app: signing in will need only their password, and they are told by email. They can add an app again in Settings.`}
-              confirmLabel="Turn off"
+              title={intl.formatMessage({ id: "members.twoStepOff.title" }, { name })}
+              description={intl.formatMessage({ id: "members.twoStepOff.description" }, { name })}
+              confirmLabel={intl.formatMessage({ id: "members.twoStepOff.confirm" })}
               destructive
               onConfirm={() =>
                 resetSecondFactors.mutate(member.id, {
-                  onSuccess: () => notify.success("Two-step verification turned off", `${name} can sign in with their password.`),
-                  onError: refused("turn off two-step verification"),
+                  onSuccess: () =>
+                    notify.success(
+                      intl.formatMessage({ id: "members.twoStepOff.done" }),
+                      intl.formatMessage({ id: "members.twoStepOff.doneDetail" }, { name }),
+                    ),
+                  onError: refused("members.failed.twoStep"),
                 })
               }
             />
@@ -152,17 +174,21 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
             <ConfirmDialog
               trigger={
                 <Button variant="outline" size="sm" disabled={remove.isPending}>
-                  Remove
+                  {intl.formatMessage({ id: "members.remove" })}
                 </Button>
               }
-              title={`Remove ${name}?`}
-              description={`${name} is signed out everywhere at once and can no longer open this Memory Box. The memories they added stay, under their name.`}
-              confirmLabel="Remove"
+              title={intl.formatMessage({ id: "members.remove.title" }, { name })}
+              description={intl.formatMessage({ id: "members.remove.description" }, { name })}
+              confirmLabel={intl.formatMessage({ id: "members.remove" })}
               destructive
               onConfirm={() =>
                 remove.mutate(member.id, {
-                  onSuccess: () => notify.success("Member removed", `${name} no longer has access.`),
-                  onError: refused("remove the member"),
+                  onSuccess: () =>
+                    notify.success(
+                      intl.formatMessage({ id: "members.removed" }),
+                      intl.formatMessage({ id: "members.removedDetail" }, { name }),
+                    ),
+                  onError: refused("members.failed.remove"),
                 })
               }
             />
@@ -175,16 +201,17 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
 
 function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
   const revoke = useRevokeInvitation();
+  const intl = useIntl();
   return (
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={invitation.email}>
       <div className="flex min-w-0 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium break-all">{invitation.email}</span>
-          {invitation.role === "owner" && <Badge variant="secondary">Owner</Badge>}
+          {invitation.role === "owner" && <Badge variant="secondary">{intl.formatMessage({ id: "members.badge.owner" })}</Badge>}
         </div>
         <span className="text-sm text-muted-foreground">
-          Invited {formatDay(invitation.invited_at)}
-          {invitation.invited_by ? ` by ${invitation.invited_by}` : ""}
+          {intl.formatMessage({ id: "members.invited" }, { date: formatDay(invitation.invited_at) })}
+          {invitation.invited_by ? intl.formatMessage({ id: "members.invitedByName" }, { name: invitation.invited_by }) : null}
         </span>
       </div>
       <Button
@@ -193,12 +220,17 @@ function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
         disabled={revoke.isPending}
         onClick={() =>
           revoke.mutate(invitation.email, {
-            onSuccess: () => notify.success("Invitation taken back", `${invitation.email} can no longer sign up.`),
-            onError: () => notify.error("Error", "Failed to take the invitation back. Please try again."),
+            onSuccess: () =>
+              notify.success(
+                intl.formatMessage({ id: "members.takenBack" }),
+                intl.formatMessage({ id: "members.takenBackDetail" }, { email: invitation.email }),
+              ),
+            onError: () =>
+              notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "members.takeBack.failed" })),
           })
         }
       >
-        Take back
+        {intl.formatMessage({ id: "members.takeBack" })}
       </Button>
     </li>
   );

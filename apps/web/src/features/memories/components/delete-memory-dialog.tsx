@@ -13,18 +13,19 @@ import {
 import { useDeleteMemory } from "@/features/memories/api/delete-memory";
 import { useReturnFocus } from "@/hooks/use-return-focus";
 import { notify } from "@/lib/notify";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 /** The spec words the question and the success toast differently on the card and on the detail page. */
 const wording = {
   card: {
-    title: "Are you sure you want to delete this memory?",
+    title: () => activeIntl().formatMessage({ id: "memory.delete.card.title" }),
     description: (memory: Pick<Memory, "title">) => memory.title,
-    deleted: "Your memory has been removed.",
+    deleted: () => activeIntl().formatMessage({ id: "memory.delete.card.deleted" }),
   },
   detail: {
-    title: "Delete Memory",
-    description: () => "Are you sure you want to delete this memory? This action cannot be undone.",
-    deleted: "Your memory has been deleted successfully.",
+    title: () => activeIntl().formatMessage({ id: "memory.delete.detail.title" }),
+    description: () => activeIntl().formatMessage({ id: "memory.delete.detail.description" }),
+    deleted: () => activeIntl().formatMessage({ id: "memory.delete.detail.deleted" }),
   },
 };
 
@@ -45,17 +46,18 @@ export interface DeleteMemoryDialogProps {
  * hidden from screen readers behind the modal, and focus returns to what opened it.
  */
 export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, onDeleted }: DeleteMemoryDialogProps) {
+  const intl = useIntl();
   const words = wording[askedFrom];
   const returnFocus = useReturnFocus();
   const deletion = useDeleteMemory({
     onSuccess: () => {
-      notify.success("Memory deleted", words.deleted);
+      notify.success(intl.formatMessage({ id: "memory.delete.toast" }), words.deleted());
       if (onDeleted) onDeleted();
       else onOpenChange(false);
     },
     onError: (error) => {
       console.error("Error deleting memory:", error);
-      notify.error("Error", "Failed to delete memory. Please try again.");
+      notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "memory.delete.failed" }));
       onOpenChange(false);
     },
   });
@@ -70,11 +72,11 @@ export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, onDe
         }}
       >
         <AlertDialogHeader>
-          <AlertDialogTitle>{words.title}</AlertDialogTitle>
+          <AlertDialogTitle>{words.title()}</AlertDialogTitle>
           <AlertDialogDescription>{words.description(memory)}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel disabled={deleting}>Cancel</AlertDialogCancel>
+          <AlertDialogCancel disabled={deleting}>{intl.formatMessage({ id: "common.cancel" })}</AlertDialogCancel>
           <AlertDialogAction
             variant="destructive"
             disabled={deleting}
@@ -84,7 +86,9 @@ export function DeleteMemoryDialog({ memory, askedFrom, open, onOpenChange, onDe
               deletion.mutate(memory.id);
             }}
           >
-            {deleting ? "Deleting..." : "Delete"}
+            {deleting
+              ? intl.formatMessage({ id: "memory.delete.deleting" })
+              : intl.formatMessage({ id: "memory.delete.confirm" })}
           </AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>

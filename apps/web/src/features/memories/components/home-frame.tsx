@@ -4,6 +4,7 @@ import { Plus, Settings } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
+import { useIntl } from "@/lib/intl";
 
 /**
  * Home's page: the header with the greeting, "Add Memory", "Settings" and "Sign Out", then its
@@ -23,27 +24,30 @@ export function HomeFrame({
   /** After the content: the dialogs the header opens. */
   dialogs?: ReactNode;
 }) {
+  const intl = useIntl();
   return (
     <div className="min-h-svh bg-muted">
       <header className="border-b bg-background">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-4">
           <div>
-            <h1 className="text-xl font-semibold">Memory Box</h1>
-            <p className="text-sm text-muted-foreground">Welcome back, {userName}!</p>
+            <h1 className="text-xl font-semibold">{intl.formatMessage({ id: "app.name" })}</h1>
+            <p className="text-sm text-muted-foreground">
+              {intl.formatMessage({ id: "home.header.welcome" }, { name: userName })}
+            </p>
           </div>
           <div className="flex flex-wrap gap-2">
             <Button onClick={onAddMemory}>
               <Plus aria-hidden="true" />
-              Add Memory
+              {intl.formatMessage({ id: "home.header.addMemory" })}
             </Button>
             <Button asChild variant="outline">
               <Link to={paths.settings}>
                 <Settings aria-hidden="true" />
-                Settings
+                {intl.formatMessage({ id: "home.header.settings" })}
               </Link>
             </Button>
             <Button variant="outline" onClick={onSignOut}>
-              Sign Out
+              {intl.formatMessage({ id: "home.header.signOut" })}
             </Button>
           </div>
         </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type Ref } from "react";
 
 import { Button } from "@/components/ui/button";
+import { useIntl } from "@/lib/intl";
 
 export interface LoadMoreProps {
   /** There is a next page to load. */
@@ -44,10 +45,11 @@ export function LoadMoreView({
   onLoadMore,
   sentinel,
 }: Pick<LoadMoreProps, "loading" | "onLoadMore"> & { sentinel?: Ref<HTMLDivElement> }) {
+  const intl = useIntl();
   return (
     <div ref={sentinel} className="flex justify-center py-2">
       <Button variant="outline" disabled={loading} onClick={onLoadMore}>
-        {loading ? "Loading more..." : "Load more"}
+        {loading ? intl.formatMessage({ id: "home.loadMore.loading" }) : intl.formatMessage({ id: "home.loadMore.button" })}
       </Button>
     </div>
   );

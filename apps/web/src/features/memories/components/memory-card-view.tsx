@@ -13,6 +13,7 @@ import { authorName } from "@/features/memories/utils/author-name";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { hasResponses } from "@/features/memories/utils/responses";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
 export interface MemoryCardViewProps {
   memory: Memory;
@@ -46,6 +47,7 @@ export function MemoryCardView({
   deleteDialog,
   editDialog,
 }: MemoryCardViewProps) {
+  const intl = useIntl();
   const withPhotos = memory.photos.length > 0;
   const tags = memory.tags ?? [];
 
@@ -82,14 +84,20 @@ export function MemoryCardView({
           </div>
         </div>
         <div className="relative z-10 flex shrink-0 gap-1">
-          <Button variant="ghost" size="icon" aria-label={`Edit ${memory.title}`} title="Edit" onClick={onEdit}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={intl.formatMessage({ id: "memory.card.edit" }, { title: memory.title })}
+            title={intl.formatMessage({ id: "memory.card.editTitle" })}
+            onClick={onEdit}
+          >
             <Pencil aria-hidden="true" />
           </Button>
           <Button
             variant="ghost"
             size="icon"
-            aria-label={`Delete ${memory.title}`}
-            title="Delete"
+            aria-label={intl.formatMessage({ id: "memory.card.delete" }, { title: memory.title })}
+            title={intl.formatMessage({ id: "memory.card.deleteTitle" })}
             aria-haspopup="dialog"
             onPointerEnter={onDeleteNear}
             onFocus={onDeleteNear}
@@ -115,7 +123,7 @@ export function MemoryCardView({
             </p>
           )}
           {tags.length > 0 && (
-            <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
+            <ul aria-label={intl.formatMessage({ id: "memory.card.tags" })} className="flex flex-wrap gap-1.5">
               {tags.map((tag) => (
                 <li key={tag}>
                   <Badge variant="secondary">{tag}</Badge>

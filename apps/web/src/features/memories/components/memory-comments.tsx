@@ -12,32 +12,37 @@ import { commentTextProblem, responseProblem } from "@/features/memories/utils/c
 import { formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { useAuth } from "@/lib/auth-context";
 import { CreateAttempt } from "@/lib/idempotency-key";
+import { useIntl } from "@/lib/intl";
 
 /**
  * A memory's comments, oldest first, and the form to add one. Each member edits and deletes their
  * own (delete after a confirmation); the other member's new comments arrive by the live updates.
  */
+/** The space between two words of a line built of elements (the catalogue holds words, not spaces). */
+const wordSpace = " ";
+
 export function MemoryComments({ memoryId }: { memoryId: string }) {
   const comments = useComments(memoryId);
   const add = useChangeComment(memoryId);
   const userId = useAuth().user?.id;
   // Sending the same comment again (after a dropped connection) never adds it twice.
   const addAttempt = useRef(new CreateAttempt());
+  const intl = useIntl();
 
   return (
     <section aria-labelledby="memory-comments" className="flex flex-col gap-4">
       <h2 id="memory-comments" className="text-lg font-semibold">
-        Comments
+        {intl.formatMessage({ id: "comments.heading" })}
       </h2>
       {comments.isError && (
         <p className="text-sm text-destructive" role="alert">
-          The comments could not be loaded. {responseProblem(comments.error)}
+          {intl.formatMessage({ id: "comments.loadFailed" }, { problem: responseProblem(comments.error) })}
         </p>
       )}
       {comments.data?.length === 0 && (
         <p className="flex items-center gap-2 rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
           <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
-          No comments yet.
+          {intl.formatMessage({ id: "comments.none" })}
         </p>
       )}
       {comments.data && comments.data.length > 0 && (
@@ -50,9 +55,9 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
         </ol>
       )}
       <CommentForm
-        label="Add a comment"
-        submitLabel="Comment"
-        busyLabel="Commenting..."
+        label={intl.formatMessage({ id: "comments.add.label" })}
+        submitLabel={intl.formatMessage({ id: "comments.add.submit" })}
+        busyLabel={intl.formatMessage({ id: "comments.add.busy" })}
         sending={add}
         onSubmit={async (body) => {
           const idempotencyKey = addAttempt.current.keyFor({ memoryId, body });
@@ -67,40 +72,51 @@ export function MemoryComments({ memoryId }: { memoryId: string }) {
 
 function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolean; memoryId: string }) {
   const [editing, setEditing] = useState(false);
+  const intl = useIntl();
   // Apart, so that saving an edit never reads "Deleting..." and a failed edit's reason stays in its form.
   const edit = useChangeComment(memoryId);
   const remove = useChangeComment(memoryId);
-  const author = comment.author?.display_name.trim() || "Unknown User";
+  const author = comment.author?.display_name.trim() || intl.formatMessage({ id: "memory.author.unknown" });
 
   return (
-    <article className="flex flex-col gap-1 rounded-lg border bg-background/50 p-3" aria-label={`Comment by ${author}`}>
+    <article
+      className="flex flex-col gap-1 rounded-lg border bg-background/50 p-3"
+      aria-label={intl.formatMessage({ id: "comments.by" }, { author })}
+    >
       <header className="flex items-center justify-between gap-3">
         <p className="min-w-0 text-sm">
-          <span className="font-medium">{author}</span>{" "}
+          <span className="font-medium">{author}</span>
+          {wordSpace}
           <time dateTime={comment.created_at} className="text-muted-foreground">
             {formatTimestamp(comment.created_at)}
           </time>
-          {!isSameInstant(comment.created_at, comment.updated_at) && <span className="text-muted-foreground"> (edited)</span>}
+          {!isSameInstant(comment.created_at, comment.updated_at) && (
+            <span className="text-muted-foreground">{intl.formatMessage({ id: "comments.edited" })}</span>
+          )}
         </p>
         {own && !editing && (
           <div className="-my-1 flex shrink-0 gap-1">
             {/* On a phone the icons alone, so the author and the date keep their line; the names stay whole for assistive technology. */}
             <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
               <PencilIcon aria-hidden="true" />
-              <span className="max-sm:sr-only">Edit</span>
-              <span className="sr-only"> comment</span>
+              <span className="max-sm:sr-only">{intl.formatMessage({ id: "comments.edit" })}</span>
+              <span className="sr-only">{intl.formatMessage({ id: "comments.srSuffix" })}</span>
             </Button>
             <ConfirmDialog
               trigger={
                 <Button variant="ghost" size="sm" disabled={remove.isPending}>
                   <Trash2Icon aria-hidden="true" />
-                  <span className="max-sm:sr-only">{remove.isPending ? "Deleting..." : "Delete"}</span>
-                  <span className="sr-only"> comment</span>
+                  <span className="max-sm:sr-only">
+                    {remove.isPending
+                      ? intl.formatMessage({ id: "comments.deleting" })
+                      : intl.formatMessage({ id: "comments.delete" })}
+                  </span>
+                  <span className="sr-only">{intl.formatMessage({ id: "comments.srSuffix" })}</span>
                 </Button>
               }
-              title="Delete comment"
-              description="Are you sure you want to delete this comment? This action cannot be undone."
-              confirmLabel="Delete"
+              title={intl.formatMessage({ id: "comments.delete.title" })}
+              description={intl.formatMessage({ id: "comments.delete.description" })}
+              confirmLabel={intl.formatMessage({ id: "comments.delete" })}
               destructive
               // A failure is shown under the comment, from the mutation's state.
               onConfirm={() => remove.mutate({ kind: "delete", commentId: comment.id })}
@@ -110,9 +126,9 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
       </header>
       {editing ? (
         <CommentForm
-          label="Edit your comment"
-          submitLabel="Save"
-          busyLabel="Saving..."
+          label={intl.formatMessage({ id: "comments.edit.label" })}
+          submitLabel={intl.formatMessage({ id: "comments.edit.submit" })}
+          busyLabel={intl.formatMessage({ id: "comments.edit.busy" })}
           initial={comment.body}
           sending={edit}
           onSubmit={async (body) => {
@@ -154,6 +170,7 @@ function CommentForm(props: CommentFormProps) {
   const { label, submitLabel, busyLabel, initial = "", sending, onSubmit, onCancel, resetAfterSubmit } = props;
   const fieldId = useId();
   const problemId = useId();
+  const intl = useIntl();
   const [text, setText] = useState(initial);
   const busy = sending.isPending;
   const tooLong = commentTextProblem(text);
@@ -182,7 +199,7 @@ function CommentForm(props: CommentFormProps) {
           setText(event.target.value);
           if (sending.error) sending.reset();
         }}
-        placeholder={resetAfterSubmit ? "Write a comment..." : undefined}
+        placeholder={resetAfterSubmit ? intl.formatMessage({ id: "comments.placeholder" }) : undefined}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? problemId : undefined}
         disabled={busy}
@@ -192,7 +209,7 @@ function CommentForm(props: CommentFormProps) {
       <div className="flex justify-end gap-2">
         {onCancel && (
           <Button type="button" variant="outline" size="sm" onClick={onCancel} disabled={busy}>
-            Cancel
+            {intl.formatMessage({ id: "common.cancel" })}
           </Button>
         )}
         <Button type="submit" size="sm" disabled={busy || text.trim() === "" || tooLong !== undefined}>

@@ -8,6 +8,7 @@ import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
+import { useIntl } from "@/lib/intl";
 
 export interface MemoryDetailsProps {
   memory: Memory;
@@ -22,6 +23,7 @@ export interface MemoryDetailsProps {
  * date, description, tags, photos (each opens full size in a new tab) and timestamps.
  */
 export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDetailsProps) {
+  const intl = useIntl();
   const tags = memory.tags ?? [];
   const updated = !isSameInstant(memory.created_at, memory.updated_at);
 
@@ -32,11 +34,11 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
         <div className="flex gap-2">
           <Button variant="outline" onClick={onEdit} autoFocus={focusEdit}>
             <PencilIcon aria-hidden="true" />
-            Edit
+            {intl.formatMessage({ id: "memory.detail.edit" })}
           </Button>
           <Button variant="destructive" onClick={onDelete} aria-haspopup="dialog">
             <Trash2Icon aria-hidden="true" />
-            Delete
+            {intl.formatMessage({ id: "memory.detail.delete" })}
           </Button>
         </div>
       </div>
@@ -55,7 +57,7 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
           {memory.content && (
             <section aria-labelledby="memory-description" className="flex flex-col gap-2">
               <h2 id="memory-description" className="text-lg font-semibold">
-                Description
+                {intl.formatMessage({ id: "memory.detail.description" })}
               </h2>
               <p className="break-words whitespace-pre-wrap">{memory.content}</p>
             </section>
@@ -64,7 +66,7 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
           {tags.length > 0 && (
             <section aria-labelledby="memory-tags" className="flex flex-col gap-2">
               <h2 id="memory-tags" className="text-lg font-semibold">
-                Tags
+                {intl.formatMessage({ id: "memory.detail.tags" })}
               </h2>
               <ul className="flex flex-wrap gap-2">
                 {tags.map((tag) => (
@@ -79,7 +81,7 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
           {memory.photos.length > 0 && (
             <section aria-labelledby="memory-photos" className="flex flex-col gap-2">
               <h2 id="memory-photos" className="text-lg font-semibold">
-                Photos
+                {intl.formatMessage({ id: "memory.detail.photos" })}
               </h2>
               <ul className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {memory.photos.map((photo, index) => (
@@ -94,7 +96,7 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
                       <PhotoImage
                         photo={photo}
                         size="preview"
-                        alt={`Memory photo ${index + 1}`}
+                        alt={intl.formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
                         className="h-auto max-h-[70vh] w-full object-contain transition-opacity hover:opacity-90"
                       />
                     </a>
@@ -105,13 +107,13 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
           )}
 
           <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 border-t pt-4 text-sm text-muted-foreground">
-            <dt>Created</dt>
+            <dt>{intl.formatMessage({ id: "memory.detail.created" })}</dt>
             <dd>
               <time dateTime={memory.created_at}>{formatTimestamp(memory.created_at)}</time>
             </dd>
             {updated && (
               <>
-                <dt>Updated</dt>
+                <dt>{intl.formatMessage({ id: "memory.detail.updated" })}</dt>
                 <dd>
                   <time dateTime={memory.updated_at}>{formatTimestamp(memory.updated_at)}</time>
                 </dd>

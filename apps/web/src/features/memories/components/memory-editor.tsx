@@ -4,9 +4,11 @@ import { ArrowLeftIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import { MemoryForm } from "@/features/memories/components/memory-form";
+import { useIntl } from "@/lib/intl";
 
 /** Edit mode: the form inline. Saving or cancelling returns to the details (saving reloads them). */
 export function MemoryEditor({ memory, onDone }: { memory: Memory; onDone: () => void }) {
+  const intl = useIntl();
   const [busy, setBusy] = useState(false);
 
   return (
@@ -14,7 +16,7 @@ export function MemoryEditor({ memory, onDone }: { memory: Memory; onDone: () =>
       <div>
         <Button variant="ghost" onClick={onDone} disabled={busy}>
           <ArrowLeftIcon aria-hidden="true" />
-          Back to Details
+          {intl.formatMessage({ id: "memory.editor.back" })}
         </Button>
       </div>
       <MemoryForm
@@ -23,7 +25,7 @@ export function MemoryEditor({ memory, onDone }: { memory: Memory; onDone: () =>
         onBusyChange={setBusy}
         onCancel={onDone}
         onSaved={onDone}
-        header={<h1 className="text-xl font-semibold">Edit Memory</h1>}
+        header={<h1 className="text-xl font-semibold">{intl.formatMessage({ id: "memory.form.editTitle" })}</h1>}
       />
     </>
   );

@@ -5,6 +5,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { MemoryForm } from "@/features/memories/components/memory-form";
 import { useReturnFocus } from "@/hooks/use-return-focus";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
 export interface MemoryFormDialogProps {
   open: boolean;
@@ -23,6 +24,7 @@ export interface MemoryFormDialogProps {
  * or the memory saves, Escape and clicks outside are ignored so the work is not cut off.
  */
 export function MemoryFormDialog({ open, onOpenChange, memory, onSaved, initialFiles }: MemoryFormDialogProps) {
+  const intl = useIntl();
   const [busy, setBusy] = useState(false);
   const editing = memory !== undefined;
   const returnFocus = useReturnFocus();
@@ -57,11 +59,15 @@ export function MemoryFormDialog({ open, onOpenChange, memory, onSaved, initialF
           }}
           header={
             <DialogHeader>
-              <DialogTitle>{editing ? "Edit Memory" : "Add Memory"}</DialogTitle>
+              <DialogTitle>
+                {editing
+                  ? intl.formatMessage({ id: "memory.form.editTitle" })
+                  : intl.formatMessage({ id: "memory.form.addTitle" })}
+              </DialogTitle>
               <DialogDescription className="sr-only">
                 {editing
-                  ? "Change the title, description, date, tags or photos of this memory."
-                  : "Give the memory a title, and add a description, date, tags and photos if you like."}
+                  ? intl.formatMessage({ id: "memory.form.editDescription" })
+                  : intl.formatMessage({ id: "memory.form.addDescription" })}
               </DialogDescription>
             </DialogHeader>
           }

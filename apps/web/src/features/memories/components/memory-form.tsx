@@ -18,6 +18,7 @@ import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { formValuesOf, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { lengthCount, tagCount } from "@/features/memories/utils/memory-rules";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
 export interface MemoryFormProps {
   /** The memory to edit; without it the form adds a new one. */
@@ -53,6 +54,7 @@ export function MemoryForm({
   autoFocus = false,
   className,
 }: MemoryFormProps) {
+  const intl = useIntl();
   const id = useId();
   const editing = memory !== undefined;
   const [values, setValues] = useState<MemoryFormValues>(() => formValuesOf(memory));
@@ -136,14 +138,14 @@ export function MemoryForm({
 
   const submitLabel =
     phase === "uploading"
-      ? "Uploading..."
+      ? intl.formatMessage({ id: "memory.form.uploading" })
       : phase === "saving"
         ? editing
-          ? "Updating..."
-          : "Saving..."
+          ? intl.formatMessage({ id: "memory.form.updating" })
+          : intl.formatMessage({ id: "memory.form.saving" })
         : editing
-          ? "Update Memory"
-          : "Save Memory";
+          ? intl.formatMessage({ id: "memory.form.update" })
+          : intl.formatMessage({ id: "memory.form.save" });
 
   return (
     <Card className={cn("h-[80vh] gap-0 overflow-hidden py-0", className)}>
@@ -152,7 +154,7 @@ export function MemoryForm({
         <ScrollArea scrollHideDelay={600} className="min-h-0 flex-1">
           <div className="flex flex-col gap-5 px-6 py-4">
             <div className="flex flex-col gap-2">
-              <Label htmlFor={`${id}-title`}>Title</Label>
+              <Label htmlFor={`${id}-title`}>{intl.formatMessage({ id: "memory.form.title" })}</Label>
               <Input
                 id={`${id}-title`}
                 value={values.title}
@@ -177,7 +179,7 @@ export function MemoryForm({
             </div>
 
             <div className="flex flex-col gap-2">
-              <Label htmlFor={`${id}-content`}>Description</Label>
+              <Label htmlFor={`${id}-content`}>{intl.formatMessage({ id: "memory.form.description" })}</Label>
               <Textarea
                 id={`${id}-content`}
                 value={values.content}
@@ -200,7 +202,7 @@ export function MemoryForm({
             </div>
 
             <div className="flex flex-col gap-2">
-              <Label htmlFor={`${id}-date`}>Date</Label>
+              <Label htmlFor={`${id}-date`}>{intl.formatMessage({ id: "memory.form.date" })}</Label>
               <Input
                 id={`${id}-date`}
                 type="date"
@@ -219,7 +221,7 @@ export function MemoryForm({
                     onClick={() => setValues((current) => ({ ...current, memoryDate: photoDate }))}
                   >
                     <CalendarIcon aria-hidden="true" />
-                    Use the photo's date: {formatMemoryDate(photoDate)}
+                    {intl.formatMessage({ id: "memory.form.usePhotoDate" }, { date: formatMemoryDate(photoDate) })}
                   </Button>
                 </div>
               )}
@@ -227,7 +229,7 @@ export function MemoryForm({
             </div>
 
             <div className="flex flex-col gap-2">
-              <Label htmlFor={`${id}-tags`}>Tags</Label>
+              <Label htmlFor={`${id}-tags`}>{intl.formatMessage({ id: "memory.form.tags" })}</Label>
               <Input
                 id={`${id}-tags`}
                 value={values.tagText}
@@ -237,26 +239,26 @@ export function MemoryForm({
                 {...describedField("tagText", `${id}-tags-hint`, tagCount(values.tagText) !== undefined && `${id}-tagText-count`)}
               />
               <p id={`${id}-tags-hint`} className="text-xs text-muted-foreground">
-                Separate tags with commas
+                {intl.formatMessage({ id: "memory.form.tagsHint" })}
               </p>
               <FieldNotes id={id} field="tagText" count={tagCount(values.tagText)} problem={fieldProblems.tagText} />
             </div>
 
             <div ref={photosRef} className="flex flex-col gap-2">
-              <Label htmlFor={`${id}-photos`}>Photos</Label>
+              <Label htmlFor={`${id}-photos`}>{intl.formatMessage({ id: "memory.form.photos" })}</Label>
               {photos.keptPhotos.length > 0 && (
-                <ul aria-label="Current photos" className="grid grid-cols-3 gap-2">
+                <ul aria-label={intl.formatMessage({ id: "memory.form.currentPhotos" })} className="grid grid-cols-3 gap-2">
                   {photos.keptPhotos.map((photo, index) => (
                     <li key={photo.id} className="relative">
                       <PhotoImage
                         photo={photo}
                         size="thumbnail"
-                        alt={`Memory photo ${index + 1}`}
+                        alt={intl.formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
                         className="aspect-square w-full rounded-md object-cover"
                       />
                       <RemovePhotoButton
                         group="existing"
-                        label={`Remove photo ${index + 1}`}
+                        label={intl.formatMessage({ id: "memory.form.removePhoto" }, { number: index + 1 })}
                         disabled={busy}
                         onClick={() => removeExisting(photo.id, index)}
                       />
@@ -265,7 +267,7 @@ export function MemoryForm({
                 </ul>
               )}
               {photos.newPhotos.length > 0 && (
-                <ul aria-label="New photos" className="grid grid-cols-3 gap-2">
+                <ul aria-label={intl.formatMessage({ id: "memory.form.newPhotos" })} className="grid grid-cols-3 gap-2">
                   {photos.newPhotos.map((photo, index) => (
                     <NewPhotoTile
                       key={photo.key}
@@ -306,7 +308,7 @@ export function MemoryForm({
         )}
         <div className="flex justify-end gap-2 border-t px-6 py-4">
           <Button type="button" variant="outline" onClick={onCancel} disabled={saving}>
-            Cancel
+            {intl.formatMessage({ id: "common.cancel" })}
           </Button>
           <Button type="submit" disabled={!canSubmit}>
             {submitLabel}

@@ -4,6 +4,7 @@ import type { Memory, TagList } from "@memory-box/contract";
 import { MemoryGrid } from "@/features/memories/components/memory-grid";
 import { SearchBox } from "@/features/memories/components/search-box";
 import { TagFilter } from "@/features/memories/components/tag-filter";
+import { useIntl } from "@/lib/intl";
 
 export interface MemoryListViewProps {
   searchText: string;
@@ -47,6 +48,7 @@ export function MemoryListView({
   noMatches,
   loadMore,
 }: MemoryListViewProps) {
+  const intl = useIntl();
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-4">
@@ -57,7 +59,7 @@ export function MemoryListView({
       {/* As tall as the narrow screen's "Jump to" select, whether or not it is there, so it never pushes the cards (ADR 0026). */}
       <div ref={countRowRef} className="flex min-h-9 flex-wrap items-center justify-between gap-2">
         <p className="text-sm font-medium" aria-live="polite">
-          {count ?? `${total} memories`}
+          {count ?? intl.formatMessage({ id: "home.count.all" }, { total })}
         </p>
         {timelineSelect}
       </div>

@@ -13,6 +13,7 @@ import { TimelineColumn, TimelineSelect } from "@/features/memories/components/m
 import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
 import { showsTimeline } from "@/features/memories/utils/timeline";
 import { handOverFirstScreen } from "@/lib/first-screen";
+import { useIntl } from "@/lib/intl";
 
 /** How long typing must pause before the search goes to the API. */
 export const searchDebounceMs = 250;
@@ -32,6 +33,7 @@ export function MemoryList({
   ready?: boolean;
 }) {
   const [searchText, setSearchText] = useState("");
+  const intl = useIntl();
   const [search, setSearch] = useDebouncedValue(searchText.trim(), searchDebounceMs);
   const [tag, setTag] = useState("");
   // The timeline month (or `undated`) the list starts at; "" for the newest.
@@ -85,14 +87,14 @@ export function MemoryList({
   };
 
   if (memories.isPending || !ready) {
-    return <LoadingState shape="cards">Loading your memories...</LoadingState>;
+    return <LoadingState shape="cards">{intl.formatMessage({ id: "home.loading" })}</LoadingState>;
   }
 
   if (memories.data === undefined) {
     return (
-      <EmptyState icon={CloudOff} title="Your memories could not be loaded.">
+      <EmptyState icon={CloudOff} title={intl.formatMessage({ id: "home.error.title" })}>
         <Button variant="outline" onClick={() => void memories.refetch()}>
-          Try again
+          {intl.formatMessage({ id: "home.error.retry" })}
         </Button>
       </EmptyState>
     );
@@ -107,12 +109,12 @@ export function MemoryList({
     return (
       <EmptyState
         icon={BookHeart}
-        title="No memories yet"
-        description="Start building your memory collection by adding your first memory!"
+        title={intl.formatMessage({ id: "home.empty.title" })}
+        description={intl.formatMessage({ id: "home.empty.description" })}
       >
         <Button onClick={onAddMemory}>
           <Plus aria-hidden="true" />
-          Add Your First Memory
+          {intl.formatMessage({ id: "home.empty.add" })}
         </Button>
       </EmptyState>
     );
@@ -127,7 +129,9 @@ export function MemoryList({
       selectedTag={tag}
       onSelectTag={selectTag}
       countRowRef={countRow}
-      count={filtered ? `${latest.matched} of ${latest.total} memories` : undefined}
+      count={
+        filtered ? intl.formatMessage({ id: "home.count.matched" }, { matched: latest.matched, total: latest.total }) : undefined
+      }
       total={latest.total}
       timelineSelect={index && <TimelineSelect timeline={index} current={from} onJump={jump} className="lg:hidden" />}
       timelineColumn={
@@ -143,9 +147,13 @@ export function MemoryList({
       items={items}
       busy={memories.isPlaceholderData}
       noMatches={
-        <EmptyState icon={SearchX} title="No memories found" description="Try adjusting your search or filter criteria.">
+        <EmptyState
+          icon={SearchX}
+          title={intl.formatMessage({ id: "home.noMatches.title" })}
+          description={intl.formatMessage({ id: "home.noMatches.description" })}
+        >
           <Button variant="outline" onClick={clearFilters}>
-            Clear Filters
+            {intl.formatMessage({ id: "home.noMatches.clear" })}
           </Button>
         </EmptyState>
       }

@@ -3,6 +3,7 @@ import type { Photo } from "@memory-box/contract";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { cardPhotoLimit, lonePhotoShape } from "@/features/memories/utils/card-layout";
 import { cn } from "@/lib/utils";
+import { activeIntl } from "@/lib/intl";
 
 /**
  * A card's photo preview, edge to edge at the card's top: a lone photo across the card's width in
@@ -19,7 +20,7 @@ export function MemoryPhotosGrid({ photos, className, eager = false }: { photos:
         <PhotoImage
           photo={photo}
           size="thumbnail"
-          alt="Memory photo 1"
+          alt={activeIntl().formatMessage({ id: "memory.photo.alt" }, { number: 1 })}
           className={cn("size-full", shape.fills ? "object-cover" : "object-contain")}
           {...(eager ? { loading: "eager" } : {})}
         />
@@ -36,13 +37,13 @@ export function MemoryPhotosGrid({ photos, className, eager = false }: { photos:
           <PhotoImage
             photo={photo}
             size="thumbnail"
-            alt={`Memory photo ${index + 1}`}
+            alt={activeIntl().formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
             className="size-full object-cover"
             {...(eager ? { loading: "eager" } : {})}
           />
           {more > 0 && index === shown.length - 1 && (
             <div className="absolute inset-0 flex items-center justify-center bg-black/60 text-lg font-semibold text-white">
-              +{more} more
+              {activeIntl().formatMessage({ id: "memory.photos.more" }, { more })}
             </div>
           )}
         </div>

@@ -4,6 +4,7 @@ import type { MemoryTimeline } from "@memory-box/contract";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { memoryCount, timelineYears, undatedStart } from "@/features/memories/utils/timeline";
+import { useIntl } from "@/lib/intl";
 
 export interface TimelineProps {
   timeline: MemoryTimeline;
@@ -19,12 +20,13 @@ export interface TimelineProps {
  * list's start is marked `aria-current`. Scrolls on its own, so a long history never pushes the page.
  */
 export function TimelineColumn({ timeline, current, onJump, className }: TimelineProps) {
+  const intl = useIntl();
   return (
-    <nav aria-label="Timeline" className={cn("overflow-y-auto", className)}>
+    <nav aria-label={intl.formatMessage({ id: "home.timeline.label" })} className={cn("overflow-y-auto", className)}>
       <ul className="flex flex-col gap-3">
         <li>
           <TimelineButton current={current === ""} onClick={() => onJump("")}>
-            Newest
+            {intl.formatMessage({ id: "home.timeline.newest" })}
           </TimelineButton>
         </li>
         {timelineYears(timeline).map(({ year, months }) => (
@@ -35,7 +37,7 @@ export function TimelineColumn({ timeline, current, onJump, className }: Timelin
                 <li key={month}>
                   <TimelineButton
                     current={current === month}
-                    label={`${long}, ${memoryCount(count)}`}
+                    label={intl.formatMessage({ id: "home.timeline.monthLabel" }, { month: long, count: memoryCount(count) })}
                     onClick={() => onJump(month)}
                   >
                     {short}
@@ -50,10 +52,10 @@ export function TimelineColumn({ timeline, current, onJump, className }: Timelin
           <li>
             <TimelineButton
               current={current === undatedStart}
-              label={`Undated, ${memoryCount(timeline.undated)}`}
+              label={intl.formatMessage({ id: "home.timeline.undatedLabel" }, { count: memoryCount(timeline.undated) })}
               onClick={() => onJump(undatedStart)}
             >
-              Undated
+              {intl.formatMessage({ id: "home.timeline.undated" })}
               <span className="tabular-nums">{timeline.undated}</span>
             </TimelineButton>
           </li>
@@ -94,10 +96,11 @@ function TimelineButton({
  */
 export function TimelineSelect({ timeline, current, onJump, className }: TimelineProps) {
   const id = useId();
+  const intl = useIntl();
   return (
-    <nav aria-label="Timeline" className={cn("flex items-center gap-2", className)}>
+    <nav aria-label={intl.formatMessage({ id: "home.timeline.label" })} className={cn("flex items-center gap-2", className)}>
       <label htmlFor={id} className="text-sm font-medium">
-        Jump to
+        {intl.formatMessage({ id: "home.timeline.jumpTo" })}
       </label>
       <select
         id={id}
@@ -105,17 +108,21 @@ export function TimelineSelect({ timeline, current, onJump, className }: Timelin
         onChange={(event) => onJump(event.target.value)}
         className="h-9 rounded-md border border-input bg-background px-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 dark:bg-input/30"
       >
-        <option value="">Newest</option>
+        <option value="">{intl.formatMessage({ id: "home.timeline.newest" })}</option>
         {timelineYears(timeline).map(({ year, months }) => (
           <optgroup key={year} label={year}>
             {months.map(({ month, count, short }) => (
               <option key={month} value={month}>
-                {`${short} ${year} (${count})`}
+                {intl.formatMessage({ id: "home.timeline.monthOption" }, { month: short, year, count })}
               </option>
             ))}
           </optgroup>
         ))}
-        {timeline.undated > 0 && <option value={undatedStart}>{`Undated (${timeline.undated})`}</option>}
+        {timeline.undated > 0 && (
+          <option value={undatedStart}>
+            {intl.formatMessage({ id: "home.timeline.undatedOption" }, { count: timeline.undated })}
+          </option>
+        )}
       </select>
     </nav>
   );

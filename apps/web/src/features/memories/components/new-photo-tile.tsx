@@ -3,6 +3,7 @@ import { CircleAlertIcon, CircleCheckIcon, XIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import type { NewPhoto } from "@/features/memories/hooks/use-photo-picker";
 import { cn } from "@/lib/utils";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 export interface NewPhotoTileProps {
   photo: NewPhoto;
@@ -21,6 +22,7 @@ export interface NewPhotoTileProps {
  * photo otherwise.
  */
 export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewPhotoTileProps) {
+  const intl = useIntl();
   const { upload } = photo;
   const uploading = upload.status === "queued" || upload.status === "uploading";
   const failed = upload.status === "failed";
@@ -31,7 +33,7 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
       <div className="relative">
         <img
           src={photo.previewUrl}
-          alt={`New photo ${number}`}
+          alt={intl.formatMessage({ id: "newPhoto.alt" }, { number })}
           aria-describedby={statusId}
           className={cn(
             "aspect-square w-full rounded-md bg-muted object-cover",
@@ -42,7 +44,7 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
         {uploading && (
           <div
             role="progressbar"
-            aria-label={`Uploading new photo ${number}`}
+            aria-label={intl.formatMessage({ id: "newPhoto.uploading" }, { number })}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={upload.status === "uploading" ? Math.round(upload.progress * 100) : 0}
@@ -71,7 +73,11 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
           variant="destructive"
           size="icon"
           data-remove="new"
-          aria-label={uploading ? `Cancel upload of new photo ${number}` : `Remove new photo ${number}`}
+          aria-label={
+            uploading
+              ? intl.formatMessage({ id: "newPhoto.cancel" }, { number })
+              : intl.formatMessage({ id: "newPhoto.remove" }, { number })
+          }
           disabled={disabled && !uploading}
           onClick={onRemove}
           className="absolute top-1 right-1 size-7 rounded-full focus-visible:ring-offset-2"
@@ -94,12 +100,17 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
 function statusText({ file, upload }: NewPhoto, online: boolean): string {
   switch (upload.status) {
     case "queued":
-      return online ? `${file.name}: waiting` : `${file.name}: waiting for connection`;
+      return online
+        ? activeIntl().formatMessage({ id: "newPhoto.waiting" }, { file: file.name })
+        : activeIntl().formatMessage({ id: "newPhoto.waitingConnection" }, { file: file.name });
     case "uploading":
-      return `${file.name}: ${Math.round(upload.progress * 100)}%`;
+      return activeIntl().formatMessage(
+        { id: "newPhoto.progress" },
+        { file: file.name, percent: Math.round(upload.progress * 100) },
+      );
     case "uploaded":
-      return `${file.name}: uploaded`;
+      return activeIntl().formatMessage({ id: "newPhoto.uploaded" }, { file: file.name });
     case "failed":
-      return `${file.name}: not uploaded`;
+      return activeIntl().formatMessage({ id: "newPhoto.notUploaded" }, { file: file.name });
   }
 }

@@ -5,6 +5,7 @@ import { paths } from "@/config/paths";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { yearsAgoLabel } from "@/features/memories/utils/on-this-day";
+import { useIntl } from "@/lib/intl";
 
 /**
  * "On this day" above home's list: the memories of the same days in earlier years, one row per
@@ -12,11 +13,12 @@ import { yearsAgoLabel } from "@/features/memories/utils/on-this-day";
  * script draws it too (ADR 0039), so nothing moves when the app takes over.
  */
 export function OnThisDaySection({ answer }: { answer: OnThisDay }) {
+  const intl = useIntl();
   if (answer.groups.length === 0) return null;
   return (
     <section aria-labelledby="on-this-day-heading" className="mb-6 flex flex-col gap-3">
       <h2 id="on-this-day-heading" className="text-lg font-semibold">
-        On this day
+        {intl.formatMessage({ id: "onThisDay.heading" })}
       </h2>
       {/* One row, scrolled sideways: however many years there are, the list stays near the top. */}
       <div className="flex gap-6 overflow-x-auto pb-1">

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { PhotoImageView, type PhotoImageProps } from "@/features/memories/components/photo-image-view";
 import { renewPhotoAccess } from "@/lib/photo-access";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
 export type { PhotoImageProps };
 
@@ -17,6 +18,7 @@ export type { PhotoImageProps };
  * image.
  */
 export function PhotoImage({ photo, size, alt, className, style, onLoad, onError, ...props }: PhotoImageProps) {
+  const intl = useIntl();
   const [loaded, setLoaded] = useState(false);
   const [attempt, setAttempt] = useState<"first" | "retry" | "failed">("first");
 
@@ -24,12 +26,12 @@ export function PhotoImage({ photo, size, alt, className, style, onLoad, onError
     return (
       <span
         role="img"
-        aria-label={`${alt}: could not be loaded`}
+        aria-label={intl.formatMessage({ id: "photo.failedLabel" }, { alt })}
         data-failed="true"
         className={cn("flex items-center justify-center bg-muted p-2 text-center text-xs text-muted-foreground", className)}
         style={style}
       >
-        Photo unavailable
+        {intl.formatMessage({ id: "photo.unavailable" })}
       </span>
     );
   }

@@ -4,6 +4,7 @@ import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } 
 
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
 export interface PhotoViewerProps {
   memory: Memory;
@@ -30,6 +31,7 @@ export function PhotoViewer(props: PhotoViewerProps) {
 function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewerProps) {
   const photos = memory.photos;
   const photo = photos[index]!;
+  const intl = useIntl();
   const [fullSize, setFullSize] = useState(false);
   const [zoom, setZoom] = useState({ scale: 1, x: 0, y: 0 });
   const pointers = useRef(new Map<number, { x: number; y: number }>());
@@ -103,29 +105,34 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
       className="fixed inset-0 flex flex-col bg-black text-white"
       role="dialog"
       aria-modal="true"
-      aria-label={`${memory.title}: photos`}
+      aria-label={intl.formatMessage({ id: "viewer.label" }, { title: memory.title })}
     >
       <header className="flex items-center justify-between gap-2 px-3 py-2">
         <p className="min-w-0 truncate text-sm">
           <span className="font-medium">{memory.title}</span>
           <span className="ml-3 text-white/70 tabular-nums" aria-live="polite">
-            {index + 1} / {photos.length}
+            {intl.formatMessage({ id: "viewer.position" }, { number: index + 1, total: photos.length })}
           </span>
         </p>
         <div className="flex shrink-0 items-center gap-1">
           <ViewerButton
-            label={fullSize ? "Showing full size" : "View full size"}
+            label={fullSize ? intl.formatMessage({ id: "viewer.fullSizeShown" }) : intl.formatMessage({ id: "viewer.fullSize" })}
             disabled={fullSize}
             onClick={() => setFullSize(true)}
           >
             <MaximizeIcon aria-hidden="true" />
           </ViewerButton>
           <Button asChild variant="ghost" size="icon" className="text-white hover:bg-white/15 hover:text-white">
-            <a href={photo.url} download aria-label="Download full size" title="Download full size">
+            <a
+              href={photo.url}
+              download
+              aria-label={intl.formatMessage({ id: "viewer.download" })}
+              title={intl.formatMessage({ id: "viewer.download" })}
+            >
               <DownloadIcon aria-hidden="true" />
             </a>
           </Button>
-          <ViewerButton label="Close" onClick={onClose}>
+          <ViewerButton label={intl.formatMessage({ id: "viewer.close" })} onClick={onClose}>
             <XIcon aria-hidden="true" />
           </ViewerButton>
         </div>
@@ -144,7 +151,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
           src={fullSize ? photo.url : photo.preview_url}
           width={photo.width}
           height={photo.height}
-          alt={`Memory photo ${index + 1}`}
+          alt={intl.formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
           draggable={false}
           className={cn(
             "absolute inset-0 m-auto max-h-full max-w-full object-contain",
@@ -154,7 +161,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
         />
         {hasPrevious && (
           <ViewerButton
-            label="Previous photo"
+            label={intl.formatMessage({ id: "viewer.previous" })}
             onClick={() => onIndexChange(index - 1)}
             className="absolute top-1/2 left-2 -translate-y-1/2 bg-black/40"
           >
@@ -163,7 +170,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
         )}
         {hasNext && (
           <ViewerButton
-            label="Next photo"
+            label={intl.formatMessage({ id: "viewer.next" })}
             onClick={() => onIndexChange(index + 1)}
             className="absolute top-1/2 right-2 -translate-y-1/2 bg-black/40"
           >

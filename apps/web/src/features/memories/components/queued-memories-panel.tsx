@@ -5,6 +5,7 @@ import { CloudUpload } from "lucide-react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { outboxOf, pageTransport, type QueueItem } from "@/features/memories/utils/outbox-sender";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 /**
  * The member's memories saved offline, each with where it stands: waiting for the connection,
@@ -13,6 +14,7 @@ import { outboxOf, pageTransport, type QueueItem } from "@/features/memories/uti
  */
 export function QueuedMemoriesPanel({ member }: { member: string }) {
   const queryClient = useQueryClient();
+  const intl = useIntl();
   const [outbox] = useState(() => outboxOf(member, pageTransport(queryClient)));
   const items = useSyncExternalStore(outbox.subscribe, outbox.snapshot);
   const online = useSyncExternalStore(outbox.subscribe, outbox.isOnline);
@@ -22,11 +24,9 @@ export function QueuedMemoriesPanel({ member }: { member: string }) {
     <section aria-labelledby="queued-memories-heading" className="mb-4 rounded-lg border bg-background p-4">
       <h2 id="queued-memories-heading" className="flex items-center gap-2 text-base font-semibold">
         <CloudUpload aria-hidden="true" className="size-4" />
-        Waiting to be added
+        {intl.formatMessage({ id: "queue.heading" })}
       </h2>
-      <p className="mt-1 text-sm text-muted-foreground">
-        Saved on this device while offline; they are added when the connection returns.
-      </p>
+      <p className="mt-1 text-sm text-muted-foreground">{intl.formatMessage({ id: "queue.description" })}</p>
       <ul aria-live="polite" className="mt-3 flex flex-col gap-2">
         {items.map((item) => (
           <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
@@ -39,17 +39,17 @@ export function QueuedMemoriesPanel({ member }: { member: string }) {
             {item.state.kind === "failed" && (
               <div className="flex gap-2">
                 <Button size="sm" variant="outline" disabled={!online} onClick={() => void outbox.send()}>
-                  Retry
+                  {intl.formatMessage({ id: "queue.retry" })}
                 </Button>
                 <ConfirmDialog
                   trigger={
                     <Button size="sm" variant="ghost">
-                      Discard
+                      {intl.formatMessage({ id: "queue.discard" })}
                     </Button>
                   }
-                  title="Discard this memory?"
-                  description={`"${item.title}" has not been added. Discarding it deletes it and its photos from this device for good.`}
-                  confirmLabel="Discard"
+                  title={intl.formatMessage({ id: "queue.discard.title" })}
+                  description={intl.formatMessage({ id: "queue.discard.description" }, { title: item.title })}
+                  confirmLabel={intl.formatMessage({ id: "queue.discard" })}
                   destructive
                   onConfirm={() => void outbox.discard(item.id)}
                 />
@@ -66,12 +66,16 @@ export function QueuedMemoriesPanel({ member }: { member: string }) {
 function stateText({ state, photoCount }: QueueItem, online: boolean): string {
   switch (state.kind) {
     case "waiting":
-      return online ? "Waiting to upload" : "Waiting for connection";
+      return online
+        ? activeIntl().formatMessage({ id: "queue.waitingUpload" })
+        : activeIntl().formatMessage({ id: "queue.waitingConnection" });
     case "uploading":
-      return `Uploading ${state.done + 1} of ${state.total}`;
+      return activeIntl().formatMessage({ id: "queue.uploading" }, { number: state.done + 1, total: state.total });
     case "saving":
-      return photoCount > 0 ? "Adding the memory and its photos..." : "Adding the memory...";
+      return photoCount > 0
+        ? activeIntl().formatMessage({ id: "queue.savingWithPhotos" })
+        : activeIntl().formatMessage({ id: "queue.saving" });
     case "failed":
-      return `Not added: ${state.reason}`;
+      return activeIntl().formatMessage({ id: "queue.failed" }, { reason: state.reason });
   }
 }

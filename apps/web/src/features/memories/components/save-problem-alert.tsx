@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import type { SaveProblem } from "@/features/memories/hooks/use-save-memory";
 import type { ConcurrentChange } from "@/features/memories/utils/memory-conflict";
 import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 export interface SaveProblemAlertProps {
   problem: SaveProblem;
@@ -24,6 +25,9 @@ export interface SaveProblemAlertProps {
  * failed, this says why and offers what can be done. Problems with a field's rules are shown
  * at the field.
  */
+/** The space between a label and the value after it (the catalogue holds words, not spaces). */
+const wordSpace = " ";
+
 export function SaveProblemAlert({
   problem,
   values,
@@ -34,6 +38,7 @@ export function SaveProblemAlert({
   onSaveWithoutFailed,
   onUseTheirs,
 }: SaveProblemAlertProps) {
+  const intl = useIntl();
   switch (problem.kind) {
     case "fields":
       // Shown at the fields themselves.
@@ -43,21 +48,18 @@ export function SaveProblemAlert({
       return (
         <Alert variant="destructive">
           <CircleAlertIcon aria-hidden="true" />
-          <AlertTitle>
-            {failedPhotoCount === 1 ? "1 photo wasn't uploaded" : `${failedPhotoCount} photos weren't uploaded`}, so nothing was
-            saved
-          </AlertTitle>
+          <AlertTitle>{intl.formatMessage({ id: "save.uploads.title" }, { count: failedPhotoCount })}</AlertTitle>
           <AlertDescription>
-            <p>Each one says why under its picture. Retry, remove them, or save the memory without them.</p>
+            <p>{intl.formatMessage({ id: "save.uploads.description" })}</p>
             <div className="mt-1 flex flex-wrap gap-2">
               <Button type="button" size="sm" variant="outline" onClick={onRetryUploads} disabled={disabled}>
-                Retry uploads
+                {intl.formatMessage({ id: "save.uploads.retry" })}
               </Button>
               <Button type="button" size="sm" variant="outline" onClick={onRemoveFailed} disabled={disabled}>
-                Remove them
+                {intl.formatMessage({ id: "save.uploads.remove" })}
               </Button>
               <Button type="button" size="sm" variant="outline" onClick={onSaveWithoutFailed} disabled={disabled}>
-                Save without them
+                {intl.formatMessage({ id: "save.uploads.without" })}
               </Button>
             </div>
           </AlertDescription>
@@ -76,7 +78,7 @@ export function SaveProblemAlert({
               disabled={disabled}
               onUseTheirs={onUseTheirs}
             />
-            <p>Nothing of yours was saved yet. Check the fields, then save again to keep what the form shows.</p>
+            <p>{intl.formatMessage({ id: "save.conflict.note" })}</p>
           </AlertDescription>
         </Alert>
       );
@@ -84,7 +86,7 @@ export function SaveProblemAlert({
       return (
         <Alert variant="destructive">
           <CircleAlertIcon aria-hidden="true" />
-          <AlertTitle>Nothing was saved</AlertTitle>
+          <AlertTitle>{intl.formatMessage({ id: "save.failed.title" })}</AlertTitle>
           <AlertDescription>
             <p>{problem.message}</p>
           </AlertDescription>
@@ -106,6 +108,7 @@ function ConflictChanges({
   disabled: boolean;
   onUseTheirs: (change: ConcurrentChange) => void;
 }) {
+  const intl = useIntl();
   return (
     <dl className="my-1 grid w-full gap-2 text-foreground">
       {changes.map((change) => (
@@ -114,15 +117,21 @@ function ConflictChanges({
           <dd>
             {change.taken || values[change.field] === change.theirs ? (
               <p>
-                Their change is in the form: <Value text={change.theirs} />
+                {intl.formatMessage({ id: "save.conflict.taken" })}
+                {wordSpace}
+                <Value text={change.theirs} />
               </p>
             ) : (
               <>
                 <p>
-                  Theirs: <Value text={change.theirs} />
+                  {intl.formatMessage({ id: "save.conflict.theirs" })}
+                  {wordSpace}
+                  <Value text={change.theirs} />
                 </p>
                 <p>
-                  Yours: <Value text={values[change.field]} />
+                  {intl.formatMessage({ id: "save.conflict.yours" })}
+                  {wordSpace}
+                  <Value text={values[change.field]} />
                 </p>
                 <Button
                   type="button"
@@ -132,7 +141,7 @@ function ConflictChanges({
                   disabled={disabled}
                   onClick={() => onUseTheirs(change)}
                 >
-                  Use theirs
+                  {intl.formatMessage({ id: "save.conflict.useTheirs" })}
                 </Button>
               </>
             )}
@@ -141,8 +150,8 @@ function ConflictChanges({
       ))}
       {photosChanged && (
         <div className="grid gap-0.5 rounded-md bg-muted/60 px-3 py-2">
-          <dt className="font-medium">Photos</dt>
-          <dd>Their photos are in the form; the ones you removed or added still are.</dd>
+          <dt className="font-medium">{intl.formatMessage({ id: "save.conflict.photos" })}</dt>
+          <dd>{intl.formatMessage({ id: "save.conflict.photosNote" })}</dd>
         </div>
       )}
     </dl>
@@ -150,5 +159,9 @@ function ConflictChanges({
 }
 
 function Value({ text }: { text: string }) {
-  return text.trim() === "" ? <em>(empty)</em> : <q className="break-words whitespace-pre-line">{text}</q>;
+  return text.trim() === "" ? (
+    <em>{activeIntl().formatMessage({ id: "save.empty" })}</em>
+  ) : (
+    <q className="break-words whitespace-pre-line">{text}</q>
+  );
 }

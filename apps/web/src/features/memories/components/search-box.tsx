@@ -4,6 +4,7 @@ import { Search } from "lucide-react";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { cn } from "@/lib/utils";
+import { useIntl } from "@/lib/intl";
 
 export interface SearchBoxProps {
   value: string;
@@ -19,10 +20,11 @@ export function SearchBox(props: SearchBoxProps) {
 
 /** `SearchBox` with its field's id given: without state, so the first screen's script draws it too (ADR 0039). */
 export function SearchBoxView({ value, onChange, inputRef, className, id }: SearchBoxProps & { id: string }) {
+  const intl = useIntl();
   return (
     <div role="search" className={cn("relative", className)}>
       <Label htmlFor={id} className="sr-only">
-        Search memories
+        {intl.formatMessage({ id: "home.search.label" })}
       </Label>
       <Search
         aria-hidden="true"
@@ -32,7 +34,7 @@ export function SearchBoxView({ value, onChange, inputRef, className, id }: Sear
         ref={inputRef}
         id={id}
         type="search"
-        placeholder="Search memories..."
+        placeholder={intl.formatMessage({ id: "home.search.placeholder" })}
         autoComplete="off"
         value={value}
         onChange={(event) => onChange(event.target.value)}

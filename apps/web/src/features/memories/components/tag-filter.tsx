@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { tagFilterLimit } from "@/features/memories/utils/card-layout";
+import { useIntl } from "@/lib/intl";
 
 /**
  * "All Tags" plus the five most used tags, as toggle buttons (`aria-pressed`). Choosing the
@@ -23,16 +24,17 @@ export function TagFilter({
 }) {
   const shown = tags.slice(0, tagFilterLimit);
   const more = tags.length - shown.length;
+  const intl = useIntl();
 
   return (
-    <div role="group" aria-label="Filter by tag" className="flex flex-wrap items-center gap-2">
+    <div role="group" aria-label={intl.formatMessage({ id: "home.tags.group" })} className="flex flex-wrap items-center gap-2">
       <Button
         size="sm"
         variant={selected === "" ? "default" : "outline"}
         aria-pressed={selected === ""}
         onClick={() => onSelect("")}
       >
-        All Tags
+        {intl.formatMessage({ id: "home.tags.all" })}
       </Button>
       {shown.map(({ tag }) => {
         const active = tag === selected;
@@ -55,10 +57,11 @@ export function TagFilter({
 
 /** The "+N more" badge that opens every tag: without state, so the first screen's script draws it too (ADR 0039). */
 export function MoreTagsButton({ more, ...props }: { more: number } & ComponentProps<"button">) {
+  const intl = useIntl();
   return (
     <Badge asChild variant="secondary">
-      <button type="button" aria-label={`+${more} more: all tags`} {...props}>
-        +{more} more
+      <button type="button" aria-label={intl.formatMessage({ id: "home.tags.moreLabel" }, { more })} {...props}>
+        {intl.formatMessage({ id: "home.tags.more" }, { more })}
       </button>
     </Badge>
   );
@@ -77,6 +80,7 @@ export function AllTags({
 }) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
+  const intl = useIntl();
   const needle = query.trim().toLocaleLowerCase();
   const matching = needle === "" ? tags : tags.filter(({ tag }) => tag.toLocaleLowerCase().includes(needle));
 
@@ -94,12 +98,15 @@ export function AllTags({
       <PopoverContent className="space-y-3">
         <Input
           type="search"
-          aria-label="Filter tags"
-          placeholder="Filter tags..."
+          aria-label={intl.formatMessage({ id: "home.tags.filter" })}
+          placeholder={intl.formatMessage({ id: "home.tags.filterPlaceholder" })}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
         />
-        <ul aria-label="All tags" className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto">
+        <ul
+          aria-label={intl.formatMessage({ id: "home.tags.allList" })}
+          className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto"
+        >
           {matching.map(({ tag }) => {
             const active = tag === selected;
             return (
@@ -120,7 +127,9 @@ export function AllTags({
             );
           })}
         </ul>
-        {matching.length === 0 && <p className="text-sm text-muted-foreground">No tag matches.</p>}
+        {matching.length === 0 && (
+          <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "home.tags.noMatch" })}</p>
+        )}
       </PopoverContent>
     </Popover>
   );

@@ -14,6 +14,7 @@ import { ApiError, NetworkError } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { CreateAttempt } from "@/lib/idempotency-key";
 import { notify } from "@/lib/notify";
+import { activeIntl } from "@/lib/intl";
 
 export type SavePhase = "idle" | "uploading" | "saving";
 
@@ -88,19 +89,29 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       });
     } catch {
       // Still the old copy: the next save is refused again rather than overwriting blindly.
-      setProblem({ kind: "message", message: "Someone else changed this memory, and it could not be reloaded. Try again." });
+      setProblem({ kind: "message", message: activeIntl().formatMessage({ id: "save.conflictReloadFailed" }) });
     }
   }
 
   /** The spec's toasts for a save that did not happen. */
   function notifyFailure() {
     if (base === undefined) {
-      notify.error("Error", "Failed to save memory. Please try again.");
+      notify.error(
+        activeIntl().formatMessage({ id: "toast.error" }),
+        activeIntl().formatMessage({ id: "save.toast.saveFailed" }),
+      );
       return;
     }
-    notify.error("Error", "Failed to update memory. Please try again.");
+    notify.error(
+      activeIntl().formatMessage({ id: "toast.error" }),
+      activeIntl().formatMessage({ id: "save.toast.updateFailed" }),
+    );
     // Removals happen with the update, so they did not happen either.
-    if (photos.hasRemovals) notify.error("Error", "Failed to remove photo.");
+    if (photos.hasRemovals)
+      notify.error(
+        activeIntl().formatMessage({ id: "toast.error" }),
+        activeIntl().formatMessage({ id: "save.toast.removeFailed" }),
+      );
   }
 
   /**
@@ -110,7 +121,10 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
    */
   async function saveOffline(values: MemoryFormValues, withoutFailedPhotos: boolean) {
     if (photos.failedPhotos.length > 0 && !withoutFailedPhotos) {
-      notify.error("Upload failed", "Some photos couldn't be uploaded. Please try again.");
+      notify.error(
+        activeIntl().formatMessage({ id: "save.toast.uploadFailed" }),
+        activeIntl().formatMessage({ id: "save.toast.uploadFailedDetail" }),
+      );
       setProblem({ kind: "uploads" });
       setPhase("idle");
       return;
@@ -140,7 +154,10 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       setPhase("idle");
       return;
     }
-    notify.success("Saved on this device", "It will be added when you're back online.");
+    notify.success(
+      activeIntl().formatMessage({ id: "save.toast.queued" }),
+      activeIntl().formatMessage({ id: "save.toast.queuedDetail" }),
+    );
     setPhase("idle");
     onQueued?.();
   }
@@ -169,7 +186,10 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       return;
     }
     if (photos.failedPhotos.length > 0 && !withoutFailedPhotos) {
-      notify.error("Upload failed", "Some photos couldn't be uploaded. Please try again.");
+      notify.error(
+        activeIntl().formatMessage({ id: "save.toast.uploadFailed" }),
+        activeIntl().formatMessage({ id: "save.toast.uploadFailedDetail" }),
+      );
       setProblem({ kind: "uploads" });
       setPhase("idle");
       return;
@@ -185,9 +205,17 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
           : updateMemory.mutateAsync({ id: base.id, input, version: base.version }),
       );
       if (base === undefined) createAttempt.current.answered();
-      if (uploaded.length > 0) notify.success("Photos uploaded!", `${uploaded.length} photo(s) added successfully.`);
-      if (base === undefined) notify.success("Memory added!", "Your memory has been saved successfully.");
-      else notify.success("Memory updated!");
+      if (uploaded.length > 0)
+        notify.success(
+          activeIntl().formatMessage({ id: "save.toast.photosUploaded" }),
+          activeIntl().formatMessage({ id: "save.toast.photosUploadedDetail" }, { count: uploaded.length }),
+        );
+      if (base === undefined)
+        notify.success(
+          activeIntl().formatMessage({ id: "save.toast.added" }),
+          activeIntl().formatMessage({ id: "save.toast.addedDetail" }),
+        );
+      else notify.success(activeIntl().formatMessage({ id: "save.toast.updated" }));
       setPhase("idle");
       onSaved(saved);
     } catch (error) {
@@ -207,8 +235,8 @@ function problemOf(error: unknown): SaveProblem | undefined {
     return {
       kind: "message",
       message: navigator.onLine
-        ? "The connection to the server dropped, and the memory may not have been saved. Check the list, then save again if it is missing."
-        : "You're offline, so nothing was saved. Your changes are still here: save again when you're back online.",
+        ? activeIntl().formatMessage({ id: "save.dropped" })
+        : activeIntl().formatMessage({ id: "save.offline" }),
     };
   }
   if (!(error instanceof ApiError)) return undefined;
@@ -217,7 +245,7 @@ function problemOf(error: unknown): SaveProblem | undefined {
     if (Object.keys(fields).length > 0) return { kind: "fields", fields };
   }
   if (error.status === 401 || error.status === 403)
-    return { kind: "message", message: "Your session has ended. Sign in again to save." };
+    return { kind: "message", message: activeIntl().formatMessage({ id: "save.sessionEnded" }) };
   // The server's own words where it refused for a reason the member can act on (a full disk, a photo gone).
   if (error.status < 500 || error.status === 507) return { kind: "message", message: error.message };
   return undefined;
@@ -225,9 +253,13 @@ function problemOf(error: unknown): SaveProblem | undefined {
 
 /** Who changed the memory, as the conflict's headline says it. */
 function conflictHeadline(saved: Memory, userId: string | undefined): string {
-  if (saved.updated_by !== null && saved.updated_by === userId)
-    return "You changed this memory in another window or on another device";
-  return `${saved.updated_by_profile?.display_name ?? "Another member"} changed this memory while you were editing`;
+  if (saved.updated_by !== null && saved.updated_by === userId) return activeIntl().formatMessage({ id: "save.conflict.self" });
+  return activeIntl().formatMessage(
+    { id: "save.conflict.other" },
+    {
+      name: saved.updated_by_profile?.display_name ?? activeIntl().formatMessage({ id: "save.conflict.anotherMember" }),
+    },
+  );
 }
 
 /** A save still unanswered after `saveTimeoutMs` is reported as a dropped connection, never left spinning. */

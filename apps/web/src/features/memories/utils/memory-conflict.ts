@@ -1,6 +1,8 @@
+import type { WebMessageId } from "@memory-box/messages/web";
 import { parseTagText, type Memory } from "@memory-box/contract";
 
 import { formValuesOf, type MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { activeIntl } from "@/lib/intl";
 
 /** A form field someone else changed while this member was editing. */
 export interface ConcurrentChange {
@@ -25,12 +27,12 @@ export interface ConcurrentEdit {
   photosChanged: boolean;
 }
 
-const fieldLabels: Record<keyof MemoryFormValues, string> = {
-  title: "Title",
-  content: "Description",
-  memoryDate: "Date",
-  tagText: "Tags",
-};
+const fieldLabels = {
+  title: "memory.form.title",
+  content: "memory.form.description",
+  memoryDate: "memory.form.date",
+  tagText: "memory.form.tags",
+} as const satisfies Record<keyof MemoryFormValues, WebMessageId>;
 
 /**
  * Three-way merge of a memory edited by two members at once: `base` is the copy this member's
@@ -48,7 +50,13 @@ export function mergeConcurrentEdit(base: Memory, saved: Memory, mine: MemoryFor
     const taken = sameValue(field, original[field], mine[field]);
     if (!taken && sameValue(field, mine[field], theirs[field])) continue;
     if (taken) values[field] = theirs[field];
-    changes.push({ field, label: fieldLabels[field], theirs: theirs[field], yours: mine[field], taken });
+    changes.push({
+      field,
+      label: activeIntl().formatMessage({ id: fieldLabels[field] }),
+      theirs: theirs[field],
+      yours: mine[field],
+      taken,
+    });
   }
   const photoIds = (memory: Memory) => memory.photos.map((photo) => photo.id).join(",");
   return { values, changes, photosChanged: photoIds(base) !== photoIds(saved) };

@@ -1,10 +1,11 @@
+import { activeIntl, dateTimeFormat } from "@/lib/intl";
+
 /**
- * Dates as the spec shows them: en-US with a short month, in the viewer's time zone. One formatter
+ * Dates as the spec shows them: en-US with a short month, in the viewer's time zone (another
+ * language: that language's own medium date, by `Intl`). One formatter
  * each, made on first use: `toLocaleDateString` with options builds a new one per call, which for
  * a page of cards cost more than rendering them. Calendar dates need none.
  */
-
-let timestampFormat: Intl.DateTimeFormat | undefined;
 
 /**
  * A calendar date ("2024-06-01") → "Jun 1, 2024". Built from its Y-M-D parts as a local date:
@@ -12,7 +13,10 @@ let timestampFormat: Intl.DateTimeFormat | undefined;
  */
 export function formatMemoryDate(value: string): string {
   const date = calendarDate(value);
-  return date ? `${shortMonths[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}` : value;
+  if (!date) return value;
+  const intl = activeIntl();
+  if (intl.locale !== "en") return dateTimeFormat({ year: "numeric", month: "short", day: "numeric" }, intl).format(date);
+  return `${shortMonths[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 }
 
 /**
@@ -32,14 +36,7 @@ export function calendarDate(value: string): Date | null {
 export function formatTimestamp(value: string): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  timestampFormat ??= new Intl.DateTimeFormat("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-  });
-  return timestampFormat.format(date);
+  return dateTimeFormat({ year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(date);
 }
 
 /** Whether two instants differ (compared as times, not as strings). */

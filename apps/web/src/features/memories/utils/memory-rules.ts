@@ -1,7 +1,9 @@
+import type { WebMessageId } from "@memory-box/messages/web";
 import { MemoryLimits, parseTagText } from "@memory-box/contract";
 
 import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
 import type { FieldError } from "@/lib/api-client";
+import { activeIntl } from "@/lib/intl";
 
 /** What is wrong with each field, in words, by field. */
 export type FieldProblems = Partial<Record<keyof MemoryFormValues, string>>;
@@ -17,29 +19,52 @@ export function formProblems(values: MemoryFormValues): FieldProblems {
   const problems: FieldProblems = {};
   const title = values.title.trim();
   if (title.length > MemoryLimits.titleMaxLength)
-    problems.title = `Titles can be up to ${MemoryLimits.titleMaxLength} characters; this one has ${title.length}.`;
+    problems.title = activeIntl().formatMessage(
+      { id: "rules.titleTooLong" },
+      { limit: MemoryLimits.titleMaxLength, count: title.length },
+    );
   const content = values.content.trim();
   if (content.length > MemoryLimits.contentMaxLength)
-    problems.content = `Descriptions can be up to ${formatCount(MemoryLimits.contentMaxLength)} characters; this one has ${formatCount(content.length)}.`;
+    problems.content = activeIntl().formatMessage(
+      { id: "rules.contentTooLong" },
+      {
+        limit: MemoryLimits.contentMaxLength,
+        count: content.length,
+      },
+    );
   const tags = parseTagText(values.tagText) ?? [];
   const long = tags.filter((tag) => tag.length > MemoryLimits.tagMaxLength);
   if (tags.length > MemoryLimits.maxTags)
-    problems.tagText = `A memory can have up to ${MemoryLimits.maxTags} tags; this one has ${tags.length}.`;
+    problems.tagText = activeIntl().formatMessage(
+      { id: "rules.tooManyTags" },
+      { limit: MemoryLimits.maxTags, count: tags.length },
+    );
   else if (long.length > 0)
-    problems.tagText = `Each tag can be up to ${MemoryLimits.tagMaxLength} characters; "${abbreviate(long[0]!)}" has ${long[0]!.length}.`;
+    problems.tagText = activeIntl().formatMessage(
+      { id: "rules.tagTooLong" },
+      {
+        limit: MemoryLimits.tagMaxLength,
+        tag: abbreviate(long[0]!),
+        count: long[0]!.length,
+      },
+    );
   return problems;
 }
 
 /** "180 / 200": shown beside a field once its value nears the limit. */
 export function lengthCount(value: string, limit: number): string | undefined {
   const length = value.trim().length;
-  return length >= limit * showCountFrom ? `${formatCount(length)} / ${formatCount(limit)}` : undefined;
+  return length >= limit * showCountFrom
+    ? activeIntl().formatMessage({ id: "rules.lengthCount" }, { count: length, limit })
+    : undefined;
 }
 
 /** "24 / 30 tags" once the tags near their limit. */
 export function tagCount(tagText: string): string | undefined {
   const count = parseTagText(tagText)?.length ?? 0;
-  return count >= MemoryLimits.maxTags * showCountFrom ? `${count} / ${MemoryLimits.maxTags} tags` : undefined;
+  return count >= MemoryLimits.maxTags * showCountFrom
+    ? activeIntl().formatMessage({ id: "rules.tagCount" }, { count, limit: MemoryLimits.maxTags })
+    : undefined;
 }
 
 const apiFields: Record<string, keyof MemoryFormValues> = {
@@ -49,12 +74,12 @@ const apiFields: Record<string, keyof MemoryFormValues> = {
   tags: "tagText",
 };
 
-const fieldNames: Record<keyof MemoryFormValues, string> = {
-  title: "Title",
-  content: "Description",
-  memoryDate: "Date",
-  tagText: "Tags",
-};
+const fieldNames = {
+  title: "memory.form.title",
+  content: "memory.form.description",
+  memoryDate: "memory.form.date",
+  tagText: "memory.form.tags",
+} as const satisfies Record<keyof MemoryFormValues, WebMessageId>;
 
 /**
  * A refused save's `details` (`body.tags`: "at most 30 tags") as the form's field problems
@@ -65,13 +90,14 @@ export function problemsFromApi(fieldErrors: readonly FieldError[]): FieldProble
   for (const { path, message } of fieldErrors) {
     const segments = path.split(".");
     const field = apiFields[segments[0] === "body" ? (segments[1] ?? "") : (segments[0] ?? "")];
-    if (field && problems[field] === undefined) problems[field] = `${fieldNames[field]} ${message}.`.replace(/\.\.$/, ".");
+    if (field && problems[field] === undefined)
+      problems[field] =
+        `${activeIntl().formatMessage({ id: "rules.apiProblem" }, { field: activeIntl().formatMessage({ id: fieldNames[field] }), message })}.`.replace(
+          /\.\.$/,
+          ".",
+        );
   }
   return problems;
-}
-
-function formatCount(count: number): string {
-  return count.toLocaleString("en-US");
 }
 
 function abbreviate(text: string): string {

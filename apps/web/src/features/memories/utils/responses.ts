@@ -1,8 +1,9 @@
 import type { Memory } from "@memory-box/contract";
+import { activeIntl } from "@/lib/intl";
 
 /** "1 comment", "3 comments": what a card's count means, for screen readers. */
 export function commentCountText(count: number): string {
-  return count === 1 ? "1 comment" : `${count} comments`;
+  return activeIntl().formatMessage({ id: "memory.responses.comments" }, { count });
 }
 
 /** Whether a card has any comment or reaction to count (it shows none at zero). */

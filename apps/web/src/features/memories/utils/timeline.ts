@@ -1,4 +1,5 @@
 import type { MemoryTimeline } from "@memory-box/contract";
+import { activeIntl, dateTimeFormat } from "@/lib/intl";
 
 /** `from` for the undated memories, after every month. */
 export const undatedStart = "undated";
@@ -18,14 +19,11 @@ export interface TimelineYear {
   months: TimelineMonth[];
 }
 
-// Made on first use, as in memory-dates.ts: not while home's first screen is being built.
-let shortMonth: Intl.DateTimeFormat | undefined;
-let longMonth: Intl.DateTimeFormat | undefined;
-
 /** The timeline's months grouped by year, newest first as the API sends them. */
 export function timelineYears(timeline: MemoryTimeline): TimelineYear[] {
-  shortMonth ??= new Intl.DateTimeFormat("en-US", { month: "short" });
-  longMonth ??= new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric" });
+  // Made on first use, as in memory-dates.ts: not while home's first screen is being built.
+  const shortMonth = dateTimeFormat({ month: "short" });
+  const longMonth = dateTimeFormat({ month: "long", year: "numeric" });
   const years: TimelineYear[] = [];
   for (const { month, count } of timeline.months) {
     const [year = "", number = "1"] = month.split("-");
@@ -45,5 +43,5 @@ export function showsTimeline(timeline: MemoryTimeline | undefined): timeline is
 
 /** "2 memories", "1 memory". */
 export function memoryCount(count: number): string {
-  return `${count} ${count === 1 ? "memory" : "memories"}`;
+  return activeIntl().formatMessage({ id: "home.timeline.memoryCount" }, { count });
 }

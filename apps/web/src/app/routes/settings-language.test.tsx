@@ -1,0 +1,50 @@
+import type * as Messages from "@memory-box/messages";
+import { screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { setLocale } from "@/lib/locale";
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { renderApp } from "@/testing/render-app";
+import { stubMemoryApi } from "@/testing/stub-memory-api";
+
+// German as the lead enables it at the merge with the server's German (supportedLocales).
+vi.mock("@memory-box/messages", async (importOriginal) => {
+  const actual = await importOriginal<typeof Messages>();
+  const supportedLocales = ["en", "de"] as const;
+  return {
+    ...actual,
+    supportedLocales,
+    isSupportedLocale: (value: unknown) => supportedLocales.includes(value as "en"),
+    pickLocale: (requested: readonly string[]) =>
+      requested.some((tag) => tag.toLowerCase().startsWith("de")) ? "de" : actual.pickLocale(requested),
+  };
+});
+
+afterEach(() => setLocale(undefined));
+
+describe("the language", () => {
+  it("is chosen in Settings, each language in its own name, and applied at once without a reload", async () => {
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [] }) });
+    const { user } = renderApp("/settings", { client: new FakeAuthClient({ session: fakeSession() }) });
+
+    const select = await screen.findByLabelText("Language");
+    expect([...(select as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      "As this browser is set",
+      "English",
+      "Deutsch",
+    ]);
+    await user.selectOptions(select, "Deutsch");
+
+    // The same page, in German, once the German chunk is in.
+    expect(await screen.findByRole("heading", { name: "Darstellung" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Sprache")).toHaveValue("de");
+    await waitFor(() => expect(document.documentElement).toHaveAttribute("lang", "de"));
+    expect(document.documentElement).toHaveAttribute("dir", "ltr");
+    expect(window.localStorage.getItem("memory-box-locale")).toBe("de");
+
+    // Back to the browser's languages (English here).
+    await user.selectOptions(screen.getByLabelText("Sprache"), "Wie im Browser eingestellt");
+    expect(await screen.findByRole("heading", { name: "Appearance" })).toBeInTheDocument();
+    expect(window.localStorage.getItem("memory-box-locale")).toBeNull();
+  });
+});

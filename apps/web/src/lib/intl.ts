@@ -1,0 +1,114 @@
+import type { Locale } from "@memory-box/messages";
+import { englishWebMessages, type WebMessageId, type WebMessages } from "@memory-box/messages/web";
+import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
+import { createContext, useContext } from "react";
+
+import { intlLocale } from "@/lib/locale";
+
+/** Values a message's placeholders take. */
+export type MessageValues = Record<string, PrimitiveType>;
+
+/**
+ * What every text of the app is formatted with (ADR 0048): a message of the catalogue, by id, in
+ * the member's language, through FormatJS's ICU formatter; plurals, numbers and dates in it by
+ * `Intl` for that language.
+ */
+export interface AppIntl {
+  /** The language (one of ours) and the tag given to `Intl` for it. */
+  locale: Locale;
+  intlLocale: string;
+  formatMessage(descriptor: { id: WebMessageId }, values?: MessageValues): string;
+}
+
+/** An `AppIntl` for a language and its messages (already parsed in the built app, ICU text in development). */
+export function createIntl(locale: Locale, messages: WebMessages): AppIntl {
+  const tag = intlLocale(locale);
+  const formats = new Map<string, IntlMessageFormat>();
+  const catalogue = messages as Record<string, WebMessages[string]>;
+  const english = englishWebMessages as Record<string, WebMessages[string]>;
+  return {
+    locale,
+    intlLocale: tag,
+    formatMessage({ id }, values) {
+      let format = formats.get(id);
+      if (!format) {
+        // A message missing in this language falls back to English (the catalogue check refuses it in CI).
+        const message = catalogue[id] ?? english[id];
+        if (message === undefined) {
+          if (import.meta.env.DEV) console.error(`No message "${id}" in the catalogue`);
+          return id;
+        }
+        // Plain text: the catalogue arrives parsed (vite.config.ts), a message without placeholders as its text.
+        if (typeof message === "string") return message;
+        format = new IntlMessageFormat(message, catalogue[id] === undefined ? intlLocale("en") : tag);
+        formats.set(id, format);
+      }
+      return String(format.format(values));
+    },
+  };
+}
+
+const dateFormats = new Map<string, globalThis.Intl.DateTimeFormat>();
+
+/**
+ * A date formatter for the language in use, made once per language and options (making one costs
+ * ~20 ms on a slow machine: never per card).
+ */
+export function dateTimeFormat(
+  options: globalThis.Intl.DateTimeFormatOptions,
+  intl: AppIntl = activeIntl(),
+): globalThis.Intl.DateTimeFormat {
+  const key = `${intl.intlLocale} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new globalThis.Intl.DateTimeFormat(intl.intlLocale, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+let english: AppIntl | undefined;
+let active: AppIntl | undefined;
+
+/** The English `AppIntl`, there at once. */
+export function englishIntl(): AppIntl {
+  return (english ??= createIntl("en", englishWebMessages));
+}
+
+/** The language in use, for code outside components (toasts, thrown messages); English until set. */
+export function activeIntl(): AppIntl {
+  return active ?? englishIntl();
+}
+
+export function setActiveIntl(intl: AppIntl): void {
+  active = intl;
+}
+
+/** The provider's language for the screens below it (app/i18n-provider.tsx). */
+export const IntlContext = createContext<AppIntl | undefined>(undefined);
+
+let withoutReact = false;
+
+/**
+ * Draws `draw` outside React (the first screen, ADR 0039): components are called as functions
+ * there, so `useIntl` takes the active language instead of React's context.
+ */
+export function drawWithoutReact<T>(draw: () => T): T {
+  withoutReact = true;
+  try {
+    return draw();
+  } finally {
+    withoutReact = false;
+  }
+}
+
+/**
+ * The member's language in a component: the provider's (the screen re-renders when it changes),
+ * else the active one (a component rendered on its own in a test, or drawn by the first screen).
+ */
+export function useIntl(): AppIntl {
+  if (withoutReact) return activeIntl();
+  // Constant for a component's whole life: the first screen never renders with React.
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  return useContext(IntlContext) ?? activeIntl();
+}

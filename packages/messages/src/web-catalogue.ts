@@ -1,0 +1,35 @@
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+
+import english from "../catalogue/en/web.json";
+import { defaultLocale, type Locale } from "./locales";
+
+/** The web app's message ids: the keys of the English catalogue, which every other language has too. */
+export type WebMessageId = keyof typeof english;
+
+/**
+ * One language's messages for the web app, the first screen and the service worker's notices, as
+ * the web app's build loads them: each message already parsed (its ICU syntax tree), a message
+ * without placeholders as its plain text, so the ICU parser stays out of the bundle.
+ */
+export type WebMessages = Record<string, string | MessageFormatElement[]>;
+
+/**
+ * English is bundled with the app; every other language is a chunk of its own, loaded when chosen.
+ * A language here is offered once it is in `supportedLocales` too (the server's texts with it).
+ */
+const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
+  de: () => import("../catalogue/de/web.json"),
+};
+
+/** The languages the web app has a complete catalogue for. */
+export const webCatalogueLocales: readonly string[] = [defaultLocale, ...Object.keys(otherLanguages)];
+
+/** The English messages, there at once: the default, and what a missing translation falls back to. */
+export const englishWebMessages: WebMessages = english;
+
+/** The web messages of a language, loaded on demand (English at once). */
+export async function loadWebMessages(locale: Locale | (string & {})): Promise<WebMessages> {
+  if (locale === defaultLocale) return englishWebMessages;
+  const load = otherLanguages[locale];
+  return load ? (await load()).default : englishWebMessages;
+}
