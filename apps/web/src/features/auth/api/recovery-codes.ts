@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { AuthApiError } from "@supabase/auth-js";
 
 import { getAuthClient } from "@/lib/auth-client";
@@ -9,6 +10,16 @@ export interface RecoveryCodesStatus {
 }
 
 export const recoveryCodesKey = ["auth", "recovery-codes"] as const;
+
+/**
+ * Asks again how many codes are left, after codes were made or went: a status request still under
+ * way from before (answering "none yet") is cancelled rather than kept as fresh for the cache's
+ * 30 s, and the line is asked again even while Settings is not showing it.
+ */
+export async function refreshRecoveryCodesStatus(queryClient: QueryClient): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: recoveryCodesKey });
+  await queryClient.invalidateQueries({ queryKey: recoveryCodesKey, refetchType: "all" });
+}
 
 /**
  * A request to Memory Box's own recovery-code paths under `/auth/v1/factors/recovery-codes` (ADR

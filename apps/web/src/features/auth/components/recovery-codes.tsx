@@ -13,6 +13,7 @@ import {
   generateRecoveryCodes,
   recoveryCodesKey,
   recoveryCodesStatus,
+  refreshRecoveryCodesStatus,
   verifyRecoveryCode,
 } from "@/features/auth/api/recovery-codes";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
@@ -101,7 +102,7 @@ export function RecoveryCodes({ onGenerated }: { onGenerated: (codes: string[]) 
         }
       },
       (error) => {
-        void queryClient.invalidateQueries({ queryKey: recoveryCodesKey });
+        void refreshRecoveryCodesStatus(queryClient);
         if (error) {
           notify.error("Error", "New recovery codes could not be made. Please try again.");
           return;

@@ -8,7 +8,7 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ItemList, ItemRow } from "@/components/item-list";
 import { Button } from "@/components/ui/button";
 import { passkeysSupported, webauthnProblem } from "@/features/auth/api/passkeys";
-import { generateRecoveryCodes, recoveryCodesKey } from "@/features/auth/api/recovery-codes";
+import { generateRecoveryCodes, refreshRecoveryCodesStatus } from "@/features/auth/api/recovery-codes";
 import { addSecurityKey, enrollAuthenticatorApp, removeFactor, verifyFactor } from "@/features/auth/api/second-factor";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
@@ -56,7 +56,7 @@ export function SecondFactors() {
         "Your recovery codes could not be made just now. Use “Generate new recovery codes” below to make them.",
       );
     } finally {
-      void queryClient.invalidateQueries({ queryKey: recoveryCodesKey });
+      void refreshRecoveryCodesStatus(queryClient);
     }
   }
 
@@ -105,7 +105,7 @@ export function SecondFactors() {
     // A new session answer carries the account's factors as they are now.
     await getAuthClient().refreshSession();
     // With the last second step, the recovery codes went too.
-    void queryClient.invalidateQueries({ queryKey: recoveryCodesKey });
+    void refreshRecoveryCodesStatus(queryClient);
     notify.success(`${label} removed`, "Signing in needs only your password again.");
   }
 
