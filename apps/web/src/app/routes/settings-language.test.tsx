@@ -25,7 +25,8 @@ afterEach(() => setLocale(undefined));
 describe("the language", () => {
   it("is chosen in Settings, each language in its own name, and applied at once without a reload", async () => {
     stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [] }) });
-    const { user } = renderApp("/settings", { client: new FakeAuthClient({ session: fakeSession() }) });
+    const client = new FakeAuthClient({ session: fakeSession() });
+    const { user } = renderApp("/settings", { client });
 
     const select = await screen.findByLabelText("Language");
     expect([...(select as HTMLSelectElement).options].map((option) => option.text)).toEqual([
@@ -41,10 +42,13 @@ describe("the language", () => {
     await waitFor(() => expect(document.documentElement).toHaveAttribute("lang", "de"));
     expect(document.documentElement).toHaveAttribute("dir", "ltr");
     expect(window.localStorage.getItem("memory-box-locale")).toBe("de");
+    // Kept on the account too, for the e-mails the server sends.
+    await waitFor(() => expect(client.updateUser).toHaveBeenCalledWith({ data: { locale: "de" } }));
 
     // Back to the browser's languages (English here).
     await user.selectOptions(screen.getByLabelText("Sprache"), "Wie im Browser eingestellt");
     expect(await screen.findByRole("heading", { name: "Appearance" })).toBeInTheDocument();
     expect(window.localStorage.getItem("memory-box-locale")).toBeNull();
+    await waitFor(() => expect(client.updateUser).toHaveBeenLastCalledWith({ data: { locale: null } }));
   });
 });
