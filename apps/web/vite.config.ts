@@ -51,7 +51,7 @@ function precompress(): Plugin {
 /**
  * The message catalogues (packages/messages/catalogue/<locale>/web.json, ADR 0048) arrive in the
  * app already parsed: each ICU message becomes its syntax tree here, at build time, and the built
- * app leaves the ICU parser out (react-intl formats the trees as they are). A message that does
+ * app leaves the ICU parser out (intl-messageformat formats the trees as they are). A message that does
  * not parse fails the build. A message that is plain text stays a string (shorter than its tree,
  * and shown as it is). `only` keeps the messages a smaller bundle needs (the first screen's).
  */

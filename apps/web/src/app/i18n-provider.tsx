@@ -17,7 +17,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const [wanted] = useLocale();
   // The last language that finished loading: shown while the wanted one is on its way.
   const [arrived, setArrived] = useState<Locale>(defaultLocale);
-  const shown = loaded.has(wanted) ? wanted : loaded.has(arrived) ? arrived : defaultLocale;
+  const shown = loaded.has(wanted) ? wanted : arrived;
 
   useEffect(() => {
     if (loaded.has(wanted)) return;

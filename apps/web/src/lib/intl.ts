@@ -9,6 +9,12 @@ import { intlLocale } from "@/lib/locale";
 export type MessageValues = Record<string, PrimitiveType>;
 
 /**
+ * The space between two words of a line built of elements (a label and its value, a name and a
+ * link): the catalogue holds words, not the spaces between elements.
+ */
+export const wordSpace = " ";
+
+/**
  * What every text of the app is formatted with (ADR 0048): a message of the catalogue, by id, in
  * the member's language, through FormatJS's ICU formatter; plurals, numbers and dates in it by
  * `Intl` for that language.
@@ -20,7 +26,7 @@ export interface AppIntl {
   formatMessage(descriptor: { id: WebMessageId }, values?: MessageValues): string;
 }
 
-/** An `AppIntl` for a language and its messages (already parsed in the built app, ICU text in development). */
+/** An `AppIntl` for a language and its messages, which arrive parsed (vite.config.ts), in the built app, in development and in tests. */
 export function createIntl(locale: Locale, messages: WebMessages): AppIntl {
   const tag = intlLocale(locale);
   const formats = new Map<string, IntlMessageFormat>();

@@ -61,10 +61,9 @@ export function currentLocale(): Locale {
 
 /**
  * Changes the language at once, everywhere, without a reload, and keeps the choice on this
- * device. `undefined` forgets the choice: the browser's languages decide again.
- *
- * The hook for the account: once the account carries the member's language, the settings screen
- * saves it there as well, and signing in calls this with the account's value.
+ * device (Settings keeps it on the account too). `undefined` forgets the choice: the browser's
+ * languages decide again. `<html lang dir>` follows once the language's messages are shown
+ * (I18nProvider), not before.
  */
 export function setLocale(
   locale: Locale | undefined,
@@ -79,7 +78,6 @@ export function setLocale(
   const next = locale ?? initialLocale();
   if (next === current) return;
   current = next;
-  applyDocumentLocale(next);
   for (const listener of listeners) listener();
 }
 

@@ -12,14 +12,12 @@ import { commentTextProblem, responseProblem } from "@/features/memories/utils/c
 import { formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { useAuth } from "@/lib/auth-context";
 import { CreateAttempt } from "@/lib/idempotency-key";
-import { useIntl } from "@/lib/intl";
+import { useIntl, wordSpace } from "@/lib/intl";
 
 /**
  * A memory's comments, oldest first, and the form to add one. Each member edits and deletes their
  * own (delete after a confirmation); the other member's new comments arrive by the live updates.
  */
-/** The space between two words of a line built of elements (the catalogue holds words, not spaces). */
-const wordSpace = " ";
 
 export function MemoryComments({ memoryId }: { memoryId: string }) {
   const comments = useComments(memoryId);

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import type { SaveProblem } from "@/features/memories/hooks/use-save-memory";
 import type { ConcurrentChange } from "@/features/memories/utils/memory-conflict";
 import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
-import { activeIntl, useIntl } from "@/lib/intl";
+import { activeIntl, useIntl, wordSpace } from "@/lib/intl";
 
 export interface SaveProblemAlertProps {
   problem: SaveProblem;
@@ -25,8 +25,6 @@ export interface SaveProblemAlertProps {
  * failed, this says why and offers what can be done. Problems with a field's rules are shown
  * at the field.
  */
-/** The space between a label and the value after it (the catalogue holds words, not spaces). */
-const wordSpace = " ";
 
 export function SaveProblemAlert({
   problem,
