@@ -26,7 +26,7 @@ export function registerRequestLanguages(app: FastifyInstance, offered: readonly
   const missing = offered.filter((locale) => !serverCatalogueLocales.includes(locale));
   if (missing.length > 0) throw new Error(`The server's catalogue has no texts in ${missing.join(", ")}`);
   app.addHook("onRequest", (request, _reply, done) => {
-    storage.run({ offered, requested: localesFromAcceptLanguage(request.headers["accept-language"]) }, done);
+    storage.run({ offered, requested: requestedLanguages(request.headers["accept-language"]) }, done);
   });
 }
 

@@ -18,7 +18,7 @@ export class IdempotencyRepository {
    * way, so an expired key is free again and the table holds a day of keys at most.
    */
   async claim(userId: string, key: string, fingerprint: string, now: string, expiresAt: string): Promise<boolean> {
-    await this.db.deleteFrom("idempotency_keys").where("expires_at", "<=", now).execute();
+    await this.prune(now);
     const result = await this.db
       .insertInto("idempotency_keys")
       .values({ user_id: userId, key, fingerprint, created_at: now, expires_at: expiresAt })

@@ -87,9 +87,4 @@ export class IdempotencyService {
   release(userId: string, key: string): Promise<void> {
     return this.deps.keys.release(userId, key);
   }
-
-  /** Drops expired keys (claims drop them too, on the way); how many. */
-  prune(): Promise<number> {
-    return this.deps.keys.prune(this.now().toISOString());
-  }
 }

@@ -15,3 +15,19 @@ export function countOneMoreFailedCode(
     failed_codes_since: sql<string>`case when ${stale} then ${now} else failed_codes_since end`,
   };
 }
+
+/** A row counting wrong codes (a factor, an account's recovery codes). */
+export interface WrongCodeCount {
+  failed_codes: number;
+  failed_codes_since: string | null;
+}
+
+/** Whether `max` wrong codes were counted in the window that began at `windowStart`. */
+export function lockedByWrongCodes(row: WrongCodeCount, max: number, windowStart: Date): boolean {
+  return row.failed_codes >= max && row.failed_codes_since !== null && Date.parse(row.failed_codes_since) > windowStart.getTime();
+}
+
+/** Whole minutes (at least 1) until a lock's window has passed: the count began after `windowStart`. */
+export function minutesUntilUnlocked(row: WrongCodeCount, windowStart: Date): number {
+  return Math.max(1, Math.ceil((Date.parse(row.failed_codes_since!) - windowStart.getTime()) / 60_000));
+}

@@ -7,6 +7,7 @@ import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { AuthMailer } from "../core/auth-mailer";
 import { recordByCaller, sendNotice } from "../core/account-notices";
+import { lockedByWrongCodes, minutesUntilUnlocked } from "../core/failed-code-count";
 import type { SessionJson } from "../core/auth.presenter";
 import { provedSecondStepRecently, staleSecondStep } from "../core/factor-summary";
 import type { FactorSecrets } from "./factor-secrets";
@@ -207,7 +208,8 @@ export class FactorsService {
     const now = this.now();
     const windowStart = new Date(now.getTime() - lockWindowMs);
     // Before the code is looked at: while locked, the right code is refused too.
-    if (guarded(factor) && lockedUntil(factor, windowStart)) throw factorLocked(factor, windowStart);
+    if (guarded(factor) && lockedByWrongCodes(factor, maxWrongCodesPerFactor, windowStart))
+      throw factorLocked(factor, windowStart);
     const challenge = await this.deps.factors.findChallenge(factor.id, input.challenge_id);
     if (!challenge)
       throw new AppError("mfa_factor_not_found", { status: 422, message: "MFA factor with the provided challenge ID not found" });
@@ -428,16 +430,8 @@ function guarded(factor: MfaFactorRow): boolean {
 }
 
 /** Whether the factor is locked by wrong codes typed since `windowStart`. */
-function lockedUntil(factor: MfaFactorRow, windowStart: Date): boolean {
-  return (
-    factor.failed_codes >= maxWrongCodesPerFactor &&
-    factor.failed_codes_since !== null &&
-    Date.parse(factor.failed_codes_since) > windowStart.getTime()
-  );
-}
-
 function factorLocked(factor: MfaFactorRow, windowStart: Date): AppError {
-  const minutes = Math.max(1, Math.ceil((Date.parse(factor.failed_codes_since!) - windowStart.getTime()) / 60_000));
+  const minutes = minutesUntilUnlocked(factor, windowStart);
   return new AppError("mfa_factor_locked", {
     message: `Too many wrong codes were typed for this authenticator app. Try again in ${minutes} minutes, or ask an owner to reset it.`,
   });

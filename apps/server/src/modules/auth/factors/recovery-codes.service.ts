@@ -4,6 +4,7 @@ import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { AuthMailer } from "../core/auth-mailer";
 import { recordByCaller, sendNotice } from "../core/account-notices";
+import { lockedByWrongCodes, minutesUntilUnlocked } from "../core/failed-code-count";
 import type { SessionJson } from "../core/auth.presenter";
 import type { Caller, RequestContext, SessionService } from "../core/session.service";
 import type { SessionsRepository } from "../core/sessions.repository";
@@ -87,7 +88,7 @@ export class RecoveryCodesService {
     const windowStart = new Date(now.getTime() - recoveryLockWindowMs);
     const set = await this.deps.codes.findSet(userId);
     // Before the code is looked at: while locked, a right code is refused too.
-    if (set && lockedSince(set, windowStart)) throw recoveryCodesLocked(set, windowStart);
+    if (set && lockedByWrongCodes(set, maxWrongRecoveryCodes, windowStart)) throw recoveryCodesLocked(set, windowStart);
 
     const answer =
       set && isWellFormed(code)
@@ -150,16 +151,8 @@ function isWellFormed(code: string): boolean {
   return code.length === codeLength && [...code].every((character) => alphabet.includes(character));
 }
 
-function lockedSince(set: MfaRecoveryCodeSetRow, windowStart: Date): boolean {
-  return (
-    set.failed_codes >= maxWrongRecoveryCodes &&
-    set.failed_codes_since !== null &&
-    Date.parse(set.failed_codes_since) > windowStart.getTime()
-  );
-}
-
 function recoveryCodesLocked(set: MfaRecoveryCodeSetRow, windowStart: Date): AppError {
-  const minutes = Math.max(1, Math.ceil((Date.parse(set.failed_codes_since!) - windowStart.getTime()) / 60_000));
+  const minutes = minutesUntilUnlocked(set, windowStart);
   return new AppError("mfa_recovery_codes_locked", {
     message: `Too many wrong recovery codes were typed. Try again in ${minutes} minutes, or ask an owner to reset your two-step verification.`,
   });
