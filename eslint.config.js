@@ -28,7 +28,6 @@ const textsNotYetInTheCatalogue = [
   `${web}/features/auth/components/connected-accounts.tsx`,
   `${web}/features/auth/components/fresh-second-step.tsx`,
   `${web}/features/auth/components/passkey-list.tsx`,
-  `${web}/features/auth/components/recovery-codes.tsx`,
   `${web}/features/auth/components/second-factor-step.tsx`,
   `${web}/features/auth/components/second-factors.tsx`,
   `${web}/features/auth/components/second-step-form.tsx`,

@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { AuthApiError } from "@supabase/auth-js";
 
 import { getAuthClient } from "@/lib/auth-client";
+import { activeIntl } from "@/lib/intl";
 
 /** How many recovery codes are left, and when they were made (null: none yet). */
 export interface RecoveryCodesStatus {
@@ -29,7 +30,8 @@ export async function refreshRecoveryCodesStatus(queryClient: QueryClient): Prom
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   const { data } = await getAuthClient().getSession();
   const accessToken = data.session?.access_token;
-  if (!accessToken) throw new AuthApiError("Sign in again to continue.", 401, "no_authorization");
+  if (!accessToken)
+    throw new AuthApiError(activeIntl().formatMessage({ id: "recovery.api.signInAgain" }), 401, "no_authorization");
   const response = await fetch(`/auth/v1/factors/recovery-codes${path}`, {
     ...init,
     headers: {
@@ -42,7 +44,7 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   if (!response.ok) {
     const message = typeof body.message === "string" ? body.message : typeof body.msg === "string" ? body.msg : "";
     const code = typeof body.code === "string" ? body.code : typeof body.error_code === "string" ? body.error_code : undefined;
-    throw new AuthApiError(message || "Something went wrong. Please try again.", response.status, code);
+    throw new AuthApiError(message || activeIntl().formatMessage({ id: "recovery.api.failed" }), response.status, code);
   }
   return body as T;
 }

@@ -18,6 +18,7 @@ import {
 } from "@/features/auth/api/recovery-codes";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { formatDay } from "@/lib/dates";
+import { activeIntl, useIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -25,8 +26,9 @@ import { notify } from "@/lib/notify";
  * they are saved. Nothing shows them again; new ones can be made instead.
  */
 export function RecoveryCodesShown({ codes, onSaved }: { codes: string[]; onSaved: () => void }) {
+  const intl = useIntl();
   const [copied, setCopied] = useState(false);
-  const text = `Memory Box recovery codes\nEach code works once, instead of the code from your authenticator app or your security key.\n\n${codes.join("\n")}\n`;
+  const text = `${intl.formatMessage({ id: "recovery.file.heading" })}\n${intl.formatMessage({ id: "recovery.file.intro" })}\n\n${codes.join("\n")}\n`;
 
   function download() {
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
@@ -40,20 +42,20 @@ export function RecoveryCodesShown({ codes, onSaved }: { codes: string[]; onSave
   return (
     <section className="flex flex-col gap-4 rounded-lg border p-4" aria-labelledby="recovery-codes-title">
       <h3 id="recovery-codes-title" className="font-medium">
-        Your recovery codes
+        {intl.formatMessage({ id: "recovery.shown.title" })}
       </h3>
-      <p className="text-sm">
-        If you ever lose your phone or security key, one of these codes lets you in instead. Each works once. Keep them somewhere
-        safe, away from this device: in a password manager, or printed and put away with your important papers.
-      </p>
-      <ol aria-label="Recovery codes" className="grid grid-cols-2 gap-2 rounded-md bg-muted p-3 font-mono text-sm">
+      <p className="text-sm">{intl.formatMessage({ id: "recovery.shown.intro" })}</p>
+      <ol
+        aria-label={intl.formatMessage({ id: "recovery.shown.listLabel" })}
+        className="grid grid-cols-2 gap-2 rounded-md bg-muted p-3 font-mono text-sm"
+      >
         {codes.map((code) => (
           <li key={code} className="text-center tracking-wider">
             {code}
           </li>
         ))}
       </ol>
-      <p className="text-sm text-muted-foreground">This is the only time they are shown. You can make new ones at any time.</p>
+      <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "recovery.shown.onlyOnce" })}</p>
       <div className="flex flex-wrap gap-2">
         <Button
           type="button"
@@ -61,19 +63,20 @@ export function RecoveryCodesShown({ codes, onSaved }: { codes: string[]; onSave
           onClick={() =>
             void navigator.clipboard.writeText(codes.join("\n")).then(
               () => setCopied(true),
-              () => notify.error("Error", "Could not copy the codes; select them and copy them by hand, or download them."),
+              () =>
+                notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "recovery.shown.copyFailed" })),
             )
           }
         >
           {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
-          {copied ? "Copied" : "Copy"}
+          {intl.formatMessage({ id: copied ? "recovery.shown.copied" : "recovery.shown.copy" })}
         </Button>
         <Button type="button" variant="outline" onClick={download}>
           <DownloadIcon aria-hidden="true" />
-          Download
+          {intl.formatMessage({ id: "recovery.shown.download" })}
         </Button>
         <Button type="button" onClick={onSaved}>
-          I have saved them
+          {intl.formatMessage({ id: "recovery.shown.saved" })}
         </Button>
       </div>
     </section>
@@ -85,6 +88,7 @@ export function RecoveryCodesShown({ codes, onSaved }: { codes: string[]; onSave
  * which asks for the second step first when this session has not proven it.
  */
 export function RecoveryCodes({ onGenerated }: { onGenerated: (codes: string[]) => void }) {
+  const intl = useIntl();
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: recoveryCodesKey, queryFn: recoveryCodesStatus });
   const fresh = useFreshSecondStep("change");
@@ -104,7 +108,7 @@ export function RecoveryCodes({ onGenerated }: { onGenerated: (codes: string[]) 
       (error) => {
         void refreshRecoveryCodesStatus(queryClient);
         if (error) {
-          notify.error("Error", "New recovery codes could not be made. Please try again.");
+          notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "recovery.generate.failed" }));
           return;
         }
         onGenerated(codes);
@@ -119,22 +123,22 @@ export function RecoveryCodes({ onGenerated }: { onGenerated: (codes: string[]) 
       {status.data && (
         <p className="text-sm text-muted-foreground">
           {status.data.created_at === null
-            ? "No recovery codes yet. Make some, so that losing your phone or key never locks you out."
+            ? intl.formatMessage({ id: "recovery.status.none" })
             : left === 0
-              ? "You have used all your recovery codes. Make new ones, so that losing your phone or key never locks you out."
-              : `Recovery codes: ${left} of 10 left, made ${formatDay(status.data.created_at)}.`}
+              ? intl.formatMessage({ id: "recovery.status.allUsed" })
+              : intl.formatMessage({ id: "recovery.status.left" }, { left, date: formatDay(status.data.created_at) })}
         </p>
       )}
       <div>
         <ConfirmDialog
           trigger={
             <Button variant="outline" disabled={busy}>
-              {busy ? "Making codes..." : "Generate new recovery codes"}
+              {intl.formatMessage({ id: busy ? "recovery.generate.busy" : "recovery.generate.button" })}
             </Button>
           }
-          title="Make new recovery codes?"
-          description="Your old recovery codes stop working at once, whether you used them or not. The new ones are shown once."
-          confirmLabel="Generate new codes"
+          title={intl.formatMessage({ id: "recovery.generate.title" })}
+          description={intl.formatMessage({ id: "recovery.generate.description" })}
+          confirmLabel={intl.formatMessage({ id: "recovery.generate.confirm" })}
           onConfirm={generate}
         />
       </div>
@@ -144,15 +148,17 @@ export function RecoveryCodes({ onGenerated }: { onGenerated: (codes: string[]) 
 
 /** What a refused recovery code means, in words. */
 function problemText(error: unknown): string {
+  const intl = activeIntl();
   if (isAuthError(error) && error.code === ErrorCode.mfa_verification_failed)
-    return "That recovery code is not right, or it was already used. Check it, or try another of your codes.";
+    return intl.formatMessage({ id: "recovery.form.wrong" });
   if (isAuthError(error) && error.code === ErrorCode.mfa_recovery_codes_locked)
-    return "Too many wrong recovery codes. They are refused for 15 minutes; try again then, or ask an owner to reset your two-step verification.";
-  return "The code could not be checked just now. Please try again.";
+    return intl.formatMessage({ id: "recovery.form.locked" });
+  return intl.formatMessage({ id: "recovery.form.failed" });
 }
 
 /** The second step with one of the recovery codes instead of the app or the key. */
 export function RecoveryCodeForm({ onVerified }: { onVerified?: (() => void) | undefined }) {
+  const intl = useIntl();
   const id = useId();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
@@ -176,14 +182,14 @@ export function RecoveryCodeForm({ onVerified }: { onVerified?: (() => void) | u
   return (
     <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
       <div className="flex flex-col gap-2">
-        <Label htmlFor={id}>Recovery code</Label>
+        <Label htmlFor={id}>{intl.formatMessage({ id: "recovery.form.label" })}</Label>
         <Input
           id={id}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
-          placeholder="xxxxx-xxxxx"
+          placeholder={intl.formatMessage({ id: "recovery.form.placeholder" })}
           maxLength={20}
           value={code}
           onChange={(event) => {
@@ -195,12 +201,12 @@ export function RecoveryCodeForm({ onVerified }: { onVerified?: (() => void) | u
           className="text-center font-mono text-lg tracking-wider"
         />
         <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-          One of the codes you saved when you turned on two-step verification. Each works once.
+          {intl.formatMessage({ id: "recovery.form.hint" })}
         </p>
         <FieldProblem id={`${id}-problem`} problem={problem} />
       </div>
       <Button type="submit" className="w-full" disabled={busy || typed.length !== 10}>
-        {busy ? "Checking..." : "Use recovery code"}
+        {intl.formatMessage({ id: busy ? "recovery.form.busy" : "recovery.form.submit" })}
       </Button>
     </form>
   );

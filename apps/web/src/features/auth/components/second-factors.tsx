@@ -16,6 +16,7 @@ import { RecoveryCodes, RecoveryCodesShown } from "@/features/auth/components/re
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
 import { formatDay } from "@/lib/dates";
+import { useIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 interface Enrolment {
@@ -38,6 +39,7 @@ const kinds = {
  * first one come the recovery codes (ADR 0042), shown once; new ones can be made later.
  */
 export function SecondFactors() {
+  const intl = useIntl();
   const { user } = useAuth();
   const [enrolment, setEnrolment] = useState<Enrolment>();
   const [busy, setBusy] = useState<"app" | "key">();
@@ -51,10 +53,7 @@ export function SecondFactors() {
     try {
       setShownCodes(await generateRecoveryCodes());
     } catch {
-      notify.error(
-        "Error",
-        "Your recovery codes could not be made just now. Use “Generate new recovery codes” below to make them.",
-      );
+      notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "recovery.first.failed" }));
     } finally {
       void refreshRecoveryCodesStatus(queryClient);
     }
@@ -153,7 +152,10 @@ export function SecondFactors() {
           codes={shownCodes}
           onSaved={() => {
             setShownCodes(undefined);
-            notify.success("Recovery codes saved", "Keep them safe: each one lets you in once if you lose your phone or key.");
+            notify.success(
+              intl.formatMessage({ id: "recovery.saved.title" }),
+              intl.formatMessage({ id: "recovery.saved.detail" }),
+            );
           }}
         />
       ) : enrolment ? (

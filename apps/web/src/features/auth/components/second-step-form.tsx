@@ -8,6 +8,7 @@ import { verifyFactor, verifySecurityKey } from "@/features/auth/api/second-fact
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { RecoveryCodeForm } from "@/features/auth/components/recovery-codes";
 import { secondStepsOf } from "@/features/auth/utils/second-steps";
+import { activeIntl, useIntl } from "@/lib/intl";
 
 /** What a refused code means, in words. */
 function problemText(error: unknown): string {
@@ -17,7 +18,7 @@ function problemText(error: unknown): string {
       ? "That code was already used. Wait for the next code in your app."
       : "That code is not right. Use the newest code your authenticator app shows.";
   if (isAuthError(error) && error.code === ErrorCode.mfa_factor_locked)
-    return "Too many wrong codes. Codes are refused for 15 minutes; try again then, use a recovery code, or ask an owner to reset your two-step verification.";
+    return activeIntl().formatMessage({ id: "recovery.secondStep.locked" });
   if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
     return "Too many wrong codes. Wait for a new code in your app and try again.";
   return "The code could not be checked just now. Please try again.";
@@ -39,6 +40,7 @@ export function SecondStepForm({
   /** The sign-in's own step: a large code field that takes focus. */
   prominent?: boolean;
 }) {
+  const intl = useIntl();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -75,7 +77,7 @@ export function SecondStepForm({
       <div className="flex flex-col gap-2">
         <RecoveryCodeForm onVerified={onVerified} />
         <Button type="button" variant="link" onClick={() => setRecovery(false)}>
-          {app ? "Use your authenticator app instead" : "Use your security key instead"}
+          {intl.formatMessage({ id: app ? "recovery.secondStep.useApp" : "recovery.secondStep.useKey" })}
         </Button>
       </div>
     );
@@ -126,7 +128,7 @@ export function SecondStepForm({
         )}
       </form>
       <Button type="button" variant="link" disabled={busy} onClick={() => setRecovery(true)}>
-        Use a recovery code
+        {intl.formatMessage({ id: "recovery.secondStep.useCode" })}
       </Button>
     </div>
   );
