@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FlowStateRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { AccountChanges } from "./account-notices";
-import { displayNameFor } from "./account-rules";
+import { displayNameFor, localeOf } from "./account-rules";
 import type { AuthAuditLog } from "./audit-log";
 import { parseObject, type SessionJson } from "./auth.presenter";
 import type { OneTimeTokensRepository } from "./one-time-tokens.repository";
@@ -68,16 +68,24 @@ export class PkceFlowsService {
     if (!flow.pending_password_hash || user.email_confirmed_at === null) return user;
     const now = this.now().toISOString();
     const chosen = parseObject(flow.pending_user_metadata ?? "{}");
+    const metadata = { ...parseObject(user.user_metadata), ...chosen };
     const updated: UserRow = {
       ...user,
       encrypted_password: flow.pending_password_hash,
-      user_metadata: JSON.stringify({ ...parseObject(user.user_metadata), ...chosen }),
+      user_metadata: JSON.stringify(metadata),
+      // The language chosen at sign-up, as a sign-up confirmed in its own browser keeps it.
+      locale: localeOf(metadata),
       updated_at: now,
     };
     await this.deps.sessions.transaction(async (trx) => {
       await this.deps.users.update(
         user.id,
-        { encrypted_password: updated.encrypted_password, user_metadata: updated.user_metadata, updated_at: now },
+        {
+          encrypted_password: updated.encrypted_password,
+          user_metadata: updated.user_metadata,
+          locale: updated.locale,
+          updated_at: now,
+        },
         trx,
       );
       await this.deps.users.setDisplayName(user.id, displayNameFor(user.email, chosen), now, trx);

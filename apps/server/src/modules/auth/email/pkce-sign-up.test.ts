@@ -68,6 +68,15 @@ describe.each(testEngines)("a PKCE sign-up from a client without cookies on %s",
     expect(profile.display_name).toBe("Dave Example");
   });
 
+  it("keeps the language it chose too, for the member's e-mails", async () => {
+    const { email, app, code } = await signUpAndOpenLink({ full_name: "Dora Example", locale: "de" });
+    const { data, error } = await app.auth.exchangeCodeForSession(code);
+    expect(error).toBeNull();
+    expect(data.session?.user).toMatchObject({ email, user_metadata: { locale: "de" } });
+    const user = await server.db.selectFrom("users").select("locale").where("email", "=", email).executeTakeFirstOrThrow();
+    expect(user.locale).toBe("de");
+  });
+
   it("opens nothing with the password before the exchange: the opened link alone confirms without it", async () => {
     const { email } = await signUpAndOpenLink();
     const signIn = await passwordSignIn(email);
