@@ -11,7 +11,6 @@ export const freshModuleFiles = [
   "src/components/deferred-toaster.test.tsx",
   "src/app/first-screen/first-screen.test.tsx",
   "src/app/routes/auth-providers.test.tsx",
-  "src/app/routes/settings-language.test.tsx",
   "src/app/routes/settings-single-sign-on.test.tsx",
   "src/app/routes/single-sign-on.test.tsx",
   "src/app/routes/wallet-sign-in.test.tsx",

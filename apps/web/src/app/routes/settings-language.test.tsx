@@ -1,24 +1,10 @@
-import type * as Messages from "@memory-box/messages";
 import { screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { setLocale } from "@/lib/locale";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { renderApp } from "@/testing/render-app";
 import { stubMemoryApi } from "@/testing/stub-memory-api";
-
-// German as the lead enables it at the merge with the server's German (supportedLocales).
-vi.mock("@memory-box/messages", async (importOriginal) => {
-  const actual = await importOriginal<typeof Messages>();
-  const supportedLocales = ["en", "de"] as const;
-  return {
-    ...actual,
-    supportedLocales,
-    isSupportedLocale: (value: unknown) => supportedLocales.includes(value as "en"),
-    pickLocale: (requested: readonly string[]) =>
-      requested.some((tag) => tag.toLowerCase().startsWith("de")) ? "de" : actual.pickLocale(requested),
-  };
-});
 
 afterEach(() => setLocale(undefined));
 
