@@ -184,8 +184,14 @@ export class PostgresEventBus implements EventBus {
     return bus;
   }
 
+  /** The NOTIFY last sent: each waits for the one before, so members see events in publish order. */
+  private sending: Promise<unknown> = Promise.resolve();
+
   publish(event: BusEvent): void {
-    this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(event)]).catch(this.onError);
+    // One after another: two NOTIFYs on two pooled connections at once may arrive the other way round.
+    this.sending = this.sending
+      .then(() => this.pool.query("select pg_notify($1, $2)", [channel, JSON.stringify(event)]))
+      .catch(this.onError);
   }
 
   subscribe(listener: (event: DeliveredEvent) => void): () => void {
@@ -202,6 +208,7 @@ export class PostgresEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.sending;
     await Promise.allSettled([this.listener.end(), this.pool.end()]);
   }
 
