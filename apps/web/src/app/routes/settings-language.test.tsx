@@ -20,6 +20,7 @@ describe("the language", () => {
       "English",
       "Deutsch",
       "Français",
+      "Español",
     ]);
     await user.selectOptions(select, "Deutsch");
 
