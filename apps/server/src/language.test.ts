@@ -157,7 +157,9 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
       expect(german.statusCode).toBe(404);
       expect(german.json()).toEqual({ code: "memory_not_found", message: "Erinnerung nicht gefunden." });
       expect((await ask()).json()).toEqual({ code: "memory_not_found", message: "Memory not found." });
-      expect((await ask("fr-FR,fr")).json()).toEqual({ code: "memory_not_found", message: "Memory not found." });
+      expect((await ask("fr-FR,fr")).json()).toEqual({ code: "memory_not_found", message: "Souvenir introuvable." });
+      expect((await ask("es-MX,es")).json()).toEqual({ code: "memory_not_found", message: "No se encontró el recuerdo." });
+      expect((await ask("kl-GL,kl")).json()).toEqual({ code: "memory_not_found", message: "Memory not found." });
       // Before anyone is known: the request's language still.
       const anonymous = await server.app.inject({ method: "GET", url: "/api/v1/memories", headers: { "accept-language": "de" } });
       expect(anonymous.json()).toEqual({ code: "not_authenticated", message: "Nicht angemeldet" });

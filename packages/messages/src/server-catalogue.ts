@@ -5,6 +5,12 @@ import deMail from "../catalogue/de/mail.json" with { type: "json" };
 import enErrors from "../catalogue/en/errors.json" with { type: "json" };
 import enExport from "../catalogue/en/export.json" with { type: "json" };
 import enMail from "../catalogue/en/mail.json" with { type: "json" };
+import esErrors from "../catalogue/es/errors.json" with { type: "json" };
+import esExport from "../catalogue/es/export.json" with { type: "json" };
+import esMail from "../catalogue/es/mail.json" with { type: "json" };
+import frErrors from "../catalogue/fr/errors.json" with { type: "json" };
+import frExport from "../catalogue/fr/export.json" with { type: "json" };
+import frMail from "../catalogue/fr/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -20,6 +26,8 @@ export type ServerMessageId = keyof typeof enMail | keyof typeof enErrors | keyo
 const catalogues: Record<string, { mail: Messages; errors: Messages; export: Messages }> = {
   en: { mail: enMail, errors: enErrors, export: enExport },
   de: { mail: deMail, errors: deErrors, export: deExport },
+  fr: { mail: frMail, errors: frErrors, export: frExport },
+  es: { mail: esMail, errors: esErrors, export: esExport },
 };
 
 /**

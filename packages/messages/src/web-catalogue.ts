@@ -19,6 +19,8 @@ export type WebMessages = Record<string, string | MessageFormatElement[]>;
  */
 const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
   de: () => import("../catalogue/de/web.json"),
+  fr: () => import("../catalogue/fr/web.json"),
+  es: () => import("../catalogue/es/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */
