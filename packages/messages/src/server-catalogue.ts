@@ -8,6 +8,9 @@ import enMail from "../catalogue/en/mail.json" with { type: "json" };
 import nlErrors from "../catalogue/nl/errors.json" with { type: "json" };
 import nlExport from "../catalogue/nl/export.json" with { type: "json" };
 import nlMail from "../catalogue/nl/mail.json" with { type: "json" };
+import plErrors from "../catalogue/pl/errors.json" with { type: "json" };
+import plExport from "../catalogue/pl/export.json" with { type: "json" };
+import plMail from "../catalogue/pl/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -24,6 +27,7 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
   en: { mail: enMail, errors: enErrors, export: enExport },
   de: { mail: deMail, errors: deErrors, export: deExport },
   nl: { mail: nlMail, errors: nlErrors, export: nlExport },
+  pl: { mail: plMail, errors: plErrors, export: plExport },
 };
 
 /**

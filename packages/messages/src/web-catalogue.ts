@@ -20,6 +20,7 @@ export type WebMessages = Record<string, string | MessageFormatElement[]>;
 const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
   de: () => import("../catalogue/de/web.json"),
   nl: () => import("../catalogue/nl/web.json"),
+  pl: () => import("../catalogue/pl/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */

@@ -19,6 +19,8 @@ describe("the language", () => {
       "As this browser is set",
       "English",
       "Deutsch",
+      "Nederlands",
+      "Polski",
     ]);
     await user.selectOptions(select, "Deutsch");
 
