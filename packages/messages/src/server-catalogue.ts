@@ -11,6 +11,12 @@ import esMail from "../catalogue/es/mail.json" with { type: "json" };
 import frErrors from "../catalogue/fr/errors.json" with { type: "json" };
 import frExport from "../catalogue/fr/export.json" with { type: "json" };
 import frMail from "../catalogue/fr/mail.json" with { type: "json" };
+import nlErrors from "../catalogue/nl/errors.json" with { type: "json" };
+import nlExport from "../catalogue/nl/export.json" with { type: "json" };
+import nlMail from "../catalogue/nl/mail.json" with { type: "json" };
+import plErrors from "../catalogue/pl/errors.json" with { type: "json" };
+import plExport from "../catalogue/pl/export.json" with { type: "json" };
+import plMail from "../catalogue/pl/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -28,6 +34,8 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
   de: { mail: deMail, errors: deErrors, export: deExport },
   fr: { mail: frMail, errors: frErrors, export: frExport },
   es: { mail: esMail, errors: esErrors, export: esExport },
+  nl: { mail: nlMail, errors: nlErrors, export: nlExport },
+  pl: { mail: plMail, errors: plErrors, export: plExport },
 };
 
 /**

@@ -21,6 +21,8 @@ const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessage
   de: () => import("../catalogue/de/web.json"),
   fr: () => import("../catalogue/fr/web.json"),
   es: () => import("../catalogue/es/web.json"),
+  nl: () => import("../catalogue/nl/web.json"),
+  pl: () => import("../catalogue/pl/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */

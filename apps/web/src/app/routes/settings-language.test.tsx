@@ -21,6 +21,8 @@ describe("the language", () => {
       "Deutsch",
       "Français",
       "Español",
+      "Nederlands",
+      "Polski",
     ]);
     await user.selectOptions(select, "Deutsch");
 
