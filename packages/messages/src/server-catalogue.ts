@@ -5,6 +5,9 @@ import deMail from "../catalogue/de/mail.json" with { type: "json" };
 import enErrors from "../catalogue/en/errors.json" with { type: "json" };
 import enExport from "../catalogue/en/export.json" with { type: "json" };
 import enMail from "../catalogue/en/mail.json" with { type: "json" };
+import ptBRErrors from "../catalogue/pt-BR/errors.json" with { type: "json" };
+import ptBRExport from "../catalogue/pt-BR/export.json" with { type: "json" };
+import ptBRMail from "../catalogue/pt-BR/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -20,6 +23,7 @@ export type ServerMessageId = keyof typeof enMail | keyof typeof enErrors | keyo
 const catalogues: Record<string, { mail: Messages; errors: Messages; export: Messages }> = {
   en: { mail: enMail, errors: enErrors, export: enExport },
   de: { mail: deMail, errors: deErrors, export: deExport },
+  "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport },
 };
 
 /**
