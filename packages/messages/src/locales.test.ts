@@ -21,6 +21,12 @@ describe("choosing a language", () => {
     expect(negotiateLocale(["pt-PT", "en"])).toBe("pt-BR");
     expect(negotiateLocale(localesFromAcceptLanguage("pt-PT,pt;q=0.9,en;q=0.8"))).toBe("pt-BR");
   });
+
+  it("answers Italian for Italian of any region", () => {
+    expect(negotiateLocale(["it"])).toBe("it");
+    expect(negotiateLocale(["it-CH", "de"])).toBe("it");
+    expect(negotiateLocale(localesFromAcceptLanguage("fr-CH, it-IT;q=0.9, de;q=0.5"))).toBe("it");
+  });
 });
 
 describe("choosing a language in the browser", () => {
@@ -36,5 +42,11 @@ describe("choosing a language in the browser", () => {
     expect(pickLocale(["pt-br"])).toBe("pt-BR");
     expect(pickLocale(["pt"])).toBe("pt-BR");
     expect(pickLocale(["pt-PT", "en"])).toBe("pt-BR");
+  });
+
+  it("takes Italian for Italian of any region", () => {
+    expect(pickLocale(["it"])).toBe("it");
+    expect(pickLocale(["it-IT", "en"])).toBe("it");
+    expect(pickLocale(["fr", "it-CH", "de"])).toBe("it");
   });
 });

@@ -8,6 +8,9 @@ import enMail from "../catalogue/en/mail.json" with { type: "json" };
 import ptBRErrors from "../catalogue/pt-BR/errors.json" with { type: "json" };
 import ptBRExport from "../catalogue/pt-BR/export.json" with { type: "json" };
 import ptBRMail from "../catalogue/pt-BR/mail.json" with { type: "json" };
+import itErrors from "../catalogue/it/errors.json" with { type: "json" };
+import itExport from "../catalogue/it/export.json" with { type: "json" };
+import itMail from "../catalogue/it/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -24,6 +27,7 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
   en: { mail: enMail, errors: enErrors, export: enExport },
   de: { mail: deMail, errors: deErrors, export: deExport },
   "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport },
+  it: { mail: itMail, errors: itErrors, export: itExport },
 };
 
 /**

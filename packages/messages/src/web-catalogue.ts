@@ -20,6 +20,7 @@ export type WebMessages = Record<string, string | MessageFormatElement[]>;
 const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
   de: () => import("../catalogue/de/web.json"),
   "pt-BR": () => import("../catalogue/pt-BR/web.json"),
+  it: () => import("../catalogue/it/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */

@@ -20,6 +20,7 @@ describe("the language", () => {
       "English",
       "Deutsch",
       "Português (Brasil)",
+      "Italiano",
     ]);
     await user.selectOptions(select, "Deutsch");
 
