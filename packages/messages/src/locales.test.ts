@@ -14,6 +14,19 @@ describe("choosing a language", () => {
     expect(negotiateLocale([])).toBe("en");
     expect(negotiateLocale(["en-GB"])).toBe("en");
   });
+
+  it("answers Brazilian Portuguese for any Portuguese, before a language asked for after it", () => {
+    expect(negotiateLocale(["pt-BR"])).toBe("pt-BR");
+    expect(negotiateLocale(["pt"])).toBe("pt-BR");
+    expect(negotiateLocale(["pt-PT", "en"])).toBe("pt-BR");
+    expect(negotiateLocale(localesFromAcceptLanguage("pt-PT,pt;q=0.9,en;q=0.8"))).toBe("pt-BR");
+  });
+
+  it("answers Italian for Italian of any region", () => {
+    expect(negotiateLocale(["it"])).toBe("it");
+    expect(negotiateLocale(["it-CH", "de"])).toBe("it");
+    expect(negotiateLocale(localesFromAcceptLanguage("sv-SE, it-IT;q=0.9, de;q=0.5"))).toBe("it");
+  });
 });
 
 describe("choosing a language in the browser", () => {
@@ -22,5 +35,18 @@ describe("choosing a language in the browser", () => {
     expect(pickLocale(["xx", "EN-us"])).toBe("en");
     expect(pickLocale(["xx-invalid-tag-!!"])).toBe("en");
     expect(pickLocale([])).toBe("en");
+  });
+
+  it("takes Brazilian Portuguese for any Portuguese", () => {
+    expect(pickLocale(["pt-BR"])).toBe("pt-BR");
+    expect(pickLocale(["pt-br"])).toBe("pt-BR");
+    expect(pickLocale(["pt"])).toBe("pt-BR");
+    expect(pickLocale(["pt-PT", "en"])).toBe("pt-BR");
+  });
+
+  it("takes Italian for Italian of any region", () => {
+    expect(pickLocale(["it"])).toBe("it");
+    expect(pickLocale(["it-IT", "en"])).toBe("it");
+    expect(pickLocale(["sv", "it-CH", "de"])).toBe("it");
   });
 });

@@ -17,6 +17,12 @@ import nlMail from "../catalogue/nl/mail.json" with { type: "json" };
 import plErrors from "../catalogue/pl/errors.json" with { type: "json" };
 import plExport from "../catalogue/pl/export.json" with { type: "json" };
 import plMail from "../catalogue/pl/mail.json" with { type: "json" };
+import ptBRErrors from "../catalogue/pt-BR/errors.json" with { type: "json" };
+import ptBRExport from "../catalogue/pt-BR/export.json" with { type: "json" };
+import ptBRMail from "../catalogue/pt-BR/mail.json" with { type: "json" };
+import itErrors from "../catalogue/it/errors.json" with { type: "json" };
+import itExport from "../catalogue/it/export.json" with { type: "json" };
+import itMail from "../catalogue/it/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -36,6 +42,8 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
   es: { mail: esMail, errors: esErrors, export: esExport },
   nl: { mail: nlMail, errors: nlErrors, export: nlExport },
   pl: { mail: plMail, errors: plErrors, export: plExport },
+  "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport },
+  it: { mail: itMail, errors: itErrors, export: itExport },
 };
 
 /**

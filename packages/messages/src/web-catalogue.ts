@@ -23,6 +23,8 @@ const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessage
   es: () => import("../catalogue/es/web.json"),
   nl: () => import("../catalogue/nl/web.json"),
   pl: () => import("../catalogue/pl/web.json"),
+  "pt-BR": () => import("../catalogue/pt-BR/web.json"),
+  it: () => import("../catalogue/it/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */

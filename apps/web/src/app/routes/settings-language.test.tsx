@@ -21,6 +21,8 @@ describe("the language", () => {
       "Deutsch",
       "Français",
       "Español",
+      "Português (Brasil)",
+      "Italiano",
       "Nederlands",
       "Polski",
     ]);
