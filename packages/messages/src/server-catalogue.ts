@@ -5,6 +5,9 @@ import deMail from "../catalogue/de/mail.json" with { type: "json" };
 import enErrors from "../catalogue/en/errors.json" with { type: "json" };
 import enExport from "../catalogue/en/export.json" with { type: "json" };
 import enMail from "../catalogue/en/mail.json" with { type: "json" };
+import jaErrors from "../catalogue/ja/errors.json" with { type: "json" };
+import jaExport from "../catalogue/ja/export.json" with { type: "json" };
+import jaMail from "../catalogue/ja/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -20,6 +23,7 @@ export type ServerMessageId = keyof typeof enMail | keyof typeof enErrors | keyo
 const catalogues: Record<string, { mail: Messages; errors: Messages; export: Messages }> = {
   en: { mail: enMail, errors: enErrors, export: enExport },
   de: { mail: deMail, errors: deErrors, export: deExport },
+  ja: { mail: jaMail, errors: jaErrors, export: jaExport },
 };
 
 /**
