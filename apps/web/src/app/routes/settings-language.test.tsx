@@ -19,6 +19,7 @@ describe("the language", () => {
       "As this browser is set",
       "English",
       "Deutsch",
+      "日本語",
     ]);
     await user.selectOptions(select, "Deutsch");
 
