@@ -23,6 +23,9 @@ import ptBRMail from "../catalogue/pt-BR/mail.json" with { type: "json" };
 import itErrors from "../catalogue/it/errors.json" with { type: "json" };
 import itExport from "../catalogue/it/export.json" with { type: "json" };
 import itMail from "../catalogue/it/mail.json" with { type: "json" };
+import jaErrors from "../catalogue/ja/errors.json" with { type: "json" };
+import jaExport from "../catalogue/ja/export.json" with { type: "json" };
+import jaMail from "../catalogue/ja/mail.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
@@ -44,6 +47,7 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
   pl: { mail: plMail, errors: plErrors, export: plExport },
   "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport },
   it: { mail: itMail, errors: itErrors, export: itExport },
+  ja: { mail: jaMail, errors: jaErrors, export: jaExport },
 };
 
 /**

@@ -25,6 +25,7 @@ const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessage
   pl: () => import("../catalogue/pl/web.json"),
   "pt-BR": () => import("../catalogue/pt-BR/web.json"),
   it: () => import("../catalogue/it/web.json"),
+  ja: () => import("../catalogue/ja/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */

@@ -25,6 +25,7 @@ describe("the language", () => {
       "Italiano",
       "Nederlands",
       "Polski",
+      "日本語",
     ]);
     await user.selectOptions(select, "Deutsch");
 
