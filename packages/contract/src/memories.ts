@@ -194,9 +194,13 @@ export const MemoryLink = z.object({ id: z.string(), title: z.string(), memory_d
 export const MemoryNeighbours = z.object({ previous: MemoryLink.nullable(), next: MemoryLink.nullable() });
 export type MemoryNeighbours = z.infer<typeof MemoryNeighbours>;
 
-/** The form's comma-separated text → tags, by the same rules as the server. */
+/**
+ * The form's comma-separated text → tags, by the same rules as the server. The comma is the one the
+ * member's keyboard types: the ASCII comma, the ideographic and full-width ones of Japanese and
+ * Chinese (、，) and the Arabic one (،).
+ */
 export function parseTagText(text: string): string[] | null {
-  return normalizeTags(text.split(","));
+  return normalizeTags(text.split(/[,、，،]/));
 }
 
 function isCalendarDate(value: string): boolean {
