@@ -1,4 +1,7 @@
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
+import arErrors from "../catalogue/ar/errors.json" with { type: "json" };
+import arExport from "../catalogue/ar/export.json" with { type: "json" };
+import arMail from "../catalogue/ar/mail.json" with { type: "json" };
 import deErrors from "../catalogue/de/errors.json" with { type: "json" };
 import deExport from "../catalogue/de/export.json" with { type: "json" };
 import deMail from "../catalogue/de/mail.json" with { type: "json" };
@@ -20,6 +23,7 @@ export type ServerMessageId = keyof typeof enMail | keyof typeof enErrors | keyo
 const catalogues: Record<string, { mail: Messages; errors: Messages; export: Messages }> = {
   en: { mail: enMail, errors: enErrors, export: enExport },
   de: { mail: deMail, errors: deErrors, export: deExport },
+  ar: { mail: arMail, errors: arErrors, export: arExport },
 };
 
 /**

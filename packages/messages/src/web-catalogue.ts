@@ -19,6 +19,7 @@ export type WebMessages = Record<string, string | MessageFormatElement[]>;
  */
 const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
   de: () => import("../catalogue/de/web.json"),
+  ar: () => import("../catalogue/ar/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */
