@@ -19,6 +19,7 @@ describe("the language", () => {
       "As this browser is set",
       "English",
       "Deutsch",
+      "العربية",
     ]);
     await user.selectOptions(select, "Deutsch");
 
