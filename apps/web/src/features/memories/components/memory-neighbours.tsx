@@ -19,7 +19,9 @@ export function MemoryNeighboursNav({ neighbours }: { neighbours: MemoryNeighbou
             <ChevronLeft aria-hidden="true" className="rtl:-scale-x-100" />
             <span className="flex min-w-0 flex-col items-start">
               <span className="text-xs font-medium">{intl.formatMessage({ id: "memory.neighbours.previous" })}</span>
-              <span className="max-w-full truncate">{previous.title}</span>
+              <span dir="auto" className="max-w-full truncate">
+                {previous.title}
+              </span>
             </span>
           </Link>
         </Button>
@@ -31,7 +33,9 @@ export function MemoryNeighboursNav({ neighbours }: { neighbours: MemoryNeighbou
           <Link to={paths.memory(next.id)} rel="next">
             <span className="flex min-w-0 flex-col items-end">
               <span className="text-xs font-medium">{intl.formatMessage({ id: "memory.neighbours.next" })}</span>
-              <span className="max-w-full truncate">{next.title}</span>
+              <span dir="auto" className="max-w-full truncate">
+                {next.title}
+              </span>
             </span>
             <ChevronRight aria-hidden="true" className="rtl:-scale-x-100" />
           </Link>

@@ -114,7 +114,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     >
       <header className="flex items-center justify-between gap-2 px-3 py-2">
         <p className="min-w-0 truncate text-sm">
-          <span className="font-medium">{memory.title}</span>
+          <bdi className="font-medium">{memory.title}</bdi>
           <span className="ms-3 text-white/70 tabular-nums" aria-live="polite">
             {intl.formatMessage({ id: "viewer.position" }, { number: index + 1, total: photos.length })}
           </span>
