@@ -34,6 +34,15 @@ const textsNotYetInTheCatalogue = [
   `${web}/features/auth/components/set-password-form.tsx`,
   `${web}/features/single-sign-on/components/single-sign-on-settings.tsx`,
 ];
+/**
+ * A Tailwind utility that names a physical side (ml-, pr-, left-, text-right, border-l, rounded-r…),
+ * with or without variants, unless it is an explicit `ltr:`/`rtl:` one: the layout mirrors in a
+ * right-to-left language only through the logical ones (ms-, pe-, start-, text-end, border-s…).
+ */
+const physicalUtility =
+  "(^|\\s)(?!\\S*(rtl|ltr):)([^\\s:]+:)*(-?(m[lr]|p[lr]|left|right|scroll-[mp][lr]|translate-x|slide-(in-from|out-to)-(left|right))-\\S+|(border-[lr]|rounded-([lr]|[tb][lr]))(-\\S+)?|(space|divide)-x-reverse|origin-((top|bottom)-)?(left|right)|(text|float|clear)-(left|right))(?=\\s|$)";
+const physicalUtilityMessage =
+  "Use the logical utility (ms-/me-, ps-/pe-, start-/end-, text-start/end, border-s/e, rounded-s/e), or an explicit rtl:/ltr: one: the layout mirrors in Arabic (ADR 0052).";
 const tests = ["**/*.test.ts", "**/*.test.tsx", "**/test-helpers.ts", "apps/server/test/**", `${web}/testing/**`];
 
 /**
@@ -183,6 +192,8 @@ export default tseslint.config(
           selector: "BinaryExpression[operator=/^[!=]==?$/][left.property.name='code'][right.type='Literal']",
           message: "Compare error codes with the contract's ErrorCode, never a string literal.",
         },
+        { selector: `Literal[value=/${physicalUtility}/]`, message: physicalUtilityMessage },
+        { selector: `TemplateElement[value.raw=/${physicalUtility}/]`, message: physicalUtilityMessage },
       ],
     },
   },

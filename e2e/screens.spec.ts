@@ -1,6 +1,7 @@
 import type { Browser, Page, PlaywrightWorkerArgs } from "@playwright/test";
 import type { E2eServer } from "./servers";
 import sharp from "sharp";
+import { journeyLocale, textsIn } from "./catalogue-text";
 import { expect, test } from "./fixtures";
 import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
 
@@ -11,7 +12,11 @@ import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessi
  * the screens of one member signed in.
  *
  * A run takes one of the four (E2E_SCREENS=light-375, light-1280, dark-375 or dark-1280), by default
- * the day of the year's turn, so four days of CI see them all; E2E_SCREENS=all takes every one.
+ * the day of the year's turn, so four days of CI see them all; E2E_SCREENS=all takes every one, and
+ * a list (E2E_SCREENS=light-375,light-1280) those it names.
+ * E2E_LOCALE=ar (any language of the catalogue) shows them in that language, as a browser set to it
+ * asks for them; the screenshots' names end in the language. Every run also shows home and a
+ * memory in Arabic on a phone, laid out right to left (the last test).
  */
 
 const configurations = (["light", "dark"] as const).flatMap((theme) =>
@@ -21,8 +26,9 @@ function chosenConfigurations(): typeof configurations {
   const chosen = process.env.E2E_SCREENS;
   if (chosen === "all") return configurations;
   if (chosen) {
-    const named = configurations.filter((configuration) => configuration.name === chosen);
-    if (named.length === 0)
+    const names = chosen.split(",");
+    const named = configurations.filter((configuration) => names.includes(configuration.name));
+    if (named.length !== names.length)
       throw new Error(
         `E2E_SCREENS=${chosen}: one of all, ${configurations.map((configuration) => configuration.name).join(", ")}`,
       );
@@ -35,6 +41,8 @@ function chosenConfigurations(): typeof configurations {
   return [configurations[dayOfYear % configurations.length]!];
 }
 
+/** The page's words in the journey's language, found by their English (e2e/catalogue-text.ts). */
+const t = textsIn(journeyLocale);
 const run = Date.now().toString(36);
 // Dated in 2997 (after March, which the timeline's journey counts), so they lead the list of a run of
 // this spec alone and stay out of the other journeys' way; "On this day" needs a date in the past.
@@ -159,55 +167,60 @@ async function prepareCollection(playwright: PlaywrightWorkerArgs["playwright"],
 }
 
 /** A page of its own in the theme and width, and how its screens are kept. */
-async function screenPage(browser: Browser, theme: "light" | "dark", width: 375 | 1280) {
+async function screenPage(browser: Browser, theme: "light" | "dark", width: 375 | 1280, locale = journeyLocale) {
   // No service worker: every answer comes from the server, and the error page's failed chunk stays failed.
+  // A language other than English is the browser's (navigator.languages and Accept-Language).
   const context = await browser.newContext({
     colorScheme: theme,
     viewport: { width, height: width === 375 ? 812 : 900 },
     serviceWorkers: "block",
+    ...(locale === "en" ? {} : { locale }),
   });
   const page = await context.newPage();
-  const shot = (screen: string, options?: { fullPage?: boolean }) => capture(page, `${screen}-${theme}-${width}`, options);
+  const named = locale === "en" ? `${theme}-${width}` : `${theme}-${width}-${locale}`;
+  const shot = (screen: string, options?: { fullPage?: boolean }) => capture(page, `${screen}-${named}`, options);
   return { context, page, shot };
 }
 
 async function signedOutScreens(browser: Browser, theme: "light" | "dark", width: 375 | 1280): Promise<void> {
   const { context, page, shot } = await screenPage(browser, theme, width);
   await page.goto("/auth");
-  await expect(page.getByRole("heading", { name: "Welcome to Memory Box" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("Welcome to Memory Box") })).toBeVisible();
   await shot("sign-in");
   // A refusal, told by a toast.
-  await page.getByLabel("Email").fill(`stranger-${run}@example.com`);
-  await page.getByLabel("Password", { exact: true }).fill("not a member's password");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(page.getByText("This email address is not invited to access the platform")).toBeVisible();
+  await page.getByLabel(t("Email")).fill(`stranger-${run}@example.com`);
+  await page.getByLabel(t("Password"), { exact: true }).fill("not a member's password");
+  await page.getByRole("button", { name: t("Sign In"), exact: true }).click();
+  // (Its words are the code's English until they move into the catalogue, then the language's.)
+  const refusal = "This email address is not invited to access the platform";
+  await expect(page.getByText(t(refusal)).or(page.getByText(refusal))).toBeVisible();
   await shot("sign-in-refused", { fullPage: false });
   await page.reload();
-  await page.getByRole("tab", { name: "Sign Up" }).click();
-  await expect(page.getByRole("button", { name: "Sign Up" })).toBeVisible();
+  await page.getByRole("tab", { name: t("Sign Up") }).click();
+  await expect(page.getByRole("button", { name: t("Sign Up") })).toBeVisible();
   await shot("sign-up");
-  await page.getByRole("tab", { name: "Sign In" }).click();
-  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
-  await page.getByLabel("Email").fill(emailOf("screens-ann"));
-  await page.getByRole("button", { name: "Send sign-in code" }).click();
-  await expect(page.getByRole("heading", { name: "Enter the code from your email" })).toBeVisible();
+  await page.getByRole("tab", { name: t("Sign In") }).click();
+  await page.getByRole("button", { name: t("Email me a sign-in code") }).click();
+  await page.getByLabel(t("Email")).fill(emailOf("screens-ann"));
+  await page.getByRole("button", { name: t("Send sign-in code") }).click();
+  await expect(page.getByRole("heading", { name: t("Enter the code from your email") })).toBeVisible();
   await shot("sign-in-code");
   await page.goto("/auth?view=forgot");
-  await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("Reset your password") })).toBeVisible();
   await shot("forgot-password");
   await page.goto("/auth/reset");
-  await expect(page.getByText("This page needs a password reset link.")).toBeVisible();
+  await expect(page.getByText(t("This page needs a password reset link."))).toBeVisible();
   await shot("set-password-without-link");
 
   // The error page: a screen whose code cannot be loaded (the 404 screen's chunk gone, as after a deploy).
   const goneChunk = /\/assets\/not-found-[\w-]+\.js$/;
   await page.route(goneChunk, (route) => route.fulfill({ status: 404, body: "" }));
   await page.goto("/nothing-here");
-  await expect(page.getByRole("heading", { name: "Something went wrong" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("Something went wrong") })).toBeVisible();
   await shot("error-page");
   await page.unroute(goneChunk);
   await page.goto("/this/does/not/exist");
-  await expect(page.getByText("Oops! Page not found")).toBeVisible();
+  await expect(page.getByText(t("Oops! Page not found"))).toBeVisible();
   await shot("not-found");
   await context.close();
 }
@@ -227,7 +240,7 @@ async function signedInScreens(browser: Browser, theme: "light" | "dark", width:
     await route.fulfill({ response, json: empty });
   });
   await page.goto("/");
-  await expect(page.getByRole("heading", { name: "No memories yet" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("No memories yet") })).toBeVisible();
   await shot("home-empty");
   await page.unroute(emptied);
 
@@ -241,26 +254,26 @@ async function signedInScreens(browser: Browser, theme: "light" | "dark", width:
   });
   // A query string: the app's own loading state, not the first screen painted early (which waits for the list too).
   await page.goto("/?loading");
-  await expect(page.getByText("Loading your memories...")).toBeVisible();
+  await expect(page.getByText(t("Loading your memories..."))).toBeVisible();
   await shot("home-loading");
   answerList();
   await expect(page.getByRole("heading", { name: titles.lake })).toBeVisible();
   await page.unroute(list);
-  await expect(page.getByRole("region", { name: "On this day" })).toBeVisible();
+  await expect(page.getByRole("region", { name: t("On this day") })).toBeVisible();
   await shot("home", { fullPage: false });
   await page.getByRole("searchbox").fill(`nothing like this ${run}`);
-  await expect(page.getByRole("heading", { name: "No memories found" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("No memories found") })).toBeVisible();
   await shot("home-none-found");
-  await page.getByRole("button", { name: "Clear Filters" }).click();
+  await page.getByRole("button", { name: t("Clear Filters") }).click();
 
-  await page.getByRole("button", { name: "Add Memory" }).click();
+  await page.getByRole("button", { name: t("Add Memory") }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
   await shot("add-memory", { fullPage: false });
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
 
-  await page.getByRole("button", { name: `Edit ${titles.lake}` }).click();
-  await expect(page.getByRole("dialog").getByLabel("Title")).toHaveValue(titles.lake);
+  await page.getByRole("button", { name: t("Edit {title}", { title: titles.lake }) }).click();
+  await expect(page.getByRole("dialog").getByLabel(t("Title"))).toHaveValue(titles.lake);
   await shot("edit-memory", { fullPage: false });
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
@@ -268,21 +281,21 @@ async function signedInScreens(browser: Browser, theme: "light" | "dark", width:
   await page.getByRole("link", { name: titles.lake }).click();
   await expect(page.getByRole("heading", { level: 1, name: titles.lake })).toBeVisible();
   await expect(page.getByText("The swans were definitely plotting something.")).toBeVisible();
-  await expect(page.getByAltText("Memory photo 5")).toBeVisible();
+  await expect(page.getByAltText(t("Memory photo {number}", { number: 5 }))).toBeVisible();
   await shot("detail");
 
-  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("button", { name: t("Delete"), exact: true }).click();
   await expect(page.getByRole("alertdialog")).toBeVisible();
   await shot("delete-dialog", { fullPage: false });
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: t("Cancel") }).click();
   await expect(page.getByRole("alertdialog")).toBeHidden();
 
-  await page.getByRole("button", { name: "Edit", exact: true }).click();
-  await expect(page.getByRole("button", { name: "Update Memory" })).toBeVisible();
+  await page.getByRole("button", { name: t("Edit"), exact: true }).click();
+  await expect(page.getByRole("button", { name: t("Update Memory") })).toBeVisible();
   await shot("edit-memory-inline");
 
   await page.goto("/memory/00000000-0000-4000-8000-000000000000");
-  await expect(page.getByText("Memory not found.")).toBeVisible();
+  await expect(page.getByText(t("Memory not found."))).toBeVisible();
   await shot("memory-not-found");
 
   await page.goto(`/memory/${lakeId}/photo/2`);
@@ -290,22 +303,25 @@ async function signedInScreens(browser: Browser, theme: "light" | "dark", width:
   await shot("photo-viewer", { fullPage: false });
 
   await page.goto("/settings");
-  await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: t("Profile") })).toBeVisible();
   await shot("account");
-  await page.getByRole("link", { name: "Members" }).click();
-  await expect(page.getByRole("heading", { name: "Members", exact: true })).toBeVisible();
-  await expect(page.getByText("Loading members...")).toHaveCount(0);
+  await page.getByRole("link", { name: t("Members") }).click();
+  await expect(page.getByRole("heading", { name: t("Members"), exact: true })).toBeVisible();
+  await expect(page.getByText(t("Loading members..."))).toHaveCount(0);
   await shot("members");
 
   await context.close();
 }
 
 // Two tests a configuration, which the two workers take side by side.
+const language = journeyLocale === "en" ? "" : `, in ${journeyLocale}`;
 for (const { theme, width } of chosenConfigurations()) {
-  test(`every signed-out screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({ browser }) => {
+  test(`every signed-out screen, ${theme}, ${width} px${language}: axe finds nothing, and a screenshot is kept`, async ({
+    browser,
+  }) => {
     await signedOutScreens(browser, theme, width);
   });
-  test(`every member's screen, ${theme}, ${width} px: axe finds nothing, and a screenshot is kept`, async ({
+  test(`every member's screen, ${theme}, ${width} px${language}: axe finds nothing, and a screenshot is kept`, async ({
     browser,
     playwright,
     server,
@@ -316,3 +332,41 @@ for (const { theme, width } of chosenConfigurations()) {
     await signedInScreens(browser, theme, width);
   });
 }
+
+// Right to left (ADR 0052), in every run: home and a memory in Arabic on a phone, mirrored.
+const arabic = textsIn("ar");
+test("home and a memory in Arabic, 375 px: laid out right to left, axe finds nothing, screenshots kept", async ({
+  browser,
+  playwright,
+  server,
+}) => {
+  collection ??= prepareCollection(playwright, server);
+  await collection;
+  const { context, page, shot } = await screenPage(browser, "light", 375, "ar");
+  await page.goto("/auth");
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [authKey, session] as const);
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(page.getByRole("heading", { name: titles.lake })).toBeVisible();
+  await expect(page.getByRole("region", { name: arabic("On this day") })).toBeVisible();
+  // The search box's magnifier is at its start: the right.
+  const magnifierAtStart = () =>
+    page.getByRole("search").evaluate((search) => {
+      const field = search.querySelector("input")!.getBoundingClientRect();
+      return search.querySelector("svg")!.getBoundingClientRect().left > field.left + field.width / 2;
+    });
+  await expect.poll(magnifierAtStart).toBe(true);
+  await shot("home", { fullPage: false });
+
+  await page.getByRole("link", { name: titles.lake }).click();
+  await expect(page.getByRole("heading", { level: 1, name: titles.lake })).toBeVisible();
+  // "Back to Memories" at the right, its arrow turned to point right; the newer memory at the right, the older at the left.
+  const back = page.getByRole("link", { name: arabic("Back to Memories") });
+  expect((await back.boundingBox())!.x).toBeGreaterThan(375 / 2);
+  expect(await back.locator("svg").evaluate((arrow) => getComputedStyle(arrow).scale)).toMatch(/^-1\b/);
+  const previous = (await page.locator('a[rel="prev"]').boundingBox())!;
+  const next = (await page.locator('a[rel="next"]').boundingBox())!;
+  expect(previous.x).toBeGreaterThan(next.x);
+  await shot("detail", { fullPage: false });
+  await context.close();
+});

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const sharedInputs = ["package-lock.json", "packages/contract/src", "tsconfig.base.json"];
+const sharedInputs = ["package-lock.json", "packages/contract/src", "packages/messages", "tsconfig.base.json"];
 const targets = [
   {
     workspace: "@memory-box/server",

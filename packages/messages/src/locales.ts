@@ -5,7 +5,7 @@ import { match } from "@formatjs/intl-localematcher";
  * byte, and the answer for any language we do not have. A language is added here once every key of
  * the catalogue has its text in it (the catalogue check refuses a missing one).
  */
-export const supportedLocales = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja"] as const;
+export const supportedLocales = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"] as const;
 export type Locale = (typeof supportedLocales)[number];
 export const defaultLocale: Locale = "en";
 

@@ -1,4 +1,7 @@
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
+import arErrors from "../catalogue/ar/errors.json" with { type: "json" };
+import arExport from "../catalogue/ar/export.json" with { type: "json" };
+import arMail from "../catalogue/ar/mail.json" with { type: "json" };
 import deErrors from "../catalogue/de/errors.json" with { type: "json" };
 import deExport from "../catalogue/de/export.json" with { type: "json" };
 import deMail from "../catalogue/de/mail.json" with { type: "json" };
@@ -48,6 +51,7 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
   "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport },
   it: { mail: itMail, errors: itErrors, export: itExport },
   ja: { mail: jaMail, errors: jaErrors, export: jaExport },
+  ar: { mail: arMail, errors: arErrors, export: arExport },
 };
 
 /**

@@ -26,6 +26,7 @@ const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessage
   "pt-BR": () => import("../catalogue/pt-BR/web.json"),
   it: () => import("../catalogue/it/web.json"),
   ja: () => import("../catalogue/ja/web.json"),
+  ar: () => import("../catalogue/ar/web.json"),
 };
 
 /** The languages the web app has a complete catalogue for. */

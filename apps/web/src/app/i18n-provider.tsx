@@ -1,10 +1,11 @@
 import { defaultLocale, type Locale } from "@memory-box/messages";
 import { englishWebMessages, loadWebMessages, type WebMessages } from "@memory-box/messages/web";
+import { Direction } from "radix-ui";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 
 import { useLocale } from "@/hooks/use-locale";
 import { createIntl, IntlContext, setActiveIntl } from "@/lib/intl";
-import { applyDocumentLocale } from "@/lib/locale";
+import { applyDocumentLocale, textDirection } from "@/lib/locale";
 
 const loaded = new Map<Locale, WebMessages>([[defaultLocale, englishWebMessages]]);
 
@@ -41,5 +42,10 @@ export function I18nProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => applyDocumentLocale(shown), [shown]);
 
-  return <IntlContext value={intl}>{children}</IntlContext>;
+  // Radix's tabs, scroll areas and popovers take their direction (arrow keys, sides) from here.
+  return (
+    <IntlContext value={intl}>
+      <Direction.Provider dir={textDirection(shown)}>{children}</Direction.Provider>
+    </IntlContext>
+  );
 }

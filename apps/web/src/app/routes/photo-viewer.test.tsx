@@ -1,7 +1,8 @@
 import type { Memory } from "@memory-box/contract";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
+import { setLocale } from "@/lib/locale";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 import { currentPath, renderApp } from "@/testing/render-app";
@@ -22,6 +23,8 @@ function openViewer(path: string, shown: Memory = memory) {
   });
   return renderApp(path, { client: new FakeAuthClient({ session: fakeSession() }) });
 }
+
+afterEach(() => setLocale(undefined));
 
 describe("photo viewer", () => {
   it("shows the photo whole from its preview, says which of how many, and steps with the arrow keys and buttons", async () => {
@@ -68,6 +71,24 @@ describe("photo viewer", () => {
     fireEvent.pointerUp(stage, { pointerId: 1, clientX: 100, clientY: 210 });
 
     expect(await screen.findByText("2 / 3")).toBeInTheDocument();
+  });
+
+  it("in Arabic, steps to the next photo with ← and a swipe to the right, the way the page reads", async () => {
+    setLocale("ar");
+    const { user } = openViewer(`/memory/${memory.id}/photo/1`);
+    await screen.findByRole("img", { name: "صورة الذكرى 1" });
+    await waitFor(() => expect(document.documentElement).toHaveAttribute("dir", "rtl"));
+
+    await user.keyboard("{ArrowLeft}");
+    expect(await screen.findByText("2 من 3")).toBeInTheDocument();
+    await user.keyboard("{ArrowRight}");
+    expect(await screen.findByText("1 من 3")).toBeInTheDocument();
+
+    const stage = screen.getByRole("img", { name: "صورة الذكرى 1" }).parentElement!;
+    fireEvent.pointerDown(stage, { pointerId: 1, clientX: 100, clientY: 200 });
+    fireEvent.pointerMove(stage, { pointerId: 1, clientX: 250, clientY: 210 });
+    fireEvent.pointerUp(stage, { pointerId: 1, clientX: 300, clientY: 210 });
+    expect(await screen.findByText("2 من 3")).toBeInTheDocument();
   });
 
   it("zooms with the wheel, and a swipe then moves the photo instead of changing it", async () => {

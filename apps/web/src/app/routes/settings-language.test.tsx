@@ -26,6 +26,7 @@ describe("the language", () => {
       "Nederlands",
       "Polski",
       "日本語",
+      "العربية",
     ]);
     await user.selectOptions(select, "Deutsch");
 

@@ -18,7 +18,7 @@ export function SettingsLayout() {
     <div className="min-h-svh bg-muted">
       <header className="border-b bg-background">
         <div className="mx-auto flex max-w-3xl flex-col gap-3 px-4 py-4">
-          <div className="-ml-3">
+          <div className="-ms-3">
             <BackToMemories />
           </div>
           <h1 className="text-xl font-semibold">{intl.formatMessage({ id: "settings.title" })}</h1>

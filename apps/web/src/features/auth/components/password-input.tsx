@@ -11,7 +11,7 @@ export function PasswordInput(props: Omit<ComponentProps<"input">, "type">) {
   const intl = useIntl();
   return (
     <div className="relative">
-      <Input {...props} type={shown ? "text" : "password"} className="pr-10" />
+      <Input {...props} type={shown ? "text" : "password"} className="pe-10" />
       <Button
         type="button"
         variant="ghost"
@@ -20,7 +20,7 @@ export function PasswordInput(props: Omit<ComponentProps<"input">, "type">) {
         aria-pressed={shown}
         aria-controls={props.id}
         onClick={() => setShown((current) => !current)}
-        className="absolute top-0 right-0 size-9 text-muted-foreground hover:bg-transparent"
+        className="absolute end-0 top-0 size-9 text-muted-foreground hover:bg-transparent"
       >
         {shown ? <EyeOffIcon aria-hidden="true" /> : <EyeIcon aria-hidden="true" />}
       </Button>

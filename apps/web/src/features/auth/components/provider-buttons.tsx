@@ -85,7 +85,7 @@ export function ProviderButtons() {
           disabled={isPending}
           onClick={() => run(provider)}
         >
-          <LogInIcon aria-hidden="true" />
+          <LogInIcon aria-hidden="true" className="rtl:-scale-x-100" />
           {intl.formatMessage({ id: "auth.provider.continue" }, { name: provider.name })}
         </Button>
       ))}
@@ -118,7 +118,7 @@ export function ProviderButtons() {
               );
           }}
         >
-          <LogInIcon aria-hidden="true" />
+          <LogInIcon aria-hidden="true" className="rtl:-scale-x-100" />
           {intl.formatMessage({ id: "auth.sso.continue" })}
         </Button>
       )}

@@ -78,12 +78,14 @@ function MemberRow({ member, you, canManage }: { member: Member; you: boolean; c
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={name}>
       <div className="flex min-w-0 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium break-words">{name}</span>
+          <bdi className="font-medium break-words">{name}</bdi>
           {member.role === "owner" && <Badge variant="secondary">{intl.formatMessage({ id: "members.badge.owner" })}</Badge>}
           {you && <Badge variant="outline">{intl.formatMessage({ id: "members.badge.you" })}</Badge>}
           {member.two_step_verification && <Badge variant="outline">{intl.formatMessage({ id: "members.badge.twoStep" })}</Badge>}
         </div>
-        <span className="text-sm break-all text-muted-foreground">{member.email}</span>
+        <span className="text-sm break-all text-muted-foreground">
+          <bdi>{member.email}</bdi>
+        </span>
         {details.length > 0 && <span className="text-sm text-muted-foreground">{details.join(" · ")}</span>}
       </div>
       {canManage && (
@@ -206,7 +208,9 @@ function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
     <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" aria-label={invitation.email}>
       <div className="flex min-w-0 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium break-all">{invitation.email}</span>
+          <span className="font-medium break-all">
+            <bdi>{invitation.email}</bdi>
+          </span>
           {invitation.role === "owner" && <Badge variant="secondary">{intl.formatMessage({ id: "members.badge.owner" })}</Badge>}
         </div>
         <span className="text-sm text-muted-foreground">

@@ -11,7 +11,7 @@ export function BackToMemories() {
   return (
     <Button asChild variant="ghost">
       <Link to={paths.home}>
-        <ArrowLeftIcon aria-hidden="true" />
+        <ArrowLeftIcon aria-hidden="true" className="rtl:-scale-x-100" />
         {intl.formatMessage({ id: "nav.backToMemories" })}
       </Link>
     </Button>

@@ -65,6 +65,7 @@ export function MemoryCardView({
           <h2 className="text-lg leading-tight font-semibold break-words">
             <Link
               to={paths.memory(memory.id)}
+              dir="auto"
               className="outline-none after:absolute after:inset-0 after:rounded-xl after:content-[''] focus-visible:after:ring-[3px] focus-visible:after:ring-ring/50"
             >
               {memory.title}
@@ -73,7 +74,7 @@ export function MemoryCardView({
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
             <span className="inline-flex items-center gap-1">
               <User aria-hidden="true" className="size-3.5" />
-              {authorName(memory)}
+              <bdi>{authorName(memory)}</bdi>
             </span>
             {memory.memory_date && (
               <span className="inline-flex items-center gap-1">
@@ -112,6 +113,7 @@ export function MemoryCardView({
         <CardContent className="space-y-3">
           {memory.content && (
             <p
+              dir="auto"
               className={cn(
                 "break-words whitespace-pre-line",
                 withPhotos

@@ -83,7 +83,7 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
     >
       <header className="flex items-center justify-between gap-3">
         <p className="min-w-0 text-sm">
-          <span className="font-medium">{author}</span>
+          <bdi className="font-medium">{author}</bdi>
           {wordSpace}
           <time dateTime={comment.created_at} className="text-muted-foreground">
             {formatTimestamp(comment.created_at)}
@@ -139,7 +139,9 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
           }}
         />
       ) : (
-        <p className="text-sm break-words whitespace-pre-wrap">{comment.body}</p>
+        <p dir="auto" className="text-sm break-words whitespace-pre-wrap">
+          {comment.body}
+        </p>
       )}
       {!editing && remove.isError && (
         <p className="text-sm text-destructive" role="alert">

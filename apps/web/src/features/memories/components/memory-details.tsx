@@ -45,7 +45,9 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
 
       <Card>
         <CardHeader>
-          <h1 className="text-2xl font-semibold break-words">{memory.title}</h1>
+          <h1 className="text-2xl font-semibold break-words">
+            <bdi>{memory.title}</bdi>
+          </h1>
           {memory.memory_date && (
             <p className="flex items-center gap-2 text-muted-foreground">
               <CalendarIcon aria-hidden="true" className="size-4" />
@@ -59,7 +61,9 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
               <h2 id="memory-description" className="text-lg font-semibold">
                 {intl.formatMessage({ id: "memory.detail.description" })}
               </h2>
-              <p className="break-words whitespace-pre-wrap">{memory.content}</p>
+              <p dir="auto" className="break-words whitespace-pre-wrap">
+                {memory.content}
+              </p>
             </section>
           )}
 

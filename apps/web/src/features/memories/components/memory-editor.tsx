@@ -15,7 +15,7 @@ export function MemoryEditor({ memory, onDone }: { memory: Memory; onDone: () =>
     <>
       <div>
         <Button variant="ghost" onClick={onDone} disabled={busy}>
-          <ArrowLeftIcon aria-hidden="true" />
+          <ArrowLeftIcon aria-hidden="true" className="rtl:-scale-x-100" />
           {intl.formatMessage({ id: "memory.editor.back" })}
         </Button>
       </div>

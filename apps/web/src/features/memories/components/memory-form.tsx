@@ -376,7 +376,7 @@ function RemovePhotoButton({
       aria-label={label}
       disabled={disabled}
       onClick={onClick}
-      className="absolute top-1 right-1 size-7 rounded-full focus-visible:ring-offset-2"
+      className="absolute end-1 top-1 size-7 rounded-full focus-visible:ring-offset-2"
     >
       <XIcon aria-hidden="true" />
     </Button>

@@ -16,10 +16,12 @@ export function MemoryNeighboursNav({ neighbours }: { neighbours: MemoryNeighbou
       {previous ? (
         <Button asChild variant="ghost" className="h-auto max-w-[48%] justify-start py-2">
           <Link to={paths.memory(previous.id)} rel="prev">
-            <ChevronLeft aria-hidden="true" />
+            <ChevronLeft aria-hidden="true" className="rtl:-scale-x-100" />
             <span className="flex min-w-0 flex-col items-start">
               <span className="text-xs font-medium">{intl.formatMessage({ id: "memory.neighbours.previous" })}</span>
-              <span className="max-w-full truncate">{previous.title}</span>
+              <span dir="auto" className="max-w-full truncate">
+                {previous.title}
+              </span>
             </span>
           </Link>
         </Button>
@@ -31,9 +33,11 @@ export function MemoryNeighboursNav({ neighbours }: { neighbours: MemoryNeighbou
           <Link to={paths.memory(next.id)} rel="next">
             <span className="flex min-w-0 flex-col items-end">
               <span className="text-xs font-medium">{intl.formatMessage({ id: "memory.neighbours.next" })}</span>
-              <span className="max-w-full truncate">{next.title}</span>
+              <span dir="auto" className="max-w-full truncate">
+                {next.title}
+              </span>
             </span>
-            <ChevronRight aria-hidden="true" />
+            <ChevronRight aria-hidden="true" className="rtl:-scale-x-100" />
           </Link>
         </Button>
       )}

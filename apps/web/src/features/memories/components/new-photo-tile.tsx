@@ -59,13 +59,13 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
         {upload.status === "uploaded" && (
           <CircleCheckIcon
             aria-hidden="true"
-            className="absolute bottom-1.5 left-1.5 size-5 rounded-full bg-background text-primary"
+            className="absolute start-1.5 bottom-1.5 size-5 rounded-full bg-background text-primary"
           />
         )}
         {failed && (
           <CircleAlertIcon
             aria-hidden="true"
-            className="absolute bottom-1.5 left-1.5 size-5 rounded-full bg-background text-destructive"
+            className="absolute start-1.5 bottom-1.5 size-5 rounded-full bg-background text-destructive"
           />
         )}
         <Button
@@ -80,7 +80,7 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
           }
           disabled={disabled && !uploading}
           onClick={onRemove}
-          className="absolute top-1 right-1 size-7 rounded-full focus-visible:ring-offset-2"
+          className="absolute end-1 top-1 size-7 rounded-full focus-visible:ring-offset-2"
         >
           <XIcon aria-hidden="true" />
         </Button>

@@ -42,10 +42,16 @@ export function OnThisDaySection({ answer }: { answer: OnThisDay }) {
                           loading="eager"
                         />
                       ) : (
-                        memory.content && <p className="line-clamp-5 p-2 text-xs break-words">{memory.content}</p>
+                        memory.content && (
+                          <p dir="auto" className="line-clamp-5 p-2 text-xs break-words">
+                            {memory.content}
+                          </p>
+                        )
                       )}
                     </div>
-                    <span className="truncate text-sm font-medium">{memory.title}</span>
+                    <span dir="auto" className="truncate text-sm font-medium">
+                      {memory.title}
+                    </span>
                     {memory.memory_date && (
                       <time dateTime={memory.memory_date} className="text-xs">
                         {formatMemoryDate(memory.memory_date)}

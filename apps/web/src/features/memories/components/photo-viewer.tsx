@@ -41,9 +41,12 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
+      // The arrow toward the reading direction's end is "next": → in English, ← in Arabic.
+      const forward = readsRightToLeft() ? "ArrowLeft" : "ArrowRight";
+      const back = readsRightToLeft() ? "ArrowRight" : "ArrowLeft";
       if (event.key === "Escape") onClose();
-      else if (event.key === "ArrowLeft" && hasPrevious) onIndexChange(index - 1);
-      else if (event.key === "ArrowRight" && hasNext) onIndexChange(index + 1);
+      else if (event.key === back && hasPrevious) onIndexChange(index - 1);
+      else if (event.key === forward && hasNext) onIndexChange(index + 1);
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -96,8 +99,10 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     const dx = event.clientX - start.startX;
     const dy = event.clientY - start.startY;
     if (Math.abs(dx) < swipeDistance || Math.abs(dx) < Math.abs(dy)) return;
-    if (dx < 0 && hasNext) onIndexChange(index + 1);
-    if (dx > 0 && hasPrevious) onIndexChange(index - 1);
+    // The next photo is drawn in from the reading direction's end: swiped toward its start.
+    const towardStart = readsRightToLeft() ? dx > 0 : dx < 0;
+    if (towardStart && hasNext) onIndexChange(index + 1);
+    if (!towardStart && hasPrevious) onIndexChange(index - 1);
   }
 
   return (
@@ -109,8 +114,8 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     >
       <header className="flex items-center justify-between gap-2 px-3 py-2">
         <p className="min-w-0 truncate text-sm">
-          <span className="font-medium">{memory.title}</span>
-          <span className="ml-3 text-white/70 tabular-nums" aria-live="polite">
+          <bdi className="font-medium">{memory.title}</bdi>
+          <span className="ms-3 text-white/70 tabular-nums" aria-live="polite">
             {intl.formatMessage({ id: "viewer.position" }, { number: index + 1, total: photos.length })}
           </span>
         </p>
@@ -163,18 +168,18 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
           <ViewerButton
             label={intl.formatMessage({ id: "viewer.previous" })}
             onClick={() => onIndexChange(index - 1)}
-            className="absolute top-1/2 left-2 -translate-y-1/2 bg-black/40"
+            className="absolute start-2 top-1/2 -translate-y-1/2 bg-black/40"
           >
-            <ChevronLeftIcon aria-hidden="true" />
+            <ChevronLeftIcon aria-hidden="true" className="rtl:-scale-x-100" />
           </ViewerButton>
         )}
         {hasNext && (
           <ViewerButton
             label={intl.formatMessage({ id: "viewer.next" })}
             onClick={() => onIndexChange(index + 1)}
-            className="absolute top-1/2 right-2 -translate-y-1/2 bg-black/40"
+            className="absolute end-2 top-1/2 -translate-y-1/2 bg-black/40"
           >
-            <ChevronRightIcon aria-hidden="true" />
+            <ChevronRightIcon aria-hidden="true" className="rtl:-scale-x-100" />
           </ViewerButton>
         )}
       </div>
@@ -210,6 +215,11 @@ function ViewerButton({
       {children}
     </Button>
   );
+}
+
+/** Whether the page is laid out right to left (`<html dir="rtl">`, set with the language). */
+function readsRightToLeft(): boolean {
+  return document.documentElement.dir === "rtl";
 }
 
 function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {

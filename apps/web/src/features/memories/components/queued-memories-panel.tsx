@@ -31,7 +31,9 @@ export function QueuedMemoriesPanel({ member }: { member: string }) {
         {items.map((item) => (
           <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
             <div className="min-w-0">
-              <p className="truncate font-medium">{item.title}</p>
+              <p dir="auto" className="truncate font-medium">
+                {item.title}
+              </p>
               <p className={item.state.kind === "failed" ? "text-destructive" : "text-muted-foreground"}>
                 {stateText(item, online)}
               </p>

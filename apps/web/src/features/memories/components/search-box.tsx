@@ -28,7 +28,7 @@ export function SearchBoxView({ value, onChange, inputRef, className, id }: Sear
       </Label>
       <Search
         aria-hidden="true"
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+        className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
       />
       <Input
         ref={inputRef}
@@ -38,7 +38,7 @@ export function SearchBoxView({ value, onChange, inputRef, className, id }: Sear
         autoComplete="off"
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        className="bg-background pl-9"
+        className="bg-background ps-9"
       />
     </div>
   );

@@ -1,0 +1,42 @@
+import fs from "node:fs";
+
+/**
+ * The language a journey that asks for it runs in (the screens journey): E2E_LOCALE, one of the
+ * languages of packages/messages/catalogue, English by default.
+ */
+export const journeyLocale = process.env.E2E_LOCALE ?? "en";
+
+function catalogue(locale: string): Record<string, string> {
+  const folder = new URL(`../packages/messages/catalogue/${locale}/`, import.meta.url);
+  if (!fs.existsSync(folder)) throw new Error(`E2E_LOCALE=${locale}: the catalogue has no such language`);
+  return Object.assign(
+    {},
+    ...fs
+      .readdirSync(folder)
+      .filter((file) => file.endsWith(".json"))
+      .map((file) => JSON.parse(fs.readFileSync(new URL(file, folder), "utf8")) as Record<string, string>),
+  ) as Record<string, string>;
+}
+
+/**
+ * What the page says in `locale` where it says `english` in English, so that a journey written in
+ * English finds its buttons and headings in any language: the catalogue's message whose English is
+ * `english`, its simple placeholders (`{title}`) filled from `values`. A text not in the catalogue
+ * yet is English in every language and comes back as it is. An English text the language says in
+ * two ways is refused (name the one meant by a longer English text).
+ */
+export function textsIn(locale: string): (english: string, values?: Record<string, string | number>) => string {
+  const english = catalogue("en");
+  const own = locale === "en" ? english : catalogue(locale);
+  const translations = new Map<string, Set<string>>();
+  for (const [id, message] of Object.entries(english)) {
+    const found = translations.get(message) ?? new Set<string>();
+    found.add(own[id] ?? message);
+    translations.set(message, found);
+  }
+  return (text, values = {}) => {
+    const found = [...(translations.get(text) ?? [text])];
+    if (found.length > 1) throw new Error(`"${text}" is said in ${found.length} ways in ${locale}: ${found.join(" / ")}`);
+    return found[0]!.replace(/\{(\w+)\}/g, (placeholder, name: string) => (name in values ? String(values[name]) : placeholder));
+  };
+}
