@@ -40,7 +40,7 @@ function accentElements(elements: MessageFormatElement[]): MessageFormatElement[
       const options = Object.fromEntries(
         Object.entries(element.options).map(([key, option]) => [key, { ...option, value: accentElements(option.value) }]),
       );
-      return { ...element, options } as MessageFormatElement;
+      return { ...element, options };
     }
     return element;
   });
