@@ -98,7 +98,7 @@ export function SetPasswordForm({ onDone, submitLabel, inline = false }: SetPass
             aria-describedby={[`${id}-rule`, problems.length > 0 ? `${id}-problems` : ""].filter(Boolean).join(" ")}
           />
           <p id={`${id}-rule`} className="text-sm text-muted-foreground">
-            {passwordRule}
+            {passwordRule(intl)}
           </p>
           {problems.length > 0 && (
             <ul id={`${id}-problems`} role="alert" className="text-sm text-destructive">
