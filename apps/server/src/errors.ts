@@ -1,6 +1,6 @@
 import { type ErrorCode, errorCatalogue } from "@memory-box/contract";
 import { defaultLocale } from "@memory-box/messages";
-import { serverMessages } from "@memory-box/messages/server";
+import { serverMessages, type ServerMessageId } from "@memory-box/messages/server";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
 
@@ -14,12 +14,23 @@ export interface AppErrorOptions extends ErrorOptions {
   status?: number;
   /** Another message than the catalogue's default. */
   message?: string;
+  /**
+   * Another message than the catalogue's default, as a text of the server's catalogue
+   * (errors.json, `errorText.*`): English as the message, and said in the asker's language.
+   */
+  text?: ErrorText;
   /** The fields at fault, for validation errors. */
   details?: FieldProblem[];
   /** Fields the error body carries beside code and message (Supabase Auth's `weak_password`). */
   extra?: Record<string, unknown>;
   /** Response headers the answer carries in every envelope (`Retry-After`). */
   headers?: Record<string, string>;
+}
+
+/** A text of the server's catalogue, with its placeholders' values. */
+export interface ErrorText {
+  id: ServerMessageId;
+  values?: Record<string, string | number>;
 }
 
 const appErrorBrand = Symbol.for("memory-box.AppError");
@@ -40,17 +51,24 @@ export class AppError extends Error {
    * language; a message the thrower wrote stays as written.
    */
   readonly hasDefaultMessage: boolean;
+  /** The catalogue text the message was made of, if any: said in another language too. */
+  readonly text: ErrorText | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     const entry = errorCatalogue[code];
-    super(options.message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    const text = options.text;
+    super(
+      options.message ?? (text ? serverMessages(defaultLocale).format(text.id, text.values) : entry.message),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "AppError";
     this.code = code;
     this.statusCode = options.status ?? entry.status;
     this.details = options.details;
     this.extra = options.extra;
     this.headers = options.headers;
-    this.hasDefaultMessage = options.message === undefined;
+    this.hasDefaultMessage = options.message === undefined && text === undefined;
+    this.text = options.message === undefined ? text : undefined;
   }
 
   /**
@@ -69,12 +87,14 @@ export class AppError extends Error {
 
 /**
  * The error's human message in `locale`: the catalogue's text for its code (errors.json) when the
- * message is the default one, else the message as thrown. English is always the message itself,
+ * message is the default one, or the catalogue text it was thrown with, else the message as thrown. English is always the message itself,
  * byte for byte. The code never changes.
  */
 export function messageIn(error: AppError, locale: string): string {
-  if (locale === defaultLocale || !error.hasDefaultMessage) return error.message;
+  if (locale === defaultLocale) return error.message;
   const words = serverMessages(locale);
+  if (error.text) return words.has(error.text.id) ? words.format(error.text.id, error.text.values) : error.message;
+  if (!error.hasDefaultMessage) return error.message;
   const id = `error.${error.code}` as const;
   return words.has(id) ? words.format(id) : error.message;
 }

@@ -195,6 +195,30 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
     });
   });
 
+  describe("errors written in code", () => {
+    it("say a wait in the asker's language, the same in English as ever, with the same code", async () => {
+      const { email } = await confirmedMember(server);
+      const signIn = (attempt: string, acceptLanguage?: string) =>
+        server.app.inject({
+          method: "POST",
+          url: "/auth/v1/token?grant_type=password",
+          headers: { "x-supabase-api-version": api, ...(acceptLanguage ? { "accept-language": acceptLanguage } : {}) },
+          payload: { email, password: attempt },
+        });
+      for (let attempt = 1; attempt <= 10; attempt += 1) expect((await signIn(`wrong ${attempt}`)).statusCode).toBe(400);
+      const german = await signIn(password, "de-DE,de;q=0.9");
+      expect(german.statusCode).toBe(429);
+      expect(german.json()).toEqual({
+        code: "over_request_rate_limit",
+        message: "Für diese Adresse wurden zu viele falsche Passwörter versucht. Versuch es in 1 Sekunde noch einmal.",
+      });
+      expect((await signIn(password)).json()).toEqual({
+        code: "over_request_rate_limit",
+        message: "Too many wrong passwords were tried for this address. Try again in 1 second.",
+      });
+    });
+  });
+
   describe("the export's pages", () => {
     it("are written in the exporting member's language, with the page's lang and dir", async () => {
       const member = await confirmedMember(server);

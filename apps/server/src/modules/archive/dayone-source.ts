@@ -96,8 +96,7 @@ async function readJournals(zip: ZipReader, limits: ArchiveLimits): Promise<Jour
     .entries()
     .filter((entry) => !entry.name.includes("/") && entry.name.toLowerCase().endsWith(".json"))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (files.length === 0)
-    throw new ArchiveRefusedError("This is not a Day One export: it has no journal (a .json file) at its top level.");
+  if (files.length === 0) throw new ArchiveRefusedError({ id: "errorText.archive.notDayOne" });
   // All journals are held in memory together, so their sum is what the manifest limit bounds.
   let totalBytes = 0;
   const journals: Journal[] = [];
@@ -194,7 +193,10 @@ function toManifest(
         // A photo in several entries is one file in the ZIP, but the importer reads it for each.
         totalBytes += bytes;
         if (totalBytes > limits.maxTotalBytes)
-          throw new ArchiveRefusedError(`The export is too large to import (more than ${formatSize(limits.maxTotalBytes)}).`);
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.exportTooLarge",
+            values: { size: formatSize(limits.maxTotalBytes) },
+          });
         const name = photoFile(id, photoId, contentType);
         photoEntries.set(name, entryName);
         photos.push({

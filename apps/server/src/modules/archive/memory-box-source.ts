@@ -39,7 +39,7 @@ export async function openZip(file: string, limits: ArchiveLimits): Promise<ZipR
  */
 export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promise<ArchiveManifest> {
   const entry = zip.entry(manifestFile);
-  if (!entry) throw new ArchiveRefusedError(`This is not a Memory Box archive: it has no ${manifestFile}.`);
+  if (!entry) throw new ArchiveRefusedError({ id: "errorText.archive.notMemoryBox", values: { file: manifestFile } });
   if (entry.size > limits.maxManifestBytes) {
     throw new ArchiveRefusedError(
       `${manifestFile} is ${megabytes(entry.size)} MB, more than the ${megabytes(limits.maxManifestBytes)} MB an import reads.`,
@@ -69,7 +69,7 @@ export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promi
     },
   });
   if (header.format !== "memory-box") {
-    throw new ArchiveRefusedError(`This is not a Memory Box archive: ${manifestFile} does not say "format": "memory-box".`);
+    throw new ArchiveRefusedError({ id: "errorText.archive.notMemoryBoxFormat", values: { file: manifestFile } });
   }
   if (header.version !== 1 && header.version !== archiveVersion) {
     throw new ArchiveRefusedError(
