@@ -65,9 +65,10 @@ export async function parseJsonStream(
     if (token === TokenType.STRING || token === TokenType.NUMBER) {
       if (String(parsed.value).length > limits.maxStringChars) {
         refuse(
-          new ArchiveRefusedError(
-            `${options.name} holds a value longer than ${limits.maxStringChars.toLocaleString("en")} characters: the archive is damaged or was altered.`,
-          ),
+          new ArchiveRefusedError({
+            id: "errorText.archive.longValue",
+            values: { name: options.name, max: limits.maxStringChars },
+          }),
         );
       }
       if (parsed.partial) return;
