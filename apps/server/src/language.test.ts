@@ -196,6 +196,31 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
   });
 
   describe("errors written in code", () => {
+    it("name the fields at fault in the asker's language where the schema's words are its own, English as ever", async () => {
+      const member = await confirmedMember(server);
+      const search = (acceptLanguage?: string) =>
+        server.app.inject({
+          method: "GET",
+          url: `/api/v1/memories?q=${"x".repeat(201)}`,
+          headers: {
+            authorization: `Bearer ${member.session.access_token}`,
+            ...(acceptLanguage ? { "accept-language": acceptLanguage } : {}),
+          },
+        });
+      const english = await search();
+      expect(english.statusCode).toBe(400);
+      expect(english.json()).toEqual({
+        code: "validation_failed",
+        message: "querystring.q: Too big: expected string to have <=200 characters",
+        details: [{ path: "querystring.q", message: "Too big: expected string to have <=200 characters" }],
+      });
+      expect((await search("de")).json()).toEqual({
+        code: "validation_failed",
+        message: "querystring.q: Zu groß: erwartet, dass string <=200 Zeichen hat",
+        details: [{ path: "querystring.q", message: "Zu groß: erwartet, dass string <=200 Zeichen hat" }],
+      });
+    });
+
     it("say a wait in the asker's language, the same in English as ever, with the same code", async () => {
       const { email } = await confirmedMember(server);
       const signIn = (attempt: string, acceptLanguage?: string) =>
