@@ -210,11 +210,30 @@ function schemaWords(issue: SchemaIssue, locale: string): string | undefined {
 export function detailsIn(error: AppError, locale: string): FieldProblem[] | undefined {
   const { details, issues } = error;
   if (!details || !issues || locale === defaultLocale) return details;
+  const words = serverMessages(locale);
   return details.map((problem, index) => {
     const issue = issues[index];
-    if (!issue || schemaWords(issue, defaultLocale) !== problem.message) return problem;
+    if (!issue) return problem;
+    // The contract's own words for a field (errors.json errorText.field.*).
+    const own = fieldTexts().get(problem.message);
+    if (own) return { path: problem.path, message: words.has(own) ? words.format(own) : problem.message };
+    if (schemaWords(issue, defaultLocale) !== problem.message) return problem;
     return { path: problem.path, message: schemaWords(issue, locale) ?? problem.message };
   });
+}
+
+const fieldTextIds = [
+  "errorText.field.required",
+  "errorText.field.date",
+  "errorText.field.month",
+  "errorText.field.domains",
+] as const satisfies readonly ServerMessageId[];
+let fieldTextsByEnglish: Map<string, ServerMessageId> | undefined;
+
+/** The contract's own words for a field, by their English. */
+function fieldTexts(): Map<string, ServerMessageId> {
+  const english = serverMessages(defaultLocale);
+  return (fieldTextsByEnglish ??= new Map(fieldTextIds.map((id) => [english.format(id), id])));
 }
 
 function statusOf(thrown: unknown): number | undefined {

@@ -219,6 +219,18 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
         message: "querystring.q: Zu groß: erwartet, dass string <=200 Zeichen hat",
         details: [{ path: "querystring.q", message: "Zu groß: erwartet, dass string <=200 Zeichen hat" }],
       });
+      // The contract's own words too.
+      const untitled = await server.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: { authorization: `Bearer ${member.session.access_token}`, "accept-language": "de" },
+        payload: { title: "   ", content: "" },
+      });
+      expect(untitled.json()).toMatchObject({
+        code: "validation_failed",
+        message: "body.title: ist erforderlich",
+        details: [{ path: "body.title", message: "ist erforderlich" }],
+      });
     });
 
     it("say a wait in the asker's language, the same in English as ever, with the same code", async () => {
