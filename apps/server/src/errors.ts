@@ -132,7 +132,7 @@ export function classifyError(thrown: unknown): ClassifiedError {
       path: [thrown.validationContext, ...issue.instancePath.split("/").filter(Boolean)].filter(Boolean).join("."),
       message: issue.message ?? "is not valid",
     }));
-    const issues = thrown.validation.map((issue) => ({ ...(issue.params as Record<string, unknown>), code: issue.keyword }));
+    const issues = thrown.validation.map((issue) => ({ ...issue.params, code: issue.keyword }));
     return { error: validationFailed(details, issues), unexpected: false };
   }
   if (thrown instanceof ZodError) {
@@ -140,7 +140,7 @@ export function classifyError(thrown: unknown): ClassifiedError {
     return {
       error: validationFailed(
         details,
-        thrown.issues.map((issue) => ({ ...issue }) as SchemaIssue),
+        thrown.issues.map((issue) => ({ ...issue })),
       ),
       unexpected: false,
     };
