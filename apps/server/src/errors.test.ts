@@ -1,7 +1,7 @@
 import Sqlite from "better-sqlite3";
 import { DatabaseError } from "pg";
 import { describe, expect, it } from "vitest";
-import { AppError, classifyError } from "./errors";
+import { AppError, classifyError, messageIn } from "./errors";
 
 const fsError = (code: string) => Object.assign(new Error(`${code}: write`), { code });
 
@@ -48,5 +48,25 @@ describe("AppError across bundles", () => {
     expect(new AppError("object_not_found") instanceof ObjectNotFoundError).toBe(false);
     expect(new ObjectNotFoundError("object_not_found") instanceof ObjectNotFoundError).toBe(true);
     expect(new ObjectNotFoundError("object_not_found") instanceof AppError).toBe(true);
+  });
+});
+
+describe("an error thrown with a catalogue text", () => {
+  it("says it in English as its message, and in the asker's language, keeping its code", () => {
+    const wait = new AppError("over_request_rate_limit", {
+      text: { id: "errorText.passwordRateLimit.seconds", values: { seconds: 2 } },
+    });
+    expect(wait.code).toBe("over_request_rate_limit");
+    expect(wait.message).toBe("Too many wrong passwords were tried for this address. Try again in 2 seconds.");
+    expect(messageIn(wait, "en")).toBe(wait.message);
+    expect(messageIn(wait, "de")).toBe(
+      "Für diese Adresse wurden zu viele falsche Passwörter versucht. Versuch es in 2 Sekunden noch einmal.",
+    );
+    // A language the catalogue does not have: English.
+    expect(messageIn(wait, "xx")).toBe(wait.message);
+    // A message written by the thrower stays as written.
+    expect(messageIn(new AppError("insufficient_aal", { message: "AAL2 required to unenroll verified factor" }), "de")).toBe(
+      "AAL2 required to unenroll verified factor",
+    );
   });
 });

@@ -1,8 +1,8 @@
 import { type ErrorCode, errorCatalogue } from "@memory-box/contract";
 import { defaultLocale } from "@memory-box/messages";
-import { serverMessages } from "@memory-box/messages/server";
+import { serverMessages, type ServerMessageId } from "@memory-box/messages/server";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { ZodError } from "zod";
+import { z, ZodError } from "zod";
 
 export interface FieldProblem {
   path: string;
@@ -14,12 +14,28 @@ export interface AppErrorOptions extends ErrorOptions {
   status?: number;
   /** Another message than the catalogue's default. */
   message?: string;
+  /**
+   * Another message than the catalogue's default, as a text of the server's catalogue
+   * (errors.json, `errorText.*`): English as the message, and said in the asker's language.
+   */
+  text?: ErrorText;
   /** The fields at fault, for validation errors. */
   details?: FieldProblem[];
+  /** The schema's issue behind each of `details`, where a schema found it: said in other languages too. */
+  issues?: readonly (SchemaIssue | undefined)[];
   /** Fields the error body carries beside code and message (Supabase Auth's `weak_password`). */
   extra?: Record<string, unknown>;
   /** Response headers the answer carries in every envelope (`Retry-After`). */
   headers?: Record<string, string>;
+}
+
+/** What a schema (zod) found wrong, as its error map takes it: the code and its parameters. */
+export type SchemaIssue = { code: string } & Record<string, unknown>;
+
+/** A text of the server's catalogue, with its placeholders' values. */
+export interface ErrorText {
+  id: ServerMessageId;
+  values?: Record<string, string | number>;
 }
 
 const appErrorBrand = Symbol.for("memory-box.AppError");
@@ -33,6 +49,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;
   readonly details: FieldProblem[] | undefined;
+  readonly issues: readonly (SchemaIssue | undefined)[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
   /**
@@ -40,17 +57,25 @@ export class AppError extends Error {
    * language; a message the thrower wrote stays as written.
    */
   readonly hasDefaultMessage: boolean;
+  /** The catalogue text the message was made of, if any: said in another language too. */
+  readonly text: ErrorText | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     const entry = errorCatalogue[code];
-    super(options.message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    const text = options.text;
+    super(
+      options.message ?? (text ? serverMessages(defaultLocale).format(text.id, text.values) : entry.message),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "AppError";
     this.code = code;
     this.statusCode = options.status ?? entry.status;
     this.details = options.details;
+    this.issues = options.issues;
     this.extra = options.extra;
     this.headers = options.headers;
-    this.hasDefaultMessage = options.message === undefined;
+    this.hasDefaultMessage = options.message === undefined && text === undefined;
+    this.text = options.message === undefined ? text : undefined;
   }
 
   /**
@@ -69,12 +94,16 @@ export class AppError extends Error {
 
 /**
  * The error's human message in `locale`: the catalogue's text for its code (errors.json) when the
- * message is the default one, else the message as thrown. English is always the message itself,
+ * message is the default one, or the catalogue text it was thrown with, else the message as thrown. English is always the message itself,
  * byte for byte. The code never changes.
  */
 export function messageIn(error: AppError, locale: string): string {
-  if (locale === defaultLocale || !error.hasDefaultMessage) return error.message;
+  if (locale === defaultLocale) return error.message;
+  const first = error.issues ? detailsIn(error, locale)?.[0] : undefined;
+  if (first && error.details?.[0] && fieldMessage(error.details[0]) === error.message) return fieldMessage(first);
   const words = serverMessages(locale);
+  if (error.text) return words.has(error.text.id) ? words.format(error.text.id, error.text.values) : error.message;
+  if (!error.hasDefaultMessage) return error.message;
   const id = `error.${error.code}` as const;
   return words.has(id) ? words.format(id) : error.message;
 }
@@ -103,11 +132,18 @@ export function classifyError(thrown: unknown): ClassifiedError {
       path: [thrown.validationContext, ...issue.instancePath.split("/").filter(Boolean)].filter(Boolean).join("."),
       message: issue.message ?? "is not valid",
     }));
-    return { error: validationFailed(details), unexpected: false };
+    const issues = thrown.validation.map((issue) => ({ ...issue.params, code: issue.keyword }));
+    return { error: validationFailed(details, issues), unexpected: false };
   }
   if (thrown instanceof ZodError) {
     const details = thrown.issues.map((issue) => ({ path: issue.path.join(".") || "body", message: issue.message }));
-    return { error: validationFailed(details), unexpected: false };
+    return {
+      error: validationFailed(
+        details,
+        thrown.issues.map((issue) => ({ ...issue })),
+      ),
+      unexpected: false,
+    };
   }
   const status = statusOf(thrown);
   if (status !== undefined && status >= 400 && status < 500) {
@@ -139,12 +175,65 @@ function isOutOfSpace(thrown: unknown): boolean {
 }
 
 /** The fields at fault, with the first of them named in the message for clients that show only it. */
-function validationFailed(details: FieldProblem[]): AppError {
+function validationFailed(details: FieldProblem[], issues?: readonly SchemaIssue[]): AppError {
   const first = details[0];
   return new AppError("validation_failed", {
     details,
-    ...(first ? { message: `${first.path ? `${first.path}: ` : ""}${first.message}` } : {}),
+    ...(issues ? { issues } : {}),
+    ...(first ? { message: fieldMessage(first) } : {}),
   });
+}
+
+function fieldMessage(problem: FieldProblem): string {
+  return `${problem.path ? `${problem.path}: ` : ""}${problem.message}`;
+}
+
+type SchemaErrorMap = (issue: SchemaIssue) => string | { message: string } | undefined | null;
+
+/** The schema library's own words for an issue in `locale` (its English for "en"), if it has that language. */
+function schemaWords(issue: SchemaIssue, locale: string): string | undefined {
+  const locales = z.locales as unknown as Record<string, (() => { localeError: SchemaErrorMap }) | undefined>;
+  const language = locales[locale.replace("-", "")] ?? locales[locale.split("-")[0] ?? ""];
+  try {
+    const said = language?.().localeError(issue);
+    return typeof said === "string" ? said : (said?.message ?? undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A validation error's fields at fault in `locale`: each problem in the schema library's words of
+ * that language where the message is its English default; a message the schema wrote itself stays
+ * as written. English is the details as they are.
+ */
+export function detailsIn(error: AppError, locale: string): FieldProblem[] | undefined {
+  const { details, issues } = error;
+  if (!details || !issues || locale === defaultLocale) return details;
+  const words = serverMessages(locale);
+  return details.map((problem, index) => {
+    const issue = issues[index];
+    if (!issue) return problem;
+    // The contract's own words for a field (errors.json errorText.field.*).
+    const own = fieldTexts().get(problem.message);
+    if (own) return { path: problem.path, message: words.has(own) ? words.format(own) : problem.message };
+    if (schemaWords(issue, defaultLocale) !== problem.message) return problem;
+    return { path: problem.path, message: schemaWords(issue, locale) ?? problem.message };
+  });
+}
+
+const fieldTextIds = [
+  "errorText.field.required",
+  "errorText.field.date",
+  "errorText.field.month",
+  "errorText.field.domains",
+] as const satisfies readonly ServerMessageId[];
+let fieldTextsByEnglish: Map<string, ServerMessageId> | undefined;
+
+/** The contract's own words for a field, by their English. */
+function fieldTexts(): Map<string, ServerMessageId> {
+  const english = serverMessages(defaultLocale);
+  return (fieldTextsByEnglish ??= new Map(fieldTextIds.map((id) => [english.format(id), id])));
 }
 
 function statusOf(thrown: unknown): number | undefined {

@@ -197,6 +197,67 @@ describe.each(testEngines)("the language of mails and errors on %s", (engine) =>
     });
   });
 
+  describe("errors written in code", () => {
+    it("name the fields at fault in the asker's language where the schema's words are its own, English as ever", async () => {
+      const member = await confirmedMember(server);
+      const search = (acceptLanguage?: string) =>
+        server.app.inject({
+          method: "GET",
+          url: `/api/v1/memories?q=${"x".repeat(201)}`,
+          headers: {
+            authorization: `Bearer ${member.session.access_token}`,
+            ...(acceptLanguage ? { "accept-language": acceptLanguage } : {}),
+          },
+        });
+      const english = await search();
+      expect(english.statusCode).toBe(400);
+      expect(english.json()).toEqual({
+        code: "validation_failed",
+        message: "querystring.q: Too big: expected string to have <=200 characters",
+        details: [{ path: "querystring.q", message: "Too big: expected string to have <=200 characters" }],
+      });
+      expect((await search("de")).json()).toEqual({
+        code: "validation_failed",
+        message: "querystring.q: Zu groß: erwartet, dass string <=200 Zeichen hat",
+        details: [{ path: "querystring.q", message: "Zu groß: erwartet, dass string <=200 Zeichen hat" }],
+      });
+      // The contract's own words too.
+      const untitled = await server.app.inject({
+        method: "POST",
+        url: "/api/v1/memories",
+        headers: { authorization: `Bearer ${member.session.access_token}`, "accept-language": "de" },
+        payload: { title: "   ", content: "" },
+      });
+      expect(untitled.json()).toMatchObject({
+        code: "validation_failed",
+        message: "body.title: ist erforderlich",
+        details: [{ path: "body.title", message: "ist erforderlich" }],
+      });
+    });
+
+    it("say a wait in the asker's language, the same in English as ever, with the same code", async () => {
+      const { email } = await confirmedMember(server);
+      const signIn = (attempt: string, acceptLanguage?: string) =>
+        server.app.inject({
+          method: "POST",
+          url: "/auth/v1/token?grant_type=password",
+          headers: { "x-supabase-api-version": api, ...(acceptLanguage ? { "accept-language": acceptLanguage } : {}) },
+          payload: { email, password: attempt },
+        });
+      for (let attempt = 1; attempt <= 10; attempt += 1) expect((await signIn(`wrong ${attempt}`)).statusCode).toBe(400);
+      const german = await signIn(password, "de-DE,de;q=0.9");
+      expect(german.statusCode).toBe(429);
+      expect(german.json()).toEqual({
+        code: "over_request_rate_limit",
+        message: "Für diese Adresse wurden zu viele falsche Passwörter versucht. Versuch es in 1 Sekunde noch einmal.",
+      });
+      expect((await signIn(password)).json()).toEqual({
+        code: "over_request_rate_limit",
+        message: "Too many wrong passwords were tried for this address. Try again in 1 second.",
+      });
+    });
+  });
+
   describe("the export's pages", () => {
     it("are written in the exporting member's language, with the page's lang and dir", async () => {
       const member = await confirmedMember(server);

@@ -29,9 +29,14 @@ describe("the server's catalogue", () => {
   });
 
   it("says each error's English message exactly as the contract does, for every code and no other", () => {
-    expect(english.errors).toEqual(
+    const byCode = Object.entries(english.errors).filter(([id]) => id.startsWith("error."));
+    expect(Object.fromEntries(byCode)).toEqual(
       Object.fromEntries(Object.entries(errorCatalogue).map(([code, entry]) => [`error.${code}`, entry.message])),
     );
+  });
+
+  it("has, beside them, only the texts errors are thrown with (errorText.*)", () => {
+    for (const id of Object.keys(english.errors)) expect(id).toMatch(/^(error|errorText)\./);
   });
 
   describe.each(serverCatalogueLocales.filter((locale) => locale !== "en"))("in %s", (locale) => {

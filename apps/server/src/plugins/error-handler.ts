@@ -1,6 +1,6 @@
 import { Stream } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError, classifyError, messageIn } from "../errors";
+import { AppError, classifyError, detailsIn, messageIn } from "../errors";
 import { languageFor, requestedLanguages } from "../lib/languages";
 
 /** Writes a catalogue entry in one API's envelope. */
@@ -11,8 +11,8 @@ export type ErrorRenderer = (request: FastifyRequest, reply: FastifyReply, error
  * `Accept-Language`, else English (ADR 0049). Read from the request itself: some errors are
  * answered before any hook ran.
  */
-function productMessage(request: FastifyRequest, error: AppError): string {
-  return messageIn(error, languageFor(request.member?.user.locale, requestedLanguages(request.headers["accept-language"])));
+function productLanguage(request: FastifyRequest): string {
+  return languageFor(request.member?.user.locale, requestedLanguages(request.headers["accept-language"]));
 }
 
 /**
@@ -24,17 +24,20 @@ function protocolMessage(request: FastifyRequest, error: AppError): string {
 }
 
 /** The product's envelope (`/api`, `/rest`): `{code, message, details?}`. */
-export const renderApiError: ErrorRenderer = (request, reply, error) =>
-  reply
+export const renderApiError: ErrorRenderer = (request, reply, error) => {
+  const language = productLanguage(request);
+  const details = detailsIn(error, language);
+  return reply
     .headers(error.headers ?? {})
     .status(error.statusCode)
     .type("application/json; charset=utf-8")
     .send({
       code: error.code,
-      message: productMessage(request, error),
-      ...(error.details ? { details: error.details } : {}),
+      message: messageIn(error, language),
+      ...(details ? { details } : {}),
       ...error.extra,
     });
+};
 
 export const supabaseApiVersionHeader = "x-supabase-api-version";
 const currentSupabaseApiVersion = "2024-01-01";

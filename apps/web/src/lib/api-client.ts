@@ -1,6 +1,7 @@
 import { ErrorCode } from "@memory-box/contract";
 
 import { getAuthClient } from "./auth-client";
+import { activeIntl } from "./intl";
 
 /** The product API answered with an error; `code` is the server's stable error code (`ErrorCode` of the contract). */
 export class ApiError extends Error {
@@ -97,7 +98,7 @@ export async function apiUpload<T>(
 /** The server could not be reached, or the connection broke before it answered. */
 export class NetworkError extends Error {
   constructor(options?: ErrorOptions) {
-    super("The server could not be reached.", options);
+    super(activeIntl().formatMessage({ id: "api.unreachable" }), options);
     this.name = "NetworkError";
   }
 }
@@ -131,7 +132,7 @@ function answerOf<T>(status: number, text: string): T {
       status,
       // Something in front of the server (a proxy's HTML page) answered without a code of ours.
       typeof error.code === "string" ? error.code : ErrorCode.unexpected_failure,
-      typeof error.message === "string" ? error.message : `Request failed with HTTP ${status}`,
+      typeof error.message === "string" ? error.message : activeIntl().formatMessage({ id: "api.failedStatus" }, { status }),
       fieldErrorsOf(error.details),
     );
   }

@@ -4,6 +4,7 @@ import type { Session } from "@supabase/auth-js";
 import { getAuthClient } from "@/lib/auth-client";
 import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } from "@/lib/auth-context";
 import { endFirstScreen } from "@/lib/first-screen";
+import { adoptAccountLocale } from "@/lib/locale";
 import { forgetKeptCopiesOnThisDevice, keepCopiesForOnThisDevice } from "@/lib/offline-copies";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
 import { needsSecondFactor } from "@/lib/stored-session";
@@ -19,7 +20,8 @@ interface AuthState {
  * SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED…), so the state is simply "is there a session".
  * A sign-out is also announced to `onSignOut` listeners (the query cache empties itself).
  * While signed in, the cookie that lets this browser load photos is kept alive; signed out, the
- * copies kept for reading offline are deleted.
+ * copies kept for reading offline are deleted. At sign-in, a device without a language of its own
+ * takes the account's.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [client] = useState(getAuthClient);
@@ -28,6 +30,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const { data } = client.onAuthStateChange((event, session) => {
       setState({ status: session ? "signedIn" : "signedOut", session });
+      if (event === "SIGNED_IN" && session) adoptAccountLocale(session.user.user_metadata?.locale);
       if (event === "SIGNED_OUT") {
         announceSignOut();
         forgetPhotoAccess();

@@ -1,8 +1,8 @@
 import { defaultLocale, isSupportedLocale, pickLocale, type Locale } from "@memory-box/messages";
 
 /**
- * The language Memory Box speaks to this member: the one chosen in Settings (kept on this device
- * for now; the account's own field plugs in at `setLocale`), else the best of ours for the
+ * The language Memory Box speaks to this member: the one chosen in Settings (kept on this device,
+ * and on the account, which a new device takes at sign-in: `adoptAccountLocale`), else the best of ours for the
  * browser's `navigator.languages`, else English. No React here: the first screen's script reads it
  * too, before anything is painted.
  */
@@ -79,6 +79,20 @@ export function setLocale(
   if (next === current) return;
   current = next;
   for (const listener of listeners) listener();
+}
+
+/**
+ * At sign-in, a device with no choice of its own takes the account's language (chosen in Settings
+ * on another device, kept as the account's `locale`), at once and from then on, as if chosen here.
+ * A device whose member chose a language here keeps it. Says whether the language was taken.
+ */
+export function adoptAccountLocale(
+  accountLocale: unknown,
+  storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> = window.localStorage,
+): boolean {
+  if (!isSupportedLocale(accountLocale) || storedLocale(storage) !== undefined) return false;
+  setLocale(accountLocale, storage);
+  return true;
 }
 
 export function subscribeToLocale(listener: () => void): () => void {

@@ -108,7 +108,13 @@ describe("importing through the API", () => {
     const response = await send(ann.headers, await fs.readFile(foreign), "memory-box");
     expect(response.statusCode).toBe(422);
     expect(response.json<{ code: string; message: string }>()).toMatchObject({ code: "archive_refused" });
-    expect(response.json<{ message: string }>().message).toMatch(/has no memory-box.json/);
+    expect(response.json<{ message: string }>().message).toBe("This is not a Memory Box archive: it has no memory-box.json.");
+    // In the language the owner's browser asks for, with the same code.
+    const german = await send({ ...ann.headers, "accept-language": "de" }, await fs.readFile(foreign), "memory-box");
+    expect(german.json()).toEqual({
+      code: "archive_refused",
+      message: "Das ist kein Archiv aus Memory Box: Es fehlt die Datei memory-box.json.",
+    });
     const notZip = await send(ann.headers, Buffer.from("not a zip at all"), "memory-box");
     expect(notZip.json<{ message: string }>().message).toMatch(/it is not a ZIP file, or it is incomplete/);
     expect(await memoryCount()).toBe(before);

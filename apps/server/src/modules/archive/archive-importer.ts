@@ -137,33 +137,45 @@ export class ArchiveImporter {
     const commentIds = new Set<string>();
     for (const memory of manifest.memories) {
       checkDiscussion(memory, commentIds);
-      const name = describe(memory);
-      if (memoryIds.has(memory.id)) throw new ArchiveRefusedError(`${name} is in the archive twice.`);
+      const name = named(memory);
+      if (memoryIds.has(memory.id)) throw new ArchiveRefusedError({ id: "errorText.archive.memoryTwice", values: name });
       memoryIds.add(memory.id);
       if (memory.photos.length > MemoryLimits.maxPhotos) {
-        throw new ArchiveRefusedError(
-          `${name} has ${memory.photos.length} photos; a memory can have up to ${MemoryLimits.maxPhotos}.`,
-        );
+        throw new ArchiveRefusedError({
+          id: "errorText.archive.tooManyPhotos",
+          values: { ...name, count: memory.photos.length, max: MemoryLimits.maxPhotos },
+        });
       }
       fieldsOf(memory);
       for (const date of [memory.created_at, memory.updated_at]) {
         if (Number.isNaN(Date.parse(date)))
-          throw new ArchiveRefusedError(`${name} has a date that is not a date: ${JSON.stringify(date)}.`);
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.memoryBadDate",
+            values: { ...name, date: JSON.stringify(date) },
+          });
       }
       for (const photo of memory.photos) {
-        if (photoIds.has(photo.id)) throw new ArchiveRefusedError(`A photo of ${name} (${photo.id}) is in the archive twice.`);
+        if (photoIds.has(photo.id))
+          throw new ArchiveRefusedError({ id: "errorText.archive.photoTwice", values: { ...name, photo: photo.id } });
         photoIds.add(photo.id);
         const size = source.sizeOf(photo.file);
-        if (size === undefined) throw new ArchiveRefusedError(`A photo of ${name} is missing from the archive: ${photo.file}.`);
+        if (size === undefined)
+          throw new ArchiveRefusedError({ id: "errorText.archive.photoMissing", values: { ...name, file: photo.file } });
         if (size !== photo.bytes) {
-          throw new ArchiveRefusedError(
-            `A photo of ${name} is ${size} bytes in the archive, but its description says ${photo.bytes}: the archive is damaged or was altered.`,
-          );
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.photoSizeDiffers",
+            values: { ...name, size, described: photo.bytes },
+          });
         }
         if (size > this.deps.limits.maxPhotoBytes) {
-          throw new ArchiveRefusedError(
-            `A photo of ${name} is ${Math.round(size / 1024 / 1024)} MB, more than the upload limit of ${Math.round(this.deps.limits.maxPhotoBytes / 1024 / 1024)} MB.`,
-          );
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.photoOverLimit",
+            values: {
+              ...name,
+              size: Math.round(size / 1024 / 1024),
+              max: Math.round(this.deps.limits.maxPhotoBytes / 1024 / 1024),
+            },
+          });
         }
       }
     }
@@ -173,18 +185,14 @@ export class ArchiveImporter {
     const taken = await this.deps.archive.existingPhotoIds(fresh.flatMap((memory) => memory.photos.map((photo) => photo.id)));
     if (taken.size > 0) {
       const [first] = taken;
-      throw new ArchiveRefusedError(
-        `Photo ${first} of a new memory already belongs to another memory here: the archive does not fit this Memory Box.`,
-      );
+      throw new ArchiveRefusedError({ id: "errorText.archive.photoElsewhere", values: { photo: String(first) } });
     }
     const takenComments = await this.deps.archive.existingCommentIds(
       fresh.flatMap((memory) => (memory.comments ?? []).map((comment) => comment.id)),
     );
     if (takenComments.size > 0) {
       const [first] = takenComments;
-      throw new ArchiveRefusedError(
-        `Comment ${first} of a new memory is already on another memory here: the archive does not fit this Memory Box.`,
-      );
+      throw new ArchiveRefusedError({ id: "errorText.archive.commentElsewhere", values: { comment: String(first) } });
     }
 
     const emailOf = new Map(manifest.members.map((member) => [member.id, member.email.toLowerCase()]));
@@ -250,7 +258,7 @@ function fieldsOf(memory: ArchiveMemory): PlannedMemory["fields"] {
 function checkDiscussion(memory: ArchiveMemory, commentIds: Set<string>): void {
   for (const comment of memory.comments ?? []) {
     if (commentIds.has(comment.id))
-      throw new ArchiveRefusedError(`A comment on ${describe(memory)} (${comment.id}) is in the archive twice.`);
+      throw new ArchiveRefusedError({ id: "errorText.archive.commentTwice", values: { ...named(memory), comment: comment.id } });
     commentIds.add(comment.id);
     const input = CommentInput.safeParse({ body: comment.body });
     if (!input.success)
@@ -259,13 +267,16 @@ function checkDiscussion(memory: ArchiveMemory, commentIds: Set<string>): void {
       );
     for (const date of [comment.created_at, comment.updated_at]) {
       if (Number.isNaN(Date.parse(date)))
-        throw new ArchiveRefusedError(`A comment on ${describe(memory)} has a date that is not a date: ${JSON.stringify(date)}.`);
+        throw new ArchiveRefusedError({
+          id: "errorText.archive.commentBadDate",
+          values: { ...named(memory), date: JSON.stringify(date) },
+        });
     }
   }
   const reacted = new Set<string>();
   for (const reaction of memory.reactions ?? []) {
     const key = `${reaction.user_id} ${reaction.emoji}`;
-    if (reacted.has(key)) throw new ArchiveRefusedError(`A reaction on ${describe(memory)} is in the archive twice.`);
+    if (reacted.has(key)) throw new ArchiveRefusedError({ id: "errorText.archive.reactionTwice", values: named(memory) });
     reacted.add(key);
   }
 }
@@ -279,6 +290,11 @@ function uniqueReactions<T extends { emoji: string; user_id: string }>(reactions
     seen.add(key);
     return true;
   });
+}
+
+/** A memory as a refusal names it: its title's start and its id. */
+function named(memory: ArchiveMemory): { title: string; id: string } {
+  return { title: memory.title.slice(0, 80), id: memory.id };
 }
 
 function describe(memory: ArchiveMemory): string {

@@ -1,5 +1,8 @@
 import type { Readable } from "node:stream";
+import { defaultLocale } from "@memory-box/messages";
+import { serverMessages } from "@memory-box/messages/server";
 import type { z } from "zod";
+import type { ErrorText } from "../../errors";
 import { InvalidZipError } from "../../lib/zip-reader";
 import type { ArchiveManifest } from "./archive-format";
 
@@ -20,9 +23,13 @@ export interface ArchiveSource {
 
 /** Why an archive is refused: shown to the member as it is, so it says what is wrong in words. */
 export class ArchiveRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The refusal as a text of the server's catalogue, said in the member's language; else `message` as written. */
+  readonly text: ErrorText | undefined;
+
+  constructor(message: string | ErrorText) {
+    super(typeof message === "string" ? message : serverMessages(defaultLocale).format(message.id, message.values));
     this.name = "ArchiveRefusedError";
+    this.text = typeof message === "string" ? undefined : message;
   }
 }
 

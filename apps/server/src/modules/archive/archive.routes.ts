@@ -115,7 +115,8 @@ export const archiveRoutes: FastifyPluginAsyncZod<ArchiveRoutesOptions> = async 
         const summary = await options.imports.fromUpload(request.body as Readable, request.query.from, member.user.id);
         return { memories: summary.memories, photos: summary.photos, already_here: summary.alreadyHere };
       } catch (error) {
-        if (error instanceof ArchiveRefusedError) throw new AppError("archive_refused", { message: error.message });
+        if (error instanceof ArchiveRefusedError)
+          throw new AppError("archive_refused", error.text ? { text: error.text } : { message: error.message });
         throw error;
       }
     },

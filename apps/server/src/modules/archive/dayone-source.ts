@@ -30,7 +30,7 @@ export async function openDayOneArchive(file: string, limits: ArchiveLimits): Pr
       },
       open: async (name) => {
         const entry = photoEntries.get(name);
-        if (entry === undefined) throw new ArchiveRefusedError(`The export has no file ${name}.`);
+        if (entry === undefined) throw new ArchiveRefusedError({ id: "errorText.archive.noFile", values: { name } });
         return zip.open(entry);
       },
       close: async () => zip.close(),
@@ -96,21 +96,22 @@ async function readJournals(zip: ZipReader, limits: ArchiveLimits): Promise<Jour
     .entries()
     .filter((entry) => !entry.name.includes("/") && entry.name.toLowerCase().endsWith(".json"))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (files.length === 0)
-    throw new ArchiveRefusedError("This is not a Day One export: it has no journal (a .json file) at its top level.");
+  if (files.length === 0) throw new ArchiveRefusedError({ id: "errorText.archive.notDayOne" });
   // All journals are held in memory together, so their sum is what the manifest limit bounds.
   let totalBytes = 0;
   const journals: Journal[] = [];
   for (const file of files) {
     totalBytes += file.size;
     if (file.size > limits.maxManifestBytes)
-      throw new ArchiveRefusedError(
-        `${file.name} is too large to import (${formatSize(file.size)}; at most ${formatSize(limits.maxManifestBytes)}).`,
-      );
+      throw new ArchiveRefusedError({
+        id: "errorText.archive.journalTooLarge",
+        values: { name: file.name, size: formatSize(file.size), max: formatSize(limits.maxManifestBytes) },
+      });
     if (totalBytes > limits.maxManifestBytes)
-      throw new ArchiveRefusedError(
-        `The export's journals are too large to import together (more than ${formatSize(limits.maxManifestBytes)}).`,
-      );
+      throw new ArchiveRefusedError({
+        id: "errorText.archive.journalsTooLarge",
+        values: { max: formatSize(limits.maxManifestBytes) },
+      });
     // Parsed as it streams, an entry at a time (parseJsonStream): no journal is held as bytes,
     // text and tree at once, and the server answers meanwhile.
     let stream;
@@ -161,7 +162,11 @@ function toManifest(
   for (const journal of journals) {
     for (const entry of journal.entries) {
       const id = derivedUuid(`dayone-entry:${entry.uuid}`);
-      if (memoryIds.has(id)) throw new ArchiveRefusedError(`${journal.name} holds entry ${entry.uuid} a second time.`);
+      if (memoryIds.has(id))
+        throw new ArchiveRefusedError({
+          id: "errorText.archive.entryTwice",
+          values: { journal: journal.name, entry: entry.uuid },
+        });
       memoryIds.add(id);
       const { title, content } = titleAndContent(entry.text ?? "");
       const createdAt = new Date(entry.creationDate).toISOString();
@@ -173,28 +178,43 @@ function toManifest(
       for (const [position, photo] of inDisplayOrder(entry.photos ?? []).entries()) {
         const photoId = derivedUuid(`dayone-photo:${photo.identifier}`);
         if (photoIds.has(photoId))
-          throw new ArchiveRefusedError(`The entry “${title}” (${journal.name}) repeats photo ${photo.identifier}.`);
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.entryRepeatsPhoto",
+            values: { title, journal: journal.name, photo: photo.identifier },
+          });
         photoIds.add(photoId);
         const contentType = contentTypes[photo.type.toLowerCase()];
         if (contentType === undefined)
-          throw new ArchiveRefusedError(
-            `The entry “${title}” (${journal.name}) has a photo of a type Memory Box does not take (${photo.type}).`,
-          );
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.entryPhotoType",
+            values: { title, journal: journal.name, type: photo.type },
+          });
         const md5 = photo.md5.toLowerCase();
         const entryName = photoFilesByMd5.get(md5);
         if (entryName === undefined)
-          throw new ArchiveRefusedError(
-            `The entry “${title}” (${journal.name}) has a photo that is missing from the export (photos/${md5}.${photo.type}).`,
-          );
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.entryPhotoMissing",
+            values: { title, journal: journal.name, file: `photos/${md5}.${photo.type}` },
+          });
         const bytes = zip.entry(entryName)!.size;
         if (bytes > limits.maxPhotoBytes)
-          throw new ArchiveRefusedError(
-            `The entry “${title}” (${journal.name}) has a photo that is too large to import (${entryName}, ${formatSize(bytes)}; at most ${formatSize(limits.maxPhotoBytes)}).`,
-          );
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.entryPhotoTooLarge",
+            values: {
+              title,
+              journal: journal.name,
+              file: entryName,
+              size: formatSize(bytes),
+              max: formatSize(limits.maxPhotoBytes),
+            },
+          });
         // A photo in several entries is one file in the ZIP, but the importer reads it for each.
         totalBytes += bytes;
         if (totalBytes > limits.maxTotalBytes)
-          throw new ArchiveRefusedError(`The export is too large to import (more than ${formatSize(limits.maxTotalBytes)}).`);
+          throw new ArchiveRefusedError({
+            id: "errorText.archive.exportTooLarge",
+            values: { size: formatSize(limits.maxTotalBytes) },
+          });
         const name = photoFile(id, photoId, contentType);
         photoEntries.set(name, entryName);
         photos.push({

@@ -65,9 +65,10 @@ export async function parseJsonStream(
     if (token === TokenType.STRING || token === TokenType.NUMBER) {
       if (String(parsed.value).length > limits.maxStringChars) {
         refuse(
-          new ArchiveRefusedError(
-            `${options.name} holds a value longer than ${limits.maxStringChars.toLocaleString("en")} characters: the archive is damaged or was altered.`,
-          ),
+          new ArchiveRefusedError({
+            id: "errorText.archive.longValue",
+            values: { name: options.name, max: limits.maxStringChars },
+          }),
         );
       }
       if (parsed.partial) return;
@@ -75,7 +76,7 @@ export async function parseJsonStream(
       depth += 1;
       if (depth > limits.maxDepth) {
         refuse(
-          new ArchiveRefusedError(`${options.name} is nested more than ${limits.maxDepth} levels deep: it is not an archive.`),
+          new ArchiveRefusedError({ id: "errorText.archive.tooDeep", values: { name: options.name, depth: limits.maxDepth } }),
         );
       }
     } else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) {
@@ -116,7 +117,7 @@ export async function parseJsonStream(
   parser.onValue = ({ value, key, stack }) => {
     options.onValue(value, key, stack.at(-1)?.key);
   };
-  const notJson = () => new ArchiveRefusedError(`${options.name} is not valid JSON: the archive is damaged or was altered.`);
+  const notJson = () => new ArchiveRefusedError({ id: "errorText.archive.notJson", values: { name: options.name } });
   tokenizer.onError = (error) => refuse(refusal ?? (error instanceof ArchiveRefusedError ? error : notJson()));
   parser.onError = (error) => refuse(refusal ?? (error instanceof ArchiveRefusedError ? error : notJson()));
 

@@ -39,11 +39,12 @@ export async function openZip(file: string, limits: ArchiveLimits): Promise<ZipR
  */
 export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promise<ArchiveManifest> {
   const entry = zip.entry(manifestFile);
-  if (!entry) throw new ArchiveRefusedError(`This is not a Memory Box archive: it has no ${manifestFile}.`);
+  if (!entry) throw new ArchiveRefusedError({ id: "errorText.archive.notMemoryBox", values: { file: manifestFile } });
   if (entry.size > limits.maxManifestBytes) {
-    throw new ArchiveRefusedError(
-      `${manifestFile} is ${megabytes(entry.size)} MB, more than the ${megabytes(limits.maxManifestBytes)} MB an import reads.`,
-    );
+    throw new ArchiveRefusedError({
+      id: "errorText.archive.manifestTooLarge",
+      values: { file: manifestFile, size: megabytes(entry.size), max: megabytes(limits.maxManifestBytes) },
+    });
   }
   let stream;
   try {
@@ -69,12 +70,13 @@ export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promi
     },
   });
   if (header.format !== "memory-box") {
-    throw new ArchiveRefusedError(`This is not a Memory Box archive: ${manifestFile} does not say "format": "memory-box".`);
+    throw new ArchiveRefusedError({ id: "errorText.archive.notMemoryBoxFormat", values: { file: manifestFile } });
   }
   if (header.version !== 1 && header.version !== archiveVersion) {
-    throw new ArchiveRefusedError(
-      `This archive is in version ${JSON.stringify(header.version)} of the format; this Memory Box reads versions 1 to ${archiveVersion}. Update Memory Box, then import it.`,
-    );
+    throw new ArchiveRefusedError({
+      id: "errorText.archive.version",
+      values: { version: JSON.stringify(header.version), latest: archiveVersion },
+    });
   }
   if (memoryIssue !== undefined) throw new ArchiveRefusedError(memoryIssue);
   // Each memory was checked as it came; the rest is checked whole, with `memories` an (emptied)

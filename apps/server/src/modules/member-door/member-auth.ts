@@ -46,7 +46,7 @@ export function memberAuthenticator(sessions: SessionService, memberCheck: Membe
  */
 function assertSecondFactorProven(session: MemberSession): void {
   if (session.aal !== "aal2" && hasVerifiedFactor(session.user.mfa_factors))
-    throw new AppError("insufficient_aal", { message: "Enter the code from your authenticator app to continue." });
+    throw new AppError("insufficient_aal", { text: { id: "errorText.secondStepNeeded" } });
 }
 
 /**

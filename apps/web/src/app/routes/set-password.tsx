@@ -9,6 +9,7 @@ import { paths } from "@/config/paths";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { linkErrorFrom, linkErrorText } from "@/features/auth/utils/link-error";
 import { useAuth } from "@/lib/auth-context";
+import { useIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -17,6 +18,7 @@ import { notify } from "@/lib/notify";
  */
 export function SetPasswordRoute() {
   const { status } = useAuth();
+  const intl = useIntl();
   const navigate = useNavigate();
   const { hash } = useLocation();
   const [linkError] = useState(() => linkErrorFrom(hash));
@@ -26,25 +28,28 @@ export function SetPasswordRoute() {
   return (
     <CardPage
       icon={KeyRound}
-      title="Set a new password"
+      title={intl.formatMessage({ id: "setPassword.title" })}
       description={
-        status === "signedIn" ? "Choose the password you'll sign in with from now on." : "This page needs a password reset link."
+        status === "signedIn"
+          ? intl.formatMessage({ id: "setPassword.description" })
+          : intl.formatMessage({ id: "setPassword.needsLink" })
       }
     >
       {status === "signedIn" ? (
         <SetPasswordForm
           onDone={() => {
-            notify.success("Password updated", "You're signed in with your new password.");
+            notify.success(
+              intl.formatMessage({ id: "setPassword.updated" }),
+              intl.formatMessage({ id: "setPassword.updatedDetail" }),
+            );
             void navigate(paths.home, { replace: true });
           }}
         />
       ) : (
         <>
-          <p className="text-sm">
-            {linkError ? linkErrorText(linkError) : "Open the link from your password reset email, or ask for a new one."}
-          </p>
+          <p className="text-sm">{linkError ? linkErrorText(linkError) : intl.formatMessage({ id: "setPassword.openLink" })}</p>
           <Button asChild>
-            <Link to={paths.forgotPassword}>Send a new reset link</Link>
+            <Link to={paths.forgotPassword}>{intl.formatMessage({ id: "setPassword.newLink" })}</Link>
           </Button>
         </>
       )}

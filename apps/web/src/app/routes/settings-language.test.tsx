@@ -2,9 +2,10 @@ import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { setLocale } from "@/lib/locale";
-import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { FakeAuthClient, fakeSession, fakeUser } from "@/testing/fake-auth-client";
 import { renderApp } from "@/testing/render-app";
 import { stubMemoryApi } from "@/testing/stub-memory-api";
+import { stubRpc } from "@/testing/stub-rpc";
 
 afterEach(() => setLocale(undefined));
 
@@ -44,5 +45,36 @@ describe("the language", () => {
     expect(await screen.findByRole("heading", { name: "Appearance" })).toBeInTheDocument();
     expect(window.localStorage.getItem("memory-box-locale")).toBeNull();
     await waitFor(() => expect(client.updateUser).toHaveBeenLastCalledWith({ data: { locale: null } }));
+  });
+
+  describe("of the account, on a new device", () => {
+    /** Signs in on the auth screen as a member whose account keeps `locale`. */
+    async function signInAs(locale: unknown) {
+      stubRpc({ is_email_invited: () => true, mark_email_used: () => null });
+      const { user, client } = renderApp("/auth");
+      client.signInWithPassword.mockImplementationOnce(async () => {
+        const session = fakeSession(fakeUser({ user_metadata: { locale } }));
+        client.emit("SIGNED_IN", session);
+        return { data: { user: session.user, session }, error: null };
+      });
+      await user.type(await screen.findByLabelText("Email"), "alex@example.com");
+      await user.type(screen.getByLabelText("Password"), "secret-password");
+      await user.click(screen.getByRole("button", { name: "Sign In" }));
+    }
+
+    it("is taken at sign-in by a browser with no choice of its own, at once and from then on", async () => {
+      await signInAs("de");
+
+      expect(await screen.findByText("Willkommen zurück, alex!")).toBeInTheDocument();
+      await waitFor(() => expect(document.documentElement).toHaveAttribute("lang", "de"));
+      expect(window.localStorage.getItem("memory-box-locale")).toBe("de");
+    });
+
+    it("leaves a browser's own choice as it is", async () => {
+      setLocale("en");
+      await signInAs("de");
+      expect(await screen.findByText("Welcome back, alex!")).toBeInTheDocument();
+      expect(window.localStorage.getItem("memory-box-locale")).toBe("en");
+    });
   });
 });

@@ -105,7 +105,7 @@ export class EmailedTokensService {
       const latest = (await this.deps.users.findById(user.id))?.[sentAtColumn];
       const waitMs = latest ? Date.parse(latest) + intervalMs - now.getTime() : intervalMs;
       throw new AppError("over_email_send_rate_limit", {
-        message: `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`,
+        text: { id: "errorText.emailRateLimit", values: { seconds: Math.max(1, Math.ceil(waitMs / 1000)) } },
       });
     }
     const issued = await this.issue(user, kind, options);

@@ -31,7 +31,7 @@ export function provedSecondStepRecently(amr: readonly { method: string; timesta
 
 export function staleSecondStep(): AppError {
   return new AppError("insufficient_aal", {
-    message: "Verify your second step again (a code or your security key) within ten minutes of removing one",
+    text: { id: "errorText.secondStepStale" },
   });
 }
 
@@ -46,5 +46,5 @@ export function assertSecondStepProven(caller: { user: { mfa_factors: string }; 
 }
 
 export function secondStepNeeded(): AppError {
-  return new AppError("insufficient_aal", { message: "Enter the code from your authenticator app to continue." });
+  return new AppError("insufficient_aal", { text: { id: "errorText.secondStepNeeded" } });
 }

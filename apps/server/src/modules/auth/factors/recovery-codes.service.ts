@@ -58,7 +58,7 @@ export class RecoveryCodesService {
   async generate(caller: Caller): Promise<{ codes: string[]; created_at: string }> {
     await this.assertHasSecondStep(caller.user.id);
     if (caller.claims.aal !== "aal2")
-      throw new AppError("insufficient_aal", { message: "Confirm your second step before making new recovery codes." });
+      throw new AppError("insufficient_aal", { text: { id: "errorText.recoveryCodesSecondStep" } });
     const now = this.now().toISOString();
     const codes = Array.from({ length: recoveryCodeCount }, newCode);
     const hashed = codes.map((code) => ({ id: randomUUID(), codeHash: this.hash(caller.user.id, code) }));

@@ -221,7 +221,7 @@ export class PasskeysService {
 
   private async assertSecondFactorProven(caller: Caller): Promise<void> {
     if (caller.claims.aal !== "aal2" && hasVerifiedFactor(caller.user.mfa_factors))
-      throw new AppError("insufficient_aal", { message: "Verify your second factor before changing your passkeys" });
+      throw new AppError("insufficient_aal", { text: { id: "errorText.passkeysSecondStep" } });
   }
 
   private notify(user: UserRow, kind: "passkey_added" | "passkey_removed"): void {

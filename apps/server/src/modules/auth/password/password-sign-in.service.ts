@@ -1,4 +1,4 @@
-import { AppError } from "../../../errors";
+import { AppError, type ErrorText } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
 import type { SessionJson } from "../core/auth.presenter";
 import type { OneTimeTokensRepository } from "../core/one-time-tokens.repository";
@@ -92,14 +92,14 @@ export class PasswordSignInService {
     const retryAt = await this.deps.passwordFailures.findRetryAt(addressHash);
     const seconds = Math.max(1, Math.ceil(((retryAt ? Date.parse(retryAt) : now.getTime()) - now.getTime()) / 1000));
     throw new AppError("over_request_rate_limit", {
-      message: `Too many wrong passwords were tried for this address. Try again in ${waitText(seconds)}.`,
+      text: waitText(seconds),
       headers: { "retry-after": String(seconds) },
     });
   }
 }
 
 /** "1 second", "40 seconds", "15 minutes". */
-function waitText(seconds: number): string {
-  if (seconds < 120) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  return `${Math.ceil(seconds / 60)} minutes`;
+function waitText(seconds: number): ErrorText {
+  if (seconds < 120) return { id: "errorText.passwordRateLimit.seconds", values: { seconds } };
+  return { id: "errorText.passwordRateLimit.minutes", values: { minutes: Math.ceil(seconds / 60) } };
 }

@@ -8,24 +8,26 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { useImportArchive, useImportProgress } from "@/features/account/api/import";
 import { ApiError } from "@/lib/api-client";
+import { useIntl, wordSpace, type AppIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
-const formats: readonly { value: ImportFormat; label: string }[] = [
-  { value: "memory-box", label: "A Memory Box archive (from “Download everything”)" },
-  { value: "dayone", label: "A Day One export (JSON, as a ZIP)" },
-];
+const formats = [
+  { value: "memory-box", label: "import.format.memoryBox" },
+  { value: "dayone", label: "import.format.dayOne" },
+] as const satisfies readonly { value: ImportFormat; label: string }[];
 
 /** What the server is doing, in words, with how far it is when it can say. */
-function stepOf(sent: number, server: ImportProgress | undefined): { text: string; fraction: number | undefined } {
-  if (sent < 1) return { text: `Uploading… ${Math.round(sent * 100)} %`, fraction: sent };
+function stepOf(intl: AppIntl, sent: number, server: ImportProgress | undefined): { text: string; fraction: number | undefined } {
+  if (sent < 1)
+    return { text: intl.formatMessage({ id: "import.step.uploading" }, { percent: Math.round(sent * 100) }), fraction: sent };
   if (server?.phase === "photos") {
     return {
-      text: `Bringing in photos… ${server.done} of ${server.total}`,
+      text: intl.formatMessage({ id: "import.step.photos" }, { done: server.done, total: server.total }),
       fraction: server.total ? server.done / server.total : undefined,
     };
   }
-  if (server?.phase === "saving") return { text: "Saving the memories…", fraction: undefined };
-  return { text: "Checking the archive…", fraction: undefined };
+  if (server?.phase === "saving") return { text: intl.formatMessage({ id: "import.step.saving" }), fraction: undefined };
+  return { text: intl.formatMessage({ id: "import.step.checking" }), fraction: undefined };
 }
 
 /**
@@ -33,6 +35,7 @@ function stepOf(sent: number, server: ImportProgress | undefined): { text: strin
  * Memories already here are left as they are, so importing the same file again changes nothing.
  */
 export function ImportArchive() {
+  const intl = useIntl();
   const [format, setFormat] = useState<ImportFormat>("memory-box");
   const [file, setFile] = useState<File | null>(null);
   const [sent, setSent] = useState(0);
@@ -40,7 +43,7 @@ export function ImportArchive() {
   const importing = useImportArchive();
   const progress = useImportProgress(importing.isPending && sent >= 1);
   const fileId = useId();
-  const step = stepOf(sent, progress.data ?? undefined);
+  const step = stepOf(intl, sent, progress.data ?? undefined);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -51,15 +54,20 @@ export function ImportArchive() {
       { file, format, onSent: setSent },
       {
         onSuccess: (result) => {
-          const already = result.already_here > 0 ? ` ${result.already_here} were already here and were left as they are.` : "";
-          notify.success("Import finished", `${result.memories} memories and ${result.photos} photos were brought in.${already}`);
+          const brought = intl.formatMessage(
+            { id: "import.finishedDetail" },
+            { memories: result.memories, photos: result.photos },
+          );
+          const already =
+            result.already_here > 0
+              ? wordSpace + intl.formatMessage({ id: "import.alreadyHere" }, { count: result.already_here })
+              : "";
+          notify.success(intl.formatMessage({ id: "import.finished" }), brought + already);
           setFile(null);
         },
         onError: (error) =>
           setRefusal(
-            error instanceof ApiError && error.status === 422
-              ? error.message
-              : "The import did not finish and nothing was changed. Check your connection and try again.",
+            error instanceof ApiError && error.status === 422 ? error.message : intl.formatMessage({ id: "import.failed" }),
           ),
       },
     );
@@ -67,19 +75,17 @@ export function ImportArchive() {
 
   return (
     <form className="flex flex-col gap-4" onSubmit={submit}>
-      <p className="text-sm text-muted-foreground">
-        Bring memories in from an archive. All of it comes in, or nothing does; memories already here stay as they are.
-      </p>
+      <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "import.intro" })}</p>
       <ChoiceGroup
-        legend="What to import"
+        legend={intl.formatMessage({ id: "import.legend" })}
         name="import-format"
-        options={formats}
+        options={formats.map(({ value, label }) => ({ value, label: intl.formatMessage({ id: label }) }))}
         value={format}
         onChange={setFormat}
         disabled={importing.isPending}
       />
       <div className="flex flex-col gap-2">
-        <Label htmlFor={fileId}>ZIP file</Label>
+        <Label htmlFor={fileId}>{intl.formatMessage({ id: "import.file" })}</Label>
         <Input
           id={fileId}
           type="file"
@@ -92,7 +98,7 @@ export function ImportArchive() {
         <div className="flex flex-col gap-2" role="status">
           <div
             role="progressbar"
-            aria-label="Import progress"
+            aria-label={intl.formatMessage({ id: "import.progress" })}
             aria-valuemin={0}
             aria-valuemax={100}
             {...(step.fraction === undefined ? {} : { "aria-valuenow": Math.round(step.fraction * 100) })}
@@ -117,7 +123,7 @@ export function ImportArchive() {
       )}
       <Button type="submit" variant="outline" className="self-start" disabled={!file || importing.isPending}>
         <UploadIcon aria-hidden="true" />
-        {importing.isPending ? "Importing..." : "Import"}
+        {importing.isPending ? intl.formatMessage({ id: "import.busy" }) : intl.formatMessage({ id: "import.submit" })}
       </Button>
     </form>
   );

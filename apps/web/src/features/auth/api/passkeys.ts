@@ -3,6 +3,7 @@ import { isAuthError } from "@supabase/auth-js";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { getAuthClient } from "@/lib/auth-client";
+import { activeIntl } from "@/lib/intl";
 
 /** A passkey as `GET /auth/v1/passkeys` lists it (never its key). */
 export interface Passkey {
@@ -67,20 +68,20 @@ export function signInWithPasskey() {
 export function webauthnProblem(error: unknown, action: "sign in" | "add" | "verify"): string {
   if (isAuthError(error)) {
     if (error.code === ErrorCode.webauthn_verification_failed)
-      return action === "sign in" ? "This passkey is not registered for Memory Box. Sign in with your password." : error.message;
+      return action === "sign in" ? activeIntl().formatMessage({ id: "passkeys.problem.notRegistered" }) : error.message;
     if (error.code === ErrorCode.webauthn_challenge_expired || error.code === ErrorCode.webauthn_challenge_not_found)
-      return "That took too long. Please try again.";
-    if (error.code === ErrorCode.webauthn_credential_exists) return "This device already has a passkey for your account.";
-    if (error.code === ErrorCode.too_many_passkeys) return "You have 10 passkeys already. Remove one you no longer use first.";
-    if (error.code === ErrorCode.insufficient_aal) return "Verify your second step first, then try again.";
+      return activeIntl().formatMessage({ id: "passkeys.problem.tooLong" });
+    if (error.code === ErrorCode.webauthn_credential_exists) return activeIntl().formatMessage({ id: "passkeys.problem.exists" });
+    if (error.code === ErrorCode.too_many_passkeys) return activeIntl().formatMessage({ id: "passkeys.problem.tooMany" });
+    if (error.code === ErrorCode.insufficient_aal) return activeIntl().formatMessage({ id: "passkeys.problem.secondStepFirst" });
     if (error.code === ErrorCode.email_not_invited) return error.message;
   }
   const name = (error as { name?: unknown; code?: unknown } | null)?.name;
   const code = (error as { code?: unknown } | null)?.code;
   if (name === "NotAllowedError" || code === "ERROR_CEREMONY_ABORTED" || code === "ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY")
-    return "The passkey prompt was closed or timed out. Please try again.";
-  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return "This device already has a passkey for your account.";
+    return activeIntl().formatMessage({ id: "passkeys.problem.closed" });
+  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return activeIntl().formatMessage({ id: "passkeys.problem.exists" });
   return action === "sign in"
-    ? "Signing in with a passkey did not work. Please try again."
-    : "That did not work. Please try again.";
+    ? activeIntl().formatMessage({ id: "passkeys.problem.signInFailed" })
+    : activeIntl().formatMessage({ id: "passkeys.problem.failed" });
 }

@@ -1,5 +1,6 @@
 import type { Eip1193Provider, SolanaWallet } from "@/features/auth/api/browser-wallets";
 import { getAuthClient } from "@/lib/auth-client";
+import { activeIntl } from "@/lib/intl";
 
 /*
  * Signing in with a browser wallet and connecting one (ADR 0035). Loaded when a wallet button is
@@ -26,7 +27,7 @@ const statement = "Sign in to Memory Box with this wallet.";
 async function signWithEthereumWallet(wallet: Eip1193Provider): Promise<SignedMessage> {
   const accounts = await wallet.request({ method: "eth_requestAccounts" });
   const address = Array.isArray(accounts) && typeof accounts[0] === "string" ? accounts[0] : undefined;
-  if (!address) throw new Error("The wallet shared no account. Unlock it and try again.");
+  if (!address) throw new Error(activeIntl().formatMessage({ id: "wallet.noAccount" }));
   const chainHex = await wallet.request({ method: "eth_chainId" });
   const chainId = typeof chainHex === "string" ? Number.parseInt(chainHex, 16) : Number.NaN;
   const message = [
@@ -44,7 +45,7 @@ async function signWithEthereumWallet(wallet: Eip1193Provider): Promise<SignedMe
   // personal_sign takes the message as hex-encoded UTF-8, then the signing account.
   const hex = `0x${Array.from(new TextEncoder().encode(message), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
   const signature = await wallet.request({ method: "personal_sign", params: [hex, address] });
-  if (typeof signature !== "string") throw new Error("The wallet did not sign the message.");
+  if (typeof signature !== "string") throw new Error(activeIntl().formatMessage({ id: "wallet.notSigned" }));
   return { message, signature };
 }
 
@@ -68,13 +69,13 @@ async function signWithSolanaWallet(wallet: SolanaWallet): Promise<SignedMessage
     const { signedMessage, signature } = signed ?? {};
     // A wallet's byte arrays may come from another script context, where `instanceof Uint8Array` is false.
     if (!isBytes(signature) || !(typeof signedMessage === "string" || isBytes(signedMessage)))
-      throw new Error("The wallet did not sign the message.");
+      throw new Error(activeIntl().formatMessage({ id: "wallet.notSigned" }));
     return { message: typeof signedMessage === "string" ? signedMessage : new TextDecoder().decode(signedMessage), signature };
   }
   // An injected wallet shares its key once the person lets this site connect to it.
   if (!wallet.publicKey) await wallet.connect?.();
   const address = wallet.publicKey?.toBase58();
-  if (!address || !wallet.signMessage) throw new Error("The wallet shared no account. Unlock it and try again.");
+  if (!address || !wallet.signMessage) throw new Error(activeIntl().formatMessage({ id: "wallet.noAccount" }));
   const message = [
     `${fields.domain} wants you to sign in with your Solana account:`,
     address,
@@ -89,7 +90,7 @@ async function signWithSolanaWallet(wallet: SolanaWallet): Promise<SignedMessage
   const output = await wallet.signMessage(new TextEncoder().encode(message), "utf8");
   // Wallet adapters answer the signature; Phantom's injected provider answers `{ signature, publicKey }`.
   const signature = isBytes(output) ? output : (output as { signature?: unknown } | null)?.signature;
-  if (!isBytes(signature)) throw new Error("The wallet did not sign the message.");
+  if (!isBytes(signature)) throw new Error(activeIntl().formatMessage({ id: "wallet.notSigned" }));
   return { message, signature };
 }
 
@@ -122,7 +123,7 @@ export async function signInWithWallet(wallet: Wallet) {
 export async function connectWallet(wallet: Wallet): Promise<void> {
   const { data } = await getAuthClient().getSession();
   const accessToken = data.session?.access_token;
-  if (!accessToken) throw new Error("Sign in again to connect a wallet.");
+  if (!accessToken) throw new Error(activeIntl().formatMessage({ id: "wallet.signInAgain" }));
   const { message, signature } = await sign(wallet);
   const response = await fetch("/auth/v1/token?grant_type=web3", {
     method: "POST",
@@ -140,7 +141,7 @@ export async function connectWallet(wallet: Wallet): Promise<void> {
     }),
   });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; message?: string };
-  if (!response.ok) throw new Error(body.message ?? "The wallet could not be connected. Try again.");
+  if (!response.ok) throw new Error(body.message ?? activeIntl().formatMessage({ id: "wallet.connectFailed" }));
   if (body.access_token)
     await fetch("/auth/v1/logout?scope=local", {
       method: "POST",

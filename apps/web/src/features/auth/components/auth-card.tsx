@@ -126,7 +126,7 @@ export function AuthCard({
           <TabsContent value="sign-up" className="pt-2">
             <CredentialsForm
               passwordPlaceholder={intl.formatMessage({ id: "auth.signUp.passwordPlaceholder" })}
-              passwordHint={passwordRule}
+              passwordHint={passwordRule(intl)}
               passwordProblems={signUp.passwordProblems}
               onPasswordChange={signUp.clearPasswordProblems}
               passwordAutoComplete="new-password"

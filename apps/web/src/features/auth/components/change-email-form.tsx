@@ -10,6 +10,7 @@ import { requestEmailChange } from "@/features/auth/api/email-links";
 import { EmailCodeForm } from "@/features/auth/components/email-code-form";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import type { SendOutcome } from "@/features/auth/components/email-request-form";
+import { useIntl, type AppIntl } from "@/lib/intl";
 
 export interface ChangeEmailFormProps {
   currentEmail: string;
@@ -19,14 +20,13 @@ export interface ChangeEmailFormProps {
 }
 
 /** Why a new address was refused, in words; the server's own message otherwise. */
-function refusalText(error: unknown, email: string): string {
+function refusalText(intl: AppIntl, error: unknown, email: string): string {
   if (isAuthError(error)) {
-    if (error.code === ErrorCode.email_not_invited)
-      return `Only invited addresses can be used here: ask an owner to invite ${email} first, then try again.`;
-    if (error.code === ErrorCode.email_exists) return `${email} already belongs to an account.`;
+    if (error.code === ErrorCode.email_not_invited) return intl.formatMessage({ id: "changeEmail.notInvited" }, { email });
+    if (error.code === ErrorCode.email_exists) return intl.formatMessage({ id: "changeEmail.exists" }, { email });
     return error.message;
   }
-  return "The email could not be sent just now. Please try again.";
+  return intl.formatMessage({ id: "auth.emailNotSent" });
 }
 
 /**
@@ -35,6 +35,7 @@ function refusalText(error: unknown, email: string): string {
  */
 export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeEmailFormProps) {
   const id = useId();
+  const intl = useIntl();
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -44,7 +45,7 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
 
   async function send(address: string): Promise<SendOutcome> {
     const { error } = await requestEmailChange(address, returnPath);
-    return error ? { sent: false, problem: refusalText(error, address) } : { sent: true };
+    return error ? { sent: false, problem: refusalText(intl, error, address) } : { sent: true };
   }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -58,12 +59,12 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
       await fresh.run(
         () => requestEmailChange(address, returnPath),
         (error) => {
-          if (error) setProblem(refusalText(error, address));
+          if (error) setProblem(refusalText(intl, error, address));
           else setWaitingFor(address);
         },
       );
     } catch {
-      setProblem("The email could not be sent just now. Please try again.");
+      setProblem(intl.formatMessage({ id: "auth.emailNotSent" }));
     } finally {
       setBusy(false);
     }
@@ -75,7 +76,7 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
         email={waitingFor}
         purpose="email_change"
         resend={send}
-        backLabel="Cancel"
+        backLabel={intl.formatMessage({ id: "common.cancel" })}
         onBack={() => setWaitingFor(undefined)}
         onVerified={() => {
           setWaitingFor(undefined);
@@ -88,7 +89,7 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
   return (
     <>
       <form className="flex flex-col gap-2" onSubmit={(event) => void handleSubmit(event)} noValidate>
-        <Label htmlFor={id}>New email</Label>
+        <Label htmlFor={id}>{intl.formatMessage({ id: "changeEmail.label" })}</Label>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Input
             id={id}
@@ -104,11 +105,11 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
             aria-describedby={`${id}-hint`}
           />
           <Button type="submit" className="sm:w-40" disabled={busy || trimmed === "" || trimmed === currentEmail}>
-            {busy ? "Sending..." : "Change email"}
+            {busy ? intl.formatMessage({ id: "auth.sending" }) : intl.formatMessage({ id: "changeEmail.submit" })}
           </Button>
         </div>
         <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-          You sign in with {currentEmail}. The new address gets a link and a code to confirm it; until then nothing changes.
+          {intl.formatMessage({ id: "changeEmail.hint" }, { email: currentEmail })}
         </p>
         <FieldProblem problem={problem} />
       </form>

@@ -10,7 +10,11 @@ import {
 } from "@/features/auth/api/providers";
 import type { Wallet } from "@/features/auth/api/wallet";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
+import { useIntl, type AppIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
+
+/** Between an account's name and its address. */
+const separator = " · ";
 
 /**
  * "Connected accounts": the providers and wallets the member signs in with (ADR 0034, 0035), each
@@ -19,12 +23,13 @@ import { notify } from "@/lib/notify";
  * server refuses to disconnect the last way in; its words are shown.
  */
 export function ConnectedAccounts() {
+  const intl = useIntl();
   const providers = useSignInProviders();
   const { ethereum, solana } = useBrowserWallets();
   const singleSignOn = useSingleSignOn();
   const wallets: [string, Wallet][] = [];
-  if (ethereum) wallets.push(["an Ethereum", { chain: "ethereum", wallet: ethereum }]);
-  if (solana) wallets.push(["a Solana", { chain: "solana", wallet: solana }]);
+  if (ethereum) wallets.push([intl.formatMessage({ id: "connected.connectEthereum" }), { chain: "ethereum", wallet: ethereum }]);
+  if (solana) wallets.push([intl.formatMessage({ id: "connected.connectSolana" }), { chain: "solana", wallet: solana }]);
   const identities = useIdentities();
   const link = useLinkIdentity();
   const connectWallet = useConnectWallet();
@@ -35,17 +40,17 @@ export function ConnectedAccounts() {
   // A single sign-on identity (ADR 0036) is listed and can be disconnected; it is not connected from here.
   if (providers.length === 0 && wallets.length === 0 && !singleSignOn && linked.length === 0) return null;
   const nameOf = (id: string) => {
-    if (id === "web3") return "Wallet";
-    if (id.startsWith("sso:")) return "Single sign-on";
+    if (id === "web3") return intl.formatMessage({ id: "connected.wallet" });
+    if (id.startsWith("sso:")) return intl.formatMessage({ id: "connected.singleSignOn" });
     return providers.find((provider) => provider.id === id)?.name ?? id;
   };
 
   return (
     <div className="flex flex-col gap-3">
       {linked.length === 0 ? (
-        <p className="text-sm">No account is connected.</p>
+        <p className="text-sm">{intl.formatMessage({ id: "connected.none" })}</p>
       ) : (
-        <ul className="flex flex-col gap-2" aria-label="Connected accounts">
+        <ul className="flex flex-col gap-2" aria-label={intl.formatMessage({ id: "connected.list" })}>
           {linked.map((identity) => {
             const data = identity.identity_data;
             const detail =
@@ -58,22 +63,26 @@ export function ConnectedAccounts() {
               <li key={identity.identity_id} className="flex flex-wrap items-center justify-between gap-2">
                 <span className="text-sm">
                   <span className="font-medium">{nameOf(identity.provider)}</span>
-                  {detail && <span> · {detail}</span>}
+                  {detail && <span>{separator + detail}</span>}
                 </span>
                 <Button
                   type="button"
                   size="sm"
                   variant="outline"
                   disabled={unlink.isPending}
-                  aria-label={`Disconnect ${nameOf(identity.provider)}`}
+                  aria-label={intl.formatMessage({ id: "connected.disconnectLabel" }, { name: nameOf(identity.provider) })}
                   onClick={() =>
                     unlink.mutate(identity, {
-                      onSuccess: () => notify.success("Disconnected", `You no longer sign in with ${nameOf(identity.provider)}.`),
-                      onError: (error) => notify.error("Could not disconnect", error.message),
+                      onSuccess: () =>
+                        notify.success(
+                          intl.formatMessage({ id: "connected.disconnected" }),
+                          intl.formatMessage({ id: "connected.disconnectedDetail" }, { name: nameOf(identity.provider) }),
+                        ),
+                      onError: (error) => notify.error(intl.formatMessage({ id: "connected.disconnectFailed" }), error.message),
                     })
                   }
                 >
-                  Disconnect
+                  {intl.formatMessage({ id: "connected.disconnect" })}
                 </Button>
               </li>
             );
@@ -93,11 +102,11 @@ export function ConnectedAccounts() {
               onClick={() =>
                 void fresh.run(
                   () => link.mutateAsync(provider),
-                  (error) => error && notify.error("Could not connect", messageOf(error)),
+                  (error) => error && notify.error(intl.formatMessage({ id: "connected.connectFailed" }), messageOf(intl, error)),
                 )
               }
             >
-              Connect {provider.name}
+              {intl.formatMessage({ id: "connected.connect" }, { name: provider.name })}
             </Button>
           ))}
         {wallets.map(([name, wallet]) => (
@@ -112,12 +121,15 @@ export function ConnectedAccounts() {
                 () => connectWallet.mutateAsync(wallet),
                 (error) =>
                   error
-                    ? notify.error("Could not connect", messageOf(error))
-                    : notify.success("Wallet connected", "You can sign in with it from now on."),
+                    ? notify.error(intl.formatMessage({ id: "connected.connectFailed" }), messageOf(intl, error))
+                    : notify.success(
+                        intl.formatMessage({ id: "connected.walletConnected" }),
+                        intl.formatMessage({ id: "connected.walletConnectedDetail" }),
+                      ),
               )
             }
           >
-            Connect {name} wallet
+            {name}
           </Button>
         ))}
       </div>
@@ -131,6 +143,6 @@ function shortAddress(address: string): string {
   return address.length > 12 ? `${address.slice(0, address.startsWith("0x") ? 6 : 4)}…${address.slice(-4)}` : address;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : "Please try again.";
+function messageOf(intl: AppIntl, error: unknown): string {
+  return error instanceof Error ? error.message : intl.formatMessage({ id: "connected.tryAgain" });
 }

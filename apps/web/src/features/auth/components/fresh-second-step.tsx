@@ -6,6 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { SecondStepForm } from "@/features/auth/components/second-step-form";
 import { secondStepsOf } from "@/features/auth/utils/second-steps";
 import { useAuth } from "@/lib/auth-context";
+import { useIntl } from "@/lib/intl";
 
 interface Pending {
   attempt: () => Promise<unknown>;
@@ -21,6 +22,7 @@ interface Pending {
  */
 export function useFreshSecondStep(purpose: "remove" | "change" = "remove") {
   const { user } = useAuth();
+  const intl = useIntl();
   const [pending, setPending] = useState<Pending>();
   const steps = secondStepsOf(user);
 
@@ -43,15 +45,18 @@ export function useFreshSecondStep(purpose: "remove" | "change" = "remove") {
     <Dialog open={pending !== undefined} onOpenChange={(open) => !open && setPending(undefined)}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Confirm it&apos;s you</DialogTitle>
+          <DialogTitle>{intl.formatMessage({ id: "fresh.title" })}</DialogTitle>
           <DialogDescription>
-            {purpose === "remove"
-              ? steps.app
-                ? "To remove it, enter the code your authenticator app shows now."
-                : "To remove it, use your security key."
-              : steps.app
-                ? "To make this change, enter the code your authenticator app shows now."
-                : "To make this change, use your security key."}
+            {intl.formatMessage({
+              id:
+                purpose === "remove"
+                  ? steps.app
+                    ? "fresh.removeApp"
+                    : "fresh.removeKey"
+                  : steps.app
+                    ? "fresh.changeApp"
+                    : "fresh.changeKey",
+            })}
           </DialogDescription>
         </DialogHeader>
         {user && <SecondStepForm user={user} onVerified={() => void retry()} />}

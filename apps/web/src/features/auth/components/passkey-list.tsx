@@ -14,6 +14,7 @@ import {
 } from "@/features/auth/api/passkeys";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { formatDay, formatSince } from "@/lib/dates";
+import { useIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -21,6 +22,7 @@ import { notify } from "@/lib/notify";
  * "Add a passkey", which asks this device (or a phone nearby, or a password manager) to make one.
  */
 export function PasskeyList() {
+  const intl = useIntl();
   const passkeys = usePasskeys();
   const add = useAddPasskey();
   const remove = useRemovePasskey();
@@ -29,8 +31,9 @@ export function PasskeyList() {
 
   function addPasskey() {
     add.mutate(undefined, {
-      onSuccess: () => notify.success("Passkey added", "You can sign in with it instead of your password."),
-      onError: (error) => notify.error("Error", webauthnProblem(error, "add")),
+      onSuccess: () =>
+        notify.success(intl.formatMessage({ id: "passkeys.added" }), intl.formatMessage({ id: "passkeys.addedDetail" })),
+      onError: (error) => notify.error(intl.formatMessage({ id: "toast.error" }), webauthnProblem(error, "add")),
     });
   }
 
@@ -38,8 +41,8 @@ export function PasskeyList() {
     void fresh.run(
       () => remove.mutateAsync(passkey.id),
       (error) => {
-        if (error) notify.error("Error", webauthnProblem(error, "add"));
-        else notify.success("Passkey removed", "It no longer signs in to your account.");
+        if (error) notify.error(intl.formatMessage({ id: "toast.error" }), webauthnProblem(error, "add"));
+        else notify.success(intl.formatMessage({ id: "passkeys.removed" }), intl.formatMessage({ id: "passkeys.removedDetail" }));
       },
     );
   }
@@ -47,33 +50,44 @@ export function PasskeyList() {
   if (passkeys.isError)
     return (
       <p className="text-sm text-destructive" role="alert">
-        Your passkeys could not be loaded. Check your connection and reload the page.
+        {intl.formatMessage({ id: "passkeys.loadFailed" })}
       </p>
     );
-  if (!passkeys.data) return <Spinner>Loading passkeys...</Spinner>;
+  if (!passkeys.data) return <Spinner>{intl.formatMessage({ id: "passkeys.loading" })}</Spinner>;
 
   return (
     <div className="flex flex-col gap-4">
       {fresh.dialog}
       {passkeys.data.length > 0 ? (
-        <ItemList label="Passkeys">
+        <ItemList label={intl.formatMessage({ id: "passkeys.list" })}>
           {passkeys.data.map((passkey) => (
             <ItemRow
               key={passkey.id}
-              label={passkey.friendly_name || "Passkey"}
+              label={passkey.friendly_name || intl.formatMessage({ id: "passkeys.unnamed" })}
               icon={KeyRoundIcon}
-              title={<span className="font-medium break-words">{passkey.friendly_name || "Passkey"}</span>}
-              detail={`Added ${formatDay(passkey.created_at)}${passkey.last_used_at ? ` · used ${formatSince(passkey.last_used_at)}` : " · not used yet"}`}
+              title={
+                <span className="font-medium break-words">
+                  {passkey.friendly_name || intl.formatMessage({ id: "passkeys.unnamed" })}
+                </span>
+              }
+              detail={
+                passkey.last_used_at
+                  ? intl.formatMessage(
+                      { id: "passkeys.addedUsed" },
+                      { day: formatDay(passkey.created_at), since: formatSince(passkey.last_used_at) },
+                    )
+                  : intl.formatMessage({ id: "passkeys.addedUnused" }, { day: formatDay(passkey.created_at) })
+              }
               action={
                 <ConfirmDialog
                   trigger={
                     <Button variant="outline" size="sm">
-                      Remove
+                      {intl.formatMessage({ id: "passkeys.remove" })}
                     </Button>
                   }
-                  title="Remove this passkey?"
-                  description="It will no longer sign in to your account. Your password and other passkeys still do."
-                  confirmLabel="Remove"
+                  title={intl.formatMessage({ id: "passkeys.removeTitle" })}
+                  description={intl.formatMessage({ id: "passkeys.removeDescription" })}
+                  confirmLabel={intl.formatMessage({ id: "passkeys.remove" })}
                   destructive
                   onConfirm={() => removePasskey(passkey)}
                 />
@@ -82,16 +96,14 @@ export function PasskeyList() {
           ))}
         </ItemList>
       ) : (
-        <p className="text-sm text-muted-foreground">
-          None yet. A passkey signs you in with your fingerprint, face or screen lock instead of your password.
-        </p>
+        <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "passkeys.none" })}</p>
       )}
       {supported ? (
         <Button variant="outline" className="self-start" disabled={add.isPending} onClick={addPasskey}>
-          {add.isPending ? "Waiting for your device..." : "Add a passkey"}
+          {add.isPending ? intl.formatMessage({ id: "passkeys.waiting" }) : intl.formatMessage({ id: "passkeys.add" })}
         </Button>
       ) : (
-        <p className="text-sm text-muted-foreground">This browser cannot make passkeys.</p>
+        <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "passkeys.unsupported" })}</p>
       )}
     </div>
   );

@@ -16,7 +16,7 @@ import { RecoveryCodes, RecoveryCodesShown } from "@/features/auth/components/re
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
 import { formatDay } from "@/lib/dates";
-import { useIntl } from "@/lib/intl";
+import { useIntl, wordSpace } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 interface Enrolment {
@@ -28,8 +28,18 @@ interface Enrolment {
 }
 
 const kinds = {
-  totp: { label: "Authenticator app", Icon: SmartphoneIcon },
-  webauthn: { label: "Security key", Icon: KeyIcon },
+  totp: {
+    label: "secondFactors.app",
+    removeTitle: "secondFactors.removeAppTitle",
+    removed: "secondFactors.appRemoved",
+    Icon: SmartphoneIcon,
+  },
+  webauthn: {
+    label: "secondFactors.key",
+    removeTitle: "secondFactors.removeKeyTitle",
+    removed: "secondFactors.keyRemoved",
+    Icon: KeyIcon,
+  },
 } as const;
 
 /**
@@ -63,10 +73,14 @@ export function SecondFactors() {
     setBusy("app");
     try {
       const { data, error } = await enrollAuthenticatorApp(`Authenticator app ${new Date().toISOString().slice(0, 19)}`);
-      if (error || data.type !== "totp") notify.error("Error", error?.message ?? "The authenticator app could not be added.");
+      if (error || data.type !== "totp")
+        notify.error(
+          intl.formatMessage({ id: "toast.error" }),
+          error?.message ?? intl.formatMessage({ id: "secondFactors.appFailed" }),
+        );
       else setEnrolment({ id: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, first: factors.length === 0 });
     } catch {
-      notify.error("Error", "The authenticator app could not be added. Please try again.");
+      notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "secondFactors.appFailedRetry" }));
     } finally {
       setBusy(undefined);
     }
@@ -77,35 +91,41 @@ export function SecondFactors() {
     const first = factors.length === 0;
     try {
       const { error } = await addSecurityKey(`Security key ${new Date().toISOString().slice(0, 19)}`);
-      if (error) notify.error("Error", webauthnProblem(error, "add"));
+      if (error) notify.error(intl.formatMessage({ id: "toast.error" }), webauthnProblem(error, "add"));
       else {
-        notify.success("Security key added", "From now on, signing in also asks for the key.");
+        notify.success(
+          intl.formatMessage({ id: "secondFactors.keyAdded" }),
+          intl.formatMessage({ id: "secondFactors.keyAddedDetail" }),
+        );
         if (first) await makeFirstCodes();
       }
     } catch (error) {
-      notify.error("Error", webauthnProblem(error, "add"));
+      notify.error(intl.formatMessage({ id: "toast.error" }), webauthnProblem(error, "add"));
     } finally {
       setBusy(undefined);
     }
   }
 
-  function remove(factorId: string, label: string) {
+  function remove(factorId: string, removed: string) {
     void fresh.run(
       () => removeFactor(factorId),
-      (error) => void afterRemoval(error, label),
+      (error) => void afterRemoval(error, removed),
     );
   }
 
-  async function afterRemoval(error: unknown, label: string) {
+  async function afterRemoval(error: unknown, removed: string) {
     if (error) {
-      notify.error("Error", error instanceof Error ? error.message : "It could not be removed. Please try again.");
+      notify.error(
+        intl.formatMessage({ id: "toast.error" }),
+        error instanceof Error ? error.message : intl.formatMessage({ id: "secondFactors.removeFailed" }),
+      );
       return;
     }
     // A new session answer carries the account's factors as they are now.
     await getAuthClient().refreshSession();
     // With the last second step, the recovery codes went too.
     void refreshRecoveryCodesStatus(queryClient);
-    notify.success(`${label} removed`, "Signing in needs only your password again.");
+    notify.success(removed, intl.formatMessage({ id: "secondFactors.removedDetail" }));
   }
 
   return (
@@ -114,26 +134,28 @@ export function SecondFactors() {
       {factors.length > 0 ? (
         <ItemList>
           {factors.map((factor) => {
-            const { label, Icon } = factor.factor_type === "webauthn" ? kinds.webauthn : kinds.totp;
+            const kind = factor.factor_type === "webauthn" ? kinds.webauthn : kinds.totp;
+            const { Icon } = kind;
+            const label = intl.formatMessage({ id: kind.label });
             return (
               <ItemRow
                 key={factor.id}
                 label={label}
                 icon={Icon}
                 title={<span className="font-medium">{label}</span>}
-                detail={`Added ${formatDay(factor.created_at)}`}
+                detail={intl.formatMessage({ id: "secondFactors.added" }, { day: formatDay(factor.created_at) })}
                 action={
                   <ConfirmDialog
                     trigger={
                       <Button variant="outline" size="sm">
-                        Remove
+                        {intl.formatMessage({ id: "secondFactors.remove" })}
                       </Button>
                     }
-                    title={`Remove this ${label.toLowerCase()}?`}
-                    description="Signing in will need only your password, unless another second step is left. You can add one again at any time."
-                    confirmLabel="Remove"
+                    title={intl.formatMessage({ id: kind.removeTitle })}
+                    description={intl.formatMessage({ id: "secondFactors.removeDescription" })}
+                    confirmLabel={intl.formatMessage({ id: "secondFactors.remove" })}
                     destructive
-                    onConfirm={() => remove(factor.id, label)}
+                    onConfirm={() => remove(factor.id, intl.formatMessage({ id: kind.removed }))}
                   />
                 }
               />
@@ -141,10 +163,7 @@ export function SecondFactors() {
           })}
         </ItemList>
       ) : (
-        <p className="text-sm text-muted-foreground">
-          Off. With an authenticator app or a security key, signing in also asks for a code from your phone or a touch of the key,
-          so a password alone is not enough.
-        </p>
+        <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "secondFactors.off" })}</p>
       )}
       {factors.length > 0 && !shownCodes && !enrolment && <RecoveryCodes onGenerated={setShownCodes} />}
       {shownCodes ? (
@@ -169,11 +188,15 @@ export function SecondFactors() {
       ) : (
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" disabled={busy !== undefined} onClick={() => void startApp()}>
-            {busy === "app" ? "Preparing..." : "Add authenticator app"}
+            {busy === "app"
+              ? intl.formatMessage({ id: "secondFactors.preparing" })
+              : intl.formatMessage({ id: "secondFactors.addApp" })}
           </Button>
           {passkeysSupported() && (
             <Button variant="outline" disabled={busy !== undefined} onClick={() => void startKey()}>
-              {busy === "key" ? "Waiting for your key..." : "Add security key"}
+              {busy === "key"
+                ? intl.formatMessage({ id: "secondStep.waitingKey" })
+                : intl.formatMessage({ id: "secondFactors.addKey" })}
             </Button>
           )}
         </div>
@@ -184,6 +207,7 @@ export function SecondFactors() {
 
 /** The QR code and key of a new app, and the code that confirms it was set up right. */
 function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone: (verified: boolean) => void }) {
+  const intl = useIntl();
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -197,17 +221,20 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
     try {
       const { error } = await verifyFactor(enrolment.id, digits);
       if (!error) {
-        notify.success("Authenticator app added", "From now on, signing in also asks for a code from the app.");
+        notify.success(
+          intl.formatMessage({ id: "secondFactors.appAdded" }),
+          intl.formatMessage({ id: "secondFactors.appAddedDetail" }),
+        );
         onDone(true);
         return;
       }
       setProblem(
         isAuthError(error) && error.code === ErrorCode.mfa_verification_failed
-          ? "That code is not right. Check that the app shows Memory Box, and use its newest code."
+          ? intl.formatMessage({ id: "secondFactors.codeWrong" })
           : error.message,
       );
     } catch {
-      setProblem("The code could not be checked just now. Please try again.");
+      setProblem(intl.formatMessage({ id: "auth.code.checkFailed" }));
     } finally {
       setBusy(false);
     }
@@ -215,21 +242,19 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
 
   return (
     <form className="flex flex-col gap-4 rounded-lg border p-4" onSubmit={(event) => void handleSubmit(event)}>
-      <p className="text-sm">
-        Scan this code with an authenticator app (such as 2FAS, Aegis, Google Authenticator or 1Password), then enter the 6-digit
-        code it shows.
-      </p>
+      <p className="text-sm">{intl.formatMessage({ id: "secondFactors.scan" })}</p>
       <img
         src={enrolment.qrCode}
-        alt="QR code to scan with your authenticator app"
+        alt={intl.formatMessage({ id: "secondFactors.qrAlt" })}
         className="size-44 self-center rounded bg-white p-2"
       />
       <p className="text-sm text-muted-foreground">
-        Can&apos;t scan it? Enter this key in the app:{" "}
+        {intl.formatMessage({ id: "secondFactors.cantScan" })}
+        {wordSpace}
         <code className="font-mono break-all text-foreground">{enrolment.secret}</code>
       </p>
       <OneTimeCodeField
-        label="Code from the app"
+        label={intl.formatMessage({ id: "secondFactors.codeLabel" })}
         value={code}
         onChange={(value) => {
           setCode(value);
@@ -239,7 +264,7 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
       />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={busy || digits.length !== 6}>
-          {busy ? "Checking..." : "Turn on"}
+          {busy ? intl.formatMessage({ id: "auth.code.checking" }) : intl.formatMessage({ id: "secondFactors.turnOn" })}
         </Button>
         <Button
           type="button"
@@ -249,7 +274,7 @@ function ConfirmEnrolment({ enrolment, onDone }: { enrolment: Enrolment; onDone:
             onDone(false);
           }}
         >
-          Cancel
+          {intl.formatMessage({ id: "common.cancel" })}
         </Button>
       </div>
     </form>

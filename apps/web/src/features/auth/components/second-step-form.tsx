@@ -12,16 +12,15 @@ import { activeIntl, useIntl } from "@/lib/intl";
 
 /** What a refused code means, in words. */
 function problemText(error: unknown): string {
+  const intl = activeIntl();
   if (isAuthError(error) && error.code === ErrorCode.mfa_verification_failed)
-    // A right code already used once is refused too: its own words say to wait for the next one.
-    return error.message.includes("already used")
-      ? "That code was already used. Wait for the next code in your app."
-      : "That code is not right. Use the newest code your authenticator app shows.";
+    // A right code already used once is refused too: its own (English) words say to wait for the next one.
+    return intl.formatMessage({ id: error.message.includes("already used") ? "secondStep.codeUsed" : "secondStep.codeWrong" });
   if (isAuthError(error) && error.code === ErrorCode.mfa_factor_locked)
-    return activeIntl().formatMessage({ id: "recovery.secondStep.locked" });
+    return intl.formatMessage({ id: "recovery.secondStep.locked" });
   if (isAuthError(error) && error.code === ErrorCode.mfa_challenge_expired)
-    return "Too many wrong codes. Wait for a new code in your app and try again.";
-  return "The code could not be checked just now. Please try again.";
+    return intl.formatMessage({ id: "secondStep.tooMany" });
+  return intl.formatMessage({ id: "auth.code.checkFailed" });
 }
 
 /**
@@ -88,7 +87,7 @@ export function SecondStepForm({
         {app && (
           <>
             <OneTimeCodeField
-              label="Authentication code"
+              label={intl.formatMessage({ id: "secondStep.codeLabel" })}
               value={code}
               onChange={(value) => {
                 setCode(value);
@@ -99,7 +98,7 @@ export function SecondStepForm({
               prominent={prominent}
             />
             <Button type="submit" className="w-full" disabled={busy || digits.length !== 6}>
-              {busy ? "Checking..." : "Verify"}
+              {busy ? intl.formatMessage({ id: "auth.code.checking" }) : intl.formatMessage({ id: "secondStep.verify" })}
             </Button>
           </>
         )}
@@ -117,7 +116,9 @@ export function SecondStepForm({
                 )
               }
             >
-              {busy && !app ? "Waiting for your key..." : "Use security key"}
+              {busy && !app
+                ? intl.formatMessage({ id: "secondStep.waitingKey" })
+                : intl.formatMessage({ id: "secondStep.useKey" })}
             </Button>
             {!app && problem && (
               <p className="text-sm text-destructive" role="alert">

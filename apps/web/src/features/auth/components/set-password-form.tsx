@@ -9,6 +9,7 @@ import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
 import { PasswordInput } from "@/features/auth/components/password-input";
 import { passwordProblemsOf, passwordRule } from "@/features/auth/utils/password-rule";
+import { useIntl } from "@/lib/intl";
 
 export interface SetPasswordFormProps {
   onDone: () => void;
@@ -23,8 +24,10 @@ export interface SetPasswordFormProps {
  * account area). Where the server first wants proof it is really them (a session older than a
  * day), it e-mails a code, and the form asks for it before saving.
  */
-export function SetPasswordForm({ onDone, submitLabel = "Save password", inline = false }: SetPasswordFormProps) {
+export function SetPasswordForm({ onDone, submitLabel, inline = false }: SetPasswordFormProps) {
   const id = useId();
+  const intl = useIntl();
+  const saveFailed = () => intl.formatMessage({ id: "setPassword.saveFailed" });
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
@@ -47,7 +50,7 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
         (error) => void handleOutcome(error),
       );
     } catch {
-      setProblems(["The password could not be saved just now. Please try again."]);
+      setProblems([saveFailed()]);
     } finally {
       setBusy(false);
     }
@@ -66,17 +69,13 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
         return;
       }
       if (isAuthError(error) && error.code === ErrorCode.reauthentication_not_valid) {
-        setProblems(["That code is not right, or it has expired. Check the newest email."]);
+        setProblems([intl.formatMessage({ id: "setPassword.codeWrong" })]);
         return;
       }
       const weak = passwordProblemsOf(error);
-      setProblems(
-        weak.length > 0
-          ? weak
-          : [isAuthError(error) ? error.message : "The password could not be saved just now. Please try again."],
-      );
+      setProblems(weak.length > 0 ? weak : [isAuthError(error) ? error.message : saveFailed()]);
     } catch {
-      setProblems(["The password could not be saved just now. Please try again."]);
+      setProblems([saveFailed()]);
     }
   }
 
@@ -84,11 +83,11 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
     <>
       <form className="flex flex-col gap-4" onSubmit={(event) => void handleSubmit(event)}>
         <div className="flex flex-col gap-2">
-          <Label htmlFor={`${id}-password`}>New password</Label>
+          <Label htmlFor={`${id}-password`}>{intl.formatMessage({ id: "setPassword.label" })}</Label>
           <PasswordInput
             id={`${id}-password`}
             autoComplete="new-password"
-            placeholder="Create a password"
+            placeholder={intl.formatMessage({ id: "auth.signUp.passwordPlaceholder" })}
             value={password}
             onChange={(event) => {
               setPassword(event.target.value);
@@ -99,7 +98,7 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
             aria-describedby={[`${id}-rule`, problems.length > 0 ? `${id}-problems` : ""].filter(Boolean).join(" ")}
           />
           <p id={`${id}-rule`} className="text-sm text-muted-foreground">
-            {passwordRule}
+            {passwordRule(intl)}
           </p>
           {problems.length > 0 && (
             <ul id={`${id}-problems`} role="alert" className="text-sm text-destructive">
@@ -111,17 +110,19 @@ export function SetPasswordForm({ onDone, submitLabel = "Save password", inline 
         </div>
         {codeSent && (
           <OneTimeCodeField
-            label="Code from your email"
+            label={intl.formatMessage({ id: "setPassword.codeLabel" })}
             value={code}
             onChange={(value) => {
               setCode(value);
               setProblems([]);
             }}
-            hint="To confirm it's you, we emailed you a six-digit code. Enter it to save the new password."
+            hint={intl.formatMessage({ id: "setPassword.codeHint" })}
           />
         )}
         <Button type="submit" className={inline ? "self-start sm:w-40" : "w-full"} disabled={busy || !ready}>
-          {busy ? "Saving..." : submitLabel}
+          {busy
+            ? intl.formatMessage({ id: "setPassword.saving" })
+            : (submitLabel ?? intl.formatMessage({ id: "setPassword.save" }))}
         </Button>
       </form>
       {/* Beside the form, not in it: a submit in the dialog must not submit the password again. */}

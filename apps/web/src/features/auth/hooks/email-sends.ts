@@ -1,20 +1,24 @@
 import { ErrorCode } from "@memory-box/contract";
+import type { WebMessageId } from "@memory-box/messages/web";
 
 import { requestPasswordReset, requestSignInCode, resendConfirmation } from "@/features/auth/api/email-links";
 import type { SendOutcome } from "@/features/auth/components/email-request-form";
 import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
+import { activeIntl } from "@/lib/intl";
 
 type AuthAnswer = Promise<{ error: { message: string; code?: string } | null }>;
 
 /** Refusals worth more words than the server's message. */
-const problemTexts: Partial<Record<string, string>> = {
-  [ErrorCode.otp_disabled]: "No account uses this address. Check it for typos, or sign up first.",
+const problemTexts: Partial<Record<string, WebMessageId>> = {
+  [ErrorCode.otp_disabled]: "auth.noAccount",
 };
 
 /** The auth server's answer as an outcome: its message ("only request this later") when it refused. */
 async function outcomeOf(answer: AuthAnswer): Promise<SendOutcome> {
   const { error } = await answer;
-  return error ? { sent: false, problem: (error.code && problemTexts[error.code]) || error.message } : { sent: true };
+  if (!error) return { sent: true };
+  const text = error.code ? problemTexts[error.code] : undefined;
+  return { sent: false, problem: text ? activeIntl().formatMessage({ id: text }) : error.message };
 }
 
 /** The e-mails the auth screen can ask for. Sign-in codes go through the invitation check first, like every sign-in. */

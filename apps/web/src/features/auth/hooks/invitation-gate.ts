@@ -1,4 +1,5 @@
 import { isEmailInvited } from "@/features/auth/api/invitations";
+import { activeIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -11,15 +12,19 @@ export async function passesInvitationGate(email: string): Promise<boolean> {
     invited = await isEmailInvited(email);
   } catch (error) {
     console.error("Error checking invitation:", error);
-    notify.error("Error", "Unable to verify invitation status");
+    notify.error(activeIntl().formatMessage({ id: "toast.error" }), activeIntl().formatMessage({ id: "invitation.checkFailed" }));
     return false;
   }
-  if (!invited) notify.error("Access Denied", "This email address is not invited to access the platform");
+  if (!invited)
+    notify.error(
+      activeIntl().formatMessage({ id: "invitation.deniedTitle" }),
+      activeIntl().formatMessage({ id: "invitation.denied" }),
+    );
   return invited;
 }
 
 /** Anything the flows did not foresee (a bug, a broken client) ends here rather than in silence. */
 export function reportUnexpectedAuthError(error: unknown): void {
   console.error("Unexpected authentication error:", error);
-  notify.error("Error", "An unexpected error occurred");
+  notify.error(activeIntl().formatMessage({ id: "toast.error" }), activeIntl().formatMessage({ id: "invitation.unexpected" }));
 }

@@ -1,12 +1,13 @@
 import { signInWithPassword, type Credentials } from "@/features/auth/api/credentials";
 import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
+import { activeIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 async function signIn(credentials: Credentials): Promise<void> {
   if (!(await passesInvitationGate(credentials.email))) return;
   const { error } = await signInWithPassword(credentials);
-  if (error) notify.error("Authentication Error", error.message);
+  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
   // On success the auth client announces SIGNED_IN, and the auth screen moves the visitor on.
 }
 

@@ -5,6 +5,7 @@ import { markEmailUsed, rememberInvitationToMark } from "@/features/auth/api/inv
 import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { passwordProblemsOf } from "@/features/auth/utils/password-rule";
+import { activeIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -15,7 +16,7 @@ async function signUp(credentials: Credentials, onAwaitingConfirmation?: (email:
   if (!(await passesInvitationGate(credentials.email))) return [];
   const { data, error } = await signUpWithPassword(credentials);
   if (error) {
-    notify.error("Authentication Error", error.message);
+    notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
     return passwordProblemsOf(error);
   }
   if (data.session) {
@@ -29,7 +30,7 @@ async function signUp(credentials: Credentials, onAwaitingConfirmation?: (email:
     // Awaiting confirmation: no session to call with yet; marked at the first sign-in (RequireAuth).
     rememberInvitationToMark(credentials.email);
   }
-  notify.success("Success", "Check your email for confirmation link");
+  notify.success(activeIntl().formatMessage({ id: "signUp.success" }), activeIntl().formatMessage({ id: "signUp.checkEmail" }));
   if (!data.session) onAwaitingConfirmation?.(credentials.email);
   return [];
 }

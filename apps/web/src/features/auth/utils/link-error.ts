@@ -1,3 +1,7 @@
+import { ErrorCode } from "@memory-box/contract";
+
+import { activeIntl, wordSpace, type AppIntl } from "@/lib/intl";
+
 /** An e-mailed link that could not sign in: the auth server sends the visitor back with `#error=…`. */
 export interface LinkError {
   code: string;
@@ -12,8 +16,17 @@ export function linkErrorFrom(hash: string): LinkError | undefined {
   return { code, description: params.get("error_description") ?? "" };
 }
 
-/** The error in words (the server's, "Email link is invalid or has expired"), with what to do next. */
-export function linkErrorText(error: LinkError): string {
+/**
+ * The error in words (an expired link's in the member's language, any other the server's), with
+ * what to do next.
+ */
+export function linkErrorText(error: LinkError, intl: AppIntl = activeIntl()): string {
   const said = error.description.trim().replace(/\.?$/, ".");
-  return `${said === "." ? "The link did not work." : said} Each link works once, for a limited time: ask for a new one.`;
+  const what =
+    error.code === ErrorCode.otp_expired
+      ? intl.formatMessage({ id: "linkError.expired" })
+      : said === "."
+        ? intl.formatMessage({ id: "linkError.didNotWork" })
+        : said;
+  return what + wordSpace + intl.formatMessage({ id: "linkError.advice" });
 }

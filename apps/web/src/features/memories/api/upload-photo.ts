@@ -1,6 +1,7 @@
 import type { Photo } from "@memory-box/contract";
 
 import { ApiError, apiUpload, NetworkError, type UploadRequest } from "@/lib/api-client";
+import { activeIntl } from "@/lib/intl";
 
 /** How many photos travel at once: enough to overlap round trips without hogging a phone's uplink. */
 export const photoUploadConcurrency = 2;
@@ -27,13 +28,13 @@ export function uploadPhoto(file: File, request: UploadRequest = {}): Promise<Ph
 export function uploadFailureReason(error: unknown): string {
   if (error instanceof NetworkError) {
     return typeof navigator !== "undefined" && !navigator.onLine
-      ? "You're offline. Retry when you're back online."
-      : "The connection dropped before the photo was received. Retry to send it again.";
+      ? activeIntl().formatMessage({ id: "upload.offline" })
+      : activeIntl().formatMessage({ id: "upload.dropped" });
   }
   if (error instanceof ApiError) {
-    if (error.status === 401 || error.status === 403) return "Your session has ended. Sign in again, then retry.";
-    if (error.status >= 500 && error.status !== 507) return "The server could not store the photo just now. Retry in a moment.";
+    if (error.status === 401 || error.status === 403) return activeIntl().formatMessage({ id: "upload.sessionEnded" });
+    if (error.status >= 500 && error.status !== 507) return activeIntl().formatMessage({ id: "upload.serverFailed" });
     return error.message;
   }
-  return "The photo could not be uploaded. Retry to send it again.";
+  return activeIntl().formatMessage({ id: "upload.failed" });
 }

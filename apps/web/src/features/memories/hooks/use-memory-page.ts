@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 
 import { paths } from "@/config/paths";
 import { isMemoryMissing, useMemory } from "@/features/memories/api/get-memory";
+import { activeIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -19,7 +20,7 @@ export function useMemoryPage(id: string) {
   useEffect(() => {
     if (!failed || reportedFailure.current) return;
     reportedFailure.current = true;
-    notify.error("Error", "Failed to load memory details.");
+    notify.error(activeIntl().formatMessage({ id: "toast.error" }), activeIntl().formatMessage({ id: "memory.loadFailed" }));
     void navigate(paths.home, { replace: true });
   }, [failed, navigate]);
   return { missing, memory: query.data };

@@ -18,6 +18,7 @@ import { ApiError, NetworkError } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { newIdempotencyKey } from "@/lib/idempotency-key";
 import { onSignOut } from "@/lib/auth-context";
+import { activeIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /** Where a waiting memory stands. */
@@ -238,9 +239,8 @@ function addedBefore(error: unknown, withPhotos: boolean): boolean {
 function failureState(error: unknown, online: boolean): QueueState {
   if (error instanceof NetworkError && !online) return { kind: "waiting" };
   if (error instanceof ApiError && (error.status === 401 || error.status === 403))
-    return { kind: "failed", reason: "Your session has ended. Sign in again, then retry." };
-  if (error instanceof NetworkError)
-    return { kind: "failed", reason: "The connection dropped before the memory was added. Retry to send it again." };
+    return { kind: "failed", reason: activeIntl().formatMessage({ id: "upload.sessionEnded" }) };
+  if (error instanceof NetworkError) return { kind: "failed", reason: activeIntl().formatMessage({ id: "outbox.dropped" }) };
   return { kind: "failed", reason: uploadFailureReason(error) };
 }
 
@@ -259,8 +259,13 @@ export function pageTransport(queryClient: QueryClient): OutboxTransport {
       void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
       void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
-      if (photoCount > 0) notify.success("Photos uploaded!", `${photoCount} photo(s) added successfully.`);
-      notify.success("Memory added!", "Your memory has been saved successfully.");
+      const intl = activeIntl();
+      if (photoCount > 0)
+        notify.success(
+          intl.formatMessage({ id: "outbox.photosUploaded" }),
+          intl.formatMessage({ id: "outbox.photosUploadedDetail" }, { count: photoCount }),
+        );
+      notify.success(intl.formatMessage({ id: "outbox.memoryAdded" }), intl.formatMessage({ id: "outbox.memoryAddedDetail" }));
     },
   };
 }

@@ -16,6 +16,7 @@ import {
 } from "@/features/single-sign-on/api/single-sign-on";
 import { ApiError } from "@/lib/api-client";
 import { formatDay } from "@/lib/dates";
+import { useIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
 
 /**
@@ -23,17 +24,18 @@ import { notify } from "@/lib/notify";
  * registered, and a form to add one. The caller shows it to owners of a server with SAML on.
  */
 export function SingleSignOnSettings() {
+  const intl = useIntl();
   const overview = useSingleSignOnOverview({ enabled: true });
 
-  if (overview.isPending) return <LoadingState shape="rows">Loading single sign-on...</LoadingState>;
+  if (overview.isPending) return <LoadingState shape="rows">{intl.formatMessage({ id: "sso.loading" })}</LoadingState>;
   if (overview.data === undefined) {
     return (
       <div className="flex flex-col items-start gap-3">
         <p className="text-sm text-destructive" role="alert">
-          Single sign-on could not be loaded. Check your connection and try again.
+          {intl.formatMessage({ id: "sso.loadFailed" })}
         </p>
         <Button variant="outline" size="sm" disabled={overview.isFetching} onClick={() => void overview.refetch()}>
-          {overview.isFetching ? "Trying again..." : "Try again"}
+          {overview.isFetching ? intl.formatMessage({ id: "sso.retrying" }) : intl.formatMessage({ id: "sso.retry" })}
         </Button>
       </div>
     );
@@ -48,14 +50,16 @@ export function SingleSignOnSettings() {
 }
 
 function ServiceProviderDetails({ serviceProvider }: { serviceProvider: SingleSignOnOverview["service_provider"] }) {
+  const intl = useIntl();
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm">
-        Members of your household&apos;s domains sign in with your identity provider. Give it these details:
-      </p>
-      <CopyableValue label="Entity ID" value={serviceProvider.entity_id} />
-      <CopyableValue label="Assertion consumer URL" value={serviceProvider.assertion_consumer_url} />
-      <CopyableValue label="This server's metadata URL" value={serviceProvider.metadata_url} />
+      <p className="text-sm">{intl.formatMessage({ id: "sso.intro" })}</p>
+      <CopyableValue label={intl.formatMessage({ id: "sso.entityId" })} value={serviceProvider.entity_id} />
+      <CopyableValue
+        label={intl.formatMessage({ id: "sso.assertionConsumerUrl" })}
+        value={serviceProvider.assertion_consumer_url}
+      />
+      <CopyableValue label={intl.formatMessage({ id: "sso.serverMetadataUrl" })} value={serviceProvider.metadata_url} />
     </div>
   );
 }
@@ -63,6 +67,7 @@ function ServiceProviderDetails({ serviceProvider }: { serviceProvider: SingleSi
 /** A read-only value to paste into the identity provider's console, with a copy button. */
 function CopyableValue({ label, value }: { label: string; value: string }) {
   const id = useId();
+  const intl = useIntl();
   const [copied, setCopied] = useState(false);
   return (
     <div className="flex flex-col gap-2">
@@ -72,17 +77,18 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
         <Button
           type="button"
           variant="outline"
-          aria-label={`Copy ${label}`}
+          aria-label={intl.formatMessage({ id: "sso.copyLabel" }, { label })}
           className="sm:w-28"
           onClick={() =>
             void navigator.clipboard.writeText(value).then(
               () => setCopied(true),
-              () => notify.error("Error", `Could not copy the ${label}; select it and copy it by hand.`),
+              () =>
+                notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "sso.copyFailed" }, { label })),
             )
           }
         >
           {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
-          {copied ? "Copied" : "Copy"}
+          {copied ? intl.formatMessage({ id: "sso.copied" }) : intl.formatMessage({ id: "sso.copy" })}
         </Button>
       </div>
     </div>
@@ -90,13 +96,14 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
 }
 
 function IdentityProviderList({ providers }: { providers: SingleSignOnProvider[] }) {
+  const intl = useIntl();
   return (
     <section aria-labelledby="identity-providers-heading" className="flex flex-col gap-2">
       <h3 id="identity-providers-heading" className="text-base font-semibold">
-        Identity providers
+        {intl.formatMessage({ id: "sso.providers" })}
       </h3>
       {providers.length === 0 ? (
-        <p className="text-sm text-muted-foreground">No identity provider yet.</p>
+        <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "sso.noProviders" })}</p>
       ) : (
         <ul className="flex flex-col divide-y rounded-lg border bg-card">
           {providers.map((provider) => (
@@ -109,6 +116,7 @@ function IdentityProviderList({ providers }: { providers: SingleSignOnProvider[]
 }
 
 function IdentityProviderRow({ provider }: { provider: SingleSignOnProvider }) {
+  const intl = useIntl();
   const remove = useRemoveIdentityProvider();
   const domains = provider.domains.join(", ");
   return (
@@ -117,29 +125,32 @@ function IdentityProviderRow({ provider }: { provider: SingleSignOnProvider }) {
         <span className="font-medium break-all">{provider.entity_id}</span>
         <span className="text-sm break-all text-muted-foreground">{domains}</span>
         <span className="text-sm text-muted-foreground">
-          Added {formatDay(provider.created_at)}
-          {provider.metadata_url ? ` · metadata from ${provider.metadata_url}` : " · metadata pasted"}
+          {provider.metadata_url
+            ? intl.formatMessage({ id: "sso.addedFromUrl" }, { day: formatDay(provider.created_at), url: provider.metadata_url })
+            : intl.formatMessage({ id: "sso.addedPasted" }, { day: formatDay(provider.created_at) })}
         </span>
       </div>
       <ConfirmDialog
         trigger={
           <Button variant="outline" size="sm" disabled={remove.isPending}>
-            Remove
+            {intl.formatMessage({ id: "sso.remove" })}
           </Button>
         }
-        title="Remove this identity provider?"
-        description={`Addresses at ${domains} can no longer sign in with ${provider.entity_id}. Their members keep their accounts and memories, and sign in another way.`}
-        confirmLabel="Remove"
+        title={intl.formatMessage({ id: "sso.removeTitle" })}
+        description={intl.formatMessage({ id: "sso.removeDescription" }, { domains, entityId: provider.entity_id })}
+        confirmLabel={intl.formatMessage({ id: "sso.remove" })}
         destructive
         onConfirm={() =>
           remove.mutate(provider.id, {
-            onSuccess: () => notify.success("Identity provider removed", `${domains} no longer sign in with it.`),
+            onSuccess: () =>
+              notify.success(
+                intl.formatMessage({ id: "sso.removed" }),
+                intl.formatMessage({ id: "sso.removedDetail" }, { domains }),
+              ),
             onError: (error) =>
               notify.error(
-                "Error",
-                error instanceof ApiError && error.status < 500
-                  ? error.message
-                  : "Failed to remove the identity provider. Please try again.",
+                intl.formatMessage({ id: "toast.error" }),
+                error instanceof ApiError && error.status < 500 ? error.message : intl.formatMessage({ id: "sso.removeFailed" }),
               ),
           })
         }
@@ -147,6 +158,13 @@ function IdentityProviderRow({ provider }: { provider: SingleSignOnProvider }) {
     </li>
   );
 }
+
+/** What the fields take, as examples in their own syntax: the same in every language. */
+const examples = {
+  metadataUrl: "https://sso.example.org/saml/metadata",
+  metadataXml: "<EntityDescriptor ...>",
+  domain: "example.org",
+};
 
 /** "example.org, Example.net " → ["example.org", "Example.net"]: commas or spaces between them. */
 function domainsOf(text: string): string[] {
@@ -163,6 +181,7 @@ function domainsOf(text: string): string[] {
  */
 function AddIdentityProviderForm() {
   const id = useId();
+  const intl = useIntl();
   const [metadataUrl, setMetadataUrl] = useState("");
   const [metadataXml, setMetadataXml] = useState("");
   const [domainText, setDomainText] = useState("");
@@ -186,7 +205,7 @@ function AddIdentityProviderForm() {
     if (!ready || add.isPending) return;
     // The server takes one or the other; saying so here spares a round trip.
     if (url !== "" && xml !== "") {
-      setProblem("Give either the metadata URL or the metadata XML, not both.");
+      setProblem(intl.formatMessage({ id: "sso.both" }));
       return;
     }
     setProblem(undefined);
@@ -195,11 +214,14 @@ function AddIdentityProviderForm() {
         setMetadataUrl("");
         setMetadataXml("");
         setDomainText("");
-        notify.success("Identity provider added", `Members at ${provider.domains.join(", ")} can sign in with it.`);
+        notify.success(
+          intl.formatMessage({ id: "sso.added" }),
+          intl.formatMessage({ id: "sso.addedDetail" }, { domains: provider.domains.join(", ") }),
+        );
       },
       onError: (error) => {
         if (error instanceof ApiError && error.status < 500) setProblem(error.message);
-        else notify.error("Error", "Failed to add the identity provider. Please try again.");
+        else notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "sso.addFailed" }));
       },
     });
   }
@@ -209,30 +231,30 @@ function AddIdentityProviderForm() {
     <form className="flex flex-col gap-4" onSubmit={handleSubmit} noValidate aria-labelledby={`${id}-heading`}>
       <div className="flex flex-col gap-1">
         <h3 id={`${id}-heading`} className="text-base font-semibold">
-          Add identity provider
+          {intl.formatMessage({ id: "sso.addHeading" })}
         </h3>
         <p id={hintId} className="text-sm text-muted-foreground">
-          One of the two is enough: the address where your identity provider publishes its metadata, or the metadata itself.
+          {intl.formatMessage({ id: "sso.addHint" })}
         </p>
       </div>
       <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-url`}>Metadata URL</Label>
+        <Label htmlFor={`${id}-url`}>{intl.formatMessage({ id: "sso.metadataUrl" })}</Label>
         <Input
           id={`${id}-url`}
           type="url"
           autoComplete="off"
-          placeholder="https://sso.example.org/saml/metadata"
+          placeholder={examples.metadataUrl}
           value={metadataUrl}
           onChange={(event) => edited(setMetadataUrl)(event.target.value)}
           aria-describedby={describedBy(hintId, problem !== undefined && problemId)}
         />
       </div>
       <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-xml`}>Metadata XML</Label>
+        <Label htmlFor={`${id}-xml`}>{intl.formatMessage({ id: "sso.metadataXml" })}</Label>
         <Textarea
           id={`${id}-xml`}
           spellCheck={false}
-          placeholder="<EntityDescriptor ...>"
+          placeholder={examples.metadataXml}
           className="max-h-64 font-mono text-xs md:text-xs"
           value={metadataXml}
           onChange={(event) => edited(setMetadataXml)(event.target.value)}
@@ -240,22 +262,22 @@ function AddIdentityProviderForm() {
         />
       </div>
       <div className="flex flex-col gap-2">
-        <Label htmlFor={`${id}-domains`}>Email domains</Label>
+        <Label htmlFor={`${id}-domains`}>{intl.formatMessage({ id: "sso.domains" })}</Label>
         <Input
           id={`${id}-domains`}
           autoComplete="off"
-          placeholder="example.org"
+          placeholder={examples.domain}
           value={domainText}
           onChange={(event) => edited(setDomainText)(event.target.value)}
           aria-describedby={describedBy(`${id}-domains-hint`, problem !== undefined && problemId)}
         />
         <p id={`${id}-domains-hint`} className="text-sm text-muted-foreground">
-          Separated by commas. Only invited addresses at these domains sign in with this provider.
+          {intl.formatMessage({ id: "sso.domainsHint" })}
         </p>
       </div>
       <FieldProblem id={problemId} problem={problem} />
       <Button type="submit" disabled={!ready || add.isPending} className="self-start sm:w-40">
-        {add.isPending ? "Adding..." : "Add"}
+        {add.isPending ? intl.formatMessage({ id: "sso.adding" }) : intl.formatMessage({ id: "sso.add" })}
       </Button>
     </form>
   );
