@@ -91,7 +91,35 @@ async function settled(page: Page): Promise<void> {
 async function capture(page: Page, screen: string, { fullPage = true } = {}): Promise<void> {
   await settled(page);
   await expectAccessible(page, screen);
+  expect(await clippedTexts(page), `${screen}: text cut off or out of the screen`).toEqual([]);
   await page.screenshot({ path: test.info().outputPath(`${screen}.png`), fullPage });
+}
+
+/**
+ * The texts the screen cuts or pushes out of sight: the page wider than the window, or an element
+ * whose own text is wider than its box where the box hides what overflows without an ellipsis.
+ * Texts cut with an ellipsis (`truncate`) or clamped to lines are the layout's choice; a box that
+ * scrolls shows the rest on scrolling.
+ */
+function clippedTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth + 1) found.push(`the page is ${root.scrollWidth} px wide`);
+    for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
+      const ownText = [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent!.trim())
+        .join(" ");
+      if (!ownText || element.closest("[aria-hidden=true], .sr-only")) continue;
+      const style = getComputedStyle(element);
+      const hides = ["hidden", "clip"].includes(style.overflowX);
+      const deliberate = style.textOverflow === "ellipsis" || style.webkitLineClamp !== "none";
+      if (hides && !deliberate && element.scrollWidth > element.clientWidth + 1)
+        found.push(`"${ownText.slice(0, 40)}" (${element.scrollWidth} px in ${element.clientWidth})`);
+    }
+    return found;
+  });
 }
 
 // Ann (an owner) and Ben, prepared with their display names by the setup project (e2e/members.ts).

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, URL } from "node:url";
@@ -48,14 +49,25 @@ function precompress(): Plugin {
   };
 }
 
+/** One message's ICU syntax tree, or its text when it has no placeholders (shorter, and shown as it is). */
+function parsedMessage(file: string, key: string, message: string) {
+  try {
+    const tree = parse(message);
+    return tree.length === 1 && tree[0]!.type === TYPE.literal ? tree[0]!.value : tree;
+  } catch (error) {
+    throw new Error(`${file}: the message "${key}" is not valid ICU: ${String(error)}`);
+  }
+}
+
 /**
  * The message catalogues (packages/messages/catalogue/<locale>/web.json, ADR 0048) arrive in the
  * app already parsed: each ICU message becomes its syntax tree here, at build time, and the built
  * app leaves the ICU parser out (intl-messageformat formats the trees as they are). A message that does
  * not parse fails the build. A message that is plain text stays a string (shorter than its tree,
- * and shown as it is). `only` keeps the messages a smaller bundle needs (the first screen's).
+ * and shown as it is). This is what development and the tests load; the built app loads the
+ * catalogue in parts (`catalogueParts` below).
  */
-function precompiledMessages(only?: (key: string) => boolean): Plugin {
+function precompiledMessages(): Plugin {
   const catalogue = /[\\/]packages[\\/]messages[\\/]catalogue[\\/][^\\/]+[\\/]web\.json$/;
   return {
     name: "memory-box-precompiled-messages",
@@ -73,19 +85,174 @@ function precompiledMessages(only?: (key: string) => boolean): Plugin {
     async load(id) {
       if (!catalogue.test(id)) return undefined;
       const messages = JSON.parse(await fs.readFile(id, "utf8")) as Record<string, string>;
-      const trees = Object.fromEntries(
-        Object.entries(messages)
-          .filter(([key]) => only?.(key) ?? true)
-          .map(([key, message]) => {
-            try {
-              const tree = parse(message);
-              return [key, tree.length === 1 && tree[0]!.type === TYPE.literal ? tree[0]!.value : tree];
-            } catch (error) {
-              throw new Error(`${id}: the message "${key}" is not valid ICU: ${String(error)}`);
-            }
-          }),
+      return JSON.stringify(
+        Object.fromEntries(Object.entries(messages).map(([key, message]) => [key, parsedMessage(id, key, message)])),
       );
-      return JSON.stringify(trees);
+    },
+  };
+}
+
+const catalogueRoot = fileURLToPath(new URL("../../packages/messages/catalogue", import.meta.url));
+
+/**
+ * The messages home's first screen shows (its script carries only these; the app has them all).
+ * A message missing here shows as its id on the painted screen, which the first screen's test
+ * (the painted screen against the app's, element by element) refuses.
+ */
+const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
+
+/**
+ * The parts the built app loads the catalogue in, by message id (the first that matches; the rest
+ * are `screens`), so that a page carries the messages of its screens and not all ~440 (issue 30):
+ * - `shell`: the sign-in screen and what every screen may show (errors, the update prompt, the
+ *   offline banner, toasts, dialogs' buttons); English is in the app's entry, another language is
+ *   loaded before the app is drawn. The build fails when a message the entry's code names is not
+ *   in it (`catalogueParts`).
+ * - `first`: home's first screen (ADR 0039), loaded by the first screen's script and by the member
+ *   screens, one file per language for both, so it is fetched once.
+ * - `screens`: the member screens (home, a memory, its photos, sharing), loaded with their layout.
+ * - `settings`: the settings screens, loaded with them.
+ * Every part but English's `shell` is a file of its own per language, fetched when a screen needs it
+ * (apps/web/src/lib/catalogue.ts) in the member's language only.
+ */
+const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
+  { part: "shell", ids: /^(?:auth|recovery\.(?:secondStep|form|api)|error|nav|notFound|update|offline|common|toast)\./ },
+  { part: "first", ids: firstScreenMessages },
+  { part: "settings", ids: /^(?:settings|account|devices|members|invite|recovery)\./ },
+];
+const otherPart = "screens";
+const partOf = (key: string) => catalogueParts.find(({ ids }) => ids.test(key))?.part ?? otherPart;
+
+interface CatalogueFiles {
+  /** English's shell part, parsed: in the app's entry. */
+  englishShell: Record<string, unknown>;
+  /** Each language's parts (English's shell aside), as the URL of its file. */
+  urls: Record<string, Record<string, string>>;
+  files: Array<{ fileName: string; source: string }>;
+}
+
+let catalogueFilesBuilt: Promise<CatalogueFiles> | undefined;
+
+/** Every language's web catalogue, parsed and cut into its parts, once per build (both bundles share the files). */
+function catalogueFiles(base: string): Promise<CatalogueFiles> {
+  catalogueFilesBuilt ??= (async () => {
+    const locales = (await fs.readdir(catalogueRoot, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    const result: CatalogueFiles = { englishShell: {}, urls: {}, files: [] };
+    for (const locale of locales) {
+      const file = path.join(catalogueRoot, locale, "web.json");
+      const messages = JSON.parse(await fs.readFile(file, "utf8").catch(() => "null")) as Record<string, string> | null;
+      if (!messages) continue;
+      const parts = new Map<string, Record<string, unknown>>();
+      for (const [key, message] of Object.entries(messages)) {
+        const part = partOf(key);
+        if (!parts.has(part)) parts.set(part, {});
+        parts.get(part)![key] = parsedMessage(file, key, message);
+      }
+      result.urls[locale] = {};
+      for (const [part, parsed] of parts) {
+        if (locale === "en" && part === "shell") {
+          result.englishShell = parsed;
+          continue;
+        }
+        // JSON.parse of a string: faster for the browser than an object literal of the same size.
+        const source = `export default JSON.parse(${JSON.stringify(JSON.stringify(parsed))});\n`;
+        const hash = createHash("sha256").update(source).digest("base64url").slice(0, 8);
+        const fileName = `assets/messages-${locale}-${part}-${hash}.js`;
+        result.files.push({ fileName, source });
+        result.urls[locale][part] = `${base}${fileName}`;
+      }
+    }
+    return result;
+  })();
+  return catalogueFilesBuilt;
+}
+
+/**
+ * In the built app and the first screen's script, `@memory-box/messages/web` loads the catalogue
+ * in its parts (`catalogueParts`): the app's entry carries English's `shell` (`englishWebMessages`,
+ * what is shown at once and what a missing translation falls back to), the first screen's script
+ * no message at all; every other part is fetched by `loadWebMessages(locale, parts)` from its own
+ * file, the same file for both bundles. In the app's build, the messages named by the code of the
+ * entry (what `/auth` loads) must all be in `shell`: the build fails otherwise.
+ */
+function catalogueInParts(bundle: "app" | "first-screen"): Plugin {
+  const id = "\0memory-box-web-messages";
+  let base = "/";
+  return {
+    name: "memory-box-catalogue-in-parts",
+    apply: "build",
+    enforce: "pre",
+    configResolved(config) {
+      base = config.base;
+    },
+    resolveId: (source) => (source === "@memory-box/messages/web" ? id : undefined),
+    async load(resolved) {
+      if (resolved !== id) return undefined;
+      const { englishShell, urls } = await catalogueFiles(base);
+      return `const english = ${bundle === "app" ? `JSON.parse(${JSON.stringify(JSON.stringify(englishShell))})` : "{}"};
+const urls = ${JSON.stringify(urls)};
+export const webCatalogueLocales = Object.keys(urls);
+export const englishWebMessages = english;
+export const webMessageParts = ${JSON.stringify([...catalogueParts.map(({ part }) => part), otherPart])};
+export async function loadWebMessages(locale, parts = webMessageParts) {
+  const files = urls[locale] ?? urls.en;
+  const loaded = await Promise.all(
+    parts.map((part) =>
+      files === urls.en && part === "shell"
+        ? english
+        : files[part] ? import(/* @vite-ignore */ files[part]).then((module) => module.default) : {},
+    ),
+  );
+  return Object.assign({}, ...loaded);
+}
+`;
+    },
+    async generateBundle(_options, output) {
+      if (bundle !== "app") return;
+      const { files, englishShell } = await catalogueFiles(base);
+      for (const { fileName, source } of files) this.emitFile({ type: "asset", fileName, source });
+      // The messages the entry's code names (what /auth runs) must be in English's shell.
+      const entry = Object.values(output).find((file) => file.type === "chunk" && file.isEntry && file.name === "index");
+      if (!entry || entry.type !== "chunk") return;
+      const english = JSON.parse(await fs.readFile(path.join(catalogueRoot, "en", "web.json"), "utf8")) as Record<string, string>;
+      const seen = new Set<string>();
+      const missing = new Set<string>();
+      const visit = (fileName: string) => {
+        if (seen.has(fileName)) return;
+        seen.add(fileName);
+        const chunk = output[fileName];
+        if (chunk?.type !== "chunk") return;
+        for (const literal of chunk.code.matchAll(/["'`]([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)["'`]/g))
+          if (Object.hasOwn(english, literal[1]!) && !Object.hasOwn(englishShell, literal[1]!)) missing.add(literal[1]!);
+        for (const imported of chunk.imports) visit(imported);
+      };
+      visit(entry.fileName);
+      if (missing.size > 0)
+        this.error(
+          `The app's entry shows messages that are not in the catalogue's shell part (catalogueParts in vite.config.ts): ${[...missing].join(", ")}`,
+        );
+    },
+  };
+}
+
+/**
+ * The contract's error codes (packages/contract/src/errors.ts) come into the web app for their
+ * names (`ErrorCode.memory_changed`); the English message beside each is the API's own answer text,
+ * which the app never shows (its texts are the catalogue's): the built app's copy leaves them out
+ * (~3 KB compressed on every page).
+ */
+function errorCodesWithoutMessages(): Plugin {
+  const errors = /[\\/]packages[\\/]contract[\\/]src[\\/]errors\.ts$/;
+  const message = /\bmessage:\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
+  return {
+    name: "memory-box-error-codes-without-messages",
+    apply: "build",
+    transform(code, id) {
+      if (!errors.test(id)) return undefined;
+      return { code: code.replace(message, 'message: ""'), map: null };
     },
   };
 }
@@ -122,12 +289,6 @@ function firstScreenIconMarkup(): Plugin {
 
 const firstScreenEntry = "src/first-screen.ts";
 
-/**
- * The messages home's first screen shows (its script carries only these; the app has them all).
- * A message missing here shows as its id on the painted screen, which the first screen's test
- * (the painted screen against the app's, element by element) refuses.
- */
-const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
 const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
 const firstScreenDom = (file: string) => fileURLToPath(new URL(`src/app/first-screen/dom/${file}`, import.meta.url));
@@ -167,7 +328,7 @@ function firstScreenScript(): Plugin {
         configFile: false,
         root: fileURLToPath(new URL(".", import.meta.url)),
         logLevel: "warn",
-        plugins: [precompiledMessages((key) => firstScreenMessages.test(key)), firstScreenIconMarkup()],
+        plugins: [catalogueInParts("first-screen"), precompiledMessages(), firstScreenIconMarkup()],
         resolve: { alias: firstScriptAliases },
         build: {
           write: false,
@@ -274,7 +435,9 @@ function installableApp() {
 
 export default defineConfig({
   plugins: [
+    catalogueInParts("app"),
     precompiledMessages(),
+    errorCodesWithoutMessages(),
     react(),
     tailwindcss(),
     precompress(),

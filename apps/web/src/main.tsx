@@ -2,7 +2,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 
 import { App } from "@/app/app";
+import { loadMessages } from "@/lib/catalogue";
 import { whenAppMayStart } from "@/lib/first-screen";
+import { currentLocale } from "@/lib/locale";
 import { applyTheme, storedTheme } from "@/lib/theme";
 import "@/index.css";
 
@@ -12,9 +14,15 @@ applyTheme(storedTheme());
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
+// The member's language is asked for at once (English is in this bundle): the app is drawn in it
+// from its first frame. Should it fail to arrive, the app starts in English and asks again.
+const language = loadMessages(currentLocale()).catch((error: unknown) =>
+  console.error("The language could not be loaded:", error),
+);
+
 // After a painted first screen has shown its photos (ADR 0026): rendering the app sooner would
 // take the main thread from the frames that show them.
-void whenAppMayStart().then(() =>
+void Promise.all([whenAppMayStart(), language]).then(() =>
   createRoot(container).render(
     <StrictMode>
       <App />

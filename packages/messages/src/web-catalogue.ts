@@ -32,11 +32,22 @@ const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessage
 /** The languages the web app has a complete catalogue for. */
 export const webCatalogueLocales: readonly string[] = [defaultLocale, ...Object.keys(otherLanguages)];
 
+/**
+ * The parts the web app's build cuts the catalogue into, by message id (apps/web/vite.config.ts,
+ * `catalogueParts`), each loaded when a screen needs it. Here, in development and in tests, a
+ * language comes whole whichever parts are asked for.
+ */
+export const webMessageParts: readonly string[] = ["shell", "first", "settings", "screens"];
+
 /** The English messages, there at once: the default, and what a missing translation falls back to. */
 export const englishWebMessages: WebMessages = english;
 
-/** The web messages of a language, loaded on demand (English at once). */
-export async function loadWebMessages(locale: Locale | (string & {})): Promise<WebMessages> {
+/** The web messages of a language (`parts` of them in the built app), loaded on demand (English at once). */
+export async function loadWebMessages(
+  locale: Locale | (string & {}),
+  // Every part comes with the whole catalogue here; only the built app loads them one by one.
+  _parts: readonly string[] = webMessageParts,
+): Promise<WebMessages> {
   if (locale === defaultLocale) return englishWebMessages;
   const load = otherLanguages[locale];
   return load ? (await load()).default : englishWebMessages;

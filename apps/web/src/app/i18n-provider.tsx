@@ -1,41 +1,32 @@
-import { defaultLocale, type Locale } from "@memory-box/messages";
-import { englishWebMessages, loadWebMessages, type WebMessages } from "@memory-box/messages/web";
+import type { Locale } from "@memory-box/messages";
 import { Direction } from "radix-ui";
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from "react";
 
 import { useLocale } from "@/hooks/use-locale";
-import { createIntl, IntlContext, setActiveIntl } from "@/lib/intl";
+import { hasMessages, loadMessages, messagesOf, messagesVersion, subscribeToMessages } from "@/lib/catalogue";
+import { activeIntl, createIntl, IntlContext, setActiveIntl } from "@/lib/intl";
 import { applyDocumentLocale, textDirection } from "@/lib/locale";
 
-const loaded = new Map<Locale, WebMessages>([[defaultLocale, englishWebMessages]]);
-
 /**
- * The catalogue of the member's language for every screen below. English is there at once; another
- * language's chunk is fetched when chosen, and the screens keep the language they had until it
- * has arrived (no blank frame, no reload).
+ * The catalogue of the member's language for every screen below. The language the app started in
+ * is there before it is drawn (main.tsx); another one is fetched when chosen (the parts of it the
+ * screens need, lib/catalogue.ts), and the screens keep the language they had until it has
+ * arrived (no blank frame, no reload).
  */
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [wanted] = useLocale();
-  // The last language that finished loading: shown while the wanted one is on its way.
-  const [arrived, setArrived] = useState<Locale>(defaultLocale);
-  const shown = loaded.has(wanted) ? wanted : arrived;
+  // Re-rendered when a part arrives: the wanted language may be complete now.
+  useSyncExternalStore(subscribeToMessages, messagesVersion);
+  // The language shown until now stays while the wanted one is on its way.
+  const shown: Locale = hasMessages(wanted) ? wanted : activeIntl().locale;
 
   useEffect(() => {
-    if (loaded.has(wanted)) return;
-    let current = true;
-    void loadWebMessages(wanted)
-      .then((messages) => {
-        loaded.set(wanted, messages);
-        if (current) setArrived(wanted);
-      })
-      .catch((error: unknown) => console.error("The language could not be loaded:", error));
-    return () => {
-      current = false;
-    };
+    if (hasMessages(wanted)) return;
+    loadMessages(wanted).catch((error: unknown) => console.error("The language could not be loaded:", error));
   }, [wanted]);
 
   const intl = useMemo(() => {
-    const created = createIntl(shown, loaded.get(shown)!);
+    const created = createIntl(shown, messagesOf(shown));
     setActiveIntl(created);
     return created;
   }, [shown]);

@@ -5,6 +5,7 @@ import { RouteErrorPage } from "@/app/routes/route-error";
 import { PageSpinner } from "@/components/page-spinner";
 import { routePatterns } from "@/config/paths";
 import { RequireAuth } from "@/features/auth/components/require-auth";
+import { needMessages } from "@/lib/catalogue";
 
 /**
  * The route table. Only the auth screen (and the guard) is bundled up front; every other screen
@@ -35,8 +36,15 @@ export function createRoutes(): RouteObject[] {
           Component: RequireAuth,
           children: [
             {
-              // Their query cache; lazy, so TanStack Query stays out of the auth screen's code.
-              lazy: async () => ({ Component: (await import("@/app/routes/member-layout")).MemberLayout }),
+              // Their query cache; lazy, so TanStack Query stays out of the auth screen's code. Their
+              // messages come with it (the member screens' part of the catalogue, lib/catalogue.ts).
+              lazy: async () => {
+                const [{ MemberLayout }] = await Promise.all([
+                  import("@/app/routes/member-layout"),
+                  needMessages(["first", "screens"]),
+                ]);
+                return { Component: MemberLayout };
+              },
               children: [
                 {
                   path: routePatterns.home,
@@ -56,7 +64,10 @@ export function createRoutes(): RouteObject[] {
                 },
                 {
                   path: routePatterns.settings,
-                  lazy: async () => ({ Component: (await import("@/app/routes/settings")).SettingsLayout }),
+                  lazy: async () => {
+                    const [{ SettingsLayout }] = await Promise.all([import("@/app/routes/settings"), needMessages(["settings"])]);
+                    return { Component: SettingsLayout };
+                  },
                   children: [
                     {
                       index: true,

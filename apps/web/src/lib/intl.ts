@@ -86,6 +86,11 @@ export function activeIntl(): AppIntl {
   return active ?? englishIntl();
 }
 
+/** The language the screens show, once one is shown (undefined before the app's first frame). */
+export function shownLocale(): Locale | undefined {
+  return active?.locale;
+}
+
 export function setActiveIntl(intl: AppIntl): void {
   active = intl;
 }

@@ -18,6 +18,9 @@ import { AllTags, MoreTagsButton } from "@/features/memories/components/tag-filt
 import { firstScreenCards } from "@/features/memories/utils/card-layout";
 import type { StoredUser } from "@/lib/stored-session";
 import { drawWithoutReact } from "@/lib/intl";
+
+// The formatter comes with the painting, not in the first script, which every page loads.
+export { createIntl, setActiveIntl } from "@/lib/intl";
 import { userDisplayName } from "@/lib/user-name";
 
 /**

@@ -4,9 +4,8 @@ import { loadWebMessages } from "@memory-box/messages/web";
 import { paths } from "@/config/paths";
 import { memoriesPath, onThisDayPath, tagsPath } from "@/features/memories/api/list-paths";
 import { cardPhotoLimit, firstScreenCards } from "@/features/memories/utils/card-layout";
-import { localCalendarDate } from "@/features/memories/utils/on-this-day";
+import { localCalendarDate } from "@/features/memories/utils/calendar-date";
 import { requestEarly, showFirstScreen } from "@/lib/first-screen";
-import { createIntl, setActiveIntl } from "@/lib/intl";
 import { initialLocale } from "@/lib/locale";
 import { usableStoredSession } from "@/lib/stored-session";
 
@@ -69,14 +68,15 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   // The painting code is a chunk of its own, fetched while the API answers: the sign-in page and
   // every other screen never load it.
   const painter = import("@/app/first-screen/paint-home");
-  // The member's language, in the same messages the app uses (English is in the script; another
-  // language's chunk is fetched beside the answers).
+  // The member's language, in the same messages the app uses: in the built page, the first
+  // screen's part of the catalogue in that language only, fetched beside the answers from the file
+  // the app takes it from later (so it is fetched once).
   const locale = initialLocale(page.storage);
-  const messages = loadWebMessages(locale);
+  const messages = loadWebMessages(locale, ["first"]);
   // The photos are asked for as soon as the list (which sets their cookie) is in, before the
   // cards are built: they are what the screen waits for.
   void listAnswer.then((list) => list && preloadFirstPhotos(page.document, list));
-  const [list, tags, onThisDay, { canPaintHome, paintHome }, webMessages] = await Promise.all([
+  const [list, tags, onThisDay, { canPaintHome, paintHome, createIntl, setActiveIntl }, webMessages] = await Promise.all([
     listAnswer,
     tagsAnswer,
     onThisDayAnswer,

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { webauthnProblem } from "@/features/auth/api/passkeys";
 import { verifyFactor, verifySecurityKey } from "@/features/auth/api/second-factor";
 import { OneTimeCodeField } from "@/features/auth/components/one-time-code-field";
-import { RecoveryCodeForm } from "@/features/auth/components/recovery-codes";
+import { RecoveryCodeForm } from "@/features/auth/components/recovery-code-form";
 import { secondStepsOf } from "@/features/auth/utils/second-steps";
 import { activeIntl, useIntl } from "@/lib/intl";
 
