@@ -41,7 +41,7 @@ export interface VideoInfo {
 }
 
 export interface InspectOptions {
-  /** The client's file name; its extension must agree with the content. */
+  /** The client's file name; its extension, if it has one, must agree with the content. */
   name?: string | undefined;
   maxBytes: number;
   maxSeconds: number;
@@ -126,10 +126,12 @@ export async function inspectVideo(file: string, tools: VideoTools, options: Ins
   const container = detectVideoContainer(await readHead(file, 64));
   if (container === null) throw new AppError("unsupported_video_type");
   const { family, demuxer } = CONTAINERS[container];
-  if (options.name !== undefined) {
-    const claimed = EXTENSIONS[path.extname(options.name).slice(1).toLowerCase()];
-    if (claimed !== family) throw new AppError("video_extension_mismatch");
-  }
+  // A name without an extension promises nothing; any other extension must be of this family.
+  const extension = path
+    .extname(options.name ?? "")
+    .slice(1)
+    .toLowerCase();
+  if (extension !== "" && EXTENSIONS[extension] !== family) throw new AppError("video_extension_mismatch");
 
   const probe = await probeFile(file, demuxer, tools, { timeoutMs, signal: options.signal });
   const video = probe.streams.find((stream) => stream.codec_type === "video" && stream.disposition?.attached_pic !== 1);

@@ -5,7 +5,7 @@ import { videoInputArgs, type VideoInfo } from "./video-inspection";
 import { runTool, type VideoTools } from "./video-tools";
 
 /** Why an original cannot be played as it is in every current browser; empty when it can. */
-export type RenditionReason = "video_codec" | "audio_codec" | "size" | "bit_rate";
+export type RenditionReason = "container" | "video_codec" | "audio_codec" | "size" | "bit_rate";
 
 /** At most 1080p: 1920 × 1080, or 1080 × 1920 upright. */
 const maxLongSide = 1920;
@@ -29,6 +29,8 @@ export function webRenditionReasons(
   info: Pick<VideoInfo, "container" | "width" | "height" | "bitRate" | "video" | "audio">,
 ): RenditionReason[] {
   const reasons: RenditionReason[] = [];
+  // Matroska (.mkv) plays in Chrome alone.
+  if (info.container === "mkv") reasons.push("container");
   const isoFile = info.container === "mp4" || info.container === "mov";
   const eightBit420 = info.video.pixelFormat !== null && PLAYABLE_PIXEL_FORMATS.has(info.video.pixelFormat);
   const playableVideo =
