@@ -62,7 +62,7 @@ const stderrKept = 8 * 1024;
  */
 export function runTool(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const { signal } = options;
-  if (signal?.aborted) return Promise.reject(signal.reason as Error);
+  if (signal?.aborted) return Promise.reject(asError(signal.reason));
   const maxStdout = options.maxStdoutBytes ?? 64 * 1024 * 1024;
   return new Promise<RunResult>((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, windowsHide: true });
@@ -76,8 +76,8 @@ export function runTool(command: string, args: readonly string[], options: RunOp
     const chunks: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = "";
-    let failure: unknown;
-    const kill = (reason: unknown) => {
+    let failure: Error | undefined;
+    const kill = (reason: Error) => {
       failure ??= reason;
       child.kill("SIGKILL");
     };
@@ -85,7 +85,7 @@ export function runTool(command: string, args: readonly string[], options: RunOp
       () => kill(new AppError("video_timeout", { cause: new Error(`${command} ran longer than ${options.timeoutMs} ms`) })),
       options.timeoutMs,
     );
-    const onAbort = () => kill(signal!.reason);
+    const onAbort = () => kill(asError(signal!.reason));
     signal?.addEventListener("abort", onAbort, { once: true });
 
     child.stdout.on("data", (chunk: Buffer) => {
@@ -114,4 +114,9 @@ export function runTool(command: string, args: readonly string[], options: RunOp
     });
     child.on("close", settle);
   });
+}
+
+/** An abort's reason as the Error the run rejects with (`abort()` without one gives a DOMException, an Error too). */
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }
