@@ -10,6 +10,7 @@ export {
 export { renderVideoPoster, type VideoPoster } from "./video-poster";
 export { resolveVideoTools, runTool, type VideoTools } from "./video-tools";
 export {
+  remuxForWeb,
   renditionSize,
   transcodeWebRendition,
   webRenditionArgs,

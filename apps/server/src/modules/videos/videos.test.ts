@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
 import {
   inspectVideo,
+  remuxForWeb,
   renderVideoPoster,
   resolveVideoTools,
   runTool,
@@ -236,6 +237,31 @@ describe("the web rendition", () => {
     );
     expect(probe.stdout.toString()).not.toMatch(/location|creation|2024-06-01/);
     expect((await readdir(dir)).filter((name) => name.includes(".rendition."))).toEqual([]);
+  });
+
+  it("of a video that plays as it is, is its streams copied without the original's metadata, still upright", async () => {
+    const info = { container: "mp4", durationSeconds: 1, audio: { codec: "aac", channels: 1 } } as const;
+    const target = clip("upright.web.mp4");
+    expect(await remuxForWeb(clip("upright.mp4"), info, target, tools)).toEqual({ contentType: "video/mp4" });
+    const probe = await runTool(
+      tools.ffprobe,
+      [
+        "-v",
+        "error",
+        "-show_entries",
+        "stream=codec_name:stream_side_data=rotation:format_tags:stream_tags",
+        "-of",
+        "json",
+        target,
+      ],
+      { timeoutMs: 10_000 },
+    );
+    const found = probe.stdout.toString();
+    expect(found).toMatch(/"rotation": -?90/);
+    expect(found).toMatch(/"codec_name": "h264"/);
+    expect(found).not.toMatch(/location|creation|2024-06-01/);
+    const bytes = await readFile(target);
+    expect(bytes.indexOf("moov")).toBeLessThan(bytes.indexOf("mdat"));
   });
 
   it("stops ffmpeg when aborted and leaves no file behind", async () => {

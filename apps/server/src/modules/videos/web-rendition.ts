@@ -131,13 +131,78 @@ export async function transcodeWebRendition(
   tools: VideoTools,
   options: TranscodeOptions = {},
 ): Promise<void> {
-  const temp = path.join(path.dirname(target), ownedTempName(".rendition.mp4"));
-  const args = webRenditionArgs(file, info, temp);
-  const durationUs = info.durationSeconds * 1e6;
+  await writeThroughTemp(
+    target,
+    ".rendition.mp4",
+    (temp) => webRenditionArgs(file, info, temp),
+    info.durationSeconds,
+    tools,
+    options,
+  );
+}
+
+/**
+ * The copy served of an original that plays as it is (no `webRenditionReasons`): the same video
+ * and sound streams, copied, not re-encoded (seconds even for a long clip), without the original's
+ * metadata (place, device, dates), chapters or other streams; MP4 and MOV become a fast-start MP4,
+ * WebM stays WebM. The rotation stays with the stream. An original is never served as uploaded
+ * (ADR 0017's rule for photos). Written like the rendition: a temporary file renamed into place.
+ */
+export async function remuxForWeb(
+  file: string,
+  info: Pick<VideoInfo, "container" | "durationSeconds" | "audio">,
+  target: string,
+  tools: VideoTools,
+  options: TranscodeOptions = {},
+): Promise<{ contentType: "video/mp4" | "video/webm" }> {
+  const webm = info.container === "webm";
+  await writeThroughTemp(
+    target,
+    webm ? ".remux.webm" : ".remux.mp4",
+    (temp) => [
+      "-nostdin",
+      "-v",
+      "error",
+      "-nostats",
+      ...videoInputArgs(file, info.container),
+      "-map",
+      "0:v:0",
+      ...(info.audio === null ? ["-an"] : ["-map", "0:a:0"]),
+      "-c",
+      "copy",
+      "-sn",
+      "-dn",
+      "-map_metadata",
+      "-1",
+      "-map_chapters",
+      "-1",
+      ...(webm ? ["-f", "webm"] : ["-movflags", "+faststart", "-f", "mp4"]),
+      "-progress",
+      "pipe:1",
+      `file:${temp}`,
+    ],
+    info.durationSeconds,
+    tools,
+    options,
+  );
+  return { contentType: webm ? "video/webm" : "video/mp4" };
+}
+
+/** Runs ffmpeg at low priority into a temporary file beside `target`, renamed into place once whole. */
+async function writeThroughTemp(
+  target: string,
+  suffix: string,
+  argsFor: (temp: string) => string[],
+  durationSeconds: number,
+  tools: VideoTools,
+  options: TranscodeOptions,
+): Promise<void> {
+  const temp = path.join(path.dirname(target), ownedTempName(suffix));
+  const durationUs = durationSeconds * 1e6;
   let pending = "";
   try {
-    const result = await runTool(tools.ffmpeg, args, {
-      timeoutMs: options.timeoutMs ?? Math.max(60_000, info.durationSeconds * 10_000),
+    const result = await runTool(tools.ffmpeg, argsFor(temp), {
+      timeoutMs: options.timeoutMs ?? Math.max(60_000, durationSeconds * 10_000),
       signal: options.signal,
       lowPriority: true,
       onStdout: (chunk) => {
@@ -153,7 +218,7 @@ export async function transcodeWebRendition(
       },
     });
     if (result.code !== 0) {
-      throw new Error(`ffmpeg could not make the web rendition (exit ${result.code}): ${result.stderr.trim().slice(-500)}`);
+      throw new Error(`ffmpeg could not write the web copy (exit ${result.code}): ${result.stderr.trim().slice(-500)}`);
     }
     await rename(temp, target);
     options.onProgress?.(1);
