@@ -58,6 +58,35 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ BACKUP_KEEP: "0" }, defaults)).toThrow(ConfigError);
   });
 
+  it("takes videos up to 2 GB and 10 minutes with the packaged FFmpeg unless told otherwise", () => {
+    expect(loadConfig({}, defaults).videos).toEqual({
+      maxBytes: 2 * 1024 ** 3,
+      maxSeconds: 600,
+      ffmpegPath: undefined,
+      ffprobePath: undefined,
+    });
+    expect(
+      loadConfig(
+        {
+          VIDEO_MAX_BYTES: "500000000",
+          VIDEO_MAX_SECONDS: "90",
+          FFMPEG_PATH: "/usr/bin/ffmpeg",
+          FFPROBE_PATH: "/usr/bin/ffprobe",
+        },
+        defaults,
+      ).videos,
+    ).toEqual({ maxBytes: 500_000_000, maxSeconds: 90, ffmpegPath: "/usr/bin/ffmpeg", ffprobePath: "/usr/bin/ffprobe" });
+    // A bare name would be looked up in PATH, a relative one where the server happens to start.
+    for (const env of [
+      { FFMPEG_PATH: "ffmpeg" },
+      { FFPROBE_PATH: "bin/ffprobe" },
+      { VIDEO_MAX_SECONDS: "0" },
+      { VIDEO_MAX_BYTES: "2GB" },
+    ]) {
+      expect(() => loadConfig(env, defaults)).toThrow(ConfigError);
+    }
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", STORAGE_URL: " ", HOST: "" }, defaults)).toMatchObject({
       host: "127.0.0.1",

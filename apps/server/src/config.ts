@@ -26,6 +26,7 @@ export interface Config {
   trustProxy: boolean;
   auth: AuthConfig;
   photos: PhotosConfig;
+  videos: VideosConfig;
   backups: BackupsConfig;
   /** "On this day" takes memories dated this many days either side of the member's date. */
   onThisDayWindowDays: number;
@@ -137,6 +138,17 @@ export interface PhotosConfig {
   orphanGraceMs: number;
 }
 
+export interface VideosConfig {
+  /** Largest video file accepted, in bytes. */
+  maxBytes: number;
+  /** Longest video accepted, in seconds. */
+  maxSeconds: number;
+  /** The operator's own ffmpeg; unset: the binary of the `@ffmpeg-installer/ffmpeg` package (ADR 0053). */
+  ffmpegPath: string | undefined;
+  /** The operator's own ffprobe; unset: the binary of the `@ffprobe-installer/ffprobe` package. */
+  ffprobePath: string | undefined;
+}
+
 export type BackupSchedule = "hourly" | "daily" | "weekly" | "off";
 
 export interface BackupsConfig {
@@ -188,6 +200,11 @@ const flag = (fallback: boolean) =>
     .transform((value) => (value === undefined ? fallback : /^(true|1|on|yes)$/i.test(value)));
 
 const count = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+/** A program the server runs: an absolute path, never looked up in PATH nor run through a shell. */
+const executablePath = optionalText.refine((value) => value === undefined || path.isAbsolute(value), {
+  message: "must be the absolute path of the program, such as /usr/bin/ffmpeg",
+});
 
 const jwkSet = optionalText.transform((value, context): JwkObject[] => {
   if (value === undefined) return [];
@@ -333,6 +350,10 @@ const environmentSchema = z
     PHOTO_MAX_UPLOAD_MB: count(25).pipe(z.number().max(1024)),
     PHOTO_MAX_MEGAPIXELS: count(50).pipe(z.number().max(500)),
     PHOTO_ACCESS_TTL: count(600, 30).pipe(z.number().max(600)),
+    VIDEO_MAX_BYTES: count(2 * 1024 ** 3).pipe(z.number().max(Number.MAX_SAFE_INTEGER)),
+    VIDEO_MAX_SECONDS: count(600).pipe(z.number().max(24 * 3600)),
+    FFMPEG_PATH: executablePath,
+    FFPROBE_PATH: executablePath,
     STORAGE_MIN_FREE_MB: count(1024, 0),
     PHOTO_ORPHAN_GRACE_HOURS: count(24, 0),
     BACKUP_DIR: optionalText,
@@ -506,6 +527,12 @@ export function loadConfig(
       urlSecret: vars.PHOTO_URL_SECRET,
       accessTtlSeconds: vars.PHOTO_ACCESS_TTL,
       orphanGraceMs: vars.PHOTO_ORPHAN_GRACE_HOURS * 3600 * 1000,
+    },
+    videos: {
+      maxBytes: vars.VIDEO_MAX_BYTES,
+      maxSeconds: vars.VIDEO_MAX_SECONDS,
+      ffmpegPath: vars.FFMPEG_PATH,
+      ffprobePath: vars.FFPROBE_PATH,
     },
     webDir: defaults.webDir,
     version: defaults.version,

@@ -85,6 +85,20 @@ export const errorCatalogue = {
   image_too_large: { status: 422, message: "The image has too many pixels." },
   corrupt_image: { status: 422, message: "The image could not be read; the file may be damaged or incomplete." },
 
+  // Videos: what checking an uploaded video refuses (nothing of it is stored).
+  video_empty: { status: 422, message: "The video file is empty." },
+  unsupported_video_type: { status: 415, message: "The file is not a supported video; use MP4, MOV or WebM." },
+  video_extension_mismatch: {
+    status: 415,
+    message: "The file's name says one kind of video and its content another; upload the file as the camera saved it.",
+  },
+  video_too_large: { status: 413, message: "The video is larger than this Memory Box accepts." },
+  video_too_long: { status: 422, message: "The video is longer than this Memory Box accepts." },
+  video_dimensions_unsupported: { status: 422, message: "The video's picture size is not supported." },
+  corrupt_video: { status: 422, message: "The video could not be read; the file may be damaged or incomplete." },
+  undecodable_video: { status: 422, message: "The video's picture could not be decoded; its format is not supported." },
+  video_timeout: { status: 422, message: "Reading the video took too long; the file may be damaged." },
+
   // Stored objects and buckets (/storage/v1).
   object_not_found: { status: 404, message: "No stored object has this key." },
   invalid_key: { status: 400, message: "Invalid storage key." },

@@ -315,6 +315,17 @@ async function renderDerivatives(image: Sharp): Promise<{ preview: Derivative; t
 }
 
 /**
+ * The preview, thumbnail and placeholder of a frame that is already decoded (a video's poster
+ * frame): raw sRGB pixels in display orientation, which carry no metadata to leave behind.
+ */
+export function renderFrameDerivatives(
+  pixels: Buffer,
+  frame: { width: number; height: number; channels: 3 | 4 },
+): Promise<{ preview: Derivative; thumbnail: Derivative; placeholder: string }> {
+  return renderDerivatives(sharp(pixels, { raw: frame }));
+}
+
+/**
  * What each format's display copy is encoded as. Lossless sources stay lossless (PNG) and WebP and
  * GIF keep their format; JPEG stays JPEG at a quality where re-encoding is invisible. AVIF and
  * HEIC become JPEG: every browser shows it, and encoding AVIF at full size takes seconds.

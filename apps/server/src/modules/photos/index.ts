@@ -1,4 +1,4 @@
-export { restrictImageDecoders } from "./image-pipeline";
+export { renderFrameDerivatives, restrictImageDecoders, type Derivative } from "./image-pipeline";
 export { PhotosRepository } from "./photos.repository";
 export {
   photoAccessRoutes,

@@ -1,0 +1,20 @@
+export {
+  detectVideoContainer,
+  inspectVideo,
+  maxVideoPixels,
+  maxVideoSide,
+  type InspectOptions,
+  type VideoContainer,
+  type VideoInfo,
+} from "./video-inspection";
+export { renderVideoPoster, type VideoPoster } from "./video-poster";
+export { resolveVideoTools, runTool, type VideoTools } from "./video-tools";
+export {
+  remuxForWeb,
+  renditionSize,
+  transcodeWebRendition,
+  webRenditionArgs,
+  webRenditionReasons,
+  type RenditionReason,
+  type TranscodeOptions,
+} from "./web-rendition";
