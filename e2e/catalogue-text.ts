@@ -1,8 +1,12 @@
 import fs from "node:fs";
+import { parse, TYPE } from "@formatjs/icu-messageformat-parser";
+import { pseudoLocale } from "@memory-box/messages";
+import { pseudoMessage } from "@memory-box/messages/pseudo";
+import IntlMessageFormat from "intl-messageformat";
 
 /**
  * The language a journey that asks for it runs in (the screens journey): E2E_LOCALE, one of the
- * languages of packages/messages/catalogue, English by default.
+ * languages of packages/messages/catalogue or the pseudo-locale (en-XA), English by default.
  */
 export const journeyLocale = process.env.E2E_LOCALE ?? "en";
 
@@ -26,6 +30,7 @@ function catalogue(locale: string): Record<string, string> {
  * two ways is refused (name the one meant by a longer English text).
  */
 export function textsIn(locale: string): (english: string, values?: Record<string, string | number>) => string {
+  if (locale === pseudoLocale) return pseudoTexts;
   const english = catalogue("en");
   const own = locale === "en" ? english : catalogue(locale);
   const translations = new Map<string, Set<string>>();
@@ -39,4 +44,18 @@ export function textsIn(locale: string): (english: string, values?: Record<strin
     if (found.length > 1) throw new Error(`"${text}" is said in ${found.length} ways in ${locale}: ${found.join(" / ")}`);
     return found[0]!.replace(/\{(\w+)\}/g, (placeholder, name: string) => (name in values ? String(values[name]) : placeholder));
   };
+}
+
+/**
+ * What the page says in the pseudo-locale where it says `english` in English: the message made
+ * as the app makes it (pseudo-locale.ts), its placeholders filled from `values` (those not given
+ * stay `{name}`). A text not in the catalogue is English there too.
+ */
+function pseudoTexts(english: string, values: Record<string, string | number> = {}): string {
+  if (!Object.values(catalogue("en")).includes(english)) return english;
+  const message = parse(english);
+  const given = { ...values };
+  for (const element of message)
+    if (element.type === TYPE.argument && !(element.value in given)) given[element.value] = `{${element.value}}`;
+  return String(new IntlMessageFormat(pseudoMessage(message), "en").format(given));
 }

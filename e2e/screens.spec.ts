@@ -1,6 +1,7 @@
 import type { Browser, Page, PlaywrightWorkerArgs } from "@playwright/test";
 import type { E2eServer } from "./servers";
 import sharp from "sharp";
+import { pseudoLocale } from "@memory-box/messages";
 import { journeyLocale, textsIn } from "./catalogue-text";
 import { expect, test } from "./fixtures";
 import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
@@ -15,8 +16,11 @@ import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessi
  * the day of the year's turn, so four days of CI see them all; E2E_SCREENS=all takes every one, and
  * a list (E2E_SCREENS=light-375,light-1280) those it names.
  * E2E_LOCALE=ar (any language of the catalogue) shows them in that language, as a browser set to it
- * asks for them; the screenshots' names end in the language. Every run also shows home and a
- * memory in Arabic on a phone, laid out right to left (the last test).
+ * asks for them; the screenshots' names end in the language. Without it, every other turn of four
+ * days shows them in the pseudo-locale (en-XA: English framed, accented and 40 % longer), so that
+ * a text too long for its place is seen. Every screen is checked for text cut off or pushed out of
+ * the window (`clippedTexts`). Every run also shows home and a memory in Arabic on a phone, laid
+ * out right to left (the last test).
  */
 
 const configurations = (["light", "dark"] as const).flatMap((theme) =>
@@ -34,15 +38,17 @@ function chosenConfigurations(): typeof configurations {
       );
     return named;
   }
-  const now = new Date();
-  const dayOfYear = Math.floor(
-    (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.UTC(now.getUTCFullYear(), 0, 0)) / 86_400_000,
-  );
   return [configurations[dayOfYear % configurations.length]!];
 }
 
-/** The page's words in the journey's language, found by their English (e2e/catalogue-text.ts). */
-const t = textsIn(journeyLocale);
+const now = new Date();
+const dayOfYear = Math.floor(
+  (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.UTC(now.getUTCFullYear(), 0, 0)) / 86_400_000,
+);
+/** The screens' language: E2E_LOCALE, else English and the pseudo-locale in turns of four days. */
+const screensLocale = process.env.E2E_LOCALE ? journeyLocale : dayOfYear % 8 < 4 ? "en" : pseudoLocale;
+/** The page's words in the screens' language, found by their English (e2e/catalogue-text.ts). */
+const t = textsIn(screensLocale);
 const run = Date.now().toString(36);
 // Dated in 2997 (after March, which the timeline's journey counts), so they lead the list of a run of
 // this spec alone and stay out of the other journeys' way; "On this day" needs a date in the past.
@@ -195,7 +201,7 @@ async function prepareCollection(playwright: PlaywrightWorkerArgs["playwright"],
 }
 
 /** A page of its own in the theme and width, and how its screens are kept. */
-async function screenPage(browser: Browser, theme: "light" | "dark", width: 375 | 1280, locale = journeyLocale) {
+async function screenPage(browser: Browser, theme: "light" | "dark", width: 375 | 1280, locale = screensLocale) {
   // No service worker: every answer comes from the server, and the error page's failed chunk stays failed.
   // A language other than English is the browser's (navigator.languages and Accept-Language).
   const context = await browser.newContext({
@@ -342,7 +348,7 @@ async function signedInScreens(browser: Browser, theme: "light" | "dark", width:
 }
 
 // Two tests a configuration, which the two workers take side by side.
-const language = journeyLocale === "en" ? "" : `, in ${journeyLocale}`;
+const language = screensLocale === "en" ? "" : `, in ${screensLocale}`;
 for (const { theme, width } of chosenConfigurations()) {
   test(`every signed-out screen, ${theme}, ${width} px${language}: axe finds nothing, and a screenshot is kept`, async ({
     browser,

@@ -4,6 +4,7 @@ export {
   localesFromAcceptLanguage,
   negotiateLocale,
   pickLocale,
+  pseudoLocale,
   supportedLocales,
 } from "./locales";
 export type { Locale } from "./locales";

@@ -6,7 +6,13 @@ import { match } from "@formatjs/intl-localematcher";
  * the catalogue has its text in it (the catalogue check refuses a missing one).
  */
 export const supportedLocales = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"] as const;
-export type Locale = (typeof supportedLocales)[number];
+/**
+ * The pseudo-locale (pseudo-locale.ts): English framed, accented and longer, for looking at the
+ * screens as a longer language sets them. Never offered, never kept: only a browser whose first
+ * language is this tag gets it (the screens journey's).
+ */
+export const pseudoLocale = "en-XA";
+export type Locale = (typeof supportedLocales)[number] | typeof pseudoLocale;
 export const defaultLocale: Locale = "en";
 
 export function isSupportedLocale(value: unknown): value is Locale {

@@ -2,13 +2,11 @@ import { TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-par
 import type { WebMessages } from "./web-catalogue";
 
 /**
- * The pseudo-locale: English made longer and accented ("Add Memory" → "⟦Àđđ Ṁéɱöŕý ~~~~⟧"), for
- * looking at the screens as a longer language sets them. Each message is framed, so a label cut at
- * either end shows it, about 40 % longer (German and French run 30 % longer than English), and its
- * letters carry accents, so a text that escaped the catalogue stands out in plain English. It is
- * never offered to members: the screens journey asks for it by its tag (E2E_LOCALE).
+ * The pseudo-locale's messages (`pseudoLocale`): English made longer and accented ("Add Memory" →
+ * "⟦Àđđ Ṁéɱöŕý ~~~⟧"). Each message is framed, so a label cut at either end shows it, about 40 %
+ * longer (German and French run 30 % longer than English), and its letters carry accents, so a
+ * text that escaped the catalogue stands out in plain English.
  */
-export const pseudoLocale = "en-XA";
 
 const accented: Record<string, string> = Object.fromEntries(
   [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"].map((letter, index) => [

@@ -1,4 +1,4 @@
-import { defaultLocale, type Locale } from "@memory-box/messages";
+import { defaultLocale, pseudoLocale, type Locale } from "@memory-box/messages";
 import { englishWebMessages, loadWebMessages, type WebMessages } from "@memory-box/messages/web";
 
 import { shownLocale } from "@/lib/intl";
@@ -39,7 +39,7 @@ function loadPart(locale: Locale, part: string): Promise<void> {
   let loading = pending.get(key);
   if (!loading) {
     const into = entry;
-    loading = loadWebMessages(locale, [part])
+    loading = messagesIn(locale, part)
       .then((messages) => {
         Object.assign(into.messages, messages);
         into.parts.add(part);
@@ -49,6 +49,16 @@ function loadPart(locale: Locale, part: string): Promise<void> {
     pending.set(key, loading);
   }
   return loading;
+}
+
+/** A part's messages in a language; the pseudo-locale's are made from English's (pseudo-locale.ts). */
+async function messagesIn(locale: Locale, part: string): Promise<WebMessages> {
+  if (locale !== pseudoLocale) return loadWebMessages(locale, [part]);
+  const [english, { pseudoMessages }] = await Promise.all([
+    loadWebMessages(defaultLocale, [part]),
+    import("@memory-box/messages/pseudo"),
+  ]);
+  return pseudoMessages(english);
 }
 
 /** Whether every part the screens need has arrived in this language. */

@@ -1,4 +1,4 @@
-import { defaultLocale, isSupportedLocale, pickLocale, type Locale } from "@memory-box/messages";
+import { defaultLocale, isSupportedLocale, pickLocale, pseudoLocale, type Locale } from "@memory-box/messages";
 
 /**
  * The language Memory Box speaks to this member: the one chosen in Settings (kept on this device,
@@ -15,7 +15,7 @@ const rightToLeft = new Set(["ar", "fa", "he", "ur"]);
  * The tag given to `Intl` for dates, numbers and relative times. English is US English, as the
  * seed's texts have always been ("November 25, 2026").
  */
-const intlTags: Partial<Record<Locale, string>> = { en: "en-US" };
+const intlTags: Partial<Record<Locale, string>> = { en: "en-US", [pseudoLocale]: "en-US" };
 
 export function intlLocale(locale: Locale): string {
   return intlTags[locale] ?? locale;
@@ -41,7 +41,9 @@ export function initialLocale(
   storage: Pick<Storage, "getItem"> = window.localStorage,
   languages: readonly string[] = typeof navigator === "undefined" ? [] : navigator.languages,
 ): Locale {
-  return storedLocale(storage) ?? pickLocale(languages);
+  return (
+    storedLocale(storage) ?? (languages[0]?.toLowerCase() === pseudoLocale.toLowerCase() ? pseudoLocale : pickLocale(languages))
+  );
 }
 
 /** `<html lang dir>` for a language: screen readers, hyphenation, fonts and the layout's direction. */
