@@ -116,7 +116,10 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
  * (apps/web/src/lib/catalogue.ts) in the member's language only.
  */
 const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
-  { part: "shell", ids: /^(?:auth|recovery\.(?:secondStep|form|api)|error|nav|notFound|update|offline|common|toast)\./ },
+  {
+    part: "shell",
+    ids: /^(?:auth|recovery\.(?:secondStep|form|api)|secondStep|passkeys\.problem|invitation|passwordRule|signUp|linkError|error|nav|notFound|update|offline|common|toast)\./,
+  },
   { part: "first", ids: firstScreenMessages },
   { part: "settings", ids: /^(?:settings|account|devices|members|invite|recovery)\./ },
 ];
