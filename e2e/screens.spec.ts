@@ -117,7 +117,8 @@ function clippedTexts(page: Page): Promise<string[]> {
         .filter((node) => node.nodeType === Node.TEXT_NODE)
         .map((node) => node.textContent!.trim())
         .join(" ");
-      if (!ownText || element.closest("[aria-hidden=true], .sr-only")) continue;
+      // Left out: what is hidden from everyone, and what is there only for screen readers (a 1 px box).
+      if (!ownText || element.closest("[aria-hidden=true]") || element.clientWidth <= 1) continue;
       const style = getComputedStyle(element);
       const hides = ["hidden", "clip"].includes(style.overflowX);
       const deliberate = style.textOverflow === "ellipsis" || style.webkitLineClamp !== "none";

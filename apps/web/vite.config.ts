@@ -118,7 +118,7 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
 const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
   {
     part: "shell",
-    ids: /^(?:auth|recovery\.(?:secondStep|form|api)|secondStep|passkeys\.problem|invitation|passwordRule|signUp|linkError|error|nav|notFound|update|offline|common|toast)\./,
+    ids: /^(?:auth|recovery\.(?:secondStep|form|api)|secondStep|setPassword|passkeys\.problem|invitation|passwordRule|signUp|linkError|error|nav|notFound|update|offline|common|toast)\./,
   },
   { part: "first", ids: firstScreenMessages },
   { part: "settings", ids: /^(?:settings|account|devices|members|invite|recovery)\./ },

@@ -44,8 +44,11 @@ function accentElements(elements: MessageFormatElement[]): MessageFormatElement[
   });
 }
 
+/** About 40 % more, as words of up to four letters: a line may break between them, as in a real language. */
 function padding(letters: number): string {
-  return letters === 0 ? "" : ` ${"~".repeat(Math.max(1, Math.ceil(letters * 0.4) - 1))}`;
+  if (letters === 0) return "";
+  const tildes = "~".repeat(Math.max(1, Math.ceil(letters * 0.4) - 1));
+  return ` ${tildes.match(/~{1,4}/g)!.join(" ")}`;
 }
 
 /** One message in the pseudo-locale, as text or as its parsed form. */
