@@ -348,7 +348,7 @@ async function signedInScreens(browser: Browser, theme: "light" | "dark", width:
   await context.close();
 }
 
-// Two tests a configuration, which the two workers take side by side.
+// Two tests a configuration, which two workers take side by side.
 const language = screensLocale === "en" ? "" : `, in ${screensLocale}`;
 for (const { theme, width } of chosenConfigurations()) {
   test(`every signed-out screen, ${theme}, ${width} px${language}: axe finds nothing, and a screenshot is kept`, async ({
