@@ -27,7 +27,8 @@ function catalogue(locale: string): Record<string, string> {
  * English finds its buttons and headings in any language: the catalogue's message whose English is
  * `english`, its simple placeholders (`{title}`) filled from `values`. A text not in the catalogue
  * yet is English in every language and comes back as it is. An English text the language says in
- * two ways is refused (name the one meant by a longer English text).
+ * two ways is refused: name the one meant by its id instead (`t("auth.tab.signIn")`), which
+ * finds that message in any language.
  */
 export function textsIn(locale: string): (english: string, values?: Record<string, string | number>) => string {
   if (locale === pseudoLocale) return pseudoTexts;
@@ -40,7 +41,7 @@ export function textsIn(locale: string): (english: string, values?: Record<strin
     translations.set(message, found);
   }
   return (text, values = {}) => {
-    const found = [...(translations.get(text) ?? [text])];
+    const found = text in english ? [own[text] ?? english[text]!] : [...(translations.get(text) ?? [text])];
     if (found.length > 1) throw new Error(`"${text}" is said in ${found.length} ways in ${locale}: ${found.join(" / ")}`);
     return found[0]!.replace(/\{(\w+)\}/g, (placeholder, name: string) => (name in values ? String(values[name]) : placeholder));
   };
@@ -52,7 +53,9 @@ export function textsIn(locale: string): (english: string, values?: Record<strin
  * stay `{name}`). A text not in the catalogue is English there too.
  */
 function pseudoTexts(english: string, values: Record<string, string | number> = {}): string {
-  if (!Object.values(catalogue("en")).includes(english)) return english;
+  const messages = catalogue("en");
+  if (english in messages) return pseudoTexts(messages[english]!, values);
+  if (!Object.values(messages).includes(english)) return english;
   const message = parse(english);
   const given = { ...values };
   for (const element of message)

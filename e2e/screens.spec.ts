@@ -223,20 +223,19 @@ async function signedOutScreens(browser: Browser, theme: "light" | "dark", width
   await expect(page.getByRole("heading", { name: t("Welcome to Memory Box") })).toBeVisible();
   await shot("sign-in");
   // A refusal, told by a toast.
-  await page.getByLabel(t("Email")).fill(`stranger-${run}@example.com`);
+  await page.getByLabel(t("auth.email.label")).fill(`stranger-${run}@example.com`);
   await page.getByLabel(t("Password"), { exact: true }).fill("not a member's password");
-  await page.getByRole("button", { name: t("Sign In"), exact: true }).click();
-  // (Its words are the code's English until they move into the catalogue, then the language's.)
-  const refusal = "This email address is not invited to access the platform";
-  await expect(page.getByText(t(refusal)).or(page.getByText(refusal))).toBeVisible();
+  await page.getByRole("button", { name: t("auth.signIn.submit"), exact: true }).click();
+  // The page's own words for the refusal, or the server's.
+  await expect(page.getByText(t("invitation.denied")).or(page.getByText(t("error.email_not_invited")))).toBeVisible();
   await shot("sign-in-refused", { fullPage: false });
   await page.reload();
-  await page.getByRole("tab", { name: t("Sign Up") }).click();
-  await expect(page.getByRole("button", { name: t("Sign Up") })).toBeVisible();
+  await page.getByRole("tab", { name: t("auth.tab.signUp") }).click();
+  await expect(page.getByRole("button", { name: t("auth.signUp.submit") })).toBeVisible();
   await shot("sign-up");
-  await page.getByRole("tab", { name: t("Sign In") }).click();
+  await page.getByRole("tab", { name: t("auth.tab.signIn") }).click();
   await page.getByRole("button", { name: t("Email me a sign-in code") }).click();
-  await page.getByLabel(t("Email")).fill(emailOf("screens-ann"));
+  await page.getByLabel(t("auth.email.label")).fill(emailOf("screens-ann"));
   await page.getByRole("button", { name: t("Send sign-in code") }).click();
   await expect(page.getByRole("heading", { name: t("Enter the code from your email") })).toBeVisible();
   await shot("sign-in-code");
