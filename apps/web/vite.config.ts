@@ -238,7 +238,7 @@ export async function loadWebMessages(locale, parts = webMessageParts) {
     },
     async generateBundle(_options, output) {
       if (bundle !== "app") return;
-      const { files, englishShell } = await catalogueFiles(base);
+      const { files } = await catalogueFiles(base);
       for (const { fileName, source } of files) this.emitFile({ type: "asset", fileName, source });
       const english = JSON.parse(await fs.readFile(path.join(catalogueRoot, "en", "web.json"), "utf8")) as Record<string, string>;
       /** The messages named by a chunk's code and the code it imports (and, with `dynamic`, loads later) that are not in `parts`. */
