@@ -110,8 +110,9 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
  *   in it (`catalogueParts`).
  * - `first`: home's first screen (ADR 0039), loaded by the first screen's script and by the member
  *   screens, one file per language for both, so it is fetched once.
- * - `screens`: the member screens (home, a memory, its photos, sharing), loaded with their layout.
- * - `settings`: the settings screens, loaded with them.
+ * - `screens`: what the member screens share (home's), loaded with their layout.
+ * - `settings`: the settings screens and the set-password page, loaded with them.
+ * - `memory`: a memory's page, its photo viewer and the shared-photos page, loaded with them.
  * Every part but English's `shell` is a file of its own per language, fetched when a screen needs it
  * (apps/web/src/lib/catalogue.ts) in the member's language only.
  */
