@@ -110,20 +110,44 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
  *   in it (`catalogueParts`).
  * - `first`: home's first screen (ADR 0039), loaded by the first screen's script and by the member
  *   screens, one file per language for both, so it is fetched once.
- * - `screens`: the member screens (home, a memory, its photos, sharing), loaded with their layout.
- * - `settings`: the settings screens, loaded with them.
+ * - `screens`: what the member screens share (home's), loaded with their layout.
+ * - `settings`: the settings screens and the set-password page, loaded with them.
+ * - `memory`: a memory's page, its photo viewer and the shared-photos page, loaded with them.
  * Every part but English's `shell` is a file of its own per language, fetched when a screen needs it
  * (apps/web/src/lib/catalogue.ts) in the member's language only.
  */
 const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
   {
     part: "shell",
-    ids: /^(?:auth|recovery\.(?:secondStep|form|api)|secondStep|setPassword|passkeys\.problem|invitation|passwordRule|signUp|linkError|error|nav|notFound|update|offline|common|toast)\./,
+    ids: /^(?:auth|recovery\.(?:secondStep|form|api)|passkeys\.problem|secondStep|signUp|invitation|passwordRule|linkError|wallet|api|error|nav|notFound|update|offline|common|toast)\./,
   },
   { part: "first", ids: firstScreenMessages },
-  { part: "settings", ids: /^(?:settings|account|devices|members|invite|recovery)\./ },
+  {
+    part: "settings",
+    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso)\./,
+  },
+  { part: "memory", ids: /^(?:comments|problem|viewer|share)\./ },
 ];
 const otherPart = "screens";
+
+/**
+ * The parts each route's screen has loaded when it shows (app/router.tsx: the shell always, the
+ * member layout `first` and `screens`, a route its own); the build fails when the route's code,
+ * or the code it loads on demand, names a message of another part.
+ */
+const memberParts = ["shell", "first", "screens"];
+const routeModule = /[\\/]src[\\/]app[\\/]routes[\\/][^\\/]+\.tsx$/;
+const routeParts: Record<string, readonly string[]> = {
+  "member-layout": memberParts,
+  home: memberParts,
+  "add-shared": [...memberParts, "memory"],
+  "memory-detail": [...memberParts, "memory"],
+  "photo-viewer": [...memberParts, "memory"],
+  settings: [...memberParts, "settings"],
+  "settings-account": [...memberParts, "settings"],
+  "settings-members": [...memberParts, "settings"],
+  "set-password": ["shell", "settings"],
+};
 const partOf = (key: string) => catalogueParts.find(({ ids }) => ids.test(key))?.part ?? otherPart;
 
 interface CatalogueFiles {
@@ -215,28 +239,47 @@ export async function loadWebMessages(locale, parts = webMessageParts) {
     },
     async generateBundle(_options, output) {
       if (bundle !== "app") return;
-      const { files, englishShell } = await catalogueFiles(base);
+      const { files } = await catalogueFiles(base);
       for (const { fileName, source } of files) this.emitFile({ type: "asset", fileName, source });
+      const english = JSON.parse(await fs.readFile(path.join(catalogueRoot, "en", "web.json"), "utf8")) as Record<string, string>;
+      /** The messages named by a chunk's code and the code it imports (and, with `dynamic`, loads later) that are not in `parts`. */
+      const outside = (fileName: string, parts: readonly string[], dynamic: boolean) => {
+        const seen = new Set<string>();
+        const missing = new Set<string>();
+        const visit = (name: string) => {
+          if (seen.has(name)) return;
+          seen.add(name);
+          const chunk = output[name];
+          if (chunk?.type !== "chunk") return;
+          // Another route's screen brings its own parts.
+          if (name !== fileName && routeModule.test(chunk.facadeModuleId ?? "")) return;
+          for (const literal of chunk.code.matchAll(/["'`]([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)["'`]/g))
+            if (Object.hasOwn(english, literal[1]!) && !parts.includes(partOf(literal[1]!))) missing.add(literal[1]!);
+          for (const imported of dynamic ? [...chunk.imports, ...chunk.dynamicImports] : chunk.imports) visit(imported);
+        };
+        visit(fileName);
+        return [...missing];
+      };
       // The messages the entry's code names (what /auth runs) must be in English's shell.
       const entry = Object.values(output).find((file) => file.type === "chunk" && file.isEntry && file.name === "index");
       if (!entry || entry.type !== "chunk") return;
-      const english = JSON.parse(await fs.readFile(path.join(catalogueRoot, "en", "web.json"), "utf8")) as Record<string, string>;
-      const seen = new Set<string>();
-      const missing = new Set<string>();
-      const visit = (fileName: string) => {
-        if (seen.has(fileName)) return;
-        seen.add(fileName);
-        const chunk = output[fileName];
-        if (chunk?.type !== "chunk") return;
-        for (const literal of chunk.code.matchAll(/["'`]([a-zA-Z]+(?:\.[a-zA-Z0-9]+)+)["'`]/g))
-          if (Object.hasOwn(english, literal[1]!) && !Object.hasOwn(englishShell, literal[1]!)) missing.add(literal[1]!);
-        for (const imported of chunk.imports) visit(imported);
-      };
-      visit(entry.fileName);
-      if (missing.size > 0)
+      const missing = outside(entry.fileName, ["shell"], false);
+      if (missing.length > 0)
         this.error(
-          `The app's entry shows messages that are not in the catalogue's shell part (catalogueParts in vite.config.ts): ${[...missing].join(", ")}`,
+          `The app's entry shows messages that are not in the catalogue's shell part (catalogueParts in vite.config.ts): ${missing.join(", ")}`,
         );
+      // A route's screen, and what it loads on demand (its dialogs), shows only the parts it loads (app/router.tsx).
+      for (const [module, parts] of Object.entries(routeParts)) {
+        const chunk = Object.values(output).find(
+          (file) => file.type === "chunk" && file.facadeModuleId?.replaceAll("\\", "/").endsWith(`/src/app/routes/${module}.tsx`),
+        );
+        if (!chunk) this.error(`routeParts in vite.config.ts: no chunk for the route src/app/routes/${module}.tsx`);
+        const notLoaded = outside(chunk.fileName, parts, true);
+        if (notLoaded.length > 0)
+          this.error(
+            `The route ${module} shows messages of parts it does not load (routeParts in vite.config.ts, needMessages in app/router.tsx): ${notLoaded.join(", ")}`,
+          );
+      }
     },
   };
 }

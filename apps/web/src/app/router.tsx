@@ -29,7 +29,11 @@ export function createRoutes(): RouteObject[] {
         { path: routePatterns.auth, Component: AuthRoute },
         {
           path: routePatterns.setPassword,
-          lazy: async () => ({ Component: (await import("@/app/routes/set-password")).SetPasswordRoute }),
+          // Outside the member layout: its messages (the settings' part) come with it.
+          lazy: async () => {
+            const [{ SetPasswordRoute }] = await Promise.all([import("@/app/routes/set-password"), needMessages(["settings"])]);
+            return { Component: SetPasswordRoute };
+          },
         },
         {
           // The member screens: a session is required.
@@ -52,15 +56,30 @@ export function createRoutes(): RouteObject[] {
                 },
                 {
                   path: routePatterns.addShared,
-                  lazy: async () => ({ Component: (await import("@/app/routes/add-shared")).AddSharedRoute }),
+                  lazy: async () => {
+                    const [{ AddSharedRoute }] = await Promise.all([import("@/app/routes/add-shared"), needMessages(["memory"])]);
+                    return { Component: AddSharedRoute };
+                  },
                 },
                 {
                   path: routePatterns.memory,
-                  lazy: async () => ({ Component: (await import("@/app/routes/memory-detail")).MemoryDetailRoute }),
+                  lazy: async () => {
+                    const [{ MemoryDetailRoute }] = await Promise.all([
+                      import("@/app/routes/memory-detail"),
+                      needMessages(["memory"]),
+                    ]);
+                    return { Component: MemoryDetailRoute };
+                  },
                 },
                 {
                   path: routePatterns.photo,
-                  lazy: async () => ({ Component: (await import("@/app/routes/photo-viewer")).PhotoViewerRoute }),
+                  lazy: async () => {
+                    const [{ PhotoViewerRoute }] = await Promise.all([
+                      import("@/app/routes/photo-viewer"),
+                      needMessages(["memory"]),
+                    ]);
+                    return { Component: PhotoViewerRoute };
+                  },
                 },
                 {
                   path: routePatterns.settings,

@@ -4,6 +4,8 @@ import { placeholder } from "@/app/first-screen/dom/placeholder";
  * `react` in the first script's build (ADR 0039): the hooks of the components the first screen
  * renders through substitutes, never called there. Types come from React itself.
  */
+export const lazy = (_load: unknown) => placeholder("lazy");
+export const Suspense = placeholder("Suspense");
 export const useCallback = placeholder("useCallback");
 export const useContext = placeholder("useContext");
 export const useEffect = placeholder("useEffect");

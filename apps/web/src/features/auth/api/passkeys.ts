@@ -1,6 +1,5 @@
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { getAuthClient } from "@/lib/auth-client";
 import { activeIntl } from "@/lib/intl";
@@ -13,47 +12,9 @@ export interface Passkey {
   last_used_at?: string;
 }
 
-const passkeyKeys = { list: () => ["account", "passkeys"] as const };
-
 /** Whether this browser can make and use passkeys at all. */
 export function passkeysSupported(): boolean {
   return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
-}
-
-export function usePasskeys() {
-  return useQuery(
-    queryOptions({
-      queryKey: passkeyKeys.list(),
-      queryFn: async () => {
-        const { data, error } = await getAuthClient().passkey.list();
-        if (error) throw error;
-        return data;
-      },
-    }),
-  );
-}
-
-/** The whole ceremony: options from the server, the browser's prompt, the answer verified. */
-export function useAddPasskey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => {
-      const { error } = await getAuthClient().registerPasskey();
-      if (error) throw error;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.list() }),
-  });
-}
-
-export function useRemovePasskey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (passkeyId: string) => {
-      const { error } = await getAuthClient().passkey.delete({ passkeyId });
-      if (error) throw error;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.list() }),
-  });
 }
 
 /** Signs in with any passkey of this site the browser offers; the client announces SIGNED_IN. */

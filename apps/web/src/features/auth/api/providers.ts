@@ -1,9 +1,6 @@
-import type { UserIdentity } from "@supabase/auth-js";
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
 import { type BrowserWallets, browserWallets } from "@/features/auth/api/browser-wallets";
-import type { Wallet } from "@/features/auth/api/wallet";
 import { getAuthClient } from "@/lib/auth-client";
 
 /** A sign-in provider the operator configured (`AUTH_OIDC_PROVIDERS`, ADR 0034). */
@@ -11,8 +8,6 @@ export interface SignInProvider {
   id: string;
   name: string;
 }
-
-const identityKeys = { list: () => ["account", "identities"] as const };
 
 /** The other ways in the operator turned on. */
 interface SignInWays {
@@ -113,51 +108,5 @@ export async function continueWithSingleSignOn(email: string) {
   return getAuthClient().signInWithSSO({
     domain: email.slice(email.lastIndexOf("@") + 1),
     options: { redirectTo: `${window.location.origin}/auth?signed_in_with=${encodeURIComponent(singleSignOnName)}` },
-  });
-}
-
-export function useIdentities() {
-  return useQuery(
-    queryOptions({
-      queryKey: identityKeys.list(),
-      queryFn: async (): Promise<UserIdentity[]> => {
-        const { data, error } = await getAuthClient().getUserIdentities();
-        if (error) throw error;
-        return data.identities;
-      },
-    }),
-  );
-}
-
-/** Links the provider to this account: the browser goes to the provider and comes back to the settings. */
-export function useLinkIdentity() {
-  return useMutation({
-    mutationFn: async (provider: SignInProvider) => {
-      const { error } = await getAuthClient().linkIdentity({
-        provider: provider.id as "keycloak",
-        options: { redirectTo: `${window.location.origin}/settings` },
-      });
-      if (error) throw error;
-    },
-  });
-}
-
-/** Connects a browser wallet to this account (ADR 0035); the list shows it afterwards. */
-export function useConnectWallet() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (wallet: Wallet) => (await import("@/features/auth/api/wallet")).connectWallet(wallet),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: identityKeys.list() }),
-  });
-}
-
-export function useUnlinkIdentity() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (identity: UserIdentity) => {
-      const { error } = await getAuthClient().unlinkIdentity(identity);
-      if (error) throw error;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: identityKeys.list() }),
   });
 }

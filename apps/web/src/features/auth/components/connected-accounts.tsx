@@ -1,13 +1,6 @@
 import { Button } from "@/components/ui/button";
-import {
-  useBrowserWallets,
-  useConnectWallet,
-  useIdentities,
-  useLinkIdentity,
-  useSignInProviders,
-  useSingleSignOn,
-  useUnlinkIdentity,
-} from "@/features/auth/api/providers";
+import { useBrowserWallets, useSignInProviders, useSingleSignOn } from "@/features/auth/api/providers";
+import { useConnectWallet, useIdentities, useLinkIdentity, useUnlinkIdentity } from "@/features/auth/api/identities";
 import type { Wallet } from "@/features/auth/api/wallet";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { useIntl, type AppIntl } from "@/lib/intl";

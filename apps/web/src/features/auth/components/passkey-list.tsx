@@ -4,14 +4,8 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ItemList, ItemRow } from "@/components/item-list";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import {
-  passkeysSupported,
-  useAddPasskey,
-  usePasskeys,
-  useRemovePasskey,
-  webauthnProblem,
-  type Passkey,
-} from "@/features/auth/api/passkeys";
+import { passkeysSupported, webauthnProblem, type Passkey } from "@/features/auth/api/passkeys";
+import { useAddPasskey, usePasskeys, useRemovePasskey } from "@/features/auth/api/passkey-list";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { formatDay, formatSince } from "@/lib/dates";
 import { useIntl } from "@/lib/intl";

@@ -1,10 +1,8 @@
-import { useState, type ComponentProps } from "react";
+import { lazy, Suspense, useState, type ComponentProps } from "react";
 import type { TagList } from "@memory-box/contract";
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { tagFilterLimit } from "@/features/memories/utils/card-layout";
 import { useIntl } from "@/lib/intl";
 
@@ -67,70 +65,31 @@ export function MoreTagsButton({ more, ...props }: { more: number } & ComponentP
   );
 }
 
-export function AllTags({
-  tags,
-  more,
-  selected,
-  onSelect,
-}: {
-  tags: TagList["tags"];
-  more: number;
-  selected: string;
-  onSelect: (tag: string) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState("");
-  const intl = useIntl();
-  const needle = query.trim().toLocaleLowerCase();
-  const matching = needle === "" ? tags : tags.filter(({ tag }) => tag.toLocaleLowerCase().includes(needle));
+const loadPopover = () => import("@/features/memories/components/all-tags-popover");
+const AllTagsPopover = lazy(() => loadPopover().then(({ AllTagsPopover }) => ({ default: AllTagsPopover })));
 
+/**
+ * The "+N more" badge; its popover's code (Radix's popover and its positioning, ~11 KB) is loaded
+ * when it is first pressed (fetched as a pointer nears it or it takes focus), not with home.
+ */
+export function AllTags(props: { tags: TagList["tags"]; more: number; selected: string; onSelect: (tag: string) => void }) {
+  const [wanted, setWanted] = useState(false);
+  const closed = (
+    <MoreTagsButton
+      more={props.more}
+      data-slot="popover-trigger"
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      data-state="closed"
+      onPointerEnter={() => void loadPopover().catch(() => undefined)}
+      onFocus={() => void loadPopover().catch(() => undefined)}
+      onClick={() => setWanted(true)}
+    />
+  );
+  if (!wanted) return closed;
   return (
-    <Popover
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) setQuery("");
-      }}
-    >
-      <PopoverTrigger asChild>
-        <MoreTagsButton more={more} />
-      </PopoverTrigger>
-      <PopoverContent className="space-y-3">
-        <Input
-          type="search"
-          aria-label={intl.formatMessage({ id: "home.tags.filter" })}
-          placeholder={intl.formatMessage({ id: "home.tags.filterPlaceholder" })}
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-        />
-        <ul
-          aria-label={intl.formatMessage({ id: "home.tags.allList" })}
-          className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto"
-        >
-          {matching.map(({ tag }) => {
-            const active = tag === selected;
-            return (
-              <li key={tag}>
-                <Button
-                  size="sm"
-                  variant={active ? "default" : "outline"}
-                  aria-pressed={active}
-                  onClick={() => {
-                    onSelect(active ? "" : tag);
-                    setOpen(false);
-                    setQuery("");
-                  }}
-                >
-                  {tag}
-                </Button>
-              </li>
-            );
-          })}
-        </ul>
-        {matching.length === 0 && (
-          <p className="text-sm text-muted-foreground">{intl.formatMessage({ id: "home.tags.noMatch" })}</p>
-        )}
-      </PopoverContent>
-    </Popover>
+    <Suspense fallback={closed}>
+      <AllTagsPopover {...props} />
+    </Suspense>
   );
 }
