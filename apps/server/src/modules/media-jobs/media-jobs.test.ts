@@ -101,6 +101,24 @@ describe.each(testEngines)("media jobs on %s", (engine) => {
     expect([...runs.values()]).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
+  it.runIf(engine === "postgres")("skips a job another process is claiming instead of waiting for it", async () => {
+    const kind = newKind();
+    const first = await repository.enqueue(kind, "x1", new Date(Date.now() - 2).toISOString());
+    const second = await repository.enqueue(kind, "x2", new Date(Date.now() - 1).toISOString());
+    const now = new Date().toISOString();
+    const leaseEnd = new Date(Date.now() + 60_000).toISOString();
+    await database.db.transaction().execute(async (trx) => {
+      // The first claim's transaction holds its row while another connection claims.
+      const held = await new MediaJobsRepository(trx).claim([kind], "slow-process", now, leaseEnd);
+      expect(held?.id).toBe(first.id);
+      const other = await Promise.race([
+        repository.claim([kind], "other-process", now, leaseEnd),
+        sleep(1000).then(() => "still waiting" as const),
+      ]);
+      expect(other === "still waiting" ? other : other?.id).toBe(second.id);
+    });
+  });
+
   it("gives the job of a runner that died mid-job to another once its lease expires", async () => {
     const kind = newKind();
     const job = await repository.enqueue(kind, "video-2", new Date().toISOString());
@@ -135,6 +153,23 @@ describe.each(testEngines)("media jobs on %s", (engine) => {
     await until(async () => (await stateOf(job.id)) === "done");
     expect(calls).toBe(1);
     expect((await repository.find(job.id))?.attempts).toBe(1);
+  });
+
+  it("stops a handler whose lease another runner took, and leaves that runner's job alone", async () => {
+    const kind = newKind();
+    let aborted = false;
+    const jobs = runner(kind, async ({ signal }) => {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+      aborted = true;
+      throw new MediaJobError("too_late");
+    });
+    jobs.start();
+    const job = await jobs.enqueue(kind, "video-9");
+    await until(() => jobs.active === 1);
+    // As if the lease had expired during a stall and another runner had claimed the job.
+    await database.db.updateTable("media_jobs").set({ lease_owner: "newcomer" }).where("id", "=", job.id).execute();
+    await until(() => aborted && jobs.active === 0);
+    expect(await repository.find(job.id)).toMatchObject({ state: "running", lease_owner: "newcomer", error_code: null });
   });
 
   it("retries a failing job after a backoff, then fails it with its error code", async () => {
