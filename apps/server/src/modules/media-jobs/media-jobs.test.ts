@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { MediaJobError, type MediaJobHandler, type MediaJobProgress, MediaJobRunner, MediaJobsRepository } from ".";
 
@@ -8,7 +8,7 @@ import { MediaJobError, type MediaJobHandler, type MediaJobProgress, MediaJobRun
 const leaseMs = 200;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 2000): Promise<void> {
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 4000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
@@ -37,10 +37,11 @@ describe.each(testEngines)("media jobs on %s", (engine) => {
     database = await openMigratedTestDatabase(engine);
     repository = new MediaJobsRepository(database.db);
   });
-  afterAll(async () => {
-    await Promise.all(runners.map((each) => each.stop({ abandon: true })));
-    await database.close();
+  // A test's runners stop with it, so no earlier test's polling slows a later one.
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((each) => each.stop({ abandon: true })));
   });
+  afterAll(() => database.close());
 
   it("runs a job once, records it done and reports its progress", async () => {
     const kind = newKind();
