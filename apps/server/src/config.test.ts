@@ -58,12 +58,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ BACKUP_KEEP: "0" }, defaults)).toThrow(ConfigError);
   });
 
-  it("takes videos up to 2 GB and 10 minutes with the packaged FFmpeg unless told otherwise", () => {
+  it("takes videos up to 2 GB and 10 minutes with the packaged FFmpeg, one media job at a time, unless told otherwise", () => {
     expect(loadConfig({}, defaults).videos).toEqual({
       maxBytes: 2 * 1024 ** 3,
       maxSeconds: 600,
       ffmpegPath: undefined,
       ffprobePath: undefined,
+      jobConcurrency: 1,
     });
     expect(
       loadConfig(
@@ -72,16 +73,24 @@ describe("loadConfig", () => {
           VIDEO_MAX_SECONDS: "90",
           FFMPEG_PATH: "/usr/bin/ffmpeg",
           FFPROBE_PATH: "/usr/bin/ffprobe",
+          MEDIA_JOBS_CONCURRENCY: "3",
         },
         defaults,
       ).videos,
-    ).toEqual({ maxBytes: 500_000_000, maxSeconds: 90, ffmpegPath: "/usr/bin/ffmpeg", ffprobePath: "/usr/bin/ffprobe" });
+    ).toEqual({
+      maxBytes: 500_000_000,
+      maxSeconds: 90,
+      ffmpegPath: "/usr/bin/ffmpeg",
+      ffprobePath: "/usr/bin/ffprobe",
+      jobConcurrency: 3,
+    });
     // A bare name would be looked up in PATH, a relative one where the server happens to start.
     for (const env of [
       { FFMPEG_PATH: "ffmpeg" },
       { FFPROBE_PATH: "bin/ffprobe" },
       { VIDEO_MAX_SECONDS: "0" },
       { VIDEO_MAX_BYTES: "2GB" },
+      { MEDIA_JOBS_CONCURRENCY: "0" },
     ]) {
       expect(() => loadConfig(env, defaults)).toThrow(ConfigError);
     }

@@ -147,6 +147,8 @@ export interface VideosConfig {
   ffmpegPath: string | undefined;
   /** The operator's own ffprobe; unset: the binary of the `@ffprobe-installer/ffprobe` package. */
   ffprobePath: string | undefined;
+  /** How many media jobs (posters, web renditions) one server process runs at once (ADR 0054). */
+  jobConcurrency: number;
 }
 
 export type BackupSchedule = "hourly" | "daily" | "weekly" | "off";
@@ -354,6 +356,7 @@ const environmentSchema = z
     VIDEO_MAX_SECONDS: count(600).pipe(z.number().max(24 * 3600)),
     FFMPEG_PATH: executablePath,
     FFPROBE_PATH: executablePath,
+    MEDIA_JOBS_CONCURRENCY: count(1).pipe(z.number().max(16)),
     STORAGE_MIN_FREE_MB: count(1024, 0),
     PHOTO_ORPHAN_GRACE_HOURS: count(24, 0),
     BACKUP_DIR: optionalText,
@@ -533,6 +536,7 @@ export function loadConfig(
       maxSeconds: vars.VIDEO_MAX_SECONDS,
       ffmpegPath: vars.FFMPEG_PATH,
       ffprobePath: vars.FFPROBE_PATH,
+      jobConcurrency: vars.MEDIA_JOBS_CONCURRENCY,
     },
     webDir: defaults.webDir,
     version: defaults.version,

@@ -34,6 +34,7 @@ export interface Database {
   reactions: ReactionsTable;
   buckets: BucketsTable;
   idempotency_keys: IdempotencyKeysTable;
+  media_jobs: MediaJobsTable;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */
@@ -469,3 +470,26 @@ export interface IdempotencyKeysTable {
 }
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+
+export type MediaJobState = "queued" | "running" | "done" | "failed";
+
+/** Durable media work (ADR 0054): a running job's lease says who works on it and until when. */
+export interface MediaJobsTable {
+  id: string;
+  /** The photo or video row the job is for (no foreign key yet). */
+  subject_id: string;
+  kind: string;
+  state: MediaJobState;
+  attempts: number;
+  /** 0..1. */
+  progress: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** A queued job is not taken before this time. */
+  run_after: string;
+  error_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type MediaJobRow = Selectable<MediaJobsTable>;

@@ -25,6 +25,7 @@ import * as addRecoveryCodes from "./2026_11_27_150000_add_recovery_codes";
 import * as keepPkceSignUpChoices from "./2026_11_27_163000_keep_pkce_sign_up_choices";
 import * as addIdempotencyKeys from "./2026_11_27_170000_add_idempotency_keys";
 import * as addMemberLocale from "./2026_11_27_180000_add_member_locale";
+import * as addMediaJobs from "./2026_11_27_190000_add_media_jobs";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_27_163000_keep_pkce_sign_up_choices": keepPkceSignUpChoices,
   "2026_11_27_170000_add_idempotency_keys": addIdempotencyKeys,
   "2026_11_27_180000_add_member_locale": addMemberLocale,
+  "2026_11_27_190000_add_media_jobs": addMediaJobs,
 };
