@@ -5,7 +5,7 @@ import { serverCount, servers, serviceRoleSecret } from "./e2e/servers";
 // product and chooses free ports (the servers', the OpenID Connect and SAML providers') and a throw-away
 // data folder. Never a downloaded browser.
 //
-// Three workers (E2E_WORKERS), each with a server of its own (e2e/servers.ts): the collection is one per server, and
+// Two workers (E2E_WORKERS), each with a server of its own (e2e/servers.ts): the collection is one per server, and
 // the journeys of one worker run in the files' order. The setup project (e2e/members.setup.ts) first
 // prepares on each server the members the journeys sign in as, without the UI; the journeys about
 // signing up or in do it through the UI.

@@ -18,8 +18,8 @@ export interface E2eServer {
   sessionsDir: string;
 }
 
-/** How many servers, and so workers, a run has (E2E_WORKERS, 3 unless told). */
-export const serverCount = Math.max(1, Number(process.env.E2E_WORKERS ?? 3));
+/** How many servers, and so workers, a run has (E2E_WORKERS, 2 unless told). */
+export const serverCount = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 
 const dataRoot = process.env.E2E_DATA_DIR ?? "test-results/e2e-data";
 const ports = (process.env.E2E_PORTS ?? "").split(",").filter(Boolean).map(Number);
