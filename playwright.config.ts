@@ -47,9 +47,6 @@ export default defineConfig({
     // subject of the journeys about installing and working offline, which allow it
     // (`test.use({ serviceWorkers: "allow" })`); the others run without it, as a first visit does.
     serviceWorkers: "block",
-    // As a device set to reduce motion: no transition or animation to wait for or to draw (the app
-    // honours it, index.css), on a machine where Chromium draws every frame in software.
-    reducedMotion: "reduce",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
