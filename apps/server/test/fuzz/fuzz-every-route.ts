@@ -26,8 +26,8 @@ import { heicSample, twoTone } from "../../src/modules/photos/fixtures/test-imag
  * leave the database and the upload folder as they were.
  *
  * Each run draws its cases from a new seed (printed at the start), so runs cover different inputs; a
- * run takes a quarter of the full sample per property (the sweep of poisons is whole every time).
- * FUZZ_RUNS multiplies the full sample (default 0.25; 1 is the full run, about 6,900 requests per
+ * run takes an eighth of the full sample per property (the sweep of poisons is whole every time).
+ * FUZZ_RUNS multiplies the full sample (default 0.125; 1 is the full run, about 6,900 requests per
  * engine, 30-40 s, for a change to validation or to the fuzz itself); FUZZ_SEED=<the seed printed at
  * the start> replays a run, with the same FUZZ_RUNS; FUZZ_CENSUS=<file> records every
  * bad answer to that file (JSON lines) instead of stopping at the first, to survey a new build;
@@ -35,7 +35,7 @@ import { heicSample, twoTone } from "../../src/modules/photos/fixtures/test-imag
  */
 
 const env = { AUTH_RATE_LIMITS: "false", LOG_LEVEL: "error", PHOTO_MAX_UPLOAD_MB: "1" };
-const runScale = Number(process.env.FUZZ_RUNS ?? "0.25");
+const runScale = Number(process.env.FUZZ_RUNS ?? "0.125");
 /** One seed per run, for every property: a new one each time unless FUZZ_SEED replays one. */
 const seed = process.env.FUZZ_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
 console.info(`fuzz seed ${seed} (FUZZ_SEED=${seed} replays this run), ${runScale} of the full sample (FUZZ_RUNS)`);
