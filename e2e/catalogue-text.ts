@@ -10,7 +10,8 @@ import IntlMessageFormat from "intl-messageformat";
  */
 export const journeyLocale = process.env.E2E_LOCALE ?? "en";
 
-function catalogue(locale: string): Record<string, string> {
+/** Every message of a language (web, mail, errors, export), by id. */
+export function catalogue(locale: string): Record<string, string> {
   const folder = new URL(`../packages/messages/catalogue/${locale}/`, import.meta.url);
   if (!fs.existsSync(folder)) throw new Error(`E2E_LOCALE=${locale}: the catalogue has no such language`);
   return Object.assign(

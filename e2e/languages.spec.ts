@@ -1,6 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { supportedLocales } from "@memory-box/messages";
+import { catalogue } from "./catalogue-text";
 import { expect, test } from "./fixtures";
 import { expectAccessible, freshEmail, fromNewestMail, invite, newestMailTo, password } from "./support";
 
@@ -10,13 +9,6 @@ import { expectAccessible, freshEmail, fromNewestMail, invite, newestMailTo, pas
  * the one the catalogue gives for their browser's language. The texts are read from the catalogue,
  * so the journey checks that the language reaches each place, not the wording.
  */
-type Catalogue = Record<string, string>;
-
-function catalogue(locale: string, part: "web" | "mail"): Catalogue {
-  const file = path.join(import.meta.dirname, "..", "packages", "messages", "catalogue", locale, `${part}.json`);
-  return JSON.parse(fs.readFileSync(file, "utf8")) as Catalogue;
-}
-
 /** The text before a message's first placeholder ("Willkommen zurück, " of "Willkommen zurück, {name}!"). */
 function leadOf(message: string): string {
   return message.split("{")[0]!;
@@ -32,8 +24,7 @@ for (const { locale, browserLocale, direction } of journeys) {
     browser,
     baseURL,
   }) => {
-    const web = catalogue(locale, "web");
-    const mail = catalogue(locale, "mail");
+    const messages = catalogue(locale);
     const context = await browser.newContext({ baseURL, locale: browserLocale, viewport: { width: 375, height: 812 } });
     const page = await context.newPage();
     const email = freshEmail(`lang-${locale}`);
@@ -42,24 +33,24 @@ for (const { locale, browserLocale, direction } of journeys) {
     await page.goto("/auth");
     await expect(page.locator("html")).toHaveAttribute("lang", locale);
     await expect(page.locator("html")).toHaveAttribute("dir", direction);
-    await page.getByRole("tab", { name: web["auth.tab.signUp"] }).click();
-    await page.getByLabel(web["auth.email.label"]!).fill(email);
-    await page.getByLabel(web["auth.password.label"]!, { exact: true }).fill(password);
-    await page.getByRole("button", { name: web["auth.signUp.submit"], exact: true }).click();
-    await expect(page.getByRole("heading", { name: web["auth.code.enter"] })).toBeVisible();
+    await page.getByRole("tab", { name: messages["auth.tab.signUp"] }).click();
+    await page.getByLabel(messages["auth.email.label"]!).fill(email);
+    await page.getByLabel(messages["auth.password.label"]!, { exact: true }).fill(password);
+    await page.getByRole("button", { name: messages["auth.signUp.submit"], exact: true }).click();
+    await expect(page.getByRole("heading", { name: messages["auth.code.enter"] })).toBeVisible();
 
     // The mail speaks the member's language: its button's text is the catalogue's.
     const link = (await fromNewestMail(email, /(https?:\/\/[^\s"<>]+\/auth\/v1\/verify\?[^\s"<>]+)/)).replaceAll("&amp;", "&");
-    expect(newestMailTo(email)).toContain(mail["mail.confirmation.action"]);
+    expect(newestMailTo(email)).toContain(messages["mail.confirmation.action"]);
 
     await page.goto(link);
-    await expect(page.getByText(leadOf(web["home.header.welcome"]!)).filter({ visible: true })).toBeVisible();
+    await expect(page.getByText(leadOf(messages["home.header.welcome"]!)).filter({ visible: true })).toBeVisible();
 
     const title = `${locale} ${Date.now()}`;
-    await page.getByRole("button", { name: web["home.header.addMemory"] }).first().click();
-    const dialog = page.getByRole("dialog", { name: web["memory.form.addTitle"] });
-    await dialog.getByLabel(web["memory.form.title"]!).fill(title);
-    await dialog.getByRole("button", { name: web["memory.form.save"] }).click();
+    await page.getByRole("button", { name: messages["home.header.addMemory"] }).first().click();
+    const dialog = page.getByRole("dialog", { name: messages["memory.form.addTitle"] });
+    await dialog.getByLabel(messages["memory.form.title"]!).fill(title);
+    await dialog.getByRole("button", { name: messages["memory.form.save"] }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("link", { name: title })).toBeVisible();
     await expectAccessible(page, `home in ${locale}, 375 px`);

@@ -190,12 +190,22 @@ function fieldMessage(problem: FieldProblem): string {
 
 type SchemaErrorMap = (issue: SchemaIssue) => string | { message: string } | undefined | null;
 
+const schemaErrorMaps = new Map<string, SchemaErrorMap | undefined>();
+
+/** The schema library's error map for `locale`, made once per language (its factory builds a new one each call). */
+function schemaErrorMap(locale: string): SchemaErrorMap | undefined {
+  if (!schemaErrorMaps.has(locale)) {
+    const locales = z.locales as unknown as Record<string, (() => { localeError: SchemaErrorMap }) | undefined>;
+    const language = locales[locale.replace("-", "")] ?? locales[locale.split("-")[0] ?? ""];
+    schemaErrorMaps.set(locale, language?.().localeError);
+  }
+  return schemaErrorMaps.get(locale);
+}
+
 /** The schema library's own words for an issue in `locale` (its English for "en"), if it has that language. */
 function schemaWords(issue: SchemaIssue, locale: string): string | undefined {
-  const locales = z.locales as unknown as Record<string, (() => { localeError: SchemaErrorMap }) | undefined>;
-  const language = locales[locale.replace("-", "")] ?? locales[locale.split("-")[0] ?? ""];
   try {
-    const said = language?.().localeError(issue);
+    const said = schemaErrorMap(locale)?.(issue);
     return typeof said === "string" ? said : (said?.message ?? undefined);
   } catch {
     return undefined;
