@@ -28,6 +28,44 @@ export const resyncEventType = "resync";
  */
 export const sessionEndedEventType = "session.ended";
 
+/**
+ * A video's preparation moving on (issue #31): data `MediaProgressData`, the media's id, its
+ * status and how far its web copy is (0..1). Sent to the uploader while the video is in no memory
+ * yet, to every member once it is; "ready" or "failed" is the last one, after which the memory's
+ * (or the upload's) fresh answer has its `video_url` or `error_code`.
+ */
+export const mediaProgressEventType = "media.progress";
+
+/** `MediaProgressData` (events.ts), without the schema library. */
+interface MediaProgressData {
+  /** The media's (`Photo`'s) id. */
+  id: string;
+  /** The memory it is in, or null while it is in none. */
+  memory_id: string | null;
+  status: "ready" | "processing" | "failed";
+  /** How much of the web copy is made, 0..1 (1 once ready). */
+  progress: number;
+  error_code: string | null;
+}
+
+/** `MediaProgressData.safeParse(JSON.parse(data))`'s data, or undefined, without the schema library. */
+export function readMediaProgressData(data: string): MediaProgressData | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, memory_id, status, progress, error_code } = value as Record<string, unknown>;
+  if (typeof id !== "string" || id.length === 0) return undefined;
+  if (memory_id !== null && typeof memory_id !== "string") return undefined;
+  if (status !== "ready" && status !== "processing" && status !== "failed") return undefined;
+  if (typeof progress !== "number" || !(progress >= 0 && progress <= 1)) return undefined;
+  if (error_code !== null && typeof error_code !== "string") return undefined;
+  return { id, memory_id, status, progress, error_code };
+}
+
 /** `MemoryEventType` (events.ts), without the schema library. */
 type MemoryEventType = (typeof memoryEventTypes)[number];
 

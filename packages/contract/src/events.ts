@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { memoryEventTypes } from "./event-messages";
+import { MediaStatus } from "./memories";
 
 /**
  * The live stream `GET /api/v1/events` (Server-Sent Events). Each change to the collection is an
@@ -27,3 +28,13 @@ export type MemoryEvent = z.infer<typeof MemoryEvent>;
 /** The `data:` of a memory event's SSE message (its type travels in the `event:` field). */
 export const MemoryEventData = MemoryEvent.omit({ type: true });
 export type MemoryEventData = z.infer<typeof MemoryEventData>;
+
+/** The `data:` of a `media.progress` message (`mediaProgressEventType`): a video's preparation moving on. */
+export const MediaProgressData = z.object({
+  id: z.string().min(1),
+  memory_id: z.string().nullable(),
+  status: MediaStatus,
+  progress: z.number().min(0).max(1),
+  error_code: z.string().nullable(),
+});
+export type MediaProgressData = z.infer<typeof MediaProgressData>;

@@ -58,11 +58,28 @@ export const MemoryInput = z
 export type MemoryInput = z.input<typeof MemoryInput>;
 export type ParsedMemoryInput = z.output<typeof MemoryInput>;
 
+/**
+ * What one of a memory's media is (issue #31): a still photo, a video, or a Live Photo (a still
+ * with its short clip of motion, played on press or hover).
+ */
+export const MediaKind = z.enum(["photo", "video", "live"]);
+export type MediaKind = z.infer<typeof MediaKind>;
+
+/**
+ * Whether a media's copies are all made: a video is `processing` while its web copy is prepared
+ * (its poster is there from the start), `failed` when it could not be (`error_code` says why).
+ * A still photo is always `ready`.
+ */
+export const MediaStatus = z.enum(["ready", "processing", "failed"]);
+export type MediaStatus = z.infer<typeof MediaStatus>;
+
+/** One of a memory's media: a photo, a video or a Live Photo (the name stays the spec's). */
 export const Photo = z.object({
   id: z.uuid(),
   /**
    * Stable URLs, loaded with the member's bearer token or photo access cookie: the full-size display
-   * copy (without the original's metadata), a ~1600 px preview and a ~400 px thumbnail.
+   * copy (without the original's metadata), a ~1600 px preview and a ~400 px thumbnail. For a video,
+   * its poster frame's; for a Live Photo, its still's.
    */
   url: z.string(),
   preview_url: z.string(),
@@ -73,6 +90,19 @@ export const Photo = z.object({
   taken_at: z.string().nullable(),
   /** A ThumbHash (base64) to paint while the image loads. */
   placeholder: z.string(),
+  kind: MediaKind,
+  /** A video's length, or a Live Photo's motion's, in seconds; null for a still photo. */
+  duration_seconds: z.number().nonnegative().nullable(),
+  /**
+   * What plays: the metadata-free web copy of a video or of a Live Photo's motion (MP4 or WebM,
+   * range requests answered), loaded like `url`; null for a still photo and until it is ready.
+   */
+  video_url: z.string().nullable(),
+  /** The type of what `video_url` serves (`video/mp4`, `video/webm`); null when it is. */
+  video_content_type: z.string().nullable(),
+  status: MediaStatus,
+  /** Why a `failed` video could not be prepared (a stable error code); null otherwise. */
+  error_code: z.string().nullable(),
 });
 export type Photo = z.infer<typeof Photo>;
 

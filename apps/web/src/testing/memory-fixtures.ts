@@ -27,6 +27,12 @@ export function fakePhoto(overrides: Partial<Photo> = {}): Photo {
     height: 800,
     taken_at: null,
     placeholder: fakePlaceholder,
+    kind: "photo",
+    duration_seconds: null,
+    video_url: null,
+    video_content_type: null,
+    status: "ready",
+    error_code: null,
     ...overrides,
   };
 }

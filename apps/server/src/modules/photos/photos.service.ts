@@ -161,6 +161,12 @@ export class PhotosService {
       height: photo.height,
       taken_at: photo.taken_at,
       placeholder: photo.placeholder,
+      kind: "photo",
+      duration_seconds: null,
+      video_url: null,
+      video_content_type: null,
+      status: "ready",
+      error_code: null,
     };
   }
 

@@ -7,9 +7,11 @@ import { deleteMemoryMutationKey } from "@/features/memories/api/delete-memory";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import {
   isMemoryEventType,
+  MediaProgressData,
   MemoryEventData,
   MemoryEventType,
   memoryEventTypes,
+  readMediaProgressData,
   readMemoryEventData,
   resyncEventType,
 } from "@memory-box/contract";
@@ -80,6 +82,29 @@ describe("the event readers kept off home's script", () => {
     }
     const parsed = MemoryEventData.safeParse(value);
     expect(readMemoryEventData(data)).toEqual(parsed.success ? parsed.data : undefined);
+  });
+
+  it.each([
+    '{"id":"p1","memory_id":null,"status":"processing","progress":0.4,"error_code":null}',
+    '{"id":"p1","memory_id":"m1","status":"ready","progress":1,"error_code":null,"extra":1}',
+    '{"id":"p1","memory_id":"m1","status":"failed","progress":0,"error_code":"undecodable_video"}',
+    '{"id":"p1","memory_id":null,"status":"done","progress":1,"error_code":null}',
+    '{"id":"p1","memory_id":null,"status":"processing","progress":1.5,"error_code":null}',
+    '{"id":"p1","memory_id":null,"status":"processing","progress":"0.4","error_code":null}',
+    '{"id":"p1","status":"processing","progress":0.4,"error_code":null}',
+    '{"id":"","memory_id":null,"status":"ready","progress":1,"error_code":null}',
+    '{"id":"p1","memory_id":7,"status":"ready","progress":1,"error_code":null}',
+    "null",
+    "not json",
+  ])("reads %s as MediaProgressData does", (data) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      value = undefined;
+    }
+    const parsed = MediaProgressData.safeParse(value);
+    expect(readMediaProgressData(data)).toEqual(parsed.success ? parsed.data : undefined);
   });
 
   it.each([...memoryEventTypes, resyncEventType, "memory", "Memory.created", "", "comment.created "])(
