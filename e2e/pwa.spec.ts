@@ -1,6 +1,7 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { accessTokenOf, memberApi, signIn, solidPng } from "./support";
+import { catalogue } from "./catalogue-text";
+import { accessTokenOf, memberApi, signIn, solidPng, underServiceWorker } from "./support";
 
 // Installing and working offline: the service worker is what these journeys are about.
 test.use({ serviceWorkers: "allow" });
@@ -110,4 +111,56 @@ test("the app installs, reads a viewed memory offline, and keeps nothing of the 
   await expect(page).toHaveURL(/\/auth\?next=/);
   await expect(page.getByRole("tab", { name: "Sign In" })).toBeVisible();
   await expect(page.getByText(`Kept for the train ${run}`)).toHaveCount(0);
+});
+
+/** The paths of the catalogue parts the worker keeps for languages other than English. */
+function keptLanguageFiles(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!(await caches.has("memory-box-languages"))) return [];
+    const keys = await (await caches.open("memory-box-languages")).keys();
+    return keys.map((request) => new URL(request.url).pathname).sort();
+  });
+}
+
+test("the app opens offline in the browser's language, and in one chosen on the device once it was read in it", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL, locale: "de-DE", serviceWorkers: "allow" });
+  const page = await context.newPage();
+  // The worker names every language's parts; it keeps only those of the languages read here.
+  const workerSource = await (await page.request.get("/sw.js")).text();
+  const partsOf = (locale: string) => [...new Set(workerSource.match(new RegExp(`assets/messages-${locale}-[\\w-]+\\.js`, "g")))];
+  expect(partsOf("de").length).toBeGreaterThan(1);
+
+  await page.goto("/auth");
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await underServiceWorker(page);
+  // The browser's language is kept from the install on: every part, not only the screen's.
+  await expect
+    .poll(() => keptLanguageFiles(page))
+    .toEqual(
+      partsOf("de")
+        .map((file) => `/${file}`)
+        .sort(),
+    );
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("tab", { name: catalogue("de")["auth.tab.signIn"] })).toBeVisible();
+
+  // French chosen on this device (as Settings keeps it): its parts come through the worker, which keeps them all.
+  await context.setOffline(false);
+  await page.evaluate(() => localStorage.setItem("memory-box-locale", "fr"));
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+  const french = partsOf("fr").map((file) => `/${file}`);
+  await expect
+    .poll(async () => (await keptLanguageFiles(page)).filter((file) => french.includes(file)).length)
+    .toBe(french.length);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("tab", { name: catalogue("fr")["auth.tab.signIn"] })).toBeVisible();
+  await context.close();
 });

@@ -6,6 +6,8 @@
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 
+import { pickLocale } from "@memory-box/messages";
+import { answerLanguageFile, dropStaleLanguageFiles, keepLanguage, splitLanguageFiles } from "../lib/offline-languages";
 import { answerApiRequest, answerPhotoRequest, routeOf, type WorkerWorld } from "../lib/offline-copies";
 import { initiatorOf, isShareFromThisDevice, keepSharedPhotos, sharePath } from "../lib/shared-photos";
 
@@ -17,6 +19,12 @@ const apiTimeoutMs = 5_000;
 const maxPhotos = 1_000;
 
 const origin = self.location.origin;
+
+// The shell with English's catalogue parts is precached; another language's parts are kept only
+// on a device that reads in it (lib/offline-languages.ts): the browser's language from the
+// install on, any other once the app fetches one of its parts.
+const { shell, languages } = splitLanguageFiles(self.__WB_MANIFEST);
+const languageOfPath = new Map([...languages].flatMap(([locale, paths]) => paths.map((path) => [path, locale] as const)));
 
 // Pages: the network first, so every page load online is exactly the server's; the precached
 // shell when it cannot be reached. Registered before the precache's route, which would otherwise
@@ -61,14 +69,37 @@ registerRoute(
   "POST",
 );
 
-precacheAndRoute(self.__WB_MANIFEST);
+// Another language's catalogue part: the kept copy first (a URL names the same bytes for ever).
+registerRoute(
+  ({ request, url }) => request.method === "GET" && url.origin === origin && languageOfPath.has(url.pathname),
+  ({ url, event }) =>
+    answerLanguageFile(url.pathname, languages.get(languageOfPath.get(url.pathname)!)!, {
+      ...languageWorld(),
+      waitUntil: (work) => event.waitUntil(work),
+    }),
+);
+
+precacheAndRoute(shell);
 cleanupOutdatedCaches();
+
+self.addEventListener("install", (event) => {
+  const paths = languages.get(pickLocale(self.navigator.languages));
+  // Never a reason to fail the install: a part not kept now is kept once the app fetches it.
+  if (paths) event.waitUntil(keepLanguage(languageWorld(), paths).catch(() => undefined));
+});
 
 // A new version waits until the member chooses "Reload to update"; the first one takes the page at once.
 self.addEventListener("message", (event) => {
   if ((event.data as { type?: unknown } | null)?.type === "SKIP_WAITING") void self.skipWaiting();
 });
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("activate", (event) =>
+  event.waitUntil(Promise.all([self.clients.claim(), dropStaleLanguageFiles(self.caches, languages).catch(() => undefined)])),
+);
+
+/** The worker's Cache Storage and network, for the catalogue's parts. */
+function languageWorld() {
+  return { storage: self.caches, fetch: (path: string) => fetch(path) };
+}
 
 /** The worker's own Cache Storage and network, and its event's lifetime for the bookkeeping after an answer. */
 function worldOf(event: ExtendableEvent): WorkerWorld {
