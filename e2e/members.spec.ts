@@ -37,7 +37,8 @@ test("the owner invites the partner from Members; the partner signs up from the 
   await expect(owner.getByText(`Send this link to ${partnerEmail}`)).toBeVisible();
   const shownLink = await owner.getByLabel("Invitation link").inputValue();
   const invitation = owner.getByRole("listitem", { name: partnerEmail });
-  await expect(invitation).toContainText("Invited");
+  // When and by whom, in one sentence (so each language can order its words).
+  await expect(invitation).toContainText(/Invited .+ by \S/);
   await expectAccessible(owner, "members with a pending invitation", "serious");
 
   // A member's address is refused at the field, which keeps it for correcting.

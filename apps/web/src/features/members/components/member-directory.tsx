@@ -214,8 +214,12 @@ function InvitationRow({ invitation }: { invitation: PendingInvitation }) {
           {invitation.role === "owner" && <Badge variant="secondary">{intl.formatMessage({ id: "members.badge.owner" })}</Badge>}
         </div>
         <span className="text-sm text-muted-foreground">
-          {intl.formatMessage({ id: "members.invited" }, { date: formatDay(invitation.invited_at) })}
-          {invitation.invited_by ? intl.formatMessage({ id: "members.invitedByName" }, { name: invitation.invited_by }) : null}
+          {invitation.invited_by
+            ? intl.formatMessage(
+                { id: "members.invitedOnBy" },
+                { date: formatDay(invitation.invited_at), name: invitation.invited_by },
+              )
+            : intl.formatMessage({ id: "members.invited" }, { date: formatDay(invitation.invited_at) })}
         </span>
       </div>
       <Button

@@ -95,21 +95,29 @@ function CommentItem({ comment, own, memoryId }: { comment: Comment; own: boolea
         {own && !editing && (
           <div className="-my-1 flex shrink-0 gap-1">
             {/* On a phone the icons alone, so the author and the date keep their line; the names stay whole for assistive technology. */}
-            <Button variant="ghost" size="sm" onClick={() => setEditing(true)}>
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={intl.formatMessage({ id: "comments.editComment" })}
+              onClick={() => setEditing(true)}
+            >
               <PencilIcon aria-hidden="true" />
               <span className="max-sm:sr-only">{intl.formatMessage({ id: "comments.edit" })}</span>
-              <span className="sr-only">{intl.formatMessage({ id: "comments.srSuffix" })}</span>
             </Button>
             <ConfirmDialog
               trigger={
-                <Button variant="ghost" size="sm" disabled={remove.isPending}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  disabled={remove.isPending}
+                  aria-label={intl.formatMessage({ id: remove.isPending ? "comments.deleting" : "comments.deleteComment" })}
+                >
                   <Trash2Icon aria-hidden="true" />
                   <span className="max-sm:sr-only">
                     {remove.isPending
                       ? intl.formatMessage({ id: "comments.deleting" })
                       : intl.formatMessage({ id: "comments.delete" })}
                   </span>
-                  <span className="sr-only">{intl.formatMessage({ id: "comments.srSuffix" })}</span>
                 </Button>
               }
               title={intl.formatMessage({ id: "comments.delete.title" })}
