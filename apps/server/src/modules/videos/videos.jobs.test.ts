@@ -142,8 +142,9 @@ describe.each(testEngines)("video jobs on %s", (engine) => {
 
     const second = server();
     second.runner.start();
-    await until(async () => (await repository.findById(video.id))?.status === "ready");
+    await until(async () => (await second.videos.jobsOf(video.id))[0]?.state === "done");
     expect((await second.videos.jobsOf(video.id))[0]).toMatchObject({ state: "done", attempts: 2 });
+    expect(await repository.findById(video.id)).toMatchObject({ status: "ready" });
     const copy = await store.stat(`memory-photos/${row!.web_key}`);
     expect(copy?.contentType).toBe("video/mp4");
     expect(copy!.size).toBeGreaterThan(1000);

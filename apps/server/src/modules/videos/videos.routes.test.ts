@@ -210,6 +210,8 @@ describe.each(testEngines)("videos on %s", (engine) => {
     expect(still).toMatchObject({ kind: "photo", status: "ready" });
     const motionUrl = `/api/v1/photos/${still.id}/motion`;
     expect((await upload("IMG_0001.MOV", clips.phone!, null, motionUrl)).statusCode).toBe(401);
+    const forged = { userId: ann.userId, headers: { authorization: `${ann.headers.authorization.slice(0, -4)}AAAA` } };
+    expect((await upload("IMG_0001.MOV", clips.phone!, forged as TestMember, motionUrl)).statusCode).toBe(401);
     const refused = await upload("IMG_0001.MOV", clips.phone!, ben, motionUrl);
     expect([refused.statusCode, refused.json<{ code: string }>().code]).toEqual([404, "photo_not_found"]);
 

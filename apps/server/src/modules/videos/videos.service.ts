@@ -5,6 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Photo } from "@memory-box/contract";
 import type { Kysely } from "kysely";
+import pLimit from "p-limit";
 import type { Database, PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { ownedTempName } from "../../lib/temp-files";
@@ -21,6 +22,9 @@ export const webCopyJobKind = "video.web_copy";
 
 /** A Live Photo's motion is a few seconds (an iPhone's, 3); a little more is allowed, no more. */
 export const maxMotionSeconds = 15;
+
+/** Checking a video and rendering its poster runs a few ffmpeg processes: at most this many uploads at once. */
+const concurrentChecks = 2;
 
 /** What a failed preparation keeps as its `error_code`: a refusal of the video, else this. */
 const preparationFailed = "video_preparation_failed";
@@ -73,6 +77,7 @@ export interface VideoProgress {
 export class VideosService {
   private readonly photosRepository: PhotosRepository;
   private readonly jobs: MediaJobsRepository;
+  private readonly checking = pLimit(concurrentChecks);
 
   constructor(private readonly deps: VideosServiceDeps) {
     this.photosRepository = new PhotosRepository(deps.db);
@@ -91,12 +96,14 @@ export class VideosService {
    */
   async accept(ownerId: string, file: string, fileName: string): Promise<Photo> {
     const tools = await this.deps.tools();
-    const info = await inspectVideo(file, tools, {
-      name: fileName,
-      maxBytes: this.deps.maxBytes,
-      maxSeconds: this.deps.maxSeconds,
+    const { info, poster } = await this.checking(async () => {
+      const inspected = await inspectVideo(file, tools, {
+        name: fileName,
+        maxBytes: this.deps.maxBytes,
+        maxSeconds: this.deps.maxSeconds,
+      });
+      return { info: inspected, poster: await renderVideoPoster(file, inspected, tools) };
     });
-    const poster = await renderVideoPoster(file, info, tools);
     const now = this.now();
     const original = originalPhotoKey(ownerId, now, info.extension);
     const web = webCopyOf(original, info);
@@ -161,11 +168,13 @@ export class VideosService {
     if (photo?.owner_id !== memberId) throw new AppError("photo_not_found");
     if (photo.kind !== "photo") throw new AppError("not_a_still");
     const tools = await this.deps.tools();
-    const info = await inspectVideo(file, tools, {
-      name: fileName,
-      maxBytes: this.deps.maxBytes,
-      maxSeconds: Math.min(maxMotionSeconds, this.deps.maxSeconds),
-    }).catch((error: unknown) => {
+    const info = await this.checking(() =>
+      inspectVideo(file, tools, {
+        name: fileName,
+        maxBytes: this.deps.maxBytes,
+        maxSeconds: Math.min(maxMotionSeconds, this.deps.maxSeconds),
+      }),
+    ).catch((error: unknown) => {
       throw error instanceof AppError && error.code === "video_too_long" ? new AppError("motion_too_long") : error;
     });
     const motion = motionKey(photo.object_key, info.extension);
