@@ -202,6 +202,36 @@ describe.each(testEngines)("videos on %s", (engine) => {
     }
   });
 
+  it("tells every member how a video in a memory is coming along", async () => {
+    const benStream = await openStream(baseUrl, ben);
+    try {
+      const video = (await upload("toast.mov", clips.hevc!)).json<Photo>();
+      // Attached while its copy is being encoded (tens of milliseconds against the encoder's hundreds).
+      const memory = (
+        await testApp.app.inject({
+          method: "POST",
+          url: "/api/v1/memories",
+          headers: ann.headers,
+          payload: { title: "The toast", photo_ids: [video.id] },
+        })
+      ).json<Memory>();
+      expect(memory.photos[0]).toMatchObject({ id: video.id, status: "processing", video_url: null });
+      const ready = await benStream.waitFor((event) => event.event === "media.progress" && event.data.includes('"ready"'));
+      expect(JSON.parse(ready.data)).toEqual({
+        id: video.id,
+        memory_id: memory.id,
+        status: "ready",
+        progress: 1,
+        error_code: null,
+      });
+      const shown = (await get(`/api/v1/memories/${memory.id}`, ben)).json<Memory>();
+      expect(shown.photos[0]).toMatchObject({ status: "ready", video_content_type: "video/mp4" });
+      expect((await get(shown.photos[0]!.video_url!, ben)).statusCode).toBe(200);
+    } finally {
+      await benStream.close();
+    }
+  });
+
   it("gives a member's still its Live Photo motion, and nobody else's", async () => {
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3a6" } })
       .jpeg()
