@@ -212,6 +212,16 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
             : null,
         placeholder: Buffer.from(hex(24), "hex").toString("base64"),
         created_at: new Date(uploadedMs).toISOString(),
+        // Stills (ADR 0055).
+        kind: "photo",
+        duration_ms: null,
+        web_key: null,
+        web_content_type: null,
+        web_bytes: null,
+        motion_key: null,
+        motion_bytes: null,
+        status: "ready",
+        error_code: null,
       });
     }
 

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { mediaProgressEventType } from "@memory-box/contract";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
@@ -60,6 +61,7 @@ import {
   PhotoFilesReconciler,
   photoAccessRoutes,
   photoObjectRoutes,
+  photoReadRoutes,
   photoUploadRoutes,
   PhotosRepository,
   PhotosService,
@@ -67,6 +69,8 @@ import {
   renewPhotoAccessWithMemberResponses,
 } from "./modules/photos";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
+import { MediaJobRunner, MediaJobsRepository } from "./modules/media-jobs";
+import { MediaIntake, resolveVideoTools, type VideoTools, VideosService, videosRoutes, webCopyJobKind } from "./modules/videos";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
 import { registerSecurityHeaders } from "./plugins/security-headers";
@@ -190,6 +194,58 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onThisDayWindowDays: config.onThisDayWindowDays,
     ...(options.maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches: options.maxKeptSearchMatches }),
   });
+  // Videos (ADR 0055): checked and given a poster on upload; their web copies made by media jobs
+  // (ADR 0054), a few at a time, at a lower CPU priority than requests, surviving restarts.
+  let videoTools: Promise<VideoTools> | undefined;
+  const resolveTools = () =>
+    (videoTools ??= resolveVideoTools({
+      ffmpegPath: config.videos.ffmpegPath,
+      ffprobePath: config.videos.ffprobePath,
+    }).catch((error: unknown) => {
+      videoTools = undefined;
+      throw error;
+    }));
+  const mediaJobAttempts = 3;
+  const mediaJobs = new MediaJobRunner(new MediaJobsRepository(database.db), {
+    concurrency: config.videos.jobConcurrency,
+    maxAttempts: mediaJobAttempts,
+    onProgress: (report) => {
+      videos.reportJob(report).catch((error: unknown) => app.log.warn({ err: error }, "could not report a video's progress"));
+    },
+  });
+  const videos = new VideosService({
+    db: database.db,
+    photos,
+    blobStore,
+    tools: resolveTools,
+    workDir: path.join(config.dataDir, "uploads"),
+    maxBytes: config.videos.maxBytes,
+    maxSeconds: config.videos.maxSeconds,
+    maxAttempts: mediaJobAttempts,
+    wakeJobs: () => mediaJobs.wake(),
+    publishProgress: (progress) =>
+      events.publish({
+        type: mediaProgressEventType,
+        data: {
+          id: progress.id,
+          memory_id: progress.memoryId,
+          status: progress.status,
+          progress: progress.progress,
+          error_code: progress.errorCode,
+        },
+        // In no memory yet: its uploader's alone (nobody's, once their account is gone).
+        audience: progress.memoryId === null ? (progress.ownerId ?? "") : null,
+      }),
+    publishMemoryUpdated: (memoryId, actor) => events.publish({ type: "memory.updated", id: memoryId, actor }),
+    log: app.log,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  mediaJobs.register(webCopyJobKind, (context) => videos.makeWebCopy(context));
+  const mediaIntake = new MediaIntake({ photos, videos });
+  app.addHook("onReady", async () => mediaJobs.start());
+  // Before the database closes: running jobs are abandoned, their leases left to expire, and the
+  // next start (or another process) takes them again.
+  app.addHook("preClose", async () => mediaJobs.stop({ abandon: true }));
   const leftovers = await photos.removeLeftoverUploads();
   if (leftovers.files > 0) app.log.info(leftovers, "removed uploads a crash had interrupted");
   const reconciler = new PhotoFilesReconciler({ photos: photosRepository, blobStore, log: app.log });
@@ -291,6 +347,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember, idempotentCreate });
   await app.register(photoUploadRoutes, {
     service: photos,
+    authenticate: authenticateMember,
+    maxUploadBytes: config.photos.maxUploadBytes,
+    accept: (ownerId, file, fileName) => mediaIntake.accept(ownerId, file, fileName),
+  });
+  await app.register(photoReadRoutes, { service: photos, authenticate: authenticateMember });
+  await app.register(videosRoutes, {
+    videos,
+    photos,
     authenticate: authenticateMember,
     maxUploadBytes: config.photos.maxUploadBytes,
   });

@@ -22,6 +22,15 @@ export function photoRow(key: string, fields: Partial<PhotoRow> = {}): PhotoRow 
     taken_at: null,
     placeholder: "AAAA",
     created_at: new Date().toISOString(),
+    kind: "photo",
+    duration_ms: null,
+    web_key: null,
+    web_content_type: null,
+    web_bytes: null,
+    motion_key: null,
+    motion_bytes: null,
+    status: "ready",
+    error_code: null,
     ...fields,
   };
 }

@@ -64,3 +64,16 @@ export const ImportProgress = z
   })
   .nullable();
 export type ImportProgress = z.infer<typeof ImportProgress>;
+
+/** How many of something and the bytes its files take. */
+export const UsageFigure = z.object({ count: z.number().int(), bytes: z.number().int() });
+export type UsageFigure = z.infer<typeof UsageFigure>;
+
+/**
+ * `GET /api/v1/account/usage`: what the caller's uploads take on the server ("Settings → Your
+ * data"). `photos`: stills and Live Photos (their originals, and a Live Photo's motion with its web
+ * copy); `videos`: videos (their originals as uploaded and the copies that play). Posters and
+ * thumbnails are not counted.
+ */
+export const AccountUsage = z.object({ photos: UsageFigure, videos: UsageFigure });
+export type AccountUsage = z.infer<typeof AccountUsage>;

@@ -98,6 +98,12 @@ export const errorCatalogue = {
   corrupt_video: { status: 422, message: "The video could not be read; the file may be damaged or incomplete." },
   undecodable_video: { status: 422, message: "The video's picture could not be decoded; its format is not supported." },
   video_timeout: { status: 422, message: "Reading the video took too long; the file may be damaged." },
+  // What a video's preparation, after its upload, keeps as its `error_code` when nothing more precise says why.
+  video_preparation_failed: { status: 422, message: "The video could not be prepared for playing." },
+  // Live Photos (POST /api/v1/photos/{id}/motion).
+  photo_not_found: { status: 404, message: "No photo of yours has this id." },
+  not_a_still: { status: 409, message: "Only a still photo can be given motion; this one is a video or has motion already." },
+  motion_too_long: { status: 422, message: "A Live Photo's motion is at most 15 seconds long." },
 
   // Stored objects and buckets (/storage/v1).
   object_not_found: { status: 404, message: "No stored object has this key." },

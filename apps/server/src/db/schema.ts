@@ -415,7 +415,27 @@ export interface PhotosTable {
   taken_at: string | null;
   placeholder: string;
   created_at: string;
+  /** A still ('photo'), a video ('video') or a still with its motion ('live'); ADR 0055. */
+  kind: Generated<MediaKind>;
+  /** A video's length, or a Live Photo's motion's; null for a still. */
+  duration_ms: number | null;
+  /**
+   * The metadata-free copy that plays (of the video, or of a Live Photo's motion), named from the
+   * upload on and served once `status` is 'ready'; null for a still.
+   */
+  web_key: string | null;
+  web_content_type: string | null;
+  /** The web copy's size, once made. */
+  web_bytes: number | null;
+  /** A Live Photo's clip as uploaded, kept but never served; null otherwise. */
+  motion_key: string | null;
+  motion_bytes: number | null;
+  /** 'processing' while the web copy is made, 'failed' (with `error_code`) when it could not be. */
+  status: Generated<MediaStatus>;
+  error_code: string | null;
 }
+export type MediaKind = "photo" | "video" | "live";
+export type MediaStatus = "ready" | "processing" | "failed";
 export type PhotoRow = Selectable<PhotosTable>;
 
 /** A member's comment on a memory; goes with the memory. */

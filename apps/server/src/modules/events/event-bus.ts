@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { MemoryEvent } from "@memory-box/contract";
+import { MediaProgressData, mediaProgressEventType, MemoryEvent } from "@memory-box/contract";
 import { type Kysely, sql } from "kysely";
 import type pg from "pg";
 import { loadPostgresDriver } from "../../db/database";
@@ -15,13 +15,21 @@ export interface AccessChangedEvent {
   type: "access.changed";
 }
 
-/** What travels on the bus: changes to the collection for members' screens, and access hints for the servers. */
-export type BusEvent = MemoryEvent | AccessChangedEvent;
-
-export interface DeliveredEvent extends MemoryEvent {
-  /** Increasing within a process's stream; sent as the SSE id so a reconnect can resume. */
-  eventId: string;
+/**
+ * A video's preparation moving on (ADR 0055), for the members who may see it: its uploader alone
+ * while it is in no memory (`audience` their user id), every member once it is (`audience` null).
+ */
+export interface MediaProgressEvent {
+  type: typeof mediaProgressEventType;
+  data: MediaProgressData;
+  audience: string | null;
 }
+
+/** What travels on the bus: changes to the collection for members' screens, and access hints for the servers. */
+export type BusEvent = MemoryEvent | MediaProgressEvent | AccessChangedEvent;
+
+/** What members' streams receive, `eventId` increasing within a process's stream (the SSE id a reconnect resumes from). */
+export type DeliveredEvent = (MemoryEvent | MediaProgressEvent) & { eventId: string };
 
 export interface EventBus {
   publish(event: BusEvent): void;
@@ -217,12 +225,24 @@ export class PostgresEventBus implements EventBus {
     try {
       const message: unknown = JSON.parse(payload ?? "");
       if (isAccessChanged(message)) return this.delivery.deliver(message);
+      const progress = readMediaProgressEvent(message);
+      if (progress) return this.delivery.deliver(progress);
       const parsed = MemoryEvent.safeParse(message);
       if (parsed.success) this.delivery.deliver(parsed.data);
     } catch (error) {
       this.onError(error instanceof Error ? error : new Error(String(error)));
     }
   }
+}
+
+function readMediaProgressEvent(message: unknown): MediaProgressEvent | undefined {
+  if (typeof message !== "object" || message === null || !("type" in message) || message.type !== mediaProgressEventType) {
+    return undefined;
+  }
+  const { data, audience } = message as { data?: unknown; audience?: unknown };
+  const parsed = MediaProgressData.safeParse(data);
+  if (!parsed.success || (audience !== null && typeof audience !== "string")) return undefined;
+  return { type: mediaProgressEventType, data: parsed.data, audience };
 }
 
 function isAccessChanged(message: unknown): message is AccessChangedEvent {

@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from "node:http";
-import { MemoryEventData, resyncEventType, sessionEndedEventType } from "@memory-box/contract";
+import { mediaProgressEventType, MemoryEventData, resyncEventType, sessionEndedEventType } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../errors";
-import { requireMembers, type MemberAuthenticator } from "../member-door";
+import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { DeliveredEvent, EventBus } from "./event-bus";
 
 export interface EventsRoutesOptions {
@@ -57,8 +57,16 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         connection: "close",
         "x-accel-buffering": "no",
       });
-      const send = (event: DeliveredEvent) =>
+      const memberId = memberOf(request).user.id;
+      const send = (event: DeliveredEvent) => {
+        if (event.type === mediaProgressEventType) {
+          // An upload in no memory yet is its uploader's alone, its progress too.
+          if (event.audience !== null && event.audience !== memberId) return;
+          raw.write(`id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+          return;
+        }
         raw.write(`id: ${event.eventId}\nevent: ${event.type}\ndata: ${JSON.stringify(MemoryEventData.parse(event))}\n\n`);
+      };
       raw.write("retry: 3000\n\n");
 
       const lastEventId = request.headers["last-event-id"];

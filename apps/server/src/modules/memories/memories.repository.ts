@@ -25,7 +25,20 @@ export interface MemoryRecord extends MemoryRowWithNames {
 /** What a list page shows of a photo (photos.service.ts `present`). */
 export type ListedPhoto = Pick<
   PhotoRow,
-  "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
+  | "id"
+  | "display_key"
+  | "preview_key"
+  | "thumbnail_key"
+  | "width"
+  | "height"
+  | "taken_at"
+  | "placeholder"
+  | "kind"
+  | "duration_ms"
+  | "web_key"
+  | "web_content_type"
+  | "status"
+  | "error_code"
 >;
 
 /** A memory as a list page shows it: its row (but the search text) with names, tags, photos and counts. */
@@ -47,6 +60,12 @@ const listedPhotoColumns = [
   "height",
   "taken_at",
   "placeholder",
+  "kind",
+  "duration_ms",
+  "web_key",
+  "web_content_type",
+  "status",
+  "error_code",
 ] as const satisfies readonly (keyof ListedPhoto)[];
 
 /**

@@ -3,10 +3,13 @@ export { PhotosRepository } from "./photos.repository";
 export {
   photoAccessRoutes,
   photoObjectRoutes,
+  photoReadRoutes,
+  isPartsLimit,
+  malformedUpload,
   photoUploadRoutes,
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
 } from "./photos.routes";
 export { PhotosService } from "./photos.service";
 export { PhotoFilesReconciler, type FileReconciliation } from "./photo-files.reconciler";
-export { photoBucket } from "./photo-key";
+export { derivativeKey, motionKey, originalPhotoKey, photoBucket, webKey } from "./photo-key";

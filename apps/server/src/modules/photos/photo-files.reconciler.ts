@@ -68,12 +68,18 @@ export class PhotoFilesReconciler {
     for (let after = ""; ;) {
       const rows = await this.deps.photos.pageById(after, batchSize);
       for (const row of rows) {
-        const named = PhotosRepository.fileColumns.flatMap((column) => (row[column] === null ? [] : [row[column]]));
+        // A video's web copy is named from its upload on, and made later by its media job (ADR 0055).
+        const named = PhotosRepository.fileColumns.flatMap((column) =>
+          row[column] === null || (column === "web_key" && row.status !== "ready") ? [] : [row[column]],
+        );
         // A file written after the listing began is not in it: look again before reporting. An
         // upload writes its files before its row, so only rows as new as the listing (and display
         // copies, rendered later for older photos) can have such files.
         const mayBeNewer = (key: string) =>
-          Date.parse(row.created_at) >= listingStartedAt - clockSlackMs || key === row.display_key;
+          Date.parse(row.created_at) >= listingStartedAt - clockSlackMs ||
+          key === row.display_key ||
+          key === row.web_key ||
+          key === row.motion_key;
         const gone: string[] = [];
         for (const key of named) {
           if (present.has(key)) continue;

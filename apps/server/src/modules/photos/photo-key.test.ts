@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { isValidBlobKey } from "../../lib/blob-key";
-import { derivativeKey, displayKey, isServedPhotoKey, originalPhotoKey, photoBucket } from "./photo-key";
+import {
+  derivativeKey,
+  displayKey,
+  isServedPhotoKey,
+  isWebCopyKey,
+  motionKey,
+  originalPhotoKey,
+  photoBucket,
+  webKey,
+} from "./photo-key";
 
 const userId = "3f2b8c1e-6a9d-4e57-9b0a-1c2d3e4f5a6b";
 const now = new Date("2025-06-01T12:00:00.123Z");
@@ -73,5 +82,18 @@ describe("served keys", () => {
       expect(isServedPhotoKey(originalPhotoKey(userId, now, extension))).toBe(false);
     }
     expect(isServedPhotoKey(`${original}/../x.thumb.webp.jpg`)).toBe(false);
+  });
+
+  it("serves a video's web copy and never a video's original or a Live Photo's motion (ADR 0055)", () => {
+    for (const extension of ["mp4", "mov", "webm", "mkv"]) {
+      const video = originalPhotoKey(userId, now, extension);
+      expect(isServedPhotoKey(video)).toBe(false);
+      expect(isServedPhotoKey(webKey(video, "mp4"))).toBe(true);
+      expect(isWebCopyKey(webKey(video, "webm"))).toBe(true);
+      expect(isServedPhotoKey(motionKey(original, extension))).toBe(false);
+    }
+    expect(webKey(original, "mp4")).toBe(original.replace(/\.jpg$/, ".web.mp4"));
+    expect(motionKey(original, "mov")).toBe(original.replace(/\.jpg$/, ".motion.mov"));
+    expect(isWebCopyKey(derivativeKey(original, "preview"))).toBe(false);
   });
 });

@@ -38,14 +38,35 @@ export function displayKey(originalKey: string, extension: string): string {
   return `${stemOf(originalKey)}.display.${extension}`;
 }
 
-const SERVED_KEY = /\.(?:thumb\.webp|preview\.webp|display\.[a-z0-9]{1,10})$/;
+/**
+ * `{userId}/{timestamp}-{random}.web.mp4` (or `.web.webm`): the metadata-free copy of a video, or
+ * of a Live Photo's motion, that plays in browsers (ADR 0055).
+ */
+export function webKey(originalKey: string, extension: "mp4" | "webm"): string {
+  return `${stemOf(originalKey)}.web.${extension}`;
+}
+
+/** `{userId}/{timestamp}-{random}.motion.{extension}`: a Live Photo's clip as uploaded, next to its still; never served. */
+export function motionKey(stillKey: string, extension: string): string {
+  if (!EXTENSION.test(extension)) throw new TypeError(`Invalid video extension ${JSON.stringify(extension)}.`);
+  return `${stemOf(stillKey)}.motion.${extension}`;
+}
+
+const SERVED_KEY = /\.(?:thumb\.webp|preview\.webp|display\.[a-z0-9]{1,10}|web\.(?:mp4|webm))$/;
+const WEB_COPY_KEY = /\.web\.(?:mp4|webm)$/;
 
 /**
- * Whether photo URLs may serve this key: the renditions only. An original as uploaded carries its
- * camera's metadata (GPS, serial numbers) and is never served through a photo URL (ADR 0017).
+ * Whether photo URLs may serve this key: the renditions only, and the web copies of videos. An
+ * original as uploaded (a photo, a video, a Live Photo's motion) carries its camera's metadata
+ * (GPS, serial numbers) and is never served through a photo URL (ADR 0017, ADR 0055).
  */
 export function isServedPhotoKey(key: string): boolean {
   return SERVED_KEY.test(key);
+}
+
+/** Whether the key is a video's web copy, which is served only once ready, and while unattached only to its uploader. */
+export function isWebCopyKey(key: string): boolean {
+  return WEB_COPY_KEY.test(key);
 }
 
 function stemOf(originalKey: string): string {

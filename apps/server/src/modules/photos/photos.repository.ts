@@ -77,8 +77,80 @@ export class PhotosRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** The row whose web copy is `key` (ADR 0055): who may play it, and whether it is ready. */
+  findByWebKey(key: string): Promise<Pick<PhotoRow, "id" | "owner_id" | "memory_id" | "status"> | undefined> {
+    return this.db
+      .selectFrom("photos")
+      .select(["id", "owner_id", "memory_id", "status"])
+      .where("web_key", "=", key)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Makes a member's still a Live Photo whose motion is being prepared; false (nothing changed)
+   * unless the row is still a still of `ownerId`.
+   */
+  async attachMotion(
+    id: string,
+    ownerId: string,
+    motion: Pick<PhotoRow, "motion_key" | "web_key" | "web_content_type" | "duration_ms" | "motion_bytes">,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await executor
+      .updateTable("photos")
+      .set({ ...motion, kind: "live", status: "processing", error_code: null })
+      .where("id", "=", id)
+      .where("owner_id", "=", ownerId)
+      .where("kind", "=", "photo")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Records a processing video's web copy as made; false when the row is gone (or no longer waits for this copy). */
+  async markWebCopyReady(id: string, webKey: string, webBytes: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable("photos")
+      .set({ status: "ready", error_code: null, web_bytes: webBytes })
+      .where("id", "=", id)
+      .where("web_key", "=", webKey)
+      .where("status", "=", "processing")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Records that a processing video's web copy could not be made, with why. */
+  async markWebCopyFailed(id: string, errorCode: string): Promise<void> {
+    await this.db
+      .updateTable("photos")
+      .set({ status: "failed", error_code: errorCode })
+      .where("id", "=", id)
+      .where("status", "=", "processing")
+      .execute();
+  }
+
+  /** How many media of each kind a member uploaded and the bytes their files take (originals and copies). */
+  async usageOf(ownerId: string): Promise<{ kind: string; count: number; bytes: number }[]> {
+    const rows = await this.db
+      .selectFrom("photos")
+      .select((eb) => [
+        "kind",
+        eb.fn.countAll<number | string>().as("count"),
+        eb.fn.sum<number | string | null>("bytes").as("bytes"),
+        eb.fn.sum<number | string | null>("web_bytes").as("web_bytes"),
+        eb.fn.sum<number | string | null>("motion_bytes").as("motion_bytes"),
+      ])
+      .where("owner_id", "=", ownerId)
+      .groupBy("kind")
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      count: Number(row.count),
+      bytes: Number(row.bytes ?? 0) + Number(row.web_bytes ?? 0) + Number(row.motion_bytes ?? 0),
+    }));
+  }
+
   /** Every column naming a file of a photo: what the file reconciler must never remove. */
-  static readonly fileColumns = ["object_key", "preview_key", "thumbnail_key", "display_key"] as const;
+  static readonly fileColumns = ["object_key", "preview_key", "thumbnail_key", "display_key", "web_key", "motion_key"] as const;
 
   /** Which of `keys` some photo row names, in any of its file columns. */
   async referencedKeys(keys: string[]): Promise<Set<string>> {

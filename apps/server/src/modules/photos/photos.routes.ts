@@ -1,8 +1,9 @@
 import fastifyMultipart from "@fastify/multipart";
-import { ApiError, Photo, PhotoAccessGrant } from "@memory-box/contract";
+import { AccountUsage, ApiError, Photo, PhotoAccessGrant } from "@memory-box/contract";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { AppError } from "../../errors";
 import { memberOf, requireMembers, type Member, type MemberAuthenticator } from "../member-door";
 import { BlobRangeNotSatisfiableError, type ByteRangeRequest } from "../storage";
@@ -13,15 +14,20 @@ export interface PhotosRoutesOptions {
   service: PhotosService;
   authenticate: MemberAuthenticator;
   maxUploadBytes: number;
+  /**
+   * Stores a received file (a temporary path, removed afterwards) as the member's media: the media
+   * intake, which takes videos too (ADR 0055). Default: images only.
+   */
+  accept?: (ownerId: string, file: string, fileName: string) => Promise<Photo>;
 }
 
 /**
- * `POST /api/v1/photos`: one image per request, as multipart field `file`; members only. A request
- * carrying more parts is refused whole (400 `one_file_per_upload`) and stores nothing.
+ * `POST /api/v1/photos`: one image or video per request, as multipart field `file`; members only. A
+ * request carrying more parts is refused whole (400 `one_file_per_upload`) and stores nothing.
  */
 export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = async (
   app,
-  { service, authenticate, maxUploadBytes },
+  { service, authenticate, maxUploadBytes, accept },
 ) => {
   requireMembers(app, authenticate);
   await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 0, parts: 1 } });
@@ -31,7 +37,8 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
     {
       schema: {
         tags: ["photos"],
-        summary: "Upload a photo (multipart field `file`); attach it to a memory by listing its id in `photo_ids`",
+        summary:
+          "Upload a photo or a video (multipart field `file`); attach it to a memory by listing its id in `photo_ids`. A video answers at once with its poster, `status` processing until its web copy is made",
         consumes: ["multipart/form-data"],
         response: { 201: Photo, 400: ApiError, 401: ApiError, 413: ApiError, 415: ApiError, 422: ApiError, 507: ApiError },
       },
@@ -55,7 +62,13 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
         if (!next.done) throw new AppError("one_file_per_upload");
       };
       try {
-        const photo = await service.upload(memberOf(request).user.id, file.file, () => file.file.truncated, assertNothingMore);
+        const ownerId = memberOf(request).user.id;
+        const photo = await service.receive(
+          file.file,
+          () => file.file.truncated,
+          assertNothingMore,
+          (tempFile) => (accept ? accept(ownerId, tempFile, file.filename) : service.acceptFile(ownerId, tempFile)),
+        );
         return await reply.status(201).send(photo);
       } catch (error) {
         // The body broke off or was not multipart after all: the upload stream failed, not the server.
@@ -66,13 +79,48 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
   );
 };
 
+/**
+ * `GET /api/v1/photos/{id}`: a photo or video as it stands now, for its uploader while it is in no
+ * memory, for every member once it is: how a video's upload learns that its web copy is ready.
+ * `GET /api/v1/account/usage`: how much the caller's photos and videos take ("Your data").
+ */
+export const photoReadRoutes: FastifyPluginAsyncZod<{ service: PhotosService; authenticate: MemberAuthenticator }> = async (
+  app,
+  { service, authenticate },
+) => {
+  requireMembers(app, authenticate);
+  app.get(
+    "/api/v1/photos/:id",
+    {
+      schema: {
+        tags: ["photos"],
+        summary: "A photo or video as it stands now (a video's status and, once ready, its video_url)",
+        params: z.object({ id: z.uuid() }),
+        response: { 200: Photo, 400: ApiError, 401: ApiError, 404: ApiError },
+      },
+    },
+    async (request) => service.find(memberOf(request).user.id, request.params.id),
+  );
+  app.get(
+    "/api/v1/account/usage",
+    {
+      schema: {
+        tags: ["account"],
+        summary: "How much the caller's photos and videos take on the server",
+        response: { 200: AccountUsage, 401: ApiError },
+      },
+    },
+    async (request) => service.usage(memberOf(request).user.id),
+  );
+};
+
 /** @fastify/multipart's answer to a part past `limits.parts` or `limits.files`. */
-function isPartsLimit(error: unknown): boolean {
+export function isPartsLimit(error: unknown): boolean {
   return error instanceof Error && "code" in error && (error.code === "FST_PARTS_LIMIT" || error.code === "FST_FILES_LIMIT");
 }
 
 /** Busboy's parse errors ("Unexpected end of multipart data", "Boundary not found") carry no status. */
-function malformedUpload(error: unknown): unknown {
+export function malformedUpload(error: unknown): unknown {
   if (error instanceof AppError || (error instanceof Error && "statusCode" in error)) return error;
   return new AppError("malformed_multipart", { cause: error });
 }
@@ -80,7 +128,7 @@ function malformedUpload(error: unknown): unknown {
 export interface PhotoObjectRoutesOptions {
   service: PhotosService;
   /** Lets a member in by bearer token or by photo access cookie (`readPhotoAccess`); throws 401 otherwise. */
-  authenticateViewer: (request: FastifyRequest) => Promise<unknown>;
+  authenticateViewer: (request: FastifyRequest) => Promise<{ id: string }>;
 }
 
 /**
@@ -98,7 +146,7 @@ export const photoObjectRoutes: FastifyPluginAsyncZod<PhotoObjectRoutesOptions> 
     `${photoObjectPrefix}*`,
     { schema: { tags: ["photos"], summary: "A photo's bytes, for a signed-in member (bearer token or photo access cookie)" } },
     async (request, reply) => {
-      await authenticateViewer(request);
+      const viewer = await authenticateViewer(request);
       const key = (request.params as { "*": string })["*"];
       const etag = photoEtag(key);
       reply
@@ -108,12 +156,12 @@ export const photoObjectRoutes: FastifyPluginAsyncZod<PhotoObjectRoutesOptions> 
         .header("content-security-policy", "default-src 'none'; sandbox");
       if (request.headers["if-none-match"]?.split(/\s*,\s*/).includes(etag)) {
         // Only after the member check: a revalidation is where a signed-out device learns it is out.
-        await service.assertServed(key);
+        await service.assertServed(key, viewer.id);
         return reply.status(304).send();
       }
       const range = parseRange(request.headers.range);
       try {
-        const content = await service.open(key, range);
+        const content = await service.open(key, range, viewer.id);
         reply
           .header("content-type", content.info.contentType ?? "application/octet-stream")
           .header("content-disposition", "inline")

@@ -68,12 +68,12 @@ describe.each(testEngines)("photo files on %s", (engine) => {
     expect(service.readAccess(grant.value)).toBeNull();
 
     const key = decodeURIComponent(photo.thumbnail_url.replace("/storage/v1/object/authenticated/memory-photos/", ""));
-    const opened = await service.open(key, undefined);
+    const opened = await service.open(key, undefined, "viewer");
     opened.body.destroy();
     const [row] = await database.db.selectFrom("photos").selectAll().where("id", "=", photo.id).execute();
-    await expect(service.open(row!.object_key, undefined)).rejects.toMatchObject({ code: "object_not_found" });
-    await expect(service.assertServed(row!.object_key)).rejects.toMatchObject({ code: "object_not_found" });
-    await expect(service.assertServed(row!.display_key!)).resolves.toBeUndefined();
+    await expect(service.open(row!.object_key, undefined, "viewer")).rejects.toMatchObject({ code: "object_not_found" });
+    await expect(service.assertServed(row!.object_key, "viewer")).rejects.toMatchObject({ code: "object_not_found" });
+    await expect(service.assertServed(row!.display_key!, "viewer")).resolves.toBeUndefined();
   });
 
   it("refuses forged, altered and other keys' access cookies", () => {

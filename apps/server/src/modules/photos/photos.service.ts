@@ -5,14 +5,14 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { pipeline } from "node:stream/promises";
-import type { Photo } from "@memory-box/contract";
+import type { AccountUsage, Photo } from "@memory-box/contract";
 import pLimit from "p-limit";
 import type { PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { ownedTempName, removeLeftoverTempFiles } from "../../lib/temp-files";
 import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
 import { contentTypeOfExtension, processImage, renderDisplayCopyOf, type ProcessImageOptions } from "./image-pipeline";
-import { derivativeKey, displayKey, isServedPhotoKey, originalPhotoKey, photoBucket } from "./photo-key";
+import { derivativeKey, displayKey, isServedPhotoKey, isWebCopyKey, originalPhotoKey, photoBucket } from "./photo-key";
 import { maxPhotoAccessSeconds, photoAccessToken, photoUrl, readPhotoAccessToken, type PhotoAccess } from "./photo-access";
 import type { PhotosRepository } from "./photos.repository";
 
@@ -34,6 +34,26 @@ export interface PhotosServiceDeps {
 
 /** A photo's stored files and what decoding found, before its row places it anywhere. */
 export type StoredPhotoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">;
+
+/** A still's video columns (ADR 0055): no motion, nothing to prepare. */
+export const stillColumns = {
+  kind: "photo",
+  duration_ms: null,
+  web_key: null,
+  web_content_type: null,
+  web_bytes: null,
+  motion_key: null,
+  motion_bytes: null,
+  status: "ready",
+  error_code: null,
+} as const satisfies Partial<PhotoRow>;
+
+/** What `present` reads of a row: the list pages' photo columns (memories.repository.ts `ListedPhoto`). */
+export type PresentedPhotoRow = Pick<
+  PhotoRow,
+  "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
+> &
+  Partial<Pick<PhotoRow, "kind" | "duration_ms" | "web_key" | "web_content_type" | "status" | "error_code">>;
 
 /** Uploads never attached to a memory within this time are deleted. */
 export const unattachedPhotoLifetimeMs = 24 * 3600 * 1000;
@@ -62,32 +82,65 @@ export class PhotosService {
    * temporary file first, so a slow or huge upload never sits in memory; the type is decided by
    * decoding, never by the name or the client's claim.
    */
-  async upload(
+  upload(
     ownerId: string,
     file: Readable,
     isTruncated: () => boolean,
     /** Called once the file is received, before anything is decoded or stored; a throw refuses the upload. */
     assertComplete: () => Promise<void> = async () => {},
   ): Promise<Photo> {
+    return this.receive(file, isTruncated, assertComplete, (tempFile) => this.acceptFile(ownerId, tempFile));
+  }
+
+  /**
+   * Receives an uploaded stream into a temporary file in the upload folder and hands it to
+   * `accept` (which decides what it is and stores it); the temporary file is removed afterwards,
+   * whatever happened. A stream cut at the upload limit is refused as too large.
+   */
+  async receive<T>(
+    file: Readable,
+    isTruncated: () => boolean,
+    assertComplete: () => Promise<void>,
+    accept: (tempFile: string) => Promise<T>,
+  ): Promise<T> {
     await fsp.mkdir(this.deps.uploadDir, { recursive: true });
     const tempFile = path.join(this.deps.uploadDir, ownedTempName(".upload"));
     try {
       await pipeline(file, fs.createWriteStream(tempFile, { mode: 0o600 }));
-      if (isTruncated()) throw new AppError("request_entity_too_large", { message: tooLargeMessage(this.deps.maxUploadBytes) });
+      if (isTruncated()) throw this.tooLarge();
       await assertComplete();
-      const now = this.now();
-      const stored = await this.storeFile(ownerId, tempFile, now);
-      const row: PhotoRow = { ...stored, id: randomUUID(), memory_id: null, position: null, created_at: now.toISOString() };
-      try {
-        await this.deps.photos.insert(row);
-      } catch (error) {
-        await this.deleteFiles([row]);
-        throw error;
-      }
-      return this.present(row);
+      return await accept(tempFile);
     } finally {
       await fsp.rm(tempFile, { force: true });
     }
+  }
+
+  /** The refusal of a photo larger than the upload limit, naming the limit. */
+  tooLarge(): AppError {
+    return new AppError("request_entity_too_large", { message: tooLargeMessage(this.deps.maxUploadBytes) });
+  }
+
+  /** The upload limit of a photo, if there is one. */
+  get maxUploadBytes(): number | undefined {
+    return this.deps.maxUploadBytes;
+  }
+
+  /**
+   * Stores a received image file (decoded here: its type is never taken from its name) as a photo
+   * of `ownerId` not yet attached to any memory, and returns it. A failure leaves neither a file
+   * nor a row. The one path of every photo upload: the photo route's and the media intake's.
+   */
+  async acceptFile(ownerId: string, file: string): Promise<Photo> {
+    const now = this.now();
+    const stored = await this.storeFile(ownerId, file, now);
+    const row: PhotoRow = { ...stored, id: randomUUID(), memory_id: null, position: null, created_at: now.toISOString() };
+    try {
+      await this.deps.photos.insert(row);
+    } catch (error) {
+      await this.deleteFiles([row]);
+      throw error;
+    }
+    return this.present(row);
   }
 
   /**
@@ -127,6 +180,7 @@ export class PhotosService {
         height: image.height,
         taken_at: image.takenAt,
         placeholder: image.placeholder,
+        ...stillColumns,
       };
     } catch (error) {
       await this.deleteObjects(written);
@@ -144,13 +198,10 @@ export class PhotosService {
    * copy, never the original as uploaded; a photo whose display copy is not rendered yet shows its
    * preview meanwhile, and `content_type` is always what `url` serves.
    */
-  present(
-    photo: Pick<
-      PhotoRow,
-      "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
-    >,
-  ): Photo {
+  present(photo: PresentedPhotoRow): Photo {
     const displayed = photo.display_key ?? photo.preview_key;
+    const status = photo.status ?? "ready";
+    const playable = status === "ready" && photo.web_key !== null && photo.web_key !== undefined;
     return {
       id: photo.id,
       url: photoUrl(displayed),
@@ -161,13 +212,34 @@ export class PhotosService {
       height: photo.height,
       taken_at: photo.taken_at,
       placeholder: photo.placeholder,
-      kind: "photo",
-      duration_seconds: null,
-      video_url: null,
-      video_content_type: null,
-      status: "ready",
-      error_code: null,
+      kind: photo.kind ?? "photo",
+      duration_seconds: photo.duration_ms === null || photo.duration_ms === undefined ? null : photo.duration_ms / 1000,
+      video_url: playable ? photoUrl(photo.web_key!) : null,
+      video_content_type: playable ? (photo.web_content_type ?? null) : null,
+      status,
+      error_code: status === "failed" ? (photo.error_code ?? null) : null,
     };
+  }
+
+  /**
+   * A photo or video as it stands now (a video's preparation moves on after its upload): any
+   * member's once it is in a memory, only its uploader's while it is in none (404 `photo_not_found`).
+   */
+  async find(viewerId: string, id: string): Promise<Photo> {
+    const row = await this.deps.photos.findById(id);
+    if (!row || (row.memory_id === null && row.owner_id !== viewerId)) throw new AppError("photo_not_found");
+    return this.present(row);
+  }
+
+  /** What a member's uploads take: photos (stills and Live Photos) and videos, originals and copies. */
+  async usage(ownerId: string): Promise<AccountUsage> {
+    const usage: AccountUsage = { photos: { count: 0, bytes: 0 }, videos: { count: 0, bytes: 0 } };
+    for (const { kind, count, bytes } of await this.deps.photos.usageOf(ownerId)) {
+      const figure = kind === "video" ? usage.videos : usage.photos;
+      figure.count += count;
+      figure.bytes += bytes;
+    }
+    return usage;
   }
 
   /** A photo access cookie value for a member's session, valid `accessTtlSeconds` from now. */
@@ -193,14 +265,27 @@ export class PhotosService {
    * The bytes of a photo rendition, for a caller already let in. 404 for keys that are not a
    * rendition: an original as uploaded carries its camera's metadata and is served to nobody.
    */
-  async open(objectKey: string, range: ByteRangeRequest | undefined): Promise<BlobContent> {
-    if (!isServedPhotoKey(objectKey)) throw new AppError("object_not_found");
+  async open(objectKey: string, range: ByteRangeRequest | undefined, viewerId: string): Promise<BlobContent> {
+    await this.assertViewable(objectKey, viewerId);
     return this.deps.blobStore.get(`${photoBucket}/${objectKey}`, range ? { range } : {});
   }
 
   /** As `open` would decide, without reading: for a revalidation, where a deleted photo must not stay cached. */
-  async assertServed(objectKey: string): Promise<void> {
-    if (!isServedPhotoKey(objectKey) || !(await this.deps.blobStore.stat(`${photoBucket}/${objectKey}`))) {
+  async assertServed(objectKey: string, viewerId: string): Promise<void> {
+    await this.assertViewable(objectKey, viewerId);
+    if (!(await this.deps.blobStore.stat(`${photoBucket}/${objectKey}`))) throw new AppError("object_not_found");
+  }
+
+  /**
+   * Renditions are served to any member holding their URL. A video's web copy only once it is
+   * ready, and while the video is in no memory only to its uploader (ADR 0055): its key is known
+   * before the copy is made, so the row, not the key alone, decides.
+   */
+  private async assertViewable(objectKey: string, viewerId: string): Promise<void> {
+    if (!isServedPhotoKey(objectKey)) throw new AppError("object_not_found");
+    if (!isWebCopyKey(objectKey)) return;
+    const row = await this.deps.photos.findByWebKey(objectKey);
+    if (row?.status !== "ready" || (row.memory_id === null && row.owner_id !== viewerId)) {
       throw new AppError("object_not_found");
     }
   }
@@ -214,15 +299,24 @@ export class PhotosService {
   }
 
   /** Deletes the files of photos whose rows are already gone. Failures are logged: a stray file is never served. */
-  async deleteFiles(photos: Pick<PhotoRow, "object_key" | "preview_key" | "thumbnail_key" | "display_key">[]): Promise<void> {
-    await this.deleteObjects(
-      photos.flatMap((photo) => [
-        photo.object_key,
-        photo.preview_key,
-        photo.thumbnail_key,
-        ...(photo.display_key === null ? [] : [photo.display_key]),
-      ]),
+  async deleteFiles(
+    photos: (Pick<PhotoRow, "object_key" | "preview_key" | "thumbnail_key" | "display_key"> &
+      Partial<Pick<PhotoRow, "web_key" | "motion_key">>)[],
+  ): Promise<void> {
+    // A video's display copy is its poster's preview: the same key, deleted once.
+    const keys = new Set(
+      photos.flatMap((photo) =>
+        [photo.object_key, photo.preview_key, photo.thumbnail_key, photo.display_key, photo.web_key, photo.motion_key].filter(
+          (key): key is string => typeof key === "string",
+        ),
+      ),
     );
+    await this.deleteObjects([...keys]);
+  }
+
+  /** Deletes stored objects of the photo bucket by key; failures are logged (the reconciler removes what is left). */
+  deleteKeys(keys: string[]): Promise<void> {
+    return this.deleteObjects(keys);
   }
 
   /**

@@ -18,3 +18,6 @@ export {
   type RenditionReason,
   type TranscodeOptions,
 } from "./web-rendition";
+export { MediaIntake } from "./media-intake";
+export { maxMotionSeconds, VideosService, webCopyJobKind, type VideoProgress, type VideosServiceDeps } from "./videos.service";
+export { videosRoutes } from "./videos.routes";
