@@ -304,7 +304,18 @@ function errorCodesWithoutMessages(): Plugin {
 }
 
 /** The icons home's first screen shows, by lucide's component name. */
-const firstScreenIcons = ["Calendar", "MessageCircle", "Pencil", "Plus", "Search", "Settings", "Trash", "User"] as const;
+const firstScreenIcons = [
+  "Calendar",
+  "CircleAlert",
+  "MessageCircle",
+  "Pencil",
+  "Play",
+  "Plus",
+  "Search",
+  "Settings",
+  "Trash",
+  "User",
+] as const;
 
 /**
  * `virtual:first-screen-icons`: the SVG markup of those icons as lucide-react renders them, made

@@ -111,7 +111,7 @@ describe("MemoryFormDialog — add", () => {
     expect(within(dialog).getByLabelText("Tags")).toHaveAccessibleDescription("Separate tags with commas");
     const photos = within(dialog).getByLabelText("Photos");
     expect(photos).toHaveAttribute("type", "file");
-    expect(photos).toHaveAttribute("accept", "image/*");
+    expect(photos).toHaveAttribute("accept", "image/*,video/mp4,video/quicktime,video/webm");
     expect(photos).toHaveAttribute("multiple");
     expect(dialog.querySelector('[data-slot="card"]')).toHaveClass("h-[80vh]");
     expect(dialog.querySelector('[data-slot="scroll-area"]')).toBeInTheDocument();
