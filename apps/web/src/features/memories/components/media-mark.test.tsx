@@ -80,7 +80,7 @@ describe("a video on a card", () => {
     const event = (status: string, progress: number) => ({
       type: "media.progress",
       data: JSON.stringify({ id: video.id, memory_id: memory.id, status, progress, error_code: null }),
-      id: "",
+      lastEventId: "",
     });
     act(() => applyLiveEvent(client, event("processing", 0.4)));
     expect(mark()).toHaveTextContent("Preparing video… 40%");

@@ -63,15 +63,17 @@ export function MediaMarkView({ photo, small = false, progress }: MediaMarkProps
   }
   return (
     <>
-      <span
-        aria-hidden="true"
-        data-media-mark="play"
-        className={cn(
-          "absolute start-1/2 top-1/2 flex -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-background/85 text-foreground shadow-md rtl:translate-x-1/2",
-          small ? "size-8" : "size-11",
-        )}
-      >
-        <Play aria-hidden="true" className={cn("fill-current", small ? "ms-0.5 size-3.5" : "ms-0.5 size-5")} />
+      <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center">
+        <span
+          data-media-mark="play"
+          className={cn(
+            "flex items-center justify-center rounded-full bg-background/85 text-foreground shadow-md",
+            small ? "size-8" : "size-11",
+          )}
+        >
+          {/* A play mark points right in every language; nudged right to look centred. */}
+          <Play aria-hidden="true" className={cn("fill-current ltr:ms-0.5 rtl:me-0.5", small ? "size-3.5" : "size-5")} />
+        </span>
       </span>
       {photo.duration_seconds !== null && (
         <span aria-hidden="true" data-media-mark="duration" className={cn(pill, "end-1.5 bottom-1.5")}>

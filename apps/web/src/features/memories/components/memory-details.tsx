@@ -8,8 +8,8 @@ import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
 import { MediaMark } from "@/features/memories/components/media-mark";
 import { PhotoImage } from "@/features/memories/components/photo-image";
-import { isPlayableVideo, LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
-import { mediaLabel } from "@/features/memories/utils/media";
+import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
+import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { useIntl } from "@/lib/intl";
 

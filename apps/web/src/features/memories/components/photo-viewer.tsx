@@ -4,8 +4,8 @@ import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } 
 
 import { Button } from "@/components/ui/button";
 import { MediaMark } from "@/features/memories/components/media-mark";
-import { isPlayableVideo, LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
-import { mediaLabel } from "@/features/memories/utils/media";
+import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
+import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 

@@ -113,8 +113,3 @@ export function LivePhoto({ photo, number, children, className, motionClassName 
     </div>
   );
 }
-
-/** Whether `photo` can be played here now: a video with its playable copy. */
-export function isPlayableVideo(photo: Photo): photo is Photo & { video_url: string } {
-  return photo.kind === "video" && photo.video_url !== null;
-}

@@ -23,6 +23,11 @@ export function isMoving(photo: Photo): boolean {
   return photo.kind === "video" || photo.kind === "live";
 }
 
+/** Whether `photo` can be played now: a video with its playable copy. */
+export function isPlayableVideo(photo: Photo): photo is Photo & { video_url: string } {
+  return photo.kind === "video" && photo.video_url !== null;
+}
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 function digits(locale: string, minimumIntegerDigits: number): Intl.NumberFormat {
