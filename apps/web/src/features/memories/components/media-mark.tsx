@@ -16,7 +16,8 @@ export interface MediaMarkProps {
  * What lies over a media's poster in a card, On this day and the form (its parent is `relative`):
  * a video's play mark and duration, a Live Photo's "LIVE", and while a video is prepared "Preparing
  * video… 40 %" (as the live stream tells it), or why it could not be. The marks sit on the theme's
- * background, nearly opaque, so they read on any poster, light or dark. A still photo has none.
+ * background, nearly opaque and ringed, so they read on any poster, light or dark, and keep their
+ * shape on one of their own colour. A still photo has none.
  */
 export function MediaMark(props: MediaMarkProps) {
   return <MediaMarkView {...props} progress={useMediaProgress(props.photo.id)} />;
@@ -27,7 +28,7 @@ export function MediaMarkView({ photo, small = false, progress }: MediaMarkProps
   if (photo.kind === "photo") return null;
   const status = progress?.status ?? photo.status;
   const pill = cn(
-    "absolute rounded-full bg-background/85 font-medium text-foreground shadow-sm tabular-nums",
+    "absolute rounded-full bg-background/85 font-medium text-foreground shadow-sm ring-1 ring-foreground/10 tabular-nums",
     small ? "px-1.5 text-[0.6875rem] leading-4" : "px-2 py-0.5 text-xs",
   );
 
@@ -45,7 +46,7 @@ export function MediaMarkView({ photo, small = false, progress }: MediaMarkProps
       <span
         data-media-mark="failed"
         className={cn(
-          "absolute inset-x-1.5 bottom-1.5 flex items-start gap-1 rounded-md bg-background/90 text-problem shadow-sm",
+          "absolute inset-x-1.5 bottom-1.5 flex items-start gap-1 rounded-md bg-background/90 text-problem shadow-sm ring-1 ring-foreground/10",
           small ? "p-1 text-[0.6875rem] leading-4" : "p-1.5 text-xs",
         )}
       >
@@ -67,7 +68,7 @@ export function MediaMarkView({ photo, small = false, progress }: MediaMarkProps
         <span
           data-media-mark="play"
           className={cn(
-            "flex items-center justify-center rounded-full bg-background/85 text-foreground shadow-md",
+            "flex items-center justify-center rounded-full bg-background/85 text-foreground shadow-md ring-1 ring-foreground/10",
             small ? "size-8" : "size-11",
           )}
         >

@@ -73,7 +73,7 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
         {photo.motion && upload.status !== "uploaded" && (
           <span
             aria-hidden="true"
-            className="absolute start-1.5 top-1.5 rounded-full bg-background/85 px-1.5 text-[0.6875rem] leading-4 font-medium tracking-wider text-foreground shadow-sm"
+            className="absolute start-1.5 top-1.5 rounded-full bg-background/85 px-1.5 text-[0.6875rem] leading-4 font-medium tracking-wider text-foreground shadow-sm ring-1 ring-foreground/10"
           >
             {intl.formatMessage({ id: "memory.live.mark" })}
           </span>

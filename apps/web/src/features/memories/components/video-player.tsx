@@ -106,7 +106,7 @@ export function LivePhoto({ photo, number, children, className, motionClassName 
         disabled={!motion}
         onPointerDown={(event) => event.stopPropagation()}
         onClick={() => setPlaying((current) => !current)}
-        className="absolute start-2 top-2 z-10 rounded-full bg-background/85 px-2 py-0.5 text-xs font-medium tracking-wider text-foreground shadow-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring disabled:cursor-default aria-pressed:bg-foreground aria-pressed:text-background"
+        className="absolute start-2 top-2 z-10 rounded-full bg-background/85 px-2 py-0.5 text-xs font-medium tracking-wider text-foreground shadow-sm ring-1 ring-foreground/10 outline-none focus-visible:ring-[3px] focus-visible:ring-ring disabled:cursor-default aria-pressed:bg-foreground aria-pressed:text-background"
       >
         {intl.formatMessage({ id: "memory.live.mark" })}
       </button>
