@@ -71,7 +71,7 @@ export function uploadResumable(file: File, { signal, onProgress }: UploadReques
       .findPreviousUploads()
       .then(
         (previous) => {
-          const latest = previous.toSorted((a, b) => b.creationTime.localeCompare(a.creationTime))[0];
+          const latest = [...previous].sort((a, b) => b.creationTime.localeCompare(a.creationTime))[0];
           if (latest) upload.resumeFromPreviousUpload(latest);
         },
         () => undefined,
