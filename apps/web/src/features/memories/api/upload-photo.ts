@@ -7,11 +7,6 @@ import { activeIntl } from "@/lib/intl";
 /** How many photos travel at once: enough to overlap round trips without hogging a phone's uplink. */
 export const photoUploadConcurrency = 2;
 
-/** The spec's rule: only files whose type starts with `image/` are uploaded; others are skipped. */
-export function isImageFile(file: File): boolean {
-  return file.type.startsWith("image/");
-}
-
 /**
  * `POST /api/v1/photos`, one multipart field `file`, reporting progress. The server decodes the
  * file to decide it is an image; the photo is stored unattached until a save lists its id.

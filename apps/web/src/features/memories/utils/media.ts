@@ -13,7 +13,7 @@ export function isVideoFile(file: File): boolean {
   return (videoTypes as readonly string[]).includes(file.type) || /\.(mp4|m4v|mov|webm)$/i.test(file.name);
 }
 
-/** What the form uploads: images (the spec's rule) and videos; anything else is skipped. */
+/** What the form uploads: files whose type starts with `image/` (the spec's rule) and videos (issue #31); anything else is skipped. */
 export function isMediaFile(file: File): boolean {
   return file.type.startsWith("image/") || isVideoFile(file);
 }
