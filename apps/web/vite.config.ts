@@ -304,7 +304,18 @@ function errorCodesWithoutMessages(): Plugin {
 }
 
 /** The icons home's first screen shows, by lucide's component name. */
-const firstScreenIcons = ["Calendar", "MessageCircle", "Pencil", "Plus", "Search", "Settings", "Trash", "User"] as const;
+const firstScreenIcons = [
+  "Calendar",
+  "CircleAlert",
+  "MessageCircle",
+  "Pencil",
+  "Play",
+  "Plus",
+  "Search",
+  "Settings",
+  "Trash",
+  "User",
+] as const;
 
 /**
  * `virtual:first-screen-icons`: the SVG markup of those icons as lucide-react renders them, made
@@ -458,12 +469,16 @@ function installableApp() {
       display: "standalone",
       theme_color: background.light,
       background_color: background.light,
-      // Photos shared from the phone's gallery open "Add Memory" with them chosen (src/lib/shared-photos.ts).
+      // Photos and videos shared from the phone's gallery open "Add Memory" with them chosen (src/lib/shared-photos.ts).
       share_target: {
         action: "/share",
         method: "POST",
         enctype: "multipart/form-data",
-        params: { title: "title", text: "text", files: [{ name: "photos", accept: ["image/*"] }] },
+        params: {
+          title: "title",
+          text: "text",
+          files: [{ name: "photos", accept: ["image/*", "video/mp4", "video/quicktime", "video/webm"] }],
+        },
       },
       icons: [
         { src: "/pwa-192x192.png", sizes: "192x192", type: "image/png", purpose: "any" },

@@ -21,6 +21,11 @@ export function webProject(test: { name: string; include: string[]; exclude: str
   return mergeConfig(
     viteConfig,
     defineProject({
+      resolve: {
+        // The tests run in Node, where a package's "browser" field is not read: the tus client
+        // would take its Node build, which cannot read a browser File.
+        alias: [{ find: /^tus-js-client$/, replacement: "tus-js-client/lib.esm/browser/index.js" }],
+      },
       test: {
         ...test,
         environment: "jsdom",

@@ -30,13 +30,15 @@ if (typeof URL.createObjectURL !== "function") {
   URL.revokeObjectURL = () => {};
 }
 // jsdom has no PointerEvent, so pointer events would carry no coordinates (the photo viewer's swipe,
-// pinch and drag read them): a MouseEvent with the pointer's id stands in.
+// pinch and drag read them): a MouseEvent with the pointer's id and type stands in.
 if (!("PointerEvent" in globalThis)) {
   class PointerEventStandIn extends MouseEvent {
     readonly pointerId: number;
+    readonly pointerType: string;
     constructor(type: string, init: PointerEventInit = {}) {
       super(type, init);
       this.pointerId = init.pointerId ?? 1;
+      this.pointerType = init.pointerType ?? "mouse";
     }
   }
   globalThis.PointerEvent = PointerEventStandIn as typeof PointerEvent;

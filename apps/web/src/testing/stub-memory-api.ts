@@ -8,7 +8,7 @@ export interface ApiRequestInfo {
   /** Values of the route's `:name` segments. */
   params: Record<string, string>;
   headers: Headers;
-  /** Parsed JSON, or the FormData of an upload; undefined without a body. */
+  /** Parsed JSON, the FormData of an upload, or the Blob a resumable upload's PATCH sends; undefined without a body. */
   body: unknown;
 }
 
@@ -89,6 +89,7 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
 /**
  * XMLHttpRequest as uploads use it (for their progress), answered by the same stubbed fetch, so
  * `calls` sees uploads too. Reports half the body sent at once and the rest when the answer comes.
+ * Speaks enough for tus-js-client too: a Blob body, and the answer's headers.
  */
 function stubXhrOver(fetchImpl: typeof fetch) {
   return class StubXMLHttpRequest {
@@ -104,6 +105,7 @@ function stubXhrOver(fetchImpl: typeof fetch) {
     private method = "GET";
     private url = "";
     private readonly headers: Record<string, string> = {};
+    private responseHeaders = new Headers();
     private readonly controller = new AbortController();
 
     open(method: string, url: string) {
@@ -115,21 +117,26 @@ function stubXhrOver(fetchImpl: typeof fetch) {
       this.headers[name] = value;
     }
 
+    getResponseHeader(name: string): string | null {
+      return this.responseHeaders.get(name);
+    }
+
     abort() {
       if (this.controller.signal.aborted) return;
       this.controller.abort();
       this.onabort?.();
     }
 
-    send(body: FormData | null) {
-      const file = body?.get("file");
-      const total = file instanceof File ? Math.max(file.size, 2) : 2;
+    send(body: FormData | Blob | null) {
+      const file = body instanceof FormData ? body.get("file") : body;
+      const total = file instanceof Blob ? Math.max(file.size, 2) : 2;
       this.upload.onprogress?.({ lengthComputable: true, loaded: Math.floor(total / 2), total });
       fetchImpl(this.url, { method: this.method, headers: this.headers, body, signal: this.controller.signal }).then(
         async (response) => {
           if (this.controller.signal.aborted) return;
           this.upload.onprogress?.({ lengthComputable: true, loaded: total, total });
           this.status = response.status;
+          this.responseHeaders = response.headers;
           this.responseText = await response.text();
           this.onload?.();
         },
@@ -156,6 +163,6 @@ function neverAnswered(signal: AbortSignal | null | undefined): Promise<Response
 
 /** A request's body as a handler sees it: the FormData of an upload, or the parsed JSON. */
 function requestBody(init: RequestInit | undefined): unknown {
-  if (init?.body instanceof FormData) return init.body;
+  if (init?.body instanceof FormData || init?.body instanceof Blob) return init.body;
   return typeof init?.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
 }

@@ -43,10 +43,30 @@ function collection(): Memory[] {
       profiles: null,
       reactions: [{ emoji: "😂", count: 1 }],
     }),
-    fakeMemory({ title: "Two photos", photos: [fakePhoto(), fakePhoto()], tags: [], comment_count: 1 }),
+    fakeMemory({
+      title: "Two photos",
+      // A video and a Live Photo: their marks are painted as React draws them.
+      photos: [
+        fakePhoto({ kind: "video", duration_seconds: 42, video_url: "/video.mp4", video_content_type: "video/mp4" }),
+        fakePhoto({ kind: "live", duration_seconds: 2, video_url: "/motion.mp4" }),
+      ],
+      tags: [],
+      comment_count: 1,
+    }),
     fakeMemory({ title: "<b>Not markup</b>", content: "<img src=x onerror=alert(1)>" }),
     ...Array.from({ length: 4 }, (_, index) =>
-      fakeMemory({ title: `Filler ${index}`, photos: [fakePhoto(), fakePhoto(), fakePhoto()] }),
+      fakeMemory({
+        title: `Filler ${index}`,
+        // The first with a video being prepared and one that could not be.
+        photos:
+          index === 0
+            ? [
+                fakePhoto(),
+                fakePhoto({ kind: "video", status: "processing", duration_seconds: 12 }),
+                fakePhoto({ kind: "video", status: "failed", error_code: "corrupt_video" }),
+              ]
+            : [fakePhoto(), fakePhoto(), fakePhoto()],
+      }),
     ),
   ];
 }
@@ -85,7 +105,16 @@ describe("the painted home", () => {
     const backend = new FakeMemoryBackend(collection());
     backend.pageSize = 6;
     backend.onThisDayGroups = [
-      { years_ago: 1, memories: [fakeMemory({ title: "A year ago", memory_date: "2025-11-26", photos: [fakePhoto()] })] },
+      {
+        years_ago: 1,
+        memories: [
+          fakeMemory({ title: "A year ago", memory_date: "2025-11-26", photos: [fakePhoto()] }),
+          fakeMemory({
+            title: "A year ago, filmed",
+            photos: [fakePhoto({ kind: "video", duration_seconds: 3723, video_url: "/v.mp4" })],
+          }),
+        ],
+      },
       {
         years_ago: 4,
         memories: [

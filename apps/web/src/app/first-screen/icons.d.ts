@@ -1,7 +1,7 @@
 declare module "virtual:first-screen-icons" {
   /** Trusted SVG markup made at build time from lucide-react (vite.config.ts), by lucide's component name. */
   export const iconMarkup: Record<
-    "Calendar" | "MessageCircle" | "Pencil" | "Plus" | "Search" | "Settings" | "Trash" | "User",
+    "Calendar" | "CircleAlert" | "MessageCircle" | "Pencil" | "Play" | "Plus" | "Search" | "Settings" | "Trash" | "User",
     string
   >;
 }

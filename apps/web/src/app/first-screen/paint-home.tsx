@@ -1,5 +1,5 @@
 import type { MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
-import { Calendar, MessageCircle, Pencil, Plus, Search, Settings, Trash, User } from "lucide-react";
+import { Calendar, CircleAlert, MessageCircle, Pencil, Play, Plus, Search, Settings, Trash, User } from "lucide-react";
 import { Label, Slot } from "radix-ui";
 import { Link } from "react-router";
 import { iconMarkup } from "virtual:first-screen-icons";
@@ -9,6 +9,7 @@ import { HomeFrame } from "@/features/memories/components/home-frame";
 import { LoadMore, LoadMoreView } from "@/features/memories/components/load-more";
 import { MemoryCard } from "@/features/memories/components/memory-card";
 import { MemoryCardView, type MemoryCardViewProps } from "@/features/memories/components/memory-card-view";
+import { MediaMark, MediaMarkView, type MediaMarkProps } from "@/features/memories/components/media-mark";
 import { MemoryListView } from "@/features/memories/components/memory-list-view";
 import { OnThisDaySection } from "@/features/memories/components/on-this-day";
 import { PhotoImage } from "@/features/memories/components/photo-image";
@@ -53,6 +54,7 @@ const closedPopoverTrigger = {
 
 const substitutes = new Map<unknown, Substitute>([
   [PhotoImage, (props) => <PhotoImageView {...(props as unknown as PhotoImageProps)} loaded={false} />],
+  [MediaMark, (props) => <MediaMarkView {...(props as unknown as MediaMarkProps)} />],
   [MemoryCard, (props) => <MemoryCardView {...(props as unknown as MemoryCardViewProps)} />],
   [SearchBox, (props) => <SearchBoxView {...(props as unknown as SearchBoxProps)} id="first-screen-search" />],
   [AllTags, ({ more }) => <MoreTagsButton more={more as number} {...closedPopoverTrigger} />],
@@ -61,8 +63,10 @@ const substitutes = new Map<unknown, Substitute>([
   [Slot.Root, slotted],
   [Label.Root, (props) => ({ type: "label", props })],
   [Calendar, icon("Calendar")],
+  [CircleAlert, icon("CircleAlert")],
   [MessageCircle, icon("MessageCircle")],
   [Pencil, icon("Pencil")],
+  [Play, icon("Play")],
   [Plus, icon("Plus")],
   [Search, icon("Search")],
   [Settings, icon("Settings")],

@@ -1,5 +1,6 @@
 import type { Memory, MemoryInput, MemoryPage, TagList } from "@memory-box/contract";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import axe from "axe-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
@@ -288,5 +289,46 @@ describe("memory detail page", () => {
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     expect(currentPath(router)).toBe(`/memory/${memory.id}`);
     expect(screen.getByRole("heading", { level: 1, name: "First snow" })).toBeInTheDocument();
+  });
+});
+
+describe("a memory's videos and Live Photos on its page", () => {
+  const video = fakePhoto({
+    kind: "video",
+    duration_seconds: 62,
+    video_url: "/storage/v1/object/authenticated/memory-photos/toast.mp4",
+  });
+  const live = fakePhoto({
+    kind: "live",
+    duration_seconds: 2,
+    video_url: "/storage/v1/object/authenticated/memory-photos/motion.mp4",
+  });
+  const failed = fakePhoto({ kind: "video", status: "failed", error_code: "corrupt_video" });
+  const moving = fakeMemory({ title: "The toast", photos: [video, live, failed] });
+
+  it("plays a video in place, moves a Live Photo from its LIVE button, names a failed one's reason, and axe finds nothing", async () => {
+    stubDetail(moving);
+    const { container } = renderApp(`/memory/${moving.id}`, { client: signedIn() });
+
+    const player = await screen.findByLabelText("Video 1, 1:02");
+    expect(player.tagName).toBe("VIDEO");
+    expect(player).toHaveAttribute("src", video.video_url);
+    expect(player).toHaveAttribute("poster", video.preview_url);
+    expect(player).toHaveAttribute("controls");
+
+    // The Live Photo's still opens the viewer like a photo; its mark plays the motion.
+    expect(screen.getByRole("img", { name: "Live Photo 2" }).closest("a")).toHaveAttribute(
+      "href",
+      `/memory/${moving.id}/photo/2`,
+    );
+    const button = screen.getByRole("button", { name: "Play the motion of Live Photo 2" });
+    fireEvent.click(button);
+    expect(button).toHaveAttribute("aria-pressed", "true");
+    expect(container.querySelector("video[data-live-motion]")).toHaveAttribute("src", live.video_url);
+
+    expect(screen.getByText("The video could not be read; the file may be damaged or incomplete.")).toBeInTheDocument();
+
+    const results = await axe.run(container, { preload: false, rules: { "color-contrast": { enabled: false } } });
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
   });
 });

@@ -127,3 +127,92 @@ describe("photo viewer", () => {
     expect(await screen.findByText("Memory not found.")).toBeInTheDocument();
   });
 });
+
+describe("videos and Live Photos in the viewer", () => {
+  const video = fakePhoto({
+    kind: "video",
+    duration_seconds: 42,
+    video_url: "/storage/v1/object/authenticated/memory-photos/clip.mp4",
+    video_content_type: "video/mp4",
+  });
+  const live = fakePhoto({
+    kind: "live",
+    duration_seconds: 2.5,
+    video_url: "/storage/v1/object/authenticated/memory-photos/motion.mp4",
+  });
+  const moving = fakeMemory({ title: "First dance", photos: [fakePhoto(), video, live] });
+
+  it("plays a video in the browser's player, labelled, from its playable copy with its poster, and swipes on to the Live Photo", async () => {
+    const { user } = openViewer(`/memory/${moving.id}/photo/1`, moving);
+    await screen.findByRole("img", { name: "Memory photo 1" });
+    await user.keyboard("{ArrowRight}");
+
+    const player = await screen.findByLabelText("Video 2, 0:42");
+    expect(player.tagName).toBe("VIDEO");
+    expect(player).toHaveAttribute("src", video.video_url);
+    expect(player).toHaveAttribute("poster", video.preview_url);
+    expect(player).toHaveAttribute("controls");
+    expect(player).toHaveAttribute("playsinline");
+    expect(player).toHaveAttribute("preload", "metadata");
+    expect(screen.getByText("2 / 3")).toBeInTheDocument();
+    // Nothing to zoom; the download is the playable copy.
+    expect(screen.queryByRole("button", { name: "View full size" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Download full size" })).toHaveAttribute("href", video.video_url);
+
+    // A swipe across the player steps on, as across a photo.
+    fireEvent.pointerDown(player, { pointerId: 1, clientX: 300, clientY: 200 });
+    fireEvent.pointerMove(player, { pointerId: 1, clientX: 150, clientY: 210 });
+    fireEvent.pointerUp(player, { pointerId: 1, clientX: 100, clientY: 210 });
+    expect(await screen.findByText("3 / 3")).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Live Photo 3" })).toHaveAttribute("src", live.preview_url);
+  });
+
+  it("leaves a focused player's arrow keys to the player", async () => {
+    openViewer(`/memory/${moving.id}/photo/2`, moving);
+    const player = await screen.findByLabelText("Video 2, 0:42");
+    fireEvent.keyDown(player, { key: "ArrowRight" });
+    expect(screen.getByText("2 / 3")).toBeInTheDocument();
+  });
+
+  it("plays a Live Photo's motion, muted and inline, on hover, on press, and from its LIVE button with the keyboard", async () => {
+    const { user } = openViewer(`/memory/${moving.id}/photo/3`, moving);
+    const still = await screen.findByRole("img", { name: "Live Photo 3" });
+    const motion = () => document.querySelector<HTMLVideoElement>("video[data-live-motion]");
+    expect(motion()).toBeNull();
+
+    // A mouse resting on it.
+    fireEvent.pointerEnter(still.parentElement!, { pointerType: "mouse" });
+    await waitFor(() => expect(motion()).toHaveAttribute("src", live.video_url));
+    expect(motion()!.muted).toBe(true);
+    expect(motion()).toHaveAttribute("playsinline");
+    fireEvent.pointerLeave(still.parentElement!, { pointerType: "mouse" });
+    await waitFor(() => expect(motion()).toBeNull());
+
+    // A finger pressing it, for as long as it presses.
+    fireEvent.pointerDown(still, { pointerId: 2, pointerType: "touch", clientX: 10, clientY: 10 });
+    await waitFor(() => expect(motion()).not.toBeNull());
+    fireEvent.pointerUp(still, { pointerId: 2, pointerType: "touch", clientX: 10, clientY: 10 });
+    await waitFor(() => expect(motion()).toBeNull());
+
+    // The LIVE mark is its control.
+    const button = screen.getByRole("button", { name: "Play the motion of Live Photo 3" });
+    expect(button).toHaveTextContent("LIVE");
+    expect(button).toHaveAttribute("aria-pressed", "false");
+    button.focus();
+    await user.keyboard("{Enter}");
+    expect(button).toHaveAttribute("aria-pressed", "true");
+    expect(motion()).not.toBeNull();
+    fireEvent.ended(motion()!);
+    await waitFor(() => expect(button).toHaveAttribute("aria-pressed", "false"));
+    await user.keyboard(" ");
+    expect(motion()).not.toBeNull();
+  });
+
+  it("shows a video still being prepared as its poster, saying so", async () => {
+    const preparing = fakeMemory({ photos: [fakePhoto({ kind: "video", status: "processing", duration_seconds: 9 })] });
+    openViewer(`/memory/${preparing.id}/photo/1`, preparing);
+    expect(await screen.findByRole("img", { name: "Video 1, 0:09" })).toBeInTheDocument();
+    expect(screen.getByText("Preparing video…")).toBeInTheDocument();
+    expect(document.querySelector("video")).toBeNull();
+  });
+});

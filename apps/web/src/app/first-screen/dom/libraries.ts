@@ -17,8 +17,10 @@ export const Popover = {
 };
 
 export const Calendar = placeholder("Calendar");
+export const CircleAlert = placeholder("CircleAlert");
 export const MessageCircle = placeholder("MessageCircle");
 export const Pencil = placeholder("Pencil");
+export const Play = placeholder("Play");
 export const Plus = placeholder("Plus");
 export const Search = placeholder("Search");
 export const Settings = placeholder("Settings");

@@ -14,6 +14,7 @@ export const useLayoutEffect = placeholder("useLayoutEffect");
 export const useMemo = placeholder("useMemo");
 export const useRef = placeholder("useRef");
 export const useState = placeholder("useState");
+export const useSyncExternalStore = placeholder("useSyncExternalStore");
 
 /** A context object that is never read there: `useIntl` (lib/intl.ts) takes the active language while drawing. */
 export const createContext = <T>(value: T) => ({ value });

@@ -1,15 +1,11 @@
 import type { Photo } from "@memory-box/contract";
 
+import { isVideoFile } from "@/features/memories/utils/media";
 import { ApiError, apiUpload, NetworkError, type UploadRequest } from "@/lib/api-client";
 import { activeIntl } from "@/lib/intl";
 
 /** How many photos travel at once: enough to overlap round trips without hogging a phone's uplink. */
 export const photoUploadConcurrency = 2;
-
-/** The spec's rule: only files whose type starts with `image/` are uploaded; others are skipped. */
-export function isImageFile(file: File): boolean {
-  return file.type.startsWith("image/");
-}
 
 /**
  * `POST /api/v1/photos`, one multipart field `file`, reporting progress. The server decodes the
@@ -19,6 +15,33 @@ export function uploadPhoto(file: File, request: UploadRequest = {}): Promise<Ph
   const body = new FormData();
   body.append("file", file, file.name);
   return apiUpload<Photo>("/api/v1/photos", body, request);
+}
+
+/** Files above this size go resumably (tus), as every video does: a dropped connection costs a chunk, not the file. */
+export const resumableUploadThreshold = 20 * 1024 * 1024;
+
+export function usesResumableUpload(file: File): boolean {
+  return isVideoFile(file) || file.size > resumableUploadThreshold;
+}
+
+/**
+ * Uploads one of a memory's media: a small photo in one request (`uploadPhoto`), a video or a large
+ * file resumably through `/api/v1/uploads` (the tus client is loaded then, not with home).
+ */
+export async function uploadMedia(file: File, request: UploadRequest = {}): Promise<Photo> {
+  if (!usesResumableUpload(file)) return uploadPhoto(file, request);
+  const { uploadResumable } = await import("@/features/memories/api/resumable-upload");
+  return uploadResumable(file, request);
+}
+
+/**
+ * `POST /api/v1/photos/:id/motion`: a Live Photo's clip joins its still (uploaded first); the
+ * answer is the still become a Live Photo.
+ */
+export function attachMotion(photoId: string, clip: File, request: UploadRequest = {}): Promise<Photo> {
+  const body = new FormData();
+  body.append("file", clip, clip.name);
+  return apiUpload<Photo>(`/api/v1/photos/${encodeURIComponent(photoId)}/motion`, body, request);
 }
 
 /**

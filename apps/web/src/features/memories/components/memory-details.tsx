@@ -1,4 +1,4 @@
-import type { Memory } from "@memory-box/contract";
+import type { Memory, Photo } from "@memory-box/contract";
 import { CalendarIcon, PencilIcon, Trash2Icon } from "lucide-react";
 
 import { Badge } from "@/components/ui/badge";
@@ -6,7 +6,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
+import { MediaMark } from "@/features/memories/components/media-mark";
 import { PhotoImage } from "@/features/memories/components/photo-image";
+import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
+import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { useIntl } from "@/lib/intl";
 
@@ -20,7 +23,8 @@ export interface MemoryDetailsProps {
 
 /**
  * The detail page's view of one memory: "Back to Memories", "Edit" and "Delete", then its title,
- * date, description, tags, photos (each opens full size in a new tab) and timestamps.
+ * date, description, tags, photos and videos (a photo opens full size in a new tab, a video plays
+ * in place, a Live Photo moves on hover or press) and timestamps.
  */
 export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDetailsProps) {
   const intl = useIntl();
@@ -90,20 +94,7 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
               <ul className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {memory.photos.map((photo, index) => (
                   <li key={photo.id}>
-                    {/* The photo whole, in the viewer, in a new tab (the spec's "opens it in a new tab"). */}
-                    <a
-                      href={paths.photo(memory.id, index + 1)}
-                      target="_blank"
-                      rel="noopener noreferrer"
-                      className="block overflow-hidden rounded-lg bg-muted outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                    >
-                      <PhotoImage
-                        photo={photo}
-                        size="preview"
-                        alt={intl.formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
-                        className="h-auto max-h-[70vh] w-full object-contain transition-opacity hover:opacity-90"
-                      />
-                    </a>
+                    <MemoryMedia memoryId={memory.id} photo={photo} number={index + 1} />
                   </li>
                 ))}
               </ul>
@@ -127,5 +118,39 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
         </CardContent>
       </Card>
     </>
+  );
+}
+
+/**
+ * One of the memory's media on its page: a photo (or a Live Photo's still) links to the viewer in
+ * a new tab; a video plays in place; a video still being prepared, or that could not be, shows its
+ * poster and says so.
+ */
+function MemoryMedia({ memoryId, photo, number }: { memoryId: string; photo: Photo; number: number }) {
+  if (isPlayableVideo(photo)) {
+    return <VideoPlayer photo={photo} number={number} className="h-auto max-h-[70vh] w-full rounded-lg object-contain" />;
+  }
+  // The photo whole, in the viewer, in a new tab (the spec's "opens it in a new tab").
+  const still = (
+    <a
+      href={paths.photo(memoryId, number)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="relative block overflow-hidden rounded-lg bg-muted outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+    >
+      <PhotoImage
+        photo={photo}
+        size="preview"
+        alt={mediaLabel(photo, number)}
+        className="h-auto max-h-[70vh] w-full object-contain transition-opacity hover:opacity-90"
+      />
+      {photo.kind === "video" && <MediaMark photo={photo} />}
+    </a>
+  );
+  if (photo.kind !== "live") return still;
+  return (
+    <LivePhoto photo={photo} number={number} motionClassName="rounded-lg">
+      {still}
+    </LivePhoto>
   );
 }

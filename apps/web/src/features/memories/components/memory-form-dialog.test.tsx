@@ -15,10 +15,12 @@ import { queuedMemories } from "@/features/memories/utils/outbox-store";
 import { setAuthClient } from "@/lib/auth-client";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
+import { tusServer } from "@/testing/fake-tus-server";
 import { apiError, deferred, stubMemoryApi, type ApiHandler, type ApiRequestInfo } from "@/testing/stub-memory-api";
 
 const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: "image/png" });
 const text = (name: string) => new File(["not a photo"], name, { type: "text/plain" });
+const clip = (name: string, type: string, size = 1000) => new File([new Uint8Array(size)], name, { type });
 
 /** Echoes a create or update as the server would: the input applied, photos looked up by id. */
 function savedFrom(body: unknown, photos: Photo[], base: Partial<Memory> = {}): Memory {
@@ -111,7 +113,7 @@ describe("MemoryFormDialog — add", () => {
     expect(within(dialog).getByLabelText("Tags")).toHaveAccessibleDescription("Separate tags with commas");
     const photos = within(dialog).getByLabelText("Photos");
     expect(photos).toHaveAttribute("type", "file");
-    expect(photos).toHaveAttribute("accept", "image/*");
+    expect(photos).toHaveAttribute("accept", "image/*,video/mp4,video/quicktime,video/webm");
     expect(photos).toHaveAttribute("multiple");
     expect(dialog.querySelector('[data-slot="card"]')).toHaveClass("h-[80vh]");
     expect(dialog.querySelector('[data-slot="scroll-area"]')).toBeInTheDocument();
@@ -518,6 +520,111 @@ describe("MemoryFormDialog — add", () => {
 
     await screen.findByText("Memory added!");
     expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [] });
+  });
+});
+
+describe("MemoryFormDialog — videos", () => {
+  afterEach(() => window.localStorage.clear());
+
+  it("sends a video resumably (tus): named, as the member, on after a cut connection from where it stopped; offers its date; saves with its id", async () => {
+    const video = fakePhoto({ kind: "video", status: "processing", duration_seconds: 30, taken_at: "2024-06-03T18:45:00" });
+    const tus = tusServer(() => video, { cutAt: 400 });
+    const api = stubMemoryApi({ ...tus.routes, "POST /api/v1/memories": ({ body }) => savedFrom(body, [video]) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "First dance");
+    await user.upload(within(dialog).getByLabelText("Photos"), [clip("dance.mp4", "video/mp4", 1000)]);
+    expect(within(dialog).getByLabelText("New video 1").tagName).toBe("VIDEO");
+
+    expect(await within(dialog).findByText("dance.mp4: uploaded")).toBeInTheDocument();
+    // Not the one-request upload; the file's name and type travel with it.
+    expect(api.calls("POST /api/v1/photos")).toHaveLength(0);
+    expect([...tus.uploads.values()][0]?.metadata).toEqual({ filename: "dance.mp4", filetype: "video/mp4" });
+    // Cut after 400 bytes: the retry asks where it stopped and sends only the rest.
+    expect(tus.patches.map(({ offset, size }) => ({ offset, size }))).toEqual([
+      { offset: 0, size: 1000 },
+      { offset: 400, size: 600 },
+    ]);
+    expect(tus.patches.every((patch) => patch.authorization === `Bearer ${fakeSession().access_token}`)).toBe(true);
+    // Arrived: this browser forgets where to resume it.
+    expect(Object.keys(window.localStorage).filter((key) => key.startsWith("tus::"))).toEqual([]);
+    // The server's poster shows once it is there, with how the preparation goes.
+    expect(within(dialog).getByRole("img", { name: "New video 1" })).toHaveAttribute("src", video.thumbnail_url);
+    expect(within(dialog).getByText("Preparing video…")).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Use the photo's date: Jun 3, 2024" }));
+    expect(within(dialog).getByLabelText("Date")).toHaveValue("2024-06-03");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: [video.id], memory_date: "2024-06-03" });
+  });
+
+  it("names the server's refusal of a video, and cancelling one on its way ends it on the server", async () => {
+    const tus = tusServer(() => fakePhoto({ kind: "video" }));
+    const held = deferred<unknown>();
+    stubMemoryApi({
+      ...tus.routes,
+      "PATCH /api/v1/uploads/:id": async (request) => {
+        const file = tus.uploads.get(request.params.id ?? "");
+        if (file?.metadata.filename === "long.mov")
+          return apiError(413, "video_too_long", "The video is longer than this Memory Box accepts.");
+        await held.promise;
+        return tus.routes["PATCH /api/v1/uploads/:id"]!(request);
+      },
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.upload(within(dialog).getByLabelText("Photos"), [
+      clip("long.mov", "video/quicktime"),
+      clip("slow.webm", "video/webm"),
+    ]);
+    expect(await within(dialog).findByText("The video is longer than this Memory Box accepts.")).toBeInTheDocument();
+    expect(within(dialog).getByText("long.mov: not uploaded")).toBeInTheDocument();
+
+    await within(dialog).findByRole("progressbar", { name: "Uploading new photo 2" });
+    await waitFor(() => expect(tus.uploads.size).toBe(2));
+    await user.click(within(dialog).getByRole("button", { name: "Cancel upload of new photo 2" }));
+    await waitFor(() => expect(tus.uploads.has("upload-2")).toBe(false));
+    expect(within(dialog).queryByLabelText("New video 2")).not.toBeInTheDocument();
+  });
+
+  it("keeps a photo and the clip of the same name chosen together as one Live Photo: the still first, then its motion", async () => {
+    const uploaded: Photo[] = [];
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": uploadHandler(uploaded),
+      "POST /api/v1/photos/:id/motion": ({ params }) => {
+        const still = uploaded.find((photo) => photo.id === params.id)!;
+        const live = { ...still, kind: "live" as const, duration_seconds: 2.5, video_url: "/motion.mp4" };
+        uploaded.splice(uploaded.indexOf(still), 1, live);
+        return live;
+      },
+      "POST /api/v1/memories": ({ body }) => savedFrom(body, uploaded),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.type(within(dialog).getByLabelText("Title"), "Fountain");
+    await user.upload(within(dialog).getByLabelText("Photos"), [
+      clip("IMG_0042.HEIC", "image/heic"),
+      clip("IMG_0042.MOV", "video/quicktime"),
+      png("other.png"),
+    ]);
+    // One tile for the pair, marked LIVE, and the other photo.
+    expect(within(dialog).getByRole("img", { name: "Live Photo 1" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("img", { name: "New photo 2" })).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText(/New video/)).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await screen.findByText("Memory added!")).toBeInTheDocument();
+    const stills = api.calls("POST /api/v1/photos").map((call) => ((call.body as FormData).get("file") as File).name);
+    expect(stills.toSorted()).toEqual(["IMG_0042.HEIC", "other.png"]);
+    const motion = api.calls("POST /api/v1/photos/:id/motion");
+    expect(motion).toHaveLength(1);
+    expect(((motion[0]?.body as FormData).get("file") as File).name).toBe("IMG_0042.MOV");
+    expect(motion[0]?.path).toBe(`/api/v1/photos/${uploaded[0]?.id}/motion`);
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ photo_ids: uploaded.map((photo) => photo.id) });
   });
 });
 

@@ -9,11 +9,13 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { ScrollArea } from "@/components/ui/scroll-area";
 import { Textarea } from "@/components/ui/textarea";
+import { MediaMark } from "@/features/memories/components/media-mark";
 import { NewPhotoTile } from "@/features/memories/components/new-photo-tile";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { SaveProblemAlert } from "@/features/memories/components/save-problem-alert";
 import { usePhotoPicker, type NewPhoto } from "@/features/memories/hooks/use-photo-picker";
 import { useSaveMemory } from "@/features/memories/hooks/use-save-memory";
+import { mediaAccept, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { formValuesOf, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { lengthCount, tagCount } from "@/features/memories/utils/memory-rules";
@@ -253,9 +255,10 @@ export function MemoryForm({
                       <PhotoImage
                         photo={photo}
                         size="thumbnail"
-                        alt={intl.formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
+                        alt={mediaLabel(photo, index + 1, intl)}
                         className="aspect-square w-full rounded-md object-cover"
                       />
+                      <MediaMark photo={photo} small />
                       <RemovePhotoButton
                         group="existing"
                         label={intl.formatMessage({ id: "memory.form.removePhoto" }, { number: index + 1 })}
@@ -285,10 +288,14 @@ export function MemoryForm({
                 id={`${id}-photos`}
                 type="file"
                 multiple
-                accept="image/*"
+                accept={mediaAccept}
                 onChange={handleFiles}
                 disabled={busy}
+                aria-describedby={`${id}-photos-hint`}
               />
+              <p id={`${id}-photos-hint`} className="text-xs text-muted-foreground">
+                {intl.formatMessage({ id: "memory.form.mediaHint" })}
+              </p>
             </div>
           </div>
         </ScrollArea>
@@ -346,7 +353,7 @@ function FieldNotes({
   );
 }
 
-/** The capture date ("2024-06-01") of the first photo that has one, kept ones first. */
+/** The capture date ("2024-06-01") of the first photo or video that has one (the server reads both), kept ones first. */
 function captureDateOf(kept: readonly Photo[], chosen: readonly NewPhoto[]): string | undefined {
   const uploaded = chosen.flatMap((photo) => (photo.upload.status === "uploaded" ? [photo.upload.photo] : []));
   for (const photo of [...kept, ...uploaded]) {

@@ -1,7 +1,10 @@
 import { CircleAlertIcon, CircleCheckIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
+import { MediaMark } from "@/features/memories/components/media-mark";
+import { PhotoImage } from "@/features/memories/components/photo-image";
 import type { NewPhoto } from "@/features/memories/hooks/use-photo-picker";
+import { isVideoFile } from "@/features/memories/utils/media";
 import { cn } from "@/lib/utils";
 import { activeIntl, useIntl } from "@/lib/intl";
 
@@ -17,9 +20,10 @@ export interface NewPhotoTileProps {
 }
 
 /**
- * A chosen photo in the form with how its upload stands: waiting (for the connection, offline), a progress bar, done, or
+ * A chosen photo or video in the form with how its upload stands: waiting (for the connection, offline), a progress bar, done, or
  * refused with the reason below it. Its button cancels the upload while it runs, and removes the
- * photo otherwise.
+ * photo otherwise. A video shows its first frame until the server's poster is there (then how its
+ * preparation goes), a Live Photo its still marked "LIVE".
  */
 export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewPhotoTileProps) {
   const intl = useIntl();
@@ -27,20 +31,53 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
   const uploading = upload.status === "queued" || upload.status === "uploading";
   const failed = upload.status === "failed";
   const statusId = `${photo.key}-status`;
+  const video = isVideoFile(photo.file);
+  const alt = video
+    ? intl.formatMessage({ id: "newPhoto.videoAlt" }, { number })
+    : photo.motion
+      ? intl.formatMessage({ id: "memory.live.alt" }, { number })
+      : intl.formatMessage({ id: "newPhoto.alt" }, { number });
+  const previewClass = cn(
+    "aspect-square w-full rounded-md bg-muted object-cover",
+    uploading && "opacity-60",
+    failed && "opacity-40 ring-2 ring-destructive",
+  );
 
   return (
     <li className="flex flex-col gap-1">
       <div className="relative">
-        <img
-          src={photo.previewUrl}
-          alt={intl.formatMessage({ id: "newPhoto.alt" }, { number })}
-          aria-describedby={statusId}
-          className={cn(
-            "aspect-square w-full rounded-md bg-muted object-cover",
-            uploading && "opacity-60",
-            failed && "opacity-40 ring-2 ring-destructive",
-          )}
-        />
+        {upload.status === "uploaded" && upload.photo.kind !== "photo" ? (
+          <>
+            <PhotoImage
+              photo={upload.photo}
+              size="thumbnail"
+              alt={alt}
+              aria-describedby={statusId}
+              className="aspect-square w-full rounded-md object-cover"
+            />
+            <MediaMark photo={upload.photo} small />
+          </>
+        ) : video ? (
+          <video
+            src={photo.previewUrl}
+            muted
+            playsInline
+            preload="metadata"
+            aria-label={alt}
+            aria-describedby={statusId}
+            className={previewClass}
+          />
+        ) : (
+          <img src={photo.previewUrl} alt={alt} aria-describedby={statusId} className={previewClass} />
+        )}
+        {photo.motion && upload.status !== "uploaded" && (
+          <span
+            aria-hidden="true"
+            className="absolute start-1.5 top-1.5 rounded-full bg-background/85 px-1.5 text-[0.6875rem] leading-4 font-medium tracking-wider text-foreground shadow-sm ring-1 ring-foreground/10"
+          >
+            {intl.formatMessage({ id: "memory.live.mark" })}
+          </span>
+        )}
         {uploading && (
           <div
             role="progressbar"

@@ -2,6 +2,7 @@ import type { OnThisDay } from "@memory-box/contract";
 import { Link } from "react-router";
 
 import { paths } from "@/config/paths";
+import { MediaMark } from "@/features/memories/components/media-mark";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { yearsAgoLabel } from "@/features/memories/utils/on-this-day";
@@ -32,15 +33,18 @@ export function OnThisDaySection({ answer }: { answer: OnThisDay }) {
                     to={paths.memory(memory.id)}
                     className="flex flex-col gap-1.5 rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
                   >
-                    <div className="aspect-square overflow-hidden rounded-md border bg-card">
+                    <div className="relative aspect-square overflow-hidden rounded-md border bg-card">
                       {memory.photos[0] ? (
-                        <PhotoImage
-                          photo={memory.photos[0]}
-                          size="thumbnail"
-                          alt=""
-                          className="size-full object-cover"
-                          loading="eager"
-                        />
+                        <>
+                          <PhotoImage
+                            photo={memory.photos[0]}
+                            size="thumbnail"
+                            alt=""
+                            className="size-full object-cover"
+                            loading="eager"
+                          />
+                          <MediaMark photo={memory.photos[0]} small />
+                        </>
                       ) : (
                         memory.content && (
                           <p dir="auto" className="line-clamp-5 p-2 text-xs break-words">

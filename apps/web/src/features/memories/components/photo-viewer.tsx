@@ -3,6 +3,9 @@ import type { Memory } from "@memory-box/contract";
 import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
+import { MediaMark } from "@/features/memories/components/media-mark";
+import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
+import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 
@@ -22,6 +25,8 @@ const swipeDistance = 60;
  * One photo of a memory, whole: fitted to the screen, uncropped, from the ~1600 px preview, with
  * the full-size copy a click away. Arrow keys, the on-screen buttons and a swipe step through the
  * memory's photos; the wheel or a pinch zooms, a drag moves the zoomed photo; Escape returns.
+ * Videos are among them: one plays in the browser's player (arrow keys then seek it while it has
+ * focus; a swipe and the buttons still step), a Live Photo's motion plays on hover or press.
  */
 export function PhotoViewer(props: PhotoViewerProps) {
   // A fresh frame per photo: every photo starts fitted, at the preview's size.
@@ -38,12 +43,15 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
   const gesture = useRef<{ startX: number; startY: number; pinchDistance?: number; pinchScale?: number } | undefined>(undefined);
   const hasPrevious = index > 0;
   const hasNext = index < photos.length - 1;
+  const zoomable = photo.kind !== "video";
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       // The arrow toward the reading direction's end is "next": → in English, ← in Arabic.
       const forward = readsRightToLeft() ? "ArrowLeft" : "ArrowRight";
       const back = readsRightToLeft() ? "ArrowRight" : "ArrowLeft";
+      // A focused player's arrows seek it.
+      if (event.key !== "Escape" && event.target instanceof HTMLMediaElement) return;
       if (event.key === "Escape") onClose();
       else if (event.key === back && hasPrevious) onIndexChange(index - 1);
       else if (event.key === forward && hasNext) onIndexChange(index + 1);
@@ -53,6 +61,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
   }, [index, hasPrevious, hasNext, onIndexChange, onClose]);
 
   function zoomTo(scale: number) {
+    if (!zoomable) return;
     const clamped = Math.min(maxZoom, Math.max(1, scale));
     setZoom((current) => (clamped === 1 ? { scale: 1, x: 0, y: 0 } : { ...current, scale: clamped }));
     if (clamped > 1) setFullSize(true);
@@ -64,7 +73,8 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
 
   function onPointerDown(event: PointerEvent) {
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    event.currentTarget.setPointerCapture?.(event.pointerId);
+    // The player's own controls keep their pointer; a swipe across it is still seen as it bubbles.
+    if (!(event.target instanceof HTMLMediaElement)) event.currentTarget.setPointerCapture?.(event.pointerId);
     const points = [...pointers.current.values()];
     if (points.length === 2) {
       gesture.current = { startX: 0, startY: 0, pinchDistance: distance(points[0]!, points[1]!), pinchScale: zoom.scale };
@@ -105,6 +115,22 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     if (!towardStart && hasPrevious) onIndexChange(index - 1);
   }
 
+  const still = (
+    <img
+      key={`${photo.id}-${fullSize ? "full" : "preview"}`}
+      src={fullSize ? photo.url : photo.preview_url}
+      width={photo.width}
+      height={photo.height}
+      alt={mediaLabel(photo, index + 1, intl)}
+      draggable={false}
+      className={cn(
+        "absolute inset-0 m-auto max-h-full max-w-full object-contain",
+        zoom.scale > 1 ? "cursor-grab" : "cursor-zoom-in",
+      )}
+      style={{ width: "auto", height: "auto", transform: `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` }}
+    />
+  );
+
   return (
     <div
       className="fixed inset-0 flex flex-col bg-black text-white"
@@ -120,16 +146,20 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
           </span>
         </p>
         <div className="flex shrink-0 items-center gap-1">
-          <ViewerButton
-            label={fullSize ? intl.formatMessage({ id: "viewer.fullSizeShown" }) : intl.formatMessage({ id: "viewer.fullSize" })}
-            disabled={fullSize}
-            onClick={() => setFullSize(true)}
-          >
-            <MaximizeIcon aria-hidden="true" />
-          </ViewerButton>
+          {zoomable && (
+            <ViewerButton
+              label={
+                fullSize ? intl.formatMessage({ id: "viewer.fullSizeShown" }) : intl.formatMessage({ id: "viewer.fullSize" })
+              }
+              disabled={fullSize}
+              onClick={() => setFullSize(true)}
+            >
+              <MaximizeIcon aria-hidden="true" />
+            </ViewerButton>
+          )}
           <Button asChild variant="ghost" size="icon" className="text-white hover:bg-white/15 hover:text-white">
             <a
-              href={photo.url}
+              href={photo.kind === "video" && photo.video_url ? photo.video_url : photo.url}
               download
               aria-label={intl.formatMessage({ id: "viewer.download" })}
               title={intl.formatMessage({ id: "viewer.download" })}
@@ -151,19 +181,16 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
         onPointerCancel={onPointerUp}
         onDoubleClick={() => zoomTo(zoom.scale > 1 ? 1 : 2)}
       >
-        <img
-          key={`${photo.id}-${fullSize ? "full" : "preview"}`}
-          src={fullSize ? photo.url : photo.preview_url}
-          width={photo.width}
-          height={photo.height}
-          alt={intl.formatMessage({ id: "memory.photo.alt" }, { number: index + 1 })}
-          draggable={false}
-          className={cn(
-            "absolute inset-0 m-auto max-h-full max-w-full object-contain",
-            zoom.scale > 1 ? "cursor-grab" : "cursor-zoom-in",
-          )}
-          style={{ width: "auto", height: "auto", transform: `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})` }}
-        />
+        {isPlayableVideo(photo) ? (
+          <VideoPlayer photo={photo} number={index + 1} className="absolute inset-0 m-auto max-h-full max-w-full bg-black" />
+        ) : photo.kind === "live" ? (
+          <LivePhoto photo={photo} number={index + 1} className="absolute inset-0">
+            {still}
+          </LivePhoto>
+        ) : (
+          still
+        )}
+        {photo.kind === "video" && photo.video_url === null && <MediaMark photo={photo} />}
         {hasPrevious && (
           <ViewerButton
             label={intl.formatMessage({ id: "viewer.previous" })}

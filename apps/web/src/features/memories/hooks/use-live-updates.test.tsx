@@ -16,6 +16,7 @@ import {
   resyncEventType,
 } from "@memory-box/contract";
 import { applyLiveEvent, useLiveUpdates } from "@/features/memories/hooks/use-live-updates";
+import { clearMediaProgress, mediaProgressOf } from "@/features/memories/utils/media-progress";
 import { setAuthClient } from "@/lib/auth-client";
 import { AuthContext, type AuthContextValue } from "@/lib/auth-context";
 import { requestEarly, resetFirstScreen, takeEarlyAnswer } from "@/lib/first-screen";
@@ -193,6 +194,41 @@ describe("applyLiveEvent", () => {
 
     expect(invalidated(client)).not.toContain(key(memoryKeys.detail("m1")));
     expect(invalidated(client)).toContain(key(listKey));
+  });
+
+  describe("a video's preparation (media.progress)", () => {
+    afterEach(() => clearMediaProgress());
+    const progress = (data: Record<string, unknown>) => ({
+      type: "media.progress",
+      data: JSON.stringify({ id: "v1", memory_id: "m1", status: "processing", progress: 0.25, error_code: null, ...data }),
+      lastEventId: "e1",
+    });
+
+    it("keeps how far it is and refetches nothing while it runs", () => {
+      const client = seededClient();
+      applyLiveEvent(client, progress({}));
+      expect(mediaProgressOf("v1")).toEqual({ status: "processing", progress: 0.25, error_code: null });
+      expect(invalidated(client)).toEqual([]);
+    });
+
+    it("refetches its memory and the lists once it is ready or has failed, then forgets it", async () => {
+      const client = seededClient();
+      applyLiveEvent(client, progress({ status: "failed", progress: 0.5, error_code: "corrupt_video" }));
+      expect(mediaProgressOf("v1")).toEqual({ status: "failed", progress: 0.5, error_code: "corrupt_video" });
+      expect(invalidated(client)).toContain(key(memoryKeys.detail("m1")));
+      expect(invalidated(client)).toContain(key(listKey));
+      expect(invalidated(client)).toContain(key(onThisDayKey));
+      await waitFor(() => expect(mediaProgressOf("v1")).toBeUndefined());
+    });
+
+    it("refetches nothing for a video in no memory yet (the uploader's form), and ignores data not as the contract says", () => {
+      const client = seededClient();
+      applyLiveEvent(client, progress({ memory_id: null, status: "ready", progress: 1 }));
+      expect(mediaProgressOf("v1")?.status).toBe("ready");
+      applyLiveEvent(client, progress({ id: "v2", progress: 7 }));
+      expect(mediaProgressOf("v2")).toBeUndefined();
+      expect(invalidated(client)).toEqual([]);
+    });
   });
 });
 

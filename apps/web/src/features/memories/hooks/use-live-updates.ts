@@ -1,10 +1,18 @@
 import { useEffect } from "react";
-import { isMemoryEventType, readMemoryEventData, resyncEventType, sessionEndedEventType } from "@memory-box/contract";
+import {
+  isMemoryEventType,
+  mediaProgressEventType,
+  readMediaProgressData,
+  readMemoryEventData,
+  resyncEventType,
+  sessionEndedEventType,
+} from "@memory-box/contract";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 
 import { isDeletedHere } from "@/features/memories/api/delete-memory";
 import { refreshAfterMemoryChange, refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { clearMediaProgress, setMediaProgress } from "@/features/memories/utils/media-progress";
 import { endSessionGoneFromServer } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
@@ -15,7 +23,8 @@ export const liveEventsPath = "/api/v1/events";
 
 /**
  * Keeps the memory screens current while someone else (or this member in another tab) adds,
- * edits or deletes, comments or reacts: follows `GET /api/v1/events` and refetches what changed. Runs while signed
+ * edits or deletes, comments or reacts: follows `GET /api/v1/events` and refetches what changed, and
+ * keeps how far each video's preparation is (`media.progress`) for its cards to show. Runs while signed
  * in; reconnects with backoff (1 s → 30 s) and resumes from the last event id. A session ended
  * elsewhere (the server's `session.ended`, or a reconnection refused with 401) ends it here at
  * once: the app goes to sign-in and forgets what it kept, without waiting for a request (ADR 0050).
@@ -28,7 +37,7 @@ export function useLiveUpdates(): void {
 
   useEffect(() => {
     if (!signedIn || userId === undefined) return;
-    return openEventStream({
+    const close = openEventStream({
       url: liveEventsPath,
       headers: authorization,
       onEvent: (event) => {
@@ -56,6 +65,11 @@ export function useLiveUpdates(): void {
         if (retryInMs >= 4_000) console.warn(`Live updates unavailable; retrying in ${retryInMs / 1000} s.`, error);
       },
     });
+    return () => {
+      close();
+      // What the stream told this member is not kept past their session.
+      clearMediaProgress();
+    };
   }, [signedIn, userId, queryClient]);
 }
 
@@ -82,6 +96,10 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
     return;
   }
+  if (event.type === mediaProgressEventType) {
+    applyMediaProgress(queryClient, event);
+    return;
+  }
   const type = event.type;
   if (!isMemoryEventType(type)) return;
   // A display name is on every card and detail page the member wrote or edited.
@@ -100,4 +118,20 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   // This screen's own delete: the detail page is leaving, and must not refetch a 404 first.
   const deletedHere = type === "memory.deleted" && data !== undefined && isDeletedHere(queryClient, data.id);
   void refreshAfterMemoryChange(queryClient, deletedHere ? undefined : data?.id);
+}
+
+/**
+ * A video's preparation moved on: its cards show how far. Once it is ready or has failed, the
+ * memory it is in (its page, the lists, On this day) is fetched again for its playable copy or its
+ * reason; the progress is kept until that answer is there, so the card does not step back to
+ * "Preparing video…" meanwhile. A video in no memory yet (in the form) needs no refetch.
+ */
+function applyMediaProgress(queryClient: QueryClient, event: SseEvent): void {
+  const data = readMediaProgressData(event.data);
+  if (data === undefined) return;
+  const { id, memory_id, status, progress, error_code } = data;
+  setMediaProgress(id, { status, progress, error_code });
+  if (status === "processing") return;
+  if (memory_id === null) return;
+  void refreshAfterMemoryChange(queryClient, memory_id).finally(() => setMediaProgress(id, undefined));
 }

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { Photo } from "@memory-box/contract";
 
-import { isImageFile, photoUploadConcurrency, uploadFailureReason, uploadPhoto } from "@/features/memories/api/upload-photo";
+import { attachMotion, photoUploadConcurrency, uploadFailureReason, uploadMedia } from "@/features/memories/api/upload-photo";
+import { isMediaFile, isVideoFile } from "@/features/memories/utils/media";
 import { NetworkError } from "@/lib/api-client";
 
 /** Where a chosen file stands: waiting its turn, on its way (0–1 sent), on the server, or refused. */
@@ -12,10 +13,12 @@ export type UploadState =
   | { status: "uploaded"; photo: Photo }
   | { status: "failed"; reason: string };
 
-/** A photo chosen in the form, shown from an object URL while it uploads. */
+/** A photo or video chosen in the form, shown from an object URL while it uploads. */
 export interface NewPhoto {
   key: string;
   file: File;
+  /** A Live Photo's clip, chosen with its still (`file`): sent once the still has arrived. */
+  motion?: File;
   previewUrl: string;
   upload: UploadState;
 }
@@ -91,10 +94,21 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
     const controller = new AbortController();
     running.current.set(photo.key, controller);
     setUpload(photo.key, { status: "uploading", progress: 0 });
-    uploadPhoto(photo.file, {
+    // A Live Photo's share of the bar: the still's bytes, then the clip's.
+    const stillShare = photo.motion ? photo.file.size / Math.max(1, photo.file.size + photo.motion.size) : 1;
+    uploadMedia(photo.file, {
       signal: controller.signal,
-      onProgress: (progress) => setUpload(photo.key, { status: "uploading", progress }),
+      onProgress: (progress) => setUpload(photo.key, { status: "uploading", progress: progress * stillShare }),
     })
+      .then((still) =>
+        photo.motion
+          ? attachMotion(still.id, photo.motion, {
+              signal: controller.signal,
+              onProgress: (progress) =>
+                setUpload(photo.key, { status: "uploading", progress: stillShare + progress * (1 - stillShare) }),
+            })
+          : still,
+      )
       .then(
         (uploaded) => setUpload(photo.key, { status: "uploaded", photo: uploaded }),
         (error: unknown) => {
@@ -111,10 +125,11 @@ export function usePhotoPicker(initialPhotos: readonly Photo[] = []) {
   }
 
   function addFiles(files: readonly File[]) {
-    // Only images are uploaded; anything else is skipped without a word (the spec's rule).
-    const added = files.filter(isImageFile).map((file): NewPhoto => ({
+    // Only images and videos are uploaded; anything else is skipped without a word (the spec's rule).
+    const added = pairLivePhotos(files.filter(isMediaFile)).map(({ file, motion }): NewPhoto => ({
       key: `photo-${nextPhotoKey++}`,
       file,
+      ...(motion ? { motion } : {}),
       previewUrl: URL.createObjectURL(file),
       upload: { status: "queued" },
     }));
@@ -181,4 +196,26 @@ function isPending(photo: NewPhoto): boolean {
 
 function isFailed(photo: NewPhoto): photo is NewPhoto & { upload: { status: "failed" } } {
   return photo.upload.status === "failed";
+}
+
+/**
+ * Live Photos among files chosen together: an image and a video of the same name but for the
+ * extension (an iPhone's `IMG_0042.HEIC` and `IMG_0042.MOV`) are one Live Photo, the image its
+ * still and the video its motion, in the image's place. Any other file stays as it is.
+ */
+export function pairLivePhotos(files: readonly File[]): { file: File; motion?: File }[] {
+  const stem = (file: File) => file.name.replace(/\.[^.]*$/, "").toLowerCase();
+  const clips = new Map<string, File>();
+  for (const file of files) if (isVideoFile(file) && !clips.has(stem(file))) clips.set(stem(file), file);
+  const motionOf = new Map<File, File>();
+  for (const file of files) {
+    const clip = isVideoFile(file) ? undefined : clips.get(stem(file));
+    if (clip && ![...motionOf.values()].includes(clip)) motionOf.set(file, clip);
+  }
+  const paired = new Set(motionOf.values());
+  return files.flatMap((file) => {
+    if (paired.has(file)) return [];
+    const motion = motionOf.get(file);
+    return [motion ? { file, motion } : { file }];
+  });
 }

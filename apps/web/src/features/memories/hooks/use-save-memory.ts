@@ -141,10 +141,16 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       await queueMemory(
         member,
         values,
-        photos.newPhotos.flatMap((photo) =>
+        // A Live Photo not yet uploaded keeps its clip beside its still (the queue sends files one by one).
+        photos.newPhotos.flatMap((photo): { file: File; uploadedId: string | undefined }[] =>
           photo.upload.status === "failed"
             ? []
-            : [{ file: photo.file, uploadedId: photo.upload.status === "uploaded" ? photo.upload.photo.id : undefined }],
+            : photo.upload.status === "uploaded"
+              ? [{ file: photo.file, uploadedId: photo.upload.photo.id }]
+              : [
+                  { file: photo.file, uploadedId: undefined },
+                  ...(photo.motion ? [{ file: photo.motion, uploadedId: undefined }] : []),
+                ],
         ),
       );
     } catch (error) {

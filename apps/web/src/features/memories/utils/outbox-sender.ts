@@ -3,7 +3,7 @@ import type { QueryClient } from "@tanstack/react-query";
 
 import { createMemory } from "@/features/memories/api/create-memory";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
-import { uploadFailureReason, uploadPhoto } from "@/features/memories/api/upload-photo";
+import { uploadFailureReason, uploadMedia } from "@/features/memories/api/upload-photo";
 import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { announceOutboxWork, markOutboxWork } from "@/features/memories/utils/outbox-hint";
 import {
@@ -250,7 +250,7 @@ function failureState(error: unknown, online: boolean): QueueState {
  */
 export function pageTransport(queryClient: QueryClient): OutboxTransport {
   return {
-    uploadPhoto: (file) => uploadPhoto(file),
+    uploadPhoto: (file) => uploadMedia(file),
     createMemory,
     signedInMember: async () => (await getAuthClient().getSession()).data.session?.user.id,
     isOnline: () => navigator.onLine,
