@@ -2,6 +2,7 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -66,6 +67,7 @@ import {
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
 } from "./modules/photos";
+import { resumableUploadsRoutes, ResumableUploadsService, sizeInWords } from "./modules/resumable-uploads";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { answerFrameworkError, registerErrorHandler, rejectNulCharacters } from "./plugins/error-handler";
 import { loggerOptions, registerRequestLogging } from "./plugins/request-logging";
@@ -294,6 +296,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authenticate: authenticateMember,
     maxUploadBytes: config.photos.maxUploadBytes,
   });
+  // Large files (videos) upload resumably over tus (ADR 0056); partial uploads wait beside DATA_DIR's other files.
+  const resumableUploads = new ResumableUploadsService({
+    directory: path.join(config.dataDir, "resumable-uploads"),
+    maxBytes: config.videos.maxBytes,
+    log: app.log,
+    // Until video intake takes completed uploads, they go where a photo upload goes (images only).
+    complete: async ({ ownerId, file, size }) => {
+      if (size > config.photos.maxUploadBytes)
+        throw new AppError("request_entity_too_large", {
+          text: { id: "errorText.upload.tooLarge", values: { size: sizeInWords(config.photos.maxUploadBytes) } },
+        });
+      return photos.upload(ownerId, fs.createReadStream(file), () => false);
+    },
+  });
+  scheduleResumableUploadSweeps(app, resumableUploads);
+  await app.register(resumableUploadsRoutes, { service: resumableUploads, authenticate: authenticateMember });
   await app.register(photoAccessRoutes, { service: photos, authenticate: authenticateMember, secureCookies });
   await app.register(photoObjectRoutes, {
     service: photos,
@@ -404,4 +422,17 @@ function schedulePhotoSweeps(
     renderDisplayCopies();
   });
   app.addHook("onClose", async () => timers.forEach((timer) => clearInterval(timer)));
+}
+
+/** Partial uploads without progress for a day are removed: checked at start and every hour. */
+function scheduleResumableUploadSweeps(app: FastifyInstance, uploads: ResumableUploadsService): void {
+  const sweep = () => {
+    uploads.sweepExpired().then(
+      (swept) => swept > 0 && app.log.info({ swept }, "removed resumable uploads that stopped a day ago"),
+      (error: unknown) => app.log.warn({ err: error }, "resumable upload sweep failed"),
+    );
+  };
+  const timer = setInterval(sweep, 3600_000).unref();
+  app.addHook("onReady", async () => sweep());
+  app.addHook("onClose", async () => clearInterval(timer));
 }
