@@ -14,6 +14,9 @@ export interface PartialUploadInfo {
   creation_date?: string;
 }
 
+/** Bytes a write to disk may hold while the disk catches up: the socket is read on meanwhile. */
+const writeBufferBytes = 1024 * 1024;
+
 /** An upload's id: 128 random bits as 32 hex digits (the tus server's own naming, said outright). */
 export const uploadIdPattern = /^[0-9a-f]{32}$/;
 
@@ -38,20 +41,26 @@ export class PartialUploadStore extends FileStore {
   }
 
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
-    let received = 0;
-    const counted = async function* (source: AsyncIterable<Buffer>) {
-      for await (const chunk of source) {
-        received += chunk.length;
-        yield chunk;
-      }
-    };
+    const file = fs.createWriteStream(this.dataFile(id), { flags: "r+", start: offset, highWaterMark: writeBufferBytes });
     // Unlike @tus/file-store's own write, a failure keeps its cause: a full disk is then 507, and a
     // client that went away is still recognised as such by the tus handlers.
-    await pipeline(readable, counted, fs.createWriteStream(this.dataFile(id), { flags: "r+", start: offset }));
-    return offset + received;
+    await pipeline(readable, file);
+    return offset + file.bytesWritten;
   }
 
+  /**
+   * Uploads completed by their creation request, whose files are gone already: the creation
+   * handler reads the upload once more after completing it (for `Upload-Expires`), and is told
+   * it is complete.
+   */
+  readonly completedAtCreation = new Map<string, Upload>();
+
   override async getUpload(id: string): Promise<Upload> {
+    const completed = this.completedAtCreation.get(id);
+    if (completed) {
+      this.completedAtCreation.delete(id);
+      return completed;
+    }
     const upload = await super.getUpload(id);
     const stats = await fsp.stat(this.dataFile(id)).catch(() => undefined);
     if (stats) upload.creation_date = stats.mtime.toISOString();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fsp from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Photo } from "@memory-box/contract";
-import { ERRORS, Server, type Upload } from "@tus/server";
+import { type CancellationContext, ERRORS, Server, StreamLimiter, type Upload } from "@tus/server";
 import { NodeRequest, sendNodeResponse } from "srvx/node";
 import { z } from "zod";
 import { AppError, classifyError } from "../../errors";
@@ -94,9 +94,10 @@ export class ResumableUploadsService {
       onUploadFinish: async (request, upload) => this.finish(request, upload),
       onResponseError: (request, error) => {
         const context = this.contexts.get(request);
-        // tus's own refusals ({status_code, body}) are translated by their status when answered.
+        // tus's own refusals ({status_code, body}, or an Error carrying one) are translated by their status when answered.
         if (!context || !(error instanceof Error)) return undefined;
         const { error: refusal, unexpected, operatorMustAct } = classifyError(error);
+        if (unexpected && "status_code" in error) return undefined;
         if (unexpected) deps.log.error({ err: error }, "a resumable upload failed");
         else if (operatorMustAct)
           deps.log.error({ err: error, code: refusal.code }, "the server cannot do this until its operator acts");
@@ -104,6 +105,7 @@ export class ResumableUploadsService {
         return { status_code: refusal.statusCode, body: "" };
       },
     });
+    readSocketBodies(this.tus, this.store);
   }
 
   /** The largest file accepted, in bytes. */
@@ -147,6 +149,17 @@ export class ResumableUploadsService {
     render: (error: AppError) => { headers?: Record<string, string>; body: string },
   ): Promise<void> {
     const request = new NodeRequest({ req: raw.req, res: raw.res });
+    let body: ReadableStream<Uint8Array> | undefined;
+    // srvx's body (Readable.toWeb) copies every chunk and tus turns it back into a Node stream:
+    // that took two thirds of a loopback upload's time. The handlers' writes read the socket
+    // itself instead (`readSocketBodies`); the web stream is there for anything else that reads.
+    Object.defineProperty(request, "body", {
+      get: () => {
+        if (body === undefined) socketBodies.set((body = webStreamOf(raw.req)), raw.req);
+        return body;
+      },
+      configurable: true,
+    });
     const context: RequestContext = { ownerId };
     this.contexts.set(request, context);
     let response = await this.tus.handleWeb(request);
@@ -205,6 +218,7 @@ export class ResumableUploadsService {
         fileName: upload.metadata?.filename ?? "upload",
         size: upload.size ?? upload.offset,
       });
+      if (request.method === "POST") this.store.completedAtCreation.set(upload.id, upload);
       return {
         // A PATCH's answer is 200 with the Photo (tus-js-client reads 2xx and Upload-Offset, and
         // hands the body to onSuccess); a creation that carried the whole file stays 201, with its Location.
@@ -216,6 +230,93 @@ export class ResumableUploadsService {
       await fsp.rm(claimed, { force: true });
     }
   }
+}
+
+/** The socket behind each request body handed to the tus server. */
+const socketBodies = new WeakMap<ReadableStream, IncomingMessage>();
+
+type StoreWriter = (
+  body: ReadableStream | null,
+  upload: Upload,
+  maxBytes: number,
+  context: CancellationContext,
+) => Promise<number>;
+
+/**
+ * The creation and PATCH handlers write a body to the store by piping the request's socket
+ * stream through tus's size limiter, as tus's own `writeToStore` does with the web stream (the
+ * same handling of a client that goes away: what arrived is kept; of an error: tus's ABORTED).
+ */
+function readSocketBodies(tus: Server, store: PartialUploadStore): void {
+  for (const handler of [tus.handlers.PATCH, tus.handlers.POST]) {
+    const writer = handler as unknown as { writeToStore: StoreWriter };
+    const tusWrite = writer.writeToStore.bind(handler);
+    writer.writeToStore = async (body, upload, maxBytes, context) => {
+      const socket = body ? socketBodies.get(body) : undefined;
+      if (!socket) return tusWrite(body, upload, maxBytes, context);
+      if (context.signal.aborted) throw abortedError();
+      const limited = new StreamLimiter(maxBytes);
+      let sourceError: unknown;
+      const onSourceError = (error: unknown) => {
+        sourceError = error;
+        socket.unpipe(limited);
+        if (!context.signal.aborted) limited.destroy(error instanceof Error ? error : undefined);
+      };
+      // The client went away: what arrived so far is written, and the upload's offset says so.
+      const onAbort = () => {
+        socket.unpipe(limited);
+        if (!limited.destroyed) limited.end();
+      };
+      socket.on("error", onSourceError);
+      context.signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        socket.pipe(limited);
+        return await store.write(limited, upload.id, upload.offset);
+      } catch (error) {
+        socket.unpipe(limited);
+        const aborted =
+          (sourceError !== undefined && error === sourceError) || (error instanceof Error && error.name === "AbortError");
+        throw aborted ? abortedError() : error;
+      } finally {
+        socket.off("error", onSourceError);
+        context.signal.removeEventListener("abort", onAbort);
+      }
+    };
+  }
+}
+
+/** tus's answer to a request whose client went away (or whose lock another request took), as an Error. */
+function abortedError(): Error {
+  return Object.assign(new Error(ERRORS.ABORTED.body), ERRORS.ABORTED);
+}
+
+/**
+ * A request body as a web stream that hands on the socket's chunks as they are (no copy), with
+ * backpressure; it touches the socket only once read (the handlers' writes pipe the socket itself).
+ */
+function webStreamOf(readable: IncomingMessage): ReadableStream<Uint8Array> {
+  let reading = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!reading) {
+          reading = true;
+          readable.on("data", (chunk: Buffer) => {
+            controller.enqueue(chunk);
+            if ((controller.desiredSize ?? 0) <= 0) readable.pause();
+          });
+          readable.once("end", () => controller.close());
+          readable.once("error", (error) => controller.error(error));
+        }
+        readable.resume();
+      },
+      cancel(reason) {
+        readable.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    // Nothing is pulled before a reader asks: until then the socket is the handlers' to pipe.
+    { highWaterMark: 0 },
+  );
 }
 
 /**

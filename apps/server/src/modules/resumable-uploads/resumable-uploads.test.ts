@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import type { Photo } from "@memory-box/contract";
 import sharp from "sharp";
 import { Upload, type HttpResponse } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { cuttingProxy } from "../../../test/cutting-proxy";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
@@ -28,9 +28,13 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
   /** About 9 MB: what a few hundred KB in flight at a cut weigh less against. */
   let largeJpeg: Buffer;
   let uploadDir: string;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
-    testApp = await createTestApp(engine, { env: { AUTH_RATE_LIMITS: "false", VIDEO_MAX_BYTES: String(maxBytes) } });
+    testApp = await createTestApp(engine, {
+      env: { AUTH_RATE_LIMITS: "false", VIDEO_MAX_BYTES: String(maxBytes) },
+      logStream: { write: (line: string) => void logLines.push(line) },
+    });
     base = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     bob = await createMember(testApp, "bob@memory-box.test", "Bob");
@@ -59,7 +63,13 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
   /** Uploads `file` with tus-js-client through `endpoint`; resolves with the last response, rejects with the client's error. */
   function tusUpload(
     file: Buffer,
-    options: { endpoint?: string; member?: TestMember; filename?: string; chunkSize?: number; retryDelays?: number[] } = {},
+    options: {
+      endpoint?: string;
+      member?: TestMember;
+      filename?: string;
+      retryDelays?: number[];
+      uploadDataDuringCreation?: boolean;
+    } = {},
   ): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       const upload = new Upload(file, {
@@ -67,7 +77,7 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
         headers: (options.member ?? ann).headers,
         metadata: { filename: options.filename ?? "beach.jpg", filetype: "image/jpeg" },
         retryDelays: options.retryDelays ?? [],
-        ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+        uploadDataDuringCreation: options.uploadDataDuringCreation ?? false,
         onSuccess: ({ lastResponse }) => resolve(lastResponse),
         onError: reject,
       });
@@ -105,6 +115,13 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
     const photo = JSON.parse(response.getBody()) as Photo;
     expect(photo).toMatchObject({ kind: "photo", status: "ready", width: 1000, height: 900 });
     expect(await photoCount()).toBe(before + 1);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it("takes a whole image in the creation request itself (creation-with-upload): 201 with the Photo", async () => {
+    const response = await tusUpload(jpeg, { uploadDataDuringCreation: true });
+    expect(response.getStatus()).toBe(201);
+    expect(JSON.parse(response.getBody())).toMatchObject({ kind: "photo", width: 1000 });
     expect(await leftovers()).toEqual([]);
   });
 
@@ -200,6 +217,62 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
     const carlsId = carlsUpload.split("/").pop()!;
     for (const file of [carlsId, `${carlsId}.json`]) await fsp.rm(path.join(uploadDir, file));
     expect((await send(location, "DELETE", ann)).status).toBe(204);
+  });
+
+  it("answers the protocol's own refusals in the app's shape and the member's language, and logs each request", async () => {
+    const location = (await create(100)).headers.get("location")!;
+    const conflict = await fetch(new URL(location, base), {
+      method: "PATCH",
+      headers: {
+        ...ann.headers,
+        "accept-language": "de",
+        "tus-resumable": "1.0.0",
+        "upload-offset": "50",
+        "content-type": "application/offset+octet-stream",
+      },
+      body: new Uint8Array(10),
+    });
+    expect(conflict.status).toBe(409);
+    expect(conflict.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(conflict.headers.get("tus-resumable")).toBe("1.0.0");
+    expect(await conflict.json()).toEqual({
+      code: "upload_offset_conflict",
+      message: "Der Upload setzt nicht dort fort, wo der Server aufgehört hat; frage den Stand ab und mach von dort aus weiter.",
+    });
+    const noVersion = await fetch(new URL(location, base), { method: "HEAD", headers: ann.headers });
+    expect(noVersion.status).toBe(412);
+    const wrongType = await fetch(new URL(location, base), {
+      method: "PATCH",
+      headers: { ...ann.headers, "tus-resumable": "1.0.0", "upload-offset": "0", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(wrongType.status).toBe(400);
+    expect(await wrongType.json()).toMatchObject({ code: "bad_request" });
+    expect((await send(location, "DELETE", ann)).status).toBe(204);
+
+    const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const line = logged.find((entry) => entry.msg === "request" && entry.method === "PATCH" && entry.url === location);
+    expect(line).toMatchObject({ statusCode: 409 });
+    expect(typeof line?.durationMs).toBe("number");
+    expect(logLines.join("\n")).not.toContain(ann.accessToken);
+  });
+
+  it("limits how many uploads a member starts in a while, member by member", async () => {
+    const dora = await createMember(testApp, "dora@memory-box.test", "Dora");
+    const statuses: number[] = [];
+    // Empty files: each is complete at its creation, refused as no image, and leaves nothing behind.
+    for (let batch = 0; batch < 15; batch++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => create(0, dora)));
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect(statuses.filter((status) => status !== 429)).toHaveLength(300);
+    const over = await create(10, dora);
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ code: "over_request_rate_limit" });
+    // Another member is not held back by Dora's uploads.
+    const anns = await create(10, ann);
+    expect(anns.status).toBe(201);
+    expect((await send(anns.headers.get("location")!, "DELETE", ann)).status).toBe(204);
   });
 
   it("answers forged and unknown ids as not found", async () => {
@@ -312,58 +385,4 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
 
 function b64(text: string): string {
   return Buffer.from(text).toString("base64");
-}
-
-interface CuttingProxy {
-  port: number;
-  /** Bytes the client sent through the proxy, over every connection. */
-  bytesUp: number;
-  cuts: number;
-  close(): Promise<void>;
-}
-
-/**
- * A TCP proxy on loopback in front of the server that drops both sides of the connection once
- * `cutAfter` bytes went up through it (once), as a lost network does, and counts what went up.
- */
-async function cuttingProxy(target: URL, cutAfter: number): Promise<CuttingProxy> {
-  const sockets = new Set<net.Socket>();
-  const state = { bytesUp: 0, cuts: 0 };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port), target.hostname);
-    sockets.add(client).add(upstream);
-    client.on("data", (chunk: Buffer) => {
-      state.bytesUp += chunk.length;
-      if (state.cuts === 0 && state.bytesUp >= cutAfter) {
-        state.cuts += 1;
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      if (!upstream.write(chunk)) {
-        client.pause();
-        upstream.once("drain", () => client.resume());
-      }
-    });
-    upstream.pipe(client);
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    get bytesUp() {
-      return state.bytesUp;
-    },
-    get cuts() {
-      return state.cuts;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
