@@ -61,6 +61,7 @@ export const members = {
   "screens-ben": { label: "screens-ben", name: "Ben" },
   timeline: { label: "timeline" },
   wallet: { label: "wallet" },
+  videos: { label: "videos" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

@@ -68,6 +68,7 @@ import {
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
 } from "./modules/photos";
+import { resumableUploadsRoutes, ResumableUploadsService } from "./modules/resumable-uploads";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { MediaJobRunner, MediaJobsRepository } from "./modules/media-jobs";
 import { MediaIntake, resolveVideoTools, type VideoTools, VideosService, videosRoutes, webCopyJobKind } from "./modules/videos";
@@ -358,6 +359,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authenticate: authenticateMember,
     maxUploadBytes: config.photos.maxUploadBytes,
   });
+  // Large files (videos) upload resumably over tus (ADR 0056); partial uploads wait beside DATA_DIR's other files.
+  const resumableUploads = new ResumableUploadsService({
+    directory: path.join(config.dataDir, "resumable-uploads"),
+    maxBytes: config.videos.maxBytes,
+    log: app.log,
+    // A completed upload is a received file like any other: its bytes decide photo or video, each
+    // kind refused past its own limit before anything is decoded (ADR 0055).
+    complete: ({ ownerId, file, fileName }) => mediaIntake.accept(ownerId, file, fileName),
+  });
+  scheduleResumableUploadSweeps(app, resumableUploads);
+  await app.register(resumableUploadsRoutes, { service: resumableUploads, authenticate: authenticateMember });
   await app.register(photoAccessRoutes, { service: photos, authenticate: authenticateMember, secureCookies });
   await app.register(photoObjectRoutes, {
     service: photos,
@@ -468,4 +480,17 @@ function schedulePhotoSweeps(
     renderDisplayCopies();
   });
   app.addHook("onClose", async () => timers.forEach((timer) => clearInterval(timer)));
+}
+
+/** Partial uploads without progress for a day are removed: checked at start and every hour. */
+function scheduleResumableUploadSweeps(app: FastifyInstance, uploads: ResumableUploadsService): void {
+  const sweep = () => {
+    uploads.sweepExpired().then(
+      (swept) => swept > 0 && app.log.info({ swept }, "removed resumable uploads that stopped a day ago"),
+      (error: unknown) => app.log.warn({ err: error }, "resumable upload sweep failed"),
+    );
+  };
+  const timer = setInterval(sweep, 3600_000).unref();
+  app.addHook("onReady", async () => sweep());
+  app.addHook("onClose", async () => clearInterval(timer));
 }

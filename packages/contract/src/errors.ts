@@ -129,6 +129,20 @@ export const errorCatalogue = {
   archive_refused: { status: 422, message: "The archive cannot be imported; nothing was changed." },
   import_busy: { status: 409, message: "Another import is running; try again when it has finished." },
 
+  // Resumable uploads (/api/v1/uploads, tus 1.0.0).
+  upload_not_found: {
+    status: 404,
+    message: "This upload does not exist (any more): it finished, was cancelled or expired. Start it again.",
+  },
+  upload_offset_conflict: {
+    status: 409,
+    message: "The upload does not continue where the server stopped; ask for its offset and go on from there.",
+  },
+  upload_length_required: {
+    status: 400,
+    message: "Say the file's size in Upload-Length; uploads of unknown length are not taken.",
+  },
+
   // Members (/api/v1/members).
   owner_only: { status: 403, message: "Only an owner of this Memory Box can do this." },
   member_not_found: { status: 404, message: "No member has this id." },

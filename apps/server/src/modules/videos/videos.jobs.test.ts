@@ -1,21 +1,19 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { classifyError } from "../../errors";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
+import { filmTestClip, videoTools } from "../../../test/video-clips";
 import { newUser } from "../auth/core/account-rules";
 import { type MediaJobProgress, MediaJobRunner, MediaJobsRepository } from "../media-jobs";
 import { PhotoFilesReconciler, PhotosRepository, PhotosService } from "../photos";
 import { LocalBlobStore } from "../storage";
-import { resolveVideoTools, type VideoProgress, type VideoTools, VideosService, webCopyJobKind } from ".";
+import { type VideoProgress, type VideoTools, VideosService, webCopyJobKind } from ".";
 
 // The web copy job of a video (ADR 0055) when things go wrong: the server stops mid-job, the
 // video is deleted while its copy is made, the original cannot be read. Nothing is left behind.
 
-const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -30,15 +28,11 @@ let clipDir: string;
 let clip: string;
 
 beforeAll(async () => {
-  tools = await resolveVideoTools();
+  tools = await videoTools();
   clipDir = await fs.mkdtemp(path.join(os.tmpdir(), "videos-jobs-clip-"));
   clip = path.join(clipDir, "clip.mov");
   // Sound no browser plays in MP4 (PCM): the job encodes, as it would an iPhone's clip.
-  await run(tools.ffmpeg, [
-    ...["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=1"],
-    ...["-f", "lavfi", "-i", "sine=frequency=440:duration=1"],
-    ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", clip],
-  ]);
+  await filmTestClip(clip, { audio: ["-c:a", "pcm_s16le"] });
 });
 afterAll(() => fs.rm(clipDir, { recursive: true, force: true }));
 

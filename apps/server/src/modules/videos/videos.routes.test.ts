@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { AccountUsage, Memory, Photo } from "@memory-box/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,37 +8,24 @@ import { createMember, type TestMember } from "../../../test/members";
 import { multipartContentType, multipartPayload } from "../../../test/multipart";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
+import { filmTestClip, streamCodecs } from "../../../test/video-clips";
 import { openDatabase } from "../../db/database";
 import { createBlobStore } from "../storage";
-import { resolveVideoTools, type VideoTools } from ".";
 
 // Videos through the product's routes (issue #31, ADR 0055): the upload answers at once with a
 // poster, the media job makes the copy that plays, and only members who may see it get it.
 
-const run = promisify(execFile);
-let tools: VideoTools;
 let dir: string;
 const clips: Record<string, Buffer> = {};
 
 beforeAll(async () => {
-  tools = await resolveVideoTools();
   dir = await mkdtemp(path.join(os.tmpdir(), "videos-routes-"));
-  const ffmpeg = (...args: string[]) => run(tools.ffmpeg, ["-nostdin", "-v", "error", "-y", ...args]);
-  const pattern = ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=1"];
-  const tone = ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"];
   await Promise.all([
-    ffmpeg(
-      ...pattern,
-      ...tone,
-      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"],
-      ...["-metadata", "location=+48.8577+002.2950/"],
-      path.join(dir, "phone.mp4"),
-    ),
-    ffmpeg(
-      ...pattern,
-      ...["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1"],
-      path.join(dir, "iphone.mov"),
-    ),
+    filmTestClip(path.join(dir, "phone.mp4"), { extra: ["-metadata", "location=+48.8577+002.2950/"] }),
+    filmTestClip(path.join(dir, "iphone.mov"), {
+      video: ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-tag:v", "hvc1"],
+      audio: null,
+    }),
   ]);
   clips.phone = await readFile(path.join(dir, "phone.mp4"));
   clips.hevc = await readFile(path.join(dir, "iphone.mov"));
@@ -157,8 +142,7 @@ describe.each(testEngines)("videos on %s", (engine) => {
     expect(ready.video_content_type).toBe("video/mp4");
     const copy = path.join(dir, `${engine}-copy.mp4`);
     await writeFile(copy, (await get(ready.video_url!)).rawPayload);
-    const probe = await run(tools.ffprobe, ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", copy]);
-    expect(probe.stdout.trim().split("\n")).toEqual(["h264"]);
+    expect(await streamCodecs(copy)).toEqual(["h264"]);
   });
 
   it("refuses what is not a whole video and stores nothing of it", async () => {
