@@ -41,7 +41,7 @@ test("a member adds a video and a Live Photo: the upload outlives a dropped conn
   test.setTimeout(90_000);
   await signIn(page, "videos");
   const title = `First steps ${Date.now()}`;
-  const [video, motion] = await Promise.all([film("first-steps.mp4", 3), film("IMG_0042.MOV", 1)]);
+  const [video, motion] = await Promise.all([film("first-steps.mp4", 3), film("IMG_0042.MOV", 3)]);
   const still = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 90, g: 140, b: 200 } } })
     .jpeg()
     .toBuffer();
@@ -95,4 +95,6 @@ test("a member adds a video and a Live Photo: the upload outlives a dropped conn
   await expect(live).toBeEnabled({ timeout: 30_000 });
   await live.click();
   await expect(live).toHaveAttribute("aria-pressed", "true");
+  const motionPlays = page.locator("video[data-live-motion]");
+  await expect.poll(() => motionPlays.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0);
 });

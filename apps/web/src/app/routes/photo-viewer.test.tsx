@@ -206,6 +206,14 @@ describe("videos and Live Photos in the viewer", () => {
     await waitFor(() => expect(button).toHaveAttribute("aria-pressed", "false"));
     await user.keyboard(" ");
     expect(motion()).not.toBeNull();
+    fireEvent.ended(motion()!);
+
+    // Pressed with a mouse resting on it: the press plays it, the resting mouse does not undo the press.
+    fireEvent.pointerEnter(still.parentElement!, { pointerType: "mouse" });
+    await user.click(button);
+    expect(button).toHaveAttribute("aria-pressed", "true");
+    fireEvent.pointerLeave(still.parentElement!, { pointerType: "mouse" });
+    expect(motion()).not.toBeNull();
   });
 
   it("shows a video still being prepared as its poster, saying so", async () => {

@@ -64,25 +64,35 @@ export interface LivePhotoProps {
  */
 export function LivePhoto({ photo, number, children, className, motionClassName }: LivePhotoProps) {
   const intl = useIntl();
-  const [playing, setPlaying] = useState(false);
+  // Three reasons to play, kept apart so that one ending never undoes another: a mouse resting
+  // on it, a finger holding it, its mark pressed (a click on the mark under a resting mouse plays on).
+  const [hovered, setHovered] = useState(false);
+  const [held, setHeld] = useState(false);
+  const [pressed, setPressed] = useState(false);
+  const playing = hovered || held || pressed;
   const motion = photo.video_url;
+  const stop = () => {
+    setHovered(false);
+    setHeld(false);
+    setPressed(false);
+  };
 
   return (
     <div
       className={cn("relative", className)}
       onPointerEnter={(event) => {
-        if (event.pointerType === "mouse") setPlaying(true);
+        if (event.pointerType === "mouse") setHovered(true);
       }}
       onPointerLeave={(event) => {
-        if (event.pointerType === "mouse") setPlaying(false);
+        if (event.pointerType === "mouse") setHovered(false);
       }}
       onPointerDown={(event) => {
-        if (event.pointerType !== "mouse") setPlaying(true);
+        if (event.pointerType !== "mouse") setHeld(true);
       }}
       onPointerUp={(event) => {
-        if (event.pointerType !== "mouse") setPlaying(false);
+        if (event.pointerType !== "mouse") setHeld(false);
       }}
-      onPointerCancel={() => setPlaying(false)}
+      onPointerCancel={() => setHeld(false)}
     >
       {children}
       {motion && playing && (
@@ -96,16 +106,16 @@ export function LivePhoto({ photo, number, children, className, motionClassName 
           aria-hidden="true"
           data-live-motion="true"
           className={cn("pointer-events-none absolute inset-0 size-full object-contain", motionClassName)}
-          onEnded={() => setPlaying(false)}
+          onEnded={stop}
         />
       )}
       <button
         type="button"
         aria-label={intl.formatMessage({ id: "viewer.live.play" }, { number })}
-        aria-pressed={motion ? playing : undefined}
+        aria-pressed={motion ? pressed : undefined}
         disabled={!motion}
         onPointerDown={(event) => event.stopPropagation()}
-        onClick={() => setPlaying((current) => !current)}
+        onClick={() => setPressed((current) => !current)}
         className="absolute start-2 top-2 z-10 rounded-full bg-background/85 px-2 py-0.5 text-xs font-medium tracking-wider text-foreground shadow-sm ring-1 ring-foreground/10 outline-none focus-visible:ring-[3px] focus-visible:ring-ring disabled:cursor-default aria-pressed:bg-foreground aria-pressed:text-background"
       >
         {intl.formatMessage({ id: "memory.live.mark" })}
