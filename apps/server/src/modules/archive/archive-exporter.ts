@@ -243,7 +243,13 @@ function toArchivePhoto(memoryId: string, photo: PhotoRow): ArchivePhoto {
 /** A motion clip's type, from the extension it was stored under (MOV or MP4, as inspection named it). */
 function motionContentType(key: string): string {
   const extension = key.slice(key.lastIndexOf(".") + 1);
-  return extension === "mov" ? "video/quicktime" : extension === "webm" ? "video/webm" : extension === "mkv" ? "video/x-matroska" : "video/mp4";
+  return extension === "mov"
+    ? "video/quicktime"
+    : extension === "webm"
+      ? "video/webm"
+      : extension === "mkv"
+        ? "video/x-matroska"
+        : "video/mp4";
 }
 
 /** The stored files an archived memory names, in its order: `original` for the file counted as the photo. */

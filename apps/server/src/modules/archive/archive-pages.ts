@@ -73,9 +73,7 @@ function media(photo: ArchivePhoto, words: ServerMessages): string {
     const poster = photo.poster === undefined ? "" : ` poster="../${escape(photo.poster)}"`;
     const duration = clock(photo.duration_ms);
     const open = escape(
-      duration === ""
-        ? words.format("export.openVideo")
-        : words.format("export.openVideoWithDuration", { duration }),
+      duration === "" ? words.format("export.openVideo") : words.format("export.openVideoWithDuration", { duration }),
     );
     return `<figure class="video"><video controls preload="metadata" src="${file}"${poster}><a href="${file}">${open}</a></video><figcaption><a href="${file}">${open}</a></figcaption></figure>`;
   }

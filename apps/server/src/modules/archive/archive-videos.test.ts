@@ -35,7 +35,14 @@ beforeAll(async () => {
   const pattern = ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=1"];
   const h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"];
   await Promise.all([
-    ffmpeg(...pattern, ...["-f", "lavfi", "-i", "sine=frequency=440:duration=1"], ...h264, "-c:a", "aac", path.join(clipDir, "a.mp4")),
+    ffmpeg(
+      ...pattern,
+      ...["-f", "lavfi", "-i", "sine=frequency=440:duration=1"],
+      ...h264,
+      "-c:a",
+      "aac",
+      path.join(clipDir, "a.mp4"),
+    ),
     // A Live Photo's motion, as an iPhone keeps it: a MOV.
     ffmpeg(...pattern, ...h264, path.join(clipDir, "b.mov")),
   ]);
@@ -122,7 +129,12 @@ describe.each(combinations)("videos in the archive on %s with %s storage", (engi
           ).n,
         );
       const files = await fs.readdir(path.join(target.config.dataDir, "storage"), { recursive: true }).catch(() => []);
-      return { memories: await count("memories"), photos: await count("photos"), jobs: await count("media_jobs"), files: files.sort() };
+      return {
+        memories: await count("memories"),
+        photos: await count("photos"),
+        jobs: await count("media_jobs"),
+        files: files.sort(),
+      };
     } finally {
       await database.destroy();
     }
@@ -183,7 +195,7 @@ describe.each(combinations)("videos in the archive on %s with %s storage", (engi
     expect(video.duration_ms).toBeGreaterThan(900);
     expect(video.duration_ms).toBeLessThan(1100);
     expect(entries.get(video.file)!.equals(clips.mp4)).toBe(true);
-    const poster = await sharp(entries.get(video.poster!)!).metadata();
+    const poster = await sharp(entries.get(video.poster!)).metadata();
     expect([poster.format, poster.width, poster.height]).toEqual(["webp", 160, 120]);
 
     expect(live).toMatchObject({
@@ -313,9 +325,9 @@ describe.each(combinations)("videos in the archive on %s with %s storage", (engi
     const response = await importInto(target, annThere, await fs.readFile(file), "dayone");
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<ImportResult>()).toEqual({ memories: 2, photos: 3, already_here: 0 });
-    const list = (
-      await target.app.inject({ method: "GET", url: "/api/v1/memories?q=wedding", headers: annThere.headers })
-    ).json<{ items: Memory[] }>();
+    const list = (await target.app.inject({ method: "GET", url: "/api/v1/memories?q=wedding", headers: annThere.headers })).json<{
+      items: Memory[];
+    }>();
     const wedding = list.items[0]!;
     expect(wedding.content).toBe("We danced.");
     expect(wedding.photos.map((media) => media.kind)).toEqual(["video", "photo"]);
@@ -326,13 +338,19 @@ describe.each(combinations)("videos in the archive on %s with %s storage", (engi
     const missing = path.join(workDir, "Missing.zip");
     await writeDayOneExport(missing, {
       "Journal.json": [
-        { creationDate: "2022-08-01T10:00:00Z", text: "Lost", videos: [{ ...dayOnePhoto(clips.mov, { type: "mov" }), missing: true }] },
+        {
+          creationDate: "2022-08-01T10:00:00Z",
+          text: "Lost",
+          videos: [{ ...dayOnePhoto(clips.mov, { type: "mov" }), missing: true }],
+        },
       ],
     });
     const before = await targetState();
     const refused = await importInto(target, annThere, await fs.readFile(missing), "dayone");
     expect(refused.statusCode).toBe(422);
-    expect(refused.json<{ message: string }>().message).toMatch(/has a video that is missing from the export \(videos\/[0-9a-f]{32}\.mov\)/);
+    expect(refused.json<{ message: string }>().message).toMatch(
+      /has a video that is missing from the export \(videos\/[0-9a-f]{32}\.mov\)/,
+    );
     expect(await targetState()).toEqual(before);
   });
 });
