@@ -249,7 +249,8 @@ export class ArchiveImporter {
     const now = this.deps.now?.() ?? new Date();
     const stored = await this.withFile(source, memory, photo.file, async (tempFile, fileName) =>
       (await isVideoFile(tempFile, fileName))
-        ? this.deps.videoFiles.storeVideo(ownerId, tempFile, fileName, now)
+        ? // Archives written before videos were known named their files `.bin`: a name that promises nothing.
+          this.deps.videoFiles.storeVideo(ownerId, tempFile, fileName.replace(/\.bin$/, ""), now)
         : this.deps.photoFiles.storeFile(ownerId, tempFile, now),
     );
     if (photo.kind !== "live" || photo.motion === undefined || stored.kind !== "photo") return stored;

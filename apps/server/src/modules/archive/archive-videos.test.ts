@@ -263,6 +263,45 @@ describe.each(combinations)("videos in the archive on %s with %s storage", (engi
     expect(await targetState()).toEqual(state);
   });
 
+  it("takes a video an archive of version 2 named `.bin` (as exports did before videos) as a video", async () => {
+    const entries = await zipEntries(archive);
+    const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
+    const [memoryBefore] = manifest.memories;
+    const renewed = (id: string) => `b1b1b1b1${id.slice(8)}`;
+    const video = memoryBefore!.photos[1]!;
+    const file = `photos/${renewed(memoryBefore!.id)}/${renewed(video.id)}.bin`;
+    const old = {
+      ...manifest,
+      version: 2,
+      memories: [
+        {
+          ...memoryBefore!,
+          id: renewed(memoryBefore!.id),
+          photos: [
+            {
+              id: renewed(video.id),
+              position: 0,
+              taken_at: video.taken_at,
+              width: 160,
+              height: 120,
+              content_type: "video/mp4",
+              bytes: video.bytes,
+              file,
+            },
+          ],
+        },
+      ],
+    };
+    const zip = path.join(workDir, "version-2.zip");
+    await writeZip(zip, [
+      ["memory-box.json", JSON.stringify(old)],
+      [file, entries.get(video.file)!],
+    ]);
+    const response = await importInto(target, annThere, await fs.readFile(zip));
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await prepared(target, annThere, renewed(video.id))).kind).toBe("video");
+  });
+
   describe("refuses, and leaves the instance as it was,", () => {
     let altered = 0;
     /** The archive with new ids (nothing of it is here yet), changed by `change`. */
