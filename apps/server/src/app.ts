@@ -207,7 +207,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       throw error;
     }));
   const mediaJobAttempts = 3;
-  const mediaJobs = new MediaJobRunner(new MediaJobsRepository(database.db), {
+  const mediaJobsRepository = new MediaJobsRepository(database.db);
+  const mediaJobs = new MediaJobRunner(mediaJobsRepository, {
     concurrency: config.videos.jobConcurrency,
     maxAttempts: mediaJobAttempts,
     onProgress: (report) => {
@@ -250,7 +251,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const leftovers = await photos.removeLeftoverUploads();
   if (leftovers.files > 0) app.log.info(leftovers, "removed uploads a crash had interrupted");
   const reconciler = new PhotoFilesReconciler({ photos: photosRepository, blobStore, log: app.log });
-  schedulePhotoSweeps(app, photos, () => reconciler.run(config.photos.orphanGraceMs));
+  schedulePhotoSweeps(
+    app,
+    photos,
+    () => reconciler.run(config.photos.orphanGraceMs),
+    () =>
+      mediaJobsRepository.pruneFinished(
+        new Date((options.now?.() ?? new Date()).getTime() - finishedMediaJobLifetimeMs).toISOString(),
+      ),
+  );
   if (config.backups.dir !== undefined) {
     const backups = new BackupScheduler({
       service: new BackupService({
@@ -399,11 +408,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         memories: memoriesRepository,
         photos: photosRepository,
         photoFiles: photos,
-        limits: archiveLimits(config.photos.maxUploadBytes),
+        videoFiles: videos,
+        limits: archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes),
         tempDir: path.join(config.dataDir, "uploads"),
         publish: (event) => events.publish(event),
       }),
-      limits: archiveLimits(config.photos.maxUploadBytes),
+      limits: archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes),
       tempDir: path.join(config.dataDir, "uploads"),
     }),
     requireOwner: (member) => members.requireOwner(member),
@@ -444,20 +454,29 @@ function announceAccessChanges(app: FastifyInstance, events: EventBus): void {
   });
 }
 
+/** How long a done or failed media job is kept (what a screen showed of it is long over). */
+const finishedMediaJobLifetimeMs = 7 * 24 * 3600_000;
+
 /**
- * Uploads never attached to a memory are removed after a day; checked at start and every hour.
- * Files and rows are reconciled at start and daily (files no row names, rows whose files are
- * gone). Photos from before display copies get theirs rendered once, in the background, at start.
+ * Uploads never attached to a memory are removed after a day, and media jobs a week after they
+ * were done or failed; checked at start and every hour. Files and rows are reconciled at start
+ * and daily (files no row names, rows whose files are gone). Photos from before display copies
+ * get theirs rendered once, in the background, at start.
  */
 function schedulePhotoSweeps(
   app: FastifyInstance,
   photos: PhotosService,
   reconcileFiles: () => Promise<FileReconciliation>,
+  pruneMediaJobs: () => Promise<number>,
 ): void {
   const sweep = () => {
     photos.sweepUnattached().then(
       (swept) => swept > 0 && app.log.info({ swept }, "removed photos never attached to a memory"),
       (error: unknown) => app.log.warn({ err: error }, "photo sweep failed"),
+    );
+    pruneMediaJobs().then(
+      (pruned) => pruned > 0 && app.log.info({ pruned }, "removed media jobs finished more than a week ago"),
+      (error: unknown) => app.log.warn({ err: error }, "pruning media jobs failed"),
     );
   };
   const renderDisplayCopies = () => {

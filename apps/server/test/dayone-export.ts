@@ -33,6 +33,8 @@ export interface DayOneTestEntry {
   tags?: string[];
   starred?: boolean;
   photos?: DayOneTestPhoto[];
+  /** Its videos, written to `videos/` (Day One's `type` is mov or mp4). */
+  videos?: DayOneTestPhoto[];
 }
 
 /** A Day One id: 32 upper-case hex digits. */
@@ -82,6 +84,8 @@ export async function writeDayOneExport(file: string, journals: Record<string, D
     files.push([name, JSON.stringify({ metadata: { version: "1.0" }, entries: entries.map(entryJson) }, null, 2)]);
     for (const photo of entries.flatMap((entry) => entry.photos ?? []))
       if (!photo.missing) photoFiles.set(`photos/${photo.fileName ?? `${photo.md5}.${photo.type}`}`, photo.bytes);
+    for (const video of entries.flatMap((entry) => entry.videos ?? []))
+      if (!video.missing) photoFiles.set(`videos/${video.fileName ?? `${video.md5}.${video.type}`}`, video.bytes);
   }
   await writeZip(file, [...files, ...photoFiles]);
 }
@@ -103,6 +107,20 @@ function entryJson(entry: DayOneTestEntry) {
     creationDeviceType: "iPhone",
     location: { latitude: 38.7223, longitude: -9.1393, placeName: "Lisbon", country: "Portugal" },
     richText: JSON.stringify({ contents: [{ text: entry.text ?? "" }], meta: { version: 1 } }),
+    ...(entry.videos && {
+      videos: entry.videos.map(({ identifier, md5, type, width, height, date, orderInEntry }) => ({
+        identifier,
+        md5,
+        type,
+        ...(width !== undefined && { width }),
+        ...(height !== undefined && { height }),
+        ...(date && { date }),
+        ...(orderInEntry !== undefined && { orderInEntry }),
+        duration: 1,
+        creationDevice: "iPhone",
+        fileSize: 0,
+      })),
+    }),
     ...(entry.photos && {
       photos: entry.photos.map(({ identifier, md5, type, width, height, date, orderInEntry }) => ({
         identifier,

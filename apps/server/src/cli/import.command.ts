@@ -10,6 +10,7 @@ import {
 } from "../modules/archive";
 import { MemoriesRepository } from "../modules/memories";
 import { PhotosRepository, PhotosService } from "../modules/photos";
+import { resolveVideoTools, VideosService } from "../modules/videos";
 import { createBlobStore } from "../modules/storage";
 import { AppError } from "../errors";
 import { type Command, parseCommandArgs, UsageError } from "./command";
@@ -53,7 +54,7 @@ export const importCommand = {
     }
     const blobStore = createBlobStore(config.storageUrl, config.dataDir);
     const tempDir = path.join(config.dataDir, "uploads");
-    const limits = archiveLimits(config.photos.maxUploadBytes);
+    const limits = archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes);
     try {
       const photos = new PhotosService({
         photos: new PhotosRepository(db),
@@ -65,12 +66,29 @@ export const importCommand = {
         maxUploadBytes: config.photos.maxUploadBytes,
         log: { warn: (_object, message) => out(`Warning: ${message}`) },
       });
+      // Videos get their posters here; their web copies are made by the server's media jobs (ADR
+      // 0055), which a running server takes up at its next look at the queue, or at its next start.
+      const videos = new VideosService({
+        db,
+        photos,
+        blobStore,
+        tools: () => resolveVideoTools({ ffmpegPath: config.videos.ffmpegPath, ffprobePath: config.videos.ffprobePath }),
+        workDir: tempDir,
+        maxBytes: config.videos.maxBytes,
+        maxSeconds: config.videos.maxSeconds,
+        maxAttempts: 3,
+        wakeJobs: () => {},
+        publishProgress: () => {},
+        publishMemoryUpdated: () => {},
+        log: { warn: (_object, message) => out(`Warning: ${message}`) },
+      });
       const imports = new ArchiveImports({
         importer: new ArchiveImporter({
           archive,
           memories: new MemoriesRepository(db, config.database.engine),
           photos: new PhotosRepository(db),
           photoFiles: photos,
+          videoFiles: videos,
           limits,
           tempDir,
           // A running server shows the new memories at its lists' next read; its open screens are not told (no shared event bus here).

@@ -24,8 +24,11 @@ export const restoreCommand = {
     if (snapshot === undefined || rest.length > 0) throw new UsageError("restore takes one argument: the backup folder.");
     const blobStore = createBlobStore(config.storageUrl, config.dataDir);
     try {
-      const { objects } = await restoreSnapshot(path.resolve(snapshot), { database: config.database, blobStore });
-      out(`Restored the database and ${objects} stored files from ${path.resolve(snapshot)}. Start the server as usual.`);
+      const { objects, mediaJobs } = await restoreSnapshot(path.resolve(snapshot), { database: config.database, blobStore });
+      out(
+        `Restored the database and ${objects} stored files from ${path.resolve(snapshot)}. Start the server as usual` +
+          (mediaJobs > 0 ? `: it finishes preparing ${mediaJobs} videos the backup caught being prepared.` : "."),
+      );
     } finally {
       await blobStore.close();
     }

@@ -10,11 +10,22 @@ import { ZipWriter } from "../../lib/zip-writer";
 import { photoBucket } from "../photos";
 import type { BlobContent, BlobStore } from "../storage";
 import { inReactionOrder } from "@memory-box/contract";
-import { type ArchiveMemory, archiveVersion, memoryPage, photoFile, unknownAuthor } from "./archive-format";
+import {
+  type ArchiveMemory,
+  type ArchivePhoto,
+  archiveVersion,
+  archiveVersionWithoutVideos,
+  memoryPage,
+  motionFile,
+  photoFile,
+  posterFile,
+  unknownAuthor,
+} from "./archive-format";
 import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
 import { defaultLocale } from "@memory-box/messages";
 import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
 import type { MemoriesRepository, MemoryRecord } from "../memories";
+import type { PhotoRow } from "../../db/schema";
 import type { ArchiveRepository } from "./archive.repository";
 
 /** Photos are copied whole: large reads keep the export near the disk's pace (ADR 0027). */
@@ -80,10 +91,8 @@ export class ArchiveExporter {
         email: member.email,
         display_name: member.display_name ?? member.email.split("@")[0] ?? member.email,
       }));
-      await append(
-        json,
-        `{"format":"memory-box","version":${archiveVersion},"exported_at":${JSON.stringify(exportedAt)},"members":${JSON.stringify(members)},"memories":[`,
-      );
+      // The header goes in last, when the archive's version is known (ArchiveManifest).
+      let version = archiveVersionWithoutVideos;
 
       let after: string | null = null;
       for (;;) {
@@ -93,7 +102,10 @@ export class ArchiveExporter {
           rows.map((row) => row.id),
           new Map(members.map((member) => [member.id, member.display_name])),
         );
-        const photoKeys = rows.flatMap((row) => row.photos.map((photo) => `${photoBucket}/${photo.object_key}`));
+        // Each memory's files in its page's order: a photo's or video's original, a video's
+        // poster, a Live Photo's motion.
+        const memoriesOfPage = rows.map((row) => toArchiveMemory(row, discussion.get(row.id)));
+        const photoKeys = rows.flatMap((row, r) => filesOf(row, memoriesOfPage[r]!).map(({ key }) => `${photoBucket}/${key}`));
         let photoIndex = 0;
         const openPhoto = () => {
           const key = photoKeys[photoIndex++];
@@ -104,19 +116,20 @@ export class ArchiveExporter {
           return opened;
         };
         nextPhoto = openPhoto();
-        for (const row of rows) {
-          const memory = toArchiveMemory(row, discussion.get(row.id));
+        for (const [r, row] of rows.entries()) {
+          const memory = memoriesOfPage[r]!;
+          if (memory.photos.some((photo) => photo.kind !== undefined)) version = archiveVersion;
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           await append(index, renderIndexEntry(memory));
           summary.memories += 1;
           await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory, words)), { mtime, compress: true });
-          for (const [p, photo] of row.photos.entries()) {
+          for (const file of filesOf(row, memory)) {
             const content = await nextPhoto!;
             nextPhoto = openPhoto();
-            // Photos are already compressed: stored as they are.
-            await zip.add(memory.photos[p]!.file, content.body, { mtime, compress: false });
-            summary.photos += 1;
-            summary.photoBytes += photo.bytes;
+            // Photos and videos are already compressed: stored as they are.
+            await zip.add(file.name, content.body, { mtime, compress: false });
+            if (file.original) summary.photos += 1;
+            summary.photoBytes += file.bytes;
           }
         }
         after = rows.at(-1)!.id;
@@ -124,7 +137,8 @@ export class ArchiveExporter {
 
       await append(json, "]}");
       await Promise.all([finish(json), finish(index)]);
-      await zip.add("memory-box.json", fs.createReadStream(jsonPath), { mtime, compress: true });
+      const header = `{"format":"memory-box","version":${version},"exported_at":${JSON.stringify(exportedAt)},"members":${JSON.stringify(members)},"memories":[`;
+      await zip.add("memory-box.json", manifestOf(header, jsonPath), { mtime, compress: true });
       const start = renderIndexStart(exportedAt, summary.memories, words);
       await zip.add("index.html", indexPage(start, indexPath), { mtime, compress: true });
       await zip.finish();
@@ -187,19 +201,72 @@ function toArchiveMemory(row: MemoryRecord, discussion: Discussion = {}): Archiv
     display_name: (row.user_id && row.display_name) || unknownAuthor,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    photos: row.photos.map((photo) => ({
-      id: photo.id,
-      position: photo.position ?? 0,
-      taken_at: photo.taken_at,
-      width: photo.width,
-      height: photo.height,
-      content_type: photo.content_type,
-      bytes: photo.bytes,
-      file: photoFile(row.id, photo.id, photo.content_type),
-    })),
+    photos: row.photos.map((photo) => toArchivePhoto(row.id, photo)),
     comments: discussion.comments ?? [],
     reactions: discussion.reactions ?? [],
   };
+}
+
+/**
+ * A photo as the archive describes it. A still has the fields of version 2 and no others, so an
+ * archive of photos only is what it was before videos; a video adds its kind, length and poster,
+ * a Live Photo its kind, motion's length and clip.
+ */
+function toArchivePhoto(memoryId: string, photo: PhotoRow): ArchivePhoto {
+  const described: ArchivePhoto = {
+    id: photo.id,
+    position: photo.position ?? 0,
+    taken_at: photo.taken_at,
+    width: photo.width,
+    height: photo.height,
+    content_type: photo.content_type,
+    bytes: photo.bytes,
+    file: photoFile(memoryId, photo.id, photo.content_type),
+  };
+  const duration = photo.duration_ms === null ? {} : { duration_ms: photo.duration_ms };
+  if (photo.kind === "video") {
+    const extension = photo.preview_key.slice(photo.preview_key.lastIndexOf(".") + 1);
+    return { ...described, kind: "video", ...duration, poster: posterFile(memoryId, photo.id, extension) };
+  }
+  if (photo.kind === "live" && photo.motion_key !== null) {
+    const contentType = motionContentType(photo.motion_key);
+    return {
+      ...described,
+      kind: "live",
+      ...duration,
+      motion: { file: motionFile(memoryId, photo.id, contentType), content_type: contentType, bytes: photo.motion_bytes ?? 0 },
+    };
+  }
+  return described;
+}
+
+/** A motion clip's type, from the extension it was stored under (MOV or MP4, as inspection named it). */
+function motionContentType(key: string): string {
+  const extension = key.slice(key.lastIndexOf(".") + 1);
+  return extension === "mov"
+    ? "video/quicktime"
+    : extension === "webm"
+      ? "video/webm"
+      : extension === "mkv"
+        ? "video/x-matroska"
+        : "video/mp4";
+}
+
+/** The stored files an archived memory names, in its order: `original` for the file counted as the photo. */
+function filesOf(row: MemoryRecord, memory: ArchiveMemory): { key: string; name: string; bytes: number; original: boolean }[] {
+  return row.photos.flatMap((photo, p) => {
+    const described = memory.photos[p]!;
+    const files = [{ key: photo.object_key, name: described.file, bytes: photo.bytes, original: true }];
+    if (described.poster !== undefined) files.push({ key: photo.preview_key, name: described.poster, bytes: 0, original: false });
+    if (described.motion !== undefined && photo.motion_key !== null)
+      files.push({ key: photo.motion_key, name: described.motion.file, bytes: described.motion.bytes, original: false });
+    return files;
+  });
+}
+
+async function* manifestOf(header: string, memoriesPath: string): AsyncGenerator<Buffer | string> {
+  yield header;
+  yield* fs.createReadStream(memoriesPath) as AsyncIterable<Buffer>;
 }
 
 async function* indexPage(start: string, entriesPath: string): AsyncGenerator<Buffer | string> {

@@ -2,13 +2,29 @@ import { ReactionEmoji } from "@memory-box/contract";
 import { z } from "zod";
 
 /**
- * `memory-box.json`, version 2: the members and every memory of an instance with its comments and
- * reactions, and where each photo's original bytes are inside the archive. Version 1 (written
- * before comments existed) is the same without `comments` and `reactions`, and is still read.
- * Described for other programs by docs/formats/memory-box-v2.schema.json, which a test keeps
+ * `memory-box.json`, version 3: the members and every memory of an instance with its comments and
+ * reactions, and where each photo's and video's original bytes are inside the archive. Version 2
+ * is the same without videos and Live Photos (`kind`, `duration_ms`, `poster`, `motion`), version 1
+ * also without `comments` and `reactions`; both are still read. An archive is written in the
+ * lowest version that holds what it has: one of photos only is version 2, as before videos.
+ * Described for other programs by docs/formats/memory-box-v3.schema.json, which a test keeps
  * equal to this schema.
  */
-export const archiveVersion = 2;
+export const archiveVersion = 3;
+/** The version an archive without videos and Live Photos is written in: every reader since comments reads it. */
+export const archiveVersionWithoutVideos = 2;
+
+const mediaFile = /^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/;
+
+export const ArchiveMotion = z.object({
+  file: z
+    .string()
+    .regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.motion\.[a-z0-9]{1,5}$/)
+    .describe("Path of the clip's bytes inside the archive: byte for byte what the member uploaded."),
+  content_type: z.string().describe("Media type of the clip, such as video/quicktime."),
+  bytes: z.number().int().min(0).describe("Size of the clip in bytes."),
+});
+
 export const ArchivePhoto = z.object({
   id: z.uuid(),
   position: z.number().int().min(0).describe("Place in the memory's display order, from 0."),
@@ -19,8 +35,24 @@ export const ArchivePhoto = z.object({
   bytes: z.number().int().min(0).describe("Size of the original in bytes."),
   file: z
     .string()
-    .regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/)
+    .regex(mediaFile)
     .describe("Path of the original's bytes inside the archive: byte for byte what the member uploaded."),
+  kind: z
+    .enum(["photo", "video", "live"])
+    .optional()
+    .describe("A still (also when absent), a video, or a Live Photo: a still with its motion. Version 3."),
+  duration_ms: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("A video's length, or a Live Photo's motion's, in milliseconds. Version 3."),
+  poster: z
+    .string()
+    .regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.poster\.[a-z0-9]{1,5}$/)
+    .optional()
+    .describe("A video's poster frame (an image made from it, shown before it plays). Version 3."),
+  motion: ArchiveMotion.optional().describe("A Live Photo's clip; `file` is its still. Version 3."),
 });
 
 export const ArchiveComment = z.object({
@@ -69,15 +101,16 @@ export const ArchiveManifest = z
   .object({
     format: z.literal("memory-box"),
     version: z
-      .union([z.literal(1), z.literal(archiveVersion)])
+      .union([z.literal(1), z.literal(archiveVersionWithoutVideos), z.literal(archiveVersion)])
       .describe("Raised when fields are added; a reader refuses a version it does not know."),
     exported_at: z.string().describe("When the archive was written (ISO 8601)."),
     members: z.array(ArchiveMember),
     memories: z.array(ArchiveMemory),
   })
-  .describe("memory-box.json: the members and every memory of a Memory Box, version 2 (docs/formats/memory-box.md).");
+  .describe("memory-box.json: the members and every memory of a Memory Box, version 3 (docs/formats/memory-box.md).");
 
 export type ArchivePhoto = z.infer<typeof ArchivePhoto>;
+export type ArchiveMotion = z.infer<typeof ArchiveMotion>;
 export type ArchiveComment = z.infer<typeof ArchiveComment>;
 export type ArchiveReaction = z.infer<typeof ArchiveReaction>;
 export type ArchiveMemory = z.infer<typeof ArchiveMemory>;
@@ -96,11 +129,29 @@ const extensions: Record<string, string> = {
   "image/heif": "heif",
   "image/avif": "avif",
   "image/tiff": "tif",
+  "video/mp4": "mp4",
+  "video/quicktime": "mov",
+  "video/webm": "webm",
+  "video/x-matroska": "mkv",
 };
 
-/** Where a photo's original lives in the archive: by memory, named by the photo's id. */
+/** Where a photo's or video's original lives in the archive: by memory, named by its id. */
 export function photoFile(memoryId: string, photoId: string, contentType: string): string {
-  return `photos/${memoryId}/${photoId}.${extensions[contentType] ?? "bin"}`;
+  return `photos/${memoryId}/${photoId}.${extensionOf(contentType)}`;
+}
+
+/** Where a Live Photo's clip lives: beside its still. */
+export function motionFile(memoryId: string, photoId: string, contentType: string): string {
+  return `photos/${memoryId}/${photoId}.motion.${extensionOf(contentType)}`;
+}
+
+/** Where a video's poster lives: beside the video (`extension` of the stored poster, webp). */
+export function posterFile(memoryId: string, photoId: string, extension: string): string {
+  return `photos/${memoryId}/${photoId}.poster.${extension}`;
+}
+
+function extensionOf(contentType: string): string {
+  return extensions[contentType] ?? "bin";
 }
 
 /** The browsable page of one memory, relative to the archive's root. */

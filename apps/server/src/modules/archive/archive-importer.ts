@@ -15,6 +15,7 @@ import { AppError } from "../../errors";
 import { ownedTempName } from "../../lib/temp-files";
 import type { MemoriesRepository } from "../memories";
 import type { PhotosRepository, PhotosService } from "../photos";
+import { isVideoFile, type VideosService } from "../videos";
 import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 import type { ArchiveRepository } from "./archive.repository";
@@ -64,6 +65,8 @@ export class ArchiveImporter {
       memories: Pick<MemoriesRepository, "insert" | "transaction">;
       photos: Pick<PhotosRepository, "insert">;
       photoFiles: Pick<PhotosService, "storeFile" | "deleteFiles">;
+      /** Videos and Live Photos' motion: checked and stored as uploads are, their web copies made by media jobs. */
+      videoFiles: Pick<VideosService, "storeVideo" | "storeMotion" | "enqueueWebCopy" | "wakeJobs">;
       limits: ArchiveLimits;
       /** Where each photo waits while it is decoded; on the same disk as DATA_DIR. */
       tempDir: string;
@@ -110,7 +113,11 @@ export class ArchiveImporter {
             trx,
           );
         }
-        for (const row of stored) await this.deps.photos.insert(row, trx);
+        for (const row of stored) {
+          await this.deps.photos.insert(row, trx);
+          // A video's or Live Photo's copy that plays is made after the import, as after an upload.
+          if (row.status === "processing") await this.deps.videoFiles.enqueueWebCopy(trx, row.id);
+        }
         await this.deps.archive.insertDiscussion(
           trx,
           planned.flatMap((plan) => plan.comments),
@@ -122,6 +129,7 @@ export class ArchiveImporter {
       throw error;
     }
 
+    if (stored.some((row) => row.status === "processing")) this.deps.videoFiles.wakeJobs();
     const last = planned.at(-1);
     // One event is enough: every screen reloads its lists and tags on it (new memories have no open detail page).
     if (last) this.deps.publish({ type: "memory.created", id: last.memory.id, actor: options.importedBy });
@@ -158,25 +166,10 @@ export class ArchiveImporter {
         if (photoIds.has(photo.id))
           throw new ArchiveRefusedError({ id: "errorText.archive.photoTwice", values: { ...name, photo: photo.id } });
         photoIds.add(photo.id);
-        const size = source.sizeOf(photo.file);
-        if (size === undefined)
-          throw new ArchiveRefusedError({ id: "errorText.archive.photoMissing", values: { ...name, file: photo.file } });
-        if (size !== photo.bytes) {
-          throw new ArchiveRefusedError({
-            id: "errorText.archive.photoSizeDiffers",
-            values: { ...name, size, described: photo.bytes },
-          });
-        }
-        if (size > this.deps.limits.maxPhotoBytes) {
-          throw new ArchiveRefusedError({
-            id: "errorText.archive.photoOverLimit",
-            values: {
-              ...name,
-              size: Math.round(size / 1024 / 1024),
-              max: Math.round(this.deps.limits.maxPhotoBytes / 1024 / 1024),
-            },
-          });
-        }
+        this.checkFile(source, memory, photo.file, photo.bytes, photo.kind === "video");
+        // A Live Photo's clip is checked as a video's file; without its kind, a clip is not read.
+        if (photo.kind === "live" && photo.motion !== undefined)
+          this.checkFile(source, memory, photo.motion.file, photo.motion.bytes, true);
       }
     }
 
@@ -222,15 +215,70 @@ export class ArchiveImporter {
     });
   }
 
-  /** One photo's bytes to a temporary file (held to their stated size and checksum), then decoded and stored as an upload is. */
-  private async storePhoto(source: ArchiveSource, memory: ArchiveMemory, photo: ArchivePhoto, ownerId: string) {
+  /** A file the manifest names: present, of the size it states, within the upload limit of its kind. */
+  private checkFile(source: ArchiveSource, memory: ArchiveMemory, file: string, bytes: number, video: boolean): void {
+    const name = named(memory);
+    const size = source.sizeOf(file);
+    if (size === undefined) throw new ArchiveRefusedError({ id: "errorText.archive.photoMissing", values: { ...name, file } });
+    if (size !== bytes) {
+      throw new ArchiveRefusedError({
+        id: "errorText.archive.photoSizeDiffers",
+        values: { ...name, size, described: bytes },
+      });
+    }
+    const limit = video ? this.deps.limits.maxVideoBytes : this.deps.limits.maxPhotoBytes;
+    if (size > limit) {
+      throw new ArchiveRefusedError({
+        id: video ? "errorText.archive.videoOverLimit" : "errorText.archive.photoOverLimit",
+        values: { ...name, size: Math.round(size / 1024 / 1024), max: Math.round(limit / 1024 / 1024) },
+      });
+    }
+  }
+
+  /**
+   * One photo's or video's bytes to a temporary file (held to their stated size and checksum),
+   * then checked and stored as an upload is: the bytes (or a video's name) decide which, as the
+   * media intake's do. A Live Photo's still is stored as a photo, then its clip beside it.
+   */
+  private async storePhoto(
+    source: ArchiveSource,
+    memory: ArchiveMemory,
+    photo: ArchivePhoto,
+    ownerId: string,
+  ): Promise<Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">> {
+    const now = this.deps.now?.() ?? new Date();
+    const stored = await this.withFile(source, memory, photo.file, async (tempFile, fileName) =>
+      (await isVideoFile(tempFile, fileName))
+        ? // Archives written before videos were known named their files `.bin`: a name that promises nothing.
+          this.deps.videoFiles.storeVideo(ownerId, tempFile, fileName.replace(/\.bin$/, ""), now)
+        : this.deps.photoFiles.storeFile(ownerId, tempFile, now),
+    );
+    if (photo.kind !== "live" || photo.motion === undefined || stored.kind !== "photo") return stored;
+    try {
+      const motion = await this.withFile(source, memory, photo.motion.file, (tempFile, fileName) =>
+        this.deps.videoFiles.storeMotion(stored.object_key, tempFile, fileName),
+      );
+      return { ...stored, ...motion };
+    } catch (error) {
+      await this.deps.photoFiles.deleteFiles([stored]);
+      throw error;
+    }
+  }
+
+  /** `work` on a temporary copy of an archive's `file` (named as in the archive), removed afterwards; its refusals in words. */
+  private async withFile<T>(
+    source: ArchiveSource,
+    memory: ArchiveMemory,
+    file: string,
+    work: (tempFile: string, fileName: string) => Promise<T>,
+  ): Promise<T> {
     const tempFile = path.join(this.deps.tempDir, ownedTempName(".import"));
     try {
-      await pipeline(await source.open(photo.file), fs.createWriteStream(tempFile, { mode: 0o600 }));
-      return await this.deps.photoFiles.storeFile(ownerId, tempFile, this.deps.now?.() ?? new Date());
+      await pipeline(await source.open(file), fs.createWriteStream(tempFile, { mode: 0o600 }));
+      return await work(tempFile, path.posix.basename(file));
     } catch (error) {
       if (error instanceof AppError)
-        throw new ArchiveRefusedError(`A photo of ${describe(memory)} (${photo.file}) cannot be imported: ${error.message}`);
+        throw new ArchiveRefusedError(`A photo of ${describe(memory)} (${file}) cannot be imported: ${error.message}`);
       throw refusedZip(error);
     } finally {
       await fsp.rm(tempFile, { force: true });

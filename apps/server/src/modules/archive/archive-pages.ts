@@ -1,6 +1,6 @@
 import { defaultLocale } from "@memory-box/messages";
 import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
-import type { ArchiveMemory } from "./archive-format";
+import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
 import { memoryPage } from "./archive-format";
 
 // The archive's pages: plain HTML that any browser opens from the unpacked folder, years from
@@ -22,10 +22,14 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function page(words: ServerMessages, title: string, body: string): string {
+/** Added to the style of pages that hold a video or a Live Photo (a page of photos is as it was before videos). */
+const videoStyle = `
+video{display:block;max-width:100%;height:auto;margin:.5rem 0;border-radius:.5rem;background:#1c1917}figure{margin:.5rem 0}figcaption{color:#57534e}`;
+
+function page(words: ServerMessages, title: string, body: string, extraStyle = ""): string {
   return `<!doctype html>
 ${htmlStart(words)}<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>${style}</style></head>
+<title>${escape(title)}</title><style>${style}${extraStyle}</style></head>
 <body>
 ${body}
 </body></html>
@@ -41,9 +45,8 @@ export function renderMemoryPage(memory: ArchiveMemory, words: ServerMessages = 
   const tags = memory.tags.length
     ? `<p class="tags">${memory.tags.map((tag) => `<span>${escape(tag)}</span>`).join("")}</p>`
     : "";
-  const photos = memory.photos
-    .map((photo) => `<a href="../${escape(photo.file)}"><img src="../${escape(photo.file)}" alt="" loading="lazy"></a>`)
-    .join("\n");
+  const photos = memory.photos.map((photo) => media(photo, words)).join("\n");
+  const moving = memory.photos.some((photo) => photo.kind === "video" || photo.kind === "live");
   return page(
     words,
     memory.title,
@@ -54,7 +57,41 @@ ${memory.content ? `<pre>${escape(memory.content)}</pre>` : ""}
 ${tags}
 ${photos}
 ${reactionsLine(memory)}${commentsList(memory, words)}`,
+    moving ? videoStyle : "",
   );
+}
+
+/**
+ * One photo, video or Live Photo of a memory's page, its files linked relatively. A video plays
+ * in the page from its original, its poster shown until then; a browser that cannot play its kind
+ * of file (an iPhone's HEVC in some) still offers the file to open. A Live Photo shows its still,
+ * and its motion plays under it.
+ */
+function media(photo: ArchivePhoto, words: ServerMessages): string {
+  const file = `../${escape(photo.file)}`;
+  if (photo.kind === "video") {
+    const poster = photo.poster === undefined ? "" : ` poster="../${escape(photo.poster)}"`;
+    const duration = clock(photo.duration_ms);
+    const open = escape(
+      duration === "" ? words.format("export.openVideo") : words.format("export.openVideoWithDuration", { duration }),
+    );
+    return `<figure class="video"><video controls preload="metadata" src="${file}"${poster}><a href="${file}">${open}</a></video><figcaption><a href="${file}">${open}</a></figcaption></figure>`;
+  }
+  const still = `<a href="${file}"><img src="${file}" alt="" loading="lazy"></a>`;
+  if (photo.kind === "live" && photo.motion !== undefined) {
+    const motion = `../${escape(photo.motion.file)}`;
+    return `<figure class="live">${still}<figcaption>${escape(words.format("export.livePhoto"))}</figcaption><video controls preload="metadata" src="${motion}" poster="${file}"><a href="${motion}">${escape(words.format("export.openMotion"))}</a></video></figure>`;
+  }
+  return still;
+}
+
+/** A length as players show it: 0:42, 12:05, 1:02:03; nothing when unknown. */
+function clock(milliseconds: number | undefined): string {
+  if (milliseconds === undefined) return "";
+  const seconds = Math.round(milliseconds / 1000);
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+  const two = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
 /** "❤️ 2 · 🎉 1", or nothing. */

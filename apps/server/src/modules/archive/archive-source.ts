@@ -59,6 +59,8 @@ export interface ArchiveLimits {
   maxManifestBytes: number;
   /** Largest photo, uncompressed (the upload limit). */
   maxPhotoBytes: number;
+  /** Largest video or Live Photo clip, uncompressed (`VIDEO_MAX_BYTES`). */
+  maxVideoBytes: number;
   /** Most bytes of all the files the import reads, uncompressed. */
   maxTotalBytes: number;
 }
@@ -67,5 +69,6 @@ export const defaultArchiveLimits: ArchiveLimits = {
   maxEntries: 1_000_000,
   maxManifestBytes: 512 * 1024 * 1024,
   maxPhotoBytes: 50 * 1024 * 1024,
+  maxVideoBytes: 2 * 1024 * 1024 * 1024,
   maxTotalBytes: 1024 * 1024 * 1024 * 1024,
 };

@@ -7,10 +7,11 @@ import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource, describeIs
 import { parseJsonStream, TokenType } from "./json-stream";
 
 /**
- * Reads a Day One JSON export (issue #15): a ZIP holding one JSON file per journal at its top level
- * and a `photos/` folder of `<md5>.<type>` files. Every entry of every journal becomes a memory
- * whose title is the entry's first line; each photo keeps its original bytes, which `open` reads
- * from the ZIP under the name the manifest gives it.
+ * Reads a Day One JSON export (issue #15): a ZIP holding one JSON file per journal at its top level,
+ * a `photos/` folder of `<md5>.<type>` files and a `videos/` folder of the same kind (issue #31).
+ * Every entry of every journal becomes a memory whose title is the entry's first line; each photo
+ * and video keeps its original bytes, which `open` reads from the ZIP under the name the manifest
+ * gives it.
  */
 export async function openDayOneArchive(file: string, limits: ArchiveLimits): Promise<ArchiveSource> {
   let zip: ZipReader;
@@ -54,6 +55,9 @@ const DayOnePhoto = z.object({
   orderInEntry: z.number().nullish(),
 });
 
+/** A video as an entry lists it (in `videos/`): the same fields as a photo's become part of a memory. */
+const DayOneVideo = DayOnePhoto;
+
 // Only what becomes part of a memory; Day One's other fields (location, weather, richText…) are left out.
 const DayOneEntry = z.object({
   uuid: z.string().regex(hex32),
@@ -63,6 +67,7 @@ const DayOneEntry = z.object({
   text: z.string().nullish(),
   tags: z.array(z.string()).nullish(),
   photos: z.array(DayOnePhoto).nullish(),
+  videos: z.array(DayOneVideo).nullish(),
 });
 
 const DayOneJournal = z.object({ entries: z.array(DayOneEntry) });
@@ -87,6 +92,15 @@ const contentTypes: Record<string, string> = {
   tif: "image/tiff",
   webp: "image/webp",
   avif: "image/avif",
+};
+
+const videoContentTypes: Record<string, string> = {
+  mov: "video/quicktime",
+  qt: "video/quicktime",
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  webm: "video/webm",
+  mkv: "video/x-matroska",
 };
 
 const untitled = "Untitled entry";
@@ -148,9 +162,12 @@ function toManifest(
   limits: ArchiveLimits,
 ): { manifest: ArchiveManifest; photoEntries: Map<string, string> } {
   const photoFilesByMd5 = new Map<string, string>();
+  const videoFilesByMd5 = new Map<string, string>();
   for (const { name } of zip.entries()) {
-    const md5 = /^photos\/([0-9a-f]{32})\.[a-z0-9]+$/i.exec(name)?.[1]?.toLowerCase();
-    if (md5 !== undefined && !photoFilesByMd5.has(md5)) photoFilesByMd5.set(md5, name);
+    const [, folder, found] = /^(photos|videos)\/([0-9a-f]{32})\.[a-z0-9]+$/i.exec(name) ?? [];
+    const byMd5 = folder === "photos" ? photoFilesByMd5 : folder === "videos" ? videoFilesByMd5 : undefined;
+    const md5 = found?.toLowerCase();
+    if (byMd5 !== undefined && md5 !== undefined && !byMd5.has(md5)) byMd5.set(md5, name);
   }
   const photoEntries = new Map<string, string>();
   const memoryIds = new Set<string>();
@@ -175,37 +192,43 @@ function toManifest(
       if (createdAt > newest) newest = createdAt;
 
       const photos: ArchivePhoto[] = [];
-      for (const [position, photo] of inDisplayOrder(entry.photos ?? []).entries()) {
-        const photoId = derivedUuid(`dayone-photo:${photo.identifier}`);
+      const media = [
+        ...(entry.photos ?? []).map((photo) => ({ ...photo, video: false })),
+        ...(entry.videos ?? []).map((video) => ({ ...video, video: true })),
+      ];
+      for (const [position, photo] of inDisplayOrder(media).entries()) {
+        const what = photo.video ? "Video" : "Photo";
+        const photoId = derivedUuid(`dayone-${photo.video ? "video" : "photo"}:${photo.identifier}`);
         if (photoIds.has(photoId))
           throw new ArchiveRefusedError({
-            id: "errorText.archive.entryRepeatsPhoto",
+            id: `errorText.archive.entryRepeats${what}`,
             values: { title, journal: journal.name, photo: photo.identifier },
           });
         photoIds.add(photoId);
-        const contentType = contentTypes[photo.type.toLowerCase()];
+        const contentType = (photo.video ? videoContentTypes : contentTypes)[photo.type.toLowerCase()];
         if (contentType === undefined)
           throw new ArchiveRefusedError({
-            id: "errorText.archive.entryPhotoType",
+            id: `errorText.archive.entry${what}Type`,
             values: { title, journal: journal.name, type: photo.type },
           });
         const md5 = photo.md5.toLowerCase();
-        const entryName = photoFilesByMd5.get(md5);
+        const entryName = (photo.video ? videoFilesByMd5 : photoFilesByMd5).get(md5);
         if (entryName === undefined)
           throw new ArchiveRefusedError({
-            id: "errorText.archive.entryPhotoMissing",
-            values: { title, journal: journal.name, file: `photos/${md5}.${photo.type}` },
+            id: `errorText.archive.entry${what}Missing`,
+            values: { title, journal: journal.name, file: `${photo.video ? "videos" : "photos"}/${md5}.${photo.type}` },
           });
         const bytes = zip.entry(entryName)!.size;
-        if (bytes > limits.maxPhotoBytes)
+        const limit = photo.video ? limits.maxVideoBytes : limits.maxPhotoBytes;
+        if (bytes > limit)
           throw new ArchiveRefusedError({
-            id: "errorText.archive.entryPhotoTooLarge",
+            id: `errorText.archive.entry${what}TooLarge`,
             values: {
               title,
               journal: journal.name,
               file: entryName,
               size: formatSize(bytes),
-              max: formatSize(limits.maxPhotoBytes),
+              max: formatSize(limit),
             },
           });
         // A photo in several entries is one file in the ZIP, but the importer reads it for each.
@@ -226,6 +249,8 @@ function toManifest(
           content_type: contentType,
           bytes,
           file: name,
+          // Its length, poster and size are found again when the import checks it.
+          ...(photo.video ? { kind: "video" as const } : {}),
         });
       }
 
@@ -266,8 +291,8 @@ function derivedUuid(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Photos as Day One shows them: by `orderInEntry`, those without one after, otherwise as listed. */
-function inDisplayOrder(photos: DayOnePhoto[]): DayOnePhoto[] {
+/** Photos and videos as Day One shows them: by `orderInEntry`, those without one after, otherwise as listed (photos first). */
+function inDisplayOrder<T extends DayOnePhoto>(photos: T[]): T[] {
   return photos
     .map((photo, index) => ({ photo, index, order: photo.orderInEntry ?? Number.POSITIVE_INFINITY }))
     .sort((a, b) => (a.order === b.order ? a.index - b.index : a.order < b.order ? -1 : 1))

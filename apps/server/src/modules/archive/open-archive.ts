@@ -9,7 +9,7 @@ export function openArchive(format: ArchiveFormat, file: string, limits: Archive
   return format === "dayone" ? openDayOneArchive(file, limits) : openMemoryBoxArchive(file, limits);
 }
 
-/** The limits an import holds archives to, with photos held to this instance's upload limit. */
-export function archiveLimits(maxPhotoBytes: number): ArchiveLimits {
-  return { ...defaultArchiveLimits, maxPhotoBytes };
+/** The limits an import holds archives to, with photos and videos held to this instance's upload limits. */
+export function archiveLimits(maxPhotoBytes: number, maxVideoBytes: number): ArchiveLimits {
+  return { ...defaultArchiveLimits, maxPhotoBytes, maxVideoBytes };
 }

@@ -5,8 +5,11 @@ import { pipeline } from "node:stream/promises";
 import pLimit from "p-limit";
 import { z } from "zod";
 import type { DatabaseConfig } from "../../config";
+import { openDatabase } from "../../db/database";
 import { AppError } from "../../errors";
+import { MediaJobsRepository } from "../media-jobs";
 import { type BlobStore, BlobNotFoundError } from "../storage";
+import { webCopyJobKind } from "../videos";
 import { assertDatabaseEmpty, copyDatabase, databaseFileName, restoreDatabase } from "./database-copy";
 
 /** `backup.json`, written last: a snapshot folder without it is unfinished and never restored from. */
@@ -157,12 +160,13 @@ export class BackupService {
 
 /**
  * Rebuilds an instance from a snapshot: the database (which must be empty: a new DATA_DIR, or a
- * new PostgreSQL database) and every object into the configured storage (also empty).
+ * new PostgreSQL database) and every object into the configured storage (also empty). Videos the
+ * snapshot caught being prepared are prepared again by the restored server (`resumeMediaJobs`).
  */
 export async function restoreSnapshot(
   snapshot: string,
-  target: { database: DatabaseConfig; blobStore: BlobStore },
-): Promise<{ objects: number }> {
+  target: { database: DatabaseConfig; blobStore: BlobStore; now?: () => Date },
+): Promise<{ objects: number; mediaJobs: number }> {
   const manifest = await readManifest(snapshot);
   if (manifest.engine !== target.database.engine) {
     throw new AppError("validation_failed", {
@@ -196,7 +200,28 @@ export async function restoreSnapshot(
     await Promise.all(put.map((key) => target.blobStore.delete(key).catch(() => undefined)));
     throw error;
   }
-  return { objects: manifest.objects.length };
+  const mediaJobs = await resumeMediaJobs(target.database, (target.now?.() ?? new Date()).toISOString());
+  return { objects: manifest.objects.length, mediaJobs };
+}
+
+/**
+ * The media jobs of a restored database (ADR 0054, 0055), as the snapshot caught them: a running
+ * job's lease names a process of the old instance, so it is queued again at once, its cut attempt
+ * not counted (else a video on its last attempt would fail for the backup's sake); a video still
+ * waiting without a job gets one. Queued jobs stay queued. The restored server's runner takes
+ * them at its start. A snapshot older than the media jobs has nothing to resume. Returns how many
+ * jobs will run.
+ */
+async function resumeMediaJobs(config: DatabaseConfig, now: string): Promise<number> {
+  const database = openDatabase(config);
+  try {
+    const tables = await database.db.introspection.getTables();
+    if (!tables.some((table) => table.name === "media_jobs")) return 0;
+    const { requeued, enqueued } = await new MediaJobsRepository(database.db).requeueAfterRestore(webCopyJobKind, now);
+    return requeued + enqueued;
+  } finally {
+    await database.destroy();
+  }
 }
 
 async function readManifest(snapshot: string): Promise<BackupManifest> {

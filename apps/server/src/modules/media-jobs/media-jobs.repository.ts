@@ -127,4 +127,58 @@ export class MediaJobsRepository {
       .orderBy("id")
       .execute();
   }
+
+  /** Removes done and failed jobs last changed before `before` (what the web app showed of them is over); returns how many. */
+  async pruneFinished(before: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom("media_jobs")
+      .where("state", "in", ["done", "failed"])
+      .where("updated_at", "<", before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * After a restore, before any runner looks: jobs the snapshot caught running were cut by the
+   * backup, not failed, so they are queued again at once (no lease to wait out) and the cut
+   * attempt is not counted; and a row still waiting for its preparation (`status` processing)
+   * without a queued or running job gets a new one of `kind`, so no video stays waiting forever.
+   */
+  async requeueAfterRestore(kind: string, now: string): Promise<{ requeued: number; enqueued: number }> {
+    const requeued = await this.db
+      .updateTable("media_jobs")
+      .set((eb) => ({
+        state: "queued",
+        lease_owner: null,
+        lease_until: null,
+        run_after: now,
+        updated_at: now,
+        attempts: eb
+          .case()
+          .when("attempts", ">", 0)
+          .then(eb("attempts", "-", 1))
+          .else(0)
+          .end(),
+      }))
+      .where("state", "=", "running")
+      .executeTakeFirst();
+    const waiting = await this.db
+      .selectFrom("photos")
+      .select("photos.id")
+      .where("photos.status", "=", "processing")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("media_jobs")
+              .select("media_jobs.id")
+              .whereRef("media_jobs.subject_id", "=", "photos.id")
+              .where("media_jobs.state", "in", ["queued", "running"]),
+          ),
+        ),
+      )
+      .execute();
+    for (const { id } of waiting) await this.enqueue(kind, id, now);
+    return { requeued: Number(requeued.numUpdatedRows), enqueued: waiting.length };
+  }
 }

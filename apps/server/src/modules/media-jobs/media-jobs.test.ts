@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { photoRow } from "../../../test/photo-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { MediaJobError, type MediaJobHandler, type MediaJobProgress, MediaJobRunner, MediaJobsRepository } from ".";
 
@@ -211,6 +212,60 @@ describe.each(testEngines)("media jobs on %s", (engine) => {
     await until(async () => (await stateOf(job.id)) === "failed");
     expect(calls).toBe(0);
     expect(await repository.find(job.id)).toMatchObject({ error_code: "abandoned", attempts: 3 });
+  });
+
+  it("prunes done and failed jobs last changed before a time, and never a queued or running one", async () => {
+    const kind = newKind();
+    const old = "2026-01-01T00:00:00.000Z";
+    const jobs = await Promise.all(
+      ["queued", "running", "done", "failed", "done"].map((_, i) => repository.enqueue(kind, `video-p${i}`, old)),
+    );
+    const states = ["queued", "running", "done", "failed", "done"] as const;
+    for (const [i, job] of jobs.entries()) {
+      // The last one finished recently: it stays.
+      const updatedAt = i === 4 ? "2026-01-09T00:00:00.000Z" : old;
+      await database.db
+        .updateTable("media_jobs")
+        .set({ state: states[i]!, updated_at: updatedAt })
+        .where("id", "=", job.id)
+        .execute();
+    }
+    expect(await repository.pruneFinished("2026-01-08T00:00:00.000Z")).toBe(2);
+    expect(await Promise.all(jobs.map((job) => stateOf(job.id)))).toEqual(["queued", "running", undefined, undefined, "done"]);
+  });
+
+  it("after a restore queues again at once what was running (its cut attempt not counted) and gives a job to a video waiting without one", async () => {
+    const kind = newKind();
+    const running = await repository.enqueue(kind, "video-r1", "2026-01-01T00:00:00.000Z");
+    await database.db
+      .updateTable("media_jobs")
+      .set({ state: "running", attempts: 3, lease_owner: "gone", lease_until: "2099-01-01T00:00:00.000Z" })
+      .where("id", "=", running.id)
+      .execute();
+    const now = "2026-02-01T00:00:00.000Z";
+    // Videos waiting for their copy: one with a queued job (left as it is), one whose job had ended.
+    const video = (key: string) => photoRow(key, { kind: "video", status: "processing", web_key: `${key}.web.mp4` });
+    const [queuedVideo, jobless] = [video("u/1-queued"), video("u/2-jobless")];
+    await database.db.insertInto("photos").values([queuedVideo, jobless]).execute();
+    const queued = await repository.enqueue(kind, queuedVideo.id, "2026-01-01T00:00:00.000Z");
+    const ended = await repository.enqueue(kind, jobless.id, "2026-01-01T00:00:00.000Z");
+    await database.db.updateTable("media_jobs").set({ state: "failed" }).where("id", "=", ended.id).execute();
+
+    const result = await repository.requeueAfterRestore(kind, now);
+    expect(result.requeued).toBeGreaterThanOrEqual(1);
+    expect(result.enqueued).toBe(1);
+    expect((await repository.forSubject(queuedVideo.id)).map((job) => [job.id, job.state])).toEqual([[queued.id, "queued"]]);
+    expect((await repository.forSubject(jobless.id)).map((job) => [job.state, job.kind, job.run_after])).toEqual([
+      ["failed", kind, "2026-01-01T00:00:00.000Z"],
+      ["queued", kind, now],
+    ]);
+    expect(await repository.find(running.id)).toMatchObject({
+      state: "queued",
+      attempts: 2,
+      lease_owner: null,
+      lease_until: null,
+      run_after: now,
+    });
   });
 
   it("runs one job at a time by default", async () => {

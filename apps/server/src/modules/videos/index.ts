@@ -18,6 +18,14 @@ export {
   type RenditionReason,
   type TranscodeOptions,
 } from "./web-rendition";
-export { MediaIntake } from "./media-intake";
-export { maxMotionSeconds, VideosService, webCopyJobKind, type VideoProgress, type VideosServiceDeps } from "./videos.service";
+export { isVideoFile, MediaIntake } from "./media-intake";
+export {
+  maxMotionSeconds,
+  VideosService,
+  webCopyJobKind,
+  type StoredMotion,
+  type StoredVideoFiles,
+  type VideoProgress,
+  type VideosServiceDeps,
+} from "./videos.service";
 export { videosRoutes } from "./videos.routes";

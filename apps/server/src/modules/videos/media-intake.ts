@@ -20,14 +20,20 @@ export class MediaIntake {
   ) {}
 
   async accept(ownerId: string, file: string, fileName: string): Promise<Photo> {
-    // A file named as a video is refused as one ("not a supported video"), not as an image.
-    if (videoExtension.test(fileName) || detectVideoContainer(await readHead(file)) !== null) {
-      return this.deps.videos.accept(ownerId, file, fileName);
-    }
+    if (await isVideoFile(file, fileName)) return this.deps.videos.accept(ownerId, file, fileName);
     const limit = this.deps.photos.maxUploadBytes;
     if (limit !== undefined && (await stat(file)).size > limit) throw this.deps.photos.tooLarge();
     return this.deps.photos.acceptFile(ownerId, file);
   }
+}
+
+/**
+ * Whether a received file goes the video's way: its first bytes are a video container's, or its
+ * name is a video's (a file named as a video is refused as one, "not a supported video", not as
+ * an image). The media intake's rule, and the archive import's.
+ */
+export async function isVideoFile(file: string, fileName: string): Promise<boolean> {
+  return videoExtension.test(fileName) || detectVideoContainer(await readHead(file)) !== null;
 }
 
 const videoExtension = /\.(?:mp4|m4v|mov|qt|webm|mkv)$/i;

@@ -95,6 +95,30 @@ export class VideosService {
    * the row and the job in one transaction. A refusal or failure leaves no file and no row.
    */
   async accept(ownerId: string, file: string, fileName: string): Promise<Photo> {
+    const now = this.now();
+    const stored = await this.storeVideo(ownerId, file, fileName, now);
+    const row: PhotoRow = { ...stored, id: randomUUID(), memory_id: null, position: null, created_at: now.toISOString() };
+    try {
+      await this.deps.db.transaction().execute(async (trx) => {
+        await this.photosRepository.insert(row, trx);
+        await this.enqueueWebCopy(trx, row.id);
+      });
+    } catch (error) {
+      await this.deps.photos.deleteFiles([row]);
+      throw error;
+    }
+    this.deps.wakeJobs();
+    return this.deps.photos.present(row);
+  }
+
+  /**
+   * Checks a received video file and stores its original and poster under `ownerId`; returns the
+   * fields of its row (status 'processing', its web copy named). A refusal or failure removes what
+   * it wrote; once it returns, the caller inserts the row with its job (`enqueueWebCopy`, in the
+   * same transaction) or deletes the files (`PhotosService.deleteFiles`). The upload's path and
+   * the archive import's.
+   */
+  async storeVideo(ownerId: string, file: string, fileName: string, now: Date): Promise<StoredVideoFiles> {
     const tools = await this.deps.tools();
     const { info, poster } = await this.checking(async () => {
       const inspected = await inspectVideo(file, tools, {
@@ -104,7 +128,6 @@ export class VideosService {
       });
       return { info: inspected, poster: await renderVideoPoster(file, inspected, tools) };
     });
-    const now = this.now();
     const original = originalPhotoKey(ownerId, now, info.extension);
     const web = webCopyOf(original, info);
     const written: string[] = [];
@@ -118,10 +141,7 @@ export class VideosService {
       const thumbnail = derivativeKey(original, "thumbnail");
       await put(preview, poster.preview.data, poster.preview.contentType);
       await put(thumbnail, poster.thumbnail.data, poster.thumbnail.contentType);
-      const row: PhotoRow = {
-        id: randomUUID(),
-        memory_id: null,
-        position: null,
+      return {
         owner_id: ownerId,
         object_key: original,
         preview_key: preview,
@@ -134,7 +154,6 @@ export class VideosService {
         height: info.height,
         taken_at: info.takenAt,
         placeholder: poster.placeholder,
-        created_at: now.toISOString(),
         kind: "video",
         duration_ms: Math.round(info.durationSeconds * 1000),
         web_key: web.key,
@@ -145,16 +164,58 @@ export class VideosService {
         status: "processing",
         error_code: null,
       };
-      await this.deps.db.transaction().execute(async (trx) => {
-        await this.photosRepository.insert(row, trx);
-        await new MediaJobsRepository(trx).enqueue(webCopyJobKind, row.id, now.toISOString());
-      });
-      this.deps.wakeJobs();
-      return this.deps.photos.present(row);
     } catch (error) {
       await this.deps.photos.deleteKeys(written);
       throw error;
     }
+  }
+
+  /**
+   * Checks a Live Photo's motion (`file`, at most `maxMotionSeconds`) and stores it beside the
+   * still whose original is `stillKey`; returns the fields that make the still's row a Live Photo
+   * waiting for its web copy. A refusal (`motion_too_long`…) or failure removes what it wrote.
+   */
+  async storeMotion(stillKey: string, file: string, fileName: string): Promise<StoredMotion> {
+    const tools = await this.deps.tools();
+    const info = await this.checking(() =>
+      inspectVideo(file, tools, {
+        name: fileName,
+        maxBytes: this.deps.maxBytes,
+        maxSeconds: Math.min(maxMotionSeconds, this.deps.maxSeconds),
+      }),
+    ).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === "video_too_long" ? new AppError("motion_too_long") : error;
+    });
+    const motion = motionKey(stillKey, info.extension);
+    const web = webCopyOf(stillKey, info);
+    try {
+      const { size } = await this.deps.blobStore.put(`${photoBucket}/${motion}`, fs.createReadStream(file), {
+        contentType: info.contentType,
+      });
+      return {
+        kind: "live",
+        status: "processing",
+        error_code: null,
+        motion_key: motion,
+        motion_bytes: size,
+        web_key: web.key,
+        web_content_type: web.contentType,
+        duration_ms: Math.round(info.durationSeconds * 1000),
+      };
+    } catch (error) {
+      await this.deps.photos.deleteKeys([motion]);
+      throw error;
+    }
+  }
+
+  /** The job that makes a stored row's web copy, inserted with the row in the caller's transaction (`db`). */
+  async enqueueWebCopy(db: Kysely<Database>, photoId: string): Promise<void> {
+    await new MediaJobsRepository(db).enqueue(webCopyJobKind, photoId, this.now().toISOString());
+  }
+
+  /** Looks for due jobs at once, after rows and their jobs were committed. */
+  wakeJobs(): void {
+    this.deps.wakeJobs();
   }
 
   /**
@@ -167,34 +228,12 @@ export class VideosService {
     const photo = await this.photosRepository.findById(photoId);
     if (photo?.owner_id !== memberId) throw new AppError("photo_not_found");
     if (photo.kind !== "photo") throw new AppError("not_a_still");
-    const tools = await this.deps.tools();
-    const info = await this.checking(() =>
-      inspectVideo(file, tools, {
-        name: fileName,
-        maxBytes: this.deps.maxBytes,
-        maxSeconds: Math.min(maxMotionSeconds, this.deps.maxSeconds),
-      }),
-    ).catch((error: unknown) => {
-      throw error instanceof AppError && error.code === "video_too_long" ? new AppError("motion_too_long") : error;
-    });
-    const motion = motionKey(photo.object_key, info.extension);
-    const web = webCopyOf(photo.object_key, info);
-    let stored = false;
+    const stored = await this.storeMotion(photo.object_key, file, fileName);
+    const { kind: _kind, status: _status, error_code: _error, ...fields } = stored;
     try {
-      const { size } = await this.deps.blobStore.put(`${photoBucket}/${motion}`, fs.createReadStream(file), {
-        contentType: info.contentType,
-      });
-      stored = true;
-      const fields = {
-        motion_key: motion,
-        motion_bytes: size,
-        web_key: web.key,
-        web_content_type: web.contentType,
-        duration_ms: Math.round(info.durationSeconds * 1000),
-      };
       const attached = await this.deps.db.transaction().execute(async (trx) => {
         if (!(await this.photosRepository.attachMotion(photo.id, memberId, fields, trx))) return false;
-        await new MediaJobsRepository(trx).enqueue(webCopyJobKind, photo.id, this.now().toISOString());
+        await this.enqueueWebCopy(trx, photo.id);
         return true;
       });
       // Deleted, or given motion by another request, meanwhile.
@@ -203,7 +242,7 @@ export class VideosService {
       if (photo.memory_id !== null) this.deps.publishMemoryUpdated(photo.memory_id, memberId);
       return this.deps.photos.present({ ...photo, ...fields, kind: "live", status: "processing", error_code: null });
     } catch (error) {
-      if (stored) await this.deps.photos.deleteKeys([motion]);
+      await this.deps.photos.deleteKeys([fields.motion_key]);
       throw error;
     }
   }
@@ -297,6 +336,15 @@ export class VideosService {
     return this.jobs.forSubject(photoId);
   }
 }
+
+/** A stored video's row but for where it is (id, memory, position, creation), as `storeVideo` returns it. */
+export type StoredVideoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">;
+
+/** What a stored motion makes of its still's row. */
+export type StoredMotion = Pick<
+  PhotoRow,
+  "kind" | "status" | "error_code" | "motion_bytes" | "web_key" | "web_content_type" | "duration_ms"
+> & { motion_key: string };
 
 /** The key and type of the copy that plays: WebM stays WebM when it plays as it is, everything else becomes MP4. */
 function webCopyOf(originalKey: string, info: VideoInfo): { key: string; contentType: "video/mp4" | "video/webm" } {
