@@ -240,9 +240,11 @@ async function main(): Promise<void> {
       video: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
     });
     const statusOf = async (id: string) =>
-      ((await (await fetch(`${server.url}/api/v1/photos/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-        status: string;
-      }).status;
+      (
+        (await (await fetch(`${server.url}/api/v1/photos/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          status: string;
+        }
+      ).status;
     const rssBefore = server.rssMb();
     let rssPeak = rssBefore;
     const sampler = setInterval(() => {
@@ -276,7 +278,22 @@ One ${megabytes} MB file of random bytes on the machine's disk, streamed from it
 
 ${conditions.markdown()}`,
     );
-    console.log({ megabytes, putTimes, tusTimes, clientTimes, putRate, tusRate, clientRate, ratio, resentShare, resumeMs, rssBefore, rssPeak, preparedDuring, preparedAtLast });
+    console.log({
+      megabytes,
+      putTimes,
+      tusTimes,
+      clientTimes,
+      putRate,
+      tusRate,
+      clientRate,
+      ratio,
+      resentShare,
+      resumeMs,
+      rssBefore,
+      rssPeak,
+      preparedDuring,
+      preparedAtLast,
+    });
   } finally {
     plain.stop();
     await server.stop();

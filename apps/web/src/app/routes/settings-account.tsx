@@ -9,6 +9,7 @@ import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
 import { ImportArchive } from "@/features/account/components/import-archive";
+import { StorageUsage } from "@/features/account/components/storage-usage";
 import { useBrowserWallets, useSignInProviders, useSingleSignOn } from "@/features/auth/api/providers";
 import { SecondFactors } from "@/features/auth/components/second-factors";
 import { ChangeEmailForm } from "@/features/auth/components/change-email-form";
@@ -114,6 +115,7 @@ export function AccountSettingsRoute() {
         {secondStep.dialog}
       </Section>
       <Section title={t("data.title")} description={t("data.description")}>
+        <StorageUsage />
         <DownloadEverything />
       </Section>
       {owner && (

@@ -78,6 +78,32 @@ describe("account settings", () => {
   });
 });
 
+describe("your data", () => {
+  it("says how many photos and videos the member uploaded and the space they take, in the member's units", async () => {
+    stubMemoryApi({
+      "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }),
+      "GET /api/v1/account/usage": () => ({
+        photos: { count: 1, bytes: 3_500_000 },
+        videos: { count: 12, bytes: 5 * 1024 ** 3 + 300 * 1024 ** 2 },
+      }),
+    });
+    renderApp("/settings", { client: new FakeAuthClient({ session: fakeSession() }) });
+    const usage = await screen.findByRole("list", { name: "Your uploads on the server" });
+    expect(
+      within(usage)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["1 photo: 3.3 MB", "12 videos: 5.3 GB"]);
+  });
+
+  it("says so when the figures could not be loaded, and still offers the download", async () => {
+    stubMemoryApi({ "GET /api/v1/account/devices": () => ({ devices: [thisDevice] }) });
+    renderApp("/settings", { client: new FakeAuthClient({ session: fakeSession() }) });
+    expect(await screen.findByText("How much space your photos and videos take could not be loaded.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Download everything" })).toBeEnabled();
+  });
+});
+
 describe("an invitation's link", () => {
   it("opens Sign Up with the invited address filled in", async () => {
     stubRpc({ is_email_invited: () => true, mark_email_used: () => null });
