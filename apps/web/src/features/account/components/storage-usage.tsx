@@ -8,7 +8,7 @@ const units = [
 ] as const;
 
 /** Bytes in the largest unit that keeps a whole number in front ("2.4 GB", "380 MB"), in the member's language. */
-export function formatSize(intl: Pick<AppIntl, "intlLocale">, bytes: number): string {
+function formatSize(intl: Pick<AppIntl, "intlLocale">, bytes: number): string {
   const { unit, bytes: size } = units.find((candidate) => bytes >= candidate.bytes) ?? units.at(-1)!;
   return new Intl.NumberFormat(intl.intlLocale, {
     style: "unit",
