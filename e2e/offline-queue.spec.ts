@@ -94,7 +94,7 @@ test("photos shared from the gallery open Add Memory with them chosen, signed in
   expect(manifest.share_target).toMatchObject({
     method: "POST",
     enctype: "multipart/form-data",
-    params: { files: [{ name: "photos", accept: ["image/*"] }] },
+    params: { files: [{ name: "photos", accept: ["image/*", "video/mp4", "video/quicktime", "video/webm"] }] },
   });
   const run = Date.now().toString(36);
 

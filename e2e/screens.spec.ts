@@ -78,6 +78,8 @@ async function gradientJpeg(width: number, height: number, from: number[], to: n
 
 /** What the screen shows once its photos are in and nothing moves: every image loaded (or failed for good). */
 async function settled(page: Page): Promise<void> {
+  // Home's painted first screen (ADR 0026) is inert until the app replaces it: the app's is kept.
+  await expect(page.locator("#first-screen")).toHaveCount(0);
   // Photos below the fold load as they near the viewport: asked for now instead, so the whole page has them.
   await page.evaluate(() => {
     for (const image of document.images) image.loading = "eager";

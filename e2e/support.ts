@@ -198,6 +198,8 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-co
  * rule), and asked for violations only.
  */
 export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
+  // Home's painted first screen (ADR 0026) is inert until the app replaces it: the app's is checked.
+  await expect(page.locator("#first-screen")).toHaveCount(0);
   // What is still fading in (a toast) has not its final contrast yet: checked once it has. Endless
   // ones (a spinner) are not waited for.
   await page.evaluate(() =>
