@@ -5,7 +5,7 @@
 // file and tus-js-client resumes; and the server's peak RSS while three such uploads run at once.
 //
 //   BENCH_UPLOAD_MB     size of the file in MB (default 200)
-//   BENCH_UPLOAD_RUNS   runs of each way, alternated, median taken (default 5)
+//   BENCH_UPLOAD_RUNS   runs of each way, alternated, median taken (default 9: the ratio moves from run to run)
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -19,7 +19,7 @@ import { filmTestClip } from "../apps/server/test/video-clips";
 import { cli, machineLine, round, RunConditions, startServer, watchPid, writeResults } from "./lib";
 
 const megabytes = Math.max(10, Number(process.env.BENCH_UPLOAD_MB ?? 200));
-const runs = Math.max(1, Number(process.env.BENCH_UPLOAD_RUNS ?? 5));
+const runs = Math.max(1, Number(process.env.BENCH_UPLOAD_RUNS ?? 9));
 const rssSampleMs = 50;
 const password = "correct horse battery staple";
 const email = "filmmaker@memory-box.test";
