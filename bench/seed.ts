@@ -10,6 +10,7 @@ import type { MemoryRow, MemoryTagsTable, PhotoRow } from "../apps/server/src/db
 import { memorySearchText } from "../apps/server/src/lib/search-text";
 import { sortKey } from "../apps/server/src/modules/memories/memories.repository";
 import { derivativeKey, displayKey } from "../apps/server/src/modules/photos/photo-key";
+import { stillColumns } from "../apps/server/src/modules/photos/photos.service";
 
 /** Words searched for by the benchmark: each is put into ~1% of memories and appears nowhere else. */
 export const searchWords = ["lighthouse", "picnic", "fireworks", "grandma"];
@@ -212,16 +213,7 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
             : null,
         placeholder: Buffer.from(hex(24), "hex").toString("base64"),
         created_at: new Date(uploadedMs).toISOString(),
-        // Stills (ADR 0055).
-        kind: "photo",
-        duration_ms: null,
-        web_key: null,
-        web_content_type: null,
-        web_bytes: null,
-        motion_key: null,
-        motion_bytes: null,
-        status: "ready",
-        error_code: null,
+        ...stillColumns,
       });
     }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PhotoRow } from "../src/db/schema";
+import { stillColumns } from "../src/modules/photos/photos.service";
 
 /**
  * A photo row as the upload pipeline would store it for `key` (original, preview, thumbnail and display copy
@@ -22,15 +23,7 @@ export function photoRow(key: string, fields: Partial<PhotoRow> = {}): PhotoRow 
     taken_at: null,
     placeholder: "AAAA",
     created_at: new Date().toISOString(),
-    kind: "photo",
-    duration_ms: null,
-    web_key: null,
-    web_content_type: null,
-    web_bytes: null,
-    motion_key: null,
-    motion_bytes: null,
-    status: "ready",
-    error_code: null,
+    ...stillColumns,
     ...fields,
   };
 }

@@ -50,14 +50,9 @@ interface MediaProgressData {
 
 /** `MediaProgressData.safeParse(JSON.parse(data))`'s data, or undefined, without the schema library. */
 export function readMediaProgressData(data: string): MediaProgressData | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { id, memory_id, status, progress, error_code } = value as Record<string, unknown>;
+  const value = jsonObject(data);
+  if (!value) return undefined;
+  const { id, memory_id, status, progress, error_code } = value;
   if (typeof id !== "string" || id.length === 0) return undefined;
   if (memory_id !== null && typeof memory_id !== "string") return undefined;
   if (status !== "ready" && status !== "processing" && status !== "failed") return undefined;
@@ -82,14 +77,20 @@ export function isMemoryEventType(type: string): type is MemoryEventType {
 
 /** `MemoryEventData.safeParse(JSON.parse(data))`'s data, or undefined, without the schema library. */
 export function readMemoryEventData(data: string): MemoryEventData | undefined {
+  const value = jsonObject(data);
+  if (!value) return undefined;
+  const { id, actor } = value;
+  if (typeof id !== "string" || id.length === 0 || typeof actor !== "string" || actor.length === 0) return undefined;
+  return { id, actor };
+}
+
+/** A message's data as a JSON object, or undefined when it is not one. */
+function jsonObject(data: string): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(data);
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { id, actor } = value as Record<string, unknown>;
-  if (typeof id !== "string" || id.length === 0 || typeof actor !== "string" || actor.length === 0) return undefined;
-  return { id, actor };
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
 }

@@ -44,40 +44,55 @@ export const photoUploadRoutes: FastifyPluginAsyncZod<PhotosRoutesOptions> = asy
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError("unsupported_media_type", {
-          message: "Upload the photo as multipart/form-data with a field named file.",
-        });
-      const parts = request.parts();
-      const first = await parts.next().catch((error: unknown) => {
-        throw malformedUpload(error);
-      });
-      const file = first.done ? undefined : first.value;
-      if (file?.type !== "file" || file.fieldname !== "file") throw new AppError("file_required");
-      // A second part would be dropped unseen: the whole request is refused before anything is stored.
-      const assertNothingMore = async () => {
-        const next = await parts.next().catch((error: unknown) => {
-          throw isPartsLimit(error) ? new AppError("one_file_per_upload") : malformedUpload(error);
-        });
-        if (!next.done) throw new AppError("one_file_per_upload");
-      };
-      try {
-        const ownerId = memberOf(request).user.id;
-        const photo = await service.receive(
-          file.file,
-          () => file.file.truncated,
-          assertNothingMore,
-          (tempFile) => (accept ? accept(ownerId, tempFile, file.filename) : service.acceptFile(ownerId, tempFile)),
-        );
-        return await reply.status(201).send(photo);
-      } catch (error) {
-        // The body broke off or was not multipart after all: the upload stream failed, not the server.
-        if (error !== undefined && error === file.file.errored) throw malformedUpload(error);
-        throw error;
-      }
+      const ownerId = memberOf(request).user.id;
+      const photo = await receiveOneFile(
+        request,
+        service,
+        "Upload the photo as multipart/form-data with a field named file.",
+        (tempFile, fileName) => (accept ? accept(ownerId, tempFile, fileName) : service.acceptFile(ownerId, tempFile)),
+      );
+      return reply.status(201).send(photo);
     },
   );
 };
+
+/**
+ * The one file of a multipart upload (field `file`), received into a temporary file and handed to
+ * `accept` with its name; `notMultipart` is the refusal's message for a body of another kind. A
+ * second part would be dropped unseen: the whole request is refused before anything is stored.
+ */
+export async function receiveOneFile<T>(
+  request: FastifyRequest,
+  service: Pick<PhotosService, "receive">,
+  notMultipart: string,
+  accept: (tempFile: string, fileName: string) => Promise<T>,
+): Promise<T> {
+  if (!request.isMultipart()) throw new AppError("unsupported_media_type", { message: notMultipart });
+  const parts = request.parts();
+  const first = await parts.next().catch((error: unknown) => {
+    throw malformedUpload(error);
+  });
+  const file = first.done ? undefined : first.value;
+  if (file?.type !== "file" || file.fieldname !== "file") throw new AppError("file_required");
+  const assertNothingMore = async () => {
+    const next = await parts.next().catch((error: unknown) => {
+      throw isPartsLimit(error) ? new AppError("one_file_per_upload") : malformedUpload(error);
+    });
+    if (!next.done) throw new AppError("one_file_per_upload");
+  };
+  try {
+    return await service.receive(
+      file.file,
+      () => file.file.truncated,
+      assertNothingMore,
+      (tempFile) => accept(tempFile, file.filename),
+    );
+  } catch (error) {
+    // The body broke off or was not multipart after all: the upload stream failed, not the server.
+    if (error !== undefined && error === file.file.errored) throw malformedUpload(error);
+    throw error;
+  }
+}
 
 /**
  * `GET /api/v1/photos/{id}`: a photo or video as it stands now, for its uploader while it is in no
@@ -115,12 +130,12 @@ export const photoReadRoutes: FastifyPluginAsyncZod<{ service: PhotosService; au
 };
 
 /** @fastify/multipart's answer to a part past `limits.parts` or `limits.files`. */
-export function isPartsLimit(error: unknown): boolean {
+function isPartsLimit(error: unknown): boolean {
   return error instanceof Error && "code" in error && (error.code === "FST_PARTS_LIMIT" || error.code === "FST_FILES_LIMIT");
 }
 
 /** Busboy's parse errors ("Unexpected end of multipart data", "Boundary not found") carry no status. */
-export function malformedUpload(error: unknown): unknown {
+function malformedUpload(error: unknown): unknown {
   if (error instanceof AppError || (error instanceof Error && "statusCode" in error)) return error;
   return new AppError("malformed_multipart", { cause: error });
 }

@@ -2,9 +2,8 @@ import fastifyMultipart from "@fastify/multipart";
 import { ApiError, Photo } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
-import { isPartsLimit, malformedUpload, type PhotosService } from "../photos";
+import { receiveOneFile, type PhotosService } from "../photos";
 import type { VideosService } from "./videos.service";
 
 export interface VideosRoutesOptions {
@@ -52,35 +51,14 @@ export const videosRoutes: FastifyPluginAsyncZod<VideosRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart())
-        throw new AppError("unsupported_media_type", {
-          message: "Upload the clip as multipart/form-data with a field named file.",
-        });
-      const parts = request.parts();
-      const first = await parts.next().catch((error: unknown) => {
-        throw malformedUpload(error);
-      });
-      const file = first.done ? undefined : first.value;
-      if (file?.type !== "file" || file.fieldname !== "file") throw new AppError("file_required");
-      const assertNothingMore = async () => {
-        const next = await parts.next().catch((error: unknown) => {
-          throw isPartsLimit(error) ? new AppError("one_file_per_upload") : malformedUpload(error);
-        });
-        if (!next.done) throw new AppError("one_file_per_upload");
-      };
       const memberId = memberOf(request).user.id;
-      try {
-        const photo = await photos.receive(
-          file.file,
-          () => file.file.truncated,
-          assertNothingMore,
-          (tempFile) => videos.attachMotion(memberId, request.params.id, tempFile, file.filename),
-        );
-        return await reply.status(201).send(photo);
-      } catch (error) {
-        if (error !== undefined && error === file.file.errored) throw malformedUpload(error);
-        throw error;
-      }
+      const photo = await receiveOneFile(
+        request,
+        photos,
+        "Upload the clip as multipart/form-data with a field named file.",
+        (tempFile, fileName) => videos.attachMotion(memberId, request.params.id, tempFile, fileName),
+      );
+      return reply.status(201).send(photo);
     },
   );
 };
