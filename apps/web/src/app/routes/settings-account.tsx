@@ -115,8 +115,10 @@ export function AccountSettingsRoute() {
         {secondStep.dialog}
       </Section>
       <Section title={t("data.title")} description={t("data.description")}>
-        <StorageUsage />
-        <DownloadEverything />
+        <div className="flex flex-col gap-4">
+          <StorageUsage />
+          <DownloadEverything />
+        </div>
       </Section>
       {owner && (
         <Section title={t("import.title")} description={t("import.description")}>
