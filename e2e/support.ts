@@ -253,6 +253,11 @@ function apiWithToken(request: APIRequestContext, token: string) {
       expect(response.status(), await response.text()).toBe(201);
       return (await response.json()) as Photo;
     },
+    async memory(id: string): Promise<Memory> {
+      const response = await request.get(`/api/v1/memories/${id}`, { headers });
+      expect(response.status(), await response.text()).toBe(200);
+      return (await response.json()) as Memory;
+    },
     async createMemory(input: MemoryInput): Promise<Memory> {
       const response = await request.post("/api/v1/memories", { headers, data: input });
       expect(response.status(), await response.text()).toBe(201);

@@ -5,10 +5,15 @@ import type { ApiHandler } from "@/testing/stub-memory-api";
 /**
  * A small tus 1.0.0 server, as `/api/v1/uploads` speaks it: creation (POST), the offset (HEAD) and
  * the bytes (PATCH, at the offset it has, else 409); the last PATCH answers with the media. The
- * first PATCH can be cut off after `cutAt` bytes arrived, as a dropped connection does.
+ * first PATCH can be cut off after `cutAt` bytes arrived, as a dropped connection does; with
+ * `loseLastAnswer` the last PATCH's answer is lost on the way, and a HEAD of the finished upload
+ * names its media (`memory-box-media`), as the server does.
  */
-export function tusServer(answer: (metadata: Record<string, string>) => Photo, { cutAt }: { cutAt?: number } = {}) {
-  const uploads = new Map<string, { length: number; offset: number; metadata: Record<string, string> }>();
+export function tusServer(
+  answer: (metadata: Record<string, string>) => Photo,
+  { cutAt, loseLastAnswer = false }: { cutAt?: number; loseLastAnswer?: boolean } = {},
+) {
+  const uploads = new Map<string, { length: number; offset: number; metadata: Record<string, string>; media?: string }>();
   const patches: { id: string; offset: number; size: number; authorization: string | null }[] = [];
   let cut = cutAt;
   const routes: Record<string, ApiHandler> = {
@@ -31,7 +36,12 @@ export function tusServer(answer: (metadata: Record<string, string>) => Photo, {
       if (!upload) return new Response(null, { status: 404 });
       return new Response(null, {
         status: 200,
-        headers: { "Upload-Offset": String(upload.offset), "Upload-Length": String(upload.length), "Tus-Resumable": "1.0.0" },
+        headers: {
+          "Upload-Offset": String(upload.offset),
+          "Upload-Length": String(upload.length),
+          "Tus-Resumable": "1.0.0",
+          ...(upload.media ? { "Memory-Box-Media": upload.media } : {}),
+        },
       });
     },
     "PATCH /api/v1/uploads/:id": ({ params, headers, body }) => {
@@ -48,7 +58,10 @@ export function tusServer(answer: (metadata: Record<string, string>) => Photo, {
       upload.offset += size;
       const answerHeaders = { "Upload-Offset": String(upload.offset), "Tus-Resumable": "1.0.0" };
       if (upload.offset < upload.length) return new Response(null, { status: 204, headers: answerHeaders });
-      return Response.json(answer(upload.metadata), { status: 200, headers: answerHeaders });
+      const media = answer(upload.metadata);
+      upload.media = media.id;
+      if (loseLastAnswer) throw new TypeError("The connection was reset.");
+      return Response.json(media, { status: 200, headers: answerHeaders });
     },
     "DELETE /api/v1/uploads/:id": ({ params }) => {
       uploads.delete(params.id ?? "");

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type AppError, classifyError, detailsIn, messageIn } from "../../errors";
 import { languageFor, requestedLanguages } from "../../lib/languages";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
-import { type ResumableUploadsService, uploadsPath } from "./resumable-uploads.service";
+import { finishedHeaders, type ResumableUploadsService, uploadsPath } from "./resumable-uploads.service";
 
 export interface ResumableUploadsRoutesOptions {
   service: ResumableUploadsService;
@@ -82,6 +82,8 @@ export const resumableUploadsRoutes: FastifyPluginAsync<ResumableUploadsRoutesOp
     url: upload,
     schema: { tags: ["uploads"], summary: "How much of an upload of yours the server has (Upload-Offset)" },
     handler: async (request, reply) => {
+      const finished = await service.finishedMedia((request.params as { id: string }).id, memberOf(request).user.id);
+      if (finished) return reply.status(200).headers(finishedHeaders(finished)).send();
       await ownUpload(request);
       await handOver(request, reply);
     },

@@ -179,6 +179,33 @@ export class ResumableUploadsService {
     await sendNodeResponse(raw.res, response);
   }
 
+  /**
+   * The media a finished upload of this member's became, for a client whose last answer was lost
+   * (a reload just after the last byte): its HEAD is answered with it (`finishedHeaders`) instead of
+   * "not found", which would start the upload again and make a second media. Kept as long as a
+   * partial upload (the sweep removes the record), never anyone else's.
+   */
+  async finishedMedia(id: string, ownerId: string): Promise<FinishedUpload | undefined> {
+    if (!uploadIdPattern.test(id)) return undefined;
+    try {
+      const record = JSON.parse(await fsp.readFile(this.finishedRecord(id), "utf8")) as Record<string, unknown>;
+      const { owner, media, length } = record;
+      return owner === ownerId && typeof media === "string" && typeof length === "number" ? { owner, media, length } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private finishedRecord(id: string): string {
+    return `${this.store.dataFile(id)}.finished`;
+  }
+
+  private async recordFinished(id: string, finished: FinishedUpload): Promise<void> {
+    await fsp.writeFile(this.finishedRecord(id), JSON.stringify(finished), { mode: 0o600 }).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, uploadId: id }, "could not record a finished upload's media");
+    });
+  }
+
   /** Removes uploads without progress for the idle lifetime. Returns how many. */
   sweepExpired(): Promise<number> {
     return this.store.deleteExpired();
@@ -219,6 +246,7 @@ export class ResumableUploadsService {
         size: upload.size ?? upload.offset,
       });
       if (request.method === "POST") this.store.completedAtCreation.set(upload.id, upload);
+      await this.recordFinished(upload.id, { owner: ownerId, media: photo.id, length: upload.size ?? upload.offset });
       return {
         // A PATCH's answer is 200 with the Photo (tus-js-client reads 2xx and Upload-Offset, and
         // hands the body to onSuccess); a creation that carried the whole file stays 201, with its Location.
@@ -231,6 +259,27 @@ export class ResumableUploadsService {
     }
   }
 }
+
+/** What a finished upload became: its member, its media's id, and its length. */
+export interface FinishedUpload {
+  owner: string;
+  media: string;
+  length: number;
+}
+
+/** The answer to a HEAD of a finished upload: all of it arrived, and the media it became. */
+export function finishedHeaders(finished: FinishedUpload): Record<string, string> {
+  return {
+    "tus-resumable": "1.0.0",
+    "upload-offset": String(finished.length),
+    "upload-length": String(finished.length),
+    [finishedMediaHeader]: finished.media,
+    "cache-control": "no-store",
+  };
+}
+
+/** The header naming a finished upload's media (`GET /api/v1/photos/{id}` reads it). */
+export const finishedMediaHeader = "memory-box-media";
 
 /** The socket behind each request body handed to the tus server. */
 const socketBodies = new WeakMap<ReadableStream, IncomingMessage>();

@@ -61,7 +61,9 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
       await database.destroy();
     }
   };
-  const leftovers = async () => (await fsp.readdir(uploadDir).catch(() => [])).sort();
+  /** What uploads left in their folder, but the records of finished ones (a media id each, no byte of the file). */
+  const leftovers = async () =>
+    (await fsp.readdir(uploadDir).catch(() => [])).filter((name) => !name.endsWith(".finished")).sort();
 
   /** Uploads `file` with tus-js-client through `endpoint`; resolves with the last response, rejects with the client's error. */
   function tusUpload(
@@ -142,6 +144,26 @@ describe.each(testEngines)("resumable uploads on %s", (engine) => {
     } finally {
       await fsp.rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("tells a client whose last answer was lost what its finished upload became, and nobody else", async () => {
+    const before = await photoCount();
+    const location = (await create(jpeg.length, ann, `filename ${b64("beach.jpg")}`)).headers.get("location")!;
+    const finished = await send(location, "PATCH", ann, { offset: 0, body: jpeg });
+    const photo = (await finished.json()) as Photo;
+    // The answer never reached the client: it asks where the upload stands, as tus-js-client does on resuming.
+    const asked = await send(location, "HEAD", ann);
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get("upload-offset")).toBe(String(jpeg.length));
+    expect(asked.headers.get("upload-length")).toBe(String(jpeg.length));
+    expect(asked.headers.get("memory-box-media")).toBe(photo.id);
+    // The upload is over: nothing more goes in, no second photo, and it is nobody else's to learn of.
+    expect((await send(location, "PATCH", ann, { offset: jpeg.length, body: Buffer.alloc(0) })).status).toBe(404);
+    const bobAsks = await send(location, "HEAD", bob);
+    expect(bobAsks.status).toBe(404);
+    expect(bobAsks.headers.get("memory-box-media")).toBeNull();
+    expect(await photoCount()).toBe(before + 1);
+    expect(await leftovers()).toEqual([]);
   });
 
   it("takes a whole image in the creation request itself (creation-with-upload): 201 with the Photo", async () => {

@@ -44,6 +44,23 @@ describe("a resumable upload", () => {
     expect(storedUploads()).toEqual([]);
   });
 
+  it("finished while its answer was lost, and sent again after a reload, takes the media the server made and sends nothing twice", async () => {
+    const answer = fakePhoto({ kind: "video", status: "processing" });
+    const tus = tusServer(() => answer, { loseLastAnswer: true });
+    stubMemoryApi({
+      ...tus.routes,
+      "GET /api/v1/photos/:id": ({ params }) => (params.id === answer.id ? answer : apiError(404, "photo_not_found")),
+    });
+    const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    await expect(uploadResumable(video(1000))).rejects.toBeInstanceOf(NetworkError);
+
+    online.mockReturnValue(true);
+    expect(await uploadResumable(video(1000))).toEqual(answer);
+    expect(tus.uploads.size).toBe(1);
+    expect(tus.patches).toHaveLength(1);
+    expect(storedUploads()).toEqual([]);
+  });
+
   it("is refused with the server's code and words, and not tried again", async () => {
     const tus = tusServer(() => fakePhoto());
     stubMemoryApi({
