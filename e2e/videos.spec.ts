@@ -91,9 +91,8 @@ test("a member adds a video and a Live Photo: the upload outlives a dropped conn
   expect(played.ready).toBeGreaterThanOrEqual(2);
 
   // The Live Photo plays its motion when its mark is pressed, once its motion's copy is made. The
-  // page is read again for it: a CI run once saw the mark stay disabled here for 30 s after the
-  // copy was made, which the live stream should have told the page (under investigation; the
-  // video above follows the live stream).
+  // page is read again for it: a CI run once saw the mark stay disabled here for 30 s, where the
+  // copy takes seconds (under investigation; the video above follows the live stream).
   const memoryId = page.url().split("/").pop()!;
   const api = await memberApi(page, page.request);
   await expect
