@@ -41,7 +41,9 @@ function chosenConfigurations(): typeof configurations {
   return [configurations[dayOfYear % configurations.length]!];
 }
 
-const now = new Date();
+// The run's day, fixed once by scripts/test-e2e.mjs (E2E_RUN_DAY): the runner and its workers each
+// read this file, and a run across midnight would otherwise list one screen's test and run another.
+const now = process.env.E2E_RUN_DAY ? new Date(`${process.env.E2E_RUN_DAY}T12:00:00Z`) : new Date();
 const dayOfYear = Math.floor(
   (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.UTC(now.getUTCFullYear(), 0, 0)) / 86_400_000,
 );

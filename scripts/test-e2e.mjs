@@ -52,6 +52,8 @@ try {
       E2E_PORTS: serverPorts.join(","),
       E2E_OIDC_PORT: String(oidcPort),
       E2E_SAML_PORT: String(samlPort),
+      // One day for the whole run, whichever process asks (the screens journey's turn of the day).
+      E2E_RUN_DAY: process.env.E2E_RUN_DAY ?? new Date().toISOString().slice(0, 10),
       E2E_DATA_DIR: dataDir,
       CHROMIUM_PATH: chromium,
     },
