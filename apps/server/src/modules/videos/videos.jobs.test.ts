@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { classifyError } from "../../errors";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
@@ -54,7 +55,13 @@ describe.each(testEngines)("video jobs on %s", (engine) => {
     return keys.sort();
   };
   /** A server's video service and job runner on the shared database and storage. */
-  const server = (options: { onReport?: (report: MediaJobProgress) => void } = {}) => {
+  const server = (
+    options: {
+      onReport?: (report: MediaJobProgress) => void;
+      tools?: () => Promise<VideoTools>;
+      publishMemoryUpdated?: (memoryId: string, actor: string) => void;
+    } = {},
+  ) => {
     const maxAttempts = 2;
     const runner = new MediaJobRunner(new MediaJobsRepository(database.db), {
       leaseMs: 300,
@@ -70,14 +77,14 @@ describe.each(testEngines)("video jobs on %s", (engine) => {
       db: database.db,
       photos,
       blobStore: store,
-      tools: async () => tools,
+      tools: options.tools ?? (async () => tools),
       workDir: workDir(),
       maxBytes: 10 * 1024 * 1024,
       maxSeconds: 60,
       maxAttempts,
       wakeJobs: () => runner.wake(),
       publishProgress: (progress) => published.push(progress),
-      publishMemoryUpdated: () => {},
+      publishMemoryUpdated: options.publishMemoryUpdated ?? (() => {}),
       log: { warn: () => {} },
     });
     runner.register(webCopyJobKind, (context) => videos.makeWebCopy(context));
@@ -111,6 +118,51 @@ describe.each(testEngines)("video jobs on %s", (engine) => {
     });
     published = [];
   };
+
+  it("tells the members of the memory a still was saved into while its Live Photo clip was being checked", async () => {
+    await setUp();
+    const jpeg = path.join(dir, "IMG_0001.JPG");
+    await sharp({ create: { width: 32, height: 24, channels: 3, background: "#5a8cc8" } })
+      .jpeg()
+      .toFile(jpeg);
+    const still = await photos.acceptFile(ownerId, jpeg);
+    const memoryId = "8a0c1f5e-0000-4000-8000-0000000000bb";
+    const updated: string[] = [];
+    let saved = false;
+    const { videos } = server({
+      // The clip's check asks for FFmpeg first: the memory is saved with the still right then.
+      tools: async () => {
+        if (!saved) {
+          saved = true;
+          const now = new Date().toISOString();
+          await database.db
+            .insertInto("memories")
+            .values({
+              id: memoryId,
+              title: "Harbour",
+              content: null,
+              memory_date: null,
+              user_id: ownerId,
+              updated_by: ownerId,
+              created_at: now,
+              updated_at: now,
+              version: 1,
+              sort_key: "x",
+              search_text: "harbour",
+            })
+            .execute();
+          await database.db.updateTable("photos").set({ memory_id: memoryId, position: 0 }).where("id", "=", still.id).execute();
+        }
+        return tools;
+      },
+      publishMemoryUpdated: (id) => updated.push(id),
+    });
+
+    const live = await videos.attachMotion(ownerId, still.id, clip, "IMG_0001.MOV");
+
+    expect(live).toMatchObject({ id: still.id, kind: "live", status: "processing" });
+    expect(updated).toEqual([memoryId]);
+  });
 
   it("resumes a job stopped mid-way on another server, leaving no stray file", async () => {
     await setUp();

@@ -239,8 +239,16 @@ export class VideosService {
       // Deleted, or given motion by another request, meanwhile.
       if (!attached) throw new AppError((await this.photosRepository.findById(photo.id)) ? "not_a_still" : "photo_not_found");
       this.deps.wakeJobs();
-      if (photo.memory_id !== null) this.deps.publishMemoryUpdated(photo.memory_id, memberId);
-      return this.deps.photos.present({ ...photo, ...fields, kind: "live", status: "processing", error_code: null });
+      // Read again: the memory it is in may have been saved while the clip was checked and stored.
+      const live = (await this.photosRepository.findById(photo.id)) ?? {
+        ...photo,
+        ...fields,
+        kind: "live" as const,
+        status: "processing" as const,
+        error_code: null,
+      };
+      if (live.memory_id !== null) this.deps.publishMemoryUpdated(live.memory_id, memberId);
+      return this.deps.photos.present(live);
     } catch (error) {
       await this.deps.photos.deleteKeys([fields.motion_key]);
       throw error;
