@@ -162,6 +162,10 @@ describe.each(testEngines)("video jobs on %s", (engine) => {
 
     expect(live).toMatchObject({ id: still.id, kind: "live", status: "processing" });
     expect(updated).toEqual([memoryId]);
+    // The tests share one database: nothing of this one is left to the next one's runner and reconciler.
+    await database.db.deleteFrom("media_jobs").where("subject_id", "=", still.id).execute();
+    await database.db.deleteFrom("photos").where("id", "=", still.id).execute();
+    await database.db.deleteFrom("memories").where("id", "=", memoryId).execute();
   });
 
   it("resumes a job stopped mid-way on another server, leaving no stray file", async () => {
