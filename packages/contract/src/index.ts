@@ -8,3 +8,4 @@ export * from "./health";
 export * from "./members";
 export * from "./memories";
 export * from "./single-sign-on";
+export * from "./uploads";

@@ -87,23 +87,23 @@ export class PhotosRepository {
   }
 
   /**
-   * Makes a member's still a Live Photo whose motion is being prepared; false (nothing changed)
-   * unless the row is still a still of `ownerId`.
+   * Makes a member's still a Live Photo whose motion is being prepared, and returns its row as
+   * updated; undefined (nothing changed) unless the row is still a still of `ownerId`.
    */
   async attachMotion(
     id: string,
     ownerId: string,
     motion: Pick<PhotoRow, "motion_key" | "web_key" | "web_content_type" | "duration_ms" | "motion_bytes">,
     executor: Executor = this.db,
-  ): Promise<boolean> {
-    const result = await executor
+  ): Promise<PhotoRow | undefined> {
+    return executor
       .updateTable("photos")
       .set({ ...motion, kind: "live", status: "processing", error_code: null })
       .where("id", "=", id)
       .where("owner_id", "=", ownerId)
       .where("kind", "=", "photo")
+      .returningAll()
       .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
   }
 
   /** Records a processing video's web copy as made; false when the row is gone (or no longer waits for this copy). */

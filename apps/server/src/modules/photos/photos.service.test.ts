@@ -50,7 +50,13 @@ describe.each(testEngines)("photo files on %s", (engine) => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  const upload = async () => service.upload(ownerId, Readable.from([await twoTone(64, 48).jpeg().toBuffer()]), () => false);
+  const upload = async () =>
+    service.receive(
+      Readable.from([await twoTone(64, 48).jpeg().toBuffer()]),
+      () => false,
+      async () => {},
+      (file) => service.acceptFile(ownerId, file),
+    );
   const objectCount = async () => {
     let count = 0;
     for await (const _object of store.list("memory-photos/")) count += 1;

@@ -78,24 +78,10 @@ export class PhotosService {
   }
 
   /**
-   * Stores an uploaded file as a photo not yet attached to any memory. The bytes are streamed to a
-   * temporary file first, so a slow or huge upload never sits in memory; the type is decided by
-   * decoding, never by the name or the client's claim.
-   */
-  upload(
-    ownerId: string,
-    file: Readable,
-    isTruncated: () => boolean,
-    /** Called once the file is received, before anything is decoded or stored; a throw refuses the upload. */
-    assertComplete: () => Promise<void> = async () => {},
-  ): Promise<Photo> {
-    return this.receive(file, isTruncated, assertComplete, (tempFile) => this.acceptFile(ownerId, tempFile));
-  }
-
-  /**
    * Receives an uploaded stream into a temporary file in the upload folder and hands it to
-   * `accept` (which decides what it is and stores it); the temporary file is removed afterwards,
-   * whatever happened. A stream cut at the upload limit is refused as too large.
+   * `accept` (which decides what it is and stores it: `acceptFile` for a photo); the temporary
+   * file is removed afterwards, whatever happened. The bytes go to disk first, so a slow or huge
+   * upload never sits in memory. A stream cut at the upload limit is refused as too large.
    */
   async receive<T>(
     file: Readable,

@@ -1,9 +1,2 @@
 export { resumableUploadsRoutes } from "./resumable-uploads.routes";
-export {
-  type CompletedUpload,
-  type CompletionPort,
-  ResumableUploadsService,
-  sizeInWords,
-  uploadIdleLifetimeMs,
-  uploadsPath,
-} from "./resumable-uploads.service";
+export { ResumableUploadsService } from "./resumable-uploads.service";

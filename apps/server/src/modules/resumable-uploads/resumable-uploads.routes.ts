@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type AppError, classifyError, detailsIn, messageIn } from "../../errors";
 import { languageFor, requestedLanguages } from "../../lib/languages";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
-import { finishedHeaders, type ResumableUploadsService, uploadsPath } from "./resumable-uploads.service";
+import { resumableUploadsPath as uploadsPath } from "@memory-box/contract";
+import { finishedHeaders, type ResumableUploadsService } from "./resumable-uploads.service";
 
 export interface ResumableUploadsRoutesOptions {
   service: ResumableUploadsService;

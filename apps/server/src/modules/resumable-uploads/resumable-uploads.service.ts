@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fsp from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Photo } from "@memory-box/contract";
+import { finishedUploadMediaHeader, type Photo, resumableUploadsPath } from "@memory-box/contract";
 import { type CancellationContext, ERRORS, Server, StreamLimiter, type Upload } from "@tus/server";
 import { NodeRequest, sendNodeResponse } from "srvx/node";
 import { z } from "zod";
@@ -32,8 +32,6 @@ export interface ResumableUploadsDeps {
   log: { error(object: object, message: string): void; warn(object: object, message: string): void };
 }
 
-/** The path the tus endpoint answers; an upload's URL is this path and its id. */
-export const uploadsPath = "/api/v1/uploads";
 export const maxFileNameLength = 255;
 const maxFileTypeLength = 255;
 /** Partial uploads without progress for a day are removed (the tus expiration extension). */
@@ -78,7 +76,7 @@ export class ResumableUploadsService {
   constructor(private readonly deps: ResumableUploadsDeps) {
     this.store = new PartialUploadStore(deps.directory, deps.idleLifetimeMs ?? uploadIdleLifetimeMs);
     this.tus = new Server({
-      path: uploadsPath,
+      path: resumableUploadsPath,
       datastore: this.store,
       maxSize: deps.maxBytes,
       // `Location: /api/v1/uploads/{id}`: a path on this origin, whatever Host or X-Forwarded-* say.
@@ -273,13 +271,10 @@ export function finishedHeaders(finished: FinishedUpload): Record<string, string
     "tus-resumable": "1.0.0",
     "upload-offset": String(finished.length),
     "upload-length": String(finished.length),
-    [finishedMediaHeader]: finished.media,
+    [finishedUploadMediaHeader]: finished.media,
     "cache-control": "no-store",
   };
 }
-
-/** The header naming a finished upload's media (`GET /api/v1/photos/{id}` reads it). */
-export const finishedMediaHeader = "memory-box-media";
 
 /** The socket behind each request body handed to the tus server. */
 const socketBodies = new WeakMap<ReadableStream, IncomingMessage>();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { multipartContentType, multipartPayload } from "../../../test/multipart";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { openStream } from "../../../test/event-stream";
 import { testEngines } from "../../../test/test-database";
 import { filmTestClip, streamCodecs } from "../../../test/video-clips";
 import { openDatabase } from "../../db/database";
@@ -172,7 +173,10 @@ describe.each(testEngines)("videos on %s", (engine) => {
     const benStream = await openStream(baseUrl, ben);
     try {
       const video = (await upload("ours.mp4", clips.phone!)).json<Photo>();
-      const ready = await annStream.waitFor((event) => event.event === "media.progress" && event.data.includes('"ready"'));
+      const ready = await annStream.waitFor(
+        (event) => event.event === "media.progress" && event.data.includes('"ready"'),
+        15_000,
+      );
       expect(JSON.parse(ready.data)).toEqual({ id: video.id, memory_id: null, status: "ready", progress: 1, error_code: null });
       const copyUrl = (await get(`/api/v1/photos/${video.id}`)).json<Photo>().video_url!;
       expect((await get(copyUrl)).statusCode).toBe(200);
@@ -200,7 +204,10 @@ describe.each(testEngines)("videos on %s", (engine) => {
         })
       ).json<Memory>();
       expect(memory.photos[0]).toMatchObject({ id: video.id, status: "processing", video_url: null });
-      const ready = await benStream.waitFor((event) => event.event === "media.progress" && event.data.includes('"ready"'));
+      const ready = await benStream.waitFor(
+        (event) => event.event === "media.progress" && event.data.includes('"ready"'),
+        15_000,
+      );
       expect(JSON.parse(ready.data)).toEqual({
         id: video.id,
         memory_id: memory.id,
@@ -242,54 +249,3 @@ describe.each(testEngines)("videos on %s", (engine) => {
     expect(keyOf(ready.video_url!)).toBe(row!.web_key);
   });
 });
-
-interface StreamedEvent {
-  event: string;
-  data: string;
-}
-
-/** Reads a member's live stream until closed. */
-async function openStream(baseUrl: string, member: TestMember) {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/v1/events`, { headers: member.headers, signal: controller.signal });
-  const events: StreamedEvent[] = [];
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let boundary: number;
-        while ((boundary = buffer.indexOf("\n\n")) !== -1) {
-          const block = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          const field = (name: string) =>
-            block
-              .split("\n")
-              .find((line) => line.startsWith(`${name}: `))
-              ?.slice(name.length + 2);
-          const event = field("event");
-          if (event) events.push({ event, data: field("data") ?? "" });
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return {
-    events,
-    waitFor: async (predicate: (event: StreamedEvent) => boolean, timeoutMs = 15_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = events.find(predicate);
-        if (found) return found;
-        await sleep(20);
-      }
-      throw new Error(`no matching event; got ${JSON.stringify(events)}`);
-    },
-    close: async () => {
-      controller.abort();
-      await reading;
-    },
-  };
-}

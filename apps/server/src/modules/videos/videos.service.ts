@@ -231,22 +231,15 @@ export class VideosService {
     const stored = await this.storeMotion(photo.object_key, file, fileName);
     const { kind: _kind, status: _status, error_code: _error, ...fields } = stored;
     try {
-      const attached = await this.deps.db.transaction().execute(async (trx) => {
-        if (!(await this.photosRepository.attachMotion(photo.id, memberId, fields, trx))) return false;
-        await this.enqueueWebCopy(trx, photo.id);
-        return true;
+      // The row as the update left it: in the memory it may have been saved into while the clip was checked.
+      const live = await this.deps.db.transaction().execute(async (trx) => {
+        const updated = await this.photosRepository.attachMotion(photo.id, memberId, fields, trx);
+        if (updated) await this.enqueueWebCopy(trx, photo.id);
+        return updated;
       });
       // Deleted, or given motion by another request, meanwhile.
-      if (!attached) throw new AppError((await this.photosRepository.findById(photo.id)) ? "not_a_still" : "photo_not_found");
+      if (!live) throw new AppError((await this.photosRepository.findById(photo.id)) ? "not_a_still" : "photo_not_found");
       this.deps.wakeJobs();
-      // Read again: the memory it is in may have been saved while the clip was checked and stored.
-      const live = (await this.photosRepository.findById(photo.id)) ?? {
-        ...photo,
-        ...fields,
-        kind: "live" as const,
-        status: "processing" as const,
-        error_code: null,
-      };
       if (live.memory_id !== null) this.deps.publishMemoryUpdated(live.memory_id, memberId);
       return this.deps.photos.present(live);
     } catch (error) {

@@ -1,15 +1,9 @@
-import { ErrorCode, type Photo } from "@memory-box/contract";
+import { ErrorCode, finishedUploadMediaHeader, type Photo, resumableUploadsPath } from "@memory-box/contract";
 import { DetailedError, Upload, type HttpRequest } from "tus-js-client";
 
 import { ApiError, apiFetch, endSessionGoneFromServer, NetworkError, type UploadRequest } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { activeIntl } from "@/lib/intl";
-
-/** The tus 1.0.0 endpoint (issue #31): its last PATCH answers with the uploaded media, as `POST /api/v1/photos` does. */
-export const uploadsPath = "/api/v1/uploads";
-
-/** The header with which the server answers a finished upload's HEAD: the media it became. */
-const finishedMediaHeader = "memory-box-media";
 
 /**
  * 8 MiB a request: a dropped connection loses at most that much, the per-request overhead stays
@@ -35,7 +29,7 @@ export function uploadResumable(file: File, { signal, onProgress }: UploadReques
   signal?.throwIfAborted();
   return new Promise<Photo>((resolve, reject) => {
     const upload = new Upload(file, {
-      endpoint: new URL(uploadsPath, window.location.href).href,
+      endpoint: new URL(resumableUploadsPath, window.location.href).href,
       chunkSize: resumableChunkSize,
       retryDelays: resumableRetryDelays,
       storeFingerprintForResuming: true,
@@ -60,7 +54,7 @@ export function uploadResumable(file: File, { signal, onProgress }: UploadReques
         }
         // Resumed after the last answer was lost (a reload just after the last byte): the server's
         // answer to "where does it stand" names the media the upload became.
-        const media = lastResponse.getHeader(finishedMediaHeader);
+        const media = lastResponse.getHeader(finishedUploadMediaHeader);
         if (media) apiFetch<Photo>(`/api/v1/photos/${encodeURIComponent(media)}`, { signal }).then(resolve, reject);
         else reject(new Error("The upload finished without the server's answer."));
       },
