@@ -47,10 +47,14 @@ export type ExportLink = z.infer<typeof ExportLink>;
 export const ImportFormat = z.enum(["memory-box", "dayone"]);
 export type ImportFormat = z.infer<typeof ImportFormat>;
 
-/** What an import brought in; memories the instance already held (by id) are counted apart and left as they were. */
+/**
+ * What an import brought in: memories, photos (stills and Live Photos) and videos; memories the
+ * instance already held (by id) are counted apart and left as they were.
+ */
 export const ImportResult = z.object({
   memories: z.number().int(),
   photos: z.number().int(),
+  videos: z.number().int(),
   already_here: z.number().int(),
 });
 export type ImportResult = z.infer<typeof ImportResult>;
@@ -61,6 +65,8 @@ export const ImportProgress = z
     phase: z.enum(["receiving", "checking", "photos", "saving", "done"]),
     done: z.number().int(),
     total: z.number().int(),
+    /** Whether the archive holds videos: the `photos` phase then brings in photos and videos, counted together. */
+    with_videos: z.boolean(),
   })
   .nullable();
 export type ImportProgress = z.infer<typeof ImportProgress>;

@@ -42,7 +42,7 @@ export const exportCommand = {
       await fsp.rename(partial, file);
       const megabytes = (summary.photoBytes / 1024 / 1024).toFixed(1);
       out(
-        `Exported ${summary.memories} memories and ${summary.photos} photos (${megabytes} MB of originals) to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+        `Exported ${summary.memories} memories, ${summary.photos} photos and ${summary.videos} videos (${megabytes} MB of originals) to ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
       );
     } catch (error) {
       await fsp.rm(partial, { force: true });

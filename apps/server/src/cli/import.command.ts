@@ -106,12 +106,12 @@ export const importCommand = {
         ({ phase, done, total }) => {
           if (phase !== "photos" || Date.now() - lastReport < 2_000) return;
           lastReport = Date.now();
-          out(`Photos: ${done} of ${total}`);
+          out(`Photos and videos: ${done} of ${total}`);
         },
       );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       out(
-        `Imported ${summary.memories} memories and ${summary.photos} photos in ${seconds} s as ${importer.email}` +
+        `Imported ${summary.memories} memories, ${summary.photos} photos and ${summary.videos} videos in ${seconds} s as ${importer.email}` +
           (summary.alreadyHere > 0 ? `; ${summary.alreadyHere} memories were already here and were left as they are.` : "."),
       );
     } catch (error) {

@@ -103,7 +103,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
   it("writes every memory with its fields, the originals byte for byte, and pages to browse, and no secret", async () => {
     const file = path.join(workDir, "memories.zip");
     const [summary] = await run(file);
-    expect(summary).toMatch(/^Exported 5 memories and 2 photos \(/);
+    expect(summary).toMatch(/^Exported 5 memories, 2 photos and 0 videos \(/);
     expect(await fs.readdir(workDir)).toEqual(["memories.zip"]);
 
     const entries = await zipEntries(file);

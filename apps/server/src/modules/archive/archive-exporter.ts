@@ -33,7 +33,10 @@ const photoReadBytes = 1024 * 1024;
 
 export interface ExportSummary {
   memories: number;
+  /** Stills and Live Photos. */
   photos: number;
+  videos: number;
+  /** What their originals (and Live Photos' clips) take. */
   photoBytes: number;
 }
 
@@ -81,7 +84,7 @@ export class ArchiveExporter {
     const indexPath = path.join(this.deps.tempDir, ownedTempName(".html"));
     const json = fs.createWriteStream(jsonPath);
     const index = fs.createWriteStream(indexPath);
-    const summary: ExportSummary = { memories: 0, photos: 0, photoBytes: 0 };
+    const summary: ExportSummary = { memories: 0, photos: 0, videos: 0, photoBytes: 0 };
     // The next photo is asked of storage while the current one is written: on S3 each answer
     // takes a round trip, paid once per photo otherwise.
     let nextPhoto: Promise<BlobContent> | undefined;
@@ -122,13 +125,15 @@ export class ArchiveExporter {
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           await append(index, renderIndexEntry(memory));
           summary.memories += 1;
+          const videos = memory.photos.filter((photo) => photo.kind === "video").length;
+          summary.videos += videos;
+          summary.photos += memory.photos.length - videos;
           await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory, words)), { mtime, compress: true });
           for (const file of filesOf(row, memory)) {
             const content = await nextPhoto!;
             nextPhoto = openPhoto();
             // Photos and videos are already compressed: stored as they are.
             await zip.add(file.name, content.body, { mtime, compress: false });
-            if (file.original) summary.photos += 1;
             summary.photoBytes += file.bytes;
           }
         }
@@ -253,13 +258,13 @@ function motionContentType(key: string): string {
 }
 
 /** The stored files an archived memory names, in its order: `original` for the file counted as the photo. */
-function filesOf(row: MemoryRecord, memory: ArchiveMemory): { key: string; name: string; bytes: number; original: boolean }[] {
+function filesOf(row: MemoryRecord, memory: ArchiveMemory): { key: string; name: string; bytes: number }[] {
   return row.photos.flatMap((photo, p) => {
     const described = memory.photos[p]!;
-    const files = [{ key: photo.object_key, name: described.file, bytes: photo.bytes, original: true }];
-    if (described.poster !== undefined) files.push({ key: photo.preview_key, name: described.poster, bytes: 0, original: false });
+    const files = [{ key: photo.object_key, name: described.file, bytes: photo.bytes }];
+    if (described.poster !== undefined) files.push({ key: photo.preview_key, name: described.poster, bytes: 0 });
     if (described.motion !== undefined && photo.motion_key !== null)
-      files.push({ key: photo.motion_key, name: described.motion.file, bytes: described.motion.bytes, original: false });
+      files.push({ key: photo.motion_key, name: described.motion.file, bytes: described.motion.bytes });
     return files;
   });
 }

@@ -71,7 +71,7 @@ describe("importing through the API", () => {
   it("brings a Day One journal in as the owner's memories, and a second time changes nothing", async () => {
     const first = await send(ann.headers, journal);
     expect(first.statusCode).toBe(200);
-    expect(first.json<ImportResult>()).toEqual({ memories: 2, photos: 1, already_here: 0 });
+    expect(first.json<ImportResult>()).toEqual({ memories: 2, photos: 1, videos: 0, already_here: 0 });
 
     const list = (await testApp.app.inject({ method: "GET", url: "/api/v1/memories", headers: bob.headers })).json<MemoryPage>();
     const lisbon = list.items.find((memory) => memory.title === "Lisbon at last")!;
@@ -85,7 +85,7 @@ describe("importing through the API", () => {
     expect(lisbon.photos).toHaveLength(1);
 
     const again = await send(ann.headers, journal);
-    expect(again.json<ImportResult>()).toEqual({ memories: 0, photos: 0, already_here: 2 });
+    expect(again.json<ImportResult>()).toEqual({ memories: 0, photos: 0, videos: 0, already_here: 2 });
     const progress = await testApp.app.inject({ method: "GET", url: "/api/v1/account/import/progress", headers: ann.headers });
     expect(progress.json()).toBeNull();
   });
@@ -98,7 +98,7 @@ describe("importing through the API", () => {
       body: new Uint8Array(journal),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ memories: 0, photos: 0, already_here: 2 });
+    expect(await response.json()).toEqual({ memories: 0, photos: 0, videos: 0, already_here: 2 });
   });
 
   it("says in words why an archive is refused", async () => {

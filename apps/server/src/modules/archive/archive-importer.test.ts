@@ -168,7 +168,7 @@ describe.each(testEngines)("import on %s", (engine) => {
 
   it("brings every memory in with its id, dates, author by e-mail and photos, renditions made again; the same archive twice changes nothing", async () => {
     const summary = (await cli(target, importCommand, "--as", "ann@memory-box.test", archive)).at(-1);
-    expect(summary).toMatch(/^Imported 3 memories and 2 photos in [\d.]+ s as ann@memory-box.test\.$/);
+    expect(summary).toMatch(/^Imported 3 memories, 2 photos and 0 videos in [\d.]+ s as ann@memory-box.test\.$/);
 
     const imported = await targetMemories();
     expect(imported.map((memory) => memory.id).sort()).toEqual(written.map((memory) => memory.id).sort());
@@ -224,7 +224,9 @@ describe.each(testEngines)("import on %s", (engine) => {
 
     const before = await targetState();
     const second = (await cli(target, importCommand, "--as", "ann@memory-box.test", archive)).at(-1);
-    expect(second).toMatch(/^Imported 0 memories and 0 photos .*; 3 memories were already here and were left as they are\.$/);
+    expect(second).toMatch(
+      /^Imported 0 memories, 0 photos and 0 videos .*; 3 memories were already here and were left as they are\.$/,
+    );
     expect(await targetState()).toEqual(before);
   });
 

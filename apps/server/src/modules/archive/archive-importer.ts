@@ -23,7 +23,9 @@ import type { ArchiveRepository } from "./archive.repository";
 export interface ImportSummary {
   /** Memories brought in. */
   memories: number;
+  /** Stills and Live Photos brought in. */
   photos: number;
+  videos: number;
   /** Memories of the archive this instance already holds (by id): left as they are. */
   alreadyHere: number;
 }
@@ -80,8 +82,9 @@ export class ArchiveImporter {
   }
 
   private async importNow(source: ArchiveSource, options: ImportOptions): Promise<ImportSummary> {
-    const progress = options.onProgress ?? (() => {});
     const { memories } = source.manifest;
+    const withVideos = memories.some((memory) => memory.photos.some((photo) => photo.kind === "video"));
+    const progress = (step: Omit<ImportProgress, "with_videos">) => options.onProgress?.({ ...step, with_videos: withVideos });
     progress({ phase: "checking", done: 0, total: memories.length });
     const planned = await this.plan(source, options);
     const photoTotal = planned.reduce((sum, { memory }) => sum + memory.photos.length, 0);
@@ -134,7 +137,13 @@ export class ArchiveImporter {
     // One event is enough: every screen reloads its lists and tags on it (new memories have no open detail page).
     if (last) this.deps.publish({ type: "memory.created", id: last.memory.id, actor: options.importedBy });
     progress({ phase: "done", done: planned.length, total: planned.length });
-    return { memories: planned.length, photos: stored.length, alreadyHere: memories.length - planned.length };
+    const videos = stored.filter((row) => row.kind === "video").length;
+    return {
+      memories: planned.length,
+      photos: stored.length - videos,
+      videos,
+      alreadyHere: memories.length - planned.length,
+    };
   }
 
   /** Checks the whole manifest against this instance's rules and finds what is new; writes nothing. */

@@ -36,14 +36,14 @@ export class ArchiveImports {
 
   /** Receives an uploaded archive into a temporary file (removed afterwards, and after a crash), then imports it. */
   async fromUpload(body: Readable, format: ArchiveFormat, importedBy: string): Promise<ImportSummary> {
-    this.running = { phase: "receiving", done: 0, total: 0 };
+    this.running = { phase: "receiving", done: 0, total: 0, with_videos: false };
     await fsp.mkdir(this.deps.tempDir, { recursive: true });
     const file = path.join(this.deps.tempDir, ownedTempName(".zip"));
     try {
       let received = 0;
       body.on("data", (chunk: Buffer) => {
         received += chunk.length;
-        this.running = { phase: "receiving", done: received, total: 0 };
+        this.running = { phase: "receiving", done: received, total: 0, with_videos: false };
       });
       await pipeline(body, fs.createWriteStream(file, { mode: 0o600 }));
       return await this.fromFile(file, format, importedBy);

@@ -113,7 +113,12 @@ export const archiveRoutes: FastifyPluginAsyncZod<ArchiveRoutesOptions> = async 
       if (options.imports.isRunning()) throw new AppError("import_busy");
       try {
         const summary = await options.imports.fromUpload(request.body as Readable, request.query.from, member.user.id);
-        return { memories: summary.memories, photos: summary.photos, already_here: summary.alreadyHere };
+        return {
+          memories: summary.memories,
+          photos: summary.photos,
+          videos: summary.videos,
+          already_here: summary.alreadyHere,
+        };
       } catch (error) {
         if (error instanceof ArchiveRefusedError)
           throw new AppError("archive_refused", error.text ? { text: error.text } : { message: error.message });

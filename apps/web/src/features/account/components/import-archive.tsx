@@ -22,7 +22,10 @@ function stepOf(intl: AppIntl, sent: number, server: ImportProgress | undefined)
     return { text: intl.formatMessage({ id: "import.step.uploading" }, { percent: Math.round(sent * 100) }), fraction: sent };
   if (server?.phase === "photos") {
     return {
-      text: intl.formatMessage({ id: "import.step.photos" }, { done: server.done, total: server.total }),
+      text: intl.formatMessage(
+        { id: server.with_videos ? "import.step.photosAndVideos" : "import.step.photos" },
+        { done: server.done, total: server.total },
+      ),
       fraction: server.total ? server.done / server.total : undefined,
     };
   }
@@ -54,10 +57,13 @@ export function ImportArchive() {
       { file, format, onSent: setSent },
       {
         onSuccess: (result) => {
-          const brought = intl.formatMessage(
-            { id: "import.finishedDetail" },
-            { memories: result.memories, photos: result.photos },
-          );
+          const brought =
+            result.videos > 0
+              ? intl.formatMessage(
+                  { id: "import.finishedDetailWithVideos" },
+                  { memories: result.memories, photos: result.photos, videos: result.videos },
+                )
+              : intl.formatMessage({ id: "import.finishedDetail" }, { memories: result.memories, photos: result.photos });
           const already =
             result.already_here > 0
               ? wordSpace + intl.formatMessage({ id: "import.alreadyHere" }, { count: result.already_here })
