@@ -7,7 +7,7 @@ import { memoryQueryOptions } from "@/features/memories/api/get-memory";
 import { isMemoryChanged, useUpdateMemory } from "@/features/memories/api/update-memory";
 import type { PhotoPicker } from "@/features/memories/hooks/use-photo-picker";
 import { mergeConcurrentEdit, type ConcurrentChange } from "@/features/memories/utils/memory-conflict";
-import { queueMemory } from "@/features/memories/utils/outbox-sender";
+import { queueMemory, type PhotoToQueue } from "@/features/memories/utils/outbox-sender";
 import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { formProblems, problemsFromApi, type FieldProblems } from "@/features/memories/utils/memory-rules";
 import { ApiError, NetworkError } from "@/lib/api-client";
@@ -141,16 +141,13 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
       await queueMemory(
         member,
         values,
-        // A Live Photo not yet uploaded keeps its clip beside its still (the queue sends files one by one).
-        photos.newPhotos.flatMap((photo): { file: File; uploadedId: string | undefined }[] =>
+        // An uploaded Live Photo has its clip on the server already; one not yet uploaded takes its clip along.
+        photos.newPhotos.flatMap((photo): PhotoToQueue[] =>
           photo.upload.status === "failed"
             ? []
             : photo.upload.status === "uploaded"
               ? [{ file: photo.file, uploadedId: photo.upload.photo.id }]
-              : [
-                  { file: photo.file, uploadedId: undefined },
-                  ...(photo.motion ? [{ file: photo.motion, uploadedId: undefined }] : []),
-                ],
+              : [{ file: photo.file, ...(photo.motion ? { motion: photo.motion } : {}) }],
         ),
       );
     } catch (error) {

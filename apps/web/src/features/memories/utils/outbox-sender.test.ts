@@ -23,7 +23,7 @@ interface FakeTransport extends OutboxTransport {
   keys: string[];
   online: boolean;
   member: string | undefined;
-  /** A failure to throw for this upload, if any. */
+  /** A failure to throw for this upload or clip, if any. */
   refuse?: (file: File) => Error | undefined;
   /** A failure to throw for the create, if any. */
   failCreate?: () => Error | undefined;
@@ -44,6 +44,12 @@ function fakeTransport(member: string): FakeTransport {
       const refusal = transport.refuse?.(file);
       if (refusal) throw refusal;
       return { id: `00000000-0000-4000-8000-${String(++uploads).padStart(12, "0")}` };
+    },
+    attachMotion: async (photoId: string, clip: File) => {
+      transport.calls.push(`attach ${clip.name} (${await clip.text()}) to ${photoId}`);
+      const refusal = transport.refuse?.(clip);
+      if (refusal) throw refusal;
+      return {};
     },
     createMemory: async (input: MemoryInput, idempotencyKey: string) => {
       transport.calls.push(`create ${input.title} [${(input.photo_ids ?? []).join(", ")}]`);
@@ -95,6 +101,30 @@ describe("the offline queue", () => {
     expect(transport.added.map(({ memory, photoCount }) => [memory.title, photoCount])).toEqual([["On the night train", 3]]);
     expect(await queuedMemories(me)).toEqual([]);
     expect(outboxMayHoldWork(me)).toBe(false);
+  });
+
+  it("sends a Live Photo as one photo: its clip goes to its still, and after a failure the clip alone is sent again", async () => {
+    const me = member(alice);
+    const transport = fakeTransport(me);
+    const clip = new File(["bytes of IMG_1.MOV"], "IMG_1.MOV", { type: "video/quicktime" });
+    await queueMemory(me, values("Sparklers"), [{ file: photo("IMG_1.HEIC"), motion: clip }, { file: photo("b.jpg") }]);
+    transport.refuse = (file) => (file.name === "IMG_1.MOV" ? new NetworkError() : undefined);
+    const outbox = new Outbox(me, transport);
+    await outbox.send();
+    expect(outbox.snapshot()).toMatchObject([{ title: "Sparklers", photoCount: 2, state: { kind: "failed" } }]);
+
+    transport.refuse = undefined;
+    await outbox.send();
+    const still = "00000000-0000-4000-8000-000000000001";
+    expect(transport.calls).toEqual([
+      "upload IMG_1.HEIC (bytes of IMG_1.HEIC)",
+      `attach IMG_1.MOV (bytes of IMG_1.MOV) to ${still}`,
+      // The still is on the server already: only its clip is sent again.
+      `attach IMG_1.MOV (bytes of IMG_1.MOV) to ${still}`,
+      "upload b.jpg (bytes of b.jpg)",
+      `create Sparklers [${still}, 00000000-0000-4000-8000-000000000002]`,
+    ]);
+    expect(transport.added.map(({ photoCount }) => photoCount)).toEqual([2]);
   });
 
   it("waits while offline, showing it, and sends when the connection returns", async () => {

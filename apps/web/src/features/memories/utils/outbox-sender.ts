@@ -3,7 +3,7 @@ import type { QueryClient } from "@tanstack/react-query";
 
 import { createMemory } from "@/features/memories/api/create-memory";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
-import { uploadFailureReason, uploadMedia } from "@/features/memories/api/upload-photo";
+import { attachMotion, uploadFailureReason, uploadMedia } from "@/features/memories/api/upload-photo";
 import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { announceOutboxWork, markOutboxWork } from "@/features/memories/utils/outbox-hint";
 import {
@@ -42,6 +42,8 @@ export interface QueueItem {
 /** What the queue needs of the server and the session: the real calls, or a test's. */
 export interface OutboxTransport {
   uploadPhoto: (file: File) => Promise<{ id: string }>;
+  /** Makes an uploaded still a Live Photo with its clip. */
+  attachMotion: (photoId: string, clip: File) => Promise<unknown>;
   /** Adds the memory; every attempt for one queued memory carries the same `idempotencyKey`. */
   createMemory: (input: MemoryInput, idempotencyKey: string) => Promise<Memory>;
   /** The member signed in now, asked before every request. */
@@ -177,13 +179,25 @@ export class Outbox {
       uploaded && now - uploaded.at < uploadKeptMs ? { ...photo, uploaded } : photo,
     );
     for (const [index, photo] of photos.entries()) {
-      if (photo.uploaded) continue;
+      const clipSent = photo.motion === undefined || photo.uploaded?.motionAttached === true;
+      if (photo.uploaded && clipSent) continue;
       this.setState(memory.id, { kind: "uploading", done: index, total: photos.length });
       await this.checkMember();
-      const file = new File([photo.bytes], photo.name, { type: photo.type });
-      const uploaded = await this.transport.uploadPhoto(file);
-      photos[index] = { ...photo, uploaded: { id: uploaded.id, at: Date.now() } };
-      await putQueuedMemory(this.member, { ...memory, photos });
+      let uploaded = photo.uploaded;
+      if (!uploaded) {
+        const still = await this.transport.uploadPhoto(new File([photo.bytes], photo.name, { type: photo.type }));
+        uploaded = { id: still.id, at: Date.now() };
+        photos[index] = { ...photo, uploaded };
+        await putQueuedMemory(this.member, { ...memory, photos });
+      }
+      // A Live Photo's clip goes to its still, recorded apart: a reload between the two sends the clip alone.
+      if (photo.motion) {
+        await this.checkMember();
+        const { name, type, bytes } = photo.motion;
+        await this.transport.attachMotion(uploaded.id, new File([bytes], name, { type }));
+        photos[index] = { ...photo, uploaded: { ...uploaded, motionAttached: true } };
+        await putQueuedMemory(this.member, { ...memory, photos });
+      }
     }
 
     this.setState(memory.id, { kind: "saving" });
@@ -251,6 +265,7 @@ function failureState(error: unknown, online: boolean): QueueState {
 export function pageTransport(queryClient: QueryClient): OutboxTransport {
   return {
     uploadPhoto: (file) => uploadMedia(file),
+    attachMotion: (photoId, clip) => attachMotion(photoId, clip),
     createMemory,
     signedInMember: async () => (await getAuthClient().getSession()).data.session?.user.id,
     isOnline: () => navigator.onLine,
@@ -290,9 +305,13 @@ onSignOut(() => {
 
 let lastQueuedAt = 0;
 
-/** A photo of a memory about to be queued: the file, and the server's photo when it was uploaded already. */
+/**
+ * A photo of a memory about to be queued: the file (with a Live Photo's clip), and the server's
+ * photo when it was uploaded already, clip included.
+ */
 export interface PhotoToQueue {
   file: File;
+  motion?: File;
   uploadedId?: string;
 }
 
@@ -304,7 +323,9 @@ export async function queueMemory(member: string, values: MemoryFormValues, phot
   // Strictly increasing, so two memories saved in the same millisecond keep their order.
   const queuedAt = (lastQueuedAt = Math.max(Date.now(), lastQueuedAt + 1));
   const queuedPhotos = await Promise.all(
-    photos.map(({ file, uploadedId }) => queuedPhotoOf(file, uploadedId ? { id: uploadedId, at: queuedAt } : undefined)),
+    photos.map(({ file, motion, uploadedId }) =>
+      queuedPhotoOf(file, uploadedId ? { id: uploadedId, at: queuedAt, motionAttached: true } : undefined, motion),
+    ),
   );
   // The hint first: if the page dies between the two, home still looks at the queue.
   markOutboxWork(member, true);

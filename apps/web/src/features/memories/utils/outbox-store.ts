@@ -7,8 +7,13 @@ export interface QueuedPhoto {
   name: string;
   type: string;
   bytes: ArrayBuffer;
-  /** On the server, unattached until the memory lists it (and deleted there a day later if none does). */
-  uploaded?: { id: string; at: number };
+  /** A Live Photo's clip, sent to its still once the still is on the server. */
+  motion?: { name: string; type: string; bytes: ArrayBuffer };
+  /**
+   * On the server, unattached until the memory lists it (and deleted there a day later if none
+   * does); `motionAttached` once a Live Photo's clip is there too.
+   */
+  uploaded?: { id: string; at: number; motionAttached?: boolean };
 }
 
 /** A memory saved while offline, kept on this device until it is added (ADR 0031). */
@@ -72,6 +77,12 @@ export function deleteQueuedMemory(member: string, id: string): Promise<void> {
 }
 
 /** The bytes of a chosen file, as the queue keeps them (an ArrayBuffer survives IndexedDB in every browser). */
-export async function queuedPhotoOf(file: File, uploaded?: QueuedPhoto["uploaded"]): Promise<QueuedPhoto> {
-  return { name: file.name, type: file.type, bytes: await file.arrayBuffer(), ...(uploaded ? { uploaded } : {}) };
+export async function queuedPhotoOf(file: File, uploaded?: QueuedPhoto["uploaded"], motion?: File): Promise<QueuedPhoto> {
+  return {
+    name: file.name,
+    type: file.type,
+    bytes: await file.arrayBuffer(),
+    ...(motion ? { motion: { name: motion.name, type: motion.type, bytes: await motion.arrayBuffer() } } : {}),
+    ...(uploaded ? { uploaded } : {}),
+  };
 }
