@@ -1,8 +1,7 @@
 import type { Memory, MemoryInput } from "@memory-box/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
-import { refreshAfterMemoryChange } from "@/features/memories/api/memory-cache";
-import { memoryKeys } from "@/features/memories/api/memory-keys";
+import { cacheSavedMemory, refreshAfterMemoryChange } from "@/features/memories/api/memory-cache";
 import { apiFetch } from "@/lib/api-client";
 import { idempotencyHeaders } from "@/lib/idempotency-key";
 
@@ -21,8 +20,7 @@ export function useCreateMemory() {
     mutationFn: ({ input, idempotencyKey }: { input: MemoryInput; idempotencyKey: string }) =>
       createMemory(input, idempotencyKey),
     onSuccess: async (memory) => {
-      queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
-      await refreshAfterMemoryChange(queryClient);
+      await Promise.all([cacheSavedMemory(queryClient, memory), refreshAfterMemoryChange(queryClient)]);
     },
   });
 }

@@ -1,6 +1,9 @@
 import type { QueryClient } from "@tanstack/react-query";
 
+import type { Memory } from "@memory-box/contract";
+
 import { isTimelineKey, memoryKeys } from "@/features/memories/api/memory-keys";
+import { isMediaSettled } from "@/features/memories/utils/media-progress";
 
 /*
  * What each kind of change can alter on screen, in one place: this screen's own saves and the live
@@ -21,6 +24,17 @@ export function refreshAfterMemoryChange(queryClient: QueryClient, id?: string):
     queryClient.invalidateQueries({ queryKey: memoryKeys.neighbourLists() }),
     id !== undefined && queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true }),
   ]);
+}
+
+/**
+ * Keeps a memory as this screen's save answered it. A video or Live Photo whose copy the live
+ * stream said was ready (or failed) while the save was on its way is still "processing" in that
+ * answer, and no later event will say otherwise: the memory is fetched again.
+ */
+export function cacheSavedMemory(queryClient: QueryClient, memory: Memory): Promise<unknown> {
+  queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
+  const stale = memory.photos.some((photo) => photo.status === "processing" && isMediaSettled(photo.id));
+  return stale ? queryClient.invalidateQueries({ queryKey: memoryKeys.detail(memory.id), exact: true }) : Promise.resolve();
 }
 
 /**

@@ -4,6 +4,7 @@ import { act, renderHook, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { deleteMemoryMutationKey } from "@/features/memories/api/delete-memory";
+import { cacheSavedMemory } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import {
   isMemoryEventType,
@@ -22,6 +23,7 @@ import { AuthContext, type AuthContextValue } from "@/lib/auth-context";
 import { requestEarly, resetFirstScreen, takeEarlyAnswer } from "@/lib/first-screen";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { FakeEventServer } from "@/testing/fake-event-stream";
+import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 
 const listKey = memoryKeys.list({ q: "", tag: "" });
 const searchKey = memoryKeys.list({ q: "lisbon", tag: "" });
@@ -228,6 +230,21 @@ describe("applyLiveEvent", () => {
       applyLiveEvent(client, progress({ id: "v2", progress: 7 }));
       expect(mediaProgressOf("v2")).toBeUndefined();
       expect(invalidated(client)).toEqual([]);
+    });
+
+    it("knows a save's answer stale when it says processing for a copy the stream said was ready before it came", async () => {
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+      // The copy is ready while the memory is being saved: its page is not open yet, nothing to refetch.
+      applyLiveEvent(client, progress({ id: "v3", memory_id: "m3", status: "ready", progress: 1 }));
+      const saved = fakeMemory({ id: "m3", photos: [fakePhoto({ id: "v3", kind: "live", status: "processing" })] });
+      await cacheSavedMemory(client, saved);
+      expect(client.getQueryState(memoryKeys.detail("m3"))?.isInvalidated).toBe(true);
+
+      // An answer for media the stream has said nothing of is kept as it is.
+      const other = fakeMemory({ id: "m4", photos: [fakePhoto({ id: "v4", kind: "video", status: "processing" })] });
+      await cacheSavedMemory(client, other);
+      expect(client.getQueryState(memoryKeys.detail("m4"))?.isInvalidated).toBe(false);
+      expect(client.getQueryData(memoryKeys.detail("m4"))).toBe(other);
     });
   });
 });

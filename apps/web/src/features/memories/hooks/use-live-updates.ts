@@ -12,7 +12,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { isDeletedHere } from "@/features/memories/api/delete-memory";
 import { refreshAfterMemoryChange, refreshAfterResponseChange } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
-import { clearMediaProgress, setMediaProgress } from "@/features/memories/utils/media-progress";
+import { clearMediaProgress, markMediaSettled, setMediaProgress } from "@/features/memories/utils/media-progress";
 import { endSessionGoneFromServer } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
@@ -132,6 +132,7 @@ function applyMediaProgress(queryClient: QueryClient, event: SseEvent): void {
   const { id, memory_id, status, progress, error_code } = data;
   setMediaProgress(id, { status, progress, error_code });
   if (status === "processing") return;
+  markMediaSettled(id);
   if (memory_id === null) return;
   void refreshAfterMemoryChange(queryClient, memory_id).finally(() => setMediaProgress(id, undefined));
 }

@@ -28,9 +28,29 @@ export function mediaProgressOf(id: string): MediaProgress | undefined {
   return progressById.get(id);
 }
 
+/*
+ * Media the stream said were ready or failed, most recent last: a save's answer read before that
+ * news (the copy finished while the memory was being saved) still says "processing", and is known
+ * stale by it. A few hundred ids are plenty for the saves of one session.
+ */
+const settledIds = new Set<string>();
+const settledKept = 500;
+
+export function markMediaSettled(id: string): void {
+  settledIds.delete(id);
+  settledIds.add(id);
+  if (settledIds.size > settledKept) settledIds.delete(settledIds.values().next().value!);
+}
+
+/** Whether the stream said media `id` was ready or failed. */
+export function isMediaSettled(id: string): boolean {
+  return settledIds.has(id);
+}
+
 /** Forgets every entry (sign-out; tests). */
 export function clearMediaProgress(): void {
   progressById.clear();
+  settledIds.clear();
   for (const listener of listeners) listener();
 }
 

@@ -2,6 +2,7 @@ import { ErrorCode, type Memory, type MemoryInput } from "@memory-box/contract";
 import type { QueryClient } from "@tanstack/react-query";
 
 import { createMemory } from "@/features/memories/api/create-memory";
+import { cacheSavedMemory } from "@/features/memories/api/memory-cache";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { attachMotion, uploadFailureReason, uploadMedia } from "@/features/memories/api/upload-photo";
 import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
@@ -270,7 +271,7 @@ export function pageTransport(queryClient: QueryClient): OutboxTransport {
     signedInMember: async () => (await getAuthClient().getSession()).data.session?.user.id,
     isOnline: () => navigator.onLine,
     onAdded: (memory, photoCount) => {
-      queryClient.setQueryData(memoryKeys.detail(memory.id), memory);
+      void cacheSavedMemory(queryClient, memory);
       void queryClient.invalidateQueries({ queryKey: memoryKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: memoryKeys.tags() });
       void queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() });
