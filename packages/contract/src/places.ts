@@ -64,10 +64,18 @@ export const PlaceSearchQuery = z
 export const PlaceSearchResult = z.object({ places: z.array(KnownPlace) });
 export type PlaceSearchResult = z.infer<typeof PlaceSearchResult>;
 
+/**
+ * A number in a query string. A blank value is a missing one, not 0 (as `Number("")` reads it): a
+ * client that lost its latitude gets 400, not the Gulf of Guinea.
+ */
+const queryNumber = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().min(min).max(max),
+  );
+
 /** `GET /api/v1/places/reverse?latitude=&longitude=`: the nearest known place, or null when none is near. */
-export const ReversePlaceQuery = z
-  .object({ latitude: z.coerce.number().min(-90).max(90), longitude: z.coerce.number().min(-180).max(180) })
-  .strict();
+export const ReversePlaceQuery = z.object({ latitude: queryNumber(-90, 90), longitude: queryNumber(-180, 180) }).strict();
 export const ReversePlaceResult = z.object({ place: KnownPlace.nullable() });
 export type ReversePlaceResult = z.infer<typeof ReversePlaceResult>;
 
