@@ -81,7 +81,7 @@ export class KnownPlaces {
     let latitude = 0;
     let longitude = 0;
     let count = 0;
-    let sliceStart = performance.now();
+    const pause = pauser();
     while (reader.pos < reader.length && count < capacity) {
       const end = reader.readVarint() + reader.pos;
       let name = "";
@@ -112,10 +112,7 @@ export class KnownPlaces {
       countries[count] = countryNumber;
       names.push(name);
       count += 1;
-      if ((count & 1023) === 0 && performance.now() - sliceStart > sliceMs) {
-        await nextTurn();
-        sliceStart = performance.now();
-      }
+      if ((count & 1023) === 0) await pause();
     }
     if (countryCodes.length > 256) throw new Error("the cities data names more countries than a byte counts");
 
@@ -134,11 +131,12 @@ export class KnownPlaces {
     for (let i = 0; i < count; i += 1) nameStarts[i + 1] = nameStarts[i]! + sortedNames[i]!.length;
     await nextTurn();
 
-    const folded = sortedNames.map(foldPlaceName);
-    await nextTurn();
-    const byName = new Uint32Array(count);
-    for (let i = 0; i < count; i += 1) byName[i] = i;
-    byName.sort((a, b) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0));
+    const folded: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      folded.push(foldPlaceName(sortedNames[i]!));
+      if ((i & 1023) === 0) await pause();
+    }
+    const byName = await sortInSlices(count, (a, b) => (folded[a]! < folded[b]! ? -1 : folded[a]! > folded[b]! ? 1 : 0), pause);
 
     return new KnownPlaces(
       Int32Array.from(order, (i) => latitudes[i]!),
@@ -254,6 +252,51 @@ export class KnownPlaces {
     }
     return low;
   }
+}
+
+/** A function to call often in a long loop: it gives the event loop a turn once `sliceMs` have passed since the last. */
+function pauser(): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    await nextTurn();
+    sliceStart = performance.now();
+  };
+}
+
+/**
+ * 0 … count − 1 in `compare`'s order, sorted a slice at a time (runs sorted whole, then merged
+ * pairwise), so that no step holds the event loop for long: a single sort of 135,000 names takes
+ * a few hundred milliseconds on a busy machine.
+ */
+async function sortInSlices(
+  count: number,
+  compare: (a: number, b: number) => number,
+  pause: () => Promise<void>,
+): Promise<Uint32Array> {
+  const run = 4096;
+  let from = new Uint32Array(count);
+  for (let i = 0; i < count; i += 1) from[i] = i;
+  for (let start = 0; start < count; start += run) {
+    from.subarray(start, start + run).sort(compare);
+    await pause();
+  }
+  let to = new Uint32Array(count);
+  for (let width = run; width < count; width *= 2) {
+    for (let left = 0; left < count; left += 2 * width) {
+      const middle = Math.min(left + width, count);
+      const end = Math.min(left + 2 * width, count);
+      let i = left;
+      let j = middle;
+      for (let k = left; k < end; k += 1) {
+        // Stable: on a tie the left run's comes first.
+        to[k] = j >= end || (i < middle && compare(from[i]!, from[j]!) <= 0) ? from[i++]! : from[j++]!;
+        if ((k & 1023) === 0) await pause();
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }
 
 function toRadians(degrees: number): number {
