@@ -1,4 +1,5 @@
 import type { PlaceSearchResult, ReversePlaceResult } from "@memory-box/contract";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
@@ -80,6 +81,23 @@ describe.each(testEngines)("place lookup API on %s", (engine) => {
     const error = response.json<{ code: string; details: { path: string }[] }>();
     expect(error.code).toBe("validation_failed");
     expect(error.details.map((detail) => detail.path).join(" ")).toContain(path);
+  });
+
+  it("answers any query with 200 or 400, never a failure", async () => {
+    const text = fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: "grapheme", maxLength: 40 }), fc.double().map(String));
+    await fc.assert(
+      fc.asyncProperty(text, text, text, async (a, b, c) => {
+        for (const url of [
+          `/api/v1/places/search?q=${encodeURIComponent(a)}&limit=${encodeURIComponent(b)}`,
+          `/api/v1/places/search?q=${encodeURIComponent(`${a}, ${c}`)}`,
+          `/api/v1/places/reverse?latitude=${encodeURIComponent(b)}&longitude=${encodeURIComponent(c)}`,
+        ]) {
+          const response = await get(url);
+          expect([200, 400], `${url}: ${response.body}`).toContain(response.statusCode);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it("is in the OpenAPI document", async () => {
