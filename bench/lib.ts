@@ -491,7 +491,7 @@ export class RunConditions {
       const idle = Number.isNaN(run.idleBefore) ? "?" : `${Math.round(run.idleBefore)}%`;
       const rest = Number.isNaN(run.rest) ? "?" : `${Math.round(run.rest)}% (${Math.round(run.rest / cores)}%)`;
       const steal = Number.isNaN(run.steal) ? "?" : `${Math.round(run.steal)}%`;
-      return `| ${run.label} | ${idle} | ${round(run.probeMs, 1)} ms | ${share(run.benchProcess)} | ${cells.join(" | ")} | ${rest} | ${steal} |`;
+      return `| ${run.label} | ${idle} | ${round(run.probeMs, 1)} ms | ${share(run.benchProcess)} | ${cells.map((cell) => `${cell} | `).join("")}${rest} | ${steal} |`;
     });
     const warnings = this.runs.flatMap((run) => runWarnings(run).map((warning) => `${run.label}: ${warning}`));
     // Load loops against a server (not work done in the bench process itself, like a baseline).
@@ -500,7 +500,7 @@ export class RunConditions {
     );
     return `What these figures depend on: how much CPU each side of the loopback got, and how fast it was. For each measured run: how idle the machine was over the second before it, and how long one core then took for a fixed piece of work (SHA-256 of 32 MiB; more milliseconds, a slower or busier host); during the run, CPU time in % of one core (in parentheses, of the whole machine: ${cores} cores) and, for load loops, per request answered, of the bench process (the ${this.benchProcess}), of the server processes, of everything else on the machine, and the time the hypervisor gave to other guests (steal; 0 where it does not report it). A bench process near 100% of a core caps the rate it can ask for, whatever the server could do; then the figures measure the client as much as the server.
 
-| Run | Idle before | Core probe | Bench process (${this.benchProcess}) | ${names.join(" | ")} | Rest of the machine | Steal |
+| Run | Idle before | Core probe | Bench process (${this.benchProcess}) | ${names.map((name) => `${name} | `).join("")}Rest of the machine | Steal |
 |---|---|---|---|${names.map(() => "---|").join("")}---|---|
 ${rows.join("\n")}
 ${clientBound.length === 0 ? "" : `\n**Client-bound:** ${clientBound.map((run) => run.label).join("; ")}: the bench process used ${clientBoundCorePercent}% of a core or more, so these rates are as much the load generator's limit as the server's.\n`}${warnings.length === 0 ? "" : `\n**Warning: the machine was not quiet.** ${warnings.join("; ")}. These runs' figures are not comparable with a quiet machine's.\n`}`;

@@ -212,6 +212,8 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
             ? `${memoryDate}T${String(int(7, 22)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}:${String(int(0, 59)).padStart(2, "0")}`
             : null,
         placeholder: Buffer.from(hex(24), "hex").toString("base64"),
+        latitude: null,
+        longitude: null,
         created_at: new Date(uploadedMs).toISOString(),
         ...stillColumns,
       });

@@ -68,6 +68,7 @@ import {
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
 } from "./modules/photos";
+import { GeoNamesPlaceNames, placeLookupRoutes } from "./modules/places";
 import { resumableUploadsRoutes, ResumableUploadsService } from "./modules/resumable-uploads";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { MediaJobRunner, MediaJobsRepository } from "./modules/media-jobs";
@@ -355,6 +356,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(options.now ? { now: options.now } : {}),
   });
   await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember, idempotentCreate });
+  // Place names from the GeoNames data the server ships (ADR 0058), loaded on first use.
+  const placeNames = new GeoNamesPlaceNames();
+  await app.register(placeLookupRoutes, { places: placeNames, authenticate: authenticateMember });
   await app.register(photoUploadRoutes, {
     service: photos,
     authenticate: authenticateMember,

@@ -22,6 +22,8 @@ export function photoRow(key: string, fields: Partial<PhotoRow> = {}): PhotoRow 
     height: 30,
     taken_at: null,
     placeholder: "AAAA",
+    latitude: null,
+    longitude: null,
     created_at: new Date().toISOString(),
     ...stillColumns,
     ...fields,

@@ -7,5 +7,6 @@ export * from "./events";
 export * from "./health";
 export * from "./members";
 export * from "./memories";
+export * from "./places";
 export * from "./single-sign-on";
 export * from "./uploads";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ReactionCount } from "./comments";
+import { GeoPoint, Place, PlaceInput, PlaceLimits, boundsPattern } from "./places";
 import { requiredText } from "./text";
 
 /** Limits shared by the form and the server. */
@@ -53,6 +54,11 @@ export const MemoryInput = z
     tags,
     /** Uploaded photos in display order; photos of the memory not listed are removed. */
     photo_ids: z.array(z.uuid()).max(MemoryLimits.maxPhotos).default([]),
+    /**
+     * Where it happened (issue #32): null removes the place; left out, an edit keeps the place the
+     * memory has (so a client that knows nothing of places never drops one), a new memory has none.
+     */
+    place: PlaceInput.nullish(),
   })
   .strict();
 export type MemoryInput = z.input<typeof MemoryInput>;
@@ -90,6 +96,11 @@ export const Photo = z.object({
   taken_at: z.string().nullable(),
   /** A ThumbHash (base64) to paint while the image loads. */
   placeholder: z.string(),
+  /**
+   * Where the original was taken, from its GPS metadata (issue #32), for the form to offer as the
+   * memory's place; null when it carries none. The files served keep no location.
+   */
+  location: GeoPoint.nullable(),
   kind: MediaKind,
   /** A video's length, or a Live Photo's motion's, in seconds; null for a still photo. */
   duration_seconds: z.number().nonnegative().nullable(),
@@ -132,6 +143,8 @@ export const Memory = z.object({
   comment_count: z.number().int(),
   /** Its reactions counted by emoji, in the reaction bar's order, none at zero; the member's own are at `/reactions`. */
   reactions: z.array(ReactionCount),
+  /** Where it happened, or null. */
+  place: Place.nullable(),
 });
 export type Memory = z.infer<typeof Memory>;
 
@@ -143,6 +156,24 @@ export const MemoryListQuery = z
       .max(MemoryLimits.tagMaxLength * 2)
       .optional(),
     cursor: z.string().max(500).optional(),
+    /** Only memories whose place is in this country (ISO 3166-1 alpha-2, "PT"). */
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, { message: "must be a country code such as PT" })
+      .optional(),
+    /** Only memories whose place has this name (folded: case and accents ignored). */
+    place: z
+      .string()
+      .max(PlaceLimits.nameMaxLength * 2)
+      .optional(),
+    /** Only memories whose place lies within `west,south,east,north` (a map cluster's `bounds`). */
+    within: z.string().max(100).regex(boundsPattern, { message: "must be west,south,east,north in degrees" }).optional(),
+    /** Only memories within `PlaceLimits.nearRadiusKm` of `latitude,longitude` ("memories near here"). */
+    near: z
+      .string()
+      .max(60)
+      .regex(/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, { message: "must be latitude,longitude in degrees" })
+      .optional(),
     /**
      * Starts the list at a month of the timeline (`YYYY-MM`: its newest memory first) or at the
      * undated memories (`undated`); `cursor` carries on from there. Ignored when `cursor` is given.
@@ -156,8 +187,15 @@ export const MemoryListQuery = z
   .strict();
 export type MemoryListQuery = z.input<typeof MemoryListQuery>;
 
-/** `GET /api/v1/memories/timeline`: the list's search and tag filter, nothing else. */
-export const MemoryTimelineQuery = MemoryListQuery.pick({ q: true, tag: true });
+/** `GET /api/v1/memories/timeline`: the list's search and filters, nothing else. */
+export const MemoryTimelineQuery = MemoryListQuery.pick({
+  q: true,
+  tag: true,
+  country: true,
+  place: true,
+  within: true,
+  near: true,
+});
 export type MemoryTimelineQuery = z.input<typeof MemoryTimelineQuery>;
 
 /**

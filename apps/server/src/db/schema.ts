@@ -433,6 +433,9 @@ export interface PhotosTable {
   /** 'processing' while the web copy is made, 'failed' (with `error_code`) when it could not be. */
   status: Generated<MediaStatus>;
   error_code: string | null;
+  /** Where it was taken, as its original says (WGS 84 degrees); both null when it says nothing. Never in a served file. */
+  latitude: number | null;
+  longitude: number | null;
 }
 export type MediaKind = "photo" | "video" | "live";
 export type MediaStatus = "ready" | "processing" | "failed";

@@ -265,7 +265,7 @@ export class ArchiveImporter {
     if (photo.kind !== "live" || photo.motion === undefined || stored.kind !== "photo") return stored;
     try {
       const motion = await this.withFile(source, memory, photo.motion.file, (tempFile, fileName) =>
-        this.deps.videoFiles.storeMotion(stored.object_key, tempFile, fileName),
+        this.deps.videoFiles.storeMotion(stored, tempFile, fileName),
       );
       return { ...stored, ...motion };
     } catch (error) {

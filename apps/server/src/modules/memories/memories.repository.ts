@@ -39,6 +39,8 @@ export type ListedPhoto = Pick<
   | "web_content_type"
   | "status"
   | "error_code"
+  | "latitude"
+  | "longitude"
 >;
 
 /** A memory as a list page shows it: its row (but the search text) with names, tags, photos and counts. */
@@ -66,6 +68,8 @@ const listedPhotoColumns = [
   "web_content_type",
   "status",
   "error_code",
+  "latitude",
+  "longitude",
 ] as const satisfies readonly (keyof ListedPhoto)[];
 
 /**

@@ -1,8 +1,10 @@
+import type { GeoPoint } from "@memory-box/contract";
 import sharp, { type Metadata, type ResizeOptions, type Sharp, type SharpOptions } from "sharp";
 import { rgbaToThumbHash } from "thumbhash";
 import { AppError } from "../../errors";
 import { parseExifDate } from "./exif-date";
 import { decodeHeicInWorker } from "./heic-worker";
+import { readImageLocation } from "./photo-location";
 
 /**
  * The image half of a photo upload: sniff, bound, decode once, re-encode. No HTTP, no storage.
@@ -10,7 +12,8 @@ import { decodeHeicInWorker } from "./heic-worker";
  * Order matters for safety (security checklist §3): the type comes from magic bytes, the pixel
  * count from the header, and only then are pixels decoded, straight into a downscaled rendition.
  * Every rendition is re-encoded without metadata, so no EXIF, GPS, XMP or maker note leaves this
- * function except the capture date, which is returned separately (ADR 0017). The uploaded bytes
+ * function except the capture date and the GPS position, which are returned separately (ADR 0017,
+ * ADR 0058). The uploaded bytes
  * themselves are kept by the caller as the pristine original and never served.
  */
 
@@ -44,6 +47,8 @@ export interface ProcessedImage {
   height: number;
   /** See `parseExifDate`: "YYYY-MM-DDTHH:MM:SS" local wall time, "+HH:MM" appended when recorded. */
   takenAt: string | null;
+  /** Where it was taken, from its EXIF GPS position; null when absent or not a valid position. */
+  location: GeoPoint | null;
   /** ThumbHash, base64. */
   placeholder: string;
   /** Longest side at most 400 px, never upscaled. */
@@ -175,6 +180,7 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
       width: source.width,
       height: source.height,
       takenAt: parseExifDate(metadata.exif),
+      location: await readImageLocation(input),
       placeholder,
       thumbnail,
       preview,

@@ -93,7 +93,10 @@ export class PhotosRepository {
   async attachMotion(
     id: string,
     ownerId: string,
-    motion: Pick<PhotoRow, "motion_key" | "web_key" | "web_content_type" | "duration_ms" | "motion_bytes">,
+    motion: Pick<
+      PhotoRow,
+      "motion_key" | "web_key" | "web_content_type" | "duration_ms" | "motion_bytes" | "latitude" | "longitude"
+    >,
     executor: Executor = this.db,
   ): Promise<PhotoRow | undefined> {
     return executor

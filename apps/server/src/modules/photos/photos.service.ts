@@ -51,7 +51,16 @@ export const stillColumns = {
 /** What `present` reads of a row: the list pages' photo columns (memories.repository.ts `ListedPhoto`). */
 export type PresentedPhotoRow = Pick<
   PhotoRow,
-  "id" | "display_key" | "preview_key" | "thumbnail_key" | "width" | "height" | "taken_at" | "placeholder"
+  | "id"
+  | "display_key"
+  | "preview_key"
+  | "thumbnail_key"
+  | "width"
+  | "height"
+  | "taken_at"
+  | "placeholder"
+  | "latitude"
+  | "longitude"
 > &
   Partial<Pick<PhotoRow, "kind" | "duration_ms" | "web_key" | "web_content_type" | "status" | "error_code">>;
 
@@ -166,6 +175,8 @@ export class PhotosService {
         height: image.height,
         taken_at: image.takenAt,
         placeholder: image.placeholder,
+        latitude: image.location?.latitude ?? null,
+        longitude: image.location?.longitude ?? null,
         ...stillColumns,
       };
     } catch (error) {
@@ -198,6 +209,9 @@ export class PhotosService {
       height: photo.height,
       taken_at: photo.taken_at,
       placeholder: photo.placeholder,
+      // Where the original says it was taken: for the member to choose as a memory's place, never in a served file.
+      location:
+        photo.latitude === null || photo.longitude === null ? null : { latitude: photo.latitude, longitude: photo.longitude },
       kind: photo.kind ?? "photo",
       duration_seconds: photo.duration_ms === null || photo.duration_ms === undefined ? null : photo.duration_ms / 1000,
       video_url: playable ? photoUrl(photo.web_key!) : null,

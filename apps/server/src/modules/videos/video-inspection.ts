@@ -1,6 +1,8 @@
 import { open, stat } from "node:fs/promises";
 import path from "node:path";
+import type { GeoPoint } from "@memory-box/contract";
 import { AppError } from "../../errors";
+import { parseIso6709 } from "../photos";
 import { runTool, type VideoTools } from "./video-tools";
 
 /**
@@ -38,6 +40,8 @@ export interface VideoInfo {
   bitRate: number | null;
   /** When it was filmed: "YYYY-MM-DDTHH:MM:SS±HH:MM" (UTC as +00:00 when that is all the file says), or null. */
   takenAt: string | null;
+  /** Where it was filmed, from the container's ISO 6709 location tag; null when absent or not a valid position. */
+  location: GeoPoint | null;
 }
 
 export interface InspectOptions {
@@ -178,6 +182,7 @@ export async function inspectVideo(file: string, tools: VideoTools, options: Ins
     audio: audio === null ? null : { codec: audio.codec_name ?? "unknown", channels: numberOrNull(audio.channels) },
     bitRate: numberOrNull(probe.format.bit_rate),
     takenAt: captureDate(probe.format.tags, video.tags),
+    location: filmedAt(probe.format.tags, video.tags),
   };
 }
 
@@ -328,6 +333,21 @@ function captureDate(...tagSets: (Record<string, string> | undefined)[]): string
     const instant = utc === undefined ? Number.NaN : Date.parse(utc);
     if (Number.isFinite(instant) && new Date(instant).getUTCFullYear() > 1970) {
       return `${new Date(instant).toISOString().slice(0, 19)}+00:00`;
+    }
+  }
+  return null;
+}
+
+// Where phones and FFmpeg write a position: QuickTime's metadata key (iPhones), the MP4 `©xyz` atom
+// FFmpeg reads as `location` (Android phones), and its language-tagged form.
+const locationTags = ["com.apple.quicktime.location.ISO6709", "location", "location-eng"];
+
+/** The first valid ISO 6709 position in the container's tags, then the video stream's; null when none is. */
+function filmedAt(...tagSets: (Record<string, string> | undefined)[]): GeoPoint | null {
+  for (const tags of tagSets) {
+    for (const key of locationTags) {
+      const point = parseIso6709(tags?.[key]);
+      if (point !== null) return point;
     }
   }
   return null;

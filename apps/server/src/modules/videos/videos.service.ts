@@ -154,6 +154,8 @@ export class VideosService {
         height: info.height,
         taken_at: info.takenAt,
         placeholder: poster.placeholder,
+        latitude: info.location?.latitude ?? null,
+        longitude: info.location?.longitude ?? null,
         kind: "video",
         duration_ms: Math.round(info.durationSeconds * 1000),
         web_key: web.key,
@@ -171,11 +173,17 @@ export class VideosService {
   }
 
   /**
-   * Checks a Live Photo's motion (`file`, at most `maxMotionSeconds`) and stores it beside the
-   * still whose original is `stillKey`; returns the fields that make the still's row a Live Photo
-   * waiting for its web copy. A refusal (`motion_too_long`…) or failure removes what it wrote.
+   * Checks a Live Photo's motion (`file`, at most `maxMotionSeconds`) and stores it beside `still`
+   * (its original and where it was taken); returns the fields that make the still's row a Live
+   * Photo waiting for its web copy, the clip's position standing in for a still that had none. A
+   * refusal (`motion_too_long`…) or failure removes what it wrote.
    */
-  async storeMotion(stillKey: string, file: string, fileName: string): Promise<StoredMotion> {
+  async storeMotion(
+    still: Pick<PhotoRow, "object_key" | "latitude" | "longitude">,
+    file: string,
+    fileName: string,
+  ): Promise<StoredMotion> {
+    const stillKey = still.object_key;
     const tools = await this.deps.tools();
     const info = await this.checking(() =>
       inspectVideo(file, tools, {
@@ -201,6 +209,9 @@ export class VideosService {
         web_key: web.key,
         web_content_type: web.contentType,
         duration_ms: Math.round(info.durationSeconds * 1000),
+        ...(still.latitude !== null && still.longitude !== null
+          ? { latitude: still.latitude, longitude: still.longitude }
+          : { latitude: info.location?.latitude ?? null, longitude: info.location?.longitude ?? null }),
       };
     } catch (error) {
       await this.deps.photos.deleteKeys([motion]);
@@ -228,7 +239,7 @@ export class VideosService {
     const photo = await this.photosRepository.findById(photoId);
     if (photo?.owner_id !== memberId) throw new AppError("photo_not_found");
     if (photo.kind !== "photo") throw new AppError("not_a_still");
-    const stored = await this.storeMotion(photo.object_key, file, fileName);
+    const stored = await this.storeMotion(photo, file, fileName);
     const { kind: _kind, status: _status, error_code: _error, ...fields } = stored;
     try {
       // The row as the update left it: in the memory it may have been saved into while the clip was checked.
@@ -344,7 +355,7 @@ export type StoredVideoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | 
 /** What a stored motion makes of its still's row. */
 export type StoredMotion = Pick<
   PhotoRow,
-  "kind" | "status" | "error_code" | "motion_bytes" | "web_key" | "web_content_type" | "duration_ms"
+  "kind" | "status" | "error_code" | "motion_bytes" | "web_key" | "web_content_type" | "duration_ms" | "latitude" | "longitude"
 > & { motion_key: string };
 
 /** The key and type of the copy that plays: WebM stays WebM when it plays as it is, everything else becomes MP4. */

@@ -1,0 +1,2 @@
+export { countryRadiusKm, GeoNamesPlaceNames, loadPlaceData, type PlaceNames, reverseRadiusKm } from "./place-names";
+export { foldPlaceName } from "./place-fold";
