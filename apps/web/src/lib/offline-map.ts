@@ -14,6 +14,11 @@ function pathOf(url: string): string {
   return url.startsWith("/") ? url : `/${url}`;
 }
 
+/** The path a cache key names (the worker's keys are Requests with whole URLs). */
+function keyPath(key: Request | string): string {
+  return new URL(typeof key === "string" ? key : key.url, "http://localhost").pathname;
+}
+
 /** Whether a built file is one of the map's. */
 export function isMapFile(url: string): boolean {
   return pathOf(url).startsWith("/assets/map-");
@@ -55,5 +60,5 @@ export async function dropStaleMapFiles(storage: CacheStorage, current: readonly
   const known = new Set(current);
   const cache = await storage.open(mapCacheName);
   const keys = await cache.keys();
-  await Promise.all(keys.filter((key) => !known.has(new URL(key.url).pathname)).map((key) => cache.delete(key)));
+  await Promise.all(keys.filter((key) => !known.has(keyPath(key))).map((key) => cache.delete(key)));
 }
