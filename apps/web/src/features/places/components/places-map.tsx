@@ -97,7 +97,10 @@ export function PlacesMap({ lists }: { lists: ListsKey }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col md:flex-row">
       <div className="relative min-h-0 flex-1">
-        <div ref={container} className="absolute inset-0" data-testid="places-map" />
+        {/* MapLibre makes its container `position: relative`: the box that fills the frame is this one's parent. */}
+        <div className="absolute inset-0">
+          <div ref={container} className="size-full" data-testid="places-map" />
+        </div>
         <MapViewState state={state} />
         {ready && (
           <div className="pointer-events-none absolute inset-x-0 top-3 flex justify-center px-16">

@@ -32,9 +32,49 @@ export function loadAtlas(): Promise<AtlasShapes> {
 export function atlasShapes(topology: Countries): AtlasShapes {
   const countries = topology.objects.countries;
   const land = feature(topology, countries) as FeatureCollection<Geometry>;
-  const borders: FeatureCollection<Geometry> = {
-    type: "FeatureCollection",
-    features: [{ type: "Feature", properties: {}, geometry: mesh(topology, countries, (a, b) => a !== b) }],
-  };
-  return { land, borders };
+  for (const country of land.features) unwrapGeometry(country.geometry);
+  const borders = mesh(topology, countries, (a, b) => a !== b);
+  unwrapGeometry(borders);
+  return { land, borders: { type: "FeatureCollection", features: [{ type: "Feature", properties: {}, geometry: borders }] } };
+}
+
+type Position = number[];
+
+/**
+ * Natural Earth's shapes that cross the antimeridian (Russia's east, Fiji) step from 180° to -180°
+ * between two points; drawn as they are, that step is an edge across the whole world. Such a line
+ * is made continuous instead, running past ±180° (MapLibre draws those longitudes on the next copy
+ * of the world). A ring around the pole (Antarctica's) would no longer close: it stays as it is.
+ */
+function unwrapLine(line: Position[]): void {
+  const longitudes = line.map((point) => point[0]!);
+  let shift = 0;
+  for (let index = 1; index < longitudes.length; index += 1) {
+    const step = longitudes[index]! + shift - longitudes[index - 1]!;
+    if (step > 180) shift -= 360;
+    else if (step < -180) shift += 360;
+    longitudes[index] = longitudes[index]! + shift;
+  }
+  const closedBefore = line.length > 1 && line[0]![0] === line.at(-1)![0];
+  if (closedBefore && longitudes[0] !== longitudes.at(-1)) return;
+  line.forEach((point, index) => {
+    point[0] = longitudes[index]!;
+  });
+}
+
+function unwrapGeometry(geometry: Geometry): void {
+  switch (geometry.type) {
+    case "LineString":
+      unwrapLine(geometry.coordinates);
+      break;
+    case "MultiLineString":
+    case "Polygon":
+      geometry.coordinates.forEach(unwrapLine);
+      break;
+    case "MultiPolygon":
+      for (const polygon of geometry.coordinates) polygon.forEach(unwrapLine);
+      break;
+    default:
+      break;
+  }
 }

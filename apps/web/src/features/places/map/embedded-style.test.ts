@@ -38,6 +38,21 @@ describe("the embedded world map's style", () => {
     expect(JSON.stringify(style.layers)).toContain(colours.land);
   });
 
+  it("draws no edge across the whole world where a country crosses the antimeridian", () => {
+    const rings = shapes.land.features.flatMap(({ geometry }) =>
+      geometry.type === "Polygon" ? geometry.coordinates : geometry.type === "MultiPolygon" ? geometry.coordinates.flat() : [],
+    );
+    const russia = shapes.land.features.find((country) => country.properties?.name === "Russia")!;
+    const jumps = rings.filter((ring) =>
+      ring.some((point, index) => index > 0 && Math.abs(point[0]! - ring[index - 1]![0]!) > 180),
+    );
+
+    // Antarctica's rings, around the pole, are the only ones left as they are.
+    expect(jumps.length).toBeLessThanOrEqual(2);
+    expect(JSON.stringify(russia.geometry)).toMatch(/\[18\d\.\d+,/);
+    for (const ring of rings) expect(ring[0]).toEqual(ring.at(-1));
+  });
+
   it("credits Natural Earth in the map's attribution", () => {
     expect(Object.values(style.sources).map((source) => ("attribution" in source ? source.attribution : undefined))).toContain(
       "Made with Natural Earth",

@@ -80,7 +80,10 @@ export default function MapPicker({ initial, onPick }: { initial: GeoPoint | nul
   return (
     <div className="flex flex-col gap-2">
       <div className="relative h-72 overflow-hidden rounded-xl border bg-muted">
-        <div ref={container} className="absolute inset-0" />
+        {/* MapLibre makes its container `position: relative`: the box that fills the frame is this one's parent. */}
+        <div className="absolute inset-0">
+          <div ref={container} className="size-full" />
+        </div>
         {ready && (
           // What Enter picks: the middle of the map.
           <div aria-hidden="true" className="pointer-events-none absolute inset-0 flex items-center justify-center">

@@ -36,7 +36,10 @@ export default function PlaceMiniMap({ place }: { place: Place }) {
 
   return (
     <div className="relative h-[200px] overflow-hidden rounded-xl border bg-muted shadow-sm">
-      <div ref={container} className="absolute inset-0" />
+      {/* MapLibre makes its container `position: relative`: the box that fills the frame is this one's parent. */}
+      <div className="absolute inset-0">
+        <div ref={container} className="size-full" />
+      </div>
       <MapViewState state={state} />
     </div>
   );
