@@ -39,9 +39,15 @@ async function watchOutside(page: Page) {
   };
 }
 
-/** How many colours the map's canvas shows, sampled: water alone is one, land and borders over it more. */
+/**
+ * How many colours the map's canvas shows, sampled, with the marks and controls above it hidden:
+ * water alone is one, land, coasts and borders over it more.
+ */
 async function coloursOnMap(page: Page): Promise<number> {
-  const shot = await page.getByTestId("places-map").locator("canvas").screenshot();
+  const shot = await page
+    .getByTestId("places-map")
+    .locator("canvas")
+    .screenshot({ style: ".maplibregl-marker, .maplibregl-control-container { visibility: hidden !important; }" });
   const { data, info } = await sharp(shot).raw().toBuffer({ resolveWithObject: true });
   const colours = new Set<string>();
   for (let offset = 0; offset < data.length; offset += info.channels * 53)

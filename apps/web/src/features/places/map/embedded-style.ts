@@ -22,6 +22,12 @@ export interface AtlasShapes {
   borders: FeatureCollection<Geometry>;
 }
 
+/**
+ * The atlas holds no more detail than 1:50 million shows at about this zoom; closer, its tiles are
+ * enlarged rather than cut again (less work for the map's worker, nothing lost to the eye).
+ */
+const sourceMaxZoom = 6;
+
 export const embeddedSourceIds = { land: "natural-earth-land", borders: "natural-earth-borders" } as const;
 export const embeddedLayerIds = { water: "water", land: "land", coast: "coast", borders: "borders" } as const;
 
@@ -31,8 +37,8 @@ export function embeddedStyle(shapes: AtlasShapes, colours: MapColours, attribut
     version: 8,
     name: "Memory Box world",
     sources: {
-      [embeddedSourceIds.land]: { type: "geojson", data: shapes.land, attribution, tolerance: 0.2 },
-      [embeddedSourceIds.borders]: { type: "geojson", data: shapes.borders, tolerance: 0.2 },
+      [embeddedSourceIds.land]: { type: "geojson", data: shapes.land, attribution, tolerance: 0.2, maxzoom: sourceMaxZoom },
+      [embeddedSourceIds.borders]: { type: "geojson", data: shapes.borders, tolerance: 0.2, maxzoom: sourceMaxZoom },
     },
     layers: [
       { id: embeddedLayerIds.water, type: "background", paint: { "background-color": colours.water } },

@@ -99,7 +99,8 @@ export async function drawMap(options: MapOptions): Promise<DrawnMap> {
   map.keyboard.disableRotation();
   const end = options.rtl ? "top-left" : "top-right";
   if (options.controls ?? interactive) map.addControl(new NavigationControl({ showCompass: false }), end);
-  map.addControl(new AttributionControl({ compact: true }), options.rtl ? "bottom-left" : "bottom-right");
+  // Bottom right in both directions: MapLibre lays out its compact attribution for that corner only.
+  map.addControl(new AttributionControl({ compact: true }), "bottom-right");
 
   let isEmbedded = !operatorStyle;
   let styleLoaded = !operatorStyle;
