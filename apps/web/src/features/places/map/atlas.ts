@@ -74,7 +74,9 @@ function unwrapGeometry(geometry: Geometry): void {
     case "MultiPolygon":
       for (const polygon of geometry.coordinates) polygon.forEach(unwrapLine);
       break;
-    default:
+    case "Point":
+    case "MultiPoint":
+    case "GeometryCollection":
       break;
   }
 }

@@ -79,7 +79,7 @@ export function useMap(container: RefObject<HTMLElement | null>, options: UseMap
           drawn.remove();
           return;
         }
-        remove = drawn.remove;
+        remove = () => drawn.remove();
         setState({ status: "ready", map: drawn.map, engine: loaded });
       })
       .catch((error: unknown) => {
