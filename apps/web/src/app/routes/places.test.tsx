@@ -176,6 +176,7 @@ describe("/places", () => {
 
     await user.click(within(panel).getByRole("button", { name: "Close" }));
     expect(screen.queryByRole("complementary")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "2 memories around Sintra: show the list" })).toHaveFocus();
   });
 
   it("refreshes the marks when a memory changes (this member's save or the live stream's news)", async () => {

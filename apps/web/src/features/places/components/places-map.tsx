@@ -35,6 +35,16 @@ export function PlacesMap({ lists }: { lists: ListsKey }) {
   const state = useMap(container, { ...worldView, label: intl.formatMessage({ id: "map.places.label" }) });
   const [view, setView] = useState<MapView | null>(null);
   const [open, setOpen] = useState<PlaceCluster | null>(null);
+  // The mark that opened the list: the focus goes back to it when the list closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const openCluster = (cluster: PlaceCluster) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpen(cluster);
+  };
+  const closeCluster = () => {
+    setOpen(null);
+    if (opener.current?.isConnected) opener.current.focus();
+  };
   const places = usePlaceMap(lists, view);
   const ready = state.status === "ready" ? state : null;
 
@@ -136,9 +146,11 @@ export function PlacesMap({ lists }: { lists: ListsKey }) {
             />
           </div>
         )}
-        {marks.map(({ key, cluster, element }) => createPortal(<ClusterMark cluster={cluster} onOpen={setOpen} />, element, key))}
+        {marks.map(({ key, cluster, element }) =>
+          createPortal(<ClusterMark cluster={cluster} onOpen={openCluster} />, element, key),
+        )}
       </div>
-      {open && <ClusterPanel cluster={open} lists={lists} onClose={() => setOpen(null)} />}
+      {open && <ClusterPanel cluster={open} lists={lists} onClose={closeCluster} />}
     </div>
   );
 }
