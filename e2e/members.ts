@@ -62,6 +62,7 @@ export const members = {
   timeline: { label: "timeline" },
   wallet: { label: "wallet" },
   videos: { label: "videos" },
+  places: { label: "places" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

@@ -147,6 +147,7 @@ const routeParts: Record<string, readonly string[]> = {
   "settings-account": [...memberParts, "settings"],
   "settings-members": [...memberParts, "settings"],
   "set-password": ["shell", "settings"],
+  places: memberParts,
 };
 const partOf = (key: string) => catalogueParts.find(({ ids }) => ids.test(key))?.part ?? otherPart;
 
@@ -307,6 +308,7 @@ function errorCodesWithoutMessages(): Plugin {
 const firstScreenIcons = [
   "Calendar",
   "CircleAlert",
+  "MapPin",
   "MessageCircle",
   "Pencil",
   "Play",
@@ -489,10 +491,33 @@ function installableApp() {
     injectManifest: {
       // The shell: the page, its scripts, styles, fonts and icons; not the .br and .gz copies.
       // The first screen's script (ADR 0026) is among them, so a page started offline still runs it.
-      globPatterns: ["**/*.{html,js,css,woff2,svg,png}"],
+      // The map's files (`map-…`) are listed too, the atlas among them, so that the worker knows
+      // the current ones; it keeps them out of the precache (src/lib/offline-map.ts).
+      globPatterns: ["**/*.{html,js,css,woff2,svg,png}", "assets/map-*.json"],
     },
   });
 }
+
+/**
+ * The map's code and data (issue #32, ADR 0057): MapLibre, its worker, its stylesheet and the
+ * Natural Earth atlas, loaded only by the screens that draw a map. Their files are named `map-…`,
+ * so that the service worker leaves them out of the precache every device downloads and keeps
+ * them once a map has fetched them (src/lib/offline-map.ts). The worker is MapLibre's ES module,
+ * named `.js` so that every server sends it as JavaScript.
+ */
+const mapModule =
+  /[\\/](?:node_modules[\\/](?:maplibre-gl|@maplibre|topojson-client|world-atlas)[\\/]|src[\\/]features[\\/]places[\\/]map[\\/]map-engine\.ts$)/;
+const mapFileNames = {
+  chunkFileNames: (chunk: Rolldown.PreRenderedChunk) =>
+    chunk.moduleIds.some((id) => mapModule.test(id)) ? "assets/map-[name]-[hash].js" : "assets/[name]-[hash].js",
+  assetFileNames: (asset: Rolldown.PreRenderedAsset) => {
+    if (!asset.originalFileNames.some((name) => mapModule.test(name)) && !asset.names.some((name) => name.startsWith("map-")))
+      return "assets/[name]-[hash][extname]";
+    return asset.names.some((name) => name.endsWith(".mjs"))
+      ? "assets/map-[name]-[hash].js"
+      : "assets/map-[name]-[hash][extname]";
+  },
+};
 
 export default defineConfig({
   plugins: [
@@ -510,6 +535,9 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    rollupOptions: { output: mapFileNames },
+    // MapLibre is one module of ~1 MB (~240 KB compressed), loaded only where a map is drawn.
+    chunkSizeWarningLimit: 1_100,
   },
   server: {
     port: 5173,

@@ -82,6 +82,10 @@ export function createRoutes(): RouteObject[] {
                   },
                 },
                 {
+                  path: routePatterns.places,
+                  lazy: async () => ({ Component: (await import("@/app/routes/places")).PlacesRoute }),
+                },
+                {
                   path: routePatterns.settings,
                   lazy: async () => {
                     const [{ SettingsLayout }] = await Promise.all([import("@/app/routes/settings"), needMessages(["settings"])]);

@@ -7,6 +7,8 @@ export const routePatterns = {
   photo: "/memory/:id/photo/:number",
   settings: "/settings",
   members: "/settings/members",
+  /** The collection's places on a map. */
+  places: "/places",
   /** Where a share from the phone's gallery lands (`lib/shared-photos.ts` names it): home with "Add Memory" open. */
   addShared: "/add-shared/:id",
 } as const;
@@ -26,4 +28,6 @@ export const paths = {
   settings: routePatterns.settings,
   /** Who is in; owners manage it there. */
   members: routePatterns.members,
+  /** Where the memories happened, on a map. */
+  places: routePatterns.places,
 } as const;

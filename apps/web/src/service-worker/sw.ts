@@ -8,6 +8,7 @@ import { registerRoute } from "workbox-routing";
 
 import { pickLocale } from "@memory-box/messages";
 import { answerLanguageFile, dropStaleLanguageFiles, keepLanguage, splitLanguageFiles } from "../lib/offline-languages";
+import { answerMapFile, dropStaleMapFiles, splitMapFiles } from "../lib/offline-map";
 import { answerApiRequest, answerPhotoRequest, routeOf, type WorkerWorld } from "../lib/offline-copies";
 import { initiatorOf, isShareFromThisDevice, keepSharedPhotos, sharePath } from "../lib/shared-photos";
 
@@ -23,7 +24,10 @@ const origin = self.location.origin;
 // The shell with English's catalogue parts is precached; another language's parts are kept only
 // on a device that reads in it (lib/offline-languages.ts): the browser's language from the
 // install on, any other once the app fetches one of its parts.
-const { shell, languages } = splitLanguageFiles(self.__WB_MANIFEST);
+// The map's code and data (issue #32) are kept only on a device that has shown a map (lib/offline-map.ts).
+const { shell: withoutMap, map: mapFiles } = splitMapFiles(self.__WB_MANIFEST);
+const { shell, languages } = splitLanguageFiles(withoutMap);
+const mapPaths = new Set(mapFiles);
 const languageOfPath = new Map([...languages].flatMap(([locale, paths]) => paths.map((path) => [path, locale] as const)));
 
 // Pages: the network first, so every page load online is exactly the server's; the precached
@@ -79,6 +83,12 @@ registerRoute(
     }),
 );
 
+// The map's files: the kept copy first (a URL names the same bytes for ever), else the network's, kept.
+registerRoute(
+  ({ request, url }) => request.method === "GET" && url.origin === origin && mapPaths.has(url.pathname),
+  ({ url }) => answerMapFile(url.pathname, languageWorld()),
+);
+
 precacheAndRoute(shell);
 cleanupOutdatedCaches();
 
@@ -93,10 +103,16 @@ self.addEventListener("message", (event) => {
   if ((event.data as { type?: unknown } | null)?.type === "SKIP_WAITING") void self.skipWaiting();
 });
 self.addEventListener("activate", (event) =>
-  event.waitUntil(Promise.all([self.clients.claim(), dropStaleLanguageFiles(self.caches, languages).catch(() => undefined)])),
+  event.waitUntil(
+    Promise.all([
+      self.clients.claim(),
+      dropStaleLanguageFiles(self.caches, languages).catch(() => undefined),
+      dropStaleMapFiles(self.caches, mapFiles).catch(() => undefined),
+    ]),
+  ),
 );
 
-/** The worker's Cache Storage and network, for the catalogue's parts. */
+/** The worker's Cache Storage and network, for the catalogue's parts and the map's files. */
 function languageWorld() {
   return { storage: self.caches, fetch: (path: string) => fetch(path) };
 }

@@ -1,5 +1,5 @@
 import type { MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
-import { Calendar, CircleAlert, MessageCircle, Pencil, Play, Plus, Search, Settings, Trash, User } from "lucide-react";
+import { Calendar, CircleAlert, MapPin, MessageCircle, Pencil, Play, Plus, Search, Settings, Trash, User } from "lucide-react";
 import { Label, Slot } from "radix-ui";
 import { Link } from "react-router";
 import { iconMarkup } from "virtual:first-screen-icons";
@@ -64,6 +64,7 @@ const substitutes = new Map<unknown, Substitute>([
   [Label.Root, (props) => ({ type: "label", props })],
   [Calendar, icon("Calendar")],
   [CircleAlert, icon("CircleAlert")],
+  [MapPin, icon("MapPin")],
   [MessageCircle, icon("MessageCircle")],
   [Pencil, icon("Pencil")],
   [Play, icon("Play")],

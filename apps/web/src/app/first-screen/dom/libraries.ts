@@ -18,6 +18,7 @@ export const Popover = {
 
 export const Calendar = placeholder("Calendar");
 export const CircleAlert = placeholder("CircleAlert");
+export const MapPin = placeholder("MapPin");
 export const MessageCircle = placeholder("MessageCircle");
 export const Pencil = placeholder("Pencil");
 export const Play = placeholder("Play");

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Plus, Settings } from "lucide-react";
+import { MapPin, Plus, Settings } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
@@ -39,6 +39,12 @@ export function HomeFrame({
             <Button onClick={onAddMemory}>
               <Plus aria-hidden="true" />
               {intl.formatMessage({ id: "home.header.addMemory" })}
+            </Button>
+            <Button asChild variant="outline">
+              <Link to={paths.places}>
+                <MapPin aria-hidden="true" />
+                {intl.formatMessage({ id: "home.header.places" })}
+              </Link>
             </Button>
             <Button asChild variant="outline">
               <Link to={paths.settings}>
