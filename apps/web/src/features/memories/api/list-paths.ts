@@ -1,3 +1,5 @@
+import type { MemoryTimelineQuery } from "@memory-box/contract";
+
 /**
  * The API paths of the home screen's requests, built in one place: the first screen's script
  * (ADR 0026) must ask for exactly what the list query asks for, or the app would ask again.
@@ -6,16 +8,7 @@
 export const tagsPath = "/api/v1/tags";
 
 /** The list's place filters (issue #32), as the API takes them; see `MemoryListQuery`. */
-export interface PlaceFilter {
-  /** A country code ("PT"). */
-  country?: string;
-  /** A place's name. */
-  place?: string;
-  /** `west,south,east,north`: a map cluster's bounds. */
-  within?: string;
-  /** `latitude,longitude`: memories near a place. */
-  near?: string;
-}
+export type PlaceFilter = Pick<MemoryTimelineQuery, "country" | "place" | "within" | "near">;
 
 export interface MemoriesPathParams extends PlaceFilter {
   q?: string;

@@ -11,7 +11,7 @@ import { PhotoImage } from "@/features/memories/components/photo-image";
 import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
 import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
-import { MemoryPlaceLine, MemoryPlaceMap } from "@/features/places/components/memory-place";
+import { usePlaceParts } from "@/features/memories/components/place-parts";
 import { useIntl } from "@/lib/intl";
 
 export interface MemoryDetailsProps {
@@ -32,6 +32,7 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
   const intl = useIntl();
   const tags = memory.tags ?? [];
   const updated = !isSameInstant(memory.created_at, memory.updated_at);
+  const places = usePlaceParts();
 
   return (
     <>
@@ -60,10 +61,10 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
               <time dateTime={memory.memory_date}>{formatMemoryDate(memory.memory_date)}</time>
             </p>
           )}
-          {memory.place && <MemoryPlaceLine place={memory.place} />}
+          {memory.place && places && <places.PlaceLine place={memory.place} />}
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
-          {memory.place && <MemoryPlaceMap place={memory.place} />}
+          {memory.place && places && <places.PlaceMap place={memory.place} />}
           {memory.content && (
             <section aria-labelledby="memory-description" className="flex flex-col gap-2">
               <h2 id="memory-description" className="text-lg font-semibold">

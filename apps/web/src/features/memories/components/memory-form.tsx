@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { MemoryLimits, type GeoPoint, type Memory, type Photo } from "@memory-box/contract";
+import { Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { MemoryLimits, PlaceLimits, type GeoPoint, type Memory, type Photo } from "@memory-box/contract";
 import { CalendarIcon, XIcon } from "lucide-react";
 
 import { preloadToaster } from "@/components/toaster-loader";
@@ -19,7 +19,7 @@ import { mediaAccept, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
 import { formValuesOf, type MemoryFormValues, type MemoryTextField } from "@/features/memories/utils/memory-input";
 import { lengthCount, tagCount } from "@/features/memories/utils/memory-rules";
-import { PlaceField } from "@/features/places/components/place-field";
+import { usePlaceParts } from "@/features/memories/components/place-parts";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 
@@ -75,6 +75,7 @@ export function MemoryForm({
   const fieldProblems = problem?.kind === "fields" ? problem.fields : {};
   const photoDate = values.memoryDate === "" ? captureDateOf(photos.keptPhotos, photos.newPhotos) : undefined;
   const photoLocation = values.place === null ? locationOf(photos.keptPhotos, photos.newPhotos) : null;
+  const PlaceField = usePlaceParts()?.PlaceField;
   const photosRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -232,14 +233,19 @@ export function MemoryForm({
               <FieldNotes id={id} field="memoryDate" problem={fieldProblems.memoryDate} />
             </div>
 
-            <PlaceField
-              id={`${id}-place`}
-              value={values.place}
-              onChange={(place) => setValues((current) => ({ ...current, place }))}
-              photoLocation={photoLocation}
-              disabled={busy}
-              problem={fieldProblems.place}
-            />
+            {PlaceField && (
+              <Suspense fallback={null}>
+                <PlaceField
+                  id={`${id}-place`}
+                  value={values.place}
+                  onChange={(place) => setValues((current) => ({ ...current, place }))}
+                  photoLocation={photoLocation}
+                  disabled={busy}
+                  problem={fieldProblems.place}
+                  count={values.place ? lengthCount(values.place.name, PlaceLimits.nameMaxLength) : undefined}
+                />
+              </Suspense>
+            )}
 
             <div className="flex flex-col gap-2">
               <Label htmlFor={`${id}-tags`}>{intl.formatMessage({ id: "memory.form.tags" })}</Label>

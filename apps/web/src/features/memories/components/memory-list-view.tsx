@@ -13,7 +13,7 @@ export interface MemoryListViewProps {
   tags: TagList["tags"];
   selectedTag: string;
   onSelectTag?: (tag: string) => void;
-  /** Beside the tag filter: the place filters (the app's; the first screen draws none). */
+  /** Under the tag filter: the place filters (the app's, drawing nothing without places; the first screen draws none). */
   placeFilters?: ReactNode;
   countRowRef?: Ref<HTMLDivElement>;
   total: number;
@@ -56,14 +56,8 @@ export function MemoryListView({
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-4">
         <SearchBox value={searchText} onChange={onSearchChange} inputRef={searchInputRef} />
-        {placeFilters ? (
-          <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
-            <TagFilter tags={tags} selected={selectedTag} onSelect={onSelectTag} />
-            {placeFilters}
-          </div>
-        ) : (
-          <TagFilter tags={tags} selected={selectedTag} onSelect={onSelectTag} />
-        )}
+        <TagFilter tags={tags} selected={selectedTag} onSelect={onSelectTag} />
+        {placeFilters}
       </div>
 
       {/* As tall as the narrow screen's "Jump to" select, whether or not it is there, so it never pushes the cards (ADR 0026). */}

@@ -12,11 +12,11 @@ import { useTimeline } from "@/features/memories/api/get-timeline";
 import { LoadMore } from "@/features/memories/components/load-more";
 import { MemoryListView } from "@/features/memories/components/memory-list-view";
 import { TimelineColumn, TimelineSelect } from "@/features/memories/components/memory-timeline";
-import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { showsTimeline } from "@/features/memories/utils/timeline";
-import { useCountries } from "@/features/places/api/countries";
-import { hasPlaceFilters, PlaceFilters } from "@/features/places/components/place-filters";
-import { nearNameParam, placeFilterKeys, placeFilterOf } from "@/features/places/utils/place-filter";
+import { usePlaceParts } from "@/features/memories/components/place-parts";
+import { placeFilterKeys, placeFilterOf } from "@/features/memories/utils/place-filter";
+import { nearNameParam } from "@/config/paths";
 import { handOverFirstScreen } from "@/lib/first-screen";
 import { useIntl } from "@/lib/intl";
 
@@ -61,7 +61,7 @@ export function MemoryList({
 
   const memories = useMemories(filter, from);
   const tags = useTags();
-  const countries = useCountries().data?.countries ?? [];
+  const places = usePlaceParts();
   const timeline = useTimeline(filter);
   const { fetchNextPage } = memories;
 
@@ -160,10 +160,9 @@ export function MemoryList({
       selectedTag={tag}
       onSelectTag={selectTag}
       placeFilters={
-        hasPlaceFilters(placeFilter, countries) && (
-          <PlaceFilters
+        places && (
+          <places.PlaceFilters
             filter={placeFilter}
-            countries={countries}
             nearName={searchParams.get(nearNameParam) ?? ""}
             onChange={changePlaceFilter}
           />

@@ -1,10 +1,15 @@
 import type { PlaceCountryList } from "@memory-box/contract";
 import { useQuery } from "@tanstack/react-query";
 
-import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 
 export const countriesPath = "/api/v1/places/countries";
+
+/**
+ * Under the memories' keys, as `memoryKeys.countries()` (which the memories' saves and live
+ * updates refresh): a memory saved or deleted changes the counts.
+ */
+export const countriesQueryKey = ["memories", "countries"] as const;
 
 /** The countries the collection has memories in, with their counts, most memories first. */
 export function getCountries({ signal }: { signal?: AbortSignal } = {}): Promise<PlaceCountryList> {
@@ -13,8 +18,7 @@ export function getCountries({ signal }: { signal?: AbortSignal } = {}): Promise
 
 export function useCountries() {
   return useQuery({
-    // Under the memories: a memory saved or deleted changes the counts.
-    queryKey: memoryKeys.countries(),
+    queryKey: countriesQueryKey,
     queryFn: ({ signal }) => getCountries({ signal }),
     // A filter beside the list: when it fails, home shows without it.
     retry: false,

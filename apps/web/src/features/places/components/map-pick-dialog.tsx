@@ -1,15 +1,21 @@
 import { lazy, Suspense, useId, useState } from "react";
-import type { GeoPoint } from "@memory-box/contract";
+import { PlaceLimits, type GeoPoint } from "@memory-box/contract";
 
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import type { FormPlace } from "@/features/memories/utils/memory-input";
 import { useReversePlace } from "@/features/places/api/reverse-place";
 import { countryName, formatCoordinates } from "@/features/places/utils/place-names";
-import { PlaceLimits } from "@memory-box/contract";
 import { useIntl } from "@/lib/intl";
+
+/** A place the member chose: its name and point, and its country when known (to show; the server finds its own). */
+export interface PlaceChoice {
+  name: string;
+  latitude: number;
+  longitude: number;
+  country_code?: string | null;
+}
 
 // MapLibre is large: its code comes only when this dialog opens, never with the form.
 const MapPicker = lazy(() => import("@/features/places/map/map-picker"));
@@ -28,7 +34,7 @@ export function MapPickDialog({
   onOpenChange: (open: boolean) => void;
   /** Where the map starts: the memory's place or a photo's location, if any. */
   initial: GeoPoint | null;
-  onUse: (place: FormPlace) => void;
+  onUse: (place: PlaceChoice) => void;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -43,7 +49,7 @@ function MapPickContent({
   onCancel,
 }: {
   initial: GeoPoint | null;
-  onUse: (place: FormPlace) => void;
+  onUse: (place: PlaceChoice) => void;
   onCancel: () => void;
 }) {
   const intl = useIntl();

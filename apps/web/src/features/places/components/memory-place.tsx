@@ -3,8 +3,8 @@ import type { Place } from "@memory-box/contract";
 import { MapPinIcon } from "lucide-react";
 import { Link } from "react-router";
 
-import { homeWithPlaceFilter } from "@/features/places/utils/place-filter";
-import { placeLabel } from "@/features/places/utils/place-names";
+import { paths } from "@/config/paths";
+import { nearParam, placeLabel } from "@/features/places/utils/place-names";
 import { useIntl } from "@/lib/intl";
 
 // MapLibre is large: its code comes only with a memory that has a place.
@@ -30,7 +30,7 @@ export function MemoryPlaceMap({ place }: { place: Place }) {
         <PlaceMiniMap place={place} />
       </Suspense>
       <Link
-        to={homeWithPlaceFilter({ near: place })}
+        to={paths.memoriesNear(nearParam(place), place.name)}
         className="self-start text-sm font-medium text-primary underline-offset-4 hover:underline focus-visible:underline"
       >
         {intl.formatMessage({ id: "places.detail.near" })}

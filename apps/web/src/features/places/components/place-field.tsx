@@ -5,10 +5,8 @@ import { MapIcon, MapPinIcon, XIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import type { FormPlace } from "@/features/memories/utils/memory-input";
-import { lengthCount } from "@/features/memories/utils/memory-rules";
 import { useReversePlace } from "@/features/places/api/reverse-place";
-import { MapPickDialog } from "@/features/places/components/map-pick-dialog";
+import { MapPickDialog, type PlaceChoice } from "@/features/places/components/map-pick-dialog";
 import { PlaceSearch } from "@/features/places/components/place-search";
 import { countryName, formatCoordinates, placeLabel } from "@/features/places/utils/place-names";
 import { useIntl } from "@/lib/intl";
@@ -16,13 +14,15 @@ import { useIntl } from "@/lib/intl";
 export interface PlaceFieldProps {
   /** The field's id; its label points at the name (a place chosen) or the search (none). */
   id: string;
-  value: FormPlace | null;
-  onChange: (place: FormPlace | null) => void;
+  value: PlaceChoice | null;
+  onChange: (place: PlaceChoice | null) => void;
   /** Where one of the memory's photos was taken, offered while the memory has no place. */
   photoLocation: GeoPoint | null;
   disabled: boolean;
   /** The rule the place breaks (from the form's check or the server). */
   problem?: string;
+  /** The name's length once it nears its limit ("180 / 200"). */
+  count?: string;
 }
 
 /**
@@ -30,7 +30,7 @@ export interface PlaceFieldProps {
  * location offered ("Taken in Sintra, Portugal — use this place?"), a search over place names, and
  * "Pick on a map". With one: its name, which the member may change, and "Remove place".
  */
-export function PlaceField({ id, value, onChange, photoLocation, disabled, problem }: PlaceFieldProps) {
+export function PlaceField({ id, value, onChange, photoLocation, disabled, problem, count }: PlaceFieldProps) {
   const intl = useIntl();
   const [mapOpen, setMapOpen] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
@@ -42,12 +42,11 @@ export function PlaceField({ id, value, onChange, photoLocation, disabled, probl
     if (focusNext === "search") searchRef.current?.focus();
   }, [focusNext, value]);
 
-  function choose(place: FormPlace) {
+  function choose(place: PlaceChoice) {
     onChange(place);
     setFocusNext("name");
   }
 
-  const count = value ? lengthCount(value.name, PlaceLimits.nameMaxLength) : undefined;
   const describedBy = [`${id}-where`, count !== undefined && `${id}-count`, problem !== undefined && `${id}-problem`].filter(
     Boolean,
   );
@@ -146,7 +145,15 @@ export function PlaceField({ id, value, onChange, photoLocation, disabled, probl
  * known place, or by its coordinates when none is near (or the lookup failed). Nothing is shown
  * while the name is looked up, so the offer does not change under the member's pointer.
  */
-function PhotoPlaceOffer({ point, disabled, onUse }: { point: GeoPoint; disabled: boolean; onUse: (place: FormPlace) => void }) {
+function PhotoPlaceOffer({
+  point,
+  disabled,
+  onUse,
+}: {
+  point: GeoPoint;
+  disabled: boolean;
+  onUse: (place: PlaceChoice) => void;
+}) {
   const intl = useIntl();
   const reverse = useReversePlace(point);
   if (reverse.isPending) return null;

@@ -1,38 +1,34 @@
 import { useId } from "react";
-import type { PlaceCountryList } from "@memory-box/contract";
+import type { MemoryTimelineQuery } from "@memory-box/contract";
 import { XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
-import type { PlaceFilter } from "@/features/memories/api/list-paths";
-import { placeFilterKeys } from "@/features/places/utils/place-filter";
+import { useCountries } from "@/features/places/api/countries";
 import { countryName, formatCoordinates, pointOfNear } from "@/features/places/utils/place-names";
 import { useIntl, type AppIntl } from "@/lib/intl";
 
 /**
  * Home's place filters beside the tag filter: the countries the collection has memories in (named
  * in the reader's language, with their counts), and a chip for each place filter in force ("Near
- * Sintra", "In Portugal", "In this area", "At Sintra") that clears it. Shown only when there is
- * either (`hasPlaceFilters`), so a collection without places looks as it always did.
+ * Sintra", "In Portugal", "In this area", "At Sintra") that clears it. Nothing while there is
+ * neither, so a collection without places looks as it always did.
  */
-export function hasPlaceFilters(filter: PlaceFilter, countries: PlaceCountryList["countries"]): boolean {
-  return countries.length > 0 || placeFilterKeys.some((key) => filter[key]);
-}
 
 export function PlaceFilters({
   filter,
-  countries,
   nearName,
   onChange,
 }: {
   filter: PlaceFilter;
-  countries: PlaceCountryList["countries"];
   /** The name of the place `near` is near, when the link that set it gave one. */
   nearName: string;
   onChange: (key: keyof PlaceFilter, value: string) => void;
 }) {
   const intl = useIntl();
   const id = useId();
-  const active = placeFilterKeys.filter((key) => filter[key]);
+  const countries = useCountries().data?.countries ?? [];
+  const active = chipKeys.filter((key) => filter[key]);
+  if (countries.length === 0 && active.length === 0) return null;
 
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -75,6 +71,12 @@ export function PlaceFilters({
     </div>
   );
 }
+
+/** The list's place filters, as the API takes them. */
+type PlaceFilter = Pick<MemoryTimelineQuery, "country" | "place" | "within" | "near">;
+
+/** The chips' order. */
+const chipKeys = ["near", "place", "country", "within"] as const satisfies readonly (keyof PlaceFilter)[];
 
 function chipLabel(key: keyof PlaceFilter, value: string, nearName: string, intl: AppIntl): string {
   switch (key) {

@@ -3,7 +3,7 @@ import type { KnownPlace } from "@memory-box/contract";
 import { Loader2Icon } from "lucide-react";
 
 import { Input } from "@/components/ui/input";
-import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { usePlaceSearch } from "@/features/places/api/place-search";
 import { placeLabel } from "@/features/places/utils/place-names";
 import { cn } from "@/lib/utils";
