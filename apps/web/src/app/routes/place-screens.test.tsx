@@ -12,7 +12,7 @@ const signedIn = () => new FakeAuthClient({ session: fakeSession() });
 /** The query strings of the requests made to `path`, in order. */
 function queriesTo(api: ReturnType<typeof stubMemoryApi>, path: string): string[] {
   return api.fetchMock.mock.calls.flatMap(([input]) => {
-    const url = new URL(String(input), "http://localhost");
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost");
     return url.pathname === path ? [url.search] : [];
   });
 }
