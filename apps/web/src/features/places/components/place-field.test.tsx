@@ -5,6 +5,7 @@ import type { Memory, MemoryInput } from "@memory-box/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import axe from "axe-core";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 
 import { placeParts } from "@/app/place-parts";
@@ -150,10 +151,16 @@ describe("the memory form's place", () => {
         .map((option) => option.textContent),
     ).toEqual(["Lisbon, Portugal", "Sintra, Portugal"]);
     expect(combobox).toHaveAttribute("aria-expanded", "true");
+    // Escape closes the list, not the form; typing opens it again.
+    await user.keyboard("{Escape}");
+    expect(combobox).toHaveAttribute("aria-expanded", "false");
+    expect(dialog).toBeInTheDocument();
     await user.keyboard("{ArrowDown}{ArrowDown}");
     const active = within(listbox).getByRole("option", { name: "Sintra, Portugal" });
     expect(active).toHaveAttribute("aria-selected", "true");
     expect(combobox).toHaveAttribute("aria-activedescendant", active.id);
+    const results = await axe.run(dialog, { preload: false, rules: { "color-contrast": { enabled: false } } });
+    expect(results.violations).toEqual([]);
     // Enter chooses the place; it never submits the form.
     await user.keyboard("{Enter}");
 
