@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState } from "react";
+import { lazy, Suspense, useId, useRef, useState } from "react";
 import { PlaceLimits, type GeoPoint } from "@memory-box/contract";
 
 import { Button } from "@/components/ui/button";
@@ -62,9 +62,11 @@ function MapPickContent({
   const found = point === null || reverse.isPending ? "" : known ? known.name : formatCoordinates(point, intl);
   const name = typedName ?? found;
   const looking = point !== null && reverse.isPending;
+  // A place used replaces "Pick on a map": the field moves focus to its name, not back to that button.
+  const used = useRef(false);
 
   return (
-    <DialogContent className="sm:max-w-2xl">
+    <DialogContent className="sm:max-w-2xl" onCloseAutoFocus={(event) => used.current && event.preventDefault()}>
       <DialogHeader>
         <DialogTitle>{intl.formatMessage({ id: "places.mapDialog.title" })}</DialogTitle>
         <DialogDescription>{intl.formatMessage({ id: "places.mapDialog.description" })}</DialogDescription>
@@ -110,15 +112,16 @@ function MapPickContent({
         <Button
           type="button"
           disabled={point === null || looking || name.trim() === ""}
-          onClick={() =>
-            point &&
+          onClick={() => {
+            if (!point) return;
+            used.current = true;
             onUse({
               name: name.trim(),
               latitude: point.latitude,
               longitude: point.longitude,
               country_code: known?.country_code ?? null,
-            })
-          }
+            });
+          }}
         >
           {intl.formatMessage({ id: "places.form.usePlace" })}
         </Button>

@@ -19,6 +19,15 @@ import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 import { stubMemoryApi, type ApiHandler } from "@/testing/stub-memory-api";
 
+// The interactive map is the map's own work: here, a button that picks a point near Sintra.
+vi.mock("@/features/places/map/map-picker", () => ({
+  default: ({ onPick }: { onPick: (point: { latitude: number; longitude: number }) => void }) => (
+    <button type="button" onClick={() => onPick({ latitude: 38.79, longitude: -9.39 })}>
+      Tap the map
+    </button>
+  ),
+}));
+
 const sintra = { name: "Sintra", country_code: "PT", latitude: 38.80097, longitude: -9.37826, population: 30000 };
 const lisbon = { name: "Lisbon", country_code: "PT", latitude: 38.71667, longitude: -9.13333, population: 517802 };
 
@@ -172,6 +181,34 @@ describe("the memory form's place", () => {
       name: "Sintra",
       latitude: sintra.latitude,
       longitude: sintra.longitude,
+    });
+  });
+
+  it("picks a point on a map: its nearest place names it, the member may rename it, and it is sent", async () => {
+    const memory = fakeMemory();
+    const { api, user, dialog } = await openForm(memory, { "GET /api/v1/places/reverse": () => ({ place: sintra }) });
+
+    await user.click(within(dialog).getByRole("button", { name: "Pick on a map" }));
+    const picker = await screen.findByRole("dialog", { name: "Pick on a map" });
+    const name = within(picker).getByLabelText("Place name");
+    expect(within(picker).getByRole("button", { name: "Use this place" })).toBeDisabled();
+    await user.click(await within(picker).findByRole("button", { name: "Tap the map" }));
+
+    await waitFor(() => expect(name).toHaveValue("Sintra"));
+    expect(name).toHaveAccessibleDescription("Portugal · 38.79° N, 9.39° W");
+    await user.clear(name);
+    await user.type(name, "Quinta da Regaleira");
+    await user.click(within(picker).getByRole("button", { name: "Use this place" }));
+
+    await waitFor(() => expect(picker).not.toBeInTheDocument());
+    expect(within(dialog).getByLabelText("Place")).toHaveValue("Quinta da Regaleira");
+    await waitFor(() => expect(within(dialog).getByLabelText("Place")).toHaveFocus());
+    await user.click(within(dialog).getByRole("button", { name: "Update Memory" }));
+    await waitFor(() => expect(api.calls("PUT /api/v1/memories/:id")).toHaveLength(1));
+    expect(sentInput(api, "PUT /api/v1/memories/:id").place).toEqual({
+      name: "Quinta da Regaleira",
+      latitude: 38.79,
+      longitude: -9.39,
     });
   });
 
