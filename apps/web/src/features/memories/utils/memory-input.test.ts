@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { mergeConcurrentEdit } from "@/features/memories/utils/memory-conflict";
+import { formValuesOf, toMemoryInput, type MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { fakeMemory } from "@/testing/memory-fixtures";
 
 const values = (place: MemoryFormValues["place"]): MemoryFormValues => ({
@@ -30,5 +31,25 @@ describe("a memory's place in the body sent", () => {
       latitude: 38.8,
       longitude: -9.38,
     });
+  });
+});
+
+describe("a place changed by someone else meanwhile", () => {
+  const base = fakeMemory({ place: null });
+  const theirs = fakeMemory({ ...base, place: { name: "Sintra", latitude: 38.8, longitude: -9.38, country_code: "PT" } });
+
+  it("is taken into the form when this member left the place alone, and shown when both chose one", () => {
+    const untouched = mergeConcurrentEdit(base, theirs, formValuesOf(base));
+    expect(untouched.values.place).toEqual(theirs.place);
+    expect(untouched.changes).toEqual([
+      expect.objectContaining({ field: "place", label: "Place", theirs: "Sintra", taken: true }),
+    ]);
+
+    const mine = { ...formValuesOf(base), place: { name: "Lisbon", latitude: 38.72, longitude: -9.13 } };
+    const both = mergeConcurrentEdit(base, theirs, mine);
+    expect(both.values.place).toEqual(mine.place);
+    expect(both.changes).toEqual([
+      expect.objectContaining({ field: "place", theirs: "Sintra", yours: "Lisbon", theirsValue: theirs.place, taken: false }),
+    ]);
   });
 });
