@@ -30,4 +30,10 @@ export const paths = {
   members: routePatterns.members,
   /** Where the memories happened, on a map. */
   places: routePatterns.places,
+  /** Home listing the memories near `latitude,longitude` ("Memories near here"); `name` names the filter's chip. */
+  memoriesNear: (near: string, name?: string) =>
+    `${routePatterns.home}?${new URLSearchParams({ near, ...(name ? { [nearNameParam]: name } : {}) })}`,
 } as const;
+
+/** Beside home's `near` filter: the name of the place it is near, for the chip ("Near Sintra"); never sent to the API. */
+export const nearNameParam = "name";

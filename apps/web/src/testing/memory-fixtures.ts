@@ -26,6 +26,7 @@ export function fakePhoto(overrides: Partial<Photo> = {}): Photo {
     width: 1200,
     height: 800,
     taken_at: null,
+    location: null,
     placeholder: fakePlaceholder,
     kind: "photo",
     duration_seconds: null,
@@ -56,6 +57,7 @@ export function fakeMemory(overrides: Partial<Memory> = {}): Memory {
     version: 1,
     comment_count: 0,
     reactions: [],
+    place: null,
     ...overrides,
   };
 }

@@ -2,8 +2,10 @@ import { useEffect } from "react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router";
 
+import { placeParts } from "@/app/place-parts";
 import { OfflineBanner } from "@/components/offline-banner";
 import { preloadToaster } from "@/components/toaster-loader";
+import { MemoryPlacePartsContext } from "@/features/memories/components/place-parts";
 import { getQueryClient } from "@/lib/query-client";
 
 /** Once the first member screen is up, the toaster's code is fetched too, while the connection is there. */
@@ -14,6 +16,7 @@ const toasterPreloadDelayMs = 2_000;
  * is a lazy chunk like the screens themselves, so TanStack Query is loaded only by members. Members
  * save things, and are told how it went: the toaster's code comes soon after the first screen.
  * Offline, a banner above every member screen says that what shows is what the device kept.
+ * The memory screens get the places feature's parts here.
  */
 export function MemberLayout() {
   useEffect(() => {
@@ -25,7 +28,9 @@ export function MemberLayout() {
   return (
     <QueryClientProvider client={getQueryClient()}>
       <OfflineBanner />
-      <Outlet />
+      <MemoryPlacePartsContext value={placeParts}>
+        <Outlet />
+      </MemoryPlacePartsContext>
     </QueryClientProvider>
   );
 }

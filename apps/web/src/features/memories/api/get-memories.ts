@@ -1,13 +1,16 @@
 import type { MemoryPage } from "@memory-box/contract";
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 
-import { memoriesPath } from "@/features/memories/api/list-paths";
+import { memoriesPath, type PlaceFilter } from "@/features/memories/api/list-paths";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 import { takeEarlyAnswer } from "@/lib/first-screen";
 
-/** The home filter: search text and one tag; empty strings mean "no filter". */
-export interface MemoryFilter {
+/**
+ * The home filter: search text and one tag ("" for none), and the place filters from the address
+ * (issue #32), each left out when not set, so an unfiltered list's key stays `{ q, tag }`.
+ */
+export interface MemoryFilter extends PlaceFilter {
   q: string;
   tag: string;
 }

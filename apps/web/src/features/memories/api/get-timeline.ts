@@ -6,7 +6,7 @@ import { timelinePath } from "@/features/memories/api/list-paths";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { apiFetch } from "@/lib/api-client";
 
-/** How many memories each month holds (newest first), and the undated ones, for the list's search and tag filter. */
+/** How many memories each month holds (newest first), and the undated ones, for the list's search and filters. */
 export function getTimeline(filter: MemoryFilter, { signal }: { signal?: AbortSignal } = {}): Promise<MemoryTimeline> {
   return apiFetch<MemoryTimeline>(timelinePath(filter), { signal });
 }

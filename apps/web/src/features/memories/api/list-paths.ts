@@ -1,3 +1,5 @@
+import type { MemoryTimelineQuery } from "@memory-box/contract";
+
 /**
  * The API paths of the home screen's requests, built in one place: the first screen's script
  * (ADR 0026) must ask for exactly what the list query asks for, or the app would ask again.
@@ -5,7 +7,10 @@
 
 export const tagsPath = "/api/v1/tags";
 
-export interface MemoriesPathParams {
+/** The list's place filters (issue #32), as the API takes them; see `MemoryListQuery`. */
+export type PlaceFilter = Pick<MemoryTimelineQuery, "country" | "place" | "within" | "near">;
+
+export interface MemoriesPathParams extends PlaceFilter {
   q?: string;
   tag?: string;
   /** A timeline month (`YYYY-MM`) or `undated` to start at; the API ignores it beside a cursor, so it is left out then. */
@@ -15,8 +20,8 @@ export interface MemoriesPathParams {
 }
 
 /** `/api/v1/memories` with the filter, start, cursor and limit that are set, in a fixed order. */
-export function memoriesPath({ q, tag, from, cursor, limit }: MemoriesPathParams = {}): string {
-  const params = filterParams({ q, tag });
+export function memoriesPath({ from, cursor, limit, ...filter }: MemoriesPathParams = {}): string {
+  const params = filterParams(filter);
   if (from && !cursor) params.set("from", from);
   if (cursor) params.set("cursor", cursor);
   if (limit !== undefined) params.set("limit", String(limit));
@@ -24,16 +29,20 @@ export function memoriesPath({ q, tag, from, cursor, limit }: MemoriesPathParams
   return `/api/v1/memories${query ? `?${query}` : ""}`;
 }
 
-/** The timeline index (memories per month) for the list's search and tag filter. */
-export function timelinePath(filter: { q?: string; tag?: string } = {}): string {
+/** The timeline index (memories per month) for the list's search and filters. */
+export function timelinePath(filter: { q?: string; tag?: string } & PlaceFilter = {}): string {
   const query = filterParams(filter).toString();
   return `/api/v1/memories/timeline${query ? `?${query}` : ""}`;
 }
 
-function filterParams({ q, tag }: { q?: string | undefined; tag?: string | undefined }): URLSearchParams {
+function filterParams({ q, tag, country, place, within, near }: { q?: string; tag?: string } & PlaceFilter): URLSearchParams {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
   if (tag) params.set("tag", tag);
+  if (country) params.set("country", country);
+  if (place) params.set("place", place);
+  if (within) params.set("within", within);
+  if (near) params.set("near", near);
   return params;
 }
 

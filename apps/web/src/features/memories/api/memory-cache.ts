@@ -12,7 +12,7 @@ import { isMediaSettled } from "@/features/memories/utils/media-progress";
  */
 
 /**
- * A memory added, edited or deleted: the lists (and their timeline), the tag counts, On this day,
+ * A memory added, edited or deleted: the lists (and their timeline), the tag and country counts, On this day,
  * the previous/next links, and the memory itself when `id` is given (not for one deleted here:
  * its page is leaving and must not fetch a 404).
  */
@@ -20,6 +20,7 @@ export function refreshAfterMemoryChange(queryClient: QueryClient, id?: string):
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: memoryKeys.lists() }),
     queryClient.invalidateQueries({ queryKey: memoryKeys.tags() }),
+    queryClient.invalidateQueries({ queryKey: memoryKeys.countries() }),
     queryClient.invalidateQueries({ queryKey: memoryKeys.onThisDays() }),
     queryClient.invalidateQueries({ queryKey: memoryKeys.neighbourLists() }),
     id !== undefined && queryClient.invalidateQueries({ queryKey: memoryKeys.detail(id), exact: true }),

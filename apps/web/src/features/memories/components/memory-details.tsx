@@ -11,6 +11,7 @@ import { PhotoImage } from "@/features/memories/components/photo-image";
 import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
 import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
+import { usePlaceParts } from "@/features/memories/components/place-parts";
 import { useIntl } from "@/lib/intl";
 
 export interface MemoryDetailsProps {
@@ -23,13 +24,15 @@ export interface MemoryDetailsProps {
 
 /**
  * The detail page's view of one memory: "Back to Memories", "Edit" and "Delete", then its title,
- * date, description, tags, photos and videos (a photo opens full size in a new tab, a video plays
- * in place, a Live Photo moves on hover or press) and timestamps.
+ * date, place (a small map under it, and a link to the memories near it), description, tags,
+ * photos and videos (a photo opens full size in a new tab, a video plays in place, a Live Photo
+ * moves on hover or press) and timestamps.
  */
 export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDetailsProps) {
   const intl = useIntl();
   const tags = memory.tags ?? [];
   const updated = !isSameInstant(memory.created_at, memory.updated_at);
+  const places = usePlaceParts();
 
   return (
     <>
@@ -58,8 +61,10 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
               <time dateTime={memory.memory_date}>{formatMemoryDate(memory.memory_date)}</time>
             </p>
           )}
+          {memory.place && places && <places.PlaceLine place={memory.place} />}
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
+          {memory.place && places && <places.PlaceMap place={memory.place} />}
           {memory.content && (
             <section aria-labelledby="memory-description" className="flex flex-col gap-2">
               <h2 id="memory-description" className="text-lg font-semibold">

@@ -39,6 +39,11 @@ export function MemoryFormDialog({ open, onOpenChange, memory, onSaved, initialF
       <DialogContent
         showCloseButton={false}
         {...returnFocus}
+        // Escape in a field's open list of suggestions (the place search) closes that list, not the form.
+        onEscapeKeyDown={(event) => {
+          const target = event.target;
+          if (target instanceof HTMLElement && target.matches('[role="combobox"][aria-expanded="true"]')) event.preventDefault();
+        }}
         className={cn("gap-0 border-none bg-transparent p-0 shadow-none", editing ? "sm:max-w-2xl" : "sm:max-w-md")}
       >
         {/* A fresh form per memory; closing the dialog unmounts it, so every opening starts clean. */}

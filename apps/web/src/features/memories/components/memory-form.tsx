@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { MemoryLimits, type Memory, type Photo } from "@memory-box/contract";
+import { Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { MemoryLimits, PlaceLimits, type GeoPoint, type Memory, type Photo } from "@memory-box/contract";
 import { CalendarIcon, XIcon } from "lucide-react";
 
 import { preloadToaster } from "@/components/toaster-loader";
@@ -17,8 +17,9 @@ import { usePhotoPicker, type NewPhoto } from "@/features/memories/hooks/use-pho
 import { useSaveMemory } from "@/features/memories/hooks/use-save-memory";
 import { mediaAccept, mediaLabel } from "@/features/memories/utils/media";
 import { formatMemoryDate } from "@/features/memories/utils/memory-dates";
-import { formValuesOf, type MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { formValuesOf, type MemoryFormValues, type MemoryTextField } from "@/features/memories/utils/memory-input";
 import { lengthCount, tagCount } from "@/features/memories/utils/memory-rules";
+import { usePlaceParts } from "@/features/memories/components/place-parts";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 
@@ -41,7 +42,7 @@ export interface MemoryFormProps {
 }
 
 /**
- * Add or edit a memory: title, description, date, tags and photos. The photos live in
+ * Add or edit a memory: title, description, date, place, tags and photos. The photos live in
  * `usePhotoPicker` and the save (new photos uploaded first, then the memory) in `useSaveMemory`;
  * the form holds the field values and keeps focus in place when a photo is removed.
  */
@@ -73,6 +74,8 @@ export function MemoryForm({
   const saving = phase === "saving";
   const fieldProblems = problem?.kind === "fields" ? problem.fields : {};
   const photoDate = values.memoryDate === "" ? captureDateOf(photos.keptPhotos, photos.newPhotos) : undefined;
+  const photoLocation = values.place === null ? locationOf(photos.keptPhotos, photos.newPhotos) : null;
+  const PlaceField = usePlaceParts()?.PlaceField;
   const photosRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -95,7 +98,7 @@ export function MemoryForm({
 
   const canSubmit = !busy && values.title.trim() !== "";
 
-  function setField<K extends keyof MemoryFormValues>(field: K) {
+  function setField<K extends MemoryTextField>(field: K) {
     return (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       setValues((current) => ({ ...current, [field]: event.target.value }));
   }
@@ -230,6 +233,20 @@ export function MemoryForm({
               <FieldNotes id={id} field="memoryDate" problem={fieldProblems.memoryDate} />
             </div>
 
+            {PlaceField && (
+              <Suspense fallback={null}>
+                <PlaceField
+                  id={`${id}-place`}
+                  value={values.place}
+                  onChange={(place) => setValues((current) => ({ ...current, place }))}
+                  photoLocation={photoLocation}
+                  disabled={busy}
+                  problem={fieldProblems.place}
+                  count={values.place ? lengthCount(values.place.name, PlaceLimits.nameMaxLength) : undefined}
+                />
+              </Suspense>
+            )}
+
             <div className="flex flex-col gap-2">
               <Label htmlFor={`${id}-tags`}>{intl.formatMessage({ id: "memory.form.tags" })}</Label>
               <Input
@@ -309,7 +326,7 @@ export function MemoryForm({
               onRetryUploads={photos.retryFailed}
               onRemoveFailed={photos.removeFailed}
               onSaveWithoutFailed={() => void save(values, { withoutFailedPhotos: true })}
-              onUseTheirs={(change) => setValues((current) => ({ ...current, [change.field]: change.theirs }))}
+              onUseTheirs={(change) => setValues((current) => ({ ...current, [change.field]: change.theirsValue }))}
             />
           </div>
         )}
@@ -361,6 +378,12 @@ function captureDateOf(kept: readonly Photo[], chosen: readonly NewPhoto[]): str
     if (date) return date;
   }
   return undefined;
+}
+
+/** Where the first photo or video that has a location was taken (kept ones first), to offer as the memory's place. */
+function locationOf(kept: readonly Photo[], chosen: readonly NewPhoto[]): GeoPoint | null {
+  const uploaded = chosen.flatMap((photo) => (photo.upload.status === "uploaded" ? [photo.upload.photo] : []));
+  return [...kept, ...uploaded].find((photo) => photo.location)?.location ?? null;
 }
 
 function RemovePhotoButton({

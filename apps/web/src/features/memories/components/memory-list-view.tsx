@@ -13,6 +13,8 @@ export interface MemoryListViewProps {
   tags: TagList["tags"];
   selectedTag: string;
   onSelectTag?: (tag: string) => void;
+  /** Under the tag filter: the place filters (the app's, drawing nothing without places; the first screen draws none). */
+  placeFilters?: ReactNode;
   countRowRef?: Ref<HTMLDivElement>;
   total: number;
   /** The count's line when it is not the whole collection's ("3 of 40 memories"). */
@@ -38,6 +40,7 @@ export function MemoryListView({
   tags,
   selectedTag,
   onSelectTag = () => undefined,
+  placeFilters,
   countRowRef,
   total,
   count,
@@ -54,6 +57,7 @@ export function MemoryListView({
       <div className="flex flex-col gap-4">
         <SearchBox value={searchText} onChange={onSearchChange} inputRef={searchInputRef} />
         <TagFilter tags={tags} selected={selectedTag} onSelect={onSelectTag} />
+        {placeFilters}
       </div>
 
       {/* As tall as the narrow screen's "Jump to" select, whether or not it is there, so it never pushes the cards (ADR 0026). */}

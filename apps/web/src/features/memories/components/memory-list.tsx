@@ -1,17 +1,22 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { BookHeart, CloudOff, Plus, SearchX } from "lucide-react";
+import { useSearchParams } from "react-router";
 
 import { EmptyState } from "@/components/empty-state";
 import { LoadingState } from "@/components/loading-state";
 import { Button } from "@/components/ui/button";
 import { useMemories, type MemoryFilter } from "@/features/memories/api/get-memories";
+import type { PlaceFilter } from "@/features/memories/api/list-paths";
 import { useTags } from "@/features/memories/api/get-tags";
 import { useTimeline } from "@/features/memories/api/get-timeline";
 import { LoadMore } from "@/features/memories/components/load-more";
 import { MemoryListView } from "@/features/memories/components/memory-list-view";
 import { TimelineColumn, TimelineSelect } from "@/features/memories/components/memory-timeline";
-import { useDebouncedValue } from "@/features/memories/hooks/use-debounced-value";
+import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { showsTimeline } from "@/features/memories/utils/timeline";
+import { usePlaceParts } from "@/features/memories/components/place-parts";
+import { placeFilterKeys, placeFilterOf } from "@/features/memories/utils/place-filter";
+import { nearNameParam } from "@/config/paths";
 import { handOverFirstScreen } from "@/lib/first-screen";
 import { useIntl } from "@/lib/intl";
 
@@ -23,6 +28,8 @@ export const searchDebounceMs = 250;
  * and the loading, empty and no-match states. Search and tag are applied by the API, so they
  * cover the whole collection, not just the pages loaded so far. Beside the cards (above them on
  * narrow screens), the timeline index starts the list at a month; a new search or tag clears that.
+ * The place filters (a country, a place, a map's area, near a place) come from the address, so a
+ * link can open the list filtered ("Memories near here"); their chips clear them.
  */
 export function MemoryList({
   onAddMemory,
@@ -40,11 +47,21 @@ export function MemoryList({
   const [from, setFrom] = useState("");
   const searchInput = useRef<HTMLInputElement>(null);
   const countRow = useRef<HTMLDivElement>(null);
-  const filter: MemoryFilter = { q: search, tag };
-  const filtered = search !== "" || tag !== "";
+  const [searchParams, setSearchParams] = useSearchParams();
+  const placeFilter = placeFilterOf(searchParams);
+  const placeFilterKey = JSON.stringify(placeFilter);
+  const filter: MemoryFilter = { q: search, tag, ...placeFilter };
+  const filtered = search !== "" || tag !== "" || Object.keys(placeFilter).length > 0;
+  // A new place filter starts the list at the newest, as a new search does.
+  const [shownPlaceFilter, setShownPlaceFilter] = useState(placeFilterKey);
+  if (shownPlaceFilter !== placeFilterKey) {
+    setShownPlaceFilter(placeFilterKey);
+    setFrom("");
+  }
 
   const memories = useMemories(filter, from);
   const tags = useTags();
+  const places = usePlaceParts();
   const timeline = useTimeline(filter);
   const { fetchNextPage } = memories;
 
@@ -72,11 +89,25 @@ export function MemoryList({
     setTag(next);
     setFrom("");
   };
+  const changePlaceFilter = (key: keyof PlaceFilter, value: string) =>
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      if (value) next.set(key, value);
+      else next.delete(key);
+      if (key === "near") next.delete(nearNameParam);
+      return next;
+    });
   const clearFilters = () => {
     setSearchText("");
     setSearch("");
     setTag("");
     setFrom("");
+    if (placeFilterKeys.some((key) => searchParams.has(key)))
+      setSearchParams((current) => {
+        const next = new URLSearchParams(current);
+        for (const key of [...placeFilterKeys, nearNameParam]) next.delete(key);
+        return next;
+      });
     searchInput.current?.focus();
   };
   const jump = (month: string) => {
@@ -128,6 +159,15 @@ export function MemoryList({
       tags={tags.data?.tags ?? []}
       selectedTag={tag}
       onSelectTag={selectTag}
+      placeFilters={
+        places && (
+          <places.PlaceFilters
+            filter={placeFilter}
+            nearName={searchParams.get(nearNameParam) ?? ""}
+            onChange={changePlaceFilter}
+          />
+        )
+      }
       countRowRef={countRow}
       count={
         filtered ? intl.formatMessage({ id: "home.count.matched" }, { matched: latest.matched, total: latest.total }) : undefined

@@ -54,7 +54,7 @@ describe("QueuedMemories on home", () => {
       "POST /api/v1/memories": () => fakeMemory({ title: "Night train" }),
     });
     const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
-    await queueMemory(member.id, { title: "Night train", content: "", memoryDate: "", tagText: "" }, [
+    await queueMemory(member.id, { title: "Night train", content: "", memoryDate: "", tagText: "", place: null }, [
       { file: png("a.png") },
       { file: png("b.png"), uploadedId: "00000000-0000-4000-8000-00000000000b" },
     ]);

@@ -3,7 +3,7 @@ import { CircleAlertIcon, UsersIcon } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { SaveProblem } from "@/features/memories/hooks/use-save-memory";
-import type { ConcurrentChange } from "@/features/memories/utils/memory-conflict";
+import { shownValue, type ConcurrentChange } from "@/features/memories/utils/memory-conflict";
 import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
 import { activeIntl, useIntl, wordSpace } from "@/lib/intl";
 
@@ -113,7 +113,7 @@ function ConflictChanges({
         <div key={change.field} className="grid gap-0.5 rounded-md bg-muted/60 px-3 py-2">
           <dt className="font-medium">{change.label}</dt>
           <dd>
-            {change.taken || values[change.field] === change.theirs ? (
+            {change.taken || shownValue(values, change.field) === change.theirs ? (
               <p>
                 {intl.formatMessage({ id: "save.conflict.taken" })}
                 {wordSpace}
@@ -129,7 +129,7 @@ function ConflictChanges({
                 <p>
                   {intl.formatMessage({ id: "save.conflict.yours" })}
                   {wordSpace}
-                  <Value text={values[change.field]} />
+                  <Value text={shownValue(values, change.field)} />
                 </p>
                 <Button
                   type="button"

@@ -200,7 +200,11 @@ export function useSaveMemory({ memory, photos, onSaved, onValuesMerged, onBusyC
     const uploaded = photos.uploadedPhotos();
 
     setPhase("saving");
-    const input = toMemoryInput(values, [...photos.keptPhotos.map((photo) => photo.id), ...uploaded.map((photo) => photo.id)]);
+    const input = toMemoryInput(
+      values,
+      [...photos.keptPhotos.map((photo) => photo.id), ...uploaded.map((photo) => photo.id)],
+      base,
+    );
     try {
       const saved = await withTimeout(
         base === undefined

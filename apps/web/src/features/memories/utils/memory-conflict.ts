@@ -1,7 +1,7 @@
 import type { WebMessageId } from "@memory-box/messages/web";
 import { parseTagText, type Memory } from "@memory-box/contract";
 
-import { formValuesOf, type MemoryFormValues } from "@/features/memories/utils/memory-input";
+import { formValuesOf, samePlace, type MemoryFormValues, type MemoryTextField } from "@/features/memories/utils/memory-input";
 import { activeIntl } from "@/lib/intl";
 
 /** A form field someone else changed while this member was editing. */
@@ -10,6 +10,8 @@ export interface ConcurrentChange {
   label: string;
   /** The value now saved, as the form would show it. */
   theirs: string;
+  /** The value now saved, as the form holds it ("Use theirs" puts it in). */
+  theirsValue: MemoryFormValues[keyof MemoryFormValues];
   /** What this member has in the form. */
   yours: string;
   /**
@@ -32,7 +34,7 @@ const fieldLabels = {
   content: "memory.form.description",
   memoryDate: "memory.form.date",
   tagText: "memory.form.tags",
-} as const satisfies Record<keyof MemoryFormValues, WebMessageId>;
+} as const satisfies Record<MemoryTextField, WebMessageId>;
 
 /**
  * Three-way merge of a memory edited by two members at once: `base` is the copy this member's
@@ -45,7 +47,7 @@ export function mergeConcurrentEdit(base: Memory, saved: Memory, mine: MemoryFor
   const theirs = formValuesOf(saved);
   const values = { ...mine };
   const changes: ConcurrentChange[] = [];
-  for (const field of Object.keys(fieldLabels) as (keyof MemoryFormValues)[]) {
+  for (const field of Object.keys(fieldLabels) as MemoryTextField[]) {
     if (sameValue(field, original[field], theirs[field])) continue;
     const taken = sameValue(field, original[field], mine[field]);
     if (!taken && sameValue(field, mine[field], theirs[field])) continue;
@@ -54,7 +56,21 @@ export function mergeConcurrentEdit(base: Memory, saved: Memory, mine: MemoryFor
       field,
       label: activeIntl().formatMessage({ id: fieldLabels[field] }),
       theirs: theirs[field],
+      theirsValue: theirs[field],
       yours: mine[field],
+      taken,
+    });
+  }
+  // The place, by the same rule: theirs is taken when this member left it alone, else both are shown.
+  if (!samePlace(original.place, theirs.place) && !samePlace(mine.place, theirs.place)) {
+    const taken = samePlace(original.place, mine.place);
+    if (taken) values.place = theirs.place;
+    changes.push({
+      field: "place",
+      label: activeIntl().formatMessage({ id: "places.form.label" }),
+      theirs: shownValue(theirs, "place"),
+      theirsValue: theirs.place,
+      yours: shownValue(mine, "place"),
       taken,
     });
   }
@@ -62,8 +78,13 @@ export function mergeConcurrentEdit(base: Memory, saved: Memory, mine: MemoryFor
   return { values, changes, photosChanged: photoIds(base) !== photoIds(saved) };
 }
 
+/** A field's value as the conflict's note shows it: the text, or the place's name ("" for none). */
+export function shownValue(values: MemoryFormValues, field: keyof MemoryFormValues): string {
+  return field === "place" ? (values.place?.name ?? "") : values[field];
+}
+
 /** Equal as the server would store them: trimmed; tags split, deduplicated ignoring case. */
-function sameValue(field: keyof MemoryFormValues, a: string, b: string): boolean {
+function sameValue(field: MemoryTextField, a: string, b: string): boolean {
   if (field === "tagText") return (parseTagText(a) ?? []).join("\n") === (parseTagText(b) ?? []).join("\n");
   return a.trim() === b.trim();
 }

@@ -48,6 +48,9 @@ export function formProblems(values: MemoryFormValues): FieldProblems {
         count: long[0]!.length,
       },
     );
+  // The place's name may be changed, not emptied: "Remove place" is the way to have none.
+  if (values.place && values.place.name.trim() === "")
+    problems.place = activeIntl().formatMessage({ id: "places.form.nameRequired" });
   return problems;
 }
 
@@ -72,6 +75,7 @@ const apiFields: Record<string, keyof MemoryFormValues> = {
   content: "content",
   memory_date: "memoryDate",
   tags: "tagText",
+  place: "place",
 };
 
 const fieldNames = {
@@ -79,6 +83,7 @@ const fieldNames = {
   content: "memory.form.description",
   memoryDate: "memory.form.date",
   tagText: "memory.form.tags",
+  place: "places.form.label",
 } as const satisfies Record<keyof MemoryFormValues, WebMessageId>;
 
 /**

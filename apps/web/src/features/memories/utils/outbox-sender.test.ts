@@ -14,7 +14,13 @@ const alice = "5f0c9a55-8f7e-4bb4-9f0e-2f3c4f5a6b7c";
 const bob = "9a1b2c3d-0000-4000-8000-000000000002";
 let run = 0;
 
-const values = (title: string): MemoryFormValues => ({ title, content: "", memoryDate: "2998-03-04", tagText: "train" });
+const values = (title: string): MemoryFormValues => ({
+  title,
+  content: "",
+  memoryDate: "2998-03-04",
+  tagText: "train",
+  place: null,
+});
 const photo = (name: string) => new File([`bytes of ${name}`], name, { type: "image/jpeg" });
 
 interface FakeTransport extends OutboxTransport {
