@@ -6,7 +6,7 @@ import { serverCount, servers, serviceRoleSecret } from "./e2e/servers";
 // data folder. Never a downloaded browser.
 //
 // Two workers (E2E_WORKERS), each with a server of its own (e2e/servers.ts): the collection is one per server, and
-// the journeys of one worker run in the files' order. The setup project (e2e/members.setup.ts) first
+// the journeys of one worker run in the files' order. The global setup (e2e/members.setup.ts) first
 // prepares on each server the members the journeys sign in as, without the UI; the journeys about
 // signing up or in do it through the UI.
 // The OpenID Connect provider the journeys sign in at (e2e/oidc-provider.mjs), started first: the
@@ -62,10 +62,9 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: "setup", testMatch: /\.setup\.ts$/ },
-    { name: "chromium", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined } },
-  ],
+  // Once the servers below answer.
+  globalSetup: "./e2e/members.setup.ts",
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     {
       command: "node e2e/oidc-provider.mjs",
@@ -97,7 +96,7 @@ export default defineConfig({
         DATA_DIR: server.dataDir,
         PUBLIC_URL: server.url,
         LOG_LEVEL: "warn",
-        // The setup project's service-role token is signed with it (e2e/servers.ts).
+        // The global setup's service-role token is signed with it (e2e/servers.ts).
         AUTH_JWT_SECRET: serviceRoleSecret,
         // Every member of a run signs up from this one browser's address: the per-address limits on
         // e-mails and sign-ins (tested in the server's own tests) would refuse the later journeys.

@@ -14,7 +14,7 @@ export interface E2eServer {
   /** localhost, not 127.0.0.1: a browser refuses passkeys on a bare IP address (ADR 0025). */
   url: string;
   dataDir: string;
-  /** The members the setup project prepared for this server (e2e/members.setup.ts). */
+  /** The members the global setup prepared for this server (e2e/members.setup.ts). */
   sessionsDir: string;
 }
 
@@ -43,7 +43,7 @@ export function serverOf(parallelIndex: number): E2eServer {
 
 /**
  * The HS256 secret the journeys' servers accept admin tokens with (AUTH_JWT_SECRET), so the
- * setup project signs its service-role token itself instead of asking the CLI on every server.
+ * global setup signs its service-role token itself instead of asking the CLI on every server.
  * Throw-away servers on loopback only.
  */
 export const serviceRoleSecret = "memory-box-e2e-service-role-secret-of-the-journeys";
