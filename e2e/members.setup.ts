@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, devices, expect, request } from "@playwright/test";
 import { type MemberKey, type MemberSpec, members, type PreparedMember, preparedMembersFile } from "./members";
-import { type E2eServer, servers } from "./servers";
+import { type E2eServer, readinessUrls, servers } from "./servers";
 import { authKey, freshEmail, password, serviceToken } from "./support";
 
 /**
@@ -13,7 +13,25 @@ import { authKey, freshEmail, password, serviceToken } from "./support";
  * as a project of its own it cost a worker started, and the journeys' workers started again after it.
  */
 export default async function prepareMembers(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  await Promise.all(readinessUrls.map((url) => answering(url, deadline)));
   await Promise.all(servers.map(prepareMembersOf));
+}
+
+/** Waits until `url` answers as Playwright's own wait for a web server counts it (below 400). */
+async function answering(url: string, deadline: number): Promise<void> {
+  for (;;) {
+    const status = await fetch(url).then(
+      async (response) => {
+        await response.body?.cancel();
+        return response.status;
+      },
+      () => 0,
+    );
+    if (status >= 200 && status < 400) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within a minute (its output is above, [WebServer])`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 interface Session {

@@ -36,6 +36,17 @@ export const servers: E2eServer[] = Array.from({ length: serverCount }, (_, inde
   };
 });
 
+/** The journeys' OpenID Connect provider's and SAML identity provider's ports (scripts/test-e2e.mjs chooses them). */
+export const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 18081);
+export const samlPort = Number(process.env.E2E_SAML_PORT ?? 18082);
+
+/** What answers once every process of the run is up: the two providers, then each server's health. */
+export const readinessUrls = [
+  `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+  `http://127.0.0.1:${samlPort}/metadata`,
+  ...servers.map((server) => `http://127.0.0.1:${server.port}/api/health`),
+];
+
 /** The server of the worker in `parallelIndex` (a worker started again after a failure keeps it). */
 export function serverOf(parallelIndex: number): E2eServer {
   return servers[parallelIndex % serverCount]!;
