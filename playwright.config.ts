@@ -1,17 +1,16 @@
 import { defineConfig, devices } from "@playwright/test";
-import { serverCount, servers, serviceRoleSecret } from "./e2e/servers";
+import { oidcPort, samlPort, serverCount, servers, serviceRoleSecret } from "./e2e/servers";
 
 // Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
 // product and chooses free ports (the servers', the OpenID Connect and SAML providers') and a throw-away
 // data folder. Never a downloaded browser.
 //
 // Two workers (E2E_WORKERS), each with a server of its own (e2e/servers.ts): the collection is one per server, and
-// the journeys of one worker run in the files' order. The setup project (e2e/members.setup.ts) first
+// the journeys of one worker run in the files' order. The global setup (e2e/members.setup.ts) first
 // prepares on each server the members the journeys sign in as, without the UI; the journeys about
 // signing up or in do it through the UI.
-// The OpenID Connect provider the journeys sign in at (e2e/oidc-provider.mjs), started first: the
-// server names it in AUTH_OIDC_PROVIDERS.
-const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 18081);
+// The OpenID Connect provider the journeys sign in at (e2e/oidc-provider.mjs): the server names it
+// in AUTH_OIDC_PROVIDERS (and reads its discovery document at the first sign-in with it).
 const oidcProvider = {
   id: "local",
   name: "Local ID",
@@ -22,7 +21,6 @@ const oidcProvider = {
 };
 // The SAML identity provider of e2e/saml.spec.ts (e2e/saml-identity-provider.mjs); the journey
 // registers it through the admin API, as an operator would.
-const samlPort = Number(process.env.E2E_SAML_PORT ?? 18082);
 
 export default defineConfig({
   testDir: "e2e",
@@ -62,16 +60,14 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: "setup", testMatch: /\.setup\.ts$/ },
-    { name: "chromium", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined } },
-  ],
+  // Once the processes below answer (it waits for them).
+  globalSetup: "./e2e/members.setup.ts",
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  // Started side by side: Playwright waits for a process with a `url` before it starts the next one,
+  // so none has one, and the global setup waits until every one answers (`readinessUrls`).
   webServer: [
     {
       command: "node e2e/oidc-provider.mjs",
-      url: `${oidcProvider.issuer}/.well-known/openid-configuration`,
-      reuseExistingServer: false,
-      timeout: 30_000,
       env: {
         OIDC_PORT: String(oidcPort),
         OIDC_REDIRECT_URIS: servers.map((server) => `${server.url}/auth/v1/callback`).join(","),
@@ -81,23 +77,17 @@ export default defineConfig({
     },
     {
       command: "node e2e/saml-identity-provider.mjs",
-      url: `http://127.0.0.1:${samlPort}/metadata`,
-      reuseExistingServer: false,
-      timeout: 30_000,
       env: { SAML_PORT: String(samlPort), SAML_SP_URLS: servers.map((server) => `${server.url}/auth/v1`).join(",") },
     },
     ...servers.map((server) => ({
       command: "node apps/server/dist/main.js",
-      url: `http://127.0.0.1:${server.port}/api/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
       env: {
         PORT: String(server.port),
         HOST: "127.0.0.1",
         DATA_DIR: server.dataDir,
         PUBLIC_URL: server.url,
         LOG_LEVEL: "warn",
-        // The setup project's service-role token is signed with it (e2e/servers.ts).
+        // The global setup's service-role token is signed with it (e2e/servers.ts).
         AUTH_JWT_SECRET: serviceRoleSecret,
         // Every member of a run signs up from this one browser's address: the per-address limits on
         // e-mails and sign-ins (tested in the server's own tests) would refuse the later journeys.

@@ -53,7 +53,8 @@ for (const { locale, browserLocale, direction } of journeys) {
     await dialog.getByRole("button", { name: messages["memory.form.save"] }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("link", { name: title })).toBeVisible();
-    await expectAccessible(page, `home in ${locale}, 375 px`);
+    // Arabic home at 375 px is checked with axe by the screens journey in every run; German here.
+    if (locale !== "ar") await expectAccessible(page, `home in ${locale}, 375 px`);
 
     await context.close();
   });

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { E2eServer } from "./servers";
 
 /**
- * The members the journeys sign in as, prepared once per server by the setup project
+ * The members the journeys sign in as, prepared once per server by the global setup
  * (e2e/members.setup.ts) through the admin API, with their sessions stored as Playwright storage
  * states. One per journey that changes something about its member (name, devices, factors, sign-out),
  * so no journey ends another's session. Journeys about signing up or in do that through the UI instead.
@@ -67,7 +67,7 @@ export const members = {
 
 export type MemberKey = keyof typeof members;
 
-/** What the setup project wrote for one member on one server. */
+/** What the global setup wrote for one member on one server. */
 export interface PreparedMember {
   email: string;
   /** A Playwright storage state: the auth-js session in localStorage and the photo access cookie. */

@@ -133,7 +133,7 @@ function clippedTexts(page: Page): Promise<string[]> {
   });
 }
 
-// Ann (an owner) and Ben, prepared with their display names by the setup project (e2e/members.ts).
+// Ann (an owner) and Ben, prepared with their display names by the global setup (e2e/members.ts).
 // Their memories are made once per worker (each worker has its own server), by the first screens
 // test that needs them.
 let collection: Promise<void> | undefined;

@@ -14,7 +14,7 @@ export interface E2eServer {
   /** localhost, not 127.0.0.1: a browser refuses passkeys on a bare IP address (ADR 0025). */
   url: string;
   dataDir: string;
-  /** The members the setup project prepared for this server (e2e/members.setup.ts). */
+  /** The members the global setup prepared for this server (e2e/members.setup.ts). */
   sessionsDir: string;
 }
 
@@ -36,6 +36,17 @@ export const servers: E2eServer[] = Array.from({ length: serverCount }, (_, inde
   };
 });
 
+/** The journeys' OpenID Connect provider's and SAML identity provider's ports (scripts/test-e2e.mjs chooses them). */
+export const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 18081);
+export const samlPort = Number(process.env.E2E_SAML_PORT ?? 18082);
+
+/** What answers once every process of the run is up: the two providers, then each server's health. */
+export const readinessUrls = [
+  `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+  `http://127.0.0.1:${samlPort}/metadata`,
+  ...servers.map((server) => `http://127.0.0.1:${server.port}/api/health`),
+];
+
 /** The server of the worker in `parallelIndex` (a worker started again after a failure keeps it). */
 export function serverOf(parallelIndex: number): E2eServer {
   return servers[parallelIndex % serverCount]!;
@@ -43,7 +54,7 @@ export function serverOf(parallelIndex: number): E2eServer {
 
 /**
  * The HS256 secret the journeys' servers accept admin tokens with (AUTH_JWT_SECRET), so the
- * setup project signs its service-role token itself instead of asking the CLI on every server.
+ * global setup signs its service-role token itself instead of asking the CLI on every server.
  * Throw-away servers on loopback only.
  */
 export const serviceRoleSecret = "memory-box-e2e-service-role-secret-of-the-journeys";

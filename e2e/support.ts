@@ -63,7 +63,7 @@ export async function invite(request: APIRequestContext, email: string): Promise
 }
 
 /**
- * Signs `page` in as the prepared member `key` with its stored session (the setup project made it,
+ * Signs `page` in as the prepared member `key` with its stored session (the global setup made it,
  * e2e/members.setup.ts), then opens home: the greeting is there. Returns the member's address.
  */
 export async function signIn(page: Page, key: MemberKey): Promise<string> {
