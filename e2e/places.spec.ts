@@ -81,6 +81,38 @@ test("a memory's place is a mark on the map that opens it, and another member's 
   await expect(page.getByRole("heading", { level: 1, name: `Island picnic ${run}` })).toBeVisible();
 });
 
+test("a photo's location is offered as the memory's place; taken, the memory's page shows it and lists the memories near it", async ({
+  page,
+}) => {
+  await signIn(page, "places");
+  const title = `Palace gardens ${Date.now().toString(36)}`;
+  // Taken at 38°48' N, 9°22'48" W: the town of Sintra, Portugal.
+  const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#7a9" } })
+    .jpeg()
+    .withExif({ IFD3: { GPSLatitudeRef: "N", GPSLatitude: "38/1 48/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "9/1 22/1 48/1" } })
+    .toBuffer();
+
+  await expect(page.locator("#first-screen")).toHaveCount(0);
+  await page.getByRole("button", { name: "Add Memory" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Add Memory" });
+  await dialog.getByLabel("Title").fill(title);
+  await dialog.getByLabel("Photos").setInputFiles([{ name: "IMG_2001.JPG", mimeType: "image/jpeg", buffer: photo }]);
+  // Nothing is set until the member says so.
+  await expect(dialog.getByText("Taken in Sintra, Portugal — use this place?")).toBeVisible({ timeout: 20_000 });
+  await expect(dialog.getByRole("button", { name: "Remove place" })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Use this place" }).click();
+  await expect(dialog.getByLabel("Place name")).toHaveValue("Sintra");
+  await dialog.getByRole("button", { name: "Save Memory" }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("link", { name: title }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByText("Sintra, Portugal")).toBeVisible();
+  await page.getByRole("link", { name: "Memories near here" }).click();
+  await expect(page.getByRole("button", { name: "Clear filter: Near Sintra" })).toBeVisible();
+  await expect(page.getByRole("link", { name: title })).toBeVisible();
+});
+
 test("with no style named and no network beyond the app's server, the embedded world map still draws, within the page's CSP", async ({
   page,
 }) => {
