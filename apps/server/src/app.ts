@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { mediaProgressEventType } from "@memory-box/contract";
+import { type GeoPoint, mediaProgressEventType } from "@memory-box/contract";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
@@ -54,6 +54,7 @@ import {
 } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
+import { PlacesRepository, placesRoutes, PlacesService } from "./modules/places";
 import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
 import { IdempotencyRepository, IdempotencyService, idempotentCreates } from "./modules/idempotency";
 import {
@@ -64,6 +65,7 @@ import {
   photoReadRoutes,
   photoUploadRoutes,
   PhotosRepository,
+  photoUrl,
   PhotosService,
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
@@ -89,6 +91,8 @@ export interface BuildOptions {
   eventsHeartbeatMs?: number;
   /** Searches matching more than this are not kept in the listing cache (default 2,000). */
   maxKeptSearchMatches?: number;
+  /** Tests: the country a place's point lies in, instead of the place names' answer. */
+  countryAt?: (point: GeoPoint) => string | null;
   /**
    * The languages members may choose and requests may ask for (default `supportedLocales`): tests
    * offer one the server's catalogue has before the product offers it.
@@ -186,12 +190,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook("onClose", async () => stopWatching());
   }
   const memoriesRepository = new MemoriesRepository(database.db, config.database.engine);
+  // REPLACE when the place names land: `countryAt: (point) => placeNames.countryAt(point)`. Until
+  // then no place is given a country.
+  const countryAt = options.countryAt ?? ((_point: GeoPoint): string | null => null);
   const memories = new MemoriesService({
     memories: memoriesRepository,
     photos: photosRepository,
     presentPhoto: (photo) => photos.present(photo),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
+    countryAt,
     onThisDayWindowDays: config.onThisDayWindowDays,
     ...(options.maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches: options.maxKeptSearchMatches }),
   });
@@ -282,7 +290,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   rejectNulCharacters(app);
 
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { mapContentOrigins: config.maps.contentOrigins });
   // Members reach us over https: cookies are then Secure.
   const secureCookies = config.publicUrl.startsWith("https:");
   renewPhotoAccessWithMemberResponses(app, photos, secureCookies);
@@ -349,6 +357,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const idempotentCreate = idempotentCreates(idempotency, (request) => memberOf(request).user.id);
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember, idempotentCreate });
+  await app.register(placesRoutes, {
+    service: new PlacesService({
+      places: new PlacesRepository(database.db, config.database.engine),
+      photoUrl,
+      mapStyleUrl: config.maps.styleUrl,
+    }),
+    authenticate: authenticateMember,
+  });
   const comments = new CommentsService({
     comments: new CommentsRepository(database.db),
     publish: (event) => events.publish(event),

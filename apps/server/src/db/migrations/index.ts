@@ -27,6 +27,7 @@ import * as addIdempotencyKeys from "./2026_11_27_170000_add_idempotency_keys";
 import * as addMemberLocale from "./2026_11_27_180000_add_member_locale";
 import * as addMediaJobs from "./2026_11_27_190000_add_media_jobs";
 import * as addVideosToPhotos from "./2026_11_28_100000_add_videos_to_photos";
+import * as addPlaceToMemories from "./2026_11_29_110000_add_place_to_memories";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_27_180000_add_member_locale": addMemberLocale,
   "2026_11_27_190000_add_media_jobs": addMediaJobs,
   "2026_11_28_100000_add_videos_to_photos": addVideosToPhotos,
+  "2026_11_29_110000_add_place_to_memories": addPlaceToMemories,
 };

@@ -198,6 +198,8 @@ export class PhotosService {
       height: photo.height,
       taken_at: photo.taken_at,
       placeholder: photo.placeholder,
+      // Where the original was taken comes with its own column (issue #32): none until then.
+      location: null,
       kind: photo.kind ?? "photo",
       duration_seconds: photo.duration_ms === null || photo.duration_ms === undefined ? null : photo.duration_ms / 1000,
       video_url: playable ? photoUrl(photo.web_key!) : null,

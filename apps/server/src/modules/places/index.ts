@@ -1,0 +1,3 @@
+export { PlacesRepository } from "./places.repository";
+export { placesRoutes } from "./places.routes";
+export { PlacesService } from "./places.service";
