@@ -45,9 +45,11 @@ export class PlacesRepository {
       bounds.west <= bounds.east
         ? sql`place_longitude between ${bounds.west} and ${bounds.east}`
         : sql`(place_longitude >= ${bounds.west} or place_longitude <= ${bounds.east})`;
-    // Integers on both engines, so `/` divides as integers (floor: the cells are never negative).
-    const cellX = this.engine === "postgres" ? sql`place_x / ${divisor}::int` : sql`place_x / ${divisor}`;
-    const cellY = this.engine === "postgres" ? sql`place_y / ${divisor}::int` : sql`place_y / ${divisor}`;
+    // An integer literal (the server's own power of two, never the request's text): integers on
+    // both sides, so `/` divides as integers (a floor: cells are never negative). A bound number
+    // would be a REAL on SQLite, and divide exactly.
+    const cellX = sql`place_x / ${sql.lit(divisor)}`;
+    const cellY = sql`place_y / ${sql.lit(divisor)}`;
     const { rows } = await sql<{
       count: number | string;
       latitude: number;
