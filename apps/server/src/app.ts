@@ -428,6 +428,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         limits: archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes),
         tempDir: path.join(config.dataDir, "uploads"),
         publish: (event) => events.publish(event),
+        countryAt,
       }),
       limits: archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes),
       tempDir: path.join(config.dataDir, "uploads"),

@@ -93,6 +93,8 @@ export const importCommand = {
           tempDir,
           // A running server shows the new memories at its lists' next read; its open screens are not told (no shared event bus here).
           publish: () => {},
+          // REPLACE when the place names land: `countryAt: (point) => placeNames.countryAt(point)`.
+          countryAt: () => null,
         }),
         limits,
         tempDir,
