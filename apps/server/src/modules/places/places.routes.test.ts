@@ -295,3 +295,53 @@ describe("the map's basemap setting", () => {
     }
   });
 });
+
+describe("the page's Content-Security-Policy and the map", () => {
+  const policyOf = async (env: Record<string, string>) => {
+    const testApp = await createTestApp("sqlite", { env: { AUTH_RATE_LIMITS: "false", ...env } });
+    try {
+      const header = (await testApp.app.inject({ method: "GET", url: "/api/health" })).headers["content-security-policy"];
+      return new Map(
+        String(header)
+          .split(";")
+          .map((directive) => directive.trim().split(/\s+/))
+          .map(([name, ...values]) => [name!, values]),
+      );
+    } finally {
+      await testApp.close();
+    }
+  };
+
+  it("names only the app itself without MAP_STYLE_URL, and the style's and content origins with it", async () => {
+    const embedded = await policyOf({});
+    expect(embedded.get("connect-src")).toEqual(["'self'"]);
+    expect(embedded.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
+    const styled = await policyOf({
+      MAP_STYLE_URL: "https://maps.example.org/styles/basic.json",
+      MAP_CONTENT_ORIGINS: "https://tiles.example.net",
+    });
+    expect(styled.get("connect-src")).toEqual(["'self'", "https://maps.example.org", "https://tiles.example.net"]);
+    expect(styled.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://maps.example.org", "https://tiles.example.net"]);
+    // Nothing else opens up: scripts, frames, workers stay the app's own.
+    for (const directive of ["script-src", "default-src", "worker-src", "frame-ancestors", "style-src"]) {
+      expect(styled.get(directive), directive).toEqual(embedded.get(directive));
+    }
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("describes the places routes and the list's place filters", async () => {
+    const testApp = await createTestApp("sqlite");
+    try {
+      const document = (await testApp.app.inject({ method: "GET", url: "/api/openapi.json" })).json<{
+        paths: Record<string, { get?: { parameters?: { name: string }[] } }>;
+      }>();
+      for (const path of ["/api/v1/places/map", "/api/v1/places/countries", "/api/v1/places/settings"])
+        expect(document.paths, path).toHaveProperty([path]);
+      const parameters = document.paths["/api/v1/memories"]!.get!.parameters!.map((parameter) => parameter.name);
+      expect(parameters).toEqual(expect.arrayContaining(["country", "place", "within", "near"]));
+    } finally {
+      await testApp.close();
+    }
+  });
+});
