@@ -359,7 +359,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember, idempotentCreate });
   await app.register(placesRoutes, {
     service: new PlacesService({
-      places: new PlacesRepository(database.db, config.database.engine),
+      places: new PlacesRepository(database.db),
       photoUrl,
       mapStyleUrl: config.maps.styleUrl,
     }),

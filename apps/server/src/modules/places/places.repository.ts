@@ -1,5 +1,4 @@
 import { type Kysely, sql } from "kysely";
-import type { Engine } from "../../db/database";
 import type { Database } from "../../db/schema";
 import { type Bounds, gridBits } from "../../lib/place-grid";
 
@@ -30,21 +29,18 @@ export interface ClusterMemoryRow {
  * cell is the end of its greatest `sort_key`), and the countries with their counts.
  */
 export class PlacesRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly engine: Engine,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   /**
    * Memories with a place within `bounds`, grouped into the cells of the grid of 2^level × 2^level
    * (lib/place-grid.ts): count, mean point, extent and newest memory per cell.
    */
-  async cells(bounds: Bounds, level: number): Promise<CellRow[]> {
+  async cells(bounds: Bounds | "world", level: number): Promise<CellRow[]> {
     const divisor = 2 ** (gridBits - level);
-    const longitude =
-      bounds.west <= bounds.east
-        ? sql`place_longitude between ${bounds.west} and ${bounds.east}`
-        : sql`(place_longitude >= ${bounds.west} or place_longitude <= ${bounds.east})`;
+    const within =
+      bounds === "world"
+        ? sql`place_latitude is not null`
+        : sql`place_latitude between ${bounds.south} and ${bounds.north} and ${longitudeWithin(bounds)}`;
     // An integer literal (the server's own power of two, never the request's text): integers on
     // both sides, so `/` divides as integers (a floor: cells are never negative). A bound number
     // would be a REAL on SQLite, and divide exactly.
@@ -63,7 +59,7 @@ export class PlacesRepository {
         min(place_latitude) as south, max(place_latitude) as north,
         min(place_longitude) as west, max(place_longitude) as east, max(sort_key) as newest
       from memories
-      where place_latitude between ${bounds.south} and ${bounds.north} and ${longitude}
+      where ${within}
       group by ${cellX}, ${cellY}`.execute(this.db);
     return rows.map((row) => ({
       count: Number(row.count),
@@ -124,4 +120,11 @@ export class PlacesRepository {
       .execute();
     return rows.map((row) => ({ country_code: row.place_country!, count: Number(row.count) }));
   }
+}
+
+/** Longitudes within bounds; across the antimeridian (west > east), east of `west` or west of `east`. */
+function longitudeWithin(bounds: Bounds) {
+  return bounds.west <= bounds.east
+    ? sql`place_longitude between ${bounds.west} and ${bounds.east}`
+    : sql`(place_longitude >= ${bounds.west} or place_longitude <= ${bounds.east})`;
 }

@@ -262,6 +262,20 @@ describe.each(testEngines)("places on %s", (engine) => {
       expect(pacific.clusters.reduce((sum, cluster) => sum + cluster.count, 0)).toBe(2);
     });
 
+    it("shows a change at once, at a zoom whose cells it keeps and at one it reads afresh", async () => {
+      const count = async (query: string) =>
+        (await request(ann, "GET", `/api/v1/places/map?${query}`))
+          .json<PlaceMap>()
+          .clusters.reduce((sum, cluster) => sum + cluster.count, 0);
+      const world = "bounds=-180,-85,180,85&zoom=1";
+      const city = "bounds=135.5,34.8,136,35.2&zoom=12";
+      const [worldBefore, cityBefore] = [await count(world), await count(city)];
+      const added = await create({ title: "Moss garden", place: { ...kyoto, latitude: 35.01 } });
+      expect([await count(world), await count(city)]).toEqual([worldBefore + 1, cityBefore + 1]);
+      await request(ann, "DELETE", `/api/v1/memories/${added.id}`);
+      expect([await count(world), await count(city)]).toEqual([worldBefore, cityBefore]);
+    });
+
     it("keeps an answer small for bounds far larger than the zoom's screen", async () => {
       const response = await request(ann, "GET", "/api/v1/places/map?bounds=-180,-85,180,85&zoom=20");
       expect(response.statusCode).toBe(200);

@@ -1,6 +1,6 @@
 import { ApiError, MapSettings, PlaceCountryList, PlaceMap, PlaceMapQuery } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { type MemberAuthenticator, requireMembers } from "../member-door";
+import { type MemberAuthenticator, memberOf, requireMembers } from "../member-door";
 import type { PlacesService } from "./places.service";
 
 export interface PlacesRoutesOptions {
@@ -25,7 +25,8 @@ export const placesRoutes: FastifyPluginAsyncZod<PlacesRoutesOptions> = async (a
         response: { 200: PlaceMap, 400: ApiError, 401: ApiError },
       },
     },
-    async (request) => service.map(request.query),
+    // The collection's generation, as the member check read it: kept map levels are exact at it.
+    async (request) => service.map(request.query, memberOf(request).collection?.generation),
   );
 
   app.get(

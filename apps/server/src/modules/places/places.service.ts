@@ -1,6 +1,6 @@
 import type { MapSettings, PlaceCountryList, PlaceMap } from "@memory-box/contract";
 import { type Bounds, gridCell, levelForZoom, mercatorMaxLatitude, parseBounds } from "../../lib/place-grid";
-import type { PlacesRepository } from "./places.repository";
+import type { CellRow, ClusterMemoryRow, PlacesRepository } from "./places.repository";
 
 export interface PlacesServiceDeps {
   places: PlacesRepository;
@@ -17,9 +17,25 @@ const cellPixels = 64;
  * grouped more coarsely, so an answer stays small whatever the bounds asked.
  */
 const maxCells = 1024;
+/**
+ * Grid levels up to this one (zoom 4 and out: continents, the world) are added up over the whole
+ * collection once per change and kept: a view there is a filter of at most 4,096 kept cells,
+ * where adding up its memories again would read most of them (ADR 0057).
+ */
+const maxKeptLevel = 6;
+
+/** A level's cells over the whole world at one generation, with their newest memories. */
+interface KeptLevel {
+  cells: CellRow[];
+  memories: Map<string, ClusterMemoryRow>;
+  total: number;
+}
 
 /** The collection's places: the map's marks, the countries, the basemap. Members only (the routes). */
 export class PlacesService {
+  /** Whole-world levels at `generation` (one generation kept: a change makes them stale). */
+  private kept: { generation: number; levels: Map<number, Promise<KeptLevel>> } | undefined;
+
   constructor(private readonly deps: PlacesServiceDeps) {}
 
   settings(): MapSettings {
@@ -34,14 +50,22 @@ export class PlacesService {
    * The marks of a map's view: memories within `bounds` grouped by the grid cells of about 64
    * pixels at `zoom`, one mark per cell at its memories' mean point, largest first.
    */
-  async map(query: { bounds: string; zoom: number }): Promise<PlaceMap> {
+  async map(query: { bounds: string; zoom: number }, generation: number | undefined): Promise<PlaceMap> {
     const bounds = parseBounds(query.bounds);
     const level = boundedLevel(bounds, levelForZoom(query.zoom, cellPixels));
-    const [cells, total] = await Promise.all([this.deps.places.cells(bounds, level), this.deps.places.countPlaced()]);
-    cells.sort((a, b) => b.count - a.count || (a.newestId < b.newestId ? -1 : 1));
-    const memories = new Map(
-      (await this.deps.places.clusterMemories(cells.map((cell) => cell.newestId))).map((memory) => [memory.id, memory]),
-    );
+    let cells: CellRow[];
+    let memories: Map<string, ClusterMemoryRow>;
+    let total: number;
+    if (level <= maxKeptLevel && generation !== undefined) {
+      // A kept cell is shown when any of its memories is in view; its mark counts all of them.
+      const world = await this.keptLevel(level, generation);
+      cells = world.cells.filter((cell) => overlaps(cell, bounds));
+      ({ memories, total } = world);
+    } else {
+      [cells, total] = await Promise.all([this.deps.places.cells(bounds, level), this.deps.places.countPlaced()]);
+      cells.sort(largestFirst);
+      memories = await this.memoriesOf(cells);
+    }
     return {
       clusters: cells.flatMap((cell) => {
         const memory = memories.get(cell.newestId);
@@ -66,6 +90,41 @@ export class PlacesService {
       total,
     };
   }
+
+  /** The newest memories of these cells, by id. */
+  private async memoriesOf(cells: CellRow[]): Promise<Map<string, ClusterMemoryRow>> {
+    const rows = await this.deps.places.clusterMemories(cells.map((cell) => cell.newestId));
+    return new Map(rows.map((memory) => [memory.id, memory]));
+  }
+
+  /** A level's whole-world cells at `generation`, added up once; requests at once share the reads. */
+  private keptLevel(level: number, generation: number): Promise<KeptLevel> {
+    if (this.kept?.generation !== generation) this.kept = { generation, levels: new Map() };
+    const levels = this.kept.levels;
+    let kept = levels.get(level);
+    if (!kept) {
+      kept = (async () => {
+        const [cells, total] = await Promise.all([this.deps.places.cells("world", level), this.deps.places.countPlaced()]);
+        cells.sort(largestFirst);
+        return { cells, total, memories: await this.memoriesOf(cells) };
+      })();
+      // A failed read is not kept: the next request tries again.
+      kept.catch(() => levels.delete(level));
+      levels.set(level, kept);
+    }
+    return kept;
+  }
+}
+
+function largestFirst(a: CellRow, b: CellRow): number {
+  return b.count - a.count || (a.newestId < b.newestId ? -1 : 1);
+}
+
+/** Whether any memory of the cell (its extent) lies within the bounds; west > east crosses the antimeridian. */
+function overlaps(cell: CellRow, bounds: Bounds): boolean {
+  if (cell.north < bounds.south || cell.south > bounds.north) return false;
+  if (bounds.west <= bounds.east) return cell.east >= bounds.west && cell.west <= bounds.east;
+  return cell.east >= bounds.west || cell.west <= bounds.east;
 }
 
 /** The grid level for the view, coarser while the view would span more than `maxCells` cells. */
