@@ -47,14 +47,20 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: on a machine busy with other work, start-up (migrations, the first reads) can take a minute.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error("the server did not start");
+    if (Date.now() > deadline || child.exitCode !== null) {
+      // Not left running (nor its data folder) when it is only slow.
+      child.kill("SIGKILL");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw new Error("the server did not start");
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

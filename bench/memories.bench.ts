@@ -9,7 +9,8 @@
 //                   (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
 //   BENCH_ROWS      all (default) | search: only the rows of searches built from the database (pages
-//                   further down, and the first requests after a change), printed, nothing written
+//                   further down, and the first requests after a change), printed, nothing written |
+//                   map: only the places map's rows, written to their own section
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,7 +33,7 @@ import {
 import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-breakdown";
 import { runWrk, type WrkResult, wrkAvailable } from "./wrk";
 import { listPageCacheSize } from "../apps/server/src/modules/memories/listing-cache";
-import { filterTags, type SeedCounts, searchWords, seedPostgres, seedSqlite } from "./seed";
+import { filterTags, placedShare, type SeedCounts, searchWords, seedCities, seedPostgres, seedSqlite } from "./seed";
 
 type Engine = "sqlite" | "postgres";
 
@@ -42,6 +43,7 @@ const warmupMs = Math.min(3000, durationMs / 2);
 const memoryCount = Number(process.env.BENCH_MEMORIES ?? 100_000);
 const engineChoice = process.env.BENCH_ENGINE ?? "both";
 const searchRowsOnly = process.env.BENCH_ROWS === "search";
+const mapRowsOnly = process.env.BENCH_ROWS === "map";
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const password = "correct horse battery staple";
 const emails = ["ada@memory-box.test", "grace@memory-box.test"];
@@ -160,6 +162,11 @@ async function benchEngine(engine: Engine): Promise<void> {
       const deepSearches = await deeper([...searches, ...twoWordSearches]);
       const deepTags = await deeper(tagFilters);
 
+      if (mapRowsOnly) {
+        await mapRows(engine, client, plainHeaders, headers, conditions, watched);
+        return;
+      }
+
       let turn = 0;
       const rotating =
         (paths: string[], requestHeaders: Record<string, string> = headers) =>
@@ -268,6 +275,81 @@ ${breakdownTable(breakdown)}
   } finally {
     await database.drop();
   }
+}
+
+/**
+ * The places map (ADR 0057): views of the whole world at zooms 0–2 and of the seed's cities at
+ * zooms 11–13, each a distinct view (panned), asked in turn by one client (a member panning) and
+ * by ten at once; its own section of RESULTS.md.
+ */
+async function mapRows(
+  engine: Engine,
+  client: HttpClient,
+  plainHeaders: Record<string, string>,
+  headers: Record<string, string>,
+  conditions: RunConditions,
+  watched: Watched[],
+): Promise<void> {
+  const view = (west: number, south: number, east: number, north: number, zoom: number) =>
+    `/api/v1/places/map?bounds=${[west, south, east, north].map((value) => value.toFixed(4)).join(",")}&zoom=${zoom}`;
+  // A screen of 1280 × 800 pixels at the zoom, centred on a point (latitudes clamped to the map's).
+  const screen = (latitude: number, longitude: number, zoom: number) => {
+    const width = (1280 / (256 * 2 ** zoom)) * 360;
+    const height = Math.min(170, width * (800 / 1280) * Math.cos((latitude * Math.PI) / 180));
+    const wrap = (value: number) => (value > 180 ? value - 360 : value < -180 ? value + 360 : value);
+    const west = width >= 360 ? -180 : wrap(longitude - width / 2);
+    const east = width >= 360 ? 180 : wrap(longitude + width / 2);
+    return view(west, Math.max(-85, latitude - height / 2), east, Math.min(85, latitude + height / 2), zoom);
+  };
+  const world = [
+    view(-180, -85, 180, 85, 0),
+    view(-180, -85, 180, 85, 1),
+    ...[-150, -90, -30, 30, 90, 150].flatMap((longitude) => [screen(20, longitude, 2), screen(-10, longitude, 2)]),
+  ];
+  const city = seedCities.flatMap(([, , latitude, longitude], index) =>
+    [11, 12, 13].map((zoom) => screen(latitude + ((index % 3) - 1) * 0.02, longitude + ((index % 5) - 2) * 0.02, zoom)),
+  );
+  const sizes = async (paths: string[]) => {
+    const answers = await Promise.all(
+      paths.map((path) => client.json<{ clusters: { count: number }[]; total: number }>("GET", path, plainHeaders)),
+    );
+    const marks = answers.map((answer) => answer.clusters.length);
+    const inView = answers.map((answer) => answer.clusters.reduce((sum, cluster) => sum + cluster.count, 0));
+    return {
+      total: answers[0]!.total,
+      marks: `${Math.min(...marks)}–${Math.max(...marks)}`,
+      inView: `${Math.min(...inView)}–${Math.max(...inView)}`,
+    };
+  };
+  const worldSizes = await sizes(world);
+  const citySizes = await sizes(city);
+  let turn = 0;
+  const rotating = (paths: string[]) => () => client.ok(paths[turn++ % paths.length]!, headers);
+  const oneClient = Math.min(durationMs, 10_000);
+  await runLoad({ concurrency: 1, durationMs: warmupMs, request: rotating([...world, ...city]) });
+  const measure = (label: string, paths: string[], clients: number) =>
+    conditions.load(label, watched, { concurrency: clients, durationMs: oneClient, request: rotating(paths) });
+  const worldOne = await measure("Map, world, one client", world, 1);
+  const cityOne = await measure("Map, cities, one client", city, 1);
+  const worldTen = await measure("Map, world, 10 clients", world, concurrency);
+  const cityTen = await measure("Map, cities, 10 clients", city, concurrency);
+  const latency = (r: LoadResult) => `${r.p50} / **${r.p95}** / ${r.p99} ms (${r.perSecond} req/s, ${r.errors} errors)`;
+  const verdict = (r: LoadResult) => (r.p95 <= 20 && r.errors === 0 ? "pass" : "**FAIL**");
+  writeResults(
+    `Places map (${engineName[engine]})`,
+    `${machineLine()}
+The memories list's seed (the production server bundle on ${engineName[engine]}, ${memoryCount.toLocaleString("en")} memories), ${Math.round(placedShare * 100)}% of them with a place (${worldSizes.total.toLocaleString("en")}): nine in ten within ~10 km of one of ${seedCities.length} cities (the first ones most: Lisbon holds about a fifth), the rest anywhere between 70° S and 70° N. \`GET /api/v1/places/map\` groups the memories within a view into cells of 64 pixels at its zoom (ADR 0057): at zoom 4 and out from each level's cells over the whole world, added up in SQL once per change and kept (so the world rows measure kept cells, filtered to the view), further in by adding up the view's memories in SQL over the place index on every request (the city rows). World: ${world.length} views of the whole world or a 1280 × 800 screen of it at zooms 0–2 (${worldSizes.inView} memories in view, ${worldSizes.marks} marks). Cities: ${city.length} screens of 1280 × 800 around the seed's cities at zooms 11–13 (${citySizes.inView} memories in view, ${citySizes.marks} marks). Views asked in turn, ${oneClient / 1000} s per row after a ${warmupMs / 1000} s warm-up, by one client (a member panning the map: each request sent when the last was answered) and by ${concurrency} at once, requests carrying a member's access token and \`Accept-Encoding: ${browserEncodings}\`.
+
+| Measure | Result | Target | Verdict |
+|---|---|---|---|
+| Map at world zoom (0–2), one client, p50 / p95 / p99 | ${latency(worldOne)} | p95 ≤ 20 ms | ${verdict(worldOne)} |
+| Map at city zoom (11–13), one client, p50 / p95 / p99 | ${latency(cityOne)} | p95 ≤ 20 ms | ${verdict(cityOne)} |
+| Map at world zoom, ${concurrency} clients at once, p50 / p95 / p99 | ${latency(worldTen)} | — | — |
+| Map at city zoom, ${concurrency} clients at once, p50 / p95 / p99 | ${latency(cityTen)} | — | — |
+
+${conditions.markdown()}`,
+  );
+  console.log({ engine, worldSizes, citySizes, worldOne, cityOne, worldTen, cityTen });
 }
 
 /** The next-page cursors of a listing, up to `pages` of them, as paths to ask for. */

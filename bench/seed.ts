@@ -8,7 +8,8 @@ import type { Selectable } from "kysely";
 import pg from "pg";
 import type { MemoryRow, MemoryTagsTable, PhotoRow } from "../apps/server/src/db/schema";
 import { memorySearchText } from "../apps/server/src/lib/search-text";
-import { sortKey } from "../apps/server/src/modules/memories/memories.repository";
+import { gridCell } from "../apps/server/src/lib/place-grid";
+import { placeKeyOf, sortKey } from "../apps/server/src/modules/memories/memories.repository";
 import { derivativeKey, displayKey } from "../apps/server/src/modules/photos/photo-key";
 import { stillColumns } from "../apps/server/src/modules/photos/photos.service";
 
@@ -17,6 +18,37 @@ export const searchWords = ["lighthouse", "picnic", "fireworks", "grandma"];
 /** Tags filtered on by the benchmark: each is on ~1% of memories. */
 export const filterTags = ["Wedding", "camping", "Road trip", "grandpa"];
 const rareShare = 0.01;
+/** Memories with a place: most around a few dozen cities a couple goes back to, some anywhere on land or sea. */
+export const placedShare = 0.3;
+/** [name, country, latitude, longitude]: where the placed memories gather, the first ones most. */
+export const seedCities: readonly [string, string, number, number][] = [
+  ["Lisbon", "PT", 38.7223, -9.1393],
+  ["Sintra", "PT", 38.8029, -9.3817],
+  ["Porto", "PT", 41.1579, -8.6291],
+  ["Paris", "FR", 48.8566, 2.3522],
+  ["London", "GB", 51.5072, -0.1276],
+  ["Berlin", "DE", 52.52, 13.405],
+  ["Rome", "IT", 41.9028, 12.4964],
+  ["Madrid", "ES", 40.4168, -3.7038],
+  ["Amsterdam", "NL", 52.3676, 4.9041],
+  ["Kraków", "PL", 50.0647, 19.945],
+  ["New York", "US", 40.7128, -74.006],
+  ["San Francisco", "US", 37.7749, -122.4194],
+  ["Mexico City", "MX", 19.4326, -99.1332],
+  ["Rio de Janeiro", "BR", -22.9068, -43.1729],
+  ["Buenos Aires", "AR", -34.6037, -58.3816],
+  ["Cape Town", "ZA", -33.9249, 18.4241],
+  ["Cairo", "EG", 30.0444, 31.2357],
+  ["Istanbul", "TR", 41.0082, 28.9784],
+  ["Tokyo", "JP", 35.6762, 139.6503],
+  ["Kyoto", "JP", 35.0116, 135.7681],
+  ["Seoul", "KR", 37.5665, 126.978],
+  ["Bangkok", "TH", 13.7563, 100.5018],
+  ["Sydney", "AU", -33.8688, 151.2093],
+  ["Auckland", "NZ", -36.8485, 174.7633],
+  ["Suva", "FJ", -18.1248, 178.4501],
+  ["Reykjavík", "IS", 64.1466, -21.9426],
+];
 
 const vocabulary = `a about after afternoon again all along always and another around at autumn away back bakery
 beach beautiful bed before best big bike birthday boat book breakfast bridge bright brother cake call
@@ -172,7 +204,28 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
     // Skewed towards the front of the pool: a few tags are common, most are rarer.
     while (tags.length < wanted) addTag(tagPool[Math.floor(random() ** 2 * tagPool.length)]!);
 
-    const fields = { title: title.join(" "), content: content ? content.join(" ") : null, tags };
+    let place: { name: string; latitude: number; longitude: number; country_code: string | null } | null = null;
+    if (random() < placedShare) {
+      if (random() < 0.9) {
+        // Skewed towards the first cities, a few kilometres around each.
+        const [name, country, latitude, longitude] = seedCities[Math.floor(random() ** 2 * seedCities.length)]!;
+        place = {
+          name,
+          latitude: latitude + (random() - 0.5) * 0.2,
+          longitude: longitude + (random() - 0.5) * 0.2,
+          country_code: country,
+        };
+      } else {
+        place = {
+          name: `Somewhere ${int(1, 500)}`,
+          latitude: random() * 140 - 70,
+          longitude: random() * 360 - 180,
+          country_code: null,
+        };
+      }
+    }
+    const cell = place ? gridCell(place.latitude, place.longitude) : null;
+    const fields = { title: title.join(" "), content: content ? content.join(" ") : null, tags, place };
     batch.memories.push({
       id,
       title: fields.title,
@@ -185,6 +238,14 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
       version: 1,
       sort_key: sortKey(memoryDate, createdAt, id),
       search_text: memorySearchText(fields),
+      // As the repository's placeColumns writes them.
+      place_name: place?.name ?? null,
+      place_latitude: place?.latitude ?? null,
+      place_longitude: place?.longitude ?? null,
+      place_country: place?.country_code ?? null,
+      place_key: place ? placeKeyOf(place.name) : null,
+      place_x: cell?.x ?? null,
+      place_y: cell?.y ?? null,
     });
     tags.forEach((tag, position) => batch.tags.push({ memory_id: id, position, tag, tag_key: tag.toLowerCase() }));
 
@@ -285,6 +346,13 @@ export function seedSqlite(file: string, count: number, userIds: string[]): Seed
 
 const pgTypes: Record<string, string> = {
   version: "int",
+  place_latitude: "float8",
+  place_longitude: "float8",
+  place_x: "int",
+  place_y: "int",
+  duration_ms: "int",
+  web_bytes: "bigint",
+  motion_bytes: "bigint",
   position: "int",
   bytes: "int",
   width: "int",

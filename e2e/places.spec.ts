@@ -89,7 +89,9 @@ test("a photo's location is offered as the memory's place; taken, the memory's p
   // Taken at 38°48' N, 9°22'48" W: the town of Sintra, Portugal.
   const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#7a9" } })
     .jpeg()
-    .withExif({ IFD3: { GPSLatitudeRef: "N", GPSLatitude: "38/1 48/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "9/1 22/1 48/1" } })
+    .withExif({
+      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "38/1 48/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "9/1 22/1 48/1" },
+    })
     .toBuffer();
 
   await expect(page.locator("#first-screen")).toHaveCount(0);

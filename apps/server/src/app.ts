@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { mediaProgressEventType } from "@memory-box/contract";
+import { type GeoPoint, mediaProgressEventType } from "@memory-box/contract";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
@@ -54,6 +54,7 @@ import {
 } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
+import { GeoNamesPlaceNames, placeLookupRoutes, PlacesRepository, placesRoutes, PlacesService } from "./modules/places";
 import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
 import { IdempotencyRepository, IdempotencyService, idempotentCreates } from "./modules/idempotency";
 import {
@@ -64,11 +65,11 @@ import {
   photoReadRoutes,
   photoUploadRoutes,
   PhotosRepository,
+  photoUrl,
   PhotosService,
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
 } from "./modules/photos";
-import { GeoNamesPlaceNames, placeLookupRoutes } from "./modules/places";
 import { resumableUploadsRoutes, ResumableUploadsService } from "./modules/resumable-uploads";
 import { createBlobStore, BucketsRepository, BucketsService, storageRoutes } from "./modules/storage";
 import { MediaJobRunner, MediaJobsRepository } from "./modules/media-jobs";
@@ -90,6 +91,8 @@ export interface BuildOptions {
   eventsHeartbeatMs?: number;
   /** Searches matching more than this are not kept in the listing cache (default 2,000). */
   maxKeptSearchMatches?: number;
+  /** Tests: the country a place's point lies in, instead of the place names' answer. */
+  countryAt?: (point: GeoPoint) => Promise<string | null>;
   /**
    * The languages members may choose and requests may ask for (default `supportedLocales`): tests
    * offer one the server's catalogue has before the product offers it.
@@ -187,12 +190,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook("onClose", async () => stopWatching());
   }
   const memoriesRepository = new MemoriesRepository(database.db, config.database.engine);
+  // Place names (ADR 0058): loaded on first use, shared by the lookups' routes and the country a place is given.
+  const placeNames = new GeoNamesPlaceNames();
+  const countryAt = options.countryAt ?? ((point: GeoPoint) => placeNames.countryAt(point));
   const memories = new MemoriesService({
     memories: memoriesRepository,
     photos: photosRepository,
     presentPhoto: (photo) => photos.present(photo),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
     publish: (event) => events.publish(event),
+    countryAt,
     onThisDayWindowDays: config.onThisDayWindowDays,
     ...(options.maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches: options.maxKeptSearchMatches }),
   });
@@ -283,7 +290,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   rejectNulCharacters(app);
 
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { mapContentOrigins: config.maps.contentOrigins });
   // Members reach us over https: cookies are then Secure.
   const secureCookies = config.publicUrl.startsWith("https:");
   renewPhotoAccessWithMemberResponses(app, photos, secureCookies);
@@ -350,6 +357,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const idempotentCreate = idempotentCreates(idempotency, (request) => memberOf(request).user.id);
   await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember, idempotentCreate });
+  await app.register(placesRoutes, {
+    service: new PlacesService({
+      places: new PlacesRepository(database.db),
+      photoUrl,
+      mapStyleUrl: config.maps.styleUrl,
+    }),
+    authenticate: authenticateMember,
+  });
   const comments = new CommentsService({
     comments: new CommentsRepository(database.db),
     publish: (event) => events.publish(event),
@@ -357,7 +372,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember, idempotentCreate });
   // Place names from the GeoNames data the server ships (ADR 0058), loaded on first use.
-  const placeNames = new GeoNamesPlaceNames();
   await app.register(placeLookupRoutes, { places: placeNames, authenticate: authenticateMember });
   await app.register(photoUploadRoutes, {
     service: photos,
@@ -416,6 +430,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         limits: archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes),
         tempDir: path.join(config.dataDir, "uploads"),
         publish: (event) => events.publish(event),
+        countryAt,
       }),
       limits: archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes),
       tempDir: path.join(config.dataDir, "uploads"),

@@ -30,9 +30,21 @@ export interface Config {
   backups: BackupsConfig;
   /** "On this day" takes memories dated this many days either side of the member's date. */
   onThisDayWindowDays: number;
+  maps: MapsConfig;
   /** The built web app; served at `/` when it exists. */
   webDir: string;
   version: string;
+}
+
+/** The places map's basemap (ADR 0057). */
+export interface MapsConfig {
+  /** A MapLibre style (MAP_STYLE_URL); unset: the web app's embedded world map. */
+  styleUrl: string | undefined;
+  /**
+   * Origins the page may fetch map content from (CSP connect-src and img-src): the style's own
+   * and MAP_CONTENT_ORIGINS (tiles, glyphs and sprites on other hosts). Empty without a style.
+   */
+  contentOrigins: string[];
 }
 
 export interface AuthConfig {
@@ -388,6 +400,13 @@ const environmentSchema = z
     AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
       message: "must be origins separated by commas, such as https://memories.example.org",
     }),
+    MAP_STYLE_URL: optionalText.refine((value) => value === undefined || isWebUrl(value), {
+      message:
+        "must be the http:// or https:// URL of a MapLibre style, such as https://tiles.example.org/styles/basic/style.json (unset: the embedded world map)",
+    }),
+    MAP_CONTENT_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
+      message: "must be http:// or https:// origins separated by commas, such as https://tiles.example.org",
+    }),
   })
   .superRefine((vars, context) => {
     // Autoconfirm gives a session to whoever signs up, before anyone proved the mailbox: with an
@@ -402,6 +421,13 @@ const environmentSchema = z
     }
     // A browser offers a passkey only to pages whose host is the relying party id or under it.
     // Checked only over values that parsed: a bad PORT or PUBLIC_URL has its own message.
+    if (vars.MAP_CONTENT_ORIGINS.length > 0 && vars.MAP_STYLE_URL === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["MAP_CONTENT_ORIGINS"],
+        message: "names where a map style's tiles come from: set MAP_STYLE_URL too, or leave it unset for the embedded world map",
+      });
+    }
     if (context.issues.length > 0) return;
     const webauthn = webauthnConfig(vars);
     const stray = webauthn.origins.filter((origin) => !hostIsWithin(new URL(origin).hostname, webauthn.rpId));
@@ -448,6 +474,16 @@ function isIssuerUrl(value: string): boolean {
   }
 }
 
+/** An http(s) URL with no credentials in it (it is handed to every member's browser). */
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
@@ -477,6 +513,18 @@ export function loadConfig(
     storageUrl: vars.STORAGE_URL,
     storageMinFreeMb: vars.STORAGE_MIN_FREE_MB,
     onThisDayWindowDays: vars.ON_THIS_DAY_WINDOW_DAYS,
+    maps: {
+      styleUrl: vars.MAP_STYLE_URL,
+      contentOrigins:
+        vars.MAP_STYLE_URL === undefined
+          ? []
+          : [
+              ...new Set([
+                new URL(vars.MAP_STYLE_URL).origin,
+                ...vars.MAP_CONTENT_ORIGINS.map((origin) => new URL(origin).origin),
+              ]),
+            ],
+    },
     backups: {
       dir: vars.BACKUP_DIR === undefined ? undefined : path.resolve(vars.BACKUP_DIR),
       schedule: vars.BACKUP_DIR === undefined ? "off" : vars.BACKUP_SCHEDULE,

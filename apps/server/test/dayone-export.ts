@@ -35,6 +35,8 @@ export interface DayOneTestEntry {
   photos?: DayOneTestPhoto[];
   /** Its videos, written to `videos/` (Day One's `type` is mov or mp4). */
   videos?: DayOneTestPhoto[];
+  /** Day One's `location` as written; null leaves it out (default: Lisbon, as the phone found it). */
+  location?: Record<string, unknown> | null;
 }
 
 /** A Day One id: 32 upper-case hex digits. */
@@ -105,7 +107,9 @@ function entryJson(entry: DayOneTestEntry) {
     editingTime: 12.5,
     creationDevice: "iPhone",
     creationDeviceType: "iPhone",
-    location: { latitude: 38.7223, longitude: -9.1393, placeName: "Lisbon", country: "Portugal" },
+    ...(entry.location !== null && {
+      location: entry.location ?? { latitude: 38.7223, longitude: -9.1393, placeName: "Lisbon", country: "Portugal" },
+    }),
     richText: JSON.stringify({ contents: [{ text: entry.text ?? "" }], meta: { version: 1 } }),
     ...(entry.videos && {
       videos: entry.videos.map(({ identifier, md5, type, width, height, date, orderInEntry }) => ({

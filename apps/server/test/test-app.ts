@@ -21,7 +21,10 @@ export interface TestApp {
  */
 export async function createTestApp(
   engine: Engine,
-  options: Pick<BuildOptions, "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches" | "languages"> & {
+  options: Pick<
+    BuildOptions,
+    "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches" | "languages" | "countryAt"
+  > & {
     /**
      * Hash passwords at the product's cost (OWASP's minimum, 20 ms a hash here) rather than the
      * suites' few KiB: for the tests of the hashing itself. The suites hash some 1,500 times a run.

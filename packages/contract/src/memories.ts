@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ReactionCount } from "./comments";
-import { GeoPoint, Place, PlaceInput, PlaceLimits, boundsPattern } from "./places";
+import { BoundsText, GeoPoint, Place, PlaceInput, PlaceLimits, PointText } from "./places";
 import { requiredText } from "./text";
 
 /** Limits shared by the form and the server. */
@@ -167,13 +167,9 @@ export const MemoryListQuery = z
       .max(PlaceLimits.nameMaxLength * 2)
       .optional(),
     /** Only memories whose place lies within `west,south,east,north` (a map cluster's `bounds`). */
-    within: z.string().max(100).regex(boundsPattern, { message: "must be west,south,east,north in degrees" }).optional(),
+    within: BoundsText.optional(),
     /** Only memories within `PlaceLimits.nearRadiusKm` of `latitude,longitude` ("memories near here"). */
-    near: z
-      .string()
-      .max(60)
-      .regex(/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, { message: "must be latitude,longitude in degrees" })
-      .optional(),
+    near: PointText.optional(),
     /**
      * Starts the list at a month of the timeline (`YYYY-MM`: its newest memory first) or at the
      * undated memories (`undated`); `cursor` carries on from there. Ignored when `cursor` is given.

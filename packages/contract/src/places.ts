@@ -85,10 +85,40 @@ export type ReversePlaceResult = z.infer<typeof ReversePlaceResult>;
  */
 export const boundsPattern = /^-?\d{1,3}(\.\d+)?,-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?,-?\d{1,2}(\.\d+)?$/;
 
+const boundsMessage = "must be west,south,east,north in degrees";
+
+/** Bounds as text: the pattern, longitudes within ±180, latitudes within ±90, south not above north. */
+export const BoundsText = z
+  .string()
+  .max(100)
+  .regex(boundsPattern, { message: boundsMessage })
+  .refine(
+    (text) => {
+      const [west, south, east, north] = text.split(",").map(Number) as [number, number, number, number];
+      return Math.abs(west) <= 180 && Math.abs(east) <= 180 && Math.abs(south) <= 90 && Math.abs(north) <= 90 && south <= north;
+    },
+    { message: boundsMessage },
+  );
+
+const pointMessage = "must be latitude,longitude in degrees";
+
+/** A point as text, `latitude,longitude` ("memories near here"), within ±90 and ±180. */
+export const PointText = z
+  .string()
+  .max(60)
+  .regex(/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, { message: pointMessage })
+  .refine(
+    (text) => {
+      const [latitude, longitude] = text.split(",").map(Number) as [number, number];
+      return Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
+    },
+    { message: pointMessage },
+  );
+
 /** `GET /api/v1/places/map?bounds=&zoom=`: the collection's places within a map's view. */
 export const PlaceMapQuery = z
   .object({
-    bounds: z.string().max(100).regex(boundsPattern, { message: "must be west,south,east,north in degrees" }),
+    bounds: BoundsText,
     zoom: z.coerce.number().min(0).max(24),
   })
   .strict();

@@ -11,6 +11,7 @@ import {
 import { MemoriesRepository } from "../modules/memories";
 import { PhotosRepository, PhotosService } from "../modules/photos";
 import { resolveVideoTools, VideosService } from "../modules/videos";
+import { GeoNamesPlaceNames } from "../modules/places";
 import { createBlobStore } from "../modules/storage";
 import { AppError } from "../errors";
 import { type Command, parseCommandArgs, UsageError } from "./command";
@@ -82,6 +83,7 @@ export const importCommand = {
         publishMemoryUpdated: () => {},
         log: { warn: (_object, message) => out(`Warning: ${message}`) },
       });
+      const placeNames = new GeoNamesPlaceNames();
       const imports = new ArchiveImports({
         importer: new ArchiveImporter({
           archive,
@@ -93,6 +95,7 @@ export const importCommand = {
           tempDir,
           // A running server shows the new memories at its lists' next read; its open screens are not told (no shared event bus here).
           publish: () => {},
+          countryAt: (point) => placeNames.countryAt(point),
         }),
         limits,
         tempDir,

@@ -366,6 +366,17 @@ export interface MemoriesTable {
   sort_key: string;
   /** Lower-cased title, description and tags, for substring search. */
   search_text: string;
+  /** Where it happened (ADR 0057): all null without a place. */
+  place_name: Generated<string | null>;
+  place_latitude: Generated<number | null>;
+  place_longitude: Generated<number | null>;
+  /** ISO 3166-1 alpha-2, found from the coordinates; null at sea or far from any known place. */
+  place_country: Generated<string | null>;
+  /** `place_name` folded (`foldForSearch`), for the place filter. */
+  place_key: Generated<string | null>;
+  /** The point on the map's Web Mercator grid (lib/place-grid.ts), for clustering. */
+  place_x: Generated<number | null>;
+  place_y: Generated<number | null>;
 }
 export type MemoryRow = Selectable<MemoriesTable>;
 

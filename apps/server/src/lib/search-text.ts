@@ -4,6 +4,7 @@
  * and lower() differ between SQLite and PostgreSQL), both when a memory is stored and when a
  * query arrives, so the database only compares folded text with folded text.
  */
+import { supportedLocales } from "@memory-box/messages";
 
 /** "Café DÉJÀ-VU" → "cafe deja-vu": compatibility-decomposed, combining marks removed, lower-cased. */
 export function foldForSearch(text: string): string {
@@ -14,9 +15,41 @@ export function foldForSearch(text: string): string {
     .normalize("NFC");
 }
 
-/** What a memory is found by: its title, description and tags, folded, one per line. */
-export function memorySearchText(fields: { title: string; content: string | null; tags: readonly string[] }): string {
-  return foldForSearch([fields.title, fields.content ?? "", ...fields.tags].join("\n"));
+/**
+ * What a memory is found by: its title, description and tags, and its place's name and its
+ * country's names in every language the app speaks ("Portugal", "Portogallo", "ポルトガル"…), so a
+ * search typed in any of them finds it; folded, one per line.
+ */
+export function memorySearchText(fields: {
+  title: string;
+  content: string | null;
+  tags: readonly string[];
+  place?: { name: string; country_code: string | null } | null | undefined;
+}): string {
+  const place = fields.place ? [fields.place.name, ...countryNames(fields.place.country_code)] : [];
+  return foldForSearch([fields.title, fields.content ?? "", ...fields.tags, ...place].join("\n"));
+}
+
+const countryNamers = new Map<string, Intl.DisplayNames>();
+
+/** A country's names in the app's languages, without repeats; none for null or an unknown code. */
+export function countryNames(code: string | null): string[] {
+  if (code === null) return [];
+  const names = new Set<string>();
+  for (const locale of supportedLocales) {
+    let namer = countryNamers.get(locale);
+    if (!namer) {
+      namer = new Intl.DisplayNames([locale], { type: "region", fallback: "none" });
+      countryNamers.set(locale, namer);
+    }
+    try {
+      const name = namer.of(code);
+      if (name) names.add(name);
+    } catch {
+      // Not a region code Intl knows: the place's name still finds the memory.
+    }
+  }
+  return [...names];
 }
 
 /** A word's surrounding punctuation ("(mountain," → "mountain"); a word of punctuation alone stays as typed. */

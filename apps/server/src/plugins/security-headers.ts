@@ -30,12 +30,28 @@ const contentSecurityPolicy = {
  * each response gets the headers it set: the Fastify wrapper runs helmet's eleven middlewares
  * anew for every request, which costs more than a cached list page.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = headersSetBy(helmet({ contentSecurityPolicy: { directives: contentSecurityPolicy } }));
+export function registerSecurityHeaders(app: FastifyInstance, options: { mapContentOrigins?: readonly string[] } = {}): void {
+  const headers = headersSetBy(
+    helmet({ contentSecurityPolicy: { directives: directivesWith(options.mapContentOrigins ?? []) } }),
+  );
   app.addHook("onRequest", (_request, reply, done) => {
     reply.headers(headers);
     done();
   });
+}
+
+/**
+ * The policy with the map's content origins (MAP_STYLE_URL's and MAP_CONTENT_ORIGINS, ADR 0057):
+ * MapLibre fetches the style, tiles, glyphs and sprites (connect-src) and draws sprite and raster
+ * images (img-src). Without a style the embedded map is the app's own and the policy stays as it is.
+ */
+function directivesWith(mapContentOrigins: readonly string[]) {
+  if (mapContentOrigins.length === 0) return contentSecurityPolicy;
+  return {
+    ...contentSecurityPolicy,
+    imgSrc: [...contentSecurityPolicy.imgSrc, ...mapContentOrigins],
+    connectSrc: [...contentSecurityPolicy.connectSrc, ...mapContentOrigins],
+  };
 }
 
 /** The headers a helmet middleware sets on a response (it only ever sets or removes headers). */

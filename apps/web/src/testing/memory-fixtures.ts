@@ -48,6 +48,7 @@ export function fakeMemory(overrides: Partial<Memory> = {}): Memory {
     tags: null,
     photo_urls: photos.length > 0 ? photos.map((photo) => photo.url) : null,
     photos,
+    place: null,
     user_id: "00000000-0000-4000-8000-000000000001",
     profiles: { display_name: "Alex" },
     updated_by: null,
@@ -57,7 +58,6 @@ export function fakeMemory(overrides: Partial<Memory> = {}): Memory {
     version: 1,
     comment_count: 0,
     reactions: [],
-    place: null,
     ...overrides,
   };
 }

@@ -25,7 +25,7 @@ import { MemoriesRepository } from "../memories";
 // The archive of issue #15, written by `npm run export` against a running instance's database and
 // storage, and read back entry by entry as any unzip tool would.
 
-const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v3.schema.json");
+const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v4.schema.json");
 
 /** Every entry of a ZIP file by name, with its bytes. */
 const storages = ["local disk", "S3 (s3rver)"] as const;
@@ -251,7 +251,7 @@ describe("the archive format", () => {
 
   it("needs the reader to know the format and version", () => {
     expect(
-      ArchiveManifest.safeParse({ format: "memory-box", version: 4, exported_at: "", members: [], memories: [] }).success,
+      ArchiveManifest.safeParse({ format: "memory-box", version: 5, exported_at: "", members: [], memories: [] }).success,
     ).toBe(false);
   });
 });

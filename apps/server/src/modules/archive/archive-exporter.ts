@@ -12,8 +12,10 @@ import type { BlobContent, BlobStore } from "../storage";
 import { inReactionOrder } from "@memory-box/contract";
 import {
   type ArchiveMemory,
+  type ArchivePlace,
   type ArchivePhoto,
   archiveVersion,
+  archiveVersionWithoutPlaces,
   archiveVersionWithoutVideos,
   memoryPage,
   motionFile,
@@ -24,7 +26,7 @@ import {
 import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
 import { defaultLocale } from "@memory-box/messages";
 import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
-import type { MemoriesRepository, MemoryRecord } from "../memories";
+import { type MemoriesRepository, type MemoryRecord, placeOf } from "../memories";
 import type { PhotoRow } from "../../db/schema";
 import type { ArchiveRepository } from "./archive.repository";
 
@@ -121,7 +123,9 @@ export class ArchiveExporter {
         nextPhoto = openPhoto();
         for (const [r, row] of rows.entries()) {
           const memory = memoriesOfPage[r]!;
-          if (memory.photos.some((photo) => photo.kind !== undefined)) version = archiveVersion;
+          if (memory.place !== undefined) version = archiveVersion;
+          else if (memory.photos.some((photo) => photo.kind !== undefined))
+            version = Math.max(version, archiveVersionWithoutPlaces);
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           await append(index, renderIndexEntry(memory));
           summary.memories += 1;
@@ -195,6 +199,12 @@ export class ArchiveExporter {
 
 type Discussion = Pick<ArchiveMemory, "comments" | "reactions">;
 
+/** `place`, only when the memory has one (an archive without places stays as version 3 or 2 wrote it). */
+function placeEntry(row: MemoryRecord): { place?: ArchivePlace } {
+  const place = placeOf(row);
+  return place === null ? {} : { place };
+}
+
 function toArchiveMemory(row: MemoryRecord, discussion: Discussion = {}): ArchiveMemory {
   return {
     id: row.id,
@@ -207,6 +217,7 @@ function toArchiveMemory(row: MemoryRecord, discussion: Discussion = {}): Archiv
     created_at: row.created_at,
     updated_at: row.updated_at,
     photos: row.photos.map((photo) => toArchivePhoto(row.id, photo)),
+    ...placeEntry(row),
     comments: discussion.comments ?? [],
     reactions: discussion.reactions ?? [],
   };

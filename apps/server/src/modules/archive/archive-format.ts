@@ -2,15 +2,17 @@ import { ReactionEmoji } from "@memory-box/contract";
 import { z } from "zod";
 
 /**
- * `memory-box.json`, version 3: the members and every memory of an instance with its comments and
- * reactions, and where each photo's and video's original bytes are inside the archive. Version 2
- * is the same without videos and Live Photos (`kind`, `duration_ms`, `poster`, `motion`), version 1
- * also without `comments` and `reactions`; both are still read. An archive is written in the
- * lowest version that holds what it has: one of photos only is version 2, as before videos.
- * Described for other programs by docs/formats/memory-box-v3.schema.json, which a test keeps
- * equal to this schema.
+ * `memory-box.json`, version 4: the members and every memory of an instance with its place,
+ * comments and reactions, and where each photo's and video's original bytes are inside the
+ * archive. Version 3 is the same without places (`place`), version 2 also without videos and Live
+ * Photos (`kind`, `duration_ms`, `poster`, `motion`), version 1 also without `comments` and
+ * `reactions`; all are still read. An archive is written in the lowest version that holds what it
+ * has: one without places is version 3, or 2 with photos only, as before. Described for other
+ * programs by docs/formats/memory-box-v4.schema.json, which a test keeps equal to this schema.
  */
-export const archiveVersion = 3;
+export const archiveVersion = 4;
+/** The version an archive with videos but no places is written in: every reader since videos reads it. */
+export const archiveVersionWithoutPlaces = 3;
 /** The version an archive without videos and Live Photos is written in: every reader since comments reads it. */
 export const archiveVersionWithoutVideos = 2;
 
@@ -69,6 +71,16 @@ export const ArchiveReaction = z.object({
   user_id: z.uuid().describe("The member who reacted, one of members."),
 });
 
+export const ArchivePlace = z.object({
+  name: z.string().describe('The place\'s name as the member chose it, such as "Sintra".'),
+  latitude: z.number().min(-90).max(90).describe("WGS 84 degrees."),
+  longitude: z.number().min(-180).max(180).describe("WGS 84 degrees."),
+  country_code: z
+    .string()
+    .nullable()
+    .describe("ISO 3166-1 alpha-2 of the country Memory Box found at the point, or null (at sea)."),
+});
+
 export const ArchiveMemory = z.object({
   id: z.uuid(),
   title: z.string(),
@@ -84,6 +96,7 @@ export const ArchiveMemory = z.object({
   created_at: z.string().describe("ISO 8601."),
   updated_at: z.string().describe("ISO 8601."),
   photos: z.array(ArchivePhoto).describe("In display order."),
+  place: ArchivePlace.optional().describe("Where it happened; absent without a place. Version 4."),
   comments: z.array(ArchiveComment).optional().describe("Oldest first. Version 2; absent in version 1."),
   reactions: z
     .array(ArchiveReaction)
@@ -101,19 +114,25 @@ export const ArchiveManifest = z
   .object({
     format: z.literal("memory-box"),
     version: z
-      .union([z.literal(1), z.literal(archiveVersionWithoutVideos), z.literal(archiveVersion)])
+      .union([
+        z.literal(1),
+        z.literal(archiveVersionWithoutVideos),
+        z.literal(archiveVersionWithoutPlaces),
+        z.literal(archiveVersion),
+      ])
       .describe("Raised when fields are added; a reader refuses a version it does not know."),
     exported_at: z.string().describe("When the archive was written (ISO 8601)."),
     members: z.array(ArchiveMember),
     memories: z.array(ArchiveMemory),
   })
-  .describe("memory-box.json: the members and every memory of a Memory Box, version 3 (docs/formats/memory-box.md).");
+  .describe("memory-box.json: the members and every memory of a Memory Box, version 4 (docs/formats/memory-box.md).");
 
 export type ArchivePhoto = z.infer<typeof ArchivePhoto>;
 export type ArchiveMotion = z.infer<typeof ArchiveMotion>;
 export type ArchiveComment = z.infer<typeof ArchiveComment>;
 export type ArchiveReaction = z.infer<typeof ArchiveReaction>;
 export type ArchiveMemory = z.infer<typeof ArchiveMemory>;
+export type ArchivePlace = z.infer<typeof ArchivePlace>;
 export type ArchiveMember = z.infer<typeof ArchiveMember>;
 export type ArchiveManifest = z.infer<typeof ArchiveManifest>;
 

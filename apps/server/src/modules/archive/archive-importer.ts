@@ -4,6 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import {
   CommentInput,
+  type GeoPoint,
   type ImportProgress as ImportProgressJson,
   MemoryInput,
   MemoryLimits,
@@ -13,7 +14,7 @@ import pLimit from "p-limit";
 import type { CommentRow, PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { ownedTempName } from "../../lib/temp-files";
-import type { MemoriesRepository } from "../memories";
+import type { MemoriesRepository, StoredPlace } from "../memories";
 import type { PhotosRepository, PhotosService } from "../photos";
 import { isVideoFile, type VideosService } from "../videos";
 import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
@@ -42,7 +43,7 @@ export interface ImportOptions {
 
 interface PlannedMemory {
   memory: ArchiveMemory;
-  fields: { title: string; content: string | null; memory_date: string | null; tags: string[] };
+  fields: { title: string; content: string | null; memory_date: string | null; tags: string[]; place: StoredPlace | null };
   userId: string | null;
   /** Its comments as rows here: authors matched by e-mail, none (no name shown) otherwise. */
   comments: CommentRow[];
@@ -73,9 +74,21 @@ export class ArchiveImporter {
       /** Where each photo waits while it is decoded; on the same disk as DATA_DIR. */
       tempDir: string;
       publish: (event: MemoryEvent) => void;
+      /** The country a place's point lies in, as for a place saved through the API (ADR 0057). */
+      countryAt: (point: GeoPoint) => Promise<string | null>;
       now?: () => Date;
     },
   ) {}
+
+  /**
+   * A memory's place as kept here: its country found again from its point, as for a place saved
+   * here; where the lookup knows none, the archive's (a Memory Box found it from the same point).
+   */
+  private async placeOf(memory: ArchiveMemory): Promise<StoredPlace | null> {
+    if (memory.place === undefined) return null;
+    const { name, latitude, longitude, country_code } = memory.place;
+    return { name, latitude, longitude, country_code: (await this.deps.countryAt({ latitude, longitude })) ?? country_code };
+  }
 
   import(source: ArchiveSource, options: ImportOptions): Promise<ImportSummary> {
     return this.turns(() => this.importNow(source, options));
@@ -203,8 +216,9 @@ export class ArchiveImporter {
       const email = archiveUserId === null ? undefined : emailOf.get(archiveUserId);
       return (email && userByEmail.get(email)) ?? null;
     };
-    return fresh.map((memory) => {
-      const input = fieldsOf(memory);
+    const places = await Promise.all(fresh.map((memory) => this.placeOf(memory)));
+    return fresh.map((memory, index) => {
+      const input = { ...fieldsOf(memory), place: places[index]! };
       const userId = memory.user_id === null ? (options.authorOfUnattributed ?? null) : memberHere(memory.user_id);
       const comments = (memory.comments ?? []).map((comment) => ({
         id: comment.id,
@@ -296,12 +310,15 @@ export class ArchiveImporter {
 }
 
 /** A memory's fields as this instance keeps them, or the rule they break (checked for every memory of the archive, new or not). */
-function fieldsOf(memory: ArchiveMemory): PlannedMemory["fields"] {
+function fieldsOf(memory: ArchiveMemory): Omit<PlannedMemory["fields"], "place"> {
   const input = MemoryInput.safeParse({
     title: memory.title,
     content: memory.content,
     memory_date: memory.memory_date,
     tags: memory.tags,
+    ...(memory.place === undefined
+      ? {}
+      : { place: { name: memory.place.name, latitude: memory.place.latitude, longitude: memory.place.longitude } }),
   });
   if (!input.success) {
     const issue = input.error.issues[0]!;

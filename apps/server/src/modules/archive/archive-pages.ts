@@ -53,12 +53,37 @@ export function renderMemoryPage(memory: ArchiveMemory, words: ServerMessages = 
     `<p><a href="../index.html">${escape(words.format("export.allMemories"))}</a></p>
 <h1>${escape(memory.title)}</h1>
 <p class="meta">${escape(when(memory))} · ${escape(memory.display_name)}</p>
-${memory.content ? `<pre>${escape(memory.content)}</pre>` : ""}
+${placeLine(memory, words)}${memory.content ? `<pre>${escape(memory.content)}</pre>` : ""}
 ${tags}
 ${photos}
 ${reactionsLine(memory)}${commentsList(memory, words)}`,
     moving ? videoStyle : "",
   );
+}
+
+/**
+ * "Where: Sintra, Portugal (38.8029, -9.3817)" in the pages' language, the country named by
+ * `Intl.DisplayNames`; nothing without a place. No map and no link to one: the page opens offline
+ * and sends the place nowhere.
+ */
+function placeLine(memory: ArchiveMemory, words: ServerMessages): string {
+  const place = memory.place;
+  if (!place) return "";
+  let country: string | undefined;
+  try {
+    country = place.country_code
+      ? new Intl.DisplayNames([words.locale], { type: "region", fallback: "none" }).of(place.country_code)
+      : undefined;
+  } catch {
+    country = undefined;
+  }
+  const where =
+    country && country !== place.name
+      ? words.format("export.placeInCountry", { place: place.name, country })
+      : words.format("export.place", { place: place.name });
+  const point = `${place.latitude.toFixed(4)}, ${place.longitude.toFixed(4)}`;
+  return `<p class="place">${escape(where)} <span class="meta">(${escape(point)})</span></p>
+`;
 }
 
 /**

@@ -277,3 +277,53 @@ describe("openDayOneArchive", () => {
     });
   });
 });
+
+describe("a Day One entry's location", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-dayone-places-"));
+  });
+  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+  it("becomes the memory's place, named by its town, else Day One's place name, region, country or point", async () => {
+    const file = path.join(dir, "Export.zip");
+    await writeDayOneExport(file, {
+      "Journal.json": [
+        {
+          creationDate: "2022-05-01T10:00:00Z",
+          text: "Pena",
+          location: {
+            latitude: 38.7876,
+            longitude: -9.3906,
+            placeName: "Palácio da Pena",
+            localityName: "Sintra",
+            administrativeArea: "Lisboa",
+            country: "Portugal",
+          },
+        },
+        {
+          creationDate: "2022-05-02T10:00:00Z",
+          text: "Venue",
+          location: { latitude: 38.7, longitude: -9.1, placeName: "Time Out Market" },
+        },
+        { creationDate: "2022-05-03T10:00:00Z", text: "Sea", location: { latitude: 39.5, longitude: -12.25 } },
+        { creationDate: "2022-05-04T10:00:00Z", text: "Nowhere", location: null },
+        { creationDate: "2022-05-05T10:00:00Z", text: "Odd", location: { latitude: "north", longitude: 200 } },
+        {
+          creationDate: "2022-05-06T10:00:00Z",
+          text: "Long",
+          location: { latitude: 1, longitude: 2, localityName: "x".repeat(300) },
+        },
+      ],
+    });
+    const source = await openDayOneArchive(file, limits);
+    await source.close();
+    const [pena, venue, sea, nowhere, odd, long] = ArchiveManifest.parse(source.manifest).memories;
+    expect(pena!.place).toEqual({ name: "Sintra", latitude: 38.7876, longitude: -9.3906, country_code: null });
+    expect(venue!.place?.name).toBe("Time Out Market");
+    expect(sea!.place).toEqual({ name: "39.5000, -12.2500", latitude: 39.5, longitude: -12.25, country_code: null });
+    expect(nowhere!.place).toBeUndefined();
+    expect(odd!.place).toBeUndefined();
+    expect(long!.place?.name).toHaveLength(200);
+  });
+});

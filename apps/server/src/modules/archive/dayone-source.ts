@@ -1,8 +1,15 @@
 import { createHash } from "node:crypto";
-import { MemoryLimits, normalizeTags } from "@memory-box/contract";
+import { MemoryLimits, normalizeTags, PlaceLimits } from "@memory-box/contract";
 import { z } from "zod";
 import { ZipReader } from "../../lib/zip-reader";
-import { type ArchiveManifest, type ArchiveMemory, type ArchivePhoto, photoFile, unknownAuthor } from "./archive-format";
+import {
+  type ArchiveManifest,
+  type ArchiveMemory,
+  type ArchivePhoto,
+  type ArchivePlace,
+  photoFile,
+  unknownAuthor,
+} from "./archive-format";
 import { type ArchiveLimits, ArchiveRefusedError, type ArchiveSource, describeIssue, refusedZip } from "./archive-source";
 import { parseJsonStream, TokenType } from "./json-stream";
 
@@ -58,8 +65,10 @@ const DayOnePhoto = z.object({
 /** A video as an entry lists it (in `videos/`): the same fields as a photo's become part of a memory. */
 const DayOneVideo = DayOnePhoto;
 
-// Only what becomes part of a memory; Day One's other fields (location, weather, richText…) are left out.
+// Only what becomes part of a memory; Day One's other fields (weather, richText…) are left out.
 const DayOneEntry = z.object({
+  /** Read leniently (dayOnePlace): an entry whose location is odd still comes, without a place. */
+  location: z.unknown().optional(),
   uuid: z.string().regex(hex32),
   creationDate: isoInstant,
   modifiedDate: isoInstant.nullish(),
@@ -104,6 +113,29 @@ const videoContentTypes: Record<string, string> = {
 };
 
 const untitled = "Untitled entry";
+
+const DayOneLocation = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  localityName: z.string().nullish(),
+  placeName: z.string().nullish(),
+  administrativeArea: z.string().nullish(),
+  country: z.string().nullish(),
+});
+
+/**
+ * An entry's location as a memory's place: named by its town ("Sintra"), else by Day One's place
+ * name, region or country, else by its coordinates; none without usable coordinates. Its country
+ * is found from the point on import, as for any place.
+ */
+function placeOf(location: unknown): { place?: ArchivePlace } {
+  const parsed = DayOneLocation.safeParse(location);
+  if (!parsed.success) return {};
+  const { latitude, longitude, localityName, placeName, administrativeArea, country } = parsed.data;
+  const named = [localityName, placeName, administrativeArea, country].map((name) => name?.trim()).find(Boolean);
+  const name = [...(named ?? `${latitude.toFixed(4)}, ${longitude.toFixed(4)}`)].slice(0, PlaceLimits.nameMaxLength).join("");
+  return { place: { name, latitude, longitude, country_code: null } };
+}
 
 async function readJournals(zip: ZipReader, limits: ArchiveLimits): Promise<Journal[]> {
   const files = zip
@@ -265,6 +297,7 @@ function toManifest(
         created_at: createdAt,
         updated_at: updatedAt,
         photos,
+        ...placeOf(entry.location),
       });
     }
   }

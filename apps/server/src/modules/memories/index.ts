@@ -1,3 +1,3 @@
-export { MemoriesRepository, type MemoryRecord } from "./memories.repository";
+export { MemoriesRepository, type MemoryRecord, placeOf, type StoredPlace } from "./memories.repository";
 export { memoriesRoutes } from "./memories.routes";
 export { MemoriesService } from "./memories.service";

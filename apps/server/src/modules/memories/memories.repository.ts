@@ -2,15 +2,19 @@ import { type Expression, type Kysely, type SqlBool, sql, type Transaction } fro
 import type { Engine } from "../../db/database";
 import { preparedQuery } from "../../db/prepared-query";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
-import { memorySearchText, searchWords } from "../../lib/search-text";
+import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
+import { foldForSearch, memorySearchText, searchWords } from "../../lib/search-text";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A memory's row with its author's and last editor's display names. */
 type MemoryRowWithNames = MemoryRow & { display_name: string | null; editor_display_name: string | null };
 
+/** Columns only queries read: the search text, the place's folded name and map cell. */
+type QueryOnlyColumns = "search_text" | "place_key" | "place_x" | "place_y";
+
 /** A list page's row as the database answers it, before its JSON arrays are read. */
-type ListedRow = Omit<MemoryRowWithNames, "search_text"> & {
+type ListedRow = Omit<MemoryRowWithNames, QueryOnlyColumns> & {
   tags_json: unknown;
   photos_json: unknown;
   comment_count: number;
@@ -44,7 +48,7 @@ export type ListedPhoto = Pick<
 >;
 
 /** A memory as a list page shows it: its row (but the search text) with names, tags, photos and counts. */
-export interface ListedMemory extends Omit<MemoryRowWithNames, "search_text"> {
+export interface ListedMemory extends Omit<MemoryRowWithNames, QueryOnlyColumns> {
   tags: string[];
   photos: ListedPhoto[];
   comment_count: number;
@@ -80,18 +84,38 @@ export type MatchesAfterWrite = { id: string; sortKey: string; matches: boolean[
 
 export type MemoryLinkRow = Pick<MemoryRow, "id" | "title" | "memory_date">;
 
+/** A memory's place as stored: the country found from the coordinates. */
+export interface StoredPlace {
+  name: string;
+  latitude: number;
+  longitude: number;
+  country_code: string | null;
+}
+
 export interface MemoryFields {
   title: string;
   content: string | null;
   memory_date: string | null;
   tags: string[];
+  /** null: no place; undefined (an edit only): the place stays as it is. */
+  place?: StoredPlace | null | undefined;
 }
 
 export interface ListFilter {
-  /** Words that must each occur in the title, description or a tag, ignoring case and accents. */
+  /** Words that must each occur in the title, description, a tag or the place, ignoring case and accents. */
   q?: string | undefined;
   /** Exact tag, ignoring case. */
   tag?: string | undefined;
+  /** The place's country, ISO 3166-1 alpha-2. */
+  country?: string | undefined;
+  /** The place's name, ignoring case and accents. */
+  place?: string | undefined;
+  /** `west,south,east,north` (the contract's `BoundsText`): the place lies within. */
+  within?: string | undefined;
+  /** `latitude,longitude` (the contract's `PointText`): the place lies within `nearRadiusKm`. */
+  near?: string | undefined;
+  /** Kilometres around `near`. */
+  nearRadiusKm?: number | undefined;
 }
 
 /** Shorter words cannot use the trigram indexes (they need three characters): they are checked row by row. */
@@ -148,7 +172,7 @@ export class MemoriesRepository {
     limit: number,
   ): Promise<{ records: ListedMemory[]; hasMore: boolean }> {
     const tag = tagKeyOf(filter);
-    const search = this.searchCondition(filter);
+    const search = this.filterCondition(filter);
     let rows: ListedRow[];
     if (tag) {
       // Walks the tag's entries of memory_tags_tag_order_idx (the memory's sort_key copied) in
@@ -184,7 +208,7 @@ export class MemoriesRepository {
    * when there are more than `max`.
    */
   async searchMatches(filter: ListFilter, max: number): Promise<{ sortKeys: string[]; ids: string[] } | undefined> {
-    const search = this.searchCondition(filter);
+    const search = this.filterCondition(filter);
     if (!search) return undefined;
     const tag = tagKeyOf(filter);
     const rows = await this.db
@@ -268,7 +292,7 @@ export class MemoriesRepository {
     const stats = await executor.selectFrom("memory_stats").select("generation").where("id", "=", 1).executeTakeFirst();
     const tests = filters.map((filter) => {
       const tag = tagKeyOf(filter);
-      const conditions = [this.searchCondition(filter, "one row") ?? sql<SqlBool>`1 = 1`];
+      const conditions = [this.filterCondition(filter, "one row") ?? sql<SqlBool>`1 = 1`];
       if (tag !== undefined) {
         conditions.push(
           sql<SqlBool>`exists (select 1 from memory_tags where memory_tags.memory_id = memories.id and memory_tags.tag_key = ${tag})`,
@@ -322,7 +346,7 @@ export class MemoriesRepository {
   /** How many memories match a search and/or tag filter (the whole collection without either). */
   async countMatched(filter: ListFilter): Promise<number> {
     const tag = tagKeyOf(filter);
-    const search = this.searchCondition(filter);
+    const search = this.filterCondition(filter);
     if (!tag && !search) return this.countAll();
     const row = await (
       search
@@ -351,7 +375,7 @@ export class MemoriesRepository {
    */
   async monthCounts(filter: ListFilter): Promise<{ month: string; count: number }[]> {
     const tag = tagKeyOf(filter);
-    const search = this.searchCondition(filter);
+    const search = this.filterCondition(filter);
     const rows = tag
       ? await this.db
           .selectFrom("memory_tags")
@@ -404,6 +428,7 @@ export class MemoriesRepository {
         version: 1,
         sort_key: key,
         search_text: memorySearchText(memory),
+        ...placeColumns(memory.place ?? null),
       })
       .execute();
     await this.replaceTags(memory.id, key, memory.tags, executor);
@@ -420,6 +445,7 @@ export class MemoriesRepository {
     executor: Executor,
   ): Promise<boolean> {
     const key = sortKey(fields.memory_date, current.created_at, current.id);
+    const place = fields.place === undefined ? placeOf(current) : fields.place;
     let query = executor
       .updateTable("memories")
       .set({
@@ -430,7 +456,8 @@ export class MemoriesRepository {
         updated_at: editor.at,
         version: sql<number>`version + 1`,
         sort_key: key,
-        search_text: memorySearchText(fields),
+        search_text: memorySearchText({ ...fields, place }),
+        ...placeColumns(place),
       })
       .where("id", "=", current.id);
     if (editor.expectedVersion !== undefined) query = query.where("version", "=", editor.expectedVersion);
@@ -480,6 +507,29 @@ export class MemoriesRepository {
       .leftJoin("profiles as editors", "editors.user_id", "memories.updated_by")
       .selectAll("memories")
       .select(["profiles.display_name", "editors.display_name as editor_display_name"]);
+  }
+
+  /** The search and the place filters as one condition on `memories`; undefined when there are none. */
+  private filterCondition(filter: ListFilter, scope: "collection" | "one row" = "collection"): Expression<SqlBool> | undefined {
+    const conditions: Expression<SqlBool>[] = [];
+    const search = this.searchCondition(filter, scope);
+    if (search) conditions.push(search);
+    if (filter.country) conditions.push(sql<SqlBool>`memories.place_country = ${filter.country}`);
+    const place = filter.place === undefined ? "" : placeKeyOf(filter.place);
+    if (place) conditions.push(sql<SqlBool>`memories.place_key = ${place}`);
+    if (filter.within) conditions.push(withinCondition(parseBounds(filter.within)));
+    if (filter.near) {
+      const point = parsePoint(filter.near);
+      const radiusKm = filter.nearRadiusKm ?? 0;
+      // The bounds around the circle narrow through the index; the haversine keeps the circle:
+      // distance ≤ r exactly when sin²(Δφ/2) + cos φ₀ cos φ sin²(Δλ/2) ≤ sin²(r / 2R).
+      conditions.push(withinCondition(boundsAround(point, radiusKm)));
+      const limit = Math.sin(radiusKm / (2 * earthRadiusKm)) ** 2;
+      const cosine = Math.cos((point.latitude * Math.PI) / 180);
+      conditions.push(sql<SqlBool>`(sin(radians(memories.place_latitude - ${point.latitude}) / 2) * sin(radians(memories.place_latitude - ${point.latitude}) / 2)
+        + ${cosine} * cos(radians(memories.place_latitude)) * sin(radians(memories.place_longitude - ${point.longitude}) / 2) * sin(radians(memories.place_longitude - ${point.longitude}) / 2)) <= ${limit}`);
+    }
+    return conditions.length === 0 ? undefined : and(conditions);
   }
 
   /**
@@ -537,6 +587,10 @@ export class MemoriesRepository {
       "memories.updated_at",
       "memories.version",
       "memories.sort_key",
+      "memories.place_name",
+      "memories.place_latitude",
+      "memories.place_longitude",
+      "memories.place_country",
       "profiles.display_name",
       "editors.display_name as editor_display_name",
       tags.as("tags_json"),
@@ -583,6 +637,59 @@ export class MemoriesRepository {
 /** A JSON column: PostgreSQL's driver parses json, SQLite answers text. */
 function readJson<T>(value: unknown): T {
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/** The place columns of a memory's row for this place (all null for none). */
+function placeColumns(place: StoredPlace | null) {
+  if (place === null) {
+    return {
+      place_name: null,
+      place_latitude: null,
+      place_longitude: null,
+      place_country: null,
+      place_key: null,
+      place_x: null,
+      place_y: null,
+    };
+  }
+  const cell = gridCell(place.latitude, place.longitude);
+  return {
+    place_name: place.name,
+    place_latitude: place.latitude,
+    place_longitude: place.longitude,
+    place_country: place.country_code,
+    place_key: placeKeyOf(place.name),
+    place_x: cell.x,
+    place_y: cell.y,
+  };
+}
+
+/** The place a row holds, or null. */
+export function placeOf(
+  row: Pick<MemoryRow, "place_name" | "place_latitude" | "place_longitude" | "place_country">,
+): StoredPlace | null {
+  if (row.place_name === null || row.place_latitude === null || row.place_longitude === null) return null;
+  return {
+    name: row.place_name,
+    latitude: Number(row.place_latitude),
+    longitude: Number(row.place_longitude),
+    country_code: row.place_country,
+  };
+}
+
+/** A place's name as the place filter compares it: folded, spaces squeezed. */
+export function placeKeyOf(name: string): string {
+  return foldForSearch(name).trim().replace(/\s+/gu, " ");
+}
+
+/** Places within bounds; across the antimeridian (west > east), east of `west` or west of `east`. */
+function withinCondition(bounds: Bounds): Expression<SqlBool> {
+  const latitude = sql<SqlBool>`memories.place_latitude between ${bounds.south} and ${bounds.north}`;
+  const longitude =
+    bounds.west <= bounds.east
+      ? sql<SqlBool>`memories.place_longitude between ${bounds.west} and ${bounds.east}`
+      : sql<SqlBool>`(memories.place_longitude >= ${bounds.west} or memories.place_longitude <= ${bounds.east})`;
+  return sql<SqlBool>`(${latitude} and ${longitude})`;
 }
 
 /** The tag filter as stored in `memory_tags.tag_key`, or undefined for none. */

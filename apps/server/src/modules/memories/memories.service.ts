@@ -6,9 +6,11 @@ import {
   type MemoryNeighbours,
   type MemoryPage,
   type MemoryTimeline,
+  type GeoPoint,
   type OnThisDay,
   type ParsedMemoryInput,
   type Photo,
+  PlaceLimits,
   type TagList,
 } from "@memory-box/contract";
 import type { Transaction } from "kysely";
@@ -17,7 +19,16 @@ import { PreparedJson } from "../../lib/prepared-json";
 import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
 import { firstIndexBelow, ListingCache, maxKeptSearchMatches, pageGeneration, type SearchMatches } from "./listing-cache";
-import type { ListedMemory, ListedPhoto, ListFilter, MemoriesRepository } from "./memories.repository";
+import {
+  type ListedMemory,
+  type ListedPhoto,
+  type ListFilter,
+  type MemoriesRepository,
+  type MemoryFields,
+  placeKeyOf,
+  placeOf,
+  type StoredPlace,
+} from "./memories.repository";
 import { windowMonthDays, windowStart, yearsAgo } from "./on-this-day";
 import type { PhotosRepository } from "../photos";
 
@@ -25,9 +36,14 @@ export interface Actor {
   userId: string;
 }
 
+/** The list's search and filters, as the contract checked them. */
 export interface ListQuery {
   q?: string | undefined;
   tag?: string | undefined;
+  country?: string | undefined;
+  place?: string | undefined;
+  within?: string | undefined;
+  near?: string | undefined;
   cursor?: string | undefined;
   /** A timeline month (`YYYY-MM`) or `undated` to start at, when there is no cursor. */
   from?: string | undefined;
@@ -42,6 +58,11 @@ export interface MemoriesServiceDeps {
   /** Deletes a photo's files after its rows are gone; failures are logged, never thrown. */
   deletePhotoFiles: (photos: PhotoRow[]) => Promise<void>;
   publish: (event: MemoryEvent) => void;
+  /**
+   * The country (ISO 3166-1 alpha-2) a point lies in, as the place names know it; null at sea or
+   * far from any known place. A place's country is always the server's finding, never the client's.
+   */
+  countryAt: (point: GeoPoint) => Promise<string | null>;
   /** Searches matching more than this are read from the database page by page rather than kept. */
   maxKeptSearchMatches?: number;
   /** "On this day" takes memories dated this many days either side of the date (ON_THIS_DAY_WINDOW_DAYS). */
@@ -110,7 +131,7 @@ export class MemoriesService {
   }
 
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
-    const filter = { q: query.q, tag: query.tag };
+    const filter = filterOf(query);
     const after = query.cursor !== undefined ? decodeCursor(query.cursor) : query.from && startOf(query.from);
     const matches = await this.searchMatches(filter, stats);
     if (matches) {
@@ -206,7 +227,7 @@ export class MemoriesService {
 
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
   private async matchedCount(filter: ListFilter, stats: CollectionStats | undefined): Promise<number | undefined> {
-    if (!filter.q?.trim() && !filter.tag?.trim()) return undefined;
+    if (!filter.q?.trim() && !filter.tag?.trim() && !hasPlaceFilter(filter)) return undefined;
     const key = searchKey(filter);
     const cached = this.listing.matchedCount(stats?.generation, key);
     if (cached !== undefined) return cached;
@@ -221,7 +242,8 @@ export class MemoriesService {
    * and reactions change no month's count. A kept search's matches are counted as they are,
    * anything else is one grouped read of the sort key index.
    */
-  async timelineJson(filter: ListFilter, stats: CollectionStats | undefined): Promise<PreparedJson> {
+  async timelineJson(query: ListQuery | ListFilter, stats: CollectionStats | undefined): Promise<PreparedJson> {
+    const filter = filterOf(query);
     const key = searchKey(filter);
     const cached = this.listing.timeline(stats?.generation, key);
     if (cached !== undefined) return cached;
@@ -310,9 +332,11 @@ export class MemoriesService {
 
   async create(actor: Actor, input: ParsedMemoryInput): Promise<Memory> {
     const id = randomUUID();
+    // The place's country is looked up before the write: the first lookup loads the place names.
+    const fields = { ...(await this.fieldsOf(input)), place: await this.placeOf(input.place ?? null) };
     await this.writeKeepingSearches(id, async (trx) => {
       await this.assertAttachable(input.photo_ids, null, trx);
-      await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fieldsOf(input) }, trx);
+      await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fields }, trx);
       await this.deps.photos.attach(id, input.photo_ids, trx);
     });
     this.deps.publish({ type: "memory.created", id, actor: actor.userId });
@@ -324,6 +348,7 @@ export class MemoriesService {
    * stale copy (another tab saved first) is refused with 409 instead of silently winning.
    */
   async update(actor: Actor, id: string, input: ParsedMemoryInput, expectedVersion?: number): Promise<Memory> {
+    const fields = await this.fieldsOf(input);
     const removed = await this.writeKeepingSearches(id, async (trx) => {
       const current = await this.deps.memories.findById(id, trx);
       if (!current) throw memoryNotFound();
@@ -331,7 +356,7 @@ export class MemoriesService {
       await this.assertAttachable(input.photo_ids, id, trx);
       const updated = await this.deps.memories.update(
         current,
-        fieldsOf(input),
+        fields,
         { userId: actor.userId, at: this.now(), expectedVersion: current.version },
         trx,
       );
@@ -374,6 +399,24 @@ export class MemoriesService {
     }
   }
 
+  /** The input's fields; an edit that leaves `place` out keeps the memory's place. */
+  private async fieldsOf(input: ParsedMemoryInput): Promise<MemoryFields> {
+    return {
+      title: input.title,
+      content: input.content,
+      memory_date: input.memory_date,
+      tags: input.tags ?? [],
+      place: input.place === undefined ? undefined : await this.placeOf(input.place),
+    };
+  }
+
+  /** A place as stored: the member's name and point, the country found from the point. */
+  private async placeOf(place: NonNullable<ParsedMemoryInput["place"]> | null): Promise<StoredPlace | null> {
+    if (place === null) return null;
+    const point = { latitude: place.latitude, longitude: place.longitude };
+    return { name: place.name, ...point, country_code: await this.deps.countryAt(point) };
+  }
+
   private present(record: ListedMemory): Memory {
     const photos = record.photos.map((photo) => this.deps.presentPhoto(photo));
     return {
@@ -393,17 +436,41 @@ export class MemoriesService {
       version: record.version,
       comment_count: record.comment_count,
       reactions: inReactionOrder(record.reactions),
+      place: placeOf(record),
     };
   }
 }
 
-function fieldsOf(input: ParsedMemoryInput) {
-  return { title: input.title, content: input.content, memory_date: input.memory_date, tags: input.tags ?? [] };
+/** A list query's search and filters; "near" reaches `PlaceLimits.nearRadiusKm`. */
+function filterOf(query: ListFilter): ListFilter {
+  return {
+    q: query.q,
+    tag: query.tag,
+    country: query.country,
+    place: query.place,
+    within: query.within,
+    near: query.near,
+    nearRadiusKm: query.near === undefined ? undefined : PlaceLimits.nearRadiusKm,
+  };
 }
 
-/** The same words in any order, case or accents, and the same tag, find the same memories. */
+function hasPlaceFilter(filter: ListFilter): boolean {
+  return Boolean(filter.country || (filter.place && placeKeyOf(filter.place)) || filter.within || filter.near);
+}
+
+/**
+ * The same words in any order, case or accents, the same tag and the same place filters find the
+ * same memories.
+ */
 function searchKey(filter: ListFilter): string {
-  return JSON.stringify([searchWords(filter.q ?? "").sort(), filter.tag?.trim().toLowerCase() || null]);
+  return JSON.stringify([
+    searchWords(filter.q ?? "").sort(),
+    filter.tag?.trim().toLowerCase() || null,
+    filter.country ?? null,
+    filter.place === undefined ? null : placeKeyOf(filter.place) || null,
+    filter.within ?? null,
+    filter.near ?? null,
+  ]);
 }
 
 function conflict(): AppError {

@@ -10,6 +10,7 @@ export {
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
 } from "./photos.routes";
+export { photoUrl } from "./photo-access";
 export { PhotosService } from "./photos.service";
 export { PhotoFilesReconciler, type FileReconciliation } from "./photo-files.reconciler";
 export { derivativeKey, motionKey, originalPhotoKey, photoBucket, webKey } from "./photo-key";
