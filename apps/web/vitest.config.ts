@@ -14,6 +14,9 @@ export const freshModuleFiles = [
   "src/app/routes/settings-single-sign-on.test.tsx",
   "src/app/routes/single-sign-on.test.tsx",
   "src/app/routes/wallet-sign-in.test.tsx",
+  "src/app/routes/places.test.tsx",
+  "src/features/places/map/map-picker.test.tsx",
+  "src/features/places/components/place-field.test.tsx",
 ];
 
 /** The web tests' project: the app's Vite config (so `@/` and JSX resolve as in the build) and jsdom. */
