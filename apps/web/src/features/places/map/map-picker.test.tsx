@@ -137,13 +137,13 @@ describe("the place's mini-map", () => {
     vi.restoreAllMocks();
   });
 
-  it("is a still map at city level, centred on the place with its pin, named after it", async () => {
+  it("is a still map of the place's region, centred on the place with its pin, named after it", async () => {
     stubMemoryApi({ "GET /api/v1/places/settings": () => ({ style_url: null }) });
     const place: Place = { name: "Sintra", latitude: 38.8, longitude: -9.38, country_code: "PT" };
     render(withQueries(<PlaceMiniMap place={place} />));
 
     await waitFor(() => expect(fake.state.pins).toEqual([{ at: [-9.38, 38.8], shown: true }]));
-    expect(fake.state.drawn[0]).toEqual({ center: [-9.38, 38.8], zoom: 10, interactive: false, label: "Map of Sintra" });
+    expect(fake.state.drawn[0]).toEqual({ center: [-9.38, 38.8], zoom: 5, interactive: false, label: "Map of Sintra" });
   });
 
   it("draws the embedded map when the basemap setting cannot be read", async () => {

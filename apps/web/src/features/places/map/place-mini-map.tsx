@@ -6,11 +6,14 @@ import { pinElement } from "@/features/places/map/pin";
 import { useMap } from "@/features/places/map/use-map";
 import { useIntl } from "@/lib/intl";
 
-/** About a city across, in a box this size. */
-const cityZoom = 10;
+/**
+ * The region around the place: the embedded world map has no streets or names, so a city's width
+ * would be a blank field; at this zoom its coasts and borders say where the place is.
+ */
+const regionZoom = 5;
 
 /**
- * A memory's place on a small still map (issue #32): centred on it with a pin, at city level, in a
+ * A memory's place on a small still map (issue #32): centred on it with a pin, with its region around it, in a
  * box rounded like the app's cards. MapLibre and the map's data load with it, not with the page.
  */
 export default function PlaceMiniMap({ place }: { place: Place }) {
@@ -18,7 +21,7 @@ export default function PlaceMiniMap({ place }: { place: Place }) {
   const container = useRef<HTMLDivElement>(null);
   const state = useMap(container, {
     center: [place.longitude, place.latitude],
-    zoom: cityZoom,
+    zoom: regionZoom,
     label: intl.formatMessage({ id: "map.mini.label" }, { place: place.name }),
     interactive: false,
   });
@@ -27,7 +30,7 @@ export default function PlaceMiniMap({ place }: { place: Place }) {
   useEffect(() => {
     if (!ready) return;
     const center: [number, number] = [place.longitude, place.latitude];
-    ready.map.jumpTo({ center, zoom: cityZoom });
+    ready.map.jumpTo({ center, zoom: regionZoom });
     const pin = new ready.engine.Marker({ element: pinElement(), anchor: "bottom" }).setLngLat(center).addTo(ready.map);
     return () => {
       pin.remove();
