@@ -508,8 +508,14 @@ function installableApp() {
 const mapModule =
   /[\\/](?:node_modules[\\/](?:maplibre-gl|@maplibre|topojson-client|world-atlas)[\\/]|src[\\/]features[\\/]places[\\/]map[\\/]map-engine\.ts$)/;
 const mapFileNames = {
+  // Any other chunk whose name starts so (the picker's `map-picker.tsx`) is named apart: it is the
+  // app's own, precached like the rest.
   chunkFileNames: (chunk: Rolldown.PreRenderedChunk) =>
-    chunk.moduleIds.some((id) => mapModule.test(id)) ? "assets/map-[name]-[hash].js" : "assets/[name]-[hash].js",
+    chunk.moduleIds.some((id) => mapModule.test(id))
+      ? "assets/map-[name]-[hash].js"
+      : chunk.name.startsWith("map-")
+        ? "assets/place-[name]-[hash].js"
+        : "assets/[name]-[hash].js",
   assetFileNames: (asset: Rolldown.PreRenderedAsset) => {
     if (!asset.originalFileNames.some((name) => mapModule.test(name)) && !asset.names.some((name) => name.startsWith("map-")))
       return "assets/[name]-[hash][extname]";
