@@ -348,6 +348,8 @@ const pgTypes: Record<string, string> = {
   version: "int",
   place_latitude: "float8",
   place_longitude: "float8",
+  latitude: "float8",
+  longitude: "float8",
   place_x: "int",
   place_y: "int",
   duration_ms: "int",
