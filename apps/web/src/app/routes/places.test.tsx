@@ -7,7 +7,7 @@ import { refreshAfterMemoryChange } from "@/features/memories/api/memory-cache";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeId, fakeMemory } from "@/testing/memory-fixtures";
 import { renderApp } from "@/testing/render-app";
-import { apiError, stubMemoryApi } from "@/testing/stub-memory-api";
+import { apiError, deferred, stubMemoryApi } from "@/testing/stub-memory-api";
 
 /*
  * jsdom draws no WebGL: MapLibre is replaced at its boundary, the engine module, by a map that
@@ -129,10 +129,12 @@ describe("/places", () => {
   });
 
   it("asks again once the moved map has rested, keeping the marks it has meanwhile", async () => {
+    const answers = [deferred<PlaceMap>(), deferred<PlaceMap>()];
     const api = stubMemoryApi({
       "GET /api/v1/places/settings": () => ({ style_url: null }),
-      "GET /api/v1/places/map": (): PlaceMap => ({ clusters: [cluster()], total: 1 }),
+      "GET /api/v1/places/map": () => answers[Math.min(mapQueries(api.fetchMock).length, 2) - 1]!.promise,
     });
+    answers[0]!.resolve({ clusters: [cluster()], total: 1 });
     renderApp(paths.places, { client: signedIn() });
     await screen.findByRole("link", { name: "Sintra, Sintra" });
 
@@ -143,7 +145,10 @@ describe("/places", () => {
 
     await waitFor(() => expect(mapQueries(api.fetchMock)).toHaveLength(2));
     expect(mapQueries(api.fetchMock)[1]).toEqual({ bounds: "-10.2,38.5,-8.9,39.1", zoom: "9" });
+    // The new view's answer has not come: the marks already shown stay.
     expect(screen.getByRole("link", { name: "Sintra, Sintra" })).toBeInTheDocument();
+    answers[1]!.resolve({ clusters: [cluster()], total: 1 });
+    expect(await screen.findByRole("link", { name: "Sintra, Sintra" })).toBeInTheDocument();
   });
 
   it("lists a cluster's memories from the list's within filter, each a link to its page", async () => {
