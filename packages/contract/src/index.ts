@@ -7,6 +7,7 @@ export * from "./events";
 export * from "./health";
 export * from "./members";
 export * from "./memories";
+export * from "./place-text";
 export * from "./places";
 export * from "./single-sign-on";
 export * from "./uploads";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ReactionCount } from "./comments";
-import { BoundsText, GeoPoint, Place, PlaceInput, PlaceLimits, PointText } from "./places";
+import { countryCodePattern, PlaceLimits } from "./place-text";
+import { BoundsText, GeoPoint, Place, PlaceInput, PointText } from "./places";
 import { requiredText } from "./text";
 
 /** Limits shared by the form and the server. */
@@ -157,10 +158,7 @@ export const MemoryListQuery = z
       .optional(),
     cursor: z.string().max(500).optional(),
     /** Only memories whose place is in this country (ISO 3166-1 alpha-2, "PT"). */
-    country: z
-      .string()
-      .regex(/^[A-Z]{2}$/, { message: "must be a country code such as PT" })
-      .optional(),
+    country: z.string().regex(countryCodePattern, { message: "must be a country code such as PT" }).optional(),
     /** Only memories whose place has this name (folded: case and accents ignored). */
     place: z
       .string()

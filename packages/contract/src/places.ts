@@ -1,4 +1,13 @@
 import { z } from "zod";
+import {
+  PlaceLimits,
+  boundsPattern,
+  boundsTextMaxLength,
+  isBoundsText,
+  isPointText,
+  pointPattern,
+  pointTextMaxLength,
+} from "./place-text";
 import { requiredText } from "./text";
 
 /**
@@ -6,16 +15,6 @@ import { requiredText } from "./text";
  * server ships (no outside service), shown on a map of the collection. A memory's place is as
  * private as the memory: every route here is for members only.
  */
-export const PlaceLimits = {
-  nameMaxLength: 200,
-  searchMaxLength: 100,
-  searchResultsDefault: 8,
-  searchResultsMax: 20,
-  /** "Memories near here": within this many kilometres of a memory's place. */
-  nearRadiusKm: 25,
-  /** Memories listed for one cluster of the map at most; the list's own pages carry on. */
-  mapPinsMax: 500,
-} as const;
 
 const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
@@ -79,41 +78,26 @@ export const ReversePlaceQuery = z.object({ latitude: queryNumber(-90, 90), long
 export const ReversePlaceResult = z.object({ place: KnownPlace.nullable() });
 export type ReversePlaceResult = z.infer<typeof ReversePlaceResult>;
 
-/**
- * `west,south,east,north` in degrees, as a map's bounds; `west` > `east` crosses the antimeridian.
- * Used by the map (`GET /api/v1/places/map`) and the list's `within` filter.
- */
-export const boundsPattern = /^-?\d{1,3}(\.\d+)?,-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?,-?\d{1,2}(\.\d+)?$/;
-
 const boundsMessage = "must be west,south,east,north in degrees";
 
-/** Bounds as text: the pattern, longitudes within ±180, latitudes within ±90, south not above north. */
+/**
+ * A map's bounds as text (`place-text.ts`): used by the map (`GET /api/v1/places/map`) and the
+ * list's `within` filter.
+ */
 export const BoundsText = z
   .string()
-  .max(100)
+  .max(boundsTextMaxLength)
   .regex(boundsPattern, { message: boundsMessage })
-  .refine(
-    (text) => {
-      const [west, south, east, north] = text.split(",").map(Number) as [number, number, number, number];
-      return Math.abs(west) <= 180 && Math.abs(east) <= 180 && Math.abs(south) <= 90 && Math.abs(north) <= 90 && south <= north;
-    },
-    { message: boundsMessage },
-  );
+  .refine(isBoundsText, { message: boundsMessage });
 
 const pointMessage = "must be latitude,longitude in degrees";
 
-/** A point as text, `latitude,longitude` ("memories near here"), within ±90 and ±180. */
+/** A point as text (`place-text.ts`), "memories near here". */
 export const PointText = z
   .string()
-  .max(60)
-  .regex(/^-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, { message: pointMessage })
-  .refine(
-    (text) => {
-      const [latitude, longitude] = text.split(",").map(Number) as [number, number];
-      return Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180;
-    },
-    { message: pointMessage },
-  );
+  .max(pointTextMaxLength)
+  .regex(pointPattern, { message: pointMessage })
+  .refine(isPointText, { message: pointMessage });
 
 /** `GET /api/v1/places/map?bounds=&zoom=`: the collection's places within a map's view. */
 export const PlaceMapQuery = z

@@ -1,21 +1,16 @@
+import { countryCodePattern, isBoundsText, isPointText, PlaceLimits } from "@memory-box/contract";
+
 import type { PlaceFilter } from "@/features/memories/api/list-paths";
 
 /** The place filters, in the order their chips show. */
 export const placeFilterKeys = ["near", "place", "country", "within"] as const satisfies readonly (keyof PlaceFilter)[];
 
-/**
- * The rules of the contract's `MemoryListQuery` for each filter, written out: any value taken from
- * the contract at run time brings its chunk of zod schemas into home's script.
- */
+/** The contract's rules for each filter (its schema-free checks: zod stays out of home's script). */
 const valid: Record<keyof PlaceFilter, (value: string) => boolean> = {
-  country: (value) => /^[A-Z]{2}$/.test(value),
-  place: (value) => value.length <= 400,
-  within: (value) =>
-    value.length <= 100 && /^-?\d{1,3}(\.\d+)?,-?\d{1,2}(\.\d+)?,-?\d{1,3}(\.\d+)?,-?\d{1,2}(\.\d+)?$/.test(value),
-  near: (value) => {
-    const match = /^(-?\d{1,2}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?)$/.exec(value);
-    return match !== null && Math.abs(Number(match[1])) <= 90 && Math.abs(Number(match[2])) <= 180 && value.length <= 60;
-  },
+  country: (value) => countryCodePattern.test(value),
+  place: (value) => value.length <= PlaceLimits.nameMaxLength * 2,
+  within: isBoundsText,
+  near: isPointText,
 };
 
 /**
