@@ -6,6 +6,7 @@ export * from "./event-messages";
 export * from "./events";
 export * from "./health";
 export * from "./members";
+export * from "./notifications";
 export * from "./memories";
 export * from "./place-text";
 export * from "./places";
