@@ -45,8 +45,15 @@ export type CommentList = z.infer<typeof CommentList>;
 export const ReactionCount = z.object({ emoji: ReactionEmoji, count: z.number().int() });
 export type ReactionCount = z.infer<typeof ReactionCount>;
 
-/** The same, for the member asking: `mine` tells whether they are one of them. */
-export const MemberReaction = ReactionCount.extend({ mine: z.boolean() });
+/** Who gave a reaction, as the memory's page names them ("Ben ❤️"): their display name as it is now. */
+export const ReactionGiver = z.object({ user_id: z.string(), display_name: z.string() });
+export type ReactionGiver = z.infer<typeof ReactionGiver>;
+
+/**
+ * The same, for the member asking: `mine` tells whether they are one of them, `by` who they are,
+ * first to react first (issue #33). Cards keep the counts alone.
+ */
+export const MemberReaction = ReactionCount.extend({ mine: z.boolean(), by: z.array(ReactionGiver) });
 export type MemberReaction = z.infer<typeof MemberReaction>;
 
 /** `GET`, `PUT` and `DELETE /api/v1/memories/{id}/reactions[/{emoji}]`: the memory's reactions now, in the bar's order, none at zero. */

@@ -4,11 +4,12 @@ import type { CommentRow, Database } from "../../db/schema";
 /** A comment with its author's display name as it is now. */
 export type CommentWithAuthor = CommentRow & { display_name: string | null };
 
-/** A memory's reactions by emoji, and whether one member is among them. */
+/** A memory's reactions by emoji: how many, whether one member is among them, and who, first to react first. */
 export interface ReactionTally {
   emoji: string;
   count: number;
   mine: boolean;
+  by: { user_id: string; display_name: string }[];
 }
 
 /** Comments and reactions on memories. Counts for list pages are read with the pages (memories.repository.ts). */
@@ -56,19 +57,28 @@ export class CommentsRepository {
     return result.numDeletedRows > 0n;
   }
 
-  /** Counts by emoji (in no particular order), from one range of reactions_pk. */
+  /**
+   * Tallies by emoji (in no particular order), from one range of reactions_pk. A memory has at most
+   * six reactions per member, so its rows are read whole and counted here, names and all.
+   */
   async reactions(memoryId: string, userId: string): Promise<ReactionTally[]> {
     const rows = await this.db
       .selectFrom("reactions")
-      .select((eb) => [
-        "emoji",
-        eb.fn.countAll<number | string>().as("count"),
-        eb.fn.max(eb.case().when("user_id", "=", userId).then(1).else(0).end()).as("mine"),
-      ])
-      .where("memory_id", "=", memoryId)
-      .groupBy("emoji")
+      .leftJoin("profiles", "profiles.user_id", "reactions.user_id")
+      .select(["reactions.emoji", "reactions.user_id", "profiles.display_name"])
+      .where("reactions.memory_id", "=", memoryId)
+      .orderBy("reactions.created_at")
+      .orderBy("reactions.user_id")
       .execute();
-    return rows.map((row) => ({ emoji: row.emoji, count: Number(row.count), mine: Number(row.mine) === 1 }));
+    const tallies = new Map<string, ReactionTally>();
+    for (const row of rows) {
+      let tally = tallies.get(row.emoji);
+      if (!tally) tallies.set(row.emoji, (tally = { emoji: row.emoji, count: 0, mine: false, by: [] }));
+      tally.count += 1;
+      tally.mine ||= row.user_id === userId;
+      tally.by.push({ user_id: row.user_id, display_name: row.display_name ?? "" });
+    }
+    return [...tallies.values()];
   }
 
   /** False when the member had reacted so already. */

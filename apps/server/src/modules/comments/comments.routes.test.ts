@@ -198,22 +198,25 @@ describe.each(testEngines)("comments and reactions API on %s", (engine) => {
 
   it("keeps one reaction per member and emoji: PUT and DELETE are idempotent, counts say whose", async () => {
     const memoryId = await createMemory("Birthday");
-    expect(await react(ann, "PUT", memoryId, heart)).toEqual([{ emoji: "❤️", count: 1, mine: true }]);
-    expect(await react(ann, "PUT", memoryId, heart)).toEqual([{ emoji: "❤️", count: 1, mine: true }]);
+    const annGave = { user_id: ann.userId, display_name: "Ann" };
+    const benGave = { user_id: ben.userId, display_name: "Ben" };
+    expect(await react(ann, "PUT", memoryId, heart)).toEqual([{ emoji: "❤️", count: 1, mine: true, by: [annGave] }]);
+    expect(await react(ann, "PUT", memoryId, heart)).toEqual([{ emoji: "❤️", count: 1, mine: true, by: [annGave] }]);
     await react(ben, "PUT", memoryId, heart);
-    expect(await react(ben, "PUT", memoryId, party)).toEqual([
-      { emoji: "❤️", count: 2, mine: true },
-      { emoji: "🎉", count: 1, mine: true },
+    const benSees = await react(ben, "PUT", memoryId, party);
+    expect(benSees.map(({ by, ...count }) => ({ ...count, by: new Set(by.map((giver) => giver.display_name)) }))).toEqual([
+      { emoji: "❤️", count: 2, mine: true, by: new Set(["Ann", "Ben"]) },
+      { emoji: "🎉", count: 1, mine: true, by: new Set(["Ben"]) },
     ]);
     const annSees = await request(ann, "GET", `/api/v1/memories/${memoryId}/reactions`);
-    expect(annSees.json<ReactionList>().reactions).toEqual([
+    expect(annSees.json<ReactionList>().reactions.map(({ by: _by, ...count }) => count)).toEqual([
       { emoji: "❤️", count: 2, mine: true },
       { emoji: "🎉", count: 1, mine: false },
     ]);
 
     expect(await react(ann, "DELETE", memoryId, heart)).toEqual([
-      { emoji: "❤️", count: 1, mine: false },
-      { emoji: "🎉", count: 1, mine: false },
+      { emoji: "❤️", count: 1, mine: false, by: [benGave] },
+      { emoji: "🎉", count: 1, mine: false, by: [benGave] },
     ]);
     expect(await react(ann, "DELETE", memoryId, heart)).toHaveLength(2);
   });

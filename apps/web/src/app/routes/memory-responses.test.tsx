@@ -52,8 +52,13 @@ function stubResponses(comments: Comment[], reactions: ReactionList["reactions"]
     "GET /api/v1/memories/:id/reactions": (): ReactionList => ({ reactions }),
     "PUT /api/v1/memories/:id/reactions/:emoji": ({ params }): ReactionList => {
       const existing = reactions.find((each) => each.emoji === params.emoji);
-      if (existing) Object.assign(existing, { count: existing.count + 1, mine: true });
-      else reactions.push({ emoji: params.emoji as "🎉", count: 1, mine: true });
+      if (existing)
+        Object.assign(existing, {
+          count: existing.count + 1,
+          mine: true,
+          by: [...existing.by, { user_id: "me", display_name: "Alex" }],
+        });
+      else reactions.push({ emoji: params.emoji as "🎉", count: 1, mine: true, by: [{ user_id: "me", display_name: "Alex" }] });
       return { reactions };
     },
   });
@@ -69,7 +74,7 @@ describe("reactions and comments on the detail page", () => {
   });
 
   it("shows each reaction's count, pressed when it is the member's own, and toggles one", async () => {
-    const api = stubResponses([], [{ emoji: "❤️", count: 1, mine: false }]);
+    const api = stubResponses([], [{ emoji: "❤️", count: 1, mine: false, by: [{ user_id: "partner", display_name: "Sam" }] }]);
     open();
 
     const heart = await screen.findByRole("button", { name: "React with ❤️" });
