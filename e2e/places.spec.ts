@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { expect, test } from "./fixtures";
 import { expectAccessible, memberApi, signIn } from "./support";
+import { todaysShare } from "./run-share";
 
 /*
  * The collection's map (issue #32). The servers of the journeys name no map style (MAP_STYLE_URL),
@@ -139,7 +140,7 @@ test("with no style named and no network beyond the app's server, the embedded w
   for (const url of workers) expect(new URL(url).origin).toBe(new URL(page.url()).origin);
 });
 
-test("the map at a phone's width and a desktop's, light and dark, in Arabic too: a cluster's memories in a sheet, axe clean", async ({
+test("the map at a phone's width or a desktop's, light or dark, and in Arabic: a cluster's memories in a sheet, axe clean", async ({
   page,
 }) => {
   await signIn(page, "places");
@@ -154,10 +155,11 @@ test("the map at a phone's width and a desktop's, light and dark, in Arabic too:
     }),
   ]);
 
-  for (const [width, scheme] of [
+  // A phone in light or a desktop in dark, by the day; both in the full matrix (e2e/run-share.ts).
+  for (const [width, scheme] of todaysShare([
     [375, "light"],
     [1280, "dark"],
-  ] as const) {
+  ] as const)) {
     await page.setViewportSize({ width, height: 800 });
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto("/places");

@@ -5,6 +5,7 @@ import { pseudoLocale } from "@memory-box/messages";
 import { journeyLocale, textsIn } from "./catalogue-text";
 import { expect, test } from "./fixtures";
 import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
+import { dayOfYear, fullMatrix } from "./run-share";
 
 /**
  * Every screen of Memory Box, light or dark, on a phone (375 px) or a desktop (1280 px): each is
@@ -28,7 +29,7 @@ const configurations = (["light", "dark"] as const).flatMap((theme) =>
 );
 function chosenConfigurations(): typeof configurations {
   const chosen = process.env.E2E_SCREENS;
-  if (chosen === "all") return configurations;
+  if (chosen === "all" || (!chosen && fullMatrix)) return configurations;
   if (chosen) {
     const names = chosen.split(",");
     const named = configurations.filter((configuration) => names.includes(configuration.name));
@@ -41,12 +42,6 @@ function chosenConfigurations(): typeof configurations {
   return [configurations[dayOfYear % configurations.length]!];
 }
 
-// The run's day, fixed once by scripts/test-e2e.mjs (E2E_RUN_DAY): the runner and its workers each
-// read this file, and a run across midnight would otherwise list one screen's test and run another.
-const now = process.env.E2E_RUN_DAY ? new Date(`${process.env.E2E_RUN_DAY}T12:00:00Z`) : new Date();
-const dayOfYear = Math.floor(
-  (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - Date.UTC(now.getUTCFullYear(), 0, 0)) / 86_400_000,
-);
 /** The screens' language: E2E_LOCALE, else English and the pseudo-locale in turns of four days. */
 const screensLocale = process.env.E2E_LOCALE ? journeyLocale : dayOfYear % 8 < 4 ? "en" : pseudoLocale;
 /** The page's words in the screens' language, found by their English (e2e/catalogue-text.ts). */

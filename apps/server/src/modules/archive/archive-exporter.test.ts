@@ -10,8 +10,8 @@ import { createMember, type TestMember, uploadPhotoAs } from "../../../test/memb
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { serviceRoleToken } from "../../../test/service-token";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { testEngines } from "../../../test/test-database";
 import { zipEntries } from "../../../test/zip-entries";
+import { engineStorageCombinations } from "../../../test/test-matrix";
 import { exportCommand } from "../../cli/export.command";
 import { type DatabaseHandle, openDatabase } from "../../db/database";
 import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
@@ -28,8 +28,7 @@ import { MemoriesRepository } from "../memories";
 const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v4.schema.json");
 
 /** Every entry of a ZIP file by name, with its bytes. */
-const storages = ["local disk", "S3 (s3rver)"] as const;
-const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
+const combinations = engineStorageCombinations("S3 (s3rver)");
 
 describe.each(combinations)("export on %s with %s storage", (engine, storage) => {
   let testApp: TestApp;

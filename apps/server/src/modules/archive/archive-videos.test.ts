@@ -11,8 +11,8 @@ import { createMember, type TestMember, uploadPhotoAs } from "../../../test/memb
 import { multipartContentType, multipartPayload } from "../../../test/multipart";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { testEngines } from "../../../test/test-database";
 import { zipEntries } from "../../../test/zip-entries";
+import { engineStorageCombinations } from "../../../test/test-matrix";
 import { exportCommand } from "../../cli/export.command";
 import { openDatabase } from "../../db/database";
 import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
@@ -55,11 +55,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Every engine, and S3 storage on one of them (the last), as the other archive tests do.
-const combinations = [
-  ...testEngines.map((engine) => [engine, "local disk"] as const),
-  [testEngines.at(-1)!, "S3 (s3rver)"] as const,
-];
+const combinations = engineStorageCombinations("S3 (s3rver)");
 
 describe.each(combinations)("videos in the archive on %s with %s storage", (engine, storage) => {
   let s3: TestS3Server | undefined;

@@ -9,7 +9,8 @@ import { createMember, type TestMember, uploadPhotoAs } from "../../../test/memb
 import { multipartContentType, multipartPayload } from "../../../test/multipart";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { createTestDatabase, type TestDatabase, testEngines } from "../../../test/test-database";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database";
+import { engineStorageCombinations } from "../../../test/test-matrix";
 import { restoreCommand } from "../../cli/restore.command";
 import type { Config } from "../../config";
 import { openDatabase } from "../../db/database";
@@ -42,11 +43,7 @@ beforeAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Local disk on every engine, S3 storage on the last one.
-const combinations = [
-  ...testEngines.map((engine) => [engine, "local disk"] as const),
-  [testEngines.at(-1)!, "S3 (s3rver)"] as const,
-];
+const combinations = engineStorageCombinations("S3 (s3rver)");
 
 describe.each(combinations)("videos in backups on %s with %s storage", (engine, storage) => {
   let s3: TestS3Server | undefined;

@@ -4,13 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photoRow } from "../../../test/photo-rows";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
-import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
+import { openMigratedTestDatabase } from "../../../test/test-database";
+import { engineStorageCombinations } from "../../../test/test-matrix";
 import { type BlobStore, LocalBlobStore, S3BlobStore } from "../storage";
 import { missingExamples, PhotoFilesReconciler } from "./photo-files.reconciler";
 import { PhotosRepository } from "./photos.repository";
 
-const storages = ["local disk", "S3 (s3rver), in a folder of a shared bucket"] as const;
-const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
+const combinations = engineStorageCombinations("S3 (s3rver), in a folder of a shared bucket");
 
 describe.each(combinations)("the photo file reconciler on %s with %s storage", (engine, storage) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
