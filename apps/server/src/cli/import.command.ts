@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
 import path from "node:path";
 import {
   type ArchiveFormat,
@@ -43,6 +44,10 @@ export const importCommand = {
     if (source === undefined || rest.length > 0) throw new UsageError("import takes one argument: the ZIP file to read.");
     const format = values.from ?? "memory-box";
     if (!(formats as readonly string[]).includes(format)) throw new UsageError(`--from takes ${formats.join(" or ")}.`);
+
+    const file = path.resolve(source);
+    const notAFile = await describeMissingFile(file);
+    if (notAFile) throw new AppError("validation_failed", { message: `Nothing was imported. ${notAFile}` });
 
     const archive = new ArchiveRepository(db);
     const importer = await archive.importerMember(values.as);
@@ -102,16 +107,11 @@ export const importCommand = {
       });
       const started = Date.now();
       let lastReport = started;
-      const summary = await imports.fromFile(
-        path.resolve(source),
-        format as ArchiveFormat,
-        importer.id,
-        ({ phase, done, total }) => {
-          if (phase !== "photos" || Date.now() - lastReport < 2_000) return;
-          lastReport = Date.now();
-          out(`Photos and videos: ${done} of ${total}`);
-        },
-      );
+      const summary = await imports.fromFile(file, format as ArchiveFormat, importer.id, ({ phase, done, total }) => {
+        if (phase !== "photos" || Date.now() - lastReport < 2_000) return;
+        lastReport = Date.now();
+        out(`Photos and videos: ${done} of ${total}`);
+      });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       out(
         `Imported ${summary.memories} memories, ${summary.photos} photos and ${summary.videos} videos in ${seconds} s as ${importer.email}` +
@@ -126,3 +126,13 @@ export const importCommand = {
     }
   },
 } satisfies Command;
+
+/** Why `file` cannot be an archive before it is opened (it is not there, or is a folder); null when it is a file. */
+async function describeMissingFile(file: string): Promise<string | null> {
+  const stat = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    throw error;
+  });
+  if (stat === null) return `There is no file at ${file}.`;
+  return stat.isFile() ? null : `${file} is a folder, not a ZIP file.`;
+}

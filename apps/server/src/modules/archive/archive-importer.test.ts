@@ -284,6 +284,12 @@ describe.each(testEngines)("import on %s", (engine) => {
     /** The first photo of the archive, and the memory it belongs to. */
     const firstPhoto = (manifest: ArchiveManifest) => manifest.memories.flatMap((memory) => memory.photos)[0]!;
 
+    it("a file that is not there, or a folder, named as such (not as a damaged ZIP)", async () => {
+      const missing = path.join(workDir, "missing.zip");
+      expect(await refused(missing)).toBe(`Nothing was imported. There is no file at ${missing}.`);
+      expect(await refused(workDir)).toBe(`Nothing was imported. ${workDir} is a folder, not a ZIP file.`);
+    });
+
     it("a file that is not a ZIP, or a truncated one", async () => {
       const text = path.join(workDir, "notes.zip");
       await fs.writeFile(text, "just some notes");
