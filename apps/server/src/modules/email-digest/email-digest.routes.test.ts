@@ -1,8 +1,10 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
+import { serviceRoleToken } from "../../../test/service-token";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
+import { openDatabase } from "../../db/database";
 import { issueUnsubscribeToken } from "./unsubscribe-token";
 
 /**
@@ -169,5 +171,27 @@ describe.each(testEngines)("e-mail digest routes (%s)", (engine) => {
     const response = await oneClick(issueUnsubscribeToken(ben.userId, key));
     expect(response.headers["set-cookie"]).toBeUndefined();
     expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
+  });
+
+  it("goes with the member's account when it is deleted", async () => {
+    const cleo = await createMember(testApp, "cleo@example.org", "Cleo");
+    expect((await choose(cleo, { digest: "daily", time_zone: "UTC" })).statusCode).toBe(200);
+    const database = openDatabase(testApp.config.database);
+    try {
+      const rowsOf = async () =>
+        (await database.db.selectFrom("email_digests").select("user_id").where("user_id", "=", cleo.userId).execute()).length;
+      expect(await rowsOf()).toBe(1);
+      const deleted = await testApp.app.inject({
+        method: "DELETE",
+        url: `/auth/v1/admin/users/${cleo.userId}`,
+        headers: { authorization: `Bearer ${await serviceRoleToken(testApp)}`, "x-supabase-api-version": "2024-01-01" },
+      });
+      expect(deleted.statusCode).toBe(200);
+      expect(await rowsOf()).toBe(0);
+      // Her old mail's link then finds nothing to turn off, and says so no differently.
+      expect((await oneClick(issueUnsubscribeToken(cleo.userId, key))).statusCode).toBe(200);
+    } finally {
+      await database.destroy();
+    }
   });
 });
