@@ -49,10 +49,10 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
   };
   const env = () => ({ SMTP_URL: smtp.url, PUBLIC_URL: publicUrl, PHOTO_URL_SECRET: secret });
   /** A server process's digest service, on its own connection (closed with the test's). */
-  const process = () =>
+  const process = (through: Mailer = mailer) =>
     new EmailDigestService({
       digests: new EmailDigestRepository(database.db),
-      mailer,
+      mailer: through,
       secret: Buffer.from(secret, "utf8"),
       siteUrl: publicUrl,
       publicUrl,
@@ -223,17 +223,33 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
     expect(mailsTo(ann)).toHaveLength(4);
   });
 
-  it("tries a digest the mail server refused again later, and sends it once", async () => {
+  it("tries a digest again later when the mail server is down or refuses it, and sends it once", async () => {
     await addMemory(ben, "Harbour");
     const due = new Date(nextDue("daily", "Europe/Lisbon", clock()).getTime() + 60_000);
     travelTo(due);
-    smtp.rejectNext(1);
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 1, failed: 1 });
+    // No mail server listening at all.
+    const down = createMailer({
+      smtpUrl: "smtp://127.0.0.1:1",
+      from: "x@box.example.org",
+      dataDir: "/nonexistent",
+      logger: silent,
+    });
+    try {
+      expect(await process(down).runDue()).toEqual({ sent: 0, empty: 1, failed: 1 });
+    } finally {
+      await down.close();
+    }
     // Not at once: after the backoff (5 minutes for a first failure).
     expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     travelTo(new Date(due.getTime() + 4 * 60_000));
     expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    // Back, but refusing the message: the backoff doubles (10 minutes).
     travelTo(new Date(due.getTime() + 6 * 60_000));
+    smtp.rejectNext(1);
+    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 1 });
+    travelTo(new Date(due.getTime() + 15 * 60_000));
+    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    travelTo(new Date(due.getTime() + 17 * 60_000));
     expect(await process().runDue()).toEqual({ sent: 1, empty: 0, failed: 0 });
     expect((await smtp.waitForMail(ann.email)).text).toContain("Harbour");
     expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
