@@ -1,3 +1,8 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { type CapturedMail, startTestSmtpServer, type TestSmtpServer } from "../../../test/smtp-test-server";
@@ -49,7 +54,7 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
   };
   const env = () => ({ SMTP_URL: smtp.url, PUBLIC_URL: publicUrl, PHOTO_URL_SECRET: secret });
   /** A server process's digest service, on its own connection (closed with the test's). */
-  const process = (through: Mailer = mailer) =>
+  const serverProcess = (through: Mailer = mailer) =>
     new EmailDigestService({
       digests: new EmailDigestRepository(database.db),
       mailer: through,
@@ -116,9 +121,9 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
     // Not before 08:00 on the member's clock.
     const due = nextDue("daily", "Europe/Lisbon", clock());
     travelTo(new Date(due.getTime() - 60_000));
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     travelTo(new Date(due.getTime() + 60_000));
-    const run = await process().runDue();
+    const run = await serverProcess().runDue();
 
     expect(run).toEqual({ sent: 1, empty: 1, failed: 0 });
     const mail = await smtp.waitForMail(ann.email);
@@ -141,14 +146,14 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
     expect(mailsTo(ben)).toHaveLength(0);
 
     // The period is done: another run, here or in another process, sends nothing more.
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     expect(mailsTo(ann)).toHaveLength(1);
   });
 
   it("sends nothing when nothing was added", async () => {
     const before = smtp.messages.length;
     travelTo(new Date(nextDue("daily", "Europe/Lisbon", clock()).getTime() + 60_000));
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 2, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 2, failed: 0 });
     expect(smtp.messages).toHaveLength(before);
   });
 
@@ -169,7 +174,7 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
             now: clock,
           }),
       );
-      const runs = await Promise.all([process().runDue(), ...services.map((service) => service.runDue())]);
+      const runs = await Promise.all([serverProcess().runDue(), ...services.map((service) => service.runDue())]);
       expect(runs.reduce((sum, run) => sum + run.sent, 0)).toBe(1);
     } finally {
       await Promise.all(others.map((handle) => handle.destroy()));
@@ -191,7 +196,7 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
     const again = await createTestApp(engine, { now: clock, env: env(), sharedDatabase: testApp.config.database });
     await again.app.ready();
     await again.close();
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     expect(mailsTo(ann)).toHaveLength(3);
   });
 
@@ -212,16 +217,68 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
         new Date(now.getTime() + 300_000).toISOString(),
       ),
     ).toBeDefined();
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 1, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 1, failed: 0 });
     expect(mailsTo(ann)).toHaveLength(3);
 
     travelTo(new Date(now.getTime() + 301_000));
-    expect(await process().runDue()).toEqual({ sent: 1, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 1, empty: 0, failed: 0 });
     const mail = await smtp.waitForMail(ann.email);
     expect(mail.text).toContain("Lanterns");
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     expect(mailsTo(ann)).toHaveLength(4);
   });
+
+  it("sends once a digest whose server process was killed (SIGKILL) while the mail was in flight", async () => {
+    await addMemory(ben, "Fireworks");
+    const due = new Date(nextDue("daily", "Europe/Lisbon", clock()).getTime() + 60_000);
+    travelTo(due);
+    // A mail server that takes the message and never answers: the process is killed mid-send.
+    let received!: () => void;
+    const inFlight = new Promise<void>((resolve) => (received = resolve));
+    const hanging = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      closeTimeout: 200,
+      onData: (stream) => {
+        stream.resume();
+        stream.on("end", () => received());
+      },
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", () => resolve()));
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "test-fixtures/digest-process.ts")],
+      {
+        cwd: path.resolve(import.meta.dirname, "../../.."),
+        env: {
+          ...process.env,
+          DIGEST_DATABASE: JSON.stringify(testApp.config.database),
+          DIGEST_CLOCK_OFFSET: String(offset),
+          DIGEST_PUBLIC_URL: publicUrl,
+          DIGEST_SECRET: secret,
+          DIGEST_SMTP_URL: `smtp://127.0.0.1:${(hanging.server.address() as AddressInfo).port}`,
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    try {
+      await inFlight;
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
+    // Its claim outlives it: nobody sends while it holds, and the mail it was sending never left.
+    expect((await serverProcess().runDue()).sent).toBe(0);
+    expect(mailsTo(ann)).toHaveLength(4);
+    travelTo(new Date(due.getTime() + 6 * 60_000));
+    expect(await serverProcess().runDue()).toEqual({ sent: 1, empty: 0, failed: 0 });
+    expect((await smtp.waitForMail(ann.email)).text).toContain("Fireworks");
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(mailsTo(ann)).toHaveLength(5);
+  }, 30_000);
 
   it("tries a digest again later when the mail server is down or refuses it, and sends it once", async () => {
     await addMemory(ben, "Harbour");
@@ -235,25 +292,25 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
       logger: silent,
     });
     try {
-      expect(await process(down).runDue()).toEqual({ sent: 0, empty: 1, failed: 1 });
+      expect(await serverProcess(down).runDue()).toEqual({ sent: 0, empty: 1, failed: 1 });
     } finally {
       await down.close();
     }
     // Not at once: after the backoff (5 minutes for a first failure).
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     travelTo(new Date(due.getTime() + 4 * 60_000));
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     // Back, but refusing the message: the backoff doubles (10 minutes).
     travelTo(new Date(due.getTime() + 6 * 60_000));
     smtp.rejectNext(1);
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 1 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 1 });
     travelTo(new Date(due.getTime() + 15 * 60_000));
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
     travelTo(new Date(due.getTime() + 17 * 60_000));
-    expect(await process().runDue()).toEqual({ sent: 1, empty: 0, failed: 0 });
+    expect(await serverProcess().runDue()).toEqual({ sent: 1, empty: 0, failed: 0 });
     expect((await smtp.waitForMail(ann.email)).text).toContain("Harbour");
-    expect(await process().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
-    expect(mailsTo(ann)).toHaveLength(5);
+    expect(await serverProcess().runDue()).toEqual({ sent: 0, empty: 0, failed: 0 });
+    expect(mailsTo(ann)).toHaveLength(6);
   });
 
   it("sends a weekly digest on Monday at 08:00 in the member's time zone (Pacific/Auckland)", async () => {
@@ -265,12 +322,12 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
     expect(monday.getUTCHours()).toBeGreaterThanOrEqual(18);
     // The daily mornings of the week before send nothing to a weekly reader.
     travelTo(new Date(monday.getTime() - 24 * 3600_000));
-    expect((await process().runDue()).sent).toBe(0);
+    expect((await serverProcess().runDue()).sent).toBe(0);
     travelTo(new Date(monday.getTime() - 60_000));
-    expect((await process().runDue()).sent).toBe(0);
-    expect(mailsTo(ann)).toHaveLength(5);
+    expect((await serverProcess().runDue()).sent).toBe(0);
+    expect(mailsTo(ann)).toHaveLength(6);
     travelTo(new Date(monday.getTime() + 60_000));
-    expect((await process().runDue()).sent).toBe(1);
+    expect((await serverProcess().runDue()).sent).toBe(1);
     const mail = await smtp.waitForMail(ann.email);
     expect(mail.subject).toBe("Ben added a memory this week");
     expect(mail.text).toContain("- Picnic (20 November 2026)");
@@ -293,7 +350,7 @@ describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
 
     await addMemory(ben, "After the unsubscribe");
     travelTo(new Date(nextDue("weekly", "Pacific/Auckland", clock()).getTime() + 60_000));
-    await process().runDue();
-    expect(mailsTo(ann)).toHaveLength(6);
+    await serverProcess().runDue();
+    expect(mailsTo(ann)).toHaveLength(7);
   });
 });
