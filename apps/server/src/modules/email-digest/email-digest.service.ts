@@ -72,15 +72,11 @@ export class EmailDigestService {
   async setPreferences(userId: string, choice: EmailDigestPreferences): Promise<EmailDigestPreferences> {
     const now = this.now();
     const before = await this.deps.digests.find(userId);
-    const switchedOn = choice.digest !== "off" && (before === undefined || before.frequency === "off");
-    await this.deps.digests.save(
-      userId,
-      { frequency: choice.digest, timeZone: choice.time_zone },
-      now.toISOString(),
-      switchedOn && choice.digest !== "off"
+    const start =
+      choice.digest !== "off" && (before === undefined || before.frequency === "off")
         ? { since: now.toISOString(), period: currentPeriod(choice.digest, choice.time_zone, now) }
-        : undefined,
-    );
+        : undefined;
+    await this.deps.digests.save(userId, { frequency: choice.digest, timeZone: choice.time_zone }, now.toISOString(), start);
     return { digest: choice.digest, time_zone: choice.time_zone };
   }
 
