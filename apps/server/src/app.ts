@@ -43,6 +43,7 @@ import {
   serviceRoleAuthenticator,
 } from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
+import { EmailDigestRepository, emailDigestRoutes, EmailDigestScheduler, EmailDigestService } from "./modules/email-digest";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
 import {
   accessSignalSetting,
@@ -331,6 +332,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? { inviteCheckRateLimit: { max: config.auth.rateLimits.inviteCheck, timeWindow: 5 * 60 * 1000 } }
       : {}),
   });
+  // The e-mail digest (ADR 0060): sent in the background each minute's tick, never by a request;
+  // its unsubscribe links are signed with the server's signing secret, for their own purpose.
+  const emailDigests = new EmailDigestService({
+    digests: new EmailDigestRepository(database.db),
+    mailer,
+    secret: photoUrlSecret,
+    siteUrl: config.auth.siteUrl,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const emailDigestScheduler = new EmailDigestScheduler(emailDigests, app.log);
+  app.addHook("onReady", async () => emailDigestScheduler.start());
+  // Before the mailer and the database close: a digest being sent is marked done first.
+  app.addHook("preClose", async () => emailDigestScheduler.stop());
+  await app.register(emailDigestRoutes, { service: emailDigests, authenticate: authenticateMember });
   await app.register(devicesRoutes, {
     devices: new DevicesService({ sessions: auth.sessionRows, audit, ...(options.now ? { now: options.now } : {}) }),
     authenticate: authenticateMember,

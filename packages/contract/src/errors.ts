@@ -50,6 +50,12 @@ export const errorCatalogue = {
     message: "Photos can be shared to Memory Box only from this device's share sheet, not from another site.",
   },
 
+  // The e-mail digest's one-click unsubscribe (POST /api/v1/notifications/email/unsubscribe).
+  unsubscribe_link_invalid: {
+    status: 400,
+    message: "This unsubscribe link is not valid. Sign in and turn the e-mail digest off in Settings, under Notifications.",
+  },
+
   // Any API: who is asking.
   not_authenticated: { status: 401, message: "Not authenticated" },
   no_authorization: { status: 401, message: "This endpoint requires a valid Bearer token" },

@@ -118,6 +118,20 @@ export type EmailDigestFrequency = z.infer<typeof EmailDigestFrequency>;
 export const EmailDigestPreferences = z.object({ digest: EmailDigestFrequency, time_zone: TimeZone }).strict();
 export type EmailDigestPreferences = z.infer<typeof EmailDigestPreferences>;
 
+/** What a member who never chose a digest has: none, on UTC's clock until they pick theirs. */
+export const defaultEmailDigestPreferences: EmailDigestPreferences = { digest: "off", time_zone: "UTC" };
+
+/**
+ * `POST /api/v1/notifications/email/unsubscribe?token=…` (RFC 8058 one-click unsubscribe): the
+ * digest's `List-Unsubscribe` URL, posted with the form body `List-Unsubscribe=One-Click`
+ * (`application/x-www-form-urlencoded`), without a session. The `/unsubscribe?token=…` page posts
+ * the same after the member confirms (a `GET` of the URL only redirects there). The token is the
+ * one in the mail's link; a forged one, or one made for anything else, is 400
+ * `unsubscribe_link_invalid`. The answer says the digest is now off (also when it already was).
+ */
+export const EmailUnsubscribed = z.object({ digest: z.literal("off") });
+export type EmailUnsubscribed = z.infer<typeof EmailUnsubscribed>;
+
 /**
  * What the service worker receives in a push message (JSON, encrypted by the push protocol). The
  * text is already written in the member's language; `url` is the page a click opens. `tag` groups

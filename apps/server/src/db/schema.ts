@@ -35,6 +35,7 @@ export interface Database {
   buckets: BucketsTable;
   idempotency_keys: IdempotencyKeysTable;
   media_jobs: MediaJobsTable;
+  email_digests: EmailDigestsTable;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */
@@ -527,3 +528,27 @@ export interface MediaJobsTable {
 }
 
 export type MediaJobRow = Selectable<MediaJobsTable>;
+
+/**
+ * A member's e-mail digest (ADR 0060): how often, on whose clock, what the next one covers
+ * (memories added after `since`) and the last period done; a sending process holds a claim.
+ */
+export interface EmailDigestsTable {
+  user_id: string;
+  frequency: "off" | "daily" | "weekly";
+  /** An IANA time zone ("Pacific/Auckland"). */
+  time_zone: string;
+  since: string;
+  /** "YYYY-MM-DD": the local date of the last digest done; null before the first. */
+  period: string | null;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  /** Failed sends in a row. */
+  attempts: Generated<number>;
+  /** A failed send is not tried again before this time. */
+  retry_after: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type EmailDigestRow = Selectable<EmailDigestsTable>;

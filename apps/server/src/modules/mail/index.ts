@@ -1,3 +1,11 @@
-export { createMailer, MailDeliveryError, type Mailer } from "./mailer";
+export { createMailer, MailDeliveryError, type MailMessage, type Mailer } from "./mailer";
 export { templatedMailer } from "./templated-mailer";
-export { type NoticeData, type NoticeKind, renderEmail, renderInvitation, renderNotice } from "./templates";
+export {
+  type DigestData,
+  type NoticeData,
+  type NoticeKind,
+  renderDigest,
+  renderEmail,
+  renderInvitation,
+  renderNotice,
+} from "./templates";

@@ -11,6 +11,13 @@ export interface MailMessage {
   html: string;
   /** The action link in the mail, for the outbox log line. */
   link?: string;
+  /** Further header fields (the digest's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
+  /**
+   * The Message-ID (without angle brackets) when the sender fixes one: a digest sent again after
+   * a crash keeps its id, so mail systems that drop duplicates drop it.
+   */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -113,7 +120,15 @@ function outboxMailer({ from, dataDir, logger }: MailerOptions): Mailer {
   };
 }
 
-const composed = (from: string, { to, subject, text, html }: MailMessage) => ({ from, to, subject, text, html });
+const composed = (from: string, { to, subject, text, html, headers, messageId }: MailMessage) => ({
+  from,
+  to,
+  subject,
+  text,
+  html,
+  ...(headers ? { headers } : {}),
+  ...(messageId ? { messageId: `<${messageId}>` } : {}),
+});
 
 /** Runs one delivery; any failure is logged without credentials and becomes a MailDeliveryError. */
 async function deliver(

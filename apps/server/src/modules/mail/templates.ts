@@ -23,6 +23,17 @@ interface Copy {
   /** The button's label; absent for a mail that carries only a code. */
   action?: string;
   outro: string[];
+  /** Lists of linked items after the intro (the digest's memories). */
+  sections?: Section[];
+  /** A link under the footer (the digest's unsubscribe page). */
+  footerLink?: Button;
+}
+
+interface Section {
+  heading: string;
+  items: { label: string; detail?: string; link: string }[];
+  /** A line after the items ("…and 4 more"). */
+  more?: string;
 }
 
 /** The texts of the catalogue's mail.json in one language; English unless said otherwise. */
@@ -251,6 +262,67 @@ export function renderInvitation(
   };
 }
 
+export interface DigestData {
+  schedule: "daily" | "weekly";
+  /** Each partner who added something, with their memories (titles and dates only: never photos). */
+  authors: {
+    name: string;
+    count: number;
+    memories: { title: string; /** "YYYY-MM-DD" */ date: string | null; link: string }[];
+  }[];
+  /** The web app, which the button opens. */
+  siteLink: string;
+  /** The page that turns the digest off after the member confirms. */
+  unsubscribeLink: string;
+  siteName?: string;
+}
+
+/**
+ * The e-mail digest (ADR 0060): "Ben added 3 memories this week", each memory's title and date
+ * linking to its page, and a footer link to unsubscribe. Titles are the members' own words and are
+ * escaped like any text; no image and no memory text beyond the title ever goes into the mail.
+ */
+export function renderDigest(data: DigestData, words: Words = english()): RenderedEmail {
+  const t = words;
+  const site = data.siteName ?? "Memory Box";
+  const added = (name: string, count: number) => t.format(`mail.digest.added.${data.schedule}`, { name, count });
+  const total = data.authors.reduce((sum, author) => sum + author.count, 0);
+  const [only] = data.authors;
+  const sections = data.authors.map((author): Section => ({
+    heading: added(author.name, author.count),
+    items: author.memories.map((memory) => ({
+      label: memory.title,
+      ...(memory.date === null ? {} : { detail: formatDay(t, memory.date) }),
+      link: memory.link,
+    })),
+    ...(author.count > author.memories.length
+      ? { more: t.format("mail.digest.more", { count: author.count - author.memories.length }) }
+      : {}),
+  }));
+  const copy: Copy = {
+    subject:
+      data.authors.length === 1 && only
+        ? added(only.name, only.count)
+        : t.format(`mail.digest.subjectMany.${data.schedule}`, { count: total, site }),
+    intro: [t.format("mail.hello"), t.format("mail.digest.intro", { site })],
+    sections,
+    action: t.format("mail.digest.action", { site }),
+    outro: [t.format(`mail.digest.why.${data.schedule}`, { site })],
+    footerLink: { label: t.format("mail.digest.unsubscribe"), link: data.unsubscribeLink },
+  };
+  const button = { label: copy.action!, link: data.siteLink };
+  return {
+    subject: copy.subject,
+    text: renderText(words, copy, undefined, button, site),
+    html: renderHtml(words, copy, undefined, button, site),
+  };
+}
+
+/** "3 November 2026" for a memory's date ("YYYY-MM-DD", a calendar day: read as UTC, shown as UTC). */
+function formatDay(t: Words, date: string): string {
+  return t.formatDate(new Date(`${date}T00:00:00Z`), { day: "numeric", month: "long", year: "numeric" });
+}
+
 /**
  * "24 November 2026 at 09:05 UTC", "24. November 2026 um 09:05 UTC": the day and time by `Intl`
  * for the mail's language, in UTC, since the server cannot know the reader's time zone.
@@ -273,7 +345,18 @@ const footer = (t: Words, site: string) => t.format("mail.footer", { site });
 function renderText(t: Words, copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
   const action = button === undefined ? [] : [`${button.label}:\n${button.link}`];
   const codeLine = code === undefined ? [] : [`${codeLead(t, button)} ${code}`];
-  return [...copy.intro, ...action, ...codeLine, ...copy.outro, `-- \n${footer(t, site)}`].join("\n\n") + "\n";
+  const sections = (copy.sections ?? []).map((section) =>
+    [
+      section.heading,
+      ...section.items.map((item) => `- ${item.label}${item.detail === undefined ? "" : ` (${item.detail})`}\n  ${item.link}`),
+      ...(section.more === undefined ? [] : [section.more]),
+    ].join("\n"),
+  );
+  const footerLink = copy.footerLink === undefined ? "" : `\n${copy.footerLink.label}: ${copy.footerLink.link}`;
+  return (
+    [...copy.intro, ...sections, ...action, ...codeLine, ...copy.outro, `-- \n${footer(t, site)}${footerLink}`].join("\n\n") +
+    "\n"
+  );
 }
 
 // Mail clients drop <style> blocks and block remote content, so everything is inline and text-only.
@@ -286,6 +369,12 @@ const styles = {
   linkLine: "margin:0 0 16px;font-size:13px;line-height:1.4;word-break:break-all;color:#7a6d66;",
   code: "font-family:'Courier New',Courier,monospace;font-size:22px;font-weight:bold;letter-spacing:4px;",
   footer: "margin:24px 0 0;font-size:13px;color:#9a8c85;",
+  heading: "margin:24px 0 8px;font-size:16px;line-height:1.5;font-weight:bold;",
+  list: "margin:0 0 16px;padding:0 0 0 20px;font-size:16px;line-height:1.5;",
+  item: "margin:0 0 8px;",
+  itemLink: "color:#b5485d;",
+  detail: "color:#7a6d66;font-size:14px;",
+  footerLink: "margin:8px 0 0;font-size:13px;color:#9a8c85;",
 };
 
 function renderHtml(t: Words, copy: Copy, code: string | undefined, button: Button | undefined, site: string): string {
@@ -294,14 +383,34 @@ function renderHtml(t: Words, copy: Copy, code: string | undefined, button: Butt
     paragraph(`<a href="${href}" style="${styles.button}">${label}</a>`, "margin:24px 0;"),
     paragraph(`${escapeHtml(t.format("mail.openLink"))} <a href="${href}" style="color:#7a6d66;">${href}</a>`, styles.linkLine),
   ];
+  const section = ({ heading, items, more }: Section) => [
+    paragraph(escapeHtml(heading), styles.heading),
+    `<ul style="${styles.list}">`,
+    ...items.map(
+      ({ label, detail, link }) =>
+        `<li style="${styles.item}"><a href="${escapeHtml(link)}" style="${styles.itemLink}">${escapeHtml(label)}</a>` +
+        `${detail === undefined ? "" : ` <span style="${styles.detail}">· ${escapeHtml(detail)}</span>`}</li>`,
+    ),
+    "</ul>",
+    ...(more === undefined ? [] : [paragraph(escapeHtml(more))]),
+  ];
   const content = [
     ...copy.intro.map((text) => paragraph(escapeHtml(text))),
+    ...(copy.sections ?? []).flatMap(section),
     ...(button === undefined ? [] : action(escapeHtml(button.label), escapeHtml(button.link))),
     ...(code === undefined
       ? []
       : [paragraph(`${escapeHtml(codeLead(t, button))} <span style="${styles.code}">${escapeHtml(code)}</span>`)]),
     ...copy.outro.map((text) => paragraph(escapeHtml(text))),
     paragraph(escapeHtml(footer(t, site)), styles.footer),
+    ...(copy.footerLink === undefined
+      ? []
+      : [
+          paragraph(
+            `<a href="${escapeHtml(copy.footerLink.link)}" style="color:#9a8c85;">${escapeHtml(copy.footerLink.label)}</a>`,
+            styles.footerLink,
+          ),
+        ]),
   ];
   return [
     "<!doctype html>",
