@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { EmailDigestPreferences } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { serviceRoleToken } from "../../../test/service-token";
@@ -22,7 +23,9 @@ describe.each(testEngines)("e-mail digest routes (%s)", (engine) => {
   let ben: TestMember;
 
   const preferencesOf = async (member: TestMember) =>
-    (await testApp.app.inject({ method: "GET", url: "/api/v1/notifications/email", headers: member.headers })).json();
+    (
+      await testApp.app.inject({ method: "GET", url: "/api/v1/notifications/email", headers: member.headers })
+    ).json<EmailDigestPreferences>();
   const choose = (member: TestMember, payload: unknown) =>
     testApp.app.inject({
       method: "PUT",
