@@ -136,7 +136,9 @@ describe("the push service replacing the subscription", () => {
     const storage = fakeCacheStorage();
     await keepNotificationState(storage, state);
     const renewed = { endpoint: "https://push.example/new", keys: { p256dh: "BNew", auth: "aNew" } };
-    const subscribe = vi.fn(async (_options?: PushSubscriptionOptionsInit) => ({ toJSON: () => renewed }) as PushSubscription);
+    const subscribe = vi.fn(
+      async (_options?: PushSubscriptionOptionsInit) => ({ toJSON: () => renewed }) as unknown as PushSubscription,
+    );
     const tellWindows = vi.fn(async () => undefined);
 
     await resubscribe({ storage, pushManager: { subscribe }, tellWindows });
