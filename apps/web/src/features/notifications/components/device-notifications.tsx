@@ -194,7 +194,7 @@ export function DeviceNotifications({ environment }: { environment?: PushEnviron
             </Check>
           </fieldset>
           <p className="text-xs text-muted-foreground">
-            {intl.formatMessage({ id: "notifications.device.timeZone" }, { zone: preferences.time_zone })}
+            {intl.formatMessage({ id: "notifications.device.timeZone" }, { zone: deviceTimeZone() })}
           </p>
           <div className="flex flex-wrap items-center gap-3">
             <Button type="submit" disabled={busy !== null || draft === null}>
