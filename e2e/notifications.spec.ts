@@ -68,7 +68,7 @@ test("a member turns notifications on in Settings; the partner's new memory show
   server,
 }) => {
   const push = await loopbackPushService();
-  test.info().attach("push endpoint", { body: push.subscription.endpoint });
+  await test.info().attach("push endpoint", { body: push.subscription.endpoint });
 
   // Ben's browser: notifications allowed (the test answers the browser's question), its push
   // manager subscribing at the loopback push service.

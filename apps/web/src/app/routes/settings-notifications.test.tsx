@@ -25,8 +25,8 @@ const iPhone =
 
 /** The browser's parts, as a test wants them: permission, push support, an iPhone, the app installed. */
 function fakeBrowser({
-  permission = "default" as NotificationPermission,
-  answer = "granted" as NotificationPermission,
+  permission = "default",
+  answer = "granted",
   push = true,
   userAgent,
   standalone = false,
@@ -87,7 +87,7 @@ function stubNotifications(
     "PUT /api/v1/notifications/device": ({ body }) => {
       device = {
         subscribed: true,
-        preferences: (body as DeviceNotificationsInput).preferences as DeviceNotifications["preferences"],
+        preferences: (body as DeviceNotificationsInput).preferences,
       };
       return device;
     },

@@ -18,8 +18,8 @@ function open(answer: ApiHandler, path = `/unsubscribe?token=${encodeURIComponen
 /** The requests the page sent: their URL, headers and body as the browser would send them. */
 function sent(api: ReturnType<typeof stubMemoryApi>) {
   return api.fetchMock.mock.calls
-    .filter(([input]) => String(input).startsWith("/api/v1/notifications/email/unsubscribe"))
-    .map(([input, init]) => ({ url: String(input), method: init?.method, body: String(init?.body) }));
+    .filter(([input]) => typeof input === "string" && input.startsWith("/api/v1/notifications/email/unsubscribe"))
+    .map(([input, init]) => ({ url: input as string, method: init?.method, body: (init?.body as URLSearchParams).toString() }));
 }
 
 describe("the digest's unsubscribe page", () => {
