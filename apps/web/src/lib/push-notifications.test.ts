@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import { fakeCacheStorage } from "@/testing/fake-cache-storage";
 import {
+  forgetNotifications,
   genericTitle,
   keepNotificationState,
   keyBytes,
@@ -158,5 +159,20 @@ describe("the push service replacing the subscription", () => {
     const bytes = keyBytes(state.publicKey);
     expect(bytes).toHaveLength(65);
     expect(bytes[0]).toBe(4);
+  });
+});
+
+describe("the session ending on this device", () => {
+  it("ends the browser's subscription and forgets what the worker kept, pending subscription and all", async () => {
+    const storage = fakeCacheStorage();
+    await keepNotificationState(storage, { ...state, pending: { endpoint: "https://push.example/new" } });
+    const unsubscribe = vi.fn(async () => true);
+    await forgetNotifications(storage, { getSubscription: async () => ({ unsubscribe }) as unknown as PushSubscription });
+    expect(unsubscribe).toHaveBeenCalledOnce();
+    expect(await readNotificationState(storage)).toBeNull();
+
+    // Nothing subscribed, no workers: nothing to do, and no failure.
+    await forgetNotifications(storage, { getSubscription: async () => null });
+    await forgetNotifications(storage, undefined);
   });
 });

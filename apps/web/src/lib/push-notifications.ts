@@ -171,3 +171,26 @@ export async function resubscribe(world: ResubscribeWorld): Promise<void> {
   await keepNotificationState(world.storage, { ...state, pending: subscription.toJSON() });
   await world.tellWindows();
 }
+
+/**
+ * At sign-out, and when the app starts without a session: a device's notifications end with its
+ * session (the server forgets the subscription then), so the browser's subscription ends too, and
+ * nothing is kept that the worker could send for the next member to sign in here.
+ */
+export async function forgetNotifications(
+  storage: CacheStorage,
+  pushManager: Pick<PushManager, "getSubscription"> | undefined,
+): Promise<void> {
+  await storage.delete(notificationStateCache);
+  const subscription = await pushManager?.getSubscription();
+  await subscription?.unsubscribe();
+}
+
+/** `forgetNotifications` for the page (nothing where the browser has no workers or Cache Storage). */
+export function forgetNotificationsOnThisDevice(): void {
+  if (typeof caches === "undefined" || typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
+  void navigator.serviceWorker
+    .getRegistration()
+    .then((registration) => forgetNotifications(caches, registration?.pushManager))
+    .catch((error: unknown) => console.error("Could not end this device's notifications:", error));
+}

@@ -153,6 +153,22 @@ describe("Settings → Notifications on this device", () => {
     expect(screen.getByLabelText('Time for "On this day"')).toHaveValue("08:00");
   });
 
+  it("ends a subscription made with another key before subscribing with the instance's", async () => {
+    const browser = fakeBrowser({ subscribed: true });
+    browser.subscribe.mockRejectedValueOnce(
+      new DOMException("A subscription with a different applicationServerKey exists.", "InvalidStateError"),
+    );
+    const api = stubNotifications();
+    const { user } = open();
+
+    const toggle = await theSwitch();
+    await user.click(toggle);
+    await waitFor(() => expect(toggle).toHaveAttribute("aria-checked", "true"));
+    expect(browser.unsubscribe).toHaveBeenCalledOnce();
+    expect(browser.subscribe).toHaveBeenCalledTimes(2);
+    expect(api.calls("PUT /api/v1/notifications/device")).toHaveLength(1);
+  });
+
   it("saves changed topics, times, quiet hours and the memory's words with the same subscription", async () => {
     const browser = fakeBrowser({ permission: "granted", subscribed: true });
     const api = stubNotifications({ subscribed: true, preferences });

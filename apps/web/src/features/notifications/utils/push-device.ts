@@ -91,7 +91,13 @@ export async function turnOn(
   if (permission !== "granted") throw new PermissionRefused();
   const publicKey = await fetchPushKey();
   const pushManager = await pushManagerOf(env);
-  const subscription = await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+  const options = { userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) };
+  const subscription = await pushManager.subscribe(options).catch(async (error: unknown) => {
+    // A subscription made with another key (the instance's was replaced) stands in the way: it ends first.
+    if (!(error instanceof DOMException && error.name === "InvalidStateError")) throw error;
+    await (await pushManager.getSubscription())?.unsubscribe();
+    return pushManager.subscribe(options);
+  });
   const answer = await putDeviceNotifications({ subscription: subscriptionInput(subscription.toJSON()), preferences });
   await keepForWorker(env, publicKey, preferences, genericTitle);
   return answer;
