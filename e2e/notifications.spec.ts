@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { PushMessage } from "@memory-box/contract";
 import { expect, test } from "./fixtures";
-import { memberApiAs, memberPage } from "./support";
+import { expectAccessible, memberApiAs, memberPage } from "./support";
 
 // Notifications (issue #33): the service worker is what this journey is about.
 test.use({ serviceWorkers: "allow" });
@@ -120,6 +120,7 @@ test("a member turns notifications on in Settings; the partner's new memory show
   await expect(ben.getByText("Saved.")).toBeVisible();
   // Off by default: the notification says who did what, not the memory's words.
   await expect(ben.getByRole("checkbox", { name: "Show what the memory says" })).not.toBeChecked();
+  await expectAccessible(ben, "Settings → Notifications, on");
 
   // The DevTools session the push service's deliveries go through.
   const cdp = await context.newCDPSession(ben);
@@ -136,7 +137,7 @@ test("a member turns notifications on in Settings; the partner's new memory show
   const memory = await memberApiAs(request, "notify-ann").createMemory({ title: `Harbour at dawn ${run}`, photo_ids: [] });
 
   // The server sends it to Ben's device's push service: encrypted for its keys, signed with VAPID.
-  await expect.poll(() => push.received.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(() => push.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
   const sent = push.received[0]!;
   expect(sent.path).toBe(new URL(push.subscription.endpoint).pathname);
   expect(sent.headers["content-encoding"]).toBe("aes128gcm");
