@@ -7,7 +7,7 @@ import {
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { onTestFinished, describe, expect, it, vi } from "vitest";
 
-import { keepNotificationState, keyBytes, readNotificationState } from "@/lib/push-notifications";
+import { keepNotificationState, keyBytes, pendingSubscriptionMessage, readNotificationState } from "@/lib/push-notifications";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeCacheStorage } from "@/testing/fake-cache-storage";
 import { renderApp } from "@/testing/render-app";
@@ -71,7 +71,12 @@ function fakeBrowser({
     Reflect.deleteProperty(navigator, "standalone");
     vi.restoreAllMocks();
   });
-  return { requestPermission, subscribe, unsubscribe, storage };
+  /** What the service worker posts to the page, as its `message` event. */
+  const fromWorker = (data: unknown) => {
+    for (const [type, listener] of worker.addEventListener.mock.calls as [string, (event: MessageEvent) => void][])
+      if (type === "message") listener(new MessageEvent("message", { data }));
+  };
+  return { requestPermission, subscribe, unsubscribe, storage, fromWorker };
 }
 
 /** The notification routes as a small server keeps them. */
@@ -324,6 +329,37 @@ describe("Settings → Notifications on this device", () => {
     await waitFor(() => expect(api.calls("PUT /api/v1/notifications/device")).toHaveLength(1));
     expect(api.calls("PUT /api/v1/notifications/device")[0]?.body).toEqual({ subscription: renewed, preferences });
     await waitFor(async () => expect((await readNotificationState(browser.storage))?.pending).toBeUndefined());
+  });
+
+  it("sends one at once when the service worker says it renewed the subscription while the app is open", async () => {
+    const browser = fakeBrowser({ permission: "granted", subscribed: true });
+    await keepNotificationState(browser.storage, { publicKey, preferences, genericTitle: "x" });
+    const api = stubNotifications({ subscribed: true, preferences });
+    open();
+    await theSwitch();
+    expect(api.calls("PUT /api/v1/notifications/device")).toHaveLength(0);
+
+    const renewed = { endpoint: "https://push.example/send/renewed", keys: { p256dh: "BRe", auth: "re" } };
+    await keepNotificationState(browser.storage, { publicKey, preferences, genericTitle: "x", pending: renewed });
+    browser.fromWorker({ type: pendingSubscriptionMessage });
+    await waitFor(() => expect(api.calls("PUT /api/v1/notifications/device")).toHaveLength(1));
+    expect(api.calls("PUT /api/v1/notifications/device")[0]?.body).toEqual({ subscription: renewed, preferences });
+  });
+
+  it("shows the save under way, then that it is saved", async () => {
+    fakeBrowser({ permission: "granted", subscribed: true });
+    const held = deferred<Response>();
+    stubNotifications({ subscribed: true, preferences }, undefined, { "PUT /api/v1/notifications/device": () => held.promise });
+    const { user } = open();
+
+    await user.click(await screen.findByRole("checkbox", { name: "New memories" }));
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByRole("button", { name: "Saving..." })).toBeDisabled();
+    expect(screen.getByRole("switch", { name: "Notifications on this device" })).toBeDisabled();
+    expect(screen.getByRole("checkbox", { name: "Comments" })).toBeDisabled();
+    held.resolve(Response.json({ subscribed: true, preferences: { ...preferences, memories: false } }));
+    expect(await screen.findByText("Saved.")).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "New memories" })).not.toBeChecked();
   });
 });
 
