@@ -9,9 +9,9 @@ import { useIntl } from "@/lib/intl";
 
 /**
  * The six reactions under a memory, each a toggle showing how many members chose it; pressed when
- * the member is one of them, and who gave them: each button's description ("Ben, Ann reacted with
- * ❤️") and a line under the bar ("❤️ Ben, Ann"; issue #33). Until the member's own are known, the
- * memory's counts show, disabled.
+ * the member is one of them, and who gave them (issue #33): a line under the bar ("❤️ Ben and Ann"),
+ * which is also the button's description, and the button's tooltip ("❤️ from Ben and Ann"). Until
+ * the member's own are known, the memory's counts show, disabled.
  */
 export function ReactionBar({ memory }: { memory: Pick<Memory, "id" | "reactions"> }) {
   const intl = useIntl();
