@@ -1,5 +1,5 @@
 import { reactionEmojis, type Memory } from "@memory-box/contract";
-import { useId } from "react";
+import { useId, useMemo } from "react";
 
 import { Button } from "@/components/ui/button";
 import { useReactions, useToggleReaction } from "@/features/memories/api/reactions";
@@ -19,8 +19,8 @@ export function ReactionBar({ memory }: { memory: Pick<Memory, "id" | "reactions
   const reactions = useReactions(memory.id);
   const toggle = useToggleReaction(memory.id);
   const shown = reactions.data ?? memory.reactions.map((reaction) => ({ ...reaction, mine: false, by: [] }));
-  const names = (by: readonly { display_name: string }[]) =>
-    new Intl.ListFormat(intl.intlLocale, { type: "conjunction", style: "long" }).format(by.map((giver) => giver.display_name));
+  const list = useMemo(() => new Intl.ListFormat(intl.intlLocale, { type: "conjunction", style: "long" }), [intl.intlLocale]);
+  const names = (by: readonly { display_name: string }[]) => list.format(by.map((giver) => giver.display_name));
   const given = shown.filter((reaction) => reaction.by.length > 0);
 
   return (
