@@ -6,7 +6,7 @@ import { CardPage } from "@/components/card-page";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { paths } from "@/config/paths";
-import { unsubscribeFromDigest, type UnsubscribeResult } from "@/features/notifications/api/notifications";
+import { unsubscribeFromDigest, type UnsubscribeResult } from "@/features/notifications/api/unsubscribe";
 import { useIntl } from "@/lib/intl";
 
 /**

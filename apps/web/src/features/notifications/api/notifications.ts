@@ -1,7 +1,7 @@
 import type { DeviceNotifications, DeviceNotificationsInput, EmailDigestPreferences, PushKey } from "@memory-box/contract";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { apiFetch, NetworkError } from "@/lib/api-client";
+import { apiFetch } from "@/lib/api-client";
 
 const devicePath = "/api/v1/notifications/device";
 const emailPath = "/api/v1/notifications/email";
@@ -59,30 +59,4 @@ export function useSaveEmailDigest() {
 export function useKeepDeviceAnswer() {
   const queryClient = useQueryClient();
   return (answer: DeviceNotifications) => queryClient.setQueryData(notificationKeys.device(), answer);
-}
-
-/** How a one-click unsubscribe went: done, a link that is not (or no longer) good, or another failure. */
-export type UnsubscribeResult = { kind: "done" } | { kind: "invalid" } | { kind: "failed"; problem?: string };
-
-/**
- * `POST /api/v1/notifications/email/unsubscribe?token=…` with the one-click body (RFC 8058), as the
- * e-mail's link does: no session (the token is the proof), so not through `apiFetch`, whose 401
- * would end a session this page has nothing to do with.
- */
-export async function unsubscribeFromDigest(token: string): Promise<UnsubscribeResult> {
-  let response: Response;
-  try {
-    response = await fetch(`${emailPath}/unsubscribe?${new URLSearchParams({ token })}`, {
-      method: "POST",
-      headers: { Accept: "application/json" },
-      body: new URLSearchParams({ "List-Unsubscribe": "One-Click" }),
-    });
-  } catch {
-    return { kind: "failed", problem: new NetworkError().message };
-  }
-  if (response.ok) return { kind: "done" };
-  if (response.status === 400 || response.status === 401 || response.status === 404 || response.status === 410)
-    return { kind: "invalid" };
-  const error = (await response.json().catch(() => ({}))) as { message?: unknown };
-  return { kind: "failed", problem: response.status < 500 && typeof error.message === "string" ? error.message : undefined };
 }
