@@ -63,6 +63,8 @@ export const members = {
   wallet: { label: "wallet" },
   videos: { label: "videos" },
   places: { label: "places" },
+  "notify-ann": { label: "notify-ann", name: "Ann" },
+  "notify-ben": { label: "notify-ben", name: "Ben" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

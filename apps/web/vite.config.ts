@@ -124,7 +124,7 @@ const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
   { part: "first", ids: firstScreenMessages },
   {
     part: "settings",
-    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso)\./,
+    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe)\./,
   },
   { part: "memory", ids: /^(?:comments|problem|viewer|share)\./ },
 ];
@@ -146,6 +146,8 @@ const routeParts: Record<string, readonly string[]> = {
   settings: [...memberParts, "settings"],
   "settings-account": [...memberParts, "settings"],
   "settings-members": [...memberParts, "settings"],
+  "settings-notifications": [...memberParts, "settings"],
+  unsubscribe: ["shell", "settings"],
   "set-password": ["shell", "settings"],
   places: memberParts,
 };

@@ -36,6 +36,14 @@ export function createRoutes(): RouteObject[] {
           },
         },
         {
+          path: routePatterns.unsubscribe,
+          // Signed out too (the digest's link); its messages are the settings' part, as the new password's.
+          lazy: async () => {
+            const [{ UnsubscribeRoute }] = await Promise.all([import("@/app/routes/unsubscribe"), needMessages(["settings"])]);
+            return { Component: UnsubscribeRoute };
+          },
+        },
+        {
           // The member screens: a session is required.
           Component: RequireAuth,
           children: [
@@ -99,6 +107,12 @@ export function createRoutes(): RouteObject[] {
                     {
                       path: routePatterns.members,
                       lazy: async () => ({ Component: (await import("@/app/routes/settings-members")).MembersRoute }),
+                    },
+                    {
+                      path: routePatterns.notifications,
+                      lazy: async () => ({
+                        Component: (await import("@/app/routes/settings-notifications")).NotificationSettingsRoute,
+                      }),
                     },
                   ],
                 },

@@ -7,6 +7,9 @@ export const routePatterns = {
   photo: "/memory/:id/photo/:number",
   settings: "/settings",
   members: "/settings/members",
+  notifications: "/settings/notifications",
+  /** The e-mail digest's one-click unsubscribe (issue #33), signed out too. */
+  unsubscribe: "/unsubscribe",
   /** The collection's places on a map. */
   places: "/places",
   /** Where a share from the phone's gallery lands (`lib/shared-photos.ts` names it): home with "Add Memory" open. */
@@ -28,6 +31,8 @@ export const paths = {
   settings: routePatterns.settings,
   /** Who is in; owners manage it there. */
   members: routePatterns.members,
+  /** This device's notifications and the e-mail digest. */
+  notifications: routePatterns.notifications,
   /** Where the memories happened, on a map. */
   places: routePatterns.places,
   /** Home listing the memories near `latitude,longitude` ("Memories near here"); `name` names the filter's chip. */

@@ -6,6 +6,7 @@ import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } 
 import { endFirstScreen } from "@/lib/first-screen";
 import { adoptAccountLocale } from "@/lib/locale";
 import { forgetKeptCopiesOnThisDevice, keepCopiesForOnThisDevice } from "@/lib/offline-copies";
+import { forgetNotificationsOnThisDevice } from "@/lib/push-notifications";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
 import { needsSecondFactor } from "@/lib/stored-session";
 
@@ -44,8 +45,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // app finds no session (one that ended while the app was closed).
   const memberId = state.session?.user.id;
   useEffect(() => {
-    if (state.status === "signedOut") forgetKeptCopiesOnThisDevice();
-    else if (state.status === "signedIn" && memberId) keepCopiesForOnThisDevice(memberId);
+    if (state.status === "signedOut") {
+      forgetKeptCopiesOnThisDevice();
+      // Notifications end with the session too (issue #33).
+      forgetNotificationsOnThisDevice();
+    } else if (state.status === "signedIn" && memberId) keepCopiesForOnThisDevice(memberId);
   }, [state.status, memberId]);
   // The painted home (ADR 0026) is for a member who gets it: not after a sign-out, nor before a second factor.
   const mustProveSecondFactor = needsSecondFactor(state.session);

@@ -11,6 +11,7 @@ import { answerLanguageFile, dropStaleLanguageFiles, keepLanguage, splitLanguage
 import { answerMapFile, dropStaleMapFiles, splitMapFiles } from "../lib/offline-map";
 import { answerApiRequest, answerPhotoRequest, routeOf, type WorkerWorld } from "../lib/offline-copies";
 import { initiatorOf, isShareFromThisDevice, keepSharedPhotos, sharePath } from "../lib/shared-photos";
+import { openFromNotification, pendingSubscriptionMessage, resubscribe, showPush } from "../lib/push-notifications";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -111,6 +112,41 @@ self.addEventListener("activate", (event) =>
     ]),
   ),
 );
+
+// Notifications (issue #33, lib/push-notifications.ts): a push always shows something; a click
+// opens the app's page it names; a subscription the push service replaced is renewed here and sent
+// by the page (the worker has no session to send it with).
+self.addEventListener("push", (event) => {
+  let text: string | null = null;
+  try {
+    text = event.data?.text() ?? null;
+  } catch {
+    text = null;
+  }
+  event.waitUntil(
+    showPush(text, {
+      storage: self.caches,
+      showNotification: (title, options) => self.registration.showNotification(title, options),
+      now: () => Date.now(),
+    }),
+  );
+});
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(openFromNotification(event.notification.data, self.clients, origin));
+});
+self.addEventListener("pushsubscriptionchange", (event) => {
+  (event as ExtendableEvent).waitUntil(
+    resubscribe({
+      storage: self.caches,
+      pushManager: self.registration.pushManager,
+      tellWindows: async () => {
+        for (const client of await self.clients.matchAll({ type: "window" }))
+          client.postMessage({ type: pendingSubscriptionMessage });
+      },
+    }),
+  );
+});
 
 /** The worker's Cache Storage and network, for the catalogue's parts and the map's files. */
 function languageWorld() {

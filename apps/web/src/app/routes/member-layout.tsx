@@ -6,6 +6,7 @@ import { placeParts } from "@/app/place-parts";
 import { OfflineBanner } from "@/components/offline-banner";
 import { preloadToaster } from "@/components/toaster-loader";
 import { MemoryPlacePartsContext } from "@/features/memories/components/place-parts";
+import { usePendingSubscription } from "@/features/notifications/hooks/use-pending-subscription";
 import { getQueryClient } from "@/lib/query-client";
 
 /** Once the first member screen is up, the toaster's code is fetched too, while the connection is there. */
@@ -19,6 +20,8 @@ const toasterPreloadDelayMs = 2_000;
  * The memory screens get the places feature's parts here.
  */
 export function MemberLayout() {
+  // A push subscription the service worker renewed on its own is sent with the session (issue #33).
+  usePendingSubscription();
   useEffect(() => {
     const timer = setTimeout(preloadToaster, toasterPreloadDelayMs);
     return () => clearTimeout(timer);

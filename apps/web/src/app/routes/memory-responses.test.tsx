@@ -93,6 +93,40 @@ describe("reactions and comments on the detail page", () => {
     ]);
   });
 
+  it("says who gave each reaction: on the button and in a line under the bar, first to react first", async () => {
+    stubResponses(
+      [],
+      [
+        {
+          emoji: "❤️",
+          count: 2,
+          mine: true,
+          by: [
+            { user_id: "partner", display_name: "Ben" },
+            { user_id: me.id, display_name: "Alex" },
+          ],
+        },
+        { emoji: "😂", count: 1, mine: false, by: [{ user_id: "partner", display_name: "Ben" }] },
+      ],
+    );
+    open();
+
+    const heart = await screen.findByRole("button", { name: "React with ❤️" });
+    await waitFor(() => expect(heart).toHaveAccessibleDescription("❤️ Ben and Alex"));
+    expect(heart).toHaveAttribute("title", "❤️ from Ben and Alex");
+    const laugh = screen.getByRole("button", { name: "React with 😂" });
+    expect(laugh).toHaveAccessibleDescription("😂 Ben");
+    expect(laugh).toHaveAttribute("title", "😂 from Ben");
+    // Nobody gave this one: the count alone.
+    expect(screen.getByRole("button", { name: "React with 🎉" })).toHaveAttribute("title", "0 reactions");
+    const who = screen.getByRole("list", { name: "Who reacted" });
+    expect(
+      within(who)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(["❤️ Ben and Alex", "😂 Ben"]);
+  });
+
   it("lists comments with their authors; the member adds one and deletes their own after confirming", async () => {
     const comments = [
       comment({ user_id: partnerId, author: { display_name: "Sam" }, body: "Such a windy day" }),

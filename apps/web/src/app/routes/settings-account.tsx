@@ -1,7 +1,7 @@
 import type { WebMessageId } from "@memory-box/messages/web";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { SettingsSection } from "@/components/settings-section";
 import { paths } from "@/config/paths";
 import { AppearanceChoice } from "@/features/account/components/appearance-choice";
 import { LanguageChoice } from "@/features/account/components/language-choice";
@@ -23,19 +23,7 @@ import { notify } from "@/lib/notify";
 import { userDisplayName } from "@/lib/user-name";
 import { useIntl } from "@/lib/intl";
 
-function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>
-          <h2 className="text-lg">{title}</h2>
-        </CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
-}
+const Section = SettingsSection;
 
 /**
  * Only on an instance with sign-in providers (ADR 0034), that takes the browser's wallet (ADR 0035),

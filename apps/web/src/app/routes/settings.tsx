@@ -9,6 +9,7 @@ import { useIntl } from "@/lib/intl";
 const sections: { to: string; label: WebMessageId; end: boolean }[] = [
   { to: paths.settings, label: "settings.nav.account", end: true },
   { to: paths.members, label: "settings.nav.members", end: false },
+  { to: paths.notifications, label: "settings.nav.notifications", end: false },
 ];
 
 /** The account area: a way back to the memories, the sections as links, and the open section. */
