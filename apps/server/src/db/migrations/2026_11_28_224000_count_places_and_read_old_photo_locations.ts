@@ -1,8 +1,17 @@
+import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { columnTypes } from "./dialect";
 
 /**
- * `memory_stats.placed`: how many memories have a place (ADR 0057), the map's `total`. Counting
+ * Two things places need of what is already stored (issue #32).
+ *
+ * 1. Photos uploaded before positions were read at upload (migration 2026_11_28_200000, ADR 0058)
+ * have none, so the memory form could not offer their place. The first `photo.locations` media
+ * job (ADR 0054) is queued here, once per database, when there are stills without a position: it
+ * reads a batch of their originals and queues the next (`PhotosService.readMissingLocations`).
+ * Jobs are durable and leased, so the read survives restarts and runs once across processes.
+ *
+ * 2. `memory_stats.placed`: how many memories have a place (ADR 0057), the map's `total`. Counting
  * them on every map request read the whole place index (29,853 entries at the benchmark's
  * 100,000 memories: ~2.5 ms of PostgreSQL's CPU on a quiet machine, ~8 ms cold); kept by triggers
  * like `total`, inside the writing transaction, so it is exact at every snapshot whoever writes.
@@ -38,6 +47,14 @@ const sqliteTriggers: Record<string, { on: string; change: string }> = {
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { postgres } = columnTypes(db);
+  const { rows: unread } = await sql`select 1 from photos where latitude is null and kind in ('photo', 'live') limit 1`.execute(
+    db,
+  );
+  if (unread.length > 0) {
+    const now = new Date().toISOString();
+    await sql`insert into media_jobs (id, subject_id, kind, state, attempts, progress, run_after, created_at, updated_at)
+      values (${randomUUID()}, '', 'photo.locations', 'queued', 0, 0, ${now}, ${now}, ${now})`.execute(db);
+  }
   await db.schema
     .alterTable("memory_stats")
     .addColumn("placed", postgres ? "bigint" : "integer", (c) => c.notNull().defaultTo(0))
@@ -79,4 +96,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     }
   }
   await db.schema.alterTable("memory_stats").dropColumn("placed").execute();
+  // Positions read meanwhile stay: they are the originals' own.
+  await sql`delete from media_jobs where kind = 'photo.locations'`.execute(db);
 }
