@@ -2,8 +2,9 @@
  * The EXIF (a TIFF structure) of a HEIF/HEIC still, found the way ISO/IEC 23008-12 places it: the
  * item of type `Exif` named in `meta`'s `iinf`, its bytes where `iloc` says, after the 4-byte
  * offset to its TIFF header. exifr finds it only when `iloc` puts the whole position in the
- * extent's offset (as iPhones write it); libheif, which most other HEIC writers use, writes a
- * base offset and extents at 0, which exifr ignores (it then reads no EXIF at all). Reading bytes
+ * extent's offset (as iPhones write it); libheif 1.15 (with which GIMP, ImageMagick and libvips
+ * write HEIC) writes a base offset and extents at 0, which exifr ignores (it then reads no EXIF
+ * at all). Reading bytes
  * an upload sent: every length is checked against the buffer, nothing here throws, and anything
  * unexpected is null.
  */
