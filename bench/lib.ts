@@ -357,6 +357,23 @@ function processTicks(pid: number): number | undefined {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/**
+ * Waits until process `pid` has used under `busyPercent` of a core over a whole second (bounded by
+ * `maxMs`): the server's start-up work done (the photo files' reconcile walks every photo row),
+ * so a run measures requests, not that. Returns the seconds waited.
+ */
+export async function waitUntilIdle(pid: number, { busyPercent = 5, maxMs = 180_000 } = {}): Promise<number> {
+  const started = performance.now();
+  let before = processTicks(pid);
+  while (before !== undefined && performance.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = processTicks(pid);
+    if (after === undefined || ((after - before) / clockTicksPerSecond) * 100 < busyPercent) break;
+    before = after;
+  }
+  return round((performance.now() - started) / 1000, 1);
+}
+
 /** How often a run's watched processes are read, so that those that start and end during it (a browser's renderers) count too. */
 const watchedSampleMs = 250;
 

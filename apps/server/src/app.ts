@@ -62,6 +62,7 @@ import {
   type FileReconciliation,
   PhotoFilesReconciler,
   photoAccessRoutes,
+  photoLocationsJobKind,
   photoObjectRoutes,
   photoReadRoutes,
   photoUploadRoutes,
@@ -252,6 +253,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(options.now ? { now: options.now } : {}),
   });
   mediaJobs.register(webCopyJobKind, (context) => videos.makeWebCopy(context));
+  mediaJobs.register(photoLocationsJobKind, async ({ job }) => {
+    const { located, next } = await photos.readMissingLocations(job.subject_id);
+    if (located > 0) app.log.info({ located }, "read the positions of older photos");
+    if (next !== null) await mediaJobs.enqueue(photoLocationsJobKind, next);
+  });
   const mediaIntake = new MediaIntake({ photos, videos });
   app.addHook("onReady", async () => mediaJobs.start());
   // Before the database closes: running jobs are abandoned, their leases left to expire, and the

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { type Migration, Migrator, NO_MIGRATIONS } from "kysely/migration";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { photoRow } from "../../test/photo-rows";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";
 import { latestMigration, migrateToLatest, renamedMigrations } from "./migrate";
@@ -127,6 +128,68 @@ describe.each(testEngines)("migrations on %s", (engine) => {
     expect((await migrator.migrateTo(previous)).error).toBeUndefined();
     expect(await migrateToLatest(database.db)).toContain(countersMigration);
     expect(Number((await database.db.selectFrom("memory_stats").select("total").executeTakeFirstOrThrow()).total)).toBe(3);
+  });
+});
+
+describe.each(testEngines)("places' migration on %s", (engine) => {
+  let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
+  beforeEach(async () => {
+    database = await openMigratedTestDatabase(engine);
+  });
+  afterEach(() => database.close());
+  const placesMigration = "2026_11_28_224000_count_places_and_read_old_photo_locations";
+  const before = async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    expect((await migrator.migrateTo(NO_MIGRATIONS)).error).toBeUndefined();
+    const previous = Object.keys(migrations)[Object.keys(migrations).indexOf(placesMigration) - 1]!;
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+  };
+  const jobs = () => database.db.selectFrom("media_jobs").select(["kind", "subject_id", "state"]).execute();
+
+  it("queues the read of older stills' positions once, only when some have none, and counts the placed memories", async () => {
+    await before();
+    await database.db
+      .insertInto("photos")
+      .values([
+        photoRow("old/still"),
+        photoRow("old/placed", { latitude: 38.8, longitude: -9.4 }),
+        photoRow("old/video", { kind: "video" }),
+      ])
+      .execute();
+    await database.db
+      .insertInto("memories")
+      .values({
+        id: "5e1d0c2b-0000-4000-8000-000000000001",
+        title: "Placed",
+        content: null,
+        memory_date: null,
+        user_id: null,
+        updated_by: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+        version: 1,
+        sort_key: "0000-00-00|2026-01-01T00:00:00.000Z|placed",
+        search_text: "placed",
+        place_name: "Sintra",
+        place_latitude: 38.8,
+        place_longitude: -9.4,
+        place_x: 1,
+        place_y: 1,
+      })
+      .execute();
+    expect(await migrateToLatest(database.db)).toContain(placesMigration);
+    expect(await jobs()).toEqual([{ kind: "photo.locations", subject_id: "", state: "queued" }]);
+    expect(Number((await database.db.selectFrom("memory_stats").select("placed").executeTakeFirstOrThrow()).placed)).toBe(1);
+  });
+
+  it("queues nothing when every still has a position or there are none", async () => {
+    await before();
+    await database.db
+      .insertInto("photos")
+      .values(photoRow("old/placed", { latitude: 1, longitude: 2 }))
+      .execute();
+    expect(await migrateToLatest(database.db)).toContain(placesMigration);
+    expect(await jobs()).toEqual([]);
   });
 });
 

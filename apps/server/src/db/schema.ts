@@ -403,10 +403,12 @@ export interface MemoryStatsTable {
   generation: number;
   /** Grows with every comment or reaction added or removed: the counts a page shows, not which memories it lists. */
   responses: number;
+  /** How many memories have a place (migration 2026_11_28_224000): the map's total. */
+  placed: Generated<number>;
 }
 
-/** What `memory_stats` says of the collection at one moment. */
-export type CollectionStats = Omit<MemoryStatsTable, "id">;
+/** What `memory_stats` says of the collection at one moment, as the member check reads it. */
+export type CollectionStats = Omit<MemoryStatsTable, "id" | "placed">;
 
 export interface PhotosTable {
   id: string;

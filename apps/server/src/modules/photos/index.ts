@@ -11,6 +11,6 @@ export {
   renewPhotoAccessWithMemberResponses,
 } from "./photos.routes";
 export { photoUrl } from "./photo-access";
-export { PhotosService } from "./photos.service";
+export { photoLocationsJobKind, PhotosService } from "./photos.service";
 export { PhotoFilesReconciler, type FileReconciliation } from "./photo-files.reconciler";
 export { derivativeKey, motionKey, originalPhotoKey, photoBucket, webKey } from "./photo-key";

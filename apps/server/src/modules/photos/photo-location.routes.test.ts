@@ -11,6 +11,7 @@ import { multipartContentType, multipartPayload } from "../../../test/multipart"
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { filmTestClip } from "../../../test/video-clips";
+import { heicGpsPoint, heicGpsSample } from "./fixtures/test-images";
 import { openDatabase } from "../../db/database";
 import { MemoriesRepository } from "../memories";
 import { PhotosRepository } from "./photos.repository";
@@ -113,6 +114,19 @@ describe.each(testEngines)("a photo's location on %s", (engine) => {
     }
     // The display copy is a JPEG, as the original: an EXIF reader finds no position in it.
     expect(photo.content_type).toBe("image/jpeg");
+    expect(await exifr.gps((await get(photo.url)).rawPayload)).toBeUndefined();
+  });
+
+  it("is read from a HEIC's GPS at upload, and stays out of the JPEG copies served for it", async () => {
+    const photo = await upload("IMG_0006.HEIC", heicGpsSample());
+    expectAt(photo.location, heicGpsPoint);
+    expectAt((await get(`/api/v1/photos/${photo.id}`)).json<Photo>().location, heicGpsPoint);
+    for (const url of [photo.url, photo.preview_url, photo.thumbnail_url]) {
+      const served = await get(url);
+      expect(served.statusCode).toBe(200);
+      expect((await sharp(served.rawPayload).metadata()).exif).toBeUndefined();
+    }
+    // Its display copy is a JPEG: an EXIF reader finds no position in it.
     expect(await exifr.gps((await get(photo.url)).rawPayload)).toBeUndefined();
   });
 

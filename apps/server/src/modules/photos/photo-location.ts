@@ -1,5 +1,6 @@
 import type { GeoPoint } from "@memory-box/contract";
 import exifr from "exifr";
+import { heifExifTiff } from "./heif-exif";
 
 /**
  * Where a photo or video was taken, as its original says (issue #32). Read once, at upload, from
@@ -20,14 +21,23 @@ export function geoPointOf(latitude: unknown, longitude: unknown): GeoPoint | nu
   return { latitude, longitude };
 }
 
-/** The GPS position in a still's EXIF (JPEG, HEIC, PNG, WebP, AVIF), or null. */
+/**
+ * The GPS position in a still's EXIF (JPEG, HEIC, PNG, WebP, AVIF), or null. A HEIC whose EXIF
+ * exifr cannot place (libheif's layout, `heif-exif.ts`) is read again from its EXIF item's TIFF.
+ */
 export async function readImageLocation(image: Uint8Array): Promise<GeoPoint | null> {
-  try {
-    const gps = (await exifr.gps(image)) as { latitude?: unknown; longitude?: unknown } | undefined;
-    return geoPointOf(gps?.latitude, gps?.longitude);
-  } catch {
-    return null;
-  }
+  const gpsOf = async (bytes: Uint8Array) => {
+    try {
+      const gps = (await exifr.gps(bytes)) as { latitude?: unknown; longitude?: unknown } | undefined;
+      return geoPointOf(gps?.latitude, gps?.longitude);
+    } catch {
+      return null;
+    }
+  };
+  const point = await gpsOf(image);
+  if (point) return point;
+  const tiff = heifExifTiff(image);
+  return tiff ? gpsOf(tiff) : null;
 }
 
 // ISO 6709 as phones and FFmpeg write it in a video's `location` tag: signed degrees of latitude

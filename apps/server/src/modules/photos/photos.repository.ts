@@ -71,6 +71,33 @@ export class PhotosRepository {
       .execute();
   }
 
+  /**
+   * Stills (photos and Live Photos) with no position, after `afterId` in id order: those uploaded
+   * before positions were read at upload (ADR 0058), for the one-time read of their originals.
+   */
+  stillsWithoutLocation(afterId: string, limit: number): Promise<Pick<PhotoRow, "id" | "object_key">[]> {
+    return this.db
+      .selectFrom("photos")
+      .select(["id", "object_key"])
+      .where("latitude", "is", null)
+      .where("kind", "in", ["photo", "live"])
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+  }
+
+  /** Records a position read from a photo's original, unless it has one already; false if not set. */
+  async setLocation(id: string, location: { latitude: number; longitude: number }): Promise<boolean> {
+    const result = await this.db
+      .updateTable("photos")
+      .set({ latitude: location.latitude, longitude: location.longitude })
+      .where("id", "=", id)
+      .where("latitude", "is", null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   /** Records a rendered display copy; false if the photo is gone. */
   async setDisplayKey(id: string, key: string): Promise<boolean> {
     const result = await this.db.updateTable("photos").set({ display_key: key }).where("id", "=", id).executeTakeFirst();

@@ -14,6 +14,7 @@ import type { BlobContent, BlobStore, ByteRangeRequest } from "../storage";
 import { contentTypeOfExtension, processImage, renderDisplayCopyOf, type ProcessImageOptions } from "./image-pipeline";
 import { derivativeKey, displayKey, isServedPhotoKey, isWebCopyKey, originalPhotoKey, photoBucket } from "./photo-key";
 import { maxPhotoAccessSeconds, photoAccessToken, photoUrl, readPhotoAccessToken, type PhotoAccess } from "./photo-access";
+import { readImageLocation } from "./photo-location";
 import type { PhotosRepository } from "./photos.repository";
 
 export interface PhotosServiceDeps {
@@ -65,6 +66,14 @@ export type PresentedPhotoRow = Pick<
   Partial<Pick<PhotoRow, "kind" | "duration_ms" | "web_key" | "web_content_type" | "status" | "error_code">>;
 
 /** Uploads never attached to a memory within this time are deleted. */
+/**
+ * The media job (ADR 0054) reading the positions of photos uploaded before they were read at
+ * upload (ADR 0058): its subject is the cursor, the last photo id read ("" to start). Each job
+ * reads one batch and queues the next behind whatever was queued meanwhile, so a video's web copy
+ * never waits for the whole collection. Migration 2026_11_28_224000 queues the first.
+ */
+export const photoLocationsJobKind = "photo.locations";
+
 export const unattachedPhotoLifetimeMs = 24 * 3600 * 1000;
 /** Image decoding is memory-hungry: at most this many at once, the rest wait their turn. */
 const concurrentDecodes = 2;
@@ -335,6 +344,27 @@ export class PhotosService {
       if (batch.length < batchSize) return rendered;
       after = batch.at(-1)!.id;
     }
+  }
+
+  /**
+   * One batch of the read of older photos' positions (ADR 0058): the next `batchSize` stills
+   * without one after `afterId`, each original's EXIF read as an upload's is. Returns how many got
+   * a position and the cursor to go on from, or null when this was the last batch. A missing or
+   * unreadable original is skipped (logged), never retried: the position stays unknown.
+   */
+  async readMissingLocations(afterId: string, batchSize = 20): Promise<{ located: number; next: string | null }> {
+    const batch = await this.deps.photos.stillsWithoutLocation(afterId, batchSize);
+    let located = 0;
+    for (const photo of batch) {
+      try {
+        const original = await this.deps.blobStore.get(`${photoBucket}/${photo.object_key}`);
+        const location = await readImageLocation(await buffer(original.body));
+        if (location && (await this.deps.photos.setLocation(photo.id, location))) located += 1;
+      } catch (error) {
+        this.deps.log.warn({ err: error, photoId: photo.id }, "could not read an older photo's position");
+      }
+    }
+    return { located, next: batch.length < batchSize ? null : batch.at(-1)!.id };
   }
 
   private async renderDisplayCopy(photo: PhotoRow): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { MapSettings, PlaceCountryList, PlaceMap } from "@memory-box/contract";
 import { type Bounds, gridCell, levelForZoom, mercatorMaxLatitude, parseBounds } from "../../lib/place-grid";
-import type { CellRow, ClusterMemoryRow, PlacesRepository } from "./places.repository";
+import type { CellRow, PlacesRepository } from "./places.repository";
 
 export interface PlacesServiceDeps {
   places: PlacesRepository;
@@ -27,7 +27,6 @@ const maxKeptLevel = 6;
 /** A level's cells over the whole world at one generation, with their newest memories. */
 interface KeptLevel {
   cells: CellRow[];
-  memories: Map<string, ClusterMemoryRow>;
   total: number;
 }
 
@@ -54,47 +53,32 @@ export class PlacesService {
     const bounds = parseBounds(query.bounds);
     const level = boundedLevel(bounds, levelForZoom(query.zoom, cellPixels));
     let cells: CellRow[];
-    let memories: Map<string, ClusterMemoryRow>;
     let total: number;
     if (level <= maxKeptLevel && generation !== undefined) {
       // A kept cell is shown when any of its memories is in view; its mark counts all of them.
       const world = await this.keptLevel(level, generation);
       cells = world.cells.filter((cell) => overlaps(cell, bounds));
-      ({ memories, total } = world);
+      total = world.total;
     } else {
       [cells, total] = await Promise.all([this.deps.places.cells(bounds, level), this.deps.places.countPlaced()]);
       cells.sort(largestFirst);
-      memories = await this.memoriesOf(cells);
     }
     return {
-      clusters: cells.flatMap((cell) => {
-        const memory = memories.get(cell.newestId);
-        // Deleted between the two reads: the next view has it right.
-        if (!memory) return [];
-        return [
-          {
-            latitude: cell.latitude,
-            longitude: cell.longitude,
-            count: cell.count,
-            bounds: boundsText({ west: cell.west, south: cell.south, east: cell.east, north: cell.north }),
-            memory: {
-              id: memory.id,
-              title: memory.title,
-              memory_date: memory.memory_date,
-              place_name: memory.place_name,
-              thumbnail_url: memory.thumbnail_key === null ? null : this.deps.photoUrl(memory.thumbnail_key),
-            },
-          },
-        ];
-      }),
+      clusters: cells.map(({ memory, ...cell }) => ({
+        latitude: cell.latitude,
+        longitude: cell.longitude,
+        count: cell.count,
+        bounds: boundsText({ west: cell.west, south: cell.south, east: cell.east, north: cell.north }),
+        memory: {
+          id: memory.id,
+          title: memory.title,
+          memory_date: memory.memory_date,
+          place_name: memory.place_name,
+          thumbnail_url: memory.thumbnail_key === null ? null : this.deps.photoUrl(memory.thumbnail_key),
+        },
+      })),
       total,
     };
-  }
-
-  /** The newest memories of these cells, by id. */
-  private async memoriesOf(cells: CellRow[]): Promise<Map<string, ClusterMemoryRow>> {
-    const rows = await this.deps.places.clusterMemories(cells.map((cell) => cell.newestId));
-    return new Map(rows.map((memory) => [memory.id, memory]));
   }
 
   /** A level's whole-world cells at `generation`, added up once; requests at once share the reads. */
@@ -106,7 +90,7 @@ export class PlacesService {
       kept = (async () => {
         const [cells, total] = await Promise.all([this.deps.places.cells("world", level), this.deps.places.countPlaced()]);
         cells.sort(largestFirst);
-        return { cells, total, memories: await this.memoriesOf(cells) };
+        return { cells, total };
       })();
       // A failed read is not kept: the next request tries again.
       kept.catch(() => levels.delete(level));
@@ -117,7 +101,7 @@ export class PlacesService {
 }
 
 function largestFirst(a: CellRow, b: CellRow): number {
-  return b.count - a.count || (a.newestId < b.newestId ? -1 : 1);
+  return b.count - a.count || (a.memory.id < b.memory.id ? -1 : 1);
 }
 
 /** Whether any memory of the cell (its extent) lies within the bounds; west > east crosses the antimeridian. */

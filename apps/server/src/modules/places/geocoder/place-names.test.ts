@@ -21,6 +21,10 @@ describe("place names from the GeoNames cities data", () => {
     expect(names(await places.search("sao paulo", 3))[0]).toBe("São Paulo, BR");
     expect(names(await places.search("SÃO PAU", 1))).toEqual(["São Paulo, BR"]);
     expect(names(await places.search("lodz", 1))).toEqual(["Łódź, PL"]);
+    expect(names(await places.search("reykjavik", 1))).toEqual(["Reykjavík, IS"]);
+    // GeoNames' main names only (ADR 0058): another language's name is not one of them.
+    expect(names(await places.search("munich", 1))).toEqual(["Munich, DE"]);
+    expect(await places.search("lisboa, pt", 1)).toEqual([]);
     expect(names(await places.search("saint etienne", 1))).toEqual(["Saint-Étienne, FR"]);
     const lisbons = await places.search("lisbon", 5);
     expect(names(lisbons)[0]).toBe("Lisbon, PT");
