@@ -167,6 +167,55 @@ export class NotificationsRepository {
     return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
+  /**
+   * Of `sessionIds`, the devices that have a notification of `actorId`'s changes open or due since
+   * `since`: a change joins those one by one; every other device gets a new row in one statement.
+   */
+  async groupedDevices(actorId: string, sessionIds: string[], since: string): Promise<Set<string>> {
+    if (sessionIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom("push_notifications")
+      .select("session_id")
+      .distinct()
+      .where("actor_id", "=", actorId)
+      .where("session_id", "in", sessionIds)
+      .where((eb) => eb.or([eb("open_key", "is not", null), eb("run_after", ">=", since)]))
+      .execute();
+    return new Set(rows.map((row) => row.session_id));
+  }
+
+  /** Adds an open notification for each device in one statement; returns the devices it was added for. */
+  async insertOpenMany(
+    rows: { sessionId: string; actorId: string; content: string; runAfter: string }[],
+    now: string,
+  ): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const inserted = await this.db
+      .insertInto("push_notifications")
+      .values(
+        rows.map((row) => ({
+          id: randomUUID(),
+          session_id: row.sessionId,
+          actor_id: row.actorId,
+          open_key: row.actorId,
+          dedupe_key: null,
+          content: row.content,
+          state: "queued" as const,
+          attempts: 0,
+          lease_owner: null,
+          lease_until: null,
+          run_after: row.runAfter,
+          error_code: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("session_id")
+      .execute();
+    return new Set(inserted.map((row) => row.session_id));
+  }
+
   find(id: string): Promise<PushNotificationRow | undefined> {
     return this.db.selectFrom("push_notifications").selectAll().where("id", "=", id).executeTakeFirst();
   }

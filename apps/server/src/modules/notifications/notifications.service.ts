@@ -111,15 +111,34 @@ export class NotificationsService {
   async noticeChange(event: MemoryEvent): Promise<boolean> {
     const change = await this.changeOf(event);
     if (!change) return false;
-    const devices = await this.deps.repository.subscriptionsFor({ exceptUserId: change.actorId, onlyUserId: change.onlyUserId });
-    let queued = false;
-    for (const device of devices) {
-      const preferences = preferencesOf(device);
-      if (!preferences[change.topic]) continue;
-      await this.queueFor(device, preferences, change);
-      queued = true;
+    const devices = (await this.deps.repository.subscriptionsFor({ exceptUserId: change.actorId, onlyUserId: change.onlyUserId }))
+      .map((device) => ({ device, preferences: preferencesOf(device) }))
+      .filter(({ preferences }) => preferences[change.topic]);
+    if (devices.length === 0) return false;
+    // The common case, a member's first change in a while: one row per device, in one statement.
+    const now = this.now();
+    const grouped = await this.deps.repository.groupedDevices(
+      change.actorId,
+      devices.map(({ device }) => device.session_id),
+      new Date(now.getTime() - this.windowMs).toISOString(),
+    );
+    const content = JSON.stringify(withChange(emptyContent(), change, now));
+    const added = await this.deps.repository.insertOpenMany(
+      devices
+        .filter(({ device }) => !grouped.has(device.session_id))
+        .map(({ device, preferences }) => ({
+          sessionId: device.session_id,
+          actorId: change.actorId,
+          content,
+          runAfter: afterQuietHours(now, preferences.quiet_hours, preferences.time_zone).toISOString(),
+        })),
+      now.toISOString(),
+    );
+    // The others join what is gathering, one device at a time.
+    for (const { device, preferences } of devices) {
+      if (!added.has(device.session_id)) await this.queueFor(device, preferences, change);
     }
-    return queued;
+    return true;
   }
 
   /** What a published event means for notifications, or undefined when nothing. */

@@ -25,6 +25,10 @@ export async function resolveVapidKeys(
   return { publicKey: kept.publicKey, privateKey: kept.privateKey };
 }
 
+/** A VAPID JWT lives 12 hours (RFC 8292 allows 24) and is signed again when less than one is left. */
+const vapidLifetimeSeconds = 12 * 3600;
+const vapidRenewSeconds = 3600;
+
 export interface PushTarget {
   endpoint: string;
   p256dh: string;
@@ -55,14 +59,31 @@ export interface PushSenderOptions {
  * the server reach inside its own network (ADR 0045) unless the operator allows it.
  */
 export class PushSender {
+  /** The VAPID Authorization header per push service origin, signed once for hours, not per message. */
+  private readonly authorizations = new Map<string, { header: string; expiresAt: number }>();
+
   constructor(private readonly options: PushSenderOptions) {}
+
+  private authorizationFor(endpoint: string): string {
+    const origin = new URL(endpoint).origin;
+    const now = Math.floor(Date.now() / 1000);
+    const cached = this.authorizations.get(origin);
+    if (cached && cached.expiresAt - now > vapidRenewSeconds) return cached.header;
+    const expiresAt = now + vapidLifetimeSeconds;
+    const { publicKey, privateKey } = this.options.keys;
+    const headers = webPush.getVapidHeaders(origin, this.options.subject, publicKey, privateKey, "aes128gcm", expiresAt);
+    // Push services are few (a handful of browser vendors'); the map is only a guard.
+    if (this.authorizations.size > 1000) this.authorizations.clear();
+    this.authorizations.set(origin, { header: headers.Authorization, expiresAt });
+    return headers.Authorization;
+  }
 
   async send(target: PushTarget, payload: string, tag: string): Promise<PushOutcome> {
     const details = webPush.generateRequestDetails(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       payload,
       {
-        vapidDetails: { subject: this.options.subject, ...this.options.keys },
+        headers: { Authorization: this.authorizationFor(target.endpoint) },
         contentEncoding: "aes128gcm",
         TTL: 24 * 3600,
         // A message not yet delivered is replaced by a newer one of the same tag at the push service.
