@@ -93,7 +93,7 @@ async function addMemory(token: string, title: string): Promise<{ sentAt: number
   return { sentAt, ms: performance.now() - started };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 try {
   const owner = "ann@memory-box.test";
@@ -120,49 +120,67 @@ try {
   });
   await api("DELETE", "/api/v1/notifications/device", annToken);
 
-  // Fan-out: the create request's latency with 0, 20, and again 0 devices (20 of Ann's sessions).
+  // Fan-out: the create request's latency with 0 and 20 devices (20 of Ann's sessions). "Settled":
+  // each create waits until the last one's pushes all arrived, so the request meets no earlier
+  // change's fan-out; "back to back": 20 ms apart, the outbox still sending the earlier ones.
   const half = Math.floor(changes / 2);
-  const createRun = async (label: string, tokens: string[]) =>
+  const createRun = async (label: string, tokens: string[], settle: () => Promise<void>) =>
     conditions.measure(label, watched, async () => {
       const times: number[] = [];
       for (const [index, token] of tokens.entries()) {
         times.push((await addMemory(token, `${label} ${index}`)).ms);
-        await sleep(20);
+        await settle();
       }
       return times;
     });
-  const noDevices = await createRun(`fan-out: ${half} creates, 0 devices`, partnerTokens.slice(0, half));
+  const quietPause = () => sleep(150);
+  const noDevices = await createRun(`fan-out: ${half} creates, 0 devices`, partnerTokens.slice(0, half), quietPause);
   const deviceTokens: string[] = [];
   for (let i = 0; i < devicesForFanOut; i++) deviceTokens.push(await signIn(owner));
   for (const token of deviceTokens) await subscribeDevice(token);
-  const receivedBefore = push.received.length;
-  const fanOutStarted = Date.now();
-  const withDevices = await createRun(
-    `fan-out: ${half} creates, ${devicesForFanOut} devices`,
-    partnerTokens.slice(half, 2 * half),
+  let expected = push.received.length;
+  const settledStarted = Date.now();
+  const settled = await createRun(
+    `fan-out: ${half} creates, ${devicesForFanOut} devices, settled`,
+    partnerTokens.slice(0, half),
+    async () => {
+      expected += devicesForFanOut;
+      await push.waitFor(expected, 60_000);
+      await sleep(20);
+    },
   );
-  const expected = receivedBefore + half * devicesForFanOut;
-  await push.waitFor(expected, 60_000);
-  const fanOutDelivered = push.received.slice(receivedBefore);
-  const fanOutSeconds = (Math.max(...fanOutDelivered.map((each) => each.receivedAt)) - fanOutStarted) / 1000;
+  const settledSeconds = (Date.now() - settledStarted) / 1000;
+  const backToBackStarted = Date.now();
+  const backToBack = await createRun(
+    `fan-out: ${half} creates, ${devicesForFanOut} devices, back to back`,
+    partnerTokens.slice(half, 2 * half),
+    () => sleep(20),
+  );
+  expected += half * devicesForFanOut;
+  await push.waitFor(expected, 120_000);
+  const backToBackSeconds =
+    (Math.max(...push.received.slice(-half * devicesForFanOut).map((each) => each.receivedAt)) - backToBackStarted) / 1000;
   for (const token of deviceTokens) await api("DELETE", "/api/v1/notifications/device", token);
   await sleep(500);
-  const noDevicesAgain = await createRun(`fan-out: ${half} creates, 0 devices again`, partnerTokens.slice(0, half));
+  const noDevicesAgain = await createRun(`fan-out: ${half} creates, 0 devices again`, partnerTokens.slice(0, half), quietPause);
   if (push.problems.length > 0) throw new Error(`the push service refused messages: ${push.problems.join("; ")}`);
+  const pushes = half * devicesForFanOut;
 
   const p95 = percentile(delays, 95);
-  const ratio = percentile(withDevices, 95) / Math.max(percentile(noDevices, 95), percentile(noDevicesAgain, 95));
+  // Against the better of the two runs without devices: noise on a shared machine only ever adds.
+  const ratio = percentile(settled, 95) / Math.min(percentile(noDevices, 95), percentile(noDevicesAgain, 95));
   const markdown = [
     machineLine(),
-    `The production server bundle on ${engine === "postgres" ? "PostgreSQL (a scratch database on the same machine)" : "SQLite"}, on loopback; the push service is a plain HTTP server in the bench process that checks each message's VAPID JWT (ES256, audience, expiry) and decrypts it (aes128gcm) with the subscription's keys, as the tests do (PUSH_ALLOW_INSECURE_ENDPOINTS=true lets the server send to it). Requests one after another, 20 ms apart. Delay: ${changes} partners each add one memory while one device of the member is subscribed; from the create request being sent to the push service receiving the notification (each partner's first change in the grouping window, so it is sent at once; later ones in the window are grouped and wait for its end by design). Fan-out: the create request's own latency (sent to answered) with no device subscribed, with ${devicesForFanOut} devices (sessions) of the member subscribed, each change going to all ${devicesForFanOut} (${half * devicesForFanOut} pushes, all received in ${round(fanOutSeconds, 1)} s), and with none again.`,
+    `The production server bundle on ${engine === "postgres" ? "PostgreSQL (a scratch database on the same machine)" : "SQLite"}, on loopback; the push service is a plain HTTP server in the bench process that checks each message's VAPID JWT (ES256, audience, expiry) and decrypts it (aes128gcm) with the subscription's keys, as the tests do (PUSH_ALLOW_INSECURE_ENDPOINTS=true lets the server send to it). Requests one after another. Delay: ${changes} partners each add one memory (20 ms apart) while one device of the member is subscribed; from the create request being sent to the push service receiving the notification (each partner's first change in the grouping window, so it is sent at once; later ones in the window are grouped and wait for its end by design). Fan-out: the create request's own latency (sent to answered) with no device subscribed (150 ms apart), with ${devicesForFanOut} devices (sessions) of the member subscribed and each change going to all ${devicesForFanOut}: settled (the next create only once the last one's ${devicesForFanOut} pushes arrived: ${pushes} pushes in ${round(settledSeconds, 1)} s with the creates) and back to back (20 ms apart, the outbox still sending earlier changes' pushes: ${pushes} pushes, the last received ${round(backToBackSeconds, 1)} s after the first create), then with none again.`,
     "",
     "| Measure | Result | Target | Verdict |",
     "|---|---|---|---|",
     `| Partner's change → push service, p50 / p95 / p99 (${changes} changes) | ${figures(delays)} | p95 ≤ 2,000 ms | ${p95 <= 2000 ? "pass" : "fail"} |`,
     `| Create request, 0 devices, p50 / p95 / p99 (${half}) | ${figures(noDevices)} | — | — |`,
-    `| Create request, ${devicesForFanOut} devices, p50 / p95 / p99 (${half}) | ${figures(withDevices)} | no more than with 0 (noise aside) | ${ratio <= 1.5 ? "pass" : "fail"} |`,
+    `| Create request, ${devicesForFanOut} devices, settled, p50 / p95 / p99 (${half}) | ${figures(settled)} | as with 0 (noise aside) | ${ratio <= 1.5 ? "pass" : "fail"} |`,
+    `| Create request, ${devicesForFanOut} devices, back to back, p50 / p95 / p99 (${half}) | ${figures(backToBack)} | — | — |`,
     `| Create request, 0 devices again, p50 / p95 / p99 (${half}) | ${figures(noDevicesAgain)} | — | — |`,
-    `| p95 with ${devicesForFanOut} devices ÷ the larger p95 with none | ${round(ratio)} | ≤ 1.5 | ${ratio <= 1.5 ? "pass" : "fail"} |`,
+    `| p95 with ${devicesForFanOut} devices (settled) ÷ the smaller p95 with none | ${round(ratio)} | ≤ 1.5 | ${ratio <= 1.5 ? "pass" : "fail"} |`,
     "",
     conditions.markdown(),
   ].join("\n");

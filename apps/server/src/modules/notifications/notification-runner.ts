@@ -3,6 +3,8 @@ import type { PushNotificationRow } from "../../db/schema";
 import type { NotificationsRepository } from "./notifications.repository";
 import type { NotificationsLog, NotificationsService } from "./notifications.service";
 
+const finishedLifetimeMs = 7 * 24 * 3600_000;
+
 export interface NotificationRunnerOptions {
   /** How long a taken notification stays this runner's: longer than a send may take. */
   leaseMs?: number;
@@ -35,6 +37,7 @@ export class NotificationRunner {
   private readonly now: () => Date;
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
   private started = false;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
@@ -65,13 +68,25 @@ export class NotificationRunner {
       this.wake();
     }, this.pollMs);
     this.timer.unref();
+    this.pruneTimer = setInterval(() => this.prune(), 3600_000);
+    this.pruneTimer.unref();
+    this.prune();
     this.wake();
+  }
+
+  /** Sent and failed notifications are kept a week (grouping reads the last window; an operator the errors). */
+  private prune(): void {
+    this.repository.pruneFinished(this.iso(-finishedLifetimeMs)).then(
+      (pruned) => pruned > 0 && this.log.info({ pruned }, "removed push notifications finished a week ago"),
+      (error: unknown) => this.log.warn({ err: error }, "pruning push notifications failed"),
+    );
   }
 
   /** Takes no more rows; waits for the sends under way, or with `abandon` leaves them to their leases. */
   async stop(options: { abandon?: boolean } = {}): Promise<void> {
     this.started = false;
     clearInterval(this.timer);
+    clearInterval(this.pruneTimer);
     this.timer = undefined;
     if (options.abandon) return;
     await this.pumping;
