@@ -524,6 +524,31 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
       }
     });
 
+    it("queues a change once when several servers share the database: only the one that made it", async () => {
+      const device = await subscribe(ann);
+      // A second server on the same database (on PostgreSQL it receives every bus event too).
+      const second = await createTestApp(engine, {
+        sharedDatabase: testApp.config.database,
+        env: { AUTH_RATE_LIMITS: "false", PUSH_ALLOW_INSECURE_ENDPOINTS: "true" },
+        notifications: { pollMs: 40, groupingWindowMs: windowMs },
+      });
+      try {
+        await second.app.ready();
+        const response = await second.app.inject({
+          method: "POST",
+          url: "/api/v1/memories",
+          headers: ben.headers,
+          payload: { title: "From the other server" },
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        await push.waitFor(1);
+        await sleep(windowMs * 2);
+        expect(push.messagesFor(device)).toEqual([expect.objectContaining({ title: "Ben added a memory" })]);
+      } finally {
+        await second.close();
+      }
+    });
+
     it("sends On this day once at the device's morning time, only with memories of earlier years", async () => {
       const now = new Date();
       const lastYear = `${now.getUTCFullYear() - 3}-${now.toISOString().slice(5, 10)}`;
