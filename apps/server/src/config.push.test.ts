@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import type { ConfigError } from "./config";
+import { loadConfig } from "./config";
 
 // Web Push's settings (ADR 0059): a generated key pair unless both halves are set, a contact push
 // services accept, and the insecure-endpoints switch off by default.
