@@ -143,12 +143,13 @@ export class NotificationRunner {
         return;
       }
       // Gone or no device: the row went with the subscription; finishing it changes nothing.
+      // Turned off: nothing left that the device wants; done, nothing sent.
       const failed = outcome.kind === "rejected";
       await this.repository.finish(
         row.id,
         this.owner,
         { state: failed ? "failed" : "sent" },
-        failed ? outcome.reason : null,
+        failed ? outcome.reason : outcome.kind === "turned_off" ? "turned_off" : null,
         this.iso(0),
       );
     } catch (error) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { isPostgres } from "../../db/migrations/dialect";
+import { relaxedDurabilityTransaction } from "../../db/relaxed-transaction";
 import type { Database, PushNotificationRow, PushSubscriptionRow } from "../../db/schema";
 
 export interface NewSubscription {
@@ -240,28 +241,32 @@ export class NotificationsRepository {
         eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]),
         eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
       ]);
-    let candidate = this.db
-      .selectFrom("push_notifications")
-      .select("id")
-      .where(claimable)
-      .orderBy("run_after")
-      .orderBy("id")
-      .limit(1);
-    if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-    return this.db
-      .updateTable("push_notifications")
-      .set((eb) => ({
-        state: "running",
-        open_key: null,
-        lease_owner: owner,
-        lease_until: leaseUntil,
-        attempts: eb("attempts", "+", 1),
-        updated_at: now,
-      }))
-      .where("id", "=", candidate)
-      .where(claimable)
-      .returningAll()
-      .executeTakeFirst();
+    // A claim lost in a power cut only makes the row claimable again: it commits without waiting
+    // for the disk (SQLite's fsync would stop the requests meanwhile; see relaxedDurabilityTransaction).
+    return relaxedDurabilityTransaction(this.db, async (trx) => {
+      let candidate = trx
+        .selectFrom("push_notifications")
+        .select("id")
+        .where(claimable)
+        .orderBy("run_after")
+        .orderBy("id")
+        .limit(1);
+      if (this.postgres) candidate = candidate.forUpdate().skipLocked();
+      return trx
+        .updateTable("push_notifications")
+        .set((eb) => ({
+          state: "running",
+          open_key: null,
+          lease_owner: owner,
+          lease_until: leaseUntil,
+          attempts: eb("attempts", "+", 1),
+          updated_at: now,
+        }))
+        .where("id", "=", candidate)
+        .where(claimable)
+        .returningAll()
+        .executeTakeFirst();
+    });
   }
 
   /** Records the outcome of a notification `owner` holds: sent, failed for good, or queued again at `retryAt`. */
@@ -272,20 +277,24 @@ export class NotificationsRepository {
     errorCode: string | null,
     now: string,
   ): Promise<boolean> {
-    const result = await this.db
-      .updateTable("push_notifications")
-      .set({
-        state: outcome.state,
-        ...(outcome.state === "queued" ? { run_after: outcome.retryAt } : {}),
-        error_code: errorCode,
-        lease_owner: null,
-        lease_until: null,
-        updated_at: now,
-      })
-      .where("id", "=", id)
-      .where("state", "=", "running")
-      .where("lease_owner", "=", owner)
-      .executeTakeFirst();
+    // An outcome lost in a power cut makes the row run again (a repeat shows once on the device, by
+    // its tag): it commits without waiting for the disk, as the claim does.
+    const result = await relaxedDurabilityTransaction(this.db, (trx) =>
+      trx
+        .updateTable("push_notifications")
+        .set({
+          state: outcome.state,
+          ...(outcome.state === "queued" ? { run_after: outcome.retryAt } : {}),
+          error_code: errorCode,
+          lease_owner: null,
+          lease_until: null,
+          updated_at: now,
+        })
+        .where("id", "=", id)
+        .where("state", "=", "running")
+        .where("lease_owner", "=", owner)
+        .executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 

@@ -9,7 +9,7 @@ import type { PushNotificationRow, PushSubscriptionRow } from "../../db/schema";
 import { afterQuietHours, localTime, minuteOf } from "./local-time";
 import type { NotificationsRepository } from "./notifications.repository";
 import type { PushOutcome, PushSender } from "./push-sender";
-import { type ChangeTopic, type NotificationContent, renderMessage } from "./push-texts";
+import { type ChangeTopic, changeTopics, type NotificationContent, renderMessage } from "./push-texts";
 
 export interface NotificationsLog {
   info(details: object, message: string): void;
@@ -249,12 +249,15 @@ export class NotificationsService {
    * gone (404, 410: the subscription is deleted, its notifications with it); try again; or never
    * (the reason logged, never the endpoint or its keys).
    */
-  async deliver(row: PushNotificationRow): Promise<PushOutcome | { kind: "no_device" }> {
+  async deliver(row: PushNotificationRow): Promise<PushOutcome | { kind: "no_device" } | { kind: "turned_off" }> {
     const target = await this.deps.repository.target(row.session_id);
     if (!target) return { kind: "no_device" };
     const preferences = preferencesOf(target.subscription);
+    // What the device switched off since the row was queued (held by quiet hours, say) is left out.
+    const content = stillWanted(contentOf(row), preferences);
+    if (!content) return { kind: "turned_off" };
     const actorName = row.actor_id ? ((await this.deps.repository.nameOf(row.actor_id)) ?? "") : "";
-    const message = renderMessage(contentOf(row), actorName, row.actor_id, preferences, target.locale);
+    const message = renderMessage(content, actorName, row.actor_id, preferences, target.locale);
     const outcome = await this.deps.sender.send(target.subscription, JSON.stringify(message), message.tag);
     if (outcome.kind === "gone") {
       await this.deps.repository.deleteSubscription(row.session_id);
@@ -272,6 +275,14 @@ function preferencesOf(row: PushSubscriptionRow): PushPreferences {
 
 function contentOf(row: PushNotificationRow): NotificationContent {
   return JSON.parse(row.content) as NotificationContent;
+}
+
+/** The content without the topics the device no longer wants; undefined when nothing is left. */
+function stillWanted(content: NotificationContent, preferences: PushPreferences): NotificationContent | undefined {
+  if (content.onThisDay) return preferences.on_this_day ? content : undefined;
+  const counts = { ...content.counts };
+  for (const topic of changeTopics) if (!preferences[topic]) counts[topic] = 0;
+  return changeTopics.some((topic) => counts[topic] > 0) ? { ...content, counts } : undefined;
 }
 
 function emptyContent(): NotificationContent {

@@ -450,6 +450,25 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
       expect(push.messagesFor(device)).toEqual([expect.objectContaining({ title: "Ben added 2 memories" })]);
     });
 
+    it("sends nothing held by quiet hours that the device has since switched off", async () => {
+      const now = new Date();
+      const quiet = {
+        time_zone: "UTC",
+        quiet_hours: { from: hhmm(new Date(now.getTime() - 3600_000)), to: hhmm(new Date(now.getTime() + 3600_000)) },
+      };
+      const device = await subscribe(ann, quiet);
+      await addMemory(ben, "While asleep");
+      await sleep(200);
+      const changed = await request(ann, "PUT", "/api/v1/notifications/device", {
+        subscription: device.subscription,
+        preferences: preferences({ ...quiet, memories: false }),
+      });
+      expect(changed.statusCode).toBe(200);
+      clockOffsetMs = 2 * 3600_000;
+      await sleep(500);
+      expect(push.messagesFor(device)).toEqual([]);
+    });
+
     it("sends the outbox's rows after a runner was killed mid-send, once", async () => {
       const device = await subscribe(ann);
       const database = openDatabase(testApp.config.database);
