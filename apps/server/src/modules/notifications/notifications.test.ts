@@ -54,7 +54,7 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
     // Nothing left for the next test: every device off, and the outbox drained.
     await sleep(windowMs + 200);
     for (const member of [ann, ben]) await request(member, "DELETE", "/api/v1/notifications/device");
-    push.received.length = 0;
+    push.reset();
     expect(push.problems).toEqual([]);
   });
 
@@ -382,7 +382,7 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
       const bens = await addMemory(ben, "Ben's");
       await push.waitFor(1);
       await sleep(windowMs + 100);
-      push.received.length = 0;
+      push.reset();
       await sleep(windowMs);
       await request(ben, "PUT", `/api/v1/memories/${bens}/reactions/${encodeURIComponent("❤️")}`);
       await request(ben, "PUT", `/api/v1/memories/${mine}/reactions/${encodeURIComponent("❤️")}`);
@@ -392,7 +392,7 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
         expect.objectContaining({ title: "Ben reacted to your memory", body: "❤️ Mine", url: `/memory/${mine}` }),
       ]);
       // Taking a reaction back says nothing.
-      push.received.length = 0;
+      push.reset();
       await sleep(windowMs);
       await request(ben, "DELETE", `/api/v1/memories/${mine}/reactions/${encodeURIComponent("❤️")}`);
       await sleep(windowMs);
