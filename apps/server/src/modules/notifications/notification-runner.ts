@@ -8,8 +8,10 @@ const finishedLifetimeMs = 7 * 24 * 3600_000;
 export interface NotificationRunnerOptions {
   /** How long a taken notification stays this runner's: longer than a send may take. */
   leaseMs?: number;
-  /** How often the outbox is looked at for due rows and "On this day" (a change queued here looks at once). */
+  /** How often the outbox is looked at for due rows (a change queued here looks at once). */
   pollMs?: number;
+  /** How often the devices are looked at for "On this day" (and whether any is subscribed). */
+  onThisDayMs?: number;
   /** Sends tried before a notification is given up (a lease that expired counts as one). */
   maxAttempts?: number;
   /** Wait before attempt `attempt + 1`, after attempt `attempt` failed. */
@@ -31,6 +33,7 @@ export class NotificationRunner {
   readonly owner: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly onThisDayMs: number;
   private readonly maxAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
   private readonly concurrency: number;
@@ -38,6 +41,7 @@ export class NotificationRunner {
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
+  private onThisDayTimer: NodeJS.Timeout | undefined;
   private started = false;
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
@@ -50,7 +54,8 @@ export class NotificationRunner {
   ) {
     this.owner = options.owner ?? `push-${randomUUID()}`;
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.pollMs = options.pollMs ?? 1_000;
+    this.pollMs = options.pollMs ?? 5_000;
+    this.onThisDayMs = options.onThisDayMs ?? 60_000;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 8);
     this.backoffMs = options.backoffMs ?? ((attempt) => Math.min(15_000 * 2 ** (attempt - 1), 3600_000));
     this.concurrency = Math.max(1, options.concurrency ?? 4);
@@ -60,18 +65,22 @@ export class NotificationRunner {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.timer = setInterval(() => {
-      this.service.queueOnThisDay().then(
-        (queued) => queued > 0 && this.wake(),
-        (error: unknown) => this.log.warn({ err: error }, "queueing On this day failed"),
-      );
-      this.wake();
-    }, this.pollMs);
+    this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
+    this.onThisDayTimer = setInterval(() => this.queueOnThisDay(), this.onThisDayMs);
+    this.onThisDayTimer.unref();
+    this.queueOnThisDay();
     this.pruneTimer = setInterval(() => this.prune(), 3600_000);
     this.pruneTimer.unref();
     this.prune();
     this.wake();
+  }
+
+  private queueOnThisDay(): void {
+    this.service.queueOnThisDay().then(
+      (queued) => queued > 0 && this.wake(),
+      (error: unknown) => this.log.warn({ err: error }, "queueing On this day failed"),
+    );
   }
 
   /** Sent and failed notifications are kept a week (grouping reads the last window; an operator the errors). */
@@ -87,6 +96,7 @@ export class NotificationRunner {
     this.started = false;
     clearInterval(this.timer);
     clearInterval(this.pruneTimer);
+    clearInterval(this.onThisDayTimer);
     this.timer = undefined;
     if (options.abandon) return;
     await this.pumping;

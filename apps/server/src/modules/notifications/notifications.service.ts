@@ -58,6 +58,13 @@ const topicOf: Partial<Record<MemoryEvent["type"], ChangeTopic>> = {
  */
 export class NotificationsService {
   private readonly windowMs: number;
+  /**
+   * Whether any device is subscribed, as this process last saw: false skips a change's queries
+   * altogether (most instances, most of the time, before anyone turns notifications on). Set by
+   * each "On this day" pass (every minute) and by a subscription made here; a first subscription
+   * made through another process is seen here within that minute.
+   */
+  private anySubscription: boolean | undefined;
 
   constructor(private readonly deps: NotificationsServiceDeps) {
     this.windowMs = deps.groupingWindowMs ?? NotificationLimits.groupingWindowSeconds * 1000;
@@ -96,6 +103,7 @@ export class NotificationsService {
       onThisDaySent: previous?.on_this_day_sent ?? (passed ? local.day : null),
       now: now.toISOString(),
     });
+    this.anySubscription = true;
     return { subscribed: true, preferences };
   }
 
@@ -109,6 +117,7 @@ export class NotificationsService {
    * Returns whether anything was queued.
    */
   async noticeChange(event: MemoryEvent): Promise<boolean> {
+    if (this.anySubscription === false || !topicOf[event.type]) return false;
     const change = await this.changeOf(event);
     if (!change) return false;
     const devices = (await this.deps.repository.subscriptionsFor({ exceptUserId: change.actorId, onlyUserId: change.onlyUserId }))
@@ -211,13 +220,16 @@ export class NotificationsService {
   /**
    * "On this day": each device whose morning time has come, once per local day (the day is marked
    * on the subscription by one conditional update, and the row's key is the day's), only when the
-   * collection has memories of this day in earlier years. Returns how many were queued.
+   * collection has memories of this day in earlier years. Returns how many were queued. The same
+   * read tells this process whether any device is subscribed at all.
    */
   async queueOnThisDay(): Promise<number> {
     const now = this.now();
     let queued = 0;
     const counts = new Map<string, number>();
-    for (const device of await this.deps.repository.allSubscriptions()) {
+    const devices = await this.deps.repository.allSubscriptions();
+    this.anySubscription = devices.length > 0;
+    for (const device of devices) {
       const preferences = preferencesOf(device);
       if (!preferences.on_this_day) continue;
       const local = localTime(now, preferences.time_zone);

@@ -38,7 +38,7 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
     testApp = await createTestApp(engine, {
       env: { AUTH_RATE_LIMITS: "false", PUSH_ALLOW_INSECURE_ENDPOINTS: "true" },
       now: () => new Date(Date.now() + clockOffsetMs),
-      notifications: { pollMs: 40, backoffMs: () => 80, leaseMs: 2000, groupingWindowMs: windowMs },
+      notifications: { pollMs: 40, onThisDayMs: 40, backoffMs: () => 80, leaseMs: 2000, groupingWindowMs: windowMs },
     });
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     ben = await createMember(testApp, "ben@memory-box.test", "Ben");
@@ -531,7 +531,7 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
         sharedDatabase: testApp.config.database,
         env: { PUSH_ALLOW_INSECURE_ENDPOINTS: "true" },
         now: () => new Date(Date.now() + 2 * 3600_000),
-        notifications: { pollMs: 40 },
+        notifications: { pollMs: 40, onThisDayMs: 40 },
       });
       try {
         await second.app.ready();
@@ -549,7 +549,7 @@ describe.each(testEngines)("push notifications on %s", (engine) => {
       const second = await createTestApp(engine, {
         sharedDatabase: testApp.config.database,
         env: { AUTH_RATE_LIMITS: "false", PUSH_ALLOW_INSECURE_ENDPOINTS: "true" },
-        notifications: { pollMs: 40, groupingWindowMs: windowMs },
+        notifications: { pollMs: 40, onThisDayMs: 40, groupingWindowMs: windowMs },
       });
       try {
         await second.app.ready();
