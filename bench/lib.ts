@@ -28,8 +28,12 @@ export interface RunningServer {
  * Builds if needed, then starts the production server bundle with the given settings.
  * `BENCH_SERVER_NODE_ARGS` passes options to the server's node, e.g. `--cpu-prof` to profile it.
  */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  spawnSync("node", ["scripts/build-if-needed.mjs"], { cwd: root, stdio: "inherit" });
+export async function startServer(env: Record<string, string>, options: { serverOnly?: boolean } = {}): Promise<RunningServer> {
+  // `serverOnly`: benchmarks of the API alone do not build (or serve) the web app.
+  spawnSync("node", ["scripts/build-if-needed.mjs", ...(options.serverOnly ? ["--server"] : [])], {
+    cwd: root,
+    stdio: "inherit",
+  });
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-"));
   const fullEnv = {

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { type GeoPoint, mediaProgressEventType } from "@memory-box/contract";
+import { type GeoPoint, mediaProgressEventType, type MemoryEvent } from "@memory-box/contract";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
@@ -54,6 +54,16 @@ import {
   watchAccessSignal,
 } from "./modules/events";
 import { InstanceSettingsRepository } from "./modules/instance";
+import {
+  NotificationRunner,
+  type NotificationRunnerOptions,
+  NotificationsRepository,
+  notificationsRoutes,
+  NotificationsService,
+  onThisDayCounter,
+  PushSender,
+  resolveVapidKeys,
+} from "./modules/notifications";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
 import { GeoNamesPlaceNames, placeLookupRoutes, PlacesRepository, placesRoutes, PlacesService } from "./modules/places";
 import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
@@ -102,6 +112,8 @@ export interface BuildOptions {
   languages?: readonly string[];
   /** argon2id's cost for passwords when not the OWASP minimum: the test suites hash cheaply (`createTestApp`). */
   passwordHashCost?: PasswordHashCost;
+  /** Tests: the push outbox's runner (poll, backoff) and the grouping window, shorter than the product's. */
+  notifications?: NotificationRunnerOptions & { groupingWindowMs?: number };
 }
 
 /**
@@ -195,12 +207,46 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Place names (ADR 0058): loaded on first use, shared by the lookups' routes and the country a place is given.
   const placeNames = new GeoNamesPlaceNames();
   const countryAt = options.countryAt ?? ((point: GeoPoint) => placeNames.countryAt(point));
+  // Web Push (ADR 0059): a change enters the outbox in the process that made it (beside the bus,
+  // which every process receives); each process's runner sends what is due.
+  const vapidKeys = await resolveVapidKeys(config.push.vapidKeys, (key, value) => settings.putIfAbsent(key, value));
+  const notificationsRepository = new NotificationsRepository(database.db);
+  const { groupingWindowMs, ...runnerOptions } = options.notifications ?? {};
+  const notifications = new NotificationsService({
+    repository: notificationsRepository,
+    sender: new PushSender({
+      keys: vapidKeys,
+      subject: config.push.vapidSubject,
+      allowAnyAddress: config.push.allowInsecureEndpoints,
+    }),
+    publicKey: vapidKeys.publicKey,
+    onThisDayCount: onThisDayCounter(memoriesRepository, config.onThisDayWindowDays),
+    log: app.log,
+    ...(groupingWindowMs === undefined ? {} : { groupingWindowMs }),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const notificationRunner = new NotificationRunner(notificationsRepository, notifications, app.log, {
+    ...(options.now ? { now: options.now } : {}),
+    ...runnerOptions,
+  });
+  app.addHook("onReady", async () => notificationRunner.start());
+  app.addHook("onClose", () => notificationRunner.stop());
+  /** Publishes a member's change, and queues its notifications after the request's own work. */
+  const publishAndNotify = (event: MemoryEvent) => {
+    events.publish(event);
+    setImmediate(() => {
+      notifications.noticeChange(event).then(
+        (queued) => queued && notificationRunner.wake(),
+        (error: unknown) => app.log.warn({ err: error }, "queueing push notifications failed"),
+      );
+    });
+  };
   const memories = new MemoriesService({
     memories: memoriesRepository,
     photos: photosRepository,
     presentPhoto: (photo) => photos.present(photo),
     deletePhotoFiles: (removed) => photos.deleteFiles(removed),
-    publish: (event) => events.publish(event),
+    publish: publishAndNotify,
     countryAt,
     onThisDayWindowDays: config.onThisDayWindowDays,
     ...(options.maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches: options.maxKeptSearchMatches }),
@@ -390,7 +436,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const comments = new CommentsService({
     comments: new CommentsRepository(database.db),
-    publish: (event) => events.publish(event),
+    publish: publishAndNotify,
     ...(options.now ? { now: options.now } : {}),
   });
   await app.register(commentsRoutes, { service: comments, authenticate: authenticateMember, idempotentCreate });
@@ -460,6 +506,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     requireOwner: (member) => members.requireOwner(member),
     ...(options.now ? { now: options.now } : {}),
+  });
+  await app.register(notificationsRoutes, {
+    service: notifications,
+    authenticate: authenticateMember,
+    allowInsecureEndpoints: config.push.allowInsecureEndpoints,
   });
   await app.register(eventsRoutes, {
     bus: events,

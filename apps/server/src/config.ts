@@ -31,9 +31,26 @@ export interface Config {
   /** "On this day" takes memories dated this many days either side of the member's date. */
   onThisDayWindowDays: number;
   maps: MapsConfig;
+  push: PushConfig;
   /** The built web app; served at `/` when it exists. */
   webDir: string;
   version: string;
+}
+
+/** Web Push notifications (ADR 0059). */
+export interface PushConfig {
+  /**
+   * The VAPID key pair (PUSH_VAPID_PUBLIC_KEY, PUSH_VAPID_PRIVATE_KEY, base64url as web-push writes
+   * them); unset: a pair generated at first start and kept in the instance settings.
+   */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  /** Who push services may contact about this server (PUSH_VAPID_SUBJECT): a mailto: or https: URL. */
+  vapidSubject: string;
+  /**
+   * Subscriptions may name http:// endpoints and loopback or private addresses
+   * (PUSH_ALLOW_INSECURE_ENDPOINTS): only for a push service on the operator's own network, or tests.
+   */
+  allowInsecureEndpoints: boolean;
 }
 
 /** The places map's basemap (ADR 0057). */
@@ -400,6 +417,14 @@ const environmentSchema = z
     AUTH_WEBAUTHN_ORIGINS: commaList.refine((origins) => origins.every(isOrigin), {
       message: "must be origins separated by commas, such as https://memories.example.org",
     }),
+    PUSH_VAPID_PUBLIC_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{87}$/.test(value), {
+      message: "must be a VAPID public key: 65 bytes in base64url (npx web-push generate-vapid-keys)",
+    }),
+    PUSH_VAPID_PRIVATE_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{43}$/.test(value), {
+      message: "must be a VAPID private key: 32 bytes in base64url (npx web-push generate-vapid-keys)",
+    }),
+    PUSH_VAPID_SUBJECT: url(["mailto:", "https:"], "how push services reach the operator, such as mailto:admin@example.org"),
+    PUSH_ALLOW_INSECURE_ENDPOINTS: flag(false),
     MAP_STYLE_URL: optionalText.refine((value) => value === undefined || isWebUrl(value), {
       message:
         "must be the http:// or https:// URL of a MapLibre style, such as https://tiles.example.org/styles/basic/style.json (unset: the embedded world map)",
@@ -409,6 +434,13 @@ const environmentSchema = z
     }),
   })
   .superRefine((vars, context) => {
+    if ((vars.PUSH_VAPID_PUBLIC_KEY === undefined) !== (vars.PUSH_VAPID_PRIVATE_KEY === undefined)) {
+      context.addIssue({
+        code: "custom",
+        path: [vars.PUSH_VAPID_PUBLIC_KEY === undefined ? "PUSH_VAPID_PUBLIC_KEY" : "PUSH_VAPID_PRIVATE_KEY"],
+        message: "must be set together with the other half of the VAPID key pair (or neither, for a generated pair)",
+      });
+    }
     // Autoconfirm gives a session to whoever signs up, before anyone proved the mailbox: with an
     // invitation list, anyone who knows an invited address would get in as that member (ADR 0014).
     if (vars.AUTH_AUTOCONFIRM && vars.AUTH_INVITE_ONLY) {
@@ -586,9 +618,24 @@ export function loadConfig(
       ffprobePath: vars.FFPROBE_PATH,
       jobConcurrency: vars.MEDIA_JOBS_CONCURRENCY,
     },
+    push: {
+      vapidKeys:
+        vars.PUSH_VAPID_PUBLIC_KEY && vars.PUSH_VAPID_PRIVATE_KEY
+          ? { publicKey: vars.PUSH_VAPID_PUBLIC_KEY, privateKey: vars.PUSH_VAPID_PRIVATE_KEY }
+          : undefined,
+      vapidSubject: vars.PUSH_VAPID_SUBJECT ?? defaultVapidSubject(publicUrl, vars.MAIL_FROM),
+      allowInsecureEndpoints: vars.PUSH_ALLOW_INSECURE_ENDPOINTS,
+    },
     webDir: defaults.webDir,
     version: defaults.version,
   };
+}
+
+/** The public address when it is https, else the sender's mailbox: push services accept only those two. */
+function defaultVapidSubject(publicUrl: string, mailFrom: string | undefined): string {
+  if (publicUrl.startsWith("https:")) return publicUrl;
+  const address = mailFrom?.match(/<([^>]+)>/)?.[1] ?? mailFrom?.trim();
+  return `mailto:${address && address.includes("@") ? address : `no-reply@${new URL(publicUrl).hostname}`}`;
 }
 
 function databaseConfig(databaseUrl: string | undefined, dataDir: string): DatabaseConfig {

@@ -4,11 +4,11 @@ import { serverCatalogueLocales, serverCatalogueOf, serverMessages } from "@memo
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { describe, expect, it } from "vitest";
 
-// The server's catalogue (mail.json, errors.json, export.json) is complete in every language it
+// The server's catalogue (mail.json, errors.json, export.json, notifications.json) is complete in every language it
 // has, each text parses as ICU MessageFormat with the same placeholders as the English, and the
 // English errors are the contract's messages word for word.
 
-const files = ["mail", "errors", "export"] as const;
+const files = ["mail", "errors", "export", "notifications"] as const;
 const english = serverCatalogueOf("en")!;
 
 /** The names of a message's arguments, and of the arguments inside its plurals and selects. */

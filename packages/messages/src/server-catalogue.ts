@@ -2,56 +2,74 @@ import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
 import arErrors from "../catalogue/ar/errors.json" with { type: "json" };
 import arExport from "../catalogue/ar/export.json" with { type: "json" };
 import arMail from "../catalogue/ar/mail.json" with { type: "json" };
+import arNotifications from "../catalogue/ar/notifications.json" with { type: "json" };
 import deErrors from "../catalogue/de/errors.json" with { type: "json" };
 import deExport from "../catalogue/de/export.json" with { type: "json" };
 import deMail from "../catalogue/de/mail.json" with { type: "json" };
+import deNotifications from "../catalogue/de/notifications.json" with { type: "json" };
 import enErrors from "../catalogue/en/errors.json" with { type: "json" };
 import enExport from "../catalogue/en/export.json" with { type: "json" };
 import enMail from "../catalogue/en/mail.json" with { type: "json" };
+import enNotifications from "../catalogue/en/notifications.json" with { type: "json" };
 import esErrors from "../catalogue/es/errors.json" with { type: "json" };
 import esExport from "../catalogue/es/export.json" with { type: "json" };
 import esMail from "../catalogue/es/mail.json" with { type: "json" };
+import esNotifications from "../catalogue/es/notifications.json" with { type: "json" };
 import frErrors from "../catalogue/fr/errors.json" with { type: "json" };
 import frExport from "../catalogue/fr/export.json" with { type: "json" };
 import frMail from "../catalogue/fr/mail.json" with { type: "json" };
+import frNotifications from "../catalogue/fr/notifications.json" with { type: "json" };
 import nlErrors from "../catalogue/nl/errors.json" with { type: "json" };
 import nlExport from "../catalogue/nl/export.json" with { type: "json" };
 import nlMail from "../catalogue/nl/mail.json" with { type: "json" };
+import nlNotifications from "../catalogue/nl/notifications.json" with { type: "json" };
 import plErrors from "../catalogue/pl/errors.json" with { type: "json" };
 import plExport from "../catalogue/pl/export.json" with { type: "json" };
 import plMail from "../catalogue/pl/mail.json" with { type: "json" };
+import plNotifications from "../catalogue/pl/notifications.json" with { type: "json" };
 import ptBRErrors from "../catalogue/pt-BR/errors.json" with { type: "json" };
 import ptBRExport from "../catalogue/pt-BR/export.json" with { type: "json" };
 import ptBRMail from "../catalogue/pt-BR/mail.json" with { type: "json" };
+import ptBRNotifications from "../catalogue/pt-BR/notifications.json" with { type: "json" };
 import itErrors from "../catalogue/it/errors.json" with { type: "json" };
 import itExport from "../catalogue/it/export.json" with { type: "json" };
 import itMail from "../catalogue/it/mail.json" with { type: "json" };
+import itNotifications from "../catalogue/it/notifications.json" with { type: "json" };
 import jaErrors from "../catalogue/ja/errors.json" with { type: "json" };
 import jaExport from "../catalogue/ja/export.json" with { type: "json" };
 import jaMail from "../catalogue/ja/mail.json" with { type: "json" };
+import jaNotifications from "../catalogue/ja/notifications.json" with { type: "json" };
 import { defaultLocale } from "./locales";
 
 /**
  * The server's part of the catalogue: the e-mails (mail.json), the human message of each API error
- * (errors.json) and the export's pages (export.json), flat id → ICU MessageFormat text, per
+ * (errors.json), the export's pages (export.json) and push notifications (notifications.json), flat id → ICU MessageFormat text, per
  * language. The server holds every language's few hundred lines in memory; the web app's catalogue
  * (web.json) is its own, loaded by the browser one language at a time.
  */
 type Messages = Record<string, string>;
 
-export type ServerMessageId = keyof typeof enMail | keyof typeof enErrors | keyof typeof enExport;
+interface ServerCatalogue {
+  mail: Messages;
+  errors: Messages;
+  export: Messages;
+  /** Push notifications' texts (ADR 0059). */
+  notifications: Messages;
+}
 
-const catalogues: Record<string, { mail: Messages; errors: Messages; export: Messages }> = {
-  en: { mail: enMail, errors: enErrors, export: enExport },
-  de: { mail: deMail, errors: deErrors, export: deExport },
-  fr: { mail: frMail, errors: frErrors, export: frExport },
-  es: { mail: esMail, errors: esErrors, export: esExport },
-  nl: { mail: nlMail, errors: nlErrors, export: nlExport },
-  pl: { mail: plMail, errors: plErrors, export: plExport },
-  "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport },
-  it: { mail: itMail, errors: itErrors, export: itExport },
-  ja: { mail: jaMail, errors: jaErrors, export: jaExport },
-  ar: { mail: arMail, errors: arErrors, export: arExport },
+export type ServerMessageId = keyof typeof enMail | keyof typeof enErrors | keyof typeof enExport | keyof typeof enNotifications;
+
+const catalogues: Record<string, ServerCatalogue> = {
+  en: { mail: enMail, errors: enErrors, export: enExport, notifications: enNotifications },
+  de: { mail: deMail, errors: deErrors, export: deExport, notifications: deNotifications },
+  fr: { mail: frMail, errors: frErrors, export: frExport, notifications: frNotifications },
+  es: { mail: esMail, errors: esErrors, export: esExport, notifications: esNotifications },
+  nl: { mail: nlMail, errors: nlErrors, export: nlExport, notifications: nlNotifications },
+  pl: { mail: plMail, errors: plErrors, export: plExport, notifications: plNotifications },
+  "pt-BR": { mail: ptBRMail, errors: ptBRErrors, export: ptBRExport, notifications: ptBRNotifications },
+  it: { mail: itMail, errors: itErrors, export: itExport, notifications: itNotifications },
+  ja: { mail: jaMail, errors: jaErrors, export: jaExport, notifications: jaNotifications },
+  ar: { mail: arMail, errors: arErrors, export: arExport, notifications: arNotifications },
 };
 
 /**
@@ -61,7 +79,7 @@ const catalogues: Record<string, { mail: Messages; errors: Messages; export: Mes
 export const serverCatalogueLocales: readonly string[] = Object.keys(catalogues);
 
 /** The server's texts of one language, by file, for the catalogue checks. */
-export function serverCatalogueOf(locale: string): { mail: Messages; errors: Messages; export: Messages } | undefined {
+export function serverCatalogueOf(locale: string): ServerCatalogue | undefined {
   return catalogues[locale];
 }
 
@@ -116,11 +134,13 @@ function makeFormatter(locale: string): ServerMessages {
     ...english.mail,
     ...english.errors,
     ...english.export,
+    ...english.notifications,
     ...own.mail,
     ...own.errors,
     ...own.export,
+    ...own.notifications,
   };
-  const ownIds = new Set([...Object.keys(own.mail), ...Object.keys(own.errors), ...Object.keys(own.export)]);
+  const ownIds = new Set([own.mail, own.errors, own.export, own.notifications].flatMap((messages) => Object.keys(messages)));
   const intl: IntlShape<string> = createIntl(
     {
       locale: formatLocales[locale] ?? locale,

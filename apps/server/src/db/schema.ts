@@ -36,6 +36,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   media_jobs: MediaJobsTable;
   email_digests: EmailDigestsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_notifications: PushNotificationsTable;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */
@@ -554,3 +556,44 @@ export interface EmailDigestsTable {
 }
 
 export type EmailDigestRow = Selectable<EmailDigestsTable>;
+/** A device's Web Push subscription, kept with its session (ADR 0059). */
+export interface PushSubscriptionsTable {
+  session_id: string;
+  user_id: string;
+  endpoint: string;
+  /** The subscription's P-256 public key and auth secret, base64url. */
+  p256dh: string;
+  auth: string;
+  /** JSON text: the device's `PushPreferences`. */
+  preferences: string;
+  /** The device's local date ("YYYY-MM-DD") "On this day" was last queued for. */
+  on_this_day_sent: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
+
+export type PushNotificationState = "queued" | "running" | "sent" | "failed";
+
+/** The outbox of push notifications, one row per notification per device (ADR 0059). */
+export interface PushNotificationsTable {
+  id: string;
+  session_id: string;
+  /** The member whose changes these are; null for "On this day". */
+  actor_id: string | null;
+  /** The actor's id while queued: further changes by them join this row. */
+  open_key: string | null;
+  /** Unique when set: "On this day" once per device per local day. */
+  dedupe_key: string | null;
+  /** JSON text: what the notification says (`NotificationContent`). */
+  content: string;
+  state: PushNotificationState;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  run_after: string;
+  error_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type PushNotificationRow = Selectable<PushNotificationsTable>;

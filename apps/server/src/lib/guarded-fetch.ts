@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { IncomingMessage } from "node:http";
+import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { SecureContextOptions } from "node:tls";
@@ -50,6 +51,14 @@ export interface GuardedFetchOptions {
   ca?: SecureContextOptions["ca"];
   /** Another resolver than the system's (tests). */
   resolve?: Resolver;
+  /** GET unless given (a push message is a POST). */
+  method?: string;
+  body?: Buffer;
+  /**
+   * The operator's choice to reach any address, over http:// too (a push service on their own
+   * network, or tests'): every check here is off.
+   */
+  allowAnyAddress?: boolean;
 }
 
 export interface GuardedResponse {
@@ -79,7 +88,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
   const signal = AbortSignal.timeout(options.timeoutMs);
   let current = new URL(url);
   for (let hop = 0; ; hop += 1) {
-    if (current.protocol !== "https:")
+    if (current.protocol !== "https:" && !(options.allowAnyAddress && current.protocol === "http:"))
       throw new OutboundFetchError("redirect_refused", `${current.origin} is not an https address`);
     const response = await requestOnce(current, options, signal);
     const location = response.headers.location;
@@ -99,10 +108,10 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
   }
 }
 
-/** One GET, connected only to an address that passed the check. */
+/** One request, connected only to an address that passed the check. */
 function requestOnce(url: URL, options: GuardedFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  const allowed = options.allowedHosts?.includes(host) ?? false;
+  const allowed = options.allowAnyAddress === true || (options.allowedHosts?.includes(host) ?? false);
   const resolve = options.resolve ?? systemResolver;
   // A literal address is connected to without a lookup, so it is checked here; a name in `lookup`.
   if (ipaddr.isValid(host) && !allowed && !isPublicAddress(host)) return Promise.reject(refused(host, host));
@@ -122,8 +131,8 @@ function requestOnce(url: URL, options: GuardedFetchOptions, signal: AbortSignal
     );
   };
   return new Promise((resolvePromise, reject) => {
-    const request = https.request(url, {
-      method: "GET",
+    const request = (url.protocol === "http:" ? http : https).request(url, {
+      method: options.method ?? "GET",
       headers: options.headers,
       lookup,
       // A connection of its own: nothing pooled from an earlier request to another address is reused.
@@ -134,7 +143,7 @@ function requestOnce(url: URL, options: GuardedFetchOptions, signal: AbortSignal
     request.once("response", resolvePromise);
     // Kept after the answer came: a late error (an abort while the body streams) must not go unheard.
     request.on("error", (error) => reject(failure(error, url, signal)));
-    request.end();
+    request.end(options.body);
   });
 }
 

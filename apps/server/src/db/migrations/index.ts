@@ -29,6 +29,7 @@ import * as addMediaJobs from "./2026_11_27_190000_add_media_jobs";
 import * as addVideosToPhotos from "./2026_11_28_100000_add_videos_to_photos";
 import * as addLocationToPhotos from "./2026_11_28_200000_add_location_to_photos";
 import * as addPlaceToMemories from "./2026_11_28_210000_add_place_to_memories";
+import * as addPushNotifications from "./2026_11_28_220000_add_push_notifications";
 import * as countPlacesAndReadOldPhotoLocations from "./2026_11_28_224000_count_places_and_read_old_photo_locations";
 import * as addEmailDigests from "./2026_11_28_230000_add_email_digests";
 
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_100000_add_videos_to_photos": addVideosToPhotos,
   "2026_11_28_200000_add_location_to_photos": addLocationToPhotos,
   "2026_11_28_210000_add_place_to_memories": addPlaceToMemories,
+  "2026_11_28_220000_add_push_notifications": addPushNotifications,
   "2026_11_28_224000_count_places_and_read_old_photo_locations": countPlacesAndReadOldPhotoLocations,
   "2026_11_28_230000_add_email_digests": addEmailDigests,
 };
