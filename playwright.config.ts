@@ -101,6 +101,8 @@ export default defineConfig({
         // SAML single sign-on for e2e/saml.spec.ts, which registers its identity provider; /auth of
         // every journey shows "Continue with single sign-on".
         AUTH_SAML_ENABLED: "true",
+        // e2e/notifications.spec.ts's push service listens on loopback over http, as no real one does.
+        PUSH_ALLOW_INSECURE_ENDPOINTS: "true",
       },
     })),
   ],
