@@ -6,7 +6,7 @@ import { announceSignOut, AuthContext, type AuthContextValue, type AuthStatus } 
 import { endFirstScreen } from "@/lib/first-screen";
 import { adoptAccountLocale } from "@/lib/locale";
 import { forgetKeptCopiesOnThisDevice, keepCopiesForOnThisDevice } from "@/lib/offline-copies";
-import { forgetNotificationsOnThisDevice } from "@/lib/push-notifications";
+import { hasNotificationState } from "@/lib/push-notification-names";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
 import { needsSecondFactor } from "@/lib/stored-session";
 
@@ -47,8 +47,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (state.status === "signedOut") {
       forgetKeptCopiesOnThisDevice();
-      // Notifications end with the session too (issue #33).
-      forgetNotificationsOnThisDevice();
+      // Notifications end with the session too (issue #33); their code loads only where some were on.
+      void hasNotificationState().then(
+        async (kept) => kept && (await import("@/lib/push-notifications")).forgetNotificationsOnThisDevice(),
+      );
     } else if (state.status === "signedIn" && memberId) keepCopiesForOnThisDevice(memberId);
   }, [state.status, memberId]);
   // The painted home (ADR 0026) is for a member who gets it: not after a sign-out, nor before a second factor.

@@ -9,9 +9,9 @@
  * stored preferences) when it is open, at once if a window is open, else at the app's next start.
  */
 import type { PushMessage, PushPreferences } from "@memory-box/contract";
+import { notificationStateCache, pendingSubscriptionMessage } from "./push-notification-names";
 
-/** The cache the device's notification state is kept in (one entry), readable by the page and the worker. */
-export const notificationStateCache = "memory-box-notifications";
+export { notificationStateCache, pendingSubscriptionMessage };
 const stateKey = "/notifications/state";
 
 /** The app's icons, as the manifest names them (vite.config.ts). */
@@ -29,9 +29,6 @@ export interface NotificationState {
   /** A subscription the worker made on its own, not yet sent to the API. */
   pending?: PushSubscriptionJSON;
 }
-
-/** The message the page is sent when the worker has a subscription for it to send. */
-export const pendingSubscriptionMessage = "memory-box-push-subscription-pending";
 
 export async function readNotificationState(storage: CacheStorage): Promise<NotificationState | null> {
   try {
