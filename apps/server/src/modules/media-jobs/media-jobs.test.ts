@@ -168,8 +168,13 @@ describe.each(testEngines)("media jobs on %s", (engine) => {
     jobs.start();
     const job = await jobs.enqueue(kind, "video-9");
     await until(() => jobs.active === 1);
-    // As if the lease had expired during a stall and another runner had claimed the job.
-    await database.db.updateTable("media_jobs").set({ lease_owner: "newcomer" }).where("id", "=", job.id).execute();
+    // As if the lease had expired during a stall and another runner had claimed the job, with a
+    // lease of its own (one that ran out meanwhile would let this runner claim the job back).
+    await database.db
+      .updateTable("media_jobs")
+      .set({ lease_owner: "newcomer", lease_until: "2099-01-01T00:00:00.000Z" })
+      .where("id", "=", job.id)
+      .execute();
     await until(() => aborted && jobs.active === 0);
     expect(await repository.find(job.id)).toMatchObject({ state: "running", lease_owner: "newcomer", error_code: null });
   });
