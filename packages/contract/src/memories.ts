@@ -152,9 +152,17 @@ export type Memory = z.infer<typeof Memory>;
 export const MemoryListQuery = z
   .object({
     q: z.string().max(200).optional(),
+    /**
+     * Only memories carrying every one of these tags (ignoring case): one `tag`, or repeated
+     * (`?tag=a&tag=b`) for several at once, at most `MemoryLimits.maxTags` (a memory has no more).
+     */
     tag: z
-      .string()
-      .max(MemoryLimits.tagMaxLength * 2)
+      .union([
+        z.string().max(MemoryLimits.tagMaxLength * 2),
+        z
+          .array(z.string().max(MemoryLimits.tagMaxLength * 2))
+          .max(MemoryLimits.maxTags, { message: `at most ${MemoryLimits.maxTags} tags` }),
+      ])
       .optional(),
     cursor: z.string().max(500).optional(),
     /** Only memories whose place is in this country (ISO 3166-1 alpha-2, "PT"). */

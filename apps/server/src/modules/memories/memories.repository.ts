@@ -104,8 +104,8 @@ export interface MemoryFields {
 export interface ListFilter {
   /** Words that must each occur in the title, description, a tag or the place, ignoring case and accents. */
   q?: string | undefined;
-  /** Exact tag, ignoring case. */
-  tag?: string | undefined;
+  /** Exact tag(s), ignoring case: a memory must carry every one (issue #34). */
+  tag?: string | readonly string[] | undefined;
   /** The place's country, ISO 3166-1 alpha-2. */
   country?: string | undefined;
   /** The place's name, ignoring case and accents. */
@@ -514,6 +514,13 @@ export class MemoriesRepository {
     const conditions: Expression<SqlBool>[] = [];
     const search = this.searchCondition(filter, scope);
     if (search) conditions.push(search);
+    // Tags past the first (whose index entries the list walks): each a probe of the primary key's
+    // memory_id prefix (a memory has at most maxTags rows) per memory walked; a page stays one query.
+    for (const key of tagKeysOf(filter).slice(1)) {
+      conditions.push(
+        sql<SqlBool>`exists (select 1 from memory_tags as also_tagged where also_tagged.memory_id = memories.id and also_tagged.tag_key = ${key})`,
+      );
+    }
     if (filter.country) conditions.push(sql<SqlBool>`memories.place_country = ${filter.country}`);
     const place = filter.place === undefined ? "" : placeKeyOf(filter.place);
     if (place) conditions.push(sql<SqlBool>`memories.place_key = ${place}`);
@@ -693,8 +700,15 @@ function withinCondition(bounds: Bounds): Expression<SqlBool> {
 }
 
 /** The tag filter as stored in `memory_tags.tag_key`, or undefined for none. */
+/** The filter's first tag's key: the one whose index entries a tag filter walks. */
 function tagKeyOf(filter: ListFilter): string | undefined {
-  return filter.tag?.trim().toLowerCase() || undefined;
+  return tagKeysOf(filter)[0];
+}
+
+/** The filter's tags as keys (trimmed, lower case), empty and repeated ones dropped, in the order given. */
+export function tagKeysOf(filter: Pick<ListFilter, "tag">): string[] {
+  const tags = filter.tag === undefined ? [] : typeof filter.tag === "string" ? [filter.tag] : filter.tag;
+  return [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((key) => key !== ""))];
 }
 
 /** Conditions joined with AND (one alone as it is). */

@@ -28,6 +28,7 @@ import {
   placeKeyOf,
   placeOf,
   type StoredPlace,
+  tagKeysOf,
 } from "./memories.repository";
 import { windowMonthDays, windowStart, yearsAgo } from "./on-this-day";
 import type { PhotosRepository } from "../photos";
@@ -39,7 +40,7 @@ export interface Actor {
 /** The list's search and filters, as the contract checked them. */
 export interface ListQuery {
   q?: string | undefined;
-  tag?: string | undefined;
+  tag?: string | readonly string[] | undefined;
   country?: string | undefined;
   place?: string | undefined;
   within?: string | undefined;
@@ -227,7 +228,7 @@ export class MemoriesService {
 
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
   private async matchedCount(filter: ListFilter, stats: CollectionStats | undefined): Promise<number | undefined> {
-    if (!filter.q?.trim() && !filter.tag?.trim() && !hasPlaceFilter(filter)) return undefined;
+    if (!filter.q?.trim() && tagKeysOf(filter).length === 0 && !hasPlaceFilter(filter)) return undefined;
     const key = searchKey(filter);
     const cached = this.listing.matchedCount(stats?.generation, key);
     if (cached !== undefined) return cached;
@@ -465,7 +466,8 @@ function hasPlaceFilter(filter: ListFilter): boolean {
 function searchKey(filter: ListFilter): string {
   return JSON.stringify([
     searchWords(filter.q ?? "").sort(),
-    filter.tag?.trim().toLowerCase() || null,
+    // Every chosen tag must be there, so their order does not matter.
+    tagKeysOf(filter).sort(),
     filter.country ?? null,
     filter.place === undefined ? null : placeKeyOf(filter.place) || null,
     filter.within ?? null,
