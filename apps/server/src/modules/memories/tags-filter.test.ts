@@ -1,4 +1,5 @@
-import { type Memory, MemoryLimits, MemoryPage, MemoryTimeline } from "@memory-box/contract";
+import type { MemoryPage, MemoryTimeline, Memory } from "@memory-box/contract";
+import { MemoryLimits } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
