@@ -265,12 +265,14 @@ export const MemoryNeighbours = z.object({ previous: MemoryLink.nullable(), next
 export type MemoryNeighbours = z.infer<typeof MemoryNeighbours>;
 
 /**
- * The form's comma-separated text → tags, by the same rules as the server. The comma is the one the
- * member's keyboard types: the ASCII comma, the ideographic and full-width ones of Japanese and
- * Chinese (、，) and the Arabic one (،).
+ * What separates tags in typed text: the comma the member's keyboard types, the ASCII comma, the
+ * ideographic and full-width ones of Japanese and Chinese (、，) and the Arabic one (،).
  */
+export const tagSeparators = /[,、，،]/;
+
+/** The form's comma-separated text → tags, by the same rules as the server. */
 export function parseTagText(text: string): string[] | null {
-  return normalizeTags(text.split(/[,、，،]/));
+  return normalizeTags(text.split(tagSeparators));
 }
 
 function isCalendarDate(value: string): boolean {
