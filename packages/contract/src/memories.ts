@@ -225,6 +225,32 @@ export const TagCount = z.object({ tag: z.string(), count: z.number().int() });
 export const TagList = z.object({ tags: z.array(TagCount) });
 export type TagList = z.infer<typeof TagList>;
 
+/** `PUT /api/v1/tags/{name}`'s path: the tag to rename, as any memory spells it (case ignored). */
+export const TagParams = z.object({ name: z.string().max(MemoryLimits.tagMaxLength * 2) });
+
+/**
+ * `PUT /api/v1/tags/{name}` (owners, issue #34): the tag's new name on every memory carrying it.
+ * A name another tag already has (ignoring case) merges the two: a memory with both keeps one.
+ */
+export const TagRename = z
+  .object({
+    name: z
+      .string()
+      .max(MemoryLimits.tagMaxLength * 2)
+      .transform((value) => value.trim())
+      .refine((value) => value.length > 0, { message: "is required" })
+      .refine((value) => value.length <= MemoryLimits.tagMaxLength, {
+        message: `must be at most ${MemoryLimits.tagMaxLength} characters`,
+      })
+      .refine((value) => !tagSeparators.test(value), { message: "must not contain a comma" }),
+  })
+  .strict();
+export type TagRename = z.input<typeof TagRename>;
+
+/** What a rename did: how many memories it changed, and the name they now carry. */
+export const TagRenamed = z.object({ name: z.string(), memories: z.number().int() });
+export type TagRenamed = z.infer<typeof TagRenamed>;
+
 export function normalizeTags(values: string[]): string[] | null {
   const seen = new Set<string>();
   const result: string[] = [];

@@ -396,6 +396,17 @@ export class MemoriesRepository {
       .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
   }
 
+  /** The memories carrying a tag (by its key, lower case), for a rename to go through. */
+  async idsWithTag(tagKey: string, executor: Executor): Promise<string[]> {
+    const rows = await executor
+      .selectFrom("memory_tags")
+      .select("memory_id")
+      .where("tag_key", "=", tagKey)
+      .orderBy("memory_id")
+      .execute();
+    return rows.map((row) => row.memory_id);
+  }
+
   /** Every tag with the number of memories carrying it, most used first. */
   async tagCounts(): Promise<{ tag: string; count: number }[]> {
     const rows = await this.db
