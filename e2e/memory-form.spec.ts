@@ -79,7 +79,7 @@ test("two members edit one memory at once: the second to save sees who changed w
   await expect(conflict).toContainText("changed this memory while you were editing");
   await expect(conflict).toContainText(/^bob-/);
   await expect(conflict).toContainText("Their change is in the form: sea, boats");
-  await expect(alice.getByRole("list", { name: "Chosen tags" }).getByRole("listitem")).toHaveText(["sea", "boats"]);
+  await expect(alice.getByRole("list", { name: "Chosen" }).getByRole("listitem")).toHaveText(["sea", "boats"]);
   await expect(aliceTitle).toHaveValue(`${title} at dusk`);
 
   await alice.getByRole("button", { name: "Update Memory" }).click();

@@ -20,7 +20,7 @@ import { apiError, deferred, stubMemoryApi, type ApiHandler, type ApiRequestInfo
 
 /** The tag chips the form's field shows, in order. */
 const chips = (dialog: HTMLElement) =>
-  within(within(dialog).getByRole("list", { name: "Chosen tags" }))
+  within(within(dialog).getByRole("list", { name: "Chosen" }))
     .getAllByRole("listitem")
     .map((item) => item.textContent ?? "");
 

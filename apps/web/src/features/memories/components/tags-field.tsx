@@ -1,5 +1,5 @@
 import { useId, useState, type ClipboardEvent, type KeyboardEvent } from "react";
-import { MemoryLimits, parseTagText, tagSeparators } from "@memory-box/contract";
+import { parseTagText, tagSeparators } from "@memory-box/contract";
 import { XIcon } from "lucide-react";
 
 import { Input } from "@/components/ui/input";
@@ -156,7 +156,6 @@ export function TagsField({ id, value, onChange, disabled, describedBy, invalid 
           onBlur={() => setOpen(false)}
           autoComplete="off"
           disabled={disabled}
-          maxLength={MemoryLimits.tagMaxLength * 2}
           className="h-7 min-w-24 flex-1 border-0 bg-transparent p-0 px-1 shadow-none focus-visible:ring-0 dark:bg-transparent"
         />
       </div>
