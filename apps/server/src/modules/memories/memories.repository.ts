@@ -349,7 +349,7 @@ export class MemoriesRepository {
     const search = this.filterCondition(filter);
     if (!tag && !search) return this.countAll();
     const row = await (
-      search
+      search && (!tag || searchWords(filter.q ?? "").length > 0)
         ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
           this.db
             .selectFrom("memories")
@@ -360,9 +360,13 @@ export class MemoriesRepository {
                 eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!),
               ),
             )
-        : // The tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is unique.
+        : // The first tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is
+          // unique; the other tags and the place filters probed for each (issue #34).
           this.db
             .selectFrom("memory_tags")
+            .$if(search !== undefined, (query) =>
+              query.innerJoin("memories", "memories.id", "memory_tags.memory_id").where(search!),
+            )
             .select((eb) => eb.fn.countAll<number>().as("count"))
             .where("memory_tags.tag_key", "=", tag!)
     ).executeTakeFirstOrThrow();
@@ -525,11 +529,14 @@ export class MemoriesRepository {
     const conditions: Expression<SqlBool>[] = [];
     const search = this.searchCondition(filter, scope);
     if (search) conditions.push(search);
-    // Tags past the first (whose index entries the list walks): each a probe of the primary key's
-    // memory_id prefix (a memory has at most maxTags rows) per memory walked; a page stays one query.
-    for (const key of tagKeysOf(filter).slice(1)) {
+    // Tags past the first (whose index entries the list walks): the memories carrying all of them,
+    // found once from their own index entries (a memory with every one has as many distinct keys
+    // as there are tags), not probed per memory walked: a correlated
+    // probe let SQLite's planner walk each tag's entries for every memory (quadratic).
+    const others = tagKeysOf(filter).slice(1);
+    if (others.length > 0) {
       conditions.push(
-        sql<SqlBool>`exists (select 1 from memory_tags as also_tagged where also_tagged.memory_id = memories.id and also_tagged.tag_key = ${key})`,
+        sql<SqlBool>`memories.id in (select also_tagged.memory_id from memory_tags as also_tagged where also_tagged.tag_key in (${sql.join(others)}) group by also_tagged.memory_id having count(distinct also_tagged.tag_key) = ${others.length})`,
       );
     }
     if (filter.country) conditions.push(sql<SqlBool>`memories.place_country = ${filter.country}`);
