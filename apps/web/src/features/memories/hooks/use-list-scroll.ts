@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useLocation, useNavigationType } from "react-router";
+import { NavigationType, useLocation, useNavigationType } from "react-router";
 
 const storageKey = (locationKey: string) => `memory-box:list-scroll:${locationKey}`;
 
@@ -14,7 +14,7 @@ export function useListScroll(ready: boolean) {
   const navigationType = useNavigationType();
   // What to restore, read once as the list mounts: only on Back/Forward.
   const [restoreTo] = useState(() => {
-    if (navigationType !== "POP") return undefined;
+    if (navigationType !== NavigationType.Pop) return undefined;
     const saved = Number(readStored(storageKey(location.key)));
     return Number.isFinite(saved) && saved > 0 ? saved : undefined;
   });
