@@ -65,6 +65,7 @@ export const members = {
   places: { label: "places" },
   "notify-ann": { label: "notify-ann", name: "Ann" },
   "notify-ben": { label: "notify-ben", name: "Ben" },
+  "capture-cara": { label: "capture-cara", name: "Cara" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

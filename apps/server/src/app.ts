@@ -425,7 +425,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(options.now ? { now: options.now } : {}),
   });
   const idempotentCreate = idempotentCreates(idempotency, (request) => memberOf(request).user.id);
-  await app.register(memoriesRoutes, { service: memories, authenticate: authenticateMember, idempotentCreate });
+  await app.register(memoriesRoutes, {
+    service: memories,
+    authenticate: authenticateMember,
+    idempotentCreate,
+    requireOwner: (member) => members.requireOwner(member),
+  });
   await app.register(placesRoutes, {
     service: new PlacesService({
       places: new PlacesRepository(database.db),

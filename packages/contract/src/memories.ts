@@ -152,9 +152,17 @@ export type Memory = z.infer<typeof Memory>;
 export const MemoryListQuery = z
   .object({
     q: z.string().max(200).optional(),
+    /**
+     * Only memories carrying every one of these tags (ignoring case): one `tag`, or repeated
+     * (`?tag=a&tag=b`) for several at once, at most `MemoryLimits.maxTags` (a memory has no more).
+     */
     tag: z
-      .string()
-      .max(MemoryLimits.tagMaxLength * 2)
+      .union([
+        z.string().max(MemoryLimits.tagMaxLength * 2),
+        z
+          .array(z.string().max(MemoryLimits.tagMaxLength * 2))
+          .max(MemoryLimits.maxTags, { message: `at most ${MemoryLimits.maxTags} tags` }),
+      ])
       .optional(),
     cursor: z.string().max(500).optional(),
     /** Only memories whose place is in this country (ISO 3166-1 alpha-2, "PT"). */
@@ -217,6 +225,32 @@ export const TagCount = z.object({ tag: z.string(), count: z.number().int() });
 export const TagList = z.object({ tags: z.array(TagCount) });
 export type TagList = z.infer<typeof TagList>;
 
+/** `PUT /api/v1/tags/{name}`'s path: the tag to rename, as any memory spells it (case ignored). */
+export const TagParams = z.object({ name: z.string().max(MemoryLimits.tagMaxLength * 2) });
+
+/**
+ * `PUT /api/v1/tags/{name}` (owners, issue #34): the tag's new name on every memory carrying it.
+ * A name another tag already has (ignoring case) merges the two: a memory with both keeps one.
+ */
+export const TagRename = z
+  .object({
+    name: z
+      .string()
+      .max(MemoryLimits.tagMaxLength * 2)
+      .transform((value) => value.trim())
+      .refine((value) => value.length > 0, { message: "is required" })
+      .refine((value) => value.length <= MemoryLimits.tagMaxLength, {
+        message: `must be at most ${MemoryLimits.tagMaxLength} characters`,
+      })
+      .refine((value) => !tagSeparators.test(value), { message: "must not contain a comma" }),
+  })
+  .strict();
+export type TagRename = z.input<typeof TagRename>;
+
+/** What a rename did: how many memories it changed, and the name they now carry. */
+export const TagRenamed = z.object({ name: z.string(), memories: z.number().int() });
+export type TagRenamed = z.infer<typeof TagRenamed>;
+
 export function normalizeTags(values: string[]): string[] | null {
   const seen = new Set<string>();
   const result: string[] = [];
@@ -257,12 +291,14 @@ export const MemoryNeighbours = z.object({ previous: MemoryLink.nullable(), next
 export type MemoryNeighbours = z.infer<typeof MemoryNeighbours>;
 
 /**
- * The form's comma-separated text → tags, by the same rules as the server. The comma is the one the
- * member's keyboard types: the ASCII comma, the ideographic and full-width ones of Japanese and
- * Chinese (、，) and the Arabic one (،).
+ * What separates tags in typed text: the comma the member's keyboard types, the ASCII comma, the
+ * ideographic and full-width ones of Japanese and Chinese (、，) and the Arabic one (،).
  */
+export const tagSeparators = /[,、，،]/;
+
+/** The form's comma-separated text → tags, by the same rules as the server. */
 export function parseTagText(text: string): string[] | null {
-  return normalizeTags(text.split(/[,、，،]/));
+  return normalizeTags(text.split(tagSeparators));
 }
 
 function isCalendarDate(value: string): boolean {

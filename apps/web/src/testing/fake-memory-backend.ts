@@ -8,8 +8,8 @@ export type RouteOverride = (url: URL, init: RequestInit | undefined) => Respons
 
 /**
  * The product API's list, tags, delete and live events over an in-memory collection, for screen
- * tests. It behaves like the server: `q` matches title, description or tags ignoring case; `tag`
- * is an exact tag ignoring case; `from` starts at a month's (or the undated) memories, and the
+ * tests. It behaves like the server: `q` matches title, description or tags ignoring case; each `tag`
+ * is an exact tag ignoring case, all of them required; `from` starts at a month's (or the undated) memories, and the
  * timeline counts each month's; pages are chained by an opaque `next_cursor`; `matched` and
  * `total` count the filtered and whole collection; tags are counted, most used first. The
  * `memories` array is taken to be in the API's order already.
@@ -102,10 +102,10 @@ export class FakeMemoryBackend {
 
   private matching(params: URLSearchParams): Memory[] {
     const q = params.get("q")?.toLowerCase() ?? "";
-    const tag = params.get("tag")?.toLowerCase() ?? "";
+    const chosen = params.getAll("tag").map((tag) => tag.toLowerCase());
     return this.memories.filter((memory) => {
       const tags = memory.tags ?? [];
-      if (tag && !tags.some((candidate) => candidate.toLowerCase() === tag)) return false;
+      if (!chosen.every((tag) => tags.some((candidate) => candidate.toLowerCase() === tag))) return false;
       if (!q) return true;
       return [memory.title, memory.content ?? "", ...tags].some((text) => text.toLowerCase().includes(q));
     });

@@ -104,8 +104,8 @@ export interface MemoryFields {
 export interface ListFilter {
   /** Words that must each occur in the title, description, a tag or the place, ignoring case and accents. */
   q?: string | undefined;
-  /** Exact tag, ignoring case. */
-  tag?: string | undefined;
+  /** Exact tag(s), ignoring case: a memory must carry every one (issue #34). */
+  tag?: string | readonly string[] | undefined;
   /** The place's country, ISO 3166-1 alpha-2. */
   country?: string | undefined;
   /** The place's name, ignoring case and accents. */
@@ -349,7 +349,7 @@ export class MemoriesRepository {
     const search = this.filterCondition(filter);
     if (!tag && !search) return this.countAll();
     const row = await (
-      search
+      search && (!tag || searchWords(filter.q ?? "").length > 0)
         ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
           this.db
             .selectFrom("memories")
@@ -360,9 +360,13 @@ export class MemoriesRepository {
                 eb.selectFrom("memory_tags").select("memory_tags.memory_id").where("memory_tags.tag_key", "=", tag!),
               ),
             )
-        : // The tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is unique.
+        : // The first tag's index entries: one per memory, as (tag_key, sort_key, memory_id) is
+          // unique; the other tags and the place filters probed for each (issue #34).
           this.db
             .selectFrom("memory_tags")
+            .$if(search !== undefined, (query) =>
+              query.innerJoin("memories", "memories.id", "memory_tags.memory_id").where(search!),
+            )
             .select((eb) => eb.fn.countAll<number>().as("count"))
             .where("memory_tags.tag_key", "=", tag!)
     ).executeTakeFirstOrThrow();
@@ -394,6 +398,17 @@ export class MemoriesRepository {
     return rows
       .map((row) => ({ month: row.month, count: Number(row.count) }))
       .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+  }
+
+  /** The memories carrying a tag (by its key, lower case), for a rename to go through. */
+  async idsWithTag(tagKey: string, executor: Executor): Promise<string[]> {
+    const rows = await executor
+      .selectFrom("memory_tags")
+      .select("memory_id")
+      .where("tag_key", "=", tagKey)
+      .orderBy("memory_id")
+      .execute();
+    return rows.map((row) => row.memory_id);
   }
 
   /** Every tag with the number of memories carrying it, most used first. */
@@ -514,6 +529,16 @@ export class MemoriesRepository {
     const conditions: Expression<SqlBool>[] = [];
     const search = this.searchCondition(filter, scope);
     if (search) conditions.push(search);
+    // Tags past the first (whose index entries the list walks): the memories carrying all of them,
+    // found once from their own index entries (a memory with every one has as many distinct keys
+    // as there are tags), not probed per memory walked: a correlated
+    // probe let SQLite's planner walk each tag's entries for every memory (quadratic).
+    const others = tagKeysOf(filter).slice(1);
+    if (others.length > 0) {
+      conditions.push(
+        sql<SqlBool>`memories.id in (select also_tagged.memory_id from memory_tags as also_tagged where also_tagged.tag_key in (${sql.join(others)}) group by also_tagged.memory_id having count(distinct also_tagged.tag_key) = ${others.length})`,
+      );
+    }
     if (filter.country) conditions.push(sql<SqlBool>`memories.place_country = ${filter.country}`);
     const place = filter.place === undefined ? "" : placeKeyOf(filter.place);
     if (place) conditions.push(sql<SqlBool>`memories.place_key = ${place}`);
@@ -693,8 +718,15 @@ function withinCondition(bounds: Bounds): Expression<SqlBool> {
 }
 
 /** The tag filter as stored in `memory_tags.tag_key`, or undefined for none. */
+/** The filter's first tag's key: the one whose index entries a tag filter walks. */
 function tagKeyOf(filter: ListFilter): string | undefined {
-  return filter.tag?.trim().toLowerCase() || undefined;
+  return tagKeysOf(filter)[0];
+}
+
+/** The filter's tags as keys (trimmed, lower case), empty and repeated ones dropped, in the order given. */
+export function tagKeysOf(filter: Pick<ListFilter, "tag">): string[] {
+  const tags = filter.tag === undefined ? [] : typeof filter.tag === "string" ? [filter.tag] : filter.tag;
+  return [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((key) => key !== ""))];
 }
 
 /** Conditions joined with AND (one alone as it is). */

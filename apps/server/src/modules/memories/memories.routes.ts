@@ -10,6 +10,9 @@ import {
   OnThisDay,
   OnThisDayQuery,
   TagList,
+  TagParams,
+  TagRename,
+  TagRenamed,
 } from "@memory-box/contract";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -25,6 +28,8 @@ export interface MemoriesRoutesOptions {
   authenticate: MemberAuthenticator;
   /** `Idempotency-Key` on the create (ADR 0043). */
   idempotentCreate: IdempotentCreateHooks;
+  /** Throws 403 `owner_only` unless the member is an owner (renaming and merging tags). */
+  requireOwner: (member: { userId: string; email: string }) => Promise<void>;
 }
 
 const IdParams = z.object({ id: z.uuid({ message: "must be a memory id (UUID)" }) });
@@ -34,7 +39,7 @@ const createErrors = { ...errors, 422: ApiError };
 /** `/api/v1/memories` and `/api/v1/tags`: the shared collection, for signed-in members only. */
 export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
   app,
-  { service, authenticate, idempotentCreate },
+  { service, authenticate, idempotentCreate, requireOwner },
 ) => {
   requireMembers(app, authenticate);
   const actor = (request: FastifyRequest) => ({ userId: memberOf(request).user.id });
@@ -168,6 +173,26 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
       },
     },
     () => service.tags(),
+  );
+
+  app.put(
+    "/api/v1/tags/:name",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Rename a tag on every memory; into an existing tag's name, merge them",
+        description:
+          "Owners only; others get 403 owner_only. The tag in the path is matched ignoring case; 404 not_found when no memory carries it. One transaction; each memory changed gets a new version and a memory.updated event.",
+        params: TagParams,
+        body: TagRename,
+        response: { 200: TagRenamed, 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError, 409: ApiError },
+      },
+    },
+    async (request) => {
+      const member = memberOf(request);
+      await requireOwner({ userId: member.user.id, email: member.user.email });
+      return service.renameTag(actor(request), request.params.name, request.body.name);
+    },
   );
 };
 

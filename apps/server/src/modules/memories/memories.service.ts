@@ -11,7 +11,9 @@ import {
   type ParsedMemoryInput,
   type Photo,
   PlaceLimits,
+  normalizeTags,
   type TagList,
+  type TagRenamed,
 } from "@memory-box/contract";
 import type { Transaction } from "kysely";
 import { AppError } from "../../errors";
@@ -28,6 +30,7 @@ import {
   placeKeyOf,
   placeOf,
   type StoredPlace,
+  tagKeysOf,
 } from "./memories.repository";
 import { windowMonthDays, windowStart, yearsAgo } from "./on-this-day";
 import type { PhotosRepository } from "../photos";
@@ -39,7 +42,7 @@ export interface Actor {
 /** The list's search and filters, as the contract checked them. */
 export interface ListQuery {
   q?: string | undefined;
-  tag?: string | undefined;
+  tag?: string | readonly string[] | undefined;
   country?: string | undefined;
   place?: string | undefined;
   within?: string | undefined;
@@ -227,7 +230,7 @@ export class MemoriesService {
 
   /** A search's or tag filter's count, counted once per generation; undefined without a filter (all match). */
   private async matchedCount(filter: ListFilter, stats: CollectionStats | undefined): Promise<number | undefined> {
-    if (!filter.q?.trim() && !filter.tag?.trim() && !hasPlaceFilter(filter)) return undefined;
+    if (!filter.q?.trim() && tagKeysOf(filter).length === 0 && !hasPlaceFilter(filter)) return undefined;
     const key = searchKey(filter);
     const cached = this.listing.matchedCount(stats?.generation, key);
     if (cached !== undefined) return cached;
@@ -328,6 +331,39 @@ export class MemoriesService {
 
   async tags(): Promise<TagList> {
     return { tags: await this.deps.memories.tagCounts() };
+  }
+
+  /**
+   * Renames a tag on every memory carrying it (an owner's tidy-up, issue #34), in one transaction:
+   * into a name another tag has (ignoring case) it merges them, a memory with both keeping one,
+   * where the first of them stood. Each memory changed is saved as an edit (its version, search
+   * text and the list's generation move, so kept pages and open screens refresh); a memory
+   * another member is saving at the same moment waits for the transaction, or is refused by its
+   * version. 404 when no memory carries the tag.
+   */
+  async renameTag(actor: Actor, from: string, to: string): Promise<TagRenamed> {
+    const fromKey = from.trim().toLowerCase();
+    if (fromKey === "") throw new AppError("not_found");
+    const changed = await this.deps.memories.transaction(async (trx) => {
+      await this.deps.memories.generationBeforeWrite(trx);
+      const ids = await this.deps.memories.idsWithTag(fromKey, trx);
+      for (const id of ids) {
+        const current = await this.deps.memories.findById(id, trx);
+        if (!current) continue;
+        const tags = normalizeTags(current.tags.map((tag) => (tag.toLowerCase() === fromKey ? to : tag))) ?? [];
+        const saved = await this.deps.memories.update(
+          current,
+          { title: current.title, content: current.content, memory_date: current.memory_date, tags },
+          { userId: actor.userId, at: this.now(), expectedVersion: current.version },
+          trx,
+        );
+        if (!saved) throw conflict();
+      }
+      return ids;
+    });
+    if (changed.length === 0) throw new AppError("not_found");
+    for (const id of changed) this.deps.publish({ type: "memory.updated", id, actor: actor.userId });
+    return { name: to, memories: changed.length };
   }
 
   async create(actor: Actor, input: ParsedMemoryInput): Promise<Memory> {
@@ -465,7 +501,8 @@ function hasPlaceFilter(filter: ListFilter): boolean {
 function searchKey(filter: ListFilter): string {
   return JSON.stringify([
     searchWords(filter.q ?? "").sort(),
-    filter.tag?.trim().toLowerCase() || null,
+    // Every chosen tag must be there, so their order does not matter.
+    tagKeysOf(filter).sort(),
     filter.country ?? null,
     filter.place === undefined ? null : placeKeyOf(filter.place) || null,
     filter.within ?? null,

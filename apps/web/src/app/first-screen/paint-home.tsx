@@ -99,7 +99,7 @@ export function paintHome(document: Document, { user, page, tags, onThisDay }: F
       <MemoryListView
         searchText=""
         tags={tags.tags}
-        selectedTag=""
+        selectedTags={[]}
         total={page.total}
         items={cards}
         busy={false}

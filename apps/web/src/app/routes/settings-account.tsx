@@ -17,6 +17,7 @@ import { ConnectedAccounts } from "@/features/auth/components/connected-accounts
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import { PasskeyList } from "@/features/auth/components/passkey-list";
 import { useMembers } from "@/features/members/api/members";
+import { TagManager } from "@/features/memories/components/tag-manager";
 import { SetPasswordForm } from "@/features/auth/components/set-password-form";
 import { useAuth } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
@@ -111,6 +112,14 @@ export function AccountSettingsRoute() {
       {owner && (
         <Section title={t("import.title")} description={t("import.description")}>
           <ImportArchive />
+        </Section>
+      )}
+      {owner && (
+        <Section
+          title={intl.formatMessage({ id: "settings.tags.title" })}
+          description={intl.formatMessage({ id: "settings.tags.description" })}
+        >
+          <TagManager />
         </Section>
       )}
     </>

@@ -7,12 +7,13 @@ import { apiFetch } from "@/lib/api-client";
 import { takeEarlyAnswer } from "@/lib/first-screen";
 
 /**
- * The home filter: search text and one tag ("" for none), and the place filters from the address
- * (issue #32), each left out when not set, so an unfiltered list's key stays `{ q, tag }`.
+ * The home filter: search text and the chosen tags (memories carrying all of them; none for
+ * every memory), and the place filters from the address (issue #32), each left out when not set,
+ * so an unfiltered list's key stays `{ q, tags }`.
  */
 export interface MemoryFilter extends PlaceFilter {
   q: string;
-  tag: string;
+  tags: readonly string[];
 }
 
 export interface GetMemoriesParams extends Partial<MemoryFilter> {

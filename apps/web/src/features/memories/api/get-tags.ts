@@ -19,6 +19,7 @@ export function tagsQueryOptions() {
   });
 }
 
-export function useTags() {
-  return useQuery(tagsQueryOptions());
+/** `enabled: false` waits (the form's tag field asks once it is used). */
+export function useTags({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...tagsQueryOptions(), enabled });
 }

@@ -12,7 +12,8 @@ export type PlaceFilter = Pick<MemoryTimelineQuery, "country" | "place" | "withi
 
 export interface MemoriesPathParams extends PlaceFilter {
   q?: string;
-  tag?: string;
+  /** Memories carrying every one of these tags (repeated `tag`). */
+  tags?: readonly string[];
   /** A timeline month (`YYYY-MM`) or `undated` to start at; the API ignores it beside a cursor, so it is left out then. */
   from?: string;
   cursor?: string | null;
@@ -30,15 +31,22 @@ export function memoriesPath({ from, cursor, limit, ...filter }: MemoriesPathPar
 }
 
 /** The timeline index (memories per month) for the list's search and filters. */
-export function timelinePath(filter: { q?: string; tag?: string } & PlaceFilter = {}): string {
+export function timelinePath(filter: { q?: string; tags?: readonly string[] } & PlaceFilter = {}): string {
   const query = filterParams(filter).toString();
   return `/api/v1/memories/timeline${query ? `?${query}` : ""}`;
 }
 
-function filterParams({ q, tag, country, place, within, near }: { q?: string; tag?: string } & PlaceFilter): URLSearchParams {
+function filterParams({
+  q,
+  tags = [],
+  country,
+  place,
+  within,
+  near,
+}: { q?: string; tags?: readonly string[] } & PlaceFilter): URLSearchParams {
   const params = new URLSearchParams();
   if (q) params.set("q", q);
-  if (tag) params.set("tag", tag);
+  for (const tag of tags) params.append("tag", tag);
   if (country) params.set("country", country);
   if (place) params.set("place", place);
   if (within) params.set("within", within);

@@ -24,6 +24,6 @@ export const memoryKeys = {
 
 /** Whether `queryKey` is a timeline's (it sits under the lists). */
 export function isTimelineKey(queryKey: readonly unknown[]): boolean {
-  const timeline = memoryKeys.timeline({ q: "", tag: "" });
+  const timeline = memoryKeys.timeline({ q: "", tags: [] });
   return queryKey.length === timeline.length && timeline.slice(0, -1).every((part, index) => queryKey[index] === part);
 }

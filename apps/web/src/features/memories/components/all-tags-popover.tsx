@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
 import { MoreTagsButton } from "@/features/memories/components/tag-filter";
+import { isChosenTag, toggledTag } from "@/features/memories/utils/list-params";
 import { useIntl } from "@/lib/intl";
 
 /** Every tag, narrowed by what is typed, in a popover from the "+N more" badge; loaded when first opened (tag-filter.tsx). */
@@ -16,8 +17,8 @@ export function AllTagsPopover({
 }: {
   tags: TagList["tags"];
   more: number;
-  selected: string;
-  onSelect: (tag: string) => void;
+  selected: readonly string[];
+  onSelect: (tags: string[]) => void;
 }) {
   // Loaded by a press on the badge: it opens at once.
   const [open, setOpen] = useState(true);
@@ -50,7 +51,7 @@ export function AllTagsPopover({
           className="flex max-h-64 flex-wrap gap-1.5 overflow-y-auto"
         >
           {matching.map(({ tag }) => {
-            const active = tag === selected;
+            const active = isChosenTag(selected, tag);
             return (
               <li key={tag}>
                 <Button
@@ -58,7 +59,7 @@ export function AllTagsPopover({
                   variant={active ? "default" : "outline"}
                   aria-pressed={active}
                   onClick={() => {
-                    onSelect(active ? "" : tag);
+                    onSelect(toggledTag(selected, tag));
                     setOpen(false);
                     setQuery("");
                   }}

@@ -18,6 +18,12 @@ import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 import { tusServer } from "@/testing/fake-tus-server";
 import { apiError, deferred, stubMemoryApi, type ApiHandler, type ApiRequestInfo } from "@/testing/stub-memory-api";
 
+/** The tag chips the form's field shows, in order. */
+const chips = (dialog: HTMLElement) =>
+  within(within(dialog).getByRole("list", { name: "Chosen" }))
+    .getAllByRole("listitem")
+    .map((item) => item.textContent ?? "");
+
 const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: "image/png" });
 const text = (name: string) => new File(["not a photo"], name, { type: "text/plain" });
 const clip = (name: string, type: string, size = 1000) => new File([new Uint8Array(size)], name, { type });
@@ -110,7 +116,9 @@ describe("MemoryFormDialog — add", () => {
     expect(within(dialog).getByLabelText("Title")).toHaveFocus();
     expect(within(dialog).getByLabelText("Description").tagName).toBe("TEXTAREA");
     expect(within(dialog).getByLabelText("Date")).toHaveAttribute("type", "date");
-    expect(within(dialog).getByLabelText("Tags")).toHaveAccessibleDescription("Separate tags with commas");
+    expect(within(dialog).getByLabelText("Tags")).toHaveAccessibleDescription(
+      "Separate tags with commas Up to 30 tags, 50 characters each.",
+    );
     const photos = within(dialog).getByLabelText("Photos");
     expect(photos).toHaveAttribute("type", "file");
     expect(photos).toHaveAttribute("accept", "image/*,video/mp4,video/quicktime,video/webm");
@@ -431,23 +439,46 @@ describe("MemoryFormDialog — add", () => {
     expect(tags).toHaveFocus();
     expect(api.calls("POST /api/v1/memories")).toHaveLength(0);
 
-    await user.clear(tags);
-    await user.type(tags, "fine");
+    // Backspace in the empty field takes the last chip off: 30 are allowed.
+    await user.type(tags, "{Backspace}");
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
     expect(await within(dialog).findByText("Title is required.")).toBeInTheDocument();
     expect(within(dialog).getByLabelText("Title")).toHaveAttribute("aria-invalid", "true");
   });
 
-  it("offers a chosen photo's capture date when the date is empty", async () => {
+  it("fills an empty date with the first chosen photo's capture date, which the member can change", async () => {
     stubMemoryApi({ "POST /api/v1/photos": () => fakePhoto({ taken_at: "2024-06-03T18:45:00" }) });
     const { user } = renderDialog();
     const dialog = await openDialog(user);
 
     await user.upload(within(dialog).getByLabelText("Photos"), [png("beach.png")]);
-    await user.click(await within(dialog).findByRole("button", { name: "Use the photo's date: Jun 3, 2024" }));
 
-    expect(within(dialog).getByLabelText("Date")).toHaveValue("2024-06-03");
+    const date = within(dialog).getByLabelText("Date");
+    await waitFor(() => expect(date).toHaveValue("2024-06-03"));
+    expect(date).toHaveAccessibleDescription("Taken from the photo's capture date. You can change it.");
     expect(within(dialog).queryByRole("button", { name: /Use the photo's date/ })).not.toBeInTheDocument();
+
+    // The member's change stays, and a later photo's date does not replace it.
+    await user.clear(date);
+    await user.type(date, "2024-06-01");
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("sunset.png")]);
+    await within(dialog).findByRole("button", { name: "Remove new photo 2" });
+    expect(date).toHaveValue("2024-06-01");
+    expect(date).not.toHaveAccessibleDescription(/capture date/);
+  });
+
+  it("never overwrites a date the member typed, nor one they cleared", async () => {
+    stubMemoryApi({ "POST /api/v1/photos": () => fakePhoto({ taken_at: "2024-06-03T18:45:00" }) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    const date = within(dialog).getByLabelText("Date");
+    await user.type(date, "2020-01-02");
+    await user.clear(date);
+
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("beach.png")]);
+    // Cleared on purpose: the photo's date is offered, not put in.
+    await within(dialog).findByRole("button", { name: "Use the photo's date: Jun 3, 2024" });
+    expect(date).toHaveValue("");
   });
 
   it("reports a failed save and stays open for another try", async () => {
@@ -523,6 +554,85 @@ describe("MemoryFormDialog — add", () => {
   });
 });
 
+describe("MemoryFormDialog — tags as chips", () => {
+  const tagList = {
+    tags: [
+      { tag: "travel", count: 4 },
+      { tag: "beach", count: 2 },
+      { tag: "Barcelona", count: 1 },
+    ],
+  };
+
+  it("offers the tags in use as typed, makes chips with Enter or a comma, and takes the last off with Backspace", async () => {
+    const api = stubMemoryApi({
+      "GET /api/v1/tags": () => Response.json(tagList),
+      "POST /api/v1/memories": ({ body }) => savedFrom(body, []),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    await user.type(within(dialog).getByLabelText("Title"), "Chips");
+    const tags = within(dialog).getByRole("combobox", { name: "Tags" });
+    expect(tags).toHaveAttribute("aria-expanded", "false");
+
+    await user.type(tags, "b");
+    const options = await within(dialog).findAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual(["beach", "Barcelona"]);
+    expect(tags).toHaveAttribute("aria-expanded", "true");
+    await user.keyboard("{ArrowDown}{ArrowDown}");
+    expect(tags).toHaveAttribute("aria-activedescendant", options[1]!.id);
+    expect(options[1]).toHaveAttribute("aria-selected", "true");
+    await user.keyboard("{Enter}");
+    expect(chips(dialog)).toEqual(["Barcelona"]);
+    expect(tags).toHaveValue("");
+
+    // A chosen tag is not offered again; a new one becomes a chip with a comma or Enter.
+    await user.type(tags, "bar");
+    expect(within(dialog).queryAllByRole("option")).toHaveLength(0);
+    await user.clear(tags);
+    await user.type(tags, "sunset,picnic{Enter}");
+    expect(chips(dialog)).toEqual(["Barcelona", "sunset", "picnic"]);
+
+    await user.type(tags, "{Backspace}");
+    expect(chips(dialog)).toEqual(["Barcelona", "sunset"]);
+    await user.click(within(dialog).getByRole("button", { name: "Remove tag Barcelona" }));
+    expect(chips(dialog)).toEqual(["sunset"]);
+    expect(tags).toHaveFocus();
+
+    // What is still being typed is saved as a tag too.
+    await user.type(tags, "sea");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    await screen.findByText("Memory added!");
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ tags: ["sunset", "sea"] });
+  });
+
+  it("turns comma text, pasted or typed, into one chip per tag, duplicates (ignoring case) once", async () => {
+    stubMemoryApi({ "GET /api/v1/tags": () => Response.json(tagList) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    const tags = within(dialog).getByRole("combobox", { name: "Tags" });
+
+    await user.click(tags);
+    await user.paste("a, b, c");
+    expect(chips(dialog)).toEqual(["a", "b", "c"]);
+    await user.type(tags, "B, d、e");
+    expect(chips(dialog)).toEqual(["a", "b", "c", "d"]);
+    expect(tags).toHaveValue("e");
+  });
+
+  it("closes the suggestions with Escape and leaves the dialog open", async () => {
+    stubMemoryApi({ "GET /api/v1/tags": () => Response.json(tagList) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    const tags = within(dialog).getByRole("combobox", { name: "Tags" });
+    await user.type(tags, "tr");
+    await within(dialog).findByRole("option", { name: "travel" });
+    await user.keyboard("{Escape}");
+    expect(within(dialog).queryByRole("option")).not.toBeInTheDocument();
+    expect(dialog).toBeInTheDocument();
+    expect(tags).toHaveAttribute("aria-expanded", "false");
+  });
+});
+
 describe("MemoryFormDialog — videos", () => {
   afterEach(() => window.localStorage.clear());
 
@@ -553,7 +663,7 @@ describe("MemoryFormDialog — videos", () => {
     expect(within(dialog).getByRole("img", { name: "New video 1" })).toHaveAttribute("src", video.thumbnail_url);
     expect(within(dialog).getByText("Preparing video…")).toBeInTheDocument();
 
-    await user.click(within(dialog).getByRole("button", { name: "Use the photo's date: Jun 3, 2024" }));
+    // Its capture date fills the empty date (issue #34).
     expect(within(dialog).getByLabelText("Date")).toHaveValue("2024-06-03");
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
     expect(await screen.findByText("Memory added!")).toBeInTheDocument();
@@ -652,7 +762,8 @@ describe("MemoryFormDialog — edit", () => {
     expect(within(dialog).getByLabelText("Title")).toHaveValue("Road trip");
     expect(within(dialog).getByLabelText("Description")).toHaveValue("Long drive\nGood music");
     expect(within(dialog).getByLabelText("Date")).toHaveValue("2023-08-12");
-    expect(within(dialog).getByLabelText("Tags")).toHaveValue("travel, summer");
+    expect(chips(dialog)).toEqual(["travel", "summer"]);
+    expect(within(dialog).getByLabelText("Tags")).toHaveValue("");
     const first = within(dialog).getByRole("img", { name: "Memory photo 1" });
     expect(first).toHaveAttribute("src", photos[0]?.thumbnail_url);
     expect(first).toHaveAttribute("width", "640");
@@ -824,7 +935,7 @@ describe("MemoryFormDialog — edit", () => {
 
     const alert = await within(dialog).findByRole("alert");
     // Bob's tags are in the form: a retry cannot drop them.
-    expect(within(dialog).getByLabelText("Tags")).toHaveValue("beach, sunset");
+    expect(chips(dialog)).toEqual(["beach", "sunset"]);
     expect(alert).toHaveTextContent("Their change is in the form: beach, sunset");
     await user.click(within(alert).getByRole("button", { name: "Use theirs" }));
     expect(within(dialog).getByLabelText("Title")).toHaveValue("Their title");

@@ -13,6 +13,7 @@ import { MediaMark } from "@/features/memories/components/media-mark";
 import { NewPhotoTile } from "@/features/memories/components/new-photo-tile";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { SaveProblemAlert } from "@/features/memories/components/save-problem-alert";
+import { TagsField } from "@/features/memories/components/tags-field";
 import { usePhotoPicker, type NewPhoto } from "@/features/memories/hooks/use-photo-picker";
 import { useSaveMemory } from "@/features/memories/hooks/use-save-memory";
 import { mediaAccept, mediaLabel } from "@/features/memories/utils/media";
@@ -74,7 +75,18 @@ export function MemoryForm({
   const saving = phase === "saving";
   const fieldProblems = problem?.kind === "fields" ? problem.fields : {};
   const photoDate = values.memoryDate === "" ? captureDateOf(photos.keptPhotos, photos.newPhotos) : undefined;
+  // Issue #34: the first added photo's capture date fills an empty date, unless the member has
+  // typed in the date field (a date, or cleared one): what they typed is never overwritten.
+  const [dateTyped, setDateTyped] = useState(false);
+  const [filledDate, setFilledDate] = useState<string | undefined>(undefined);
+  const addedPhotoDate = captureDateOf([], photos.newPhotos);
+  if (addedPhotoDate && !dateTyped && values.memoryDate === "" && filledDate === undefined) {
+    setFilledDate(addedPhotoDate);
+    setValues((current) => (current.memoryDate === "" ? { ...current, memoryDate: addedPhotoDate } : current));
+  }
   const photoLocation = values.place === null ? locationOf(photos.keptPhotos, photos.newPhotos) : null;
+  // Said beside the date while it is the one taken from the photo.
+  const filledFrom = !dateTyped && filledDate !== undefined && values.memoryDate === filledDate;
   const PlaceField = usePlaceParts()?.PlaceField;
   const photosRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -212,10 +224,18 @@ export function MemoryForm({
                 id={`${id}-date`}
                 type="date"
                 value={values.memoryDate}
-                onChange={setField("memoryDate")}
+                onChange={(event) => {
+                  setDateTyped(true);
+                  setField("memoryDate")(event);
+                }}
                 disabled={busy}
-                {...describedField("memoryDate")}
+                {...describedField("memoryDate", filledFrom && `${id}-date-filled`)}
               />
+              {filledFrom && (
+                <p id={`${id}-date-filled`} className="text-xs text-muted-foreground">
+                  {intl.formatMessage({ id: "memory.form.dateFromPhoto" })}
+                </p>
+              )}
               {photoDate && (
                 <div>
                   <Button
@@ -249,16 +269,29 @@ export function MemoryForm({
 
             <div className="flex flex-col gap-2">
               <Label htmlFor={`${id}-tags`}>{intl.formatMessage({ id: "memory.form.tags" })}</Label>
-              <Input
+              <TagsField
                 id={`${id}-tags`}
                 value={values.tagText}
-                onChange={setField("tagText")}
-                autoComplete="off"
+                onChange={(tagText) => setValues((current) => ({ ...current, tagText }))}
                 disabled={busy}
-                {...describedField("tagText", `${id}-tags-hint`, tagCount(values.tagText) !== undefined && `${id}-tagText-count`)}
+                invalid={Boolean(fieldProblems.tagText)}
+                describedBy={
+                  describedField(
+                    "tagText",
+                    `${id}-tags-hint`,
+                    `${id}-tags-limits`,
+                    tagCount(values.tagText) !== undefined && `${id}-tagText-count`,
+                  )["aria-describedby"]
+                }
               />
               <p id={`${id}-tags-hint`} className="text-xs text-muted-foreground">
                 {intl.formatMessage({ id: "memory.form.tagsHint" })}
+              </p>
+              <p id={`${id}-tags-limits`} className="text-xs text-muted-foreground">
+                {intl.formatMessage(
+                  { id: "memory.form.tagsLimits" },
+                  { maxTags: MemoryLimits.maxTags, maxLength: MemoryLimits.tagMaxLength },
+                )}
               </p>
               <FieldNotes id={id} field="tagText" count={tagCount(values.tagText)} problem={fieldProblems.tagText} />
             </div>

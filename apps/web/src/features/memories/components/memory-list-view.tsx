@@ -11,8 +11,9 @@ export interface MemoryListViewProps {
   onSearchChange?: (text: string) => void;
   searchInputRef?: Ref<HTMLInputElement>;
   tags: TagList["tags"];
-  selectedTag: string;
-  onSelectTag?: (tag: string) => void;
+  /** The chosen tags (none for all). */
+  selectedTags: readonly string[];
+  onSelectTags?: (tags: string[]) => void;
   /** Under the tag filter: the place filters (the app's, drawing nothing without places; the first screen draws none). */
   placeFilters?: ReactNode;
   countRowRef?: Ref<HTMLDivElement>;
@@ -38,8 +39,8 @@ export function MemoryListView({
   onSearchChange = () => undefined,
   searchInputRef,
   tags,
-  selectedTag,
-  onSelectTag = () => undefined,
+  selectedTags,
+  onSelectTags = () => undefined,
   placeFilters,
   countRowRef,
   total,
@@ -56,7 +57,7 @@ export function MemoryListView({
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-4">
         <SearchBox value={searchText} onChange={onSearchChange} inputRef={searchInputRef} />
-        <TagFilter tags={tags} selected={selectedTag} onSelect={onSelectTag} />
+        <TagFilter tags={tags} selected={selectedTags} onSelect={onSelectTags} />
         {placeFilters}
       </div>
 

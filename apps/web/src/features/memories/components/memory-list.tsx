@@ -16,6 +16,8 @@ import { useDebouncedValue } from "@/hooks/use-debounced-value";
 import { showsTimeline } from "@/features/memories/utils/timeline";
 import { usePlaceParts } from "@/features/memories/components/place-parts";
 import { placeFilterKeys, placeFilterOf } from "@/features/memories/utils/place-filter";
+import { searchOf, tagsOf, withListFilter } from "@/features/memories/utils/list-params";
+import { useListScroll } from "@/features/memories/hooks/use-list-scroll";
 import { nearNameParam } from "@/config/paths";
 import { handOverFirstScreen } from "@/lib/first-screen";
 import { useIntl } from "@/lib/intl";
@@ -25,11 +27,12 @@ export const searchDebounceMs = 250;
 
 /**
  * The home screen's collection: search, tag filter, count, the card grid with infinite loading,
- * and the loading, empty and no-match states. Search and tag are applied by the API, so they
+ * and the loading, empty and no-match states. Search and tags are applied by the API, so they
  * cover the whole collection, not just the pages loaded so far. Beside the cards (above them on
  * narrow screens), the timeline index starts the list at a month; a new search or tag clears that.
- * The place filters (a country, a place, a map's area, near a place) come from the address, so a
- * link can open the list filtered ("Memories near here"); their chips clear them.
+ * The search, the chosen tags (issue #34) and the place filters (a country, a place, a map's area,
+ * near a place) live in the address, so a link or bookmark opens the list filtered and Back from
+ * a memory returns to the same list, at the same scroll position.
  */
 export function MemoryList({
   onAddMemory,
@@ -39,28 +42,43 @@ export function MemoryList({
   /** False while something shown above the list is still on its way: the loading state stays until it is there. */
   ready?: boolean;
 }) {
-  const [searchText, setSearchText] = useState("");
   const intl = useIntl();
-  const [search, setSearch] = useDebouncedValue(searchText.trim(), searchDebounceMs);
-  const [tag, setTag] = useState("");
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The address holds the search the list shows; the field's text reaches it once typing pauses.
+  const search = searchOf(searchParams);
+  const tags = tagsOf(searchParams);
+  const [searchText, setSearchText] = useState(search);
+  const [typed, setTyped] = useDebouncedValue(searchText.trim(), searchDebounceMs);
+  // Back, Forward, a link or Clear Filters changed the address's search: the field follows it.
+  const [shownSearch, setShownSearch] = useState(search);
+  if (shownSearch !== search) {
+    setShownSearch(search);
+    if (search !== typed) {
+      setSearchText(search);
+      setTyped(search);
+    }
+  }
+  useEffect(() => {
+    // Replaces the entry: Back leaves the list rather than stepping through each pause in typing.
+    if (typed !== search) setSearchParams((current) => withListFilter(current, { q: typed }), { replace: true });
+  }, [typed, search, setSearchParams]);
   // The timeline month (or `undated`) the list starts at; "" for the newest.
   const [from, setFrom] = useState("");
   const searchInput = useRef<HTMLInputElement>(null);
   const countRow = useRef<HTMLDivElement>(null);
-  const [searchParams, setSearchParams] = useSearchParams();
   const placeFilter = placeFilterOf(searchParams);
-  const placeFilterKey = JSON.stringify(placeFilter);
-  const filter: MemoryFilter = { q: search, tag, ...placeFilter };
-  const filtered = search !== "" || tag !== "" || Object.keys(placeFilter).length > 0;
-  // A new place filter starts the list at the newest, as a new search does.
-  const [shownPlaceFilter, setShownPlaceFilter] = useState(placeFilterKey);
-  if (shownPlaceFilter !== placeFilterKey) {
-    setShownPlaceFilter(placeFilterKey);
+  const filter: MemoryFilter = { q: search, tags, ...placeFilter };
+  const filterKey = JSON.stringify(filter);
+  const filtered = search !== "" || tags.length > 0 || Object.keys(placeFilter).length > 0;
+  // A new search, tag or place filter starts the list at the newest.
+  const [shownFilter, setShownFilter] = useState(filterKey);
+  if (shownFilter !== filterKey) {
+    setShownFilter(filterKey);
     setFrom("");
   }
 
   const memories = useMemories(filter, from);
-  const tags = useTags();
+  const tagList = useTags();
   const places = usePlaceParts();
   const timeline = useTimeline(filter);
   const { fetchNextPage } = memories;
@@ -70,25 +88,22 @@ export function MemoryList({
     if (memories.error) console.error("Error fetching memories:", memories.error);
   }, [memories.error]);
   useEffect(() => {
-    if (tags.error) console.error("Error fetching tags:", tags.error);
-  }, [tags.error]);
+    if (tagList.error) console.error("Error fetching tags:", tagList.error);
+  }, [tagList.error]);
 
   // The painted first screen (ADR 0026) gives way once this shows the same: the list and the tag row.
-  const settled = !memories.isPending && !tags.isPending && ready;
+  const settled = !memories.isPending && !tagList.isPending && ready;
   useLayoutEffect(() => {
     if (settled) void handOverFirstScreen();
   }, [settled]);
+  // Back from a memory: the scroll comes back once the pages are drawn again from the cache.
+  useListScroll(!memories.isPending && ready);
 
   const loadMore = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
 
-  const changeSearch = (text: string) => {
-    setSearchText(text);
-    setFrom("");
-  };
-  const selectTag = (next: string) => {
-    setTag(next);
-    setFrom("");
-  };
+  const changeSearch = (text: string) => setSearchText(text);
+  // A deliberate choice, like a place chip's: its own history entry.
+  const selectTags = (next: string[]) => setSearchParams((current) => withListFilter(current, { tags: next }));
   const changePlaceFilter = (key: keyof PlaceFilter, value: string) =>
     setSearchParams((current) => {
       const next = new URLSearchParams(current);
@@ -98,16 +113,15 @@ export function MemoryList({
       return next;
     });
   const clearFilters = () => {
+    // The field empties at once; what it sends follows the address (above), so nothing typed
+    // before can write its search back over the cleared address.
     setSearchText("");
-    setSearch("");
-    setTag("");
     setFrom("");
-    if (placeFilterKeys.some((key) => searchParams.has(key)))
-      setSearchParams((current) => {
-        const next = new URLSearchParams(current);
-        for (const key of [...placeFilterKeys, nearNameParam]) next.delete(key);
-        return next;
-      });
+    setSearchParams((current) => {
+      const next = withListFilter(current, { q: "", tags: [] });
+      for (const key of [...placeFilterKeys, nearNameParam]) next.delete(key);
+      return next;
+    });
     searchInput.current?.focus();
   };
   const jump = (month: string) => {
@@ -156,9 +170,9 @@ export function MemoryList({
       searchText={searchText}
       onSearchChange={changeSearch}
       searchInputRef={searchInput}
-      tags={tags.data?.tags ?? []}
-      selectedTag={tag}
-      onSelectTag={selectTag}
+      tags={tagList.data?.tags ?? []}
+      selectedTags={tags}
+      onSelectTags={selectTags}
       placeFilters={
         places && (
           <places.PlaceFilters

@@ -4,12 +4,14 @@ import type { TagList } from "@memory-box/contract";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { tagFilterLimit } from "@/features/memories/utils/card-layout";
+import { isChosenTag, toggledTag } from "@/features/memories/utils/list-params";
 import { useIntl } from "@/lib/intl";
 
 /**
- * "All Tags" plus the five most used tags, as toggle buttons (`aria-pressed`). Choosing the
- * active tag again clears the filter. `selected` is "" for all tags. The "+N more" badge opens
- * every tag, narrowed by what is typed, so a tag past the fifth is one choice away too.
+ * "All Tags" plus the five most used tags (and any chosen one past them), as toggle buttons
+ * (`aria-pressed`). Several tags can be chosen at once; choosing an active tag again takes it
+ * out, and "All Tags" clears them. The "+N more" badge opens every tag, narrowed by what is
+ * typed, so a tag past the fifth is one choice away too.
  */
 export function TagFilter({
   tags,
@@ -17,10 +19,13 @@ export function TagFilter({
   onSelect,
 }: {
   tags: TagList["tags"];
-  selected: string;
-  onSelect: (tag: string) => void;
+  /** The chosen tags; none for all. */
+  selected: readonly string[];
+  onSelect: (tags: string[]) => void;
 }) {
-  const shown = tags.slice(0, tagFilterLimit);
+  const top = tags.slice(0, tagFilterLimit);
+  // A chosen tag past the five (from the "+N more" list or a link) shows as pressed too.
+  const shown = [...top, ...tags.slice(tagFilterLimit).filter(({ tag }) => isChosenTag(selected, tag))];
   const more = tags.length - shown.length;
   const intl = useIntl();
 
@@ -28,21 +33,21 @@ export function TagFilter({
     <div role="group" aria-label={intl.formatMessage({ id: "home.tags.group" })} className="flex flex-wrap items-center gap-2">
       <Button
         size="sm"
-        variant={selected === "" ? "default" : "outline"}
-        aria-pressed={selected === ""}
-        onClick={() => onSelect("")}
+        variant={selected.length === 0 ? "default" : "outline"}
+        aria-pressed={selected.length === 0}
+        onClick={() => onSelect([])}
       >
         {intl.formatMessage({ id: "home.tags.all" })}
       </Button>
       {shown.map(({ tag }) => {
-        const active = tag === selected;
+        const active = isChosenTag(selected, tag);
         return (
           <Button
             key={tag}
             size="sm"
             variant={active ? "default" : "outline"}
             aria-pressed={active}
-            onClick={() => onSelect(active ? "" : tag)}
+            onClick={() => onSelect(toggledTag(selected, tag))}
           >
             {tag}
           </Button>
@@ -72,7 +77,12 @@ const AllTagsPopover = lazy(() => loadPopover().then(({ AllTagsPopover }) => ({ 
  * The "+N more" badge; its popover's code (Radix's popover and its positioning, ~11 KB) is loaded
  * when it is first pressed (fetched as a pointer nears it or it takes focus), not with home.
  */
-export function AllTags(props: { tags: TagList["tags"]; more: number; selected: string; onSelect: (tag: string) => void }) {
+export function AllTags(props: {
+  tags: TagList["tags"];
+  more: number;
+  selected: readonly string[];
+  onSelect: (tags: string[]) => void;
+}) {
   const [wanted, setWanted] = useState(false);
   const closed = (
     <MoreTagsButton

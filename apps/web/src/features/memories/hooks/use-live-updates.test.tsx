@@ -25,10 +25,10 @@ import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { FakeEventServer } from "@/testing/fake-event-stream";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 
-const listKey = memoryKeys.list({ q: "", tag: "" });
-const searchKey = memoryKeys.list({ q: "lisbon", tag: "" });
+const listKey = memoryKeys.list({ q: "", tags: [] });
+const searchKey = memoryKeys.list({ q: "lisbon", tags: [] });
 
-const timelineKey = memoryKeys.timeline({ q: "", tag: "" });
+const timelineKey = memoryKeys.timeline({ q: "", tags: [] });
 const onThisDayKey = memoryKeys.onThisDay("2026-11-26");
 
 /**
