@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type WheelEvent } from "react";
+import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type RefObject, type WheelEvent } from "react";
 import type { Memory } from "@memory-box/contract";
 import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } from "lucide-react";
 
@@ -20,6 +20,9 @@ export interface PhotoViewerProps {
 const maxZoom = 4;
 /** A horizontal swipe longer than this (px) goes to the neighbouring photo. */
 const swipeDistance = 60;
+/** A touch that moves less than this (px) is a tap; two within `doubleTapMs` are a double tap. */
+const tapSlop = 10;
+const doubleTapMs = 300;
 
 /**
  * One photo of a memory, whole: fitted to the screen, uncropped, from the ~1600 px preview, with
@@ -29,8 +32,60 @@ const swipeDistance = 60;
  * focus; a swipe and the buttons still step), a Live Photo's motion plays on hover or press.
  */
 export function PhotoViewer(props: PhotoViewerProps) {
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box);
   // A fresh frame per photo: every photo starts fitted, at the preview's size.
-  return <PhotoViewerFrame key={props.index} {...props} />;
+  return (
+    <div ref={box} className="contents">
+      <PhotoViewerFrame key={props.index} {...props} />
+    </div>
+  );
+}
+
+/**
+ * Keeps Tab inside the viewer while it is open (it lies over the page) and gives focus back to what
+ * had it (the photo's tile) when it closes. Each photo's frame is new, so a focus lost with the old
+ * frame comes back to the viewer.
+ */
+function useFocusTrap(box: RefObject<HTMLDivElement | null>) {
+  // What had focus before the viewer rendered (its frame takes the focus in its first effect).
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+  useEffect(() => {
+    const focusables = () =>
+      [
+        ...(box.current?.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), video[controls], [tabindex]") ?? []),
+      ].filter((element) => element.tabIndex >= 0);
+    function onFocusIn(event: FocusEvent) {
+      if (box.current && event.target instanceof Node && !box.current.contains(event.target)) focusables()[0]?.focus();
+    }
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== "Tab") return;
+      const all = focusables();
+      if (all.length === 0) return;
+      const first = all[0]!;
+      const last = all.at(-1)!;
+      const inside = box.current?.contains(document.activeElement) ?? false;
+      if (event.shiftKey && (document.activeElement === first || !inside)) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+    box.current?.querySelector<HTMLElement>("[role=dialog]")?.focus();
+    // The page behind does not scroll while the viewer lies over it.
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    document.addEventListener("focusin", onFocusIn);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("focusin", onFocusIn);
+      document.removeEventListener("keydown", onKey);
+      document.body.style.overflow = overflow;
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [box, opener]);
 }
 
 function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewerProps) {
@@ -40,10 +95,19 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
   const [fullSize, setFullSize] = useState(false);
   const [zoom, setZoom] = useState({ scale: 1, x: 0, y: 0 });
   const pointers = useRef(new Map<number, { x: number; y: number }>());
-  const gesture = useRef<{ startX: number; startY: number; pinchDistance?: number; pinchScale?: number } | undefined>(undefined);
+  const gesture = useRef<
+    { startX: number; startY: number; downX: number; downY: number; pinchDistance?: number; pinchScale?: number } | undefined
+  >(undefined);
   const hasPrevious = index > 0;
   const hasNext = index < photos.length - 1;
   const zoomable = photo.kind !== "video";
+  const root = useRef<HTMLDivElement>(null);
+  const lastTap = useRef(0);
+
+  // The frame before this one (another photo) may have taken the focus with it.
+  useEffect(() => {
+    if (!root.current?.contains(document.activeElement)) root.current?.focus();
+  }, []);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -77,9 +141,21 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     if (!(event.target instanceof HTMLMediaElement)) event.currentTarget.setPointerCapture?.(event.pointerId);
     const points = [...pointers.current.values()];
     if (points.length === 2) {
-      gesture.current = { startX: 0, startY: 0, pinchDistance: distance(points[0]!, points[1]!), pinchScale: zoom.scale };
+      gesture.current = {
+        startX: 0,
+        startY: 0,
+        downX: 0,
+        downY: 0,
+        pinchDistance: distance(points[0]!, points[1]!),
+        pinchScale: zoom.scale,
+      };
     } else {
-      gesture.current = { startX: event.clientX - zoom.x, startY: event.clientY - zoom.y };
+      gesture.current = {
+        startX: event.clientX - zoom.x,
+        startY: event.clientY - zoom.y,
+        downX: event.clientX,
+        downY: event.clientY,
+      };
     }
   }
 
@@ -105,9 +181,19 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     if (pointers.current.size > 0) return;
     gesture.current = undefined;
     // Not zoomed, a horizontal swipe steps to the neighbouring photo.
-    if (!start || zoom.scale > 1 || start.pinchDistance) return;
-    const dx = event.clientX - start.startX;
-    const dy = event.clientY - start.startY;
+    if (!start || start.pinchDistance) return;
+    const dx = event.clientX - start.downX;
+    const dy = event.clientY - start.downY;
+    // Two taps of a finger in quick succession zoom in, or back out (a mouse has its double click).
+    if (event.pointerType !== "mouse" && Math.hypot(dx, dy) < tapSlop) {
+      const now = event.timeStamp;
+      if (now - lastTap.current < doubleTapMs) {
+        lastTap.current = 0;
+        zoomTo(zoom.scale > 1 ? 1 : 2);
+      } else lastTap.current = now;
+      return;
+    }
+    if (zoom.scale > 1) return;
     if (Math.abs(dx) < swipeDistance || Math.abs(dx) < Math.abs(dy)) return;
     // The next photo is drawn in from the reading direction's end: swiped toward its start.
     const towardStart = readsRightToLeft() ? dx > 0 : dx < 0;
@@ -133,7 +219,9 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
 
   return (
     <div
-      className="fixed inset-0 flex flex-col bg-black text-white"
+      ref={root}
+      tabIndex={-1}
+      className="fixed inset-0 z-50 flex flex-col bg-black text-white outline-none"
       role="dialog"
       aria-modal="true"
       aria-label={intl.formatMessage({ id: "viewer.label" }, { title: memory.title })}

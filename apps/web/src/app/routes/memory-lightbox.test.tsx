@@ -1,0 +1,112 @@
+import type { Memory, MemoryPage, TagList } from "@memory-box/contract";
+import { screen, waitFor, within } from "@testing-library/react";
+import axe from "axe-core";
+import { describe, expect, it } from "vitest";
+
+import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
+import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
+import { currentPath, renderApp } from "@/testing/render-app";
+import { apiError, stubMemoryApi } from "@/testing/stub-memory-api";
+
+const emptyPage: MemoryPage = { items: [], next_cursor: null, matched: 0, total: 0 };
+const noTags: TagList = { tags: [] };
+
+const photos = [
+  fakePhoto({ width: 1600, height: 1200 }),
+  fakePhoto({ width: 900, height: 1600 }),
+  fakePhoto({ width: 4000, height: 1000 }),
+];
+const memory = fakeMemory({ title: "Picnic by the lake", photos });
+
+function stubDetail(shown: Memory) {
+  stubMemoryApi({
+    "GET /api/v1/memories/:id": ({ params }) =>
+      params.id === shown.id ? shown : apiError(404, "memory_not_found", "Memory not found."),
+    "GET /api/v1/memories": () => emptyPage,
+    "GET /api/v1/tags": () => noTags,
+  });
+}
+
+function signedIn() {
+  return new FakeAuthClient({ session: fakeSession() });
+}
+
+describe("the memory page's gallery and lightbox", () => {
+  it("lays the cover first and large, then the others in rows of one height", async () => {
+    stubDetail(memory);
+    const { container } = renderApp(`/memory/${memory.id}`, { client: signedIn() });
+    await screen.findByRole("img", { name: "Memory photo 1" });
+
+    const cover = container.querySelector<HTMLElement>("[data-cover]")!;
+    expect(within(cover).getByRole("img")).toHaveAccessibleName("Memory photo 1");
+    const others = [2, 3].map(
+      (n) => screen.getByRole("img", { name: `Memory photo ${n}` }).closest<HTMLElement>("a")!.parentElement!,
+    );
+    expect(parseFloat(cover.style.height)).toBeGreaterThan(parseFloat(others[0]!.style.height));
+    expect(others[0]!.style.height).toBe(others[1]!.style.height);
+  });
+
+  it("opens a photo over the page with its id in the address; arrows step, Back closes and gives focus back", async () => {
+    stubDetail(memory);
+    const { user, router, container } = renderApp(`/memory/${memory.id}`, { client: signedIn() });
+    const tile = (await screen.findByRole("img", { name: "Memory photo 2" })).closest("a")!;
+
+    await user.click(tile);
+    const dialog = await screen.findByRole("dialog", { name: "Picnic by the lake: photos" });
+    expect(currentPath(router)).toBe(`/memory/${memory.id}?photo=${photos[1]!.id}`);
+    expect(within(dialog).getByText("2 / 3")).toBeInTheDocument();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+
+    await user.keyboard("{ArrowRight}");
+    // Each photo has a frame of its own.
+    expect(await within(await screen.findByRole("dialog")).findByText("3 / 3")).toBeInTheDocument();
+    // Stepping replaces the entry: one Back still closes the lightbox.
+    expect(currentPath(router)).toBe(`/memory/${memory.id}?photo=${photos[2]!.id}`);
+
+    const results = await axe.run(container, { preload: false, rules: { "color-contrast": { enabled: false } } });
+    expect(results.violations.map((violation) => violation.id)).toEqual([]);
+
+    await router.navigate(-1);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(currentPath(router)).toBe(`/memory/${memory.id}`);
+    expect(document.activeElement).toBe(tile);
+  });
+
+  it("keeps Tab inside the lightbox and closes it with Escape", async () => {
+    stubDetail(memory);
+    const { user, router } = renderApp(`/memory/${memory.id}`, { client: signedIn() });
+    await user.click((await screen.findByRole("img", { name: "Memory photo 1" })).closest("a")!);
+    const dialog = await screen.findByRole("dialog");
+
+    for (let i = 0; i < 8; i++) {
+      await user.tab();
+      expect(dialog.contains(document.activeElement)).toBe(true);
+    }
+    await user.tab({ shift: true });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(currentPath(router)).toBe(`/memory/${memory.id}`);
+  });
+
+  it("opens from a link to an open photo, and closing it stays on the memory", async () => {
+    stubDetail(memory);
+    const { user, router } = renderApp(`/memory/${memory.id}?photo=${photos[2]!.id}`, { client: signedIn() });
+
+    const dialog = await screen.findByRole("dialog", { name: "Picnic by the lake: photos" });
+    expect(within(dialog).getByText("3 / 3")).toBeInTheDocument();
+    expect(within(dialog).getByRole("img", { name: "Memory photo 3" })).toHaveAttribute("src", photos[2]!.preview_url);
+
+    await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(currentPath(router)).toBe(`/memory/${memory.id}`);
+  });
+
+  it("ignores an unknown photo in the address", async () => {
+    stubDetail(memory);
+    renderApp(`/memory/${memory.id}?photo=nope`, { client: signedIn() });
+    await screen.findByRole("img", { name: "Memory photo 1" });
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+});
