@@ -55,6 +55,11 @@ describe("the memory page's gallery and lightbox", () => {
     const dialog = await screen.findByRole("dialog", { name: "Picnic by the lake: photos" });
     expect(currentPath(router)).toBe(`/memory/${memory.id}?photo=${photos[1]!.id}`);
     expect(within(dialog).getByText("2 / 3")).toBeInTheDocument();
+    // "Download full size" saves under the memory's title and the photo's number.
+    expect(within(dialog).getByRole("link", { name: "Download full size" })).toHaveAttribute(
+      "download",
+      "Picnic by the lake - 2.jpg",
+    );
     expect(dialog.contains(document.activeElement)).toBe(true);
 
     await user.keyboard("{ArrowRight}");

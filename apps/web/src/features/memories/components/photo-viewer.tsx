@@ -5,6 +5,7 @@ import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } 
 import { Button } from "@/components/ui/button";
 import { MediaMark } from "@/features/memories/components/media-mark";
 import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
+import { downloadName, downloadSource } from "@/features/memories/utils/download-name";
 import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
@@ -101,6 +102,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
   const hasPrevious = index > 0;
   const hasNext = index < photos.length - 1;
   const zoomable = photo.kind !== "video";
+  const download = downloadSource(photo);
   const root = useRef<HTMLDivElement>(null);
   const lastTap = useRef(0);
 
@@ -247,8 +249,8 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
           )}
           <Button asChild variant="ghost" size="icon" className="text-white hover:bg-white/15 hover:text-white">
             <a
-              href={photo.kind === "video" && photo.video_url ? photo.video_url : photo.url}
-              download
+              href={download.url}
+              download={downloadName(memory.title, index + 1, download.contentType)}
               aria-label={intl.formatMessage({ id: "viewer.download" })}
               title={intl.formatMessage({ id: "viewer.download" })}
             >
