@@ -8,13 +8,19 @@ import { PhotoImage } from "@/features/memories/components/photo-image";
 import { PhotoViewer } from "@/features/memories/components/photo-viewer";
 import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
 import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
-import { aspectRatio, galleryOptions, justifiedLayout, type GalleryTile } from "@/features/memories/utils/justified-layout";
+import {
+  aspectRatio,
+  coverFirst,
+  galleryOptions,
+  justifiedLayout,
+  type GalleryTile,
+} from "@/features/memories/utils/justified-layout";
 
 /** The width laid out before the gallery is measured (the page's column at its widest). */
 const unmeasuredWidth = 864;
 
 /** The search parameter naming the photo open in the lightbox: Back closes it, a link to it opens it. */
-export const photoParam = "photo";
+const photoParam = "photo";
 
 /**
  * The memory's photos on its page (issue #34): the cover first and large, the others in justified
@@ -44,8 +50,10 @@ export function MemoryGallery({ memory }: { memory: Memory }) {
   const photos = memory.photos;
   const openId = searchParams.get(photoParam);
   const openIndex = openId === null ? -1 : photos.findIndex((photo) => photo.id === openId);
+  // The chosen cover leads, the others follow in the memory's order; each keeps its number.
+  const order = coverFirst(photos, memory.cover_photo_id ?? null);
   const layout = justifiedLayout(
-    photos.map((photo) => aspectRatio(photo)),
+    order.map((index) => aspectRatio(photos[index]!)),
     galleryOptions(width || unmeasuredWidth),
   );
 
@@ -73,23 +81,26 @@ export function MemoryGallery({ memory }: { memory: Memory }) {
     }
   }
 
-  const tile = (placed: GalleryTile, cover: boolean) => (
-    <GalleryItem
-      key={photos[placed.index]!.id}
-      memoryId={memory.id}
-      photo={photos[placed.index]!}
-      number={placed.index + 1}
-      placed={placed}
-      cover={cover}
-      onOpen={(event) => open(event, placed.index)}
-    />
-  );
+  const tile = (placed: GalleryTile, cover: boolean) => {
+    const index = order[placed.index]!;
+    return (
+      <GalleryItem
+        key={photos[index]!.id}
+        memoryId={memory.id}
+        photo={photos[index]!}
+        number={index + 1}
+        placed={placed}
+        cover={cover}
+        onOpen={(event) => open(event, index)}
+      />
+    );
+  };
 
   return (
     <div ref={frame} className="flex flex-col gap-1" data-testid="memory-gallery">
       {layout.cover && <div className="flex justify-center">{tile(layout.cover, true)}</div>}
       {layout.rows.map((row) => (
-        <div key={photos[row.tiles[0]!.index]!.id} className="flex gap-1">
+        <div key={photos[order[row.tiles[0]!.index]!]!.id} className="flex gap-1">
           {row.tiles.map((placed) => tile(placed, false))}
         </div>
       ))}

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type RefObject, type WheelEvent } from "react";
-import type { Memory } from "@memory-box/contract";
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } from "lucide-react";
+import { PhotoLimits, type Memory } from "@memory-box/contract";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, PencilIcon, StarIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
+import { usePhotoDetails } from "@/features/memories/api/photo-details";
 import { MediaMark } from "@/features/memories/components/media-mark";
 import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
 import { downloadName, downloadSource } from "@/features/memories/utils/download-name";
 import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
+import { notify } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 
@@ -116,8 +118,9 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
       // The arrow toward the reading direction's end is "next": → in English, ← in Arabic.
       const forward = readsRightToLeft() ? "ArrowLeft" : "ArrowRight";
       const back = readsRightToLeft() ? "ArrowRight" : "ArrowLeft";
-      // A focused player's arrows seek it.
+      // A focused player's arrows seek it; in the caption's field, keys are the text's (Escape cancels it).
       if (event.key !== "Escape" && event.target instanceof HTMLMediaElement) return;
+      if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
       if (event.key === "Escape") onClose();
       else if (event.key === back && hasPrevious) onIndexChange(index - 1);
       else if (event.key === forward && hasNext) onIndexChange(index + 1);
@@ -247,6 +250,7 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
               <MaximizeIcon aria-hidden="true" />
             </ViewerButton>
           )}
+          <CoverButton memory={memory} photoId={photo.id} />
           <Button asChild variant="ghost" size="icon" className="text-white hover:bg-white/15 hover:text-white">
             <a
               href={download.url}
@@ -300,7 +304,126 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
           </ViewerButton>
         )}
       </div>
+      <CaptionBar key={photo.id} photoId={photo.id} caption={photo.caption ?? null} />
     </div>
+  );
+}
+
+/**
+ * "Make this the cover" (ADR 0062): the photo leads the memory's page. On the cover itself it says
+ * "Cover photo", pressed; the first photo is the cover until another is chosen.
+ */
+function CoverButton({ memory, photoId }: { memory: Memory; photoId: string }) {
+  const intl = useIntl();
+  const { cover } = usePhotoDetails();
+  const current = (memory.cover_photo_id ?? memory.photos[0]?.id) === photoId;
+  return (
+    <ViewerButton
+      label={intl.formatMessage({ id: current ? "viewer.cover.current" : "viewer.cover.set" })}
+      pressed={current}
+      disabled={cover.isPending}
+      onClick={() => {
+        if (current) return;
+        cover.mutate(
+          { memoryId: memory.id, photoId },
+          { onError: () => notify.error(intl.formatMessage({ id: "viewer.saveFailed" })) },
+        );
+      }}
+    >
+      <StarIcon aria-hidden="true" className={cn(current && "fill-current")} />
+    </ViewerButton>
+  );
+}
+
+/** The photo's caption under it, and the way to add, change or remove it (emptied, it is removed). */
+function CaptionBar({ photoId, caption }: { photoId: string; caption: string | null }) {
+  const intl = useIntl();
+  const { caption: save } = usePhotoDetails();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(caption ?? "");
+  const max = PhotoLimits.captionMaxLength;
+  const tooLong = text.trim().length > max;
+  const fieldId = `caption-${photoId}`;
+  const ruleId = `caption-rule-${photoId}`;
+
+  if (!editing) {
+    return (
+      <div className="flex items-start justify-center gap-2 px-3 py-2 text-sm">
+        {caption && (
+          <p dir="auto" className="max-w-prose break-words whitespace-pre-wrap text-white/90">
+            {caption}
+          </p>
+        )}
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          className="shrink-0 text-white/80 hover:bg-white/15 hover:text-white"
+          onClick={() => setEditing(true)}
+        >
+          <PencilIcon aria-hidden="true" />
+          {intl.formatMessage({ id: caption ? "viewer.caption.edit" : "viewer.caption.add" })}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="mx-auto flex w-full max-w-prose flex-col gap-2 px-3 py-2 text-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (tooLong) return;
+        save.mutate(
+          { photoId, caption: text.trim() === "" ? null : text.trim() },
+          {
+            onSuccess: () => setEditing(false),
+            onError: () => notify.error(intl.formatMessage({ id: "viewer.saveFailed" })),
+          },
+        );
+      }}
+    >
+      <label htmlFor={fieldId} className="font-medium">
+        {intl.formatMessage({ id: "viewer.caption.label" })}
+      </label>
+      <textarea
+        id={fieldId}
+        dir="auto"
+        rows={2}
+        autoFocus
+        value={text}
+        aria-invalid={tooLong || undefined}
+        aria-describedby={tooLong ? ruleId : undefined}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") {
+            // Escape leaves the field, not the viewer.
+            event.stopPropagation();
+            event.nativeEvent.stopImmediatePropagation();
+            setEditing(false);
+          }
+        }}
+        className="rounded-md border border-white/30 bg-black p-2 text-white outline-none focus-visible:ring-[3px] focus-visible:ring-white/60"
+      />
+      {tooLong && (
+        <p id={ruleId} className="text-red-300">
+          {intl.formatMessage({ id: "viewer.caption.tooLong" }, { max })}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          className="text-white hover:bg-white/15 hover:text-white"
+          onClick={() => setEditing(false)}
+        >
+          {intl.formatMessage({ id: "common.cancel" })}
+        </Button>
+        <Button type="submit" size="sm" disabled={save.isPending}>
+          {intl.formatMessage({ id: "viewer.caption.save" })}
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -308,12 +431,14 @@ function ViewerButton({
   label,
   onClick,
   disabled = false,
+  pressed,
   className,
   children,
 }: {
   label: string;
   onClick: () => void;
   disabled?: boolean;
+  pressed?: boolean;
   className?: string;
   children: ReactNode;
 }) {
@@ -325,6 +450,7 @@ function ViewerButton({
       aria-label={label}
       title={label}
       disabled={disabled}
+      aria-pressed={pressed}
       onClick={onClick}
       onPointerDown={(event) => event.stopPropagation()}
       className={cn("rounded-full text-white hover:bg-white/15 hover:text-white focus-visible:ring-white/60", className)}

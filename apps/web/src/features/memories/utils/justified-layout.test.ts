@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { aspectRatio, galleryOptions, justifiedLayout } from "@/features/memories/utils/justified-layout";
+import { aspectRatio, coverFirst, galleryOptions, justifiedLayout } from "@/features/memories/utils/justified-layout";
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.01;
 
@@ -73,5 +73,13 @@ describe("justifiedLayout", () => {
   it("counts a photo of unknown size as square", () => {
     expect(aspectRatio({ width: 0, height: 0 })).toBe(1);
     expect(aspectRatio({ width: 4000, height: 3000 })).toBeCloseTo(4 / 3);
+  });
+
+  it("puts the chosen cover first and keeps the others in order", () => {
+    const photos = [{ id: "a" }, { id: "b" }, { id: "c" }];
+    expect(coverFirst(photos, "c")).toEqual([2, 0, 1]);
+    expect(coverFirst(photos, "a")).toEqual([0, 1, 2]);
+    expect(coverFirst(photos, null)).toEqual([0, 1, 2]);
+    expect(coverFirst(photos, "gone")).toEqual([0, 1, 2]);
   });
 });

@@ -121,3 +121,10 @@ export function justifiedLayout(ratios: readonly number[], options: GalleryOptio
     return { height, tiles };
   }
 }
+
+/** The photos' indices with the cover's first (an unknown cover, or none: the memory's order). */
+export function coverFirst(photos: readonly { id: string }[], coverId: string | null): number[] {
+  const indices = photos.map((_, index) => index);
+  const cover = coverId === null ? -1 : photos.findIndex((photo) => photo.id === coverId);
+  return cover <= 0 ? indices : [cover, ...indices.filter((index) => index !== cover)];
+}
