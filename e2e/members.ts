@@ -65,6 +65,7 @@ export const members = {
   places: { label: "places" },
   "notify-ann": { label: "notify-ann", name: "Ann" },
   "notify-ben": { label: "notify-ben", name: "Ben" },
+  "photos-lead": { label: "photos-lead" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;
