@@ -82,4 +82,12 @@ describe("justifiedLayout", () => {
     expect(coverFirst(photos, null)).toEqual([0, 1, 2]);
     expect(coverFirst(photos, "gone")).toEqual([0, 1, 2]);
   });
+
+  it("crops a portrait before a panorama as little as it can, on a phone", () => {
+    const options = galleryOptions(375);
+    const { rows } = justifiedLayout([1, 0.6, 4, 1], options);
+    const portrait = rows.flatMap((row) => row.tiles).find((tile) => tile.index === 1)!;
+    // Alone at the row's highest it would be cropped to nearly twice its width; beside the panorama, barely.
+    expect(portrait.width / portrait.height / 0.6).toBeLessThan(1.2);
+  });
 });

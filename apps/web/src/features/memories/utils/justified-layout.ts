@@ -96,18 +96,19 @@ export function justifiedLayout(ratios: readonly number[], options: GalleryOptio
       rows.push(row(start, end, targetRowHeight, false));
       break;
     }
-    // Closing one photo earlier may come nearer the target (compared as ratios: 2× and ½ are as far).
-    if (end - start > 1) {
-      const withIt = naturalHeight(start, end);
-      const without = naturalHeight(start, end - 1);
-      const nearer = Math.abs(Math.log(without / targetRowHeight)) < Math.abs(Math.log(withIt / targetRowHeight));
-      if ((nearer && without <= maxRowHeight) || withIt < minRowHeight) end--;
-    }
+    // Closing one photo earlier may come nearer the target (compared as ratios: 2× and ½ are as far);
+    // a height beyond the row's bounds costs more, for its photos must then be cropped.
+    if (end - start > 1 && cost(naturalHeight(start, end - 1)) < cost(naturalHeight(start, end))) end--;
     const height = Math.min(maxRowHeight, Math.max(minRowHeight, naturalHeight(start, end)));
     rows.push(row(start, end, height, true));
     start = end;
   }
   return { cover, rows };
+
+  function cost(natural: number): number {
+    const held = Math.min(maxRowHeight, Math.max(minRowHeight, natural));
+    return Math.abs(Math.log(held / targetRowHeight)) + 4 * Math.abs(Math.log(natural / held));
+  }
 
   function row(from: number, to: number, height: number, fill: boolean): GalleryRow {
     const tiles: GalleryTile[] = [];
