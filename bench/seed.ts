@@ -228,6 +228,7 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
     const fields = { title: title.join(" "), content: content ? content.join(" ") : null, tags, place };
     batch.memories.push({
       id,
+      cover_photo_id: null,
       title: fields.title,
       content: fields.content,
       memory_date: memoryDate,
@@ -258,6 +259,7 @@ export function* seedBatches(count: number, userIds: string[], batchSize: number
       batch.photos.push({
         id: uuid(),
         memory_id: id,
+        caption: null,
         position,
         owner_id: userId,
         object_key: objectKey,

@@ -66,6 +66,7 @@ export const members = {
   "notify-ann": { label: "notify-ann", name: "Ann" },
   "notify-ben": { label: "notify-ben", name: "Ben" },
   "capture-cara": { label: "capture-cara", name: "Cara" },
+  "photos-lead": { label: "photos-lead" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

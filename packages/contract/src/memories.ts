@@ -115,8 +115,33 @@ export const Photo = z.object({
   status: MediaStatus,
   /** Why a `failed` video could not be prepared (a stable error code); null otherwise. */
   error_code: z.string().nullable(),
+  /**
+   * The member's words under the photo (issue #34), null without. Always sent; optional so that
+   * a copy kept on the device before it existed still reads.
+   */
+  caption: z.string().nullable().optional(),
 });
 export type Photo = z.infer<typeof Photo>;
+
+/** Limits of a photo's own fields (issue #34). */
+export const PhotoLimits = { captionMaxLength: 500 } as const;
+
+/** `PUT /api/v1/photos/{id}/caption`: the caption, trimmed; empty or null removes it. */
+export const PhotoCaptionInput = z.object({
+  caption: z
+    .string()
+    .max(PhotoLimits.captionMaxLength * 2)
+    .nullable()
+    .transform((value) => (value?.trim() ? value.trim() : null))
+    .refine((value) => value === null || value.length <= PhotoLimits.captionMaxLength, {
+      message: `must be at most ${PhotoLimits.captionMaxLength} characters`,
+    }),
+});
+export type PhotoCaptionInput = z.input<typeof PhotoCaptionInput>;
+
+/** `PUT /api/v1/memories/{id}/cover`: one of the memory's own photos, or null for "the first one". */
+export const MemoryCoverInput = z.object({ photo_id: z.uuid().nullable() });
+export type MemoryCoverInput = z.infer<typeof MemoryCoverInput>;
 
 /** `POST /api/v1/photo-access`: the cookie that lets this browser load photos is renewed for `expires_in` seconds. */
 export const PhotoAccessGrant = z.object({ expires_in: z.number().int() });
@@ -146,6 +171,11 @@ export const Memory = z.object({
   reactions: z.array(ReactionCount),
   /** Where it happened, or null. */
   place: Place.nullable(),
+  /**
+   * The photo that leads the memory's page (issue #34): one of `photos`, or null when the first
+   * one does. Always sent; optional so that a copy kept on the device before it existed still reads.
+   */
+  cover_photo_id: z.uuid().nullable().optional(),
 });
 export type Memory = z.infer<typeof Memory>;
 

@@ -371,6 +371,8 @@ export interface MemoriesTable {
   search_text: string;
   /** Where it happened (ADR 0057): all null without a place. */
   place_name: Generated<string | null>;
+  /** The photo that leads its page (ADR 0062): one of its own, null for the first. */
+  cover_photo_id: Generated<string | null>;
   place_latitude: Generated<number | null>;
   place_longitude: Generated<number | null>;
   /** ISO 3166-1 alpha-2, found from the coordinates; null at sea or far from any known place. */
@@ -417,6 +419,8 @@ export interface PhotosTable {
   /** Null until the photo is attached to a memory; unattached uploads are swept. */
   memory_id: string | null;
   position: number | null;
+  /** The member's words under it (ADR 0062), null without. */
+  caption: Generated<string | null>;
   owner_id: string | null;
   object_key: string;
   preview_key: string;

@@ -115,6 +115,8 @@ export class ArchiveImporter {
             memory_id: memory.id,
             position: photo.position,
             taken_at: photo.taken_at ?? files.taken_at,
+            // Captions and covers are not in the archive yet (ADR 0062): an import brings none.
+            caption: null,
             created_at: memory.created_at,
           });
           progress({ phase: "photos", done: stored.length, total: photoTotal });
@@ -268,7 +270,7 @@ export class ArchiveImporter {
     memory: ArchiveMemory,
     photo: ArchivePhoto,
     ownerId: string,
-  ): Promise<Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">> {
+  ): Promise<Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at" | "caption">> {
     const now = this.deps.now?.() ?? new Date();
     const stored = await this.withFile(source, memory, photo.file, async (tempFile, fileName) =>
       (await isVideoFile(tempFile, fileName))

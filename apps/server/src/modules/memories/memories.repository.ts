@@ -45,6 +45,7 @@ export type ListedPhoto = Pick<
   | "error_code"
   | "latitude"
   | "longitude"
+  | "caption"
 >;
 
 /** A memory as a list page shows it: its row (but the search text) with names, tags, photos and counts. */
@@ -74,6 +75,7 @@ const listedPhotoColumns = [
   "error_code",
   "latitude",
   "longitude",
+  "caption",
 ] as const satisfies readonly (keyof ListedPhoto)[];
 
 /**
@@ -484,6 +486,31 @@ export class MemoriesRepository {
     return true;
   }
 
+  /**
+   * A change to the memory that is not its form's (its cover, a photo's caption, ADR 0062): a new
+   * version by `editor`, the cover set when given. False when the memory is gone or was changed in
+   * the meantime (`expectedVersion`).
+   */
+  async touch(
+    id: string,
+    editor: { userId: string; at: string; expectedVersion?: number | undefined },
+    change: { coverPhotoId?: string | null },
+    executor: Executor,
+  ): Promise<boolean> {
+    let query = executor
+      .updateTable("memories")
+      .set({
+        updated_by: editor.userId,
+        updated_at: editor.at,
+        version: sql<number>`version + 1`,
+        ...(change.coverPhotoId === undefined ? {} : { cover_photo_id: change.coverPhotoId }),
+      })
+      .where("id", "=", id);
+    if (editor.expectedVersion !== undefined) query = query.where("version", "=", editor.expectedVersion);
+    const result = await query.executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async delete(id: string, executor: Executor): Promise<boolean> {
     const result = await executor.deleteFrom("memories").where("id", "=", id).executeTakeFirst();
     return result.numDeletedRows > 0n;
@@ -616,6 +643,7 @@ export class MemoriesRepository {
       "memories.place_latitude",
       "memories.place_longitude",
       "memories.place_country",
+      "memories.cover_photo_id",
       "profiles.display_name",
       "editors.display_name as editor_display_name",
       tags.as("tags_json"),

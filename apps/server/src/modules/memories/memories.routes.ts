@@ -1,6 +1,7 @@
 import {
   ApiError,
   Memory,
+  MemoryCoverInput,
   MemoryInput,
   MemoryListQuery,
   MemoryNeighbours,
@@ -9,6 +10,7 @@ import {
   MemoryTimelineQuery,
   OnThisDay,
   OnThisDayQuery,
+  PhotoCaptionInput,
   TagList,
   TagParams,
   TagRename,
@@ -33,6 +35,7 @@ export interface MemoriesRoutesOptions {
 }
 
 const IdParams = z.object({ id: z.uuid({ message: "must be a memory id (UUID)" }) });
+const PhotoIdParams = z.object({ id: z.uuid({ message: "must be a photo id (UUID)" }) });
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError };
 const createErrors = { ...errors, 422: ApiError };
 
@@ -143,6 +146,47 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         request.body,
         expectedVersion(request.headers["if-match"]),
       );
+      return reply.header("etag", etagOf(memory.version)).send(memory);
+    },
+  );
+
+  // The cover and captions have routes of their own (ADR 0062): set from the memory's page, they
+  // never travel with the form's fields, so neither save undoes the other.
+  app.put(
+    "/api/v1/memories/:id/cover",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Choose the memory's cover photo (one of its own), or null for the first",
+        params: IdParams,
+        body: MemoryCoverInput,
+        response: { 200: Memory, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const memory = await service.setCover(
+        actor(request),
+        request.params.id,
+        request.body.photo_id,
+        expectedVersion(request.headers["if-match"]),
+      );
+      return reply.header("etag", etagOf(memory.version)).send(memory);
+    },
+  );
+
+  app.put(
+    "/api/v1/photos/:id/caption",
+    {
+      schema: {
+        tags: ["memories"],
+        summary: "Set or remove the caption of a photo in a memory; answers the memory",
+        params: PhotoIdParams,
+        body: PhotoCaptionInput,
+        response: { 200: Memory, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const memory = await service.setCaption(actor(request), request.params.id, request.body.caption);
       return reply.header("etag", etagOf(memory.version)).send(memory);
     },
   );

@@ -425,6 +425,51 @@ export class MemoriesService {
     this.deps.publish({ type: "memory.deleted", id, actor: actor.userId });
   }
 
+  /**
+   * Chooses the photo that leads the memory's page (ADR 0062): one of its own photos (400
+   * `validation_failed` naming `photo_id` otherwise: another memory's, or none), or null for the
+   * first one. A new version, as any edit, told to the live stream.
+   */
+  async setCover(actor: Actor, id: string, photoId: string | null, expectedVersion?: number): Promise<Memory> {
+    await this.deps.memories.transaction(async (trx) => {
+      const current = await this.deps.memories.findById(id, trx);
+      if (!current) throw memoryNotFound();
+      if (expectedVersion !== undefined && current.version !== expectedVersion) throw conflict();
+      if (photoId !== null && !current.photos.some((photo) => photo.id === photoId)) {
+        const problem = { path: "body.photo_id", message: "must be one of the memory's photos" };
+        throw new AppError("validation_failed", { details: [problem], message: `${problem.path}: ${problem.message}` });
+      }
+      const changed = await this.deps.memories.touch(
+        id,
+        { userId: actor.userId, at: this.now(), expectedVersion: current.version },
+        { coverPhotoId: photoId },
+        trx,
+      );
+      if (!changed) throw conflict();
+    });
+    this.deps.publish({ type: "memory.updated", id, actor: actor.userId });
+    return this.get(id);
+  }
+
+  /**
+   * A photo's caption (ADR 0062), null to remove it: only a photo in a memory has one (an upload
+   * not yet saved into one is 404, as its own page is to others). Its memory gets a new version,
+   * told to the live stream; the answer is the memory.
+   */
+  async setCaption(actor: Actor, photoId: string, caption: string | null): Promise<Memory> {
+    const memoryId = await this.deps.memories.transaction(async (trx) => {
+      const [photo] = await this.deps.photos.findByIds([photoId], trx);
+      if (!photo?.memory_id) throw new AppError("photo_not_found");
+      await this.deps.photos.setCaption(photoId, caption, trx);
+      if (!(await this.deps.memories.touch(photo.memory_id, { userId: actor.userId, at: this.now() }, {}, trx))) {
+        throw new AppError("photo_not_found");
+      }
+      return photo.memory_id;
+    });
+    this.deps.publish({ type: "memory.updated", id: memoryId, actor: actor.userId });
+    return this.get(memoryId);
+  }
+
   /** Photos listed in a save must exist and be free, or already belong to this memory. */
   private async assertAttachable(photoIds: string[], memoryId: string | null, trx: Transaction<Database>): Promise<void> {
     if (new Set(photoIds).size !== photoIds.length) throw new AppError("duplicate_photo");
@@ -473,6 +518,7 @@ export class MemoriesService {
       comment_count: record.comment_count,
       reactions: inReactionOrder(record.reactions),
       place: placeOf(record),
+      cover_photo_id: record.cover_photo_id,
     };
   }
 }

@@ -31,6 +31,11 @@ export class PhotosRepository {
     }
   }
 
+  /** Sets a photo's caption (ADR 0062); null removes it. */
+  async setCaption(id: string, caption: string | null, executor: Executor): Promise<void> {
+    await executor.updateTable("photos").set({ caption }).where("id", "=", id).execute();
+  }
+
   async deleteByIds(ids: string[], executor: Executor): Promise<void> {
     if (ids.length > 0) await executor.deleteFrom("photos").where("id", "in", ids).execute();
   }

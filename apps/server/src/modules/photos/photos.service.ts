@@ -34,7 +34,7 @@ export interface PhotosServiceDeps {
 }
 
 /** A photo's stored files and what decoding found, before its row places it anywhere. */
-export type StoredPhotoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">;
+export type StoredPhotoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at" | "caption">;
 
 /** A still's video columns (ADR 0055): no motion, nothing to prepare. */
 export const stillColumns = {
@@ -63,7 +63,7 @@ export type PresentedPhotoRow = Pick<
   | "latitude"
   | "longitude"
 > &
-  Partial<Pick<PhotoRow, "kind" | "duration_ms" | "web_key" | "web_content_type" | "status" | "error_code">>;
+  Partial<Pick<PhotoRow, "kind" | "duration_ms" | "web_key" | "web_content_type" | "status" | "error_code" | "caption">>;
 
 /** Uploads never attached to a memory within this time are deleted. */
 /**
@@ -137,7 +137,14 @@ export class PhotosService {
   async acceptFile(ownerId: string, file: string): Promise<Photo> {
     const now = this.now();
     const stored = await this.storeFile(ownerId, file, now);
-    const row: PhotoRow = { ...stored, id: randomUUID(), memory_id: null, position: null, created_at: now.toISOString() };
+    const row: PhotoRow = {
+      ...stored,
+      caption: null,
+      id: randomUUID(),
+      memory_id: null,
+      position: null,
+      created_at: now.toISOString(),
+    };
     try {
       await this.deps.photos.insert(row);
     } catch (error) {
@@ -227,6 +234,7 @@ export class PhotosService {
       video_content_type: playable ? (photo.web_content_type ?? null) : null,
       status,
       error_code: status === "failed" ? (photo.error_code ?? null) : null,
+      caption: photo.caption ?? null,
     };
   }
 

@@ -97,7 +97,14 @@ export class VideosService {
   async accept(ownerId: string, file: string, fileName: string): Promise<Photo> {
     const now = this.now();
     const stored = await this.storeVideo(ownerId, file, fileName, now);
-    const row: PhotoRow = { ...stored, id: randomUUID(), memory_id: null, position: null, created_at: now.toISOString() };
+    const row: PhotoRow = {
+      ...stored,
+      caption: null,
+      id: randomUUID(),
+      memory_id: null,
+      position: null,
+      created_at: now.toISOString(),
+    };
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         await this.photosRepository.insert(row, trx);
@@ -350,7 +357,7 @@ export class VideosService {
 }
 
 /** A stored video's row but for where it is (id, memory, position, creation), as `storeVideo` returns it. */
-export type StoredVideoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at">;
+export type StoredVideoFiles = Omit<PhotoRow, "id" | "memory_id" | "position" | "created_at" | "caption">;
 
 /** What a stored motion makes of its still's row. */
 export type StoredMotion = Pick<

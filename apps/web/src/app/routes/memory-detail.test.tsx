@@ -93,7 +93,7 @@ describe("memory detail page", () => {
     expect(api.calls("GET /api/v1/memories/:id")).toHaveLength(2);
   });
 
-  it("shows the memory: title, date, description, tags, photos and the created time, in that order", async () => {
+  it("shows the memory: title, date, photos, description, tags and the created time, in that order", async () => {
     stubDetail(memory);
     renderApp(`/memory/${memory.id}`, { client: signedIn() });
 
@@ -126,10 +126,9 @@ describe("memory detail page", () => {
     // The ThumbHash is painted until the image has loaded.
     expect(images[0]?.style.backgroundImage).toMatch(/^url\("data:image\/png;base64,/);
     const link = screen.getByRole("link", { name: "Memory photo 2" });
-    // The photo opens in the viewer, in a new tab.
+    // The photo opens in the lightbox over the page (issue #34); the link is its viewer page's, for a new tab.
     expect(link).toHaveAttribute("href", `/memory/${memory.id}/photo/2`);
-    expect(link).toHaveAttribute("target", "_blank");
-    expect(link).toHaveAttribute("rel", "noopener noreferrer");
+    expect(link).not.toHaveAttribute("target");
 
     const created = screen.getByText("Created");
     expect(created.nextElementSibling?.textContent).toBe(
@@ -148,10 +147,11 @@ describe("memory detail page", () => {
       [edit, del],
       [del, title],
       [title, date],
-      [date, description],
+      // The page opens with its photos (issue #34).
+      [date, photosHeading],
+      [photosHeading, description],
       [description, tagsHeading],
-      [tagsHeading, photosHeading],
-      [photosHeading, created],
+      [tagsHeading, created],
     ] as const) {
       expectBefore(a, b);
     }

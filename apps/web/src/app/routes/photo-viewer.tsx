@@ -9,8 +9,8 @@ import { useMemoryPage } from "@/features/memories/hooks/use-memory-page";
 import { useIntl } from "@/lib/intl";
 
 /**
- * `/memory/:id/photo/:number`: one photo of a memory in the viewer, opened in a new tab from the
- * detail page. Stepping through the photos replaces the address, so a reload stays on the photo;
+ * `/memory/:id/photo/:number`: one photo of a memory in the viewer on a page of its own (the detail
+ * page opens its lightbox over itself; a middle click on a photo there still lands here, in a new tab). Stepping through the photos replaces the address, so a reload stays on the photo;
  * closing goes back where the viewer was opened from, or to the memory when it has its own tab.
  */
 export function PhotoViewerRoute() {

@@ -1,15 +1,11 @@
-import type { Memory, Photo } from "@memory-box/contract";
+import type { Memory } from "@memory-box/contract";
 import { CalendarIcon, PencilIcon, Trash2Icon } from "lucide-react";
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
-import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
-import { MediaMark } from "@/features/memories/components/media-mark";
-import { PhotoImage } from "@/features/memories/components/photo-image";
-import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
-import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
+import { MemoryGallery } from "@/features/memories/components/memory-gallery";
 import { formatMemoryDate, formatTimestamp, isSameInstant } from "@/features/memories/utils/memory-dates";
 import { usePlaceParts } from "@/features/memories/components/place-parts";
 import { useIntl } from "@/lib/intl";
@@ -25,8 +21,8 @@ export interface MemoryDetailsProps {
 /**
  * The detail page's view of one memory: "Back to Memories", "Edit" and "Delete", then its title,
  * date, place (a small map under it, and a link to the memories near it), description, tags,
- * photos and videos (a photo opens full size in a new tab, a video plays in place, a Live Photo
- * moves on hover or press) and timestamps.
+ * photos and videos (the gallery, cover first; a photo or video opens in the lightbox over the page,
+ * a Live Photo moves on hover or press) and timestamps.
  */
 export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDetailsProps) {
   const intl = useIntl();
@@ -64,6 +60,14 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
           {memory.place && places && <places.PlaceLine place={memory.place} />}
         </CardHeader>
         <CardContent className="flex flex-col gap-6">
+          {memory.photos.length > 0 && (
+            <section aria-labelledby="memory-photos" className="flex flex-col gap-2">
+              <h2 id="memory-photos" className="text-lg font-semibold">
+                {intl.formatMessage({ id: "memory.detail.photos" })}
+              </h2>
+              <MemoryGallery memory={memory} />
+            </section>
+          )}
           {memory.place && places && <places.PlaceMap place={memory.place} />}
           {memory.content && (
             <section aria-labelledby="memory-description" className="flex flex-col gap-2">
@@ -91,21 +95,6 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
             </section>
           )}
 
-          {memory.photos.length > 0 && (
-            <section aria-labelledby="memory-photos" className="flex flex-col gap-2">
-              <h2 id="memory-photos" className="text-lg font-semibold">
-                {intl.formatMessage({ id: "memory.detail.photos" })}
-              </h2>
-              <ul className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2 lg:grid-cols-3">
-                {memory.photos.map((photo, index) => (
-                  <li key={photo.id}>
-                    <MemoryMedia memoryId={memory.id} photo={photo} number={index + 1} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-
           <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 border-t pt-4 text-sm text-muted-foreground">
             <dt>{intl.formatMessage({ id: "memory.detail.created" })}</dt>
             <dd>
@@ -123,39 +112,5 @@ export function MemoryDetails({ memory, focusEdit, onEdit, onDelete }: MemoryDet
         </CardContent>
       </Card>
     </>
-  );
-}
-
-/**
- * One of the memory's media on its page: a photo (or a Live Photo's still) links to the viewer in
- * a new tab; a video plays in place; a video still being prepared, or that could not be, shows its
- * poster and says so.
- */
-function MemoryMedia({ memoryId, photo, number }: { memoryId: string; photo: Photo; number: number }) {
-  if (isPlayableVideo(photo)) {
-    return <VideoPlayer photo={photo} number={number} className="h-auto max-h-[70vh] w-full rounded-lg object-contain" />;
-  }
-  // The photo whole, in the viewer, in a new tab (the spec's "opens it in a new tab").
-  const still = (
-    <a
-      href={paths.photo(memoryId, number)}
-      target="_blank"
-      rel="noopener noreferrer"
-      className="relative block overflow-hidden rounded-lg bg-muted outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-    >
-      <PhotoImage
-        photo={photo}
-        size="preview"
-        alt={mediaLabel(photo, number)}
-        className="h-auto max-h-[70vh] w-full object-contain transition-opacity hover:opacity-90"
-      />
-      {photo.kind === "video" && <MediaMark photo={photo} />}
-    </a>
-  );
-  if (photo.kind !== "live") return still;
-  return (
-    <LivePhoto photo={photo} number={number} motionClassName="rounded-lg">
-      {still}
-    </LivePhoto>
   );
 }

@@ -1,11 +1,14 @@
-import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type WheelEvent } from "react";
-import type { Memory } from "@memory-box/contract";
-import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, XIcon } from "lucide-react";
+import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type RefObject, type WheelEvent } from "react";
+import { PhotoLimits, type Memory } from "@memory-box/contract";
+import { ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MaximizeIcon, PencilIcon, StarIcon, XIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
+import { usePhotoDetails } from "@/features/memories/api/photo-details";
 import { MediaMark } from "@/features/memories/components/media-mark";
 import { LivePhoto, VideoPlayer } from "@/features/memories/components/video-player";
+import { downloadName, downloadSource } from "@/features/memories/utils/download-name";
 import { isPlayableVideo, mediaLabel } from "@/features/memories/utils/media";
+import { notify } from "@/lib/notify";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 
@@ -20,6 +23,9 @@ export interface PhotoViewerProps {
 const maxZoom = 4;
 /** A horizontal swipe longer than this (px) goes to the neighbouring photo. */
 const swipeDistance = 60;
+/** A touch that moves less than this (px) is a tap; two within `doubleTapMs` are a double tap. */
+const tapSlop = 10;
+const doubleTapMs = 300;
 
 /**
  * One photo of a memory, whole: fitted to the screen, uncropped, from the ~1600 px preview, with
@@ -29,8 +35,60 @@ const swipeDistance = 60;
  * focus; a swipe and the buttons still step), a Live Photo's motion plays on hover or press.
  */
 export function PhotoViewer(props: PhotoViewerProps) {
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box);
   // A fresh frame per photo: every photo starts fitted, at the preview's size.
-  return <PhotoViewerFrame key={props.index} {...props} />;
+  return (
+    <div ref={box} className="contents">
+      <PhotoViewerFrame key={props.index} {...props} />
+    </div>
+  );
+}
+
+/**
+ * Keeps Tab inside the viewer while it is open (it lies over the page) and gives focus back to what
+ * had it (the photo's tile) when it closes. Each photo's frame is new, so a focus lost with the old
+ * frame comes back to the viewer.
+ */
+function useFocusTrap(box: RefObject<HTMLDivElement | null>) {
+  // What had focus before the viewer rendered (its frame takes the focus in its first effect).
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+  useEffect(() => {
+    const focusables = () =>
+      [
+        ...(box.current?.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), video[controls], [tabindex]") ?? []),
+      ].filter((element) => element.tabIndex >= 0);
+    function onFocusIn(event: FocusEvent) {
+      if (box.current && event.target instanceof Node && !box.current.contains(event.target)) focusables()[0]?.focus();
+    }
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== "Tab") return;
+      const all = focusables();
+      if (all.length === 0) return;
+      const first = all[0]!;
+      const last = all.at(-1)!;
+      const inside = box.current?.contains(document.activeElement) ?? false;
+      if (event.shiftKey && (document.activeElement === first || !inside)) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+    box.current?.querySelector<HTMLElement>("[role=dialog]")?.focus();
+    // The page behind does not scroll while the viewer lies over it.
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    document.addEventListener("focusin", onFocusIn);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("focusin", onFocusIn);
+      document.removeEventListener("keydown", onKey);
+      document.body.style.overflow = overflow;
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [box, opener]);
 }
 
 function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewerProps) {
@@ -40,18 +98,29 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
   const [fullSize, setFullSize] = useState(false);
   const [zoom, setZoom] = useState({ scale: 1, x: 0, y: 0 });
   const pointers = useRef(new Map<number, { x: number; y: number }>());
-  const gesture = useRef<{ startX: number; startY: number; pinchDistance?: number; pinchScale?: number } | undefined>(undefined);
+  const gesture = useRef<
+    { startX: number; startY: number; downX: number; downY: number; pinchDistance?: number; pinchScale?: number } | undefined
+  >(undefined);
   const hasPrevious = index > 0;
   const hasNext = index < photos.length - 1;
   const zoomable = photo.kind !== "video";
+  const download = downloadSource(photo);
+  const root = useRef<HTMLDivElement>(null);
+  const lastTap = useRef(0);
+
+  // The frame before this one (another photo) may have taken the focus with it.
+  useEffect(() => {
+    if (!root.current?.contains(document.activeElement)) root.current?.focus();
+  }, []);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
       // The arrow toward the reading direction's end is "next": → in English, ← in Arabic.
       const forward = readsRightToLeft() ? "ArrowLeft" : "ArrowRight";
       const back = readsRightToLeft() ? "ArrowRight" : "ArrowLeft";
-      // A focused player's arrows seek it.
+      // A focused player's arrows seek it; in the caption's field, keys are the text's (Escape cancels it).
       if (event.key !== "Escape" && event.target instanceof HTMLMediaElement) return;
+      if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return;
       if (event.key === "Escape") onClose();
       else if (event.key === back && hasPrevious) onIndexChange(index - 1);
       else if (event.key === forward && hasNext) onIndexChange(index + 1);
@@ -77,9 +146,21 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     if (!(event.target instanceof HTMLMediaElement)) event.currentTarget.setPointerCapture?.(event.pointerId);
     const points = [...pointers.current.values()];
     if (points.length === 2) {
-      gesture.current = { startX: 0, startY: 0, pinchDistance: distance(points[0]!, points[1]!), pinchScale: zoom.scale };
+      gesture.current = {
+        startX: 0,
+        startY: 0,
+        downX: 0,
+        downY: 0,
+        pinchDistance: distance(points[0]!, points[1]!),
+        pinchScale: zoom.scale,
+      };
     } else {
-      gesture.current = { startX: event.clientX - zoom.x, startY: event.clientY - zoom.y };
+      gesture.current = {
+        startX: event.clientX - zoom.x,
+        startY: event.clientY - zoom.y,
+        downX: event.clientX,
+        downY: event.clientY,
+      };
     }
   }
 
@@ -105,9 +186,19 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
     if (pointers.current.size > 0) return;
     gesture.current = undefined;
     // Not zoomed, a horizontal swipe steps to the neighbouring photo.
-    if (!start || zoom.scale > 1 || start.pinchDistance) return;
-    const dx = event.clientX - start.startX;
-    const dy = event.clientY - start.startY;
+    if (!start || start.pinchDistance) return;
+    const dx = event.clientX - start.downX;
+    const dy = event.clientY - start.downY;
+    // Two taps of a finger in quick succession zoom in, or back out (a mouse has its double click).
+    if (event.pointerType !== "mouse" && Math.hypot(dx, dy) < tapSlop) {
+      const now = event.timeStamp;
+      if (now - lastTap.current < doubleTapMs) {
+        lastTap.current = 0;
+        zoomTo(zoom.scale > 1 ? 1 : 2);
+      } else lastTap.current = now;
+      return;
+    }
+    if (zoom.scale > 1) return;
     if (Math.abs(dx) < swipeDistance || Math.abs(dx) < Math.abs(dy)) return;
     // The next photo is drawn in from the reading direction's end: swiped toward its start.
     const towardStart = readsRightToLeft() ? dx > 0 : dx < 0;
@@ -133,7 +224,9 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
 
   return (
     <div
-      className="fixed inset-0 flex flex-col bg-black text-white"
+      ref={root}
+      tabIndex={-1}
+      className="fixed inset-0 z-50 flex flex-col bg-black text-white outline-none"
       role="dialog"
       aria-modal="true"
       aria-label={intl.formatMessage({ id: "viewer.label" }, { title: memory.title })}
@@ -157,10 +250,11 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
               <MaximizeIcon aria-hidden="true" />
             </ViewerButton>
           )}
+          <CoverButton memory={memory} photoId={photo.id} />
           <Button asChild variant="ghost" size="icon" className="text-white hover:bg-white/15 hover:text-white">
             <a
-              href={photo.kind === "video" && photo.video_url ? photo.video_url : photo.url}
-              download
+              href={download.url}
+              download={downloadName(memory.title, index + 1, download.contentType)}
               aria-label={intl.formatMessage({ id: "viewer.download" })}
               title={intl.formatMessage({ id: "viewer.download" })}
             >
@@ -210,7 +304,126 @@ function PhotoViewerFrame({ memory, index, onIndexChange, onClose }: PhotoViewer
           </ViewerButton>
         )}
       </div>
+      <CaptionBar key={photo.id} photoId={photo.id} caption={photo.caption ?? null} />
     </div>
+  );
+}
+
+/**
+ * "Make this the cover" (ADR 0062): the photo leads the memory's page. On the cover itself it says
+ * "Cover photo", pressed; the first photo is the cover until another is chosen.
+ */
+function CoverButton({ memory, photoId }: { memory: Memory; photoId: string }) {
+  const intl = useIntl();
+  const { cover } = usePhotoDetails();
+  const current = (memory.cover_photo_id ?? memory.photos[0]?.id) === photoId;
+  return (
+    <ViewerButton
+      label={intl.formatMessage({ id: current ? "viewer.cover.current" : "viewer.cover.set" })}
+      pressed={current}
+      disabled={cover.isPending}
+      onClick={() => {
+        if (current) return;
+        cover.mutate(
+          { memoryId: memory.id, photoId },
+          { onError: () => notify.error(intl.formatMessage({ id: "viewer.saveFailed" })) },
+        );
+      }}
+    >
+      <StarIcon aria-hidden="true" className={cn(current && "fill-current")} />
+    </ViewerButton>
+  );
+}
+
+/** The photo's caption under it, and the way to add, change or remove it (emptied, it is removed). */
+function CaptionBar({ photoId, caption }: { photoId: string; caption: string | null }) {
+  const intl = useIntl();
+  const { caption: save } = usePhotoDetails();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(caption ?? "");
+  const max = PhotoLimits.captionMaxLength;
+  const tooLong = text.trim().length > max;
+  const fieldId = `caption-${photoId}`;
+  const ruleId = `caption-rule-${photoId}`;
+
+  if (!editing) {
+    return (
+      <div className="flex items-start justify-center gap-2 px-3 py-2 text-sm">
+        {caption && (
+          <p dir="auto" className="max-w-prose break-words whitespace-pre-wrap text-white/90">
+            {caption}
+          </p>
+        )}
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          className="shrink-0 text-white/80 hover:bg-white/15 hover:text-white"
+          onClick={() => setEditing(true)}
+        >
+          <PencilIcon aria-hidden="true" />
+          {intl.formatMessage({ id: caption ? "viewer.caption.edit" : "viewer.caption.add" })}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="mx-auto flex w-full max-w-prose flex-col gap-2 px-3 py-2 text-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (tooLong) return;
+        save.mutate(
+          { photoId, caption: text.trim() === "" ? null : text.trim() },
+          {
+            onSuccess: () => setEditing(false),
+            onError: () => notify.error(intl.formatMessage({ id: "viewer.saveFailed" })),
+          },
+        );
+      }}
+    >
+      <label htmlFor={fieldId} className="font-medium">
+        {intl.formatMessage({ id: "viewer.caption.label" })}
+      </label>
+      <textarea
+        id={fieldId}
+        dir="auto"
+        rows={2}
+        autoFocus
+        value={text}
+        aria-invalid={tooLong || undefined}
+        aria-describedby={tooLong ? ruleId : undefined}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") {
+            // Escape leaves the field, not the viewer.
+            event.stopPropagation();
+            event.nativeEvent.stopImmediatePropagation();
+            setEditing(false);
+          }
+        }}
+        className="rounded-md border border-white/30 bg-black p-2 text-white outline-none focus-visible:ring-[3px] focus-visible:ring-white/60"
+      />
+      {tooLong && (
+        <p id={ruleId} className="text-red-300">
+          {intl.formatMessage({ id: "viewer.caption.tooLong" }, { max })}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          className="text-white hover:bg-white/15 hover:text-white"
+          onClick={() => setEditing(false)}
+        >
+          {intl.formatMessage({ id: "common.cancel" })}
+        </Button>
+        <Button type="submit" size="sm" disabled={save.isPending}>
+          {intl.formatMessage({ id: "viewer.caption.save" })}
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -218,12 +431,14 @@ function ViewerButton({
   label,
   onClick,
   disabled = false,
+  pressed,
   className,
   children,
 }: {
   label: string;
   onClick: () => void;
   disabled?: boolean;
+  pressed?: boolean;
   className?: string;
   children: ReactNode;
 }) {
@@ -235,6 +450,7 @@ function ViewerButton({
       aria-label={label}
       title={label}
       disabled={disabled}
+      aria-pressed={pressed}
       onClick={onClick}
       onPointerDown={(event) => event.stopPropagation()}
       className={cn("rounded-full text-white hover:bg-white/15 hover:text-white focus-visible:ring-white/60", className)}
