@@ -99,14 +99,14 @@ describe("MemoryFormDialog — add", () => {
     vi.restoreAllMocks();
   });
 
-  it("shows the labelled fields in a narrow dialog with an 80vh scrolling card", async () => {
+  it("shows the labelled fields in a dialog as wide as Edit's, with an 80vh scrolling card", async () => {
     stubMemoryApi({});
     const { user } = renderDialog();
     const dialog = await openDialog(user);
 
     expect(dialog).toHaveAccessibleName("Add Memory");
     expect(dialog).toHaveAccessibleDescription(/title/i);
-    expect(dialog).toHaveClass("sm:max-w-md");
+    expect(dialog).toHaveClass("sm:max-w-xl");
     expect(within(dialog).getByLabelText("Title")).toHaveFocus();
     expect(within(dialog).getByLabelText("Description").tagName).toBe("TEXTAREA");
     expect(within(dialog).getByLabelText("Date")).toHaveAttribute("type", "date");
@@ -649,6 +649,9 @@ describe("MemoryFormDialog — edit", () => {
     const dialog = await openDialog(user, "Edit");
 
     expect(dialog).toHaveAccessibleName("Edit Memory");
+    // One width for Add and Edit (issue #34).
+    expect(dialog).toHaveClass("sm:max-w-xl");
+    expect(dialog.className).not.toMatch(/sm:max-w-(md|2xl)/);
     expect(within(dialog).getByLabelText("Title")).toHaveValue("Road trip");
     expect(within(dialog).getByLabelText("Description")).toHaveValue("Long drive\nGood music");
     expect(within(dialog).getByLabelText("Date")).toHaveValue("2023-08-12");
