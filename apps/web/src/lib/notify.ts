@@ -26,6 +26,10 @@ export const notify = {
   success(title: string, description?: string, options?: ToastOptions) {
     show("success", title, description, options?.flow);
   },
+  /** Neither good nor bad news, said calmly (the page's own colours). */
+  info(title: string, description?: string, options?: ToastOptions) {
+    show("info", title, description, options?.flow);
+  },
   /** Takes away the flow's toast, if any (nothing to load when no toast was ever shown). */
   dismiss(flow: string) {
     if (!demanded) return;
@@ -54,7 +58,12 @@ export function subscribeToToastDemand(listener: () => void): () => void {
   return () => demandListeners.delete(listener);
 }
 
-function show(kind: "error" | "success", title: string, description: string | undefined, flow: string | undefined): void {
+function show(
+  kind: "error" | "success" | "info",
+  title: string,
+  description: string | undefined,
+  flow: string | undefined,
+): void {
   if (!demanded) {
     demanded = true;
     for (const listener of demandListeners) listener();
