@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { useState } from "react";
 import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 
@@ -269,6 +269,12 @@ describe("MemoryFormDialog — add", () => {
     await user.upload(within(dialog).getByLabelText("Photos"), [png("good.png"), png("huge.png")]);
     expect(await within(dialog).findByText("huge.png: not uploaded")).toBeInTheDocument();
     expect(within(dialog).getByText("The photo is larger than the upload limit of 25 MB.")).toBeInTheDocument();
+    // A refused file the browser cannot draw is a tile with its reason, not the broken-image icon (issue #34).
+    const refused = within(dialog).getByRole("img", { name: "New photo 2" });
+    fireEvent.error(refused);
+    const tile = within(dialog).getByRole("img", { name: "New photo 2" });
+    expect(tile.tagName).toBe("DIV");
+    expect(tile).toHaveAccessibleDescription(/huge\.png: not uploaded/);
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
 
     expect(await screen.findByText("Upload failed")).toBeInTheDocument();
