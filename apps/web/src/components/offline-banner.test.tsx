@@ -23,4 +23,17 @@ describe("OfflineBanner", () => {
     goOnline(true);
     expect(screen.queryByRole("status")).not.toBeInTheDocument();
   });
+
+  it("tells the page its height while shown, so toasts start below it (issue #34)", () => {
+    vi.spyOn(HTMLElement.prototype, "offsetHeight", "get").mockReturnValue(37);
+    render(<OfflineBanner />);
+    const root = document.documentElement.style;
+    expect(root.getPropertyValue("--offline-banner-height")).toBe("");
+
+    goOnline(false);
+    expect(root.getPropertyValue("--offline-banner-height")).toBe("37px");
+
+    goOnline(true);
+    expect(root.getPropertyValue("--offline-banner-height")).toBe("");
+  });
 });

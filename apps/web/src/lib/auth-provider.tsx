@@ -8,6 +8,7 @@ import { adoptAccountLocale } from "@/lib/locale";
 import { forgetKeptCopiesOnThisDevice, keepCopiesForOnThisDevice } from "@/lib/offline-copies";
 import { hasNotificationState } from "@/lib/push-notification-names";
 import { forgetPhotoAccess, usePhotoAccess } from "@/lib/photo-access";
+import { notify, SIGN_IN_FLOW } from "@/lib/notify";
 import { needsSecondFactor } from "@/lib/stored-session";
 
 interface AuthState {
@@ -31,7 +32,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const { data } = client.onAuthStateChange((event, session) => {
       setState({ status: session ? "signedIn" : "signedOut", session });
-      if (event === "SIGNED_IN" && session) adoptAccountLocale(session.user.user_metadata?.locale);
+      if (event === "SIGNED_IN" && session) {
+        adoptAccountLocale(session.user.user_metadata?.locale);
+        // A red "Invalid login credentials" from an earlier try must not stay over home.
+        notify.dismiss(SIGN_IN_FLOW);
+      }
       if (event === "SIGNED_OUT") {
         announceSignOut();
         forgetPhotoAccess();

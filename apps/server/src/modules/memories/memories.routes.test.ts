@@ -116,6 +116,10 @@ describe.each(testEngines)("memories API on %s", (engine) => {
       [{ title: "" }, "body.title"],
       [{ title: "   " }, "body.title"],
       [{ title: "x".repeat(201) }, "body.title"],
+      // Issue #34 item 3: the sizes the issue found accepted.
+      [{ title: "x".repeat(6_400) }, "body.title"],
+      [{ title: "ok", content: "x".repeat(200_000) }, "body.content"],
+      [{ title: "ok", content: "x".repeat(20_001) }, "body.content"],
       [{ title: 42 }, "body.title"],
       [{ title: "ok", memory_date: "2024-02-30" }, "body.memory_date"],
       [{ title: "ok", memory_date: "yesterday" }, "body.memory_date"],

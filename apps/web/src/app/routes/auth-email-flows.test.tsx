@@ -138,6 +138,26 @@ describe("auth screen: e-mailed links and codes", () => {
   });
 });
 
+describe("an e-mailed link opened while signed in", () => {
+  it("says calmly that the link was used, once, and cleans the address bar (#34)", async () => {
+    stubRpc(invitedEverywhere);
+    const { router } = renderApp(
+      "/#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired",
+      { client: new FakeAuthClient({ session: fakeSession() }) },
+    );
+
+    expect(
+      await screen.findByText(
+        "That e-mail link was already used or has expired. You are signed in, so there is nothing more to do.",
+      ),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.hash).toBe(""));
+    expect(currentPath(router)).toBe("/");
+    expect(screen.queryByText("Authentication Error")).not.toBeInTheDocument();
+    expect(screen.getAllByText(/That e-mail link was already used/)).toHaveLength(1);
+  });
+});
+
 describe("set-password screen", () => {
   it("saves the new password of the member the reset link signed in, then goes home", async () => {
     stubRpc(invitedEverywhere);

@@ -280,6 +280,33 @@ describe("auth screen", () => {
     expect(screen.getByRole("button", { name: "Sign In" })).toBeEnabled();
   });
 
+  it("keeps one sign-in toast for two refusals, and none once the right password lets the member in (#34)", async () => {
+    stubRpc(invitedEverywhere);
+    const client = new FakeAuthClient();
+    const refused = {
+      data: { user: null, session: null },
+      error: new AuthApiError("Invalid login credentials", 400, "invalid_credentials"),
+    };
+    client.signInWithPassword.mockResolvedValueOnce(refused).mockResolvedValueOnce(refused);
+    const { user, router } = renderApp("/auth", { client });
+    await screen.findByRole("heading", { name: "Welcome to Memory Box" });
+    await fillIn(user, "alex@example.com", "wrong-password");
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText("Invalid login credentials")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(client.signInWithPassword).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Sign In" })).toBeEnabled());
+    expect(screen.getAllByText("Invalid login credentials")).toHaveLength(1);
+
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+
+    expect(await screen.findByText("Welcome back, alex!")).toBeInTheDocument();
+    expect(currentPath(router)).toBe("/");
+    await waitFor(() => expect(screen.queryByText("Invalid login credentials")).not.toBeInTheDocument());
+    expect(screen.queryByText("Authentication Error")).not.toBeInTheDocument();
+  });
+
   it("shows the provider's message when the sign-up is refused", async () => {
     const fetchMock = stubRpc(invitedEverywhere);
     const client = new FakeAuthClient();

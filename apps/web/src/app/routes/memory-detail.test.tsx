@@ -93,6 +93,24 @@ describe("memory detail page", () => {
     expect(api.calls("GET /api/v1/memories/:id")).toHaveLength(2);
   });
 
+  it("offline, says calmly that a memory not kept is not on this device yet, and stays (#34)", async () => {
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    stubMemoryApi({
+      "GET /api/v1/memories/:id": () => apiError(503, "internal_error"),
+      "GET /api/v1/memories": () => emptyPage,
+      "GET /api/v1/tags": () => noTags,
+    });
+    const { router } = renderApp(`/memory/${memory.id}`, { client: signedIn() });
+
+    expect(
+      await screen.findByRole("heading", { name: "This memory is not on this device yet." }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText("It opens here as soon as you are back online.")).toBeInTheDocument();
+    expect(screen.queryByText("Failed to load memory details.")).not.toBeInTheDocument();
+    expect(screen.queryByText("Error")).not.toBeInTheDocument();
+    expect(currentPath(router)).toBe(`/memory/${memory.id}`);
+  });
+
   it("shows the memory: title, date, photos, description, tags and the created time, in that order", async () => {
     stubDetail(memory);
     renderApp(`/memory/${memory.id}`, { client: signedIn() });

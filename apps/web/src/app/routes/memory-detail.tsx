@@ -24,7 +24,7 @@ export function MemoryDetailRoute() {
   const { id = "" } = useParams();
   const intl = useIntl();
   const navigate = useNavigate();
-  const { missing, memory: loaded } = useMemoryPage(id);
+  const { missing, notOnDevice, memory: loaded } = useMemoryPage(id);
   const neighbours = useMemoryNeighbours(id);
   // Someone else's edit shows up here too; their delete turns the page into "Memory not found.".
   useLiveUpdates();
@@ -33,7 +33,7 @@ export function MemoryDetailRoute() {
   const [returnFocus, setReturnFocus] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
 
-  if (missing) return <MemoryNotFound />;
+  if (missing || notOnDevice) return <MemoryNotFound notOnDevice={notOnDevice} />;
   if (loaded === undefined) {
     return (
       <div className="min-h-svh bg-muted">

@@ -84,6 +84,10 @@ describe("reactions and comments on the detail page", () => {
     const party = screen.getByRole("button", { name: "React with 🎉" });
     expect(party).toHaveAttribute("aria-pressed", "false");
     expect(screen.getAllByRole("button", { name: /^React with / })).toHaveLength(6);
+    // Laid out three a row or six in one by the bar's width, never five and one alone (issue #34).
+    const bar = screen.getByRole("group", { name: "Reactions" });
+    expect(bar).toHaveClass("grid", "grid-cols-3", "@md/reactions:grid-cols-6");
+    expect(bar).not.toHaveClass("flex-wrap");
 
     fireEvent.click(party);
     await waitFor(() => expect(party).toHaveAttribute("aria-pressed", "true"));

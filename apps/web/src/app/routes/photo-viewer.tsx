@@ -17,10 +17,10 @@ export function PhotoViewerRoute() {
   const intl = useIntl();
   const { id = "", number = "" } = useParams();
   const navigate = useNavigate();
-  const { missing, memory } = useMemoryPage(id);
+  const { missing, notOnDevice, memory } = useMemoryPage(id);
   const index = /^\d+$/.test(number) ? Number(number) - 1 : -1;
 
-  if (missing) return <MemoryNotFound />;
+  if (missing || notOnDevice) return <MemoryNotFound notOnDevice={notOnDevice} />;
   if (memory === undefined) {
     return (
       <Spinner className="min-h-svh bg-muted" size="lg">

@@ -44,6 +44,28 @@ describe("account settings", () => {
     expect(screen.queryByLabelText("Code from your email")).not.toBeInTheDocument();
   });
 
+  it("shows the field's rule for a malformed new address, before sending and when the server refuses one (#34)", async () => {
+    const client = signedIn();
+    client.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: new AuthApiError("Unable to validate email address: invalid format", 400, "validation_failed"),
+    });
+    const { user } = renderApp("/settings", { client });
+
+    await user.type(await screen.findByLabelText("New email"), "not an address");
+    await user.click(screen.getByRole("button", { name: "Change email" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Enter a whole e-mail address, such as name@example.com.");
+    expect(client.updateUser).not.toHaveBeenCalled();
+
+    // One the browser lets through but the server does not.
+    await user.clear(screen.getByLabelText("New email"));
+    await user.type(screen.getByLabelText("New email"), "someone@localhost");
+    await user.click(screen.getByRole("button", { name: "Change email" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Enter a whole e-mail address, such as name@example.com.");
+    expect(client.updateUser).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText(/Unable to validate/)).not.toBeInTheDocument();
+  });
+
   it("changes the e-mail address with the code sent to the new one, and explains an address not invited", async () => {
     const client = signedIn();
     client.updateUser.mockResolvedValueOnce({

@@ -49,6 +49,10 @@ function Toaster(props: ToasterProps) {
           "--error-bg": "var(--problem-surface)",
           "--error-text": "var(--problem)",
           "--error-border": "color-mix(in oklch, var(--problem) 25%, var(--problem-surface))",
+          // A calm note (notify.info) in the page's own colours, not sonner's blue.
+          "--info-bg": "var(--popover)",
+          "--info-text": "var(--popover-foreground)",
+          "--info-border": "var(--border)",
         } as React.CSSProperties
       }
       {...props}

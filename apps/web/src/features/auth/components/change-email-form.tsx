@@ -24,6 +24,8 @@ function refusalText(intl: AppIntl, error: unknown, email: string): string {
   if (isAuthError(error)) {
     if (error.code === ErrorCode.email_not_invited) return intl.formatMessage({ id: "changeEmail.notInvited" }, { email });
     if (error.code === ErrorCode.email_exists) return intl.formatMessage({ id: "changeEmail.exists" }, { email });
+    // The server's "Unable to validate email address: invalid format" is the field's rule, said as the form says it.
+    if (error.code === ErrorCode.validation_failed) return intl.formatMessage({ id: "changeEmail.invalid" });
     return error.message;
   }
   return intl.formatMessage({ id: "auth.emailNotSent" });
@@ -51,6 +53,12 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy || trimmed === "" || trimmed === currentEmail) return;
+    // The field's rule before anything is sent (the browser's own check of an e-mail address).
+    const input = event.currentTarget.querySelector<HTMLInputElement>('input[type="email"]');
+    if (input && !input.checkValidity()) {
+      setProblem(intl.formatMessage({ id: "changeEmail.invalid" }));
+      return;
+    }
     setBusy(true);
     setProblem(undefined);
     const address = trimmed;

@@ -3,12 +3,13 @@ import { KeyRoundIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { passkeysSupported, signInWithPasskey, webauthnProblem } from "@/features/auth/api/passkeys";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
-import { notify } from "@/lib/notify";
+import { notify, SIGN_IN_FLOW } from "@/lib/notify";
 import { activeIntl, useIntl } from "@/lib/intl";
 
 async function signIn(): Promise<void> {
   const { error } = await signInWithPasskey();
-  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), webauthnProblem(error, "sign in"));
+  if (error)
+    notify.error(activeIntl().formatMessage({ id: "auth.error" }), webauthnProblem(error, "sign in"), { flow: SIGN_IN_FLOW });
   // On success the auth client announces SIGNED_IN, and the auth screen moves the visitor on.
 }
 

@@ -11,12 +11,12 @@ import {
 } from "@/features/auth/api/providers";
 import type { Wallet } from "@/features/auth/api/wallet";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
-import { notify } from "@/lib/notify";
+import { notify, SIGN_IN_FLOW } from "@/lib/notify";
 import { activeIntl, useIntl } from "@/lib/intl";
 
 async function go(provider: SignInProvider): Promise<void> {
   const { error } = await continueWith(provider);
-  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
+  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message, { flow: SIGN_IN_FLOW });
 }
 
 async function goWithWallet(wallet: Wallet): Promise<void> {
@@ -24,12 +24,13 @@ async function goWithWallet(wallet: Wallet): Promise<void> {
     // The signing code is loaded only now: the sign-in page's script budget is tight.
     const { signInWithWallet } = await import("@/features/auth/api/wallet");
     const { error } = await signInWithWallet(wallet);
-    if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
+    if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message, { flow: SIGN_IN_FLOW });
   } catch (error) {
     // The wallet's own refusal (the person declined, the wallet is locked).
     notify.error(
       activeIntl().formatMessage({ id: "auth.error" }),
       error instanceof Error ? error.message : activeIntl().formatMessage({ id: "auth.wallet.failed" }),
+      { flow: SIGN_IN_FLOW },
     );
   }
 }
@@ -40,8 +41,9 @@ async function goWithSingleSignOn(email: string): Promise<void> {
     notify.error(
       activeIntl().formatMessage({ id: "auth.sso.none" }),
       activeIntl().formatMessage({ id: "auth.sso.noneDetail" }, { domain: email.split("@")[1] ?? "" }),
+      { flow: SIGN_IN_FLOW },
     );
-  else if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
+  else if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message, { flow: SIGN_IN_FLOW });
 }
 
 /**

@@ -1,11 +1,14 @@
 import { useEffect } from "react";
-import { Navigate, Outlet, useLocation } from "react-router";
+import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 
 import { PageSpinner } from "@/components/page-spinner";
 import { markRememberedInvitation } from "@/features/auth/api/invitations";
 import { SecondFactorStep } from "@/features/auth/components/second-factor-step";
+import { linkErrorFrom } from "@/features/auth/utils/link-error";
 import { authPathFor } from "@/features/auth/utils/next-path";
 import { useAuth } from "@/lib/auth-context";
+import { activeIntl } from "@/lib/intl";
+import { notify } from "@/lib/notify";
 
 /**
  * Layout route for the member screens. Waits for the auth client to settle the session (from
@@ -27,9 +30,20 @@ export function RequireAuth() {
     });
   }, [email, accessToken]);
 
-  if (status === "loading") return <PageSpinner />;
   // An e-mailed link that came back refused (`#error_code=…`) goes along, so the auth screen can explain it.
   const linkError = /(?:^#|&)error/.test(location.hash) ? location.hash : "";
+  // Signed in already (an address confirmation opened twice, say): nothing is wrong, so it is said
+  // calmly, once, and the address bar loses the `#error=…` (issue #34).
+  const navigate = useNavigate();
+  const signedInWithLinkError = status === "signedIn" && linkError !== "";
+  useEffect(() => {
+    if (!signedInWithLinkError) return;
+    const refused = linkErrorFrom(location.hash);
+    if (refused) notify.info(activeIntl().formatMessage({ id: "linkError.signedIn" }), undefined, { flow: "link-error" });
+    void navigate({ pathname: location.pathname, search: location.search, hash: "" }, { replace: true });
+  }, [signedInWithLinkError, location.hash, location.pathname, location.search, navigate]);
+
+  if (status === "loading") return <PageSpinner />;
   if (status === "signedOut")
     return <Navigate to={`${authPathFor(`${location.pathname}${location.search}`)}${linkError}`} replace />;
   // A member with an authenticator app proves it before any member screen (the server refuses them until then).

@@ -2,12 +2,12 @@ import { signInWithPassword, type Credentials } from "@/features/auth/api/creden
 import { passesInvitationGate } from "@/features/auth/hooks/invitation-gate";
 import { useAuthAction } from "@/features/auth/hooks/use-auth-action";
 import { activeIntl } from "@/lib/intl";
-import { notify } from "@/lib/notify";
+import { notify, SIGN_IN_FLOW } from "@/lib/notify";
 
 async function signIn(credentials: Credentials): Promise<void> {
   if (!(await passesInvitationGate(credentials.email))) return;
   const { error } = await signInWithPassword(credentials);
-  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message);
+  if (error) notify.error(activeIntl().formatMessage({ id: "auth.error" }), error.message, { flow: SIGN_IN_FLOW });
   // On success the auth client announces SIGNED_IN, and the auth screen moves the visitor on.
 }
 

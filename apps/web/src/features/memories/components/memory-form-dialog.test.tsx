@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { useState } from "react";
 import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 
@@ -105,14 +105,14 @@ describe("MemoryFormDialog — add", () => {
     vi.restoreAllMocks();
   });
 
-  it("shows the labelled fields in a narrow dialog with an 80vh scrolling card", async () => {
+  it("shows the labelled fields in a dialog as wide as Edit's, with an 80vh scrolling card", async () => {
     stubMemoryApi({});
     const { user } = renderDialog();
     const dialog = await openDialog(user);
 
     expect(dialog).toHaveAccessibleName("Add Memory");
     expect(dialog).toHaveAccessibleDescription(/title/i);
-    expect(dialog).toHaveClass("sm:max-w-md");
+    expect(dialog).toHaveClass("sm:max-w-xl");
     expect(within(dialog).getByLabelText("Title")).toHaveFocus();
     expect(within(dialog).getByLabelText("Description").tagName).toBe("TEXTAREA");
     expect(within(dialog).getByLabelText("Date")).toHaveAttribute("type", "date");
@@ -277,6 +277,12 @@ describe("MemoryFormDialog — add", () => {
     await user.upload(within(dialog).getByLabelText("Photos"), [png("good.png"), png("huge.png")]);
     expect(await within(dialog).findByText("huge.png: not uploaded")).toBeInTheDocument();
     expect(within(dialog).getByText("The photo is larger than the upload limit of 25 MB.")).toBeInTheDocument();
+    // A refused file the browser cannot draw is a tile with its reason, not the broken-image icon (issue #34).
+    const refused = within(dialog).getByRole("img", { name: "New photo 2" });
+    fireEvent.error(refused);
+    const tile = within(dialog).getByRole("img", { name: "New photo 2" });
+    expect(tile.tagName).toBe("DIV");
+    expect(tile).toHaveAccessibleDescription(/huge\.png: not uploaded/);
     await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
 
     expect(await screen.findByText("Upload failed")).toBeInTheDocument();
@@ -759,6 +765,9 @@ describe("MemoryFormDialog — edit", () => {
     const dialog = await openDialog(user, "Edit");
 
     expect(dialog).toHaveAccessibleName("Edit Memory");
+    // One width for Add and Edit (issue #34).
+    expect(dialog).toHaveClass("sm:max-w-xl");
+    expect(dialog.className).not.toMatch(/sm:max-w-(md|2xl)/);
     expect(within(dialog).getByLabelText("Title")).toHaveValue("Road trip");
     expect(within(dialog).getByLabelText("Description")).toHaveValue("Long drive\nGood music");
     expect(within(dialog).getByLabelText("Date")).toHaveValue("2023-08-12");

@@ -7,6 +7,9 @@ import { useReturnFocus } from "@/hooks/use-return-focus";
 import { cn } from "@/lib/utils";
 import { useIntl } from "@/lib/intl";
 
+/** Wide enough for three photo tiles a row, narrow enough to read as a form. */
+const memoryFormDialogWidth = "sm:max-w-xl";
+
 export interface MemoryFormDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -19,7 +22,8 @@ export interface MemoryFormDialogProps {
 }
 
 /**
- * The memory form in a modal: "Add Memory" (a narrow dialog, as the spec asks) or "Edit Memory".
+ * The memory form in a modal: "Add Memory" or "Edit Memory", one width for both (issue #34: the
+ * Add dialog was narrow and the Edit one wide, so the same form jumped in size).
  * Focus is trapped inside and returns to what had it when the dialog closes. While photos upload
  * or the memory saves, Escape and clicks outside are ignored so the work is not cut off.
  */
@@ -44,7 +48,7 @@ export function MemoryFormDialog({ open, onOpenChange, memory, onSaved, initialF
           const target = event.target;
           if (target instanceof HTMLElement && target.matches('[role="combobox"][aria-expanded="true"]')) event.preventDefault();
         }}
-        className={cn("gap-0 border-none bg-transparent p-0 shadow-none", editing ? "sm:max-w-2xl" : "sm:max-w-md")}
+        className={cn("gap-0 border-none bg-transparent p-0 shadow-none", memoryFormDialogWidth)}
       >
         {/* A fresh form per memory; closing the dialog unmounts it, so every opening starts clean. */}
         <MemoryForm

@@ -1,4 +1,5 @@
-import { CircleAlertIcon, CircleCheckIcon, XIcon } from "lucide-react";
+import { CircleAlertIcon, CircleCheckIcon, ImageOffIcon, XIcon } from "lucide-react";
+import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
 import { MediaMark } from "@/features/memories/components/media-mark";
@@ -27,6 +28,8 @@ export interface NewPhotoTileProps {
  */
 export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewPhotoTileProps) {
   const intl = useIntl();
+  // A file this browser cannot draw (often the one the server refused) gets a tile, not the broken-image icon (issue #34).
+  const [undrawable, setUndrawable] = useState(false);
   const { upload } = photo;
   const uploading = upload.status === "queued" || upload.status === "uploading";
   const failed = upload.status === "failed";
@@ -67,8 +70,23 @@ export function NewPhotoTile({ photo, number, disabled, online, onRemove }: NewP
             aria-describedby={statusId}
             className={previewClass}
           />
+        ) : undrawable ? (
+          <div
+            role="img"
+            aria-label={alt}
+            aria-describedby={statusId}
+            className={cn(previewClass, "flex items-center justify-center text-muted-foreground")}
+          >
+            <ImageOffIcon aria-hidden="true" className="size-8" />
+          </div>
         ) : (
-          <img src={photo.previewUrl} alt={alt} aria-describedby={statusId} className={previewClass} />
+          <img
+            src={photo.previewUrl}
+            alt={alt}
+            aria-describedby={statusId}
+            className={previewClass}
+            onError={() => setUndrawable(true)}
+          />
         )}
         {photo.motion && upload.status !== "uploaded" && (
           <span

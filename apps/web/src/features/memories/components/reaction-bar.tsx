@@ -12,6 +12,9 @@ import { useIntl } from "@/lib/intl";
  * the member is one of them, and who gave them (issue #33): a line under the bar ("❤️ Ben and Ann"),
  * which is also the button's description, and the button's tooltip ("❤️ from Ben and Ann"). Until
  * the member's own are known, the memory's counts show, disabled.
+ *
+ * The six sit in a grid by the bar's own width, three a row where six do not fit and six in one row
+ * where they do, so a wrap never leaves one alone on a line (issue #34).
  */
 export function ReactionBar({ memory }: { memory: Pick<Memory, "id" | "reactions"> }) {
   const intl = useIntl();
@@ -24,8 +27,12 @@ export function ReactionBar({ memory }: { memory: Pick<Memory, "id" | "reactions
   const given = shown.filter((reaction) => reaction.by.length > 0);
 
   return (
-    <div className="flex flex-col gap-2">
-      <div role="group" aria-label={intl.formatMessage({ id: "memory.reactions.label" })} className="flex flex-wrap gap-2">
+    <div className="@container/reactions flex flex-col gap-2">
+      <div
+        role="group"
+        aria-label={intl.formatMessage({ id: "memory.reactions.label" })}
+        className="grid w-fit grid-cols-3 gap-2 @md/reactions:grid-cols-6"
+      >
         {reactionEmojis.map((emoji) => {
           const reaction = shown.find((each) => each.emoji === emoji);
           const count = reaction?.count ?? 0;
