@@ -67,7 +67,9 @@ for (const [width, dark] of [
       tags: [run],
       photo_ids: [photo.id],
     });
-    await api.createMemory({ title: `Garden ${run}`, content: null, memory_date: null, tags: null });
+    // Nothing but a title and a date: dated (the day before), not undated, because undated memories
+    // come last, past the first screen once other journeys have filled the member's list.
+    await api.createMemory({ title: `Garden ${run}`, content: null, memory_date: "2024-03-01", tags: null });
     const token = await accessTokenOf(page);
 
     {

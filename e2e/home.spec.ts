@@ -65,7 +65,7 @@ test("the home screen lists, searches, filters and deletes memories, and shows o
   await expect(travel).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByText(`2 of ${before + 3} memories`)).toBeVisible();
   await travel.click();
-  await expect(filter.getByRole("button", { name: "All Tags" })).toHaveAttribute("aria-pressed", "true");
+  await expect(filter.getByRole("button", { name: "All Tags", exact: true })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByText(`3 of ${before + 3} memories`)).toBeVisible();
 
   // Nothing matches: Clear Filters resets everything.
