@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { CoalescedRun } from "../../lib/coalesced-run";
 import type { MediaJobRow } from "../../db/schema";
 import type { MediaJobsRepository } from "./media-jobs.repository";
 
@@ -74,8 +75,12 @@ export class MediaJobRunner {
   private readonly now: () => Date;
   private timer: NodeJS.Timeout | undefined;
   private started = false;
-  private pumping: Promise<void> | undefined;
-  private pumpAgain = false;
+  private readonly passes = new CoalescedRun(
+    () => this.pump(),
+    () => {
+      // The database is unreachable for now: the next poll tries again.
+    },
+  );
 
   constructor(
     private readonly repository: MediaJobsRepository,
@@ -124,7 +129,7 @@ export class MediaJobRunner {
       this.running.clear();
       return;
     }
-    await this.pumping;
+    await this.passes.current;
     await Promise.all([...this.running.values()].map((job) => job.done));
   }
 
@@ -136,21 +141,7 @@ export class MediaJobRunner {
   /** Looks for due jobs now (a poll, an enqueue, a finished job). */
   wake(): void {
     if (!this.started) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump()
-      .catch(() => {
-        // The database is unreachable for now: the next poll tries again.
-      })
-      .finally(() => {
-        this.pumping = undefined;
-        if (this.pumpAgain) {
-          this.pumpAgain = false;
-          this.wake();
-        }
-      });
+    this.passes.wake();
   }
 
   private async pump(): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { CoalescedRun } from "../../lib/coalesced-run";
 import type { PushNotificationRow } from "../../db/schema";
 import type { NotificationsRepository } from "./notifications.repository";
 import type { NotificationsLog, NotificationsService } from "./notifications.service";
@@ -43,8 +44,10 @@ export class NotificationRunner {
   private pruneTimer: NodeJS.Timeout | undefined;
   private onThisDayTimer: NodeJS.Timeout | undefined;
   private started = false;
-  private pumping: Promise<void> | undefined;
-  private pumpAgain = false;
+  private readonly passes = new CoalescedRun(
+    () => this.pump(),
+    (error: unknown) => this.log.warn({ err: error }, "the push outbox could not be read"),
+  );
 
   constructor(
     private readonly repository: NotificationsRepository,
@@ -99,26 +102,14 @@ export class NotificationRunner {
     clearInterval(this.onThisDayTimer);
     this.timer = undefined;
     if (options.abandon) return;
-    await this.pumping;
+    await this.passes.current;
     await Promise.all(this.running);
   }
 
   /** Looks for due notifications now. */
   wake(): void {
     if (!this.started) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump()
-      .catch((error: unknown) => this.log.warn({ err: error }, "the push outbox could not be read"))
-      .finally(() => {
-        this.pumping = undefined;
-        if (this.pumpAgain) {
-          this.pumpAgain = false;
-          this.wake();
-        }
-      });
+    this.passes.wake();
   }
 
   private async pump(): Promise<void> {
