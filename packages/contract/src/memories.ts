@@ -2,18 +2,10 @@ import { z } from "zod";
 import { ReactionCount } from "./comments";
 import { countryCodePattern, PlaceLimits } from "./place-text";
 import { BoundsText, GeoPoint, Place, PlaceInput, PointText } from "./places";
+import { MemoryLimits } from "./memory-limits";
 import { requiredText } from "./text";
 
-/** Limits shared by the form and the server. */
-export const MemoryLimits = {
-  titleMaxLength: 200,
-  contentMaxLength: 20_000,
-  tagMaxLength: 50,
-  maxTags: 30,
-  maxPhotos: 100,
-  pageSizeDefault: 30,
-  pageSizeMax: 100,
-} as const;
+export { MemoryLimits };
 
 const trimmedOrNull = (max: number) =>
   z
