@@ -66,7 +66,7 @@ import {
 } from "./modules/notifications";
 import { MemoriesRepository, memoriesRoutes, MemoriesService } from "./modules/memories";
 import { GeoNamesPlaceNames, placeLookupRoutes, PlacesRepository, placesRoutes, PlacesService } from "./modules/places";
-import { CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
+import { type AddedResponse, CommentsRepository, commentsRoutes, CommentsService } from "./modules/comments";
 import { IdempotencyRepository, IdempotencyService, idempotentCreates } from "./modules/idempotency";
 import {
   type FileReconciliation,
@@ -232,10 +232,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onReady", async () => notificationRunner.start());
   app.addHook("onClose", () => notificationRunner.stop());
   /** Publishes a member's change, and queues its notifications after the request's own work. */
-  const publishAndNotify = (event: MemoryEvent) => {
+  const publishAndNotify = (event: MemoryEvent, added?: AddedResponse) => {
     events.publish(event);
     setImmediate(() => {
-      notifications.noticeChange(event).then(
+      notifications.noticeChange(event, added).then(
         (queued) => queued && notificationRunner.wake(),
         (error: unknown) => app.log.warn({ err: error }, "queueing push notifications failed"),
       );

@@ -16,9 +16,18 @@ export interface Actor {
   userId: string;
 }
 
+/**
+ * What a change added, for those told of it beyond the live stream (push notifications): the
+ * comment's words, or the emoji given. Never on the bus: screens read the memory again.
+ */
+export interface AddedResponse {
+  body?: string;
+  emoji?: string;
+}
+
 export interface CommentsServiceDeps {
   comments: CommentsRepository;
-  publish: (event: MemoryEvent) => void;
+  publish: (event: MemoryEvent, added?: AddedResponse) => void;
   now?: () => Date;
 }
 
@@ -53,7 +62,7 @@ export class CommentsService {
         updated_at: now,
       }),
     );
-    this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId });
+    this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId }, { body: written.body });
     return present(written);
   }
 
@@ -83,7 +92,7 @@ export class CommentsService {
   /** Idempotent: reacting again with the same emoji keeps the one reaction. */
   async react(actor: Actor, memoryId: string, emoji: ReactionEmoji): Promise<ReactionList> {
     if (await onMemory(this.deps.comments.addReaction(memoryId, actor.userId, emoji, this.now()))) {
-      this.deps.publish({ type: "reaction.changed", id: memoryId, actor: actor.userId });
+      this.deps.publish({ type: "reaction.changed", id: memoryId, actor: actor.userId }, { emoji });
     }
     return this.reactions(actor, memoryId);
   }

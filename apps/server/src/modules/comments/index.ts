@@ -1,3 +1,3 @@
 export { CommentsRepository } from "./comments.repository";
 export { commentsRoutes } from "./comments.routes";
-export { CommentsService } from "./comments.service";
+export { type AddedResponse, CommentsService } from "./comments.service";

@@ -328,30 +328,6 @@ export class NotificationsRepository {
     return this.db.selectFrom("memories").select(["title", "user_id"]).where("id", "=", id).executeTakeFirst();
   }
 
-  /** The member's latest comment on the memory (the one just written). */
-  latestComment(memoryId: string, userId: string): Promise<{ body: string } | undefined> {
-    return this.db
-      .selectFrom("comments")
-      .select("body")
-      .where("memory_id", "=", memoryId)
-      .where("user_id", "=", userId)
-      .orderBy("created_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
-  }
-
-  /** The member's latest reaction on the memory. */
-  latestReaction(memoryId: string, userId: string): Promise<{ emoji: string; created_at: string } | undefined> {
-    return this.db
-      .selectFrom("reactions")
-      .select(["emoji", "created_at"])
-      .where("memory_id", "=", memoryId)
-      .where("user_id", "=", userId)
-      .orderBy("created_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
-  }
-
   /** Removes notifications sent or failed before `before`; returns how many. */
   async pruneFinished(before: string): Promise<number> {
     const result = await this.db

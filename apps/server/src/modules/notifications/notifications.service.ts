@@ -5,6 +5,7 @@ import {
   NotificationLimits,
   PushPreferences,
 } from "@memory-box/contract";
+import type { AddedResponse } from "../comments";
 import type { PushNotificationRow, PushSubscriptionRow } from "../../db/schema";
 import { afterQuietHours, localTime, minuteOf } from "./local-time";
 import type { NotificationsRepository } from "./notifications.repository";
@@ -25,8 +26,6 @@ export interface NotificationsServiceDeps {
   log: NotificationsLog;
   /** Changes by one member within this much become one notification (default the contract's window). */
   groupingWindowMs?: number;
-  /** A reaction counts as added when its row is this recent when the change is handled. */
-  reactionFreshnessMs?: number;
   now?: () => Date;
 }
 
@@ -116,9 +115,9 @@ export class NotificationsService {
    * process receives every bus event, only the one that made the change puts it in the outbox).
    * Returns whether anything was queued.
    */
-  async noticeChange(event: MemoryEvent): Promise<boolean> {
+  async noticeChange(event: MemoryEvent, response?: AddedResponse): Promise<boolean> {
     if (this.anySubscription === false || !topicOf[event.type]) return false;
-    const change = await this.changeOf(event);
+    const change = await this.changeOf(event, response);
     if (!change) return false;
     const devices = (await this.deps.repository.subscriptionsFor({ exceptUserId: change.actorId, onlyUserId: change.onlyUserId }))
       .map((device) => ({ device, preferences: preferencesOf(device) }))
@@ -151,9 +150,11 @@ export class NotificationsService {
   }
 
   /** What a published event means for notifications, or undefined when nothing. */
-  private async changeOf(event: MemoryEvent): Promise<Change | undefined> {
+  private async changeOf(event: MemoryEvent, added?: AddedResponse): Promise<Change | undefined> {
     const topic = topicOf[event.type];
     if (!topic) return undefined;
+    // A reaction is told only when one was added (the service says which), not taken back.
+    if (topic === "reactions" && !added?.emoji) return undefined;
     const memory = await this.deps.repository.memory(event.id);
     if (!memory) return undefined;
     const change: Change = {
@@ -162,20 +163,14 @@ export class NotificationsService {
       memoryId: event.id,
       onlyUserId: null,
       title: memory.title,
-      words: null,
+      words: topic === "comments" ? (added?.body ?? null) : null,
       emoji: null,
     };
-    if (topic === "comments") {
-      change.words = (await this.deps.repository.latestComment(event.id, event.actor))?.body ?? null;
-    }
     if (topic === "reactions") {
-      // Only a reaction given to someone's own memory, and only when one was added (not taken back).
+      // Only a reaction given to someone's own memory.
       if (!memory.user_id || memory.user_id === event.actor) return undefined;
-      const reaction = await this.deps.repository.latestReaction(event.id, event.actor);
-      const fresh = this.deps.reactionFreshnessMs ?? 10_000;
-      if (!reaction || Date.parse(reaction.created_at) < this.now().getTime() - fresh) return undefined;
       change.onlyUserId = memory.user_id;
-      change.emoji = reaction.emoji;
+      change.emoji = added?.emoji ?? null;
     }
     return change;
   }
