@@ -1,16 +1,16 @@
 import { expect, test } from "./fixtures";
-import { memberApi, signIn } from "./support";
+import { aheadDate, memberApi, signIn } from "./support";
 
 test("the detail page steps to the previous and next memory in the list's order", async ({ page }) => {
   await signIn(page, "neighbours");
   const api = await memberApi(page, page.request);
   const run = Date.now().toString(36);
   // Dated after anything the specs before this one leave in the shared collection (comments.spec's
-  // 2999-05-05), and before what the timeline's spec, which runs after it, needs first (2999-12-30):
+  // November 20 of next year), and before what the timeline's spec, which runs after it, needs first (December 30):
   // so that these three stand together at the top of the list.
-  const newest = await api.createMemory({ title: `Newest ${run}`, memory_date: "2999-08-08" });
-  const middle = await api.createMemory({ title: `Middle ${run}`, memory_date: "2999-07-07" });
-  const oldest = await api.createMemory({ title: `Oldest ${run}`, memory_date: "2999-06-06" });
+  const newest = await api.createMemory({ title: `Newest ${run}`, memory_date: aheadDate(12, 8) });
+  const middle = await api.createMemory({ title: `Middle ${run}`, memory_date: aheadDate(12, 7) });
+  const oldest = await api.createMemory({ title: `Oldest ${run}`, memory_date: aheadDate(12, 6) });
 
   await page.goto(`/memory/${middle.id}`);
   const nav = page.getByRole("navigation", { name: "Other memories" });

@@ -1,6 +1,6 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { fillCredentials, password, signIn, solidPng, underServiceWorker } from "./support";
+import { aheadDate, fillCredentials, password, signIn, solidPng, underServiceWorker } from "./support";
 
 // Installing and working offline: the service worker is what these journeys are about.
 test.use({ serviceWorkers: "allow" });
@@ -25,7 +25,7 @@ test("a memory saved offline waits with its photo, survives a reload, and is add
   await page.getByRole("button", { name: "Add Memory" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Add Memory" });
   await dialog.getByLabel("Title").fill(title);
-  await dialog.getByLabel("Date").fill("2998-04-07");
+  await dialog.getByLabel("Date").fill(aheadDate(11, 7));
   await dialog.getByLabel("Photos").setInputFiles({
     name: "window.png",
     mimeType: "image/png",
@@ -110,7 +110,7 @@ test("photos shared from the gallery open Add Memory with them chosen, signed in
   await expect(dialog.getByRole("img", { name: "New photo 2" })).toHaveCount(0);
   await expect(dialog.getByText("beach.png: uploaded")).toBeVisible();
   await dialog.getByLabel("Title").fill(`Shared from the beach ${run}`);
-  await dialog.getByLabel("Date").fill("2998-04-08");
+  await dialog.getByLabel("Date").fill(aheadDate(11, 8));
   await dialog.getByRole("button", { name: "Save Memory" }).click();
   await expect(page.getByText("Memory added!")).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

@@ -1,5 +1,15 @@
 import { expect, test } from "./fixtures";
-import { confirmationLink, expectAccessible, fillCredentials, freshEmail, invite, password } from "./support";
+import {
+  confirmationLink,
+  expectAccessible,
+  fillCredentials,
+  freshEmail,
+  invite,
+  localDate,
+  memberApiAs,
+  password,
+  signIn,
+} from "./support";
 
 // Issue #34's rough edges that show in the browser: stale sign-in toasts, a used e-mail link opened
 // while signed in. A fresh invited address of its own, so no other journey's member is touched.
@@ -41,4 +51,34 @@ test("sign-in toasts do not stack or outstay the right password; a used link is 
   ).toBeVisible();
   await expect(page).toHaveURL((url) => url.hash === "" && url.pathname === "/");
   await expectAccessible(page, "home after a used e-mail link");
+});
+
+// Issue #34, rough edge 5: Edit opened from a card far down the list leaves the page where it was.
+test("Edit opened from a card far down the list keeps the page behind it where it was, and so does closing it", async ({
+  page,
+  request,
+}) => {
+  const run = Date.now().toString(36);
+  const api = memberApiAs(request, "search");
+  // Dated long ago and months from today, so "On this day" and the lists other journeys lead stay as they are.
+  for (let index = 1; index <= 12; index++)
+    await api.createMemory({ title: `Far down ${run} ${index}`, memory_date: localDate(40, 100 + index) });
+  await page.setViewportSize({ width: 375, height: 700 });
+  await signIn(page, "search");
+  await page.goto(`/?q=${encodeURIComponent(`Far down ${run}`)}`);
+  const last = `Far down ${run} 1`;
+  await expect(page.getByRole("link", { name: last, exact: true })).toBeVisible();
+  const edit = page.getByRole("button", { name: `Edit ${last}`, exact: true });
+  await edit.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(500);
+
+  await edit.click();
+  const dialog = page.getByRole("dialog", { name: "Edit Memory" });
+  await expect(dialog.getByLabel("Title")).toHaveValue(last);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(edit).toBeFocused();
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
 });

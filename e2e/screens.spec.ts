@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { pseudoLocale } from "@memory-box/messages";
 import { journeyLocale, textsIn } from "./catalogue-text";
 import { expect, test } from "./fixtures";
-import { authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
+import { aheadDate, authKey, emailOf, expectAccessible, localDate, memberApiAs, storedSessionOf } from "./support";
 import { dayOfYear, fullMatrix } from "./run-share";
 
 /**
@@ -47,7 +47,7 @@ const screensLocale = process.env.E2E_LOCALE ? journeyLocale : dayOfYear % 8 < 4
 /** The page's words in the screens' language, found by their English (e2e/catalogue-text.ts). */
 const t = textsIn(screensLocale);
 const run = Date.now().toString(36);
-// Dated in 2997 (after March, which the timeline's journey counts), so they lead the list of a run of
+// Dated next year (after March, which the timeline's journey counts), so they lead the list of a run of
 // this spec alone and stay out of the other journeys' way; "On this day" needs a date in the past.
 const titles = {
   lake: `Summer by the lake ${run}`,
@@ -148,7 +148,7 @@ async function prepareCollection(playwright: PlaywrightWorkerArgs["playwright"],
   const lake = await api.createMemory({
     title: titles.lake,
     content: "Sandwiches on the jetty, the swans far too interested in them.\nWe stayed until the water turned gold.",
-    memory_date: "2997-09-20",
+    memory_date: aheadDate(8, 20),
     tags: ["summer", "lake", "picnic", "family", "swans", "sun"],
     photo_ids: photos.map((photo) => photo.id),
   });
@@ -157,19 +157,19 @@ async function prepareCollection(playwright: PlaywrightWorkerArgs["playwright"],
     title: titles.letters,
     content:
       "We found the box of her letters in the attic and read them aloud, one each, until it was dark. She wrote about the war, the bakery, and the boy who became our grandfather.",
-    memory_date: "2997-10-14",
+    memory_date: aheadDate(9, 14),
     tags: ["family"],
   });
   await api.createMemory({
     title: titles.market,
     content: "Pumpkins, cider, and the scarf you still wear.",
-    memory_date: "2997-10-05",
+    memory_date: aheadDate(9, 5),
     tags: ["autumn"],
     photo_ids: [(await api.uploadPhoto(await gradientJpeg(600, 400, [200, 120, 60], [250, 220, 150]))).id],
   });
   await api.createMemory({
     title: titles.snow,
-    memory_date: "2997-11-02",
+    memory_date: aheadDate(10, 2),
     photo_ids: [
       (await api.uploadPhoto(await gradientJpeg(450, 600, [220, 230, 240], [130, 150, 180]))).id,
       (await api.uploadPhoto(await gradientJpeg(600, 400, [240, 240, 250], [160, 170, 200]))).id,

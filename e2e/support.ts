@@ -275,6 +275,20 @@ export function solidPng(width: number, height: number, [r, g, b]: [number, numb
     .toBuffer();
 }
 
+/**
+ * A day of next year, the last year a memory may be dated in (issue #34), as "YYYY-MM-DD": the
+ * journeys that need their memories to lead the shared collection date them there, each in a
+ * stretch of its own (timeline January–March and December 30, screens August–October, timeline's
+ * tagged October 15, offline November 7–8, comments November 20, neighbours December 6–8).
+ */
+export function aheadDate(month: number, day: number): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${aheadYear}-${pad(month)}-${pad(day)}`;
+}
+
+/** Next year: the year of `aheadDate`. */
+export const aheadYear = new Date().getFullYear() + 1;
+
 /** This device's date `years` years back and `days` days off, as "YYYY-MM-DD" (a memory's date). */
 export function localDate(years: number, days = 0): string {
   const date = new Date();

@@ -1,7 +1,5 @@
 import { expect, test } from "./fixtures";
-import { expectAccessible, memberApiAs, signIn } from "./support";
-
-const pad = (value: number) => String(value).padStart(2, "0");
+import { aheadDate, aheadYear, expectAccessible, memberApiAs, signIn } from "./support";
 
 test("the timeline beside home's list jumps to a month, pages on from there, follows the tag filter and goes back to the newest", async ({
   page,
@@ -11,24 +9,24 @@ test("the timeline beside home's list jumps to a month, pages on from there, fol
   const api = memberApiAs(request, "timeline");
   const run = Date.now().toString(36);
   const tag = `tl-${run}`;
-  // Dated after anything else in the collection, so that they lead the list; all but the newest carry the tag.
-  await api.createMemory({ title: `Newest ${run}`, memory_date: "2999-12-30" });
-  await api.createMemory({ title: `Tagged newest ${run}`, memory_date: "2998-01-15", tags: [tag] });
-  await api.createMemory({ title: `March ${run}`, memory_date: "2997-03-09", tags: [tag] });
-  // More than a page (30) after March, spread over 2996 from December back to February.
+  // Dated next year (e2e/support.ts, aheadDate), after anything else in the collection, so that
+  // they lead the list; all but the newest carry the tag. January to March are this spec's alone.
+  await api.createMemory({ title: `Newest ${run}`, memory_date: aheadDate(12, 30) });
+  await api.createMemory({ title: `Tagged newest ${run}`, memory_date: aheadDate(10, 15), tags: [tag] });
+  await api.createMemory({ title: `March ${run}`, memory_date: aheadDate(3, 9), tags: [tag] });
+  // More than a page (30) after March: three in February, then one a day from January 28 back.
   await Promise.all(
     Array.from({ length: 31 }, (_, offset) => {
       const index = offset + 1;
-      const month = 12 - Math.floor(offset / 3);
-      const day = 28 - (offset % 3) * 9;
-      return api.createMemory({ title: `Old ${index} ${run}`, memory_date: `2996-${pad(month)}-${pad(day)}`, tags: [tag] });
+      const date = offset < 3 ? aheadDate(2, 28 - offset * 9) : aheadDate(1, 31 - offset);
+      return api.createMemory({ title: `Old ${index} ${run}`, memory_date: date, tags: [tag] });
     }),
   );
 
   await signIn(page, "timeline");
   const timeline = page.getByRole("navigation", { name: "Timeline" });
   const cards = page.getByRole("list", { name: "Memories" }).getByRole("heading", { level: 2 });
-  await expect(timeline.getByRole("heading", { name: "2997" })).toBeVisible();
+  await expect(timeline.getByRole("heading", { name: String(aheadYear) })).toBeVisible();
   await expect(timeline.getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
   await expect(cards.first()).toHaveText(`Newest ${run}`);
   const count = await page
@@ -37,9 +35,9 @@ test("the timeline beside home's list jumps to a month, pages on from there, fol
     .textContent();
 
   // An older month: its memory first, the count unchanged, and the pages carry on from there.
-  await timeline.getByRole("button", { name: "March 2997, 1 memory" }).click();
+  await timeline.getByRole("button", { name: `March ${aheadYear}, 1 memory` }).click();
   await expect(cards.first()).toHaveText(`March ${run}`);
-  await expect(timeline.getByRole("button", { name: "March 2997, 1 memory" })).toHaveAttribute("aria-current", "true");
+  await expect(timeline.getByRole("button", { name: `March ${aheadYear}, 1 memory` })).toHaveAttribute("aria-current", "true");
   await expect(page.locator("#root").getByText(/^\d+ memories$/)).toHaveText(count!);
   await expect(page.getByRole("link", { name: `Newest ${run}` })).toHaveCount(0);
   await cards.last().scrollIntoViewIfNeeded();
@@ -50,13 +48,13 @@ test("the timeline beside home's list jumps to a month, pages on from there, fol
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.getByRole("group", { name: "Filter by tag" }).getByRole("button", { name: tag }).click();
   await expect(page.getByText(/^\d+ of \d+ memories$/)).toHaveText(new RegExp(`^33 of `));
-  await expect(timeline.getByRole("button", { name: "December 2999, 1 memory" })).toHaveCount(0);
-  await expect(timeline.getByRole("button", { name: "January 2998, 1 memory" })).toBeVisible();
-  await expect(timeline.getByRole("button", { name: "December 2996, 3 memories" })).toBeVisible();
+  await expect(timeline.getByRole("button", { name: `December ${aheadYear}, 1 memory` })).toHaveCount(0);
+  await expect(timeline.getByRole("button", { name: `October ${aheadYear}, 1 memory` })).toBeVisible();
+  await expect(timeline.getByRole("button", { name: `February ${aheadYear}, 3 memories` })).toBeVisible();
   await expect(timeline.getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
   await expect(cards.first()).toHaveText(`Tagged newest ${run}`);
 
-  await timeline.getByRole("button", { name: "December 2996, 3 memories" }).click();
+  await timeline.getByRole("button", { name: `February ${aheadYear}, 3 memories` }).click();
   await expect(cards.first()).toHaveText(`Old 1 ${run}`);
   await page.emulateMedia({ colorScheme: "dark" });
   await expectAccessible(page, "home started at a month, filtered, dark");
@@ -69,7 +67,7 @@ test("the timeline beside home's list jumps to a month, pages on from there, fol
   // A narrow screen has the same index as one "Jump to" select above the cards.
   await page.setViewportSize({ width: 375, height: 800 });
   const jumpTo = page.getByRole("combobox", { name: "Jump to" });
-  await jumpTo.selectOption({ label: "Mar 2997 (1)" });
+  await jumpTo.selectOption({ label: `Mar ${aheadYear} (1)` });
   await expect(cards.first()).toHaveText(`March ${run}`);
   await jumpTo.selectOption({ label: "Newest" });
   await expect(cards.first()).toHaveText(`Tagged newest ${run}`);

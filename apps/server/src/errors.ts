@@ -235,6 +235,7 @@ export function detailsIn(error: AppError, locale: string): FieldProblem[] | und
 const fieldTextIds = [
   "errorText.field.required",
   "errorText.field.date",
+  "errorText.field.dateRange",
   "errorText.field.month",
   "errorText.field.domains",
 ] as const satisfies readonly ServerMessageId[];

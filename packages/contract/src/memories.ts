@@ -2,10 +2,10 @@ import { z } from "zod";
 import { ReactionCount } from "./comments";
 import { countryCodePattern, PlaceLimits } from "./place-text";
 import { BoundsText, GeoPoint, Place, PlaceInput, PointText } from "./places";
-import { MemoryLimits } from "./memory-limits";
+import { isMemoryYear, latestMemoryYear, MemoryLimits } from "./memory-limits";
 import { requiredText } from "./text";
 
-export { MemoryLimits };
+export { isMemoryYear, latestMemoryYear, MemoryLimits };
 
 const trimmedOrNull = (max: number) =>
   z
@@ -18,12 +18,17 @@ const trimmedOrNull = (max: number) =>
     })
     .refine((value) => value === null || value.length <= max, { message: `must be at most ${max} characters` });
 
-/** "YYYY-MM-DD", a real calendar date; an empty string means no date. */
-const memoryDate = z
+/** "YYYY-MM-DD", a real calendar date of any year; an empty string means no date. */
+const anyCalendarDate = z
   .string()
   .nullish()
   .transform((value) => (value?.trim() ? value.trim() : null))
-  .refine((value) => value === null || isCalendarDate(value), { message: "must be a date as YYYY-MM-DD" });
+  .refine((value) => value === null || isCalendarDate(value), { message: "must be a date as YYYY-MM-DD", abort: true });
+
+/** A date a member gives a memory: a calendar date from the year 1000 to next year (issue #34). */
+const memoryDate = anyCalendarDate.refine((value) => value === null || isMemoryYear(value), {
+  message: "must be a date from the year 1000 to the end of next year",
+});
 
 /** Trimmed, empty ones dropped, duplicates (ignoring case) removed; an empty list is null. */
 const tags = z
@@ -55,6 +60,13 @@ export const MemoryInput = z
   })
   .strict();
 export type MemoryInput = z.input<typeof MemoryInput>;
+
+/**
+ * A memory's fields as an archive holds them: the member's rules, but a date of any year as it was
+ * kept. The years rule is for what members type; an archive written before it (or a Day One
+ * journal) is restored as it was, not refused.
+ */
+export const ArchivedMemoryFields = MemoryInput.extend({ memory_date: anyCalendarDate });
 export type ParsedMemoryInput = z.output<typeof MemoryInput>;
 
 /**

@@ -382,6 +382,18 @@ describe.each(testEngines)("import on %s", (engine) => {
       expect(await refused(file)).toMatch(/is damaged \(its checksum does not match\)/);
     });
 
+    it("except a date of any year the archive holds, kept as it was: members type years 1000 to next year, an older archive may hold others", async () => {
+      const file = await altered("any-year.zip", (manifest) => {
+        manifest.memories[0]!.memory_date = "2999-06-01";
+        manifest.memories[1]!.memory_date = "0050-01-02";
+      });
+      await cli(target, importCommand, "--as", "ann@memory-box.test", file);
+      const dates = new Map((await targetMemories()).map((memory) => [memory.id, memory.memory_date]));
+      const manifest = ArchiveManifest.parse(JSON.parse((await entriesOf(file)).get("memory-box.json")!.toString()));
+      expect(dates.get(manifest.memories[0]!.id)).toBe("2999-06-01");
+      expect(dates.get(manifest.memories[1]!.id)).toBe("0050-01-02");
+    });
+
     it("a memory that breaks this instance's rules, naming it and the rule", async () => {
       const file = await altered("rules.zip", (manifest) => {
         manifest.memories[0]!.tags = Array.from({ length: 31 }, (_, i) => `tag${i}`);

@@ -6,7 +6,7 @@ import {
   CommentInput,
   type GeoPoint,
   type ImportProgress as ImportProgressJson,
-  MemoryInput,
+  ArchivedMemoryFields,
   MemoryLimits,
   type MemoryEvent,
 } from "@memory-box/contract";
@@ -313,7 +313,7 @@ export class ArchiveImporter {
 
 /** A memory's fields as this instance keeps them, or the rule they break (checked for every memory of the archive, new or not). */
 function fieldsOf(memory: ArchiveMemory): Omit<PlannedMemory["fields"], "place"> {
-  const input = MemoryInput.safeParse({
+  const input = ArchivedMemoryFields.safeParse({
     title: memory.title,
     content: memory.content,
     memory_date: memory.memory_date,

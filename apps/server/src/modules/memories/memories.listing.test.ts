@@ -187,7 +187,7 @@ describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
     const last = memory.title;
     expect(first.map((item) => item.title)).not.toContain(last);
 
-    const moved = await edit(memory, { memory_date: "2030-01-01" });
+    const moved = await edit(memory, { memory_date: "2026-01-01" });
     expect((await list({ tag: "walking", limit: "2" })).items[0]?.title).toBe(last);
     expect(await walk({ tag: "walking" }, 2)).toEqual(await expected({ tag: "walking" }));
 

@@ -123,6 +123,11 @@ describe.each(testEngines)("memories API on %s", (engine) => {
       [{ title: 42 }, "body.title"],
       [{ title: "ok", memory_date: "2024-02-30" }, "body.memory_date"],
       [{ title: "ok", memory_date: "yesterday" }, "body.memory_date"],
+      // Issue #34 item 2: years 1000 to next year only.
+      [{ title: "ok", memory_date: "0001-01-01" }, "body.memory_date"],
+      [{ title: "ok", memory_date: "0999-12-31" }, "body.memory_date"],
+      [{ title: "ok", memory_date: `${new Date().getFullYear() + 2}-01-01` }, "body.memory_date"],
+      [{ title: "ok", memory_date: "9999-12-31" }, "body.memory_date"],
       [{ title: "ok", tags: "a,b" }, "body.tags"],
       [{ title: "ok", user_id: "someone-else" }, "body"],
       [{ title: "ok", photo_ids: ["not-a-uuid"] }, "body.photo_ids.0"],
@@ -134,6 +139,30 @@ describe.each(testEngines)("memories API on %s", (engine) => {
       expect(error.code).toBe("validation_failed");
       expect(error.details.map((detail) => detail.path).join(" ")).toContain(path);
       expect((await list()).total).toBe(before);
+    });
+
+    it("takes the first and last days a memory may have, says the rule in the member's language, and refuses an edit out of range", async () => {
+      const last = `${new Date().getFullYear() + 1}-12-31`;
+      expect((await create(ann, { title: "The oldest", memory_date: "1000-01-01" })).memory_date).toBe("1000-01-01");
+      const planned = await create(ann, { title: "Planned", memory_date: last });
+      expect(planned.memory_date).toBe(last);
+
+      const refused = await request(ann, "POST", "/api/v1/memories", { title: "x", memory_date: "0001-01-01" });
+      expect(refused.json<{ details: { message: string }[] }>().details[0]?.message).toBe(
+        "must be a date from the year 1000 to the end of next year",
+      );
+      const german = await request(
+        ann,
+        "POST",
+        "/api/v1/memories",
+        { title: "x", memory_date: "0001-01-01" },
+        { "accept-language": "de" },
+      );
+      expect(german.json<{ details: { message: string }[] }>().details[0]?.message).toBe(
+        "muss ein Datum zwischen dem Jahr 1000 und dem Ende des nächsten Jahres sein",
+      );
+      const edit = await request(ann, "PUT", `/api/v1/memories/${planned.id}`, { title: "Planned", memory_date: "2999-01-01" });
+      expect(edit.statusCode).toBe(400);
     });
 
     it("answers unknown and malformed ids with 404 and 400", async () => {

@@ -418,6 +418,35 @@ describe("MemoryFormDialog — add", () => {
     expect(api.calls("POST /api/v1/photos")).toHaveLength(1);
   });
 
+  it("refuses a date before the year 1000 or after next year at the field; nothing is sent", async () => {
+    const api = stubMemoryApi({ "POST /api/v1/memories": ({ body }) => savedFrom(body, []) });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+    const date = within(dialog).getByLabelText("Date");
+    const last = new Date().getFullYear() + 1;
+    expect(date).toHaveAttribute("min", "1000-01-01");
+    expect(date).toHaveAttribute("max", `${last}-12-31`);
+
+    await user.type(within(dialog).getByLabelText("Title"), "A typo");
+    await user.type(date, "0001-01-01");
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    const rule = `A memory's date can be from the year 1000 to ${last}.`;
+    expect(await within(dialog).findByText(rule)).toBeInTheDocument();
+    expect(date).toHaveAttribute("aria-invalid", "true");
+
+    await user.clear(date);
+    await user.type(date, `${last + 1}-01-01`);
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    expect(await within(dialog).findByText(rule)).toBeInTheDocument();
+    expect(api.calls("POST /api/v1/memories")).toHaveLength(0);
+
+    await user.clear(date);
+    await user.type(date, `${last}-12-31`);
+    await user.click(within(dialog).getByRole("button", { name: "Save Memory" }));
+    await screen.findByText("Memory added!");
+    expect(api.calls("POST /api/v1/memories")[0]?.body).toMatchObject({ memory_date: `${last}-12-31` });
+  });
+
   it("shows a tag rule at the field before anything is sent, and a rule the server names at its field", async () => {
     const api = stubMemoryApi({
       "POST /api/v1/memories": () =>

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
-import { MemoryLimits, PlaceLimits, type GeoPoint, type Memory, type Photo } from "@memory-box/contract";
+import { latestMemoryYear, MemoryLimits, PlaceLimits, type GeoPoint, type Memory, type Photo } from "@memory-box/contract";
 import { CalendarIcon, XIcon } from "lucide-react";
 
 import { preloadToaster } from "@/components/toaster-loader";
@@ -223,6 +223,8 @@ export function MemoryForm({
               <Input
                 id={`${id}-date`}
                 type="date"
+                min={`${MemoryLimits.earliestYear}-01-01`}
+                max={`${latestMemoryYear()}-12-31`}
                 value={values.memoryDate}
                 onChange={(event) => {
                   setDateTyped(true);

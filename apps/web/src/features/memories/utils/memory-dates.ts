@@ -29,7 +29,11 @@ const shortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Se
 /** A calendar date ("2024-06-01") as that day's local midnight; null for anything else. */
 export function calendarDate(value: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  return match ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : null;
+  if (!match) return null;
+  const date = new Date(2000, Number(match[2]) - 1, Number(match[3]));
+  // Set apart: `new Date(1, 0, 1)` means 1901, so a year below 100 came out 1900 years late.
+  date.setFullYear(Number(match[1]));
+  return date;
 }
 
 /** An instant ("2024-06-01T18:30:00.000Z") → "Jun 1, 2024, 8:30 PM" in local time. */

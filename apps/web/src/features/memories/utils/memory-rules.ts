@@ -1,5 +1,5 @@
 import type { WebMessageId } from "@memory-box/messages/web";
-import { MemoryLimits, parseTagText } from "@memory-box/contract";
+import { isMemoryYear, latestMemoryYear, MemoryLimits, parseTagText } from "@memory-box/contract";
 
 import type { MemoryFormValues } from "@/features/memories/utils/memory-input";
 import type { FieldError } from "@/lib/api-client";
@@ -31,6 +31,13 @@ export function formProblems(values: MemoryFormValues): FieldProblems {
         limit: MemoryLimits.contentMaxLength,
         count: content.length,
       },
+    );
+  // The browser's date field gives a full date or nothing; its year may still be any of 0001–9999.
+  if (values.memoryDate !== "" && !isMemoryYear(values.memoryDate))
+    problems.memoryDate = activeIntl().formatMessage(
+      { id: "rules.dateOutOfRange" },
+      // As text: a number would be written "1,000".
+      { first: String(MemoryLimits.earliestYear), last: String(latestMemoryYear()) },
     );
   const tags = parseTagText(values.tagText) ?? [];
   const long = tags.filter((tag) => tag.length > MemoryLimits.tagMaxLength);

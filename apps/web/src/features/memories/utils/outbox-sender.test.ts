@@ -17,7 +17,7 @@ let run = 0;
 const values = (title: string): MemoryFormValues => ({
   title,
   content: "",
-  memoryDate: "2998-03-04",
+  memoryDate: "2024-03-04",
   tagText: "train",
   place: null,
 });
