@@ -14,7 +14,8 @@ import { zipEntries } from "../../../test/zip-entries";
 import { engineStorageCombinations } from "../../../test/test-matrix";
 import { exportCommand } from "../../cli/export.command";
 import { type DatabaseHandle, openDatabase } from "../../db/database";
-import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
+import { heicGpsSample, rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
+import sharp from "sharp";
 import { createBlobStore } from "../storage";
 import { ArchiveManifest } from "./archive-format";
 import { ArchiveExporter } from "./archive-exporter";
@@ -140,13 +141,35 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
       display_name: "Ben",
     });
 
+    // The pages (issue #35): the years, newest first, the undated ones last; a year's memories by month.
     const index = entries.get("index.html")!.toString();
     expect(index).toContain("5 memories");
-    expect(index).toContain("Picnic &#60;by&#62; the lake &#38; more");
-    expect(index).toContain(`href="memories/${picnic.id}.html"`);
+    expect([...index.matchAll(/href="(years\/[^"]+)"/g)].map((match) => match[1])).toEqual([
+      "years/2024.html",
+      "years/undated.html",
+    ]);
+    const year = entries.get("years/2024.html")!.toString();
+    expect(year).toContain("<h2>June 2024</h2>");
+    expect(year).toContain("Picnic &#60;by&#62; the lake &#38; more");
+    expect(year).toContain(`href="../memories/${picnic.id}.html"`);
+    // Its cover's small picture beside the photo, which the year's page shows.
+    const thumbnail = picnic.photos[0]!.file.replace(/\.jpg$/, ".thumb.webp");
+    expect(entries.has(thumbnail)).toBe(true);
+    expect(year).toContain(`src="../${thumbnail}"`);
+    const undated = entries.get("years/undated.html")!.toString();
+    expect(undated).toContain("These memories were kept without a date");
+    expect([...undated.matchAll(/<a class="title"[^>]*>([^<]+)</g)].map((match) => match[1])).toEqual([
+      "Fifth",
+      "Fourth",
+      "Third",
+      "Ben&#39;s first",
+    ]);
     const page = entries.get(`memories/${picnic.id}.html`)!.toString();
     expect(page).not.toContain("<by>");
+    expect(page).toContain("June 1, 2024");
+    expect(page).toContain(`href="../years/2024.html"`);
     expect(page).toContain(`src="../${picnic.photos[0]!.file}"`);
+    expect(entries.get(`memories/${memories[1]!.id}.html`)!.toString()).toContain("No date");
     expect(page).toContain("Best &#60;day&#62;");
     expect(page).toContain("🎉 1");
 
@@ -177,7 +200,13 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     const manifest = ArchiveManifest.parse(JSON.parse(entries.get("memory-box.json")!.toString()));
     expect(new Set(manifest.memories.map((memory) => memory.id)).size).toBe(5);
     expect([...entries.keys()].filter((name) => name.startsWith("memories/"))).toHaveLength(5);
-    expect([...entries.keys()].filter((name) => name.startsWith("photos/"))).toHaveLength(2);
+    // The two originals and the picnic's small picture for its year's page.
+    expect([...entries.keys()].filter((name) => name.startsWith("photos/"))).toHaveLength(3);
+    // Each year's page once, though its memories came over several pages of the walk.
+    expect([...entries.keys()].filter((name) => name.startsWith("years/")).sort()).toEqual([
+      "years/2024.html",
+      "years/undated.html",
+    ]);
     expect(await fs.readdir(path.join(workDir, "tmp"))).toEqual([]);
   });
 
@@ -237,6 +266,48 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
       await expect(fs.access(`${file}.partial`)).rejects.toThrow();
     } finally {
       await store.put(`memory-photos/${row!.object_key}`, original);
+      await store.close();
+    }
+  });
+
+  it("shows a HEIC photo on the pages through its JPEG copy beside the original, and the original when the copy is lost", async () => {
+    const heic = heicGpsSample();
+    const id = await upload(ann, heic);
+    const created = await api(ann, "POST", "/api/v1/memories", {
+      title: "From the phone",
+      memory_date: "2023-05-04",
+      photo_ids: [id],
+    });
+    expect(created.statusCode).toBe(201);
+    const memoryId = created.json<Memory>().id;
+
+    const file = path.join(workDir, "heic.zip");
+    await run(file);
+    const entries = await zipEntries(file);
+    const original = `photos/${memoryId}/${id}.heic`;
+    const view = `photos/${memoryId}/${id}.view.jpg`;
+    expect(entries.get(original)?.equals(heic)).toBe(true);
+    expect((await sharp(entries.get(view)).metadata()).format).toBe("jpeg");
+    const page = entries.get(`memories/${memoryId}.html`)!.toString();
+    expect(page).toContain(`<a href="../${original}"><img src="../${view}"`);
+
+    // A copy lost from storage is left out; the page offers the original, and the export holds.
+    const store = createBlobStore(testApp.config.storageUrl, testApp.config.dataDir);
+    const { display_key } = await database.db
+      .selectFrom("photos")
+      .select("display_key")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const copy = await buffer((await store.get(`memory-photos/${display_key}`)).body);
+    await store.delete(`memory-photos/${display_key}`);
+    try {
+      const without = path.join(workDir, "heic-without-copy.zip");
+      await run(without);
+      const rest = await zipEntries(without);
+      expect(rest.has(view)).toBe(false);
+      expect(rest.get(`memories/${memoryId}.html`)!.toString()).toContain(`<a href="../${original}"><img src="../${original}"`);
+    } finally {
+      await store.put(`memory-photos/${display_key}`, copy);
       await store.close();
     }
   });

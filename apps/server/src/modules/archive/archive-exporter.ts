@@ -23,7 +23,19 @@ import {
   posterFile,
   unknownAuthor,
 } from "./archive-format";
-import { indexEnd, renderIndexEntry, renderIndexStart, renderMemoryPage } from "./archive-pages";
+import {
+  needsView,
+  renderIndexPage,
+  renderMemoryPage,
+  renderYearPage,
+  thumbnailFile,
+  viewFile,
+  yearEntry,
+  yearOf,
+  yearPage,
+  type YearEntry,
+  type YearSummary,
+} from "./archive-pages";
 import { defaultLocale } from "@memory-box/messages";
 import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
 import { type MemoriesRepository, type MemoryRecord, placeOf } from "../memories";
@@ -45,17 +57,18 @@ export interface ExportSummary {
 /**
  * Writes an instance's archive (issue #15, docs/formats): one ZIP with `memory-box.json`, every
  * photo's original under `photos/`, and browsable pages. It streams: memories are read a page at a
- * time and each entry is written before the next is read (with the output's backpressure), so
- * memory stays bounded whatever the collection's size; the JSON and the index grow in temporary
- * files and go into the ZIP last.
+ * time, in the list's order, and each entry is written before the next is read (with the output's
+ * backpressure), so memory stays bounded whatever the collection's size: the JSON grows in a
+ * temporary file and goes into the ZIP last; a year's page is written when its last memory is
+ * (issue #35: by year and month, newest first), and `index.html`, the years, at the end.
  */
 export class ArchiveExporter {
   constructor(
     private readonly deps: {
       archive: ArchiveRepository;
-      memories: Pick<MemoriesRepository, "pageById">;
+      memories: Pick<MemoriesRepository, "pageInListOrder">;
       blobStore: BlobStore;
-      /** Where the JSON and the index are assembled (removed afterwards, and after a crash). */
+      /** Where the JSON is assembled (removed afterwards, and after a crash). */
       tempDir: string;
       pageSize?: number;
       now?: () => Date;
@@ -83,9 +96,7 @@ export class ArchiveExporter {
 
     await fsp.mkdir(this.deps.tempDir, { recursive: true });
     const jsonPath = path.join(this.deps.tempDir, ownedTempName(".json"));
-    const indexPath = path.join(this.deps.tempDir, ownedTempName(".html"));
     const json = fs.createWriteStream(jsonPath);
-    const index = fs.createWriteStream(indexPath);
     const summary: ExportSummary = { memories: 0, photos: 0, videos: 0, photoBytes: 0 };
     // The next photo is asked of storage while the current one is written: on S3 each answer
     // takes a round trip, paid once per photo otherwise.
@@ -99,9 +110,19 @@ export class ArchiveExporter {
       // The header goes in last, when the archive's version is known (ArchiveManifest).
       let version = archiveVersionWithoutVideos;
 
+      // The year being listed, its memories so far, and every year's count for the index.
+      const years: YearSummary[] = [];
+      let yearEntries: YearEntry[] = [];
+      const closeYear = async () => {
+        const year = years.at(-1);
+        if (year === undefined) return;
+        await zip.add(yearPage(year.year), Buffer.from(renderYearPage(year.year, yearEntries, words)), { mtime, compress: true });
+        yearEntries = [];
+      };
+
       let after: string | null = null;
       for (;;) {
-        const rows: MemoryRecord[] = await this.deps.memories.pageById(after, this.deps.pageSize ?? 200);
+        const rows: MemoryRecord[] = await this.deps.memories.pageInListOrder(after, this.deps.pageSize ?? 200);
         if (rows.length === 0) break;
         const discussion = await this.discussionOf(
           rows.map((row) => row.id),
@@ -127,29 +148,53 @@ export class ArchiveExporter {
           else if (memory.photos.some((photo) => photo.kind !== undefined))
             version = Math.max(version, archiveVersionWithoutPlaces);
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
-          await append(index, renderIndexEntry(memory));
+          const year = yearOf(memory);
+          if (years.at(-1)?.year !== year || years.length === 0) {
+            await closeYear();
+            years.push({ year, count: 0 });
+          }
+          years.at(-1)!.count += 1;
           summary.memories += 1;
           const videos = memory.photos.filter((photo) => photo.kind === "video").length;
           summary.videos += videos;
           summary.photos += memory.photos.length - videos;
-          await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory, words)), { mtime, compress: true });
+          // The pages' copies are a nicety: one lost from storage is left out, and the page shows
+          // the original instead; an original lost fails the export, which must hold every one.
+          const missing = new Set<string>();
           for (const file of filesOf(row, memory)) {
-            const content = await nextPhoto!;
-            nextPhoto = openPhoto();
+            let content: BlobContent;
+            try {
+              content = await nextPhoto!;
+            } catch (error) {
+              if (!file.forPages) throw error;
+              missing.add(file.name);
+              continue;
+            } finally {
+              nextPhoto = openPhoto();
+            }
             // Photos and videos are already compressed: stored as they are.
             await zip.add(file.name, content.body, { mtime, compress: false });
             summary.photoBytes += file.bytes;
           }
+          const written = (name: string) => !missing.has(name);
+          await zip.add(memoryPage(memory.id), Buffer.from(renderMemoryPage(memory, words, written)), { mtime, compress: true });
+          yearEntries.push(
+            yearEntry(
+              memory,
+              [leadingThumbnail(row, memory)?.name].find((name) => name && written(name)),
+            ),
+          );
         }
-        after = rows.at(-1)!.id;
+        after = rows.at(-1)!.sort_key;
       }
 
       await append(json, "]}");
-      await Promise.all([finish(json), finish(index)]);
+      await closeYear();
+      await finish(json);
       const header = `{"format":"memory-box","version":${version},"exported_at":${JSON.stringify(exportedAt)},"members":${JSON.stringify(members)},"memories":[`;
       await zip.add("memory-box.json", manifestOf(header, jsonPath), { mtime, compress: true });
-      const start = renderIndexStart(exportedAt, summary.memories, words);
-      await zip.add("index.html", indexPage(start, indexPath), { mtime, compress: true });
+      const index = renderIndexPage(exportedAt, summary.memories, years, words);
+      await zip.add("index.html", Buffer.from(index), { mtime, compress: true });
       await zip.finish();
       return summary;
     } catch (error) {
@@ -161,8 +206,7 @@ export class ArchiveExporter {
       throw error;
     } finally {
       json.destroy();
-      index.destroy();
-      await Promise.all([fsp.rm(jsonPath, { force: true }), fsp.rm(indexPath, { force: true })]);
+      await fsp.rm(jsonPath, { force: true });
     }
   }
 
@@ -269,26 +313,49 @@ function motionContentType(key: string): string {
 }
 
 /** The stored files an archived memory names, in its order: `original` for the file counted as the photo. */
-function filesOf(row: MemoryRecord, memory: ArchiveMemory): { key: string; name: string; bytes: number }[] {
-  return row.photos.flatMap((photo, p) => {
+function filesOf(row: MemoryRecord, memory: ArchiveMemory): ArchiveFile[] {
+  const files = row.photos.flatMap((photo, p) => {
     const described = memory.photos[p]!;
-    const files = [{ key: photo.object_key, name: described.file, bytes: photo.bytes }];
+    const files: ArchiveFile[] = [{ key: photo.object_key, name: described.file, bytes: photo.bytes }];
     if (described.poster !== undefined) files.push({ key: photo.preview_key, name: described.poster, bytes: 0 });
     if (described.motion !== undefined && photo.motion_key !== null)
       files.push({ key: photo.motion_key, name: described.motion.file, bytes: described.motion.bytes });
+    // The pages show a HEIC still through its JPEG display copy, made at upload (issue #35).
+    if (described.kind !== "video" && needsView(described.content_type) && photo.display_key !== null)
+      files.push({ key: photo.display_key, name: viewFile(described.file), bytes: 0, forPages: true });
     return files;
   });
+  const thumbnail = leadingThumbnail(row, memory);
+  if (thumbnail !== undefined) files.push({ ...thumbnail, bytes: 0, forPages: true });
+  return files;
+}
+
+/** A file of the archive: its key in storage, its name in the ZIP, and whether only the pages use it. */
+interface ArchiveFile {
+  key: string;
+  name: string;
+  bytes: number;
+  forPages?: boolean;
+}
+
+/**
+ * The small picture of a memory on its year's page: its cover's thumbnail (the first photo's
+ * without a cover), written beside that photo; none without a photo ready to show.
+ */
+function leadingThumbnail(row: MemoryRecord, memory: ArchiveMemory): { key: string; name: string } | undefined {
+  const index = Math.max(
+    0,
+    row.photos.findIndex((photo) => photo.id === row.cover_photo_id),
+  );
+  const photo = row.photos[index];
+  if (photo === undefined || photo.status !== "ready") return undefined;
+  const extension = photo.thumbnail_key.slice(photo.thumbnail_key.lastIndexOf(".") + 1);
+  return { key: photo.thumbnail_key, name: thumbnailFile(memory.photos[index]!.file, extension) };
 }
 
 async function* manifestOf(header: string, memoriesPath: string): AsyncGenerator<Buffer | string> {
   yield header;
   yield* fs.createReadStream(memoriesPath) as AsyncIterable<Buffer>;
-}
-
-async function* indexPage(start: string, entriesPath: string): AsyncGenerator<Buffer | string> {
-  yield start;
-  yield* fs.createReadStream(entriesPath) as AsyncIterable<Buffer>;
-  yield indexEnd;
 }
 
 async function append(stream: fs.WriteStream, text: string): Promise<void> {

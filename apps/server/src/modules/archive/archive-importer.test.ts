@@ -361,7 +361,7 @@ describe.each(testEngines)("import on %s", (engine) => {
       const directory = zip.lastIndexOf(Buffer.concat([Buffer.from([0x50, 0x4b, 0x01, 0x02])]), zip.lastIndexOf(name));
       zip.writeUInt32LE(1_000, directory + 24);
       await fs.writeFile(file, zip);
-      const bomb = await ZipReader.open(file, { maxEntries: 10 });
+      const bomb = await ZipReader.open(file, { maxEntries: 100 });
       await expect(buffer(await bomb.open("padding.bin"))).rejects.toThrow(/too many bytes|size/i);
       bomb.close();
       // The import never reads it; the same lie on a photo is caught by the size check.

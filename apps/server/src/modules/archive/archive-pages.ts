@@ -3,56 +3,134 @@ import { serverMessages, type ServerMessages } from "@memory-box/messages/server
 import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
 import { memoryPage } from "./archive-format";
 
-// The archive's pages: plain HTML that any browser opens from the unpacked folder, years from
-// now, without Memory Box. Everything members wrote goes through `escape`. Their own words come
-// from the catalogue's export.json, in the exporting member's language (English unless given).
+// The archive's pages (issue #35): plain HTML that any browser opens from the unpacked folder, years
+// from now, without Memory Box, a server, a network or JavaScript. `index.html` lists the years;
+// each year's page (`years/2024.html`, `years/undated.html`) its memories by month, newest first;
+// each memory's page its photos, videos, place, comments and reactions. Everything members wrote
+// goes through `escape`; the pages' own words come from the catalogue's export.json, in the
+// exporting member's language (English unless given).
 
 const english = (): ServerMessages => serverMessages(defaultLocale);
 
-/** `<html lang dir>` of the pages' language. */
-function htmlStart(words: ServerMessages): string {
-  return `<html lang="${words.locale}" dir="${words.direction}">`;
-}
+/**
+ * The app's look: its design tokens (apps/web/src/index.css) for light and dark, as the device is
+ * set. Written as plain colours per scheme, not `light-dark()`, so that an older browser still
+ * reads the light ones; a test holds them to the web app's tokens.
+ */
+export const archiveColours = {
+  light: {
+    background: "oklch(0.982 0.008 80)",
+    foreground: "oklch(0.25 0.02 45)",
+    card: "oklch(0.995 0.004 85)",
+    primary: "oklch(0.47 0.13 355)",
+    "muted-foreground": "oklch(0.49 0.025 50)",
+    border: "oklch(0.89 0.015 70)",
+  },
+  dark: {
+    background: "oklch(0.19 0.012 50)",
+    foreground: "oklch(0.94 0.012 80)",
+    card: "oklch(0.23 0.014 50)",
+    primary: "oklch(0.8 0.065 355)",
+    "muted-foreground": "oklch(0.75 0.022 70)",
+    border: "oklch(0.33 0.015 50)",
+  },
+} as const;
 
-const style = `body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1c1917}
-a{color:#0f766e}ul{padding-left:1.2rem}.meta{color:#57534e}.tags span{display:inline-block;margin:0 .4rem .4rem 0;padding:0 .5rem;border:1px solid #d6d3d1;border-radius:999px}
-img{max-width:100%;height:auto;margin:.5rem 0;border-radius:.5rem}pre{white-space:pre-wrap;font:inherit}`;
+const colours = (scheme: keyof typeof archiveColours) =>
+  Object.entries(archiveColours[scheme])
+    .map(([name, value]) => `--${name}:${value}`)
+    .join(";");
+
+const style = `:root{color-scheme:light dark;${colours("light")}}
+@media (prefers-color-scheme:dark){:root{${colours("dark")}}}
+body{font-family:system-ui,sans-serif;max-width:48rem;margin:0 auto;padding:1.5rem 1rem 3rem;line-height:1.5;background:var(--background);color:var(--foreground)}
+h1,h2,h3{font-family:ui-serif,Georgia,"Iowan Old Style","Palatino Linotype","Times New Roman",serif;line-height:1.2}
+h1{font-size:2rem;margin:.5rem 0}h2{font-size:1.5rem;margin:2rem 0 .75rem}h3{font-size:1.125rem;margin:1.5rem 0 .5rem}
+a{color:var(--primary)}.meta{color:var(--muted-foreground)}nav{margin-bottom:1rem}
+.tags span{display:inline-block;margin:0 .4rem .4rem 0;padding:0 .5rem;border:1px solid var(--border);border-radius:999px}
+img{max-width:100%;height:auto;border-radius:.5rem}figure{margin:.75rem 0}figcaption{color:var(--muted-foreground)}
+pre{white-space:pre-wrap;font:inherit}
+ul.entries,ul.years{list-style:none;padding:0;margin:0}
+ul.entries li,ul.years li{display:flex;gap:.75rem;align-items:center;padding:.5rem;margin:.5rem 0;background:var(--card);border:1px solid var(--border);border-radius:.75rem}
+ul.entries img{width:4rem;height:4rem;object-fit:cover;flex:none;border-radius:.5rem}
+ul.entries .title,ul.years a{font-weight:600}
+ul.comments{padding-left:1.2rem}`;
+
+/** Added to the style of pages that hold a video or a Live Photo. */
+const videoStyle = `
+video{display:block;max-width:100%;height:auto;margin:.5rem 0;border-radius:.5rem;background:#1c1917}`;
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** Added to the style of pages that hold a video or a Live Photo (a page of photos is as it was before videos). */
-const videoStyle = `
-video{display:block;max-width:100%;height:auto;margin:.5rem 0;border-radius:.5rem;background:#1c1917}figure{margin:.5rem 0}figcaption{color:#57534e}`;
-
 function page(words: ServerMessages, title: string, body: string, extraStyle = ""): string {
   return `<!doctype html>
-${htmlStart(words)}<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${words.locale}" dir="${words.direction}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title><style>${style}${extraStyle}</style></head>
-<body>
+<body><main>
 ${body}
-</body></html>
+</main></body></html>
 `;
 }
 
-function when(memory: ArchiveMemory): string {
-  return memory.memory_date ?? memory.created_at.slice(0, 10);
+/** The page of a year's memories (`years/2024.html`), or of the undated ones (`years/undated.html`). */
+export function yearPage(year: string | null): string {
+  return `years/${year ?? "undated"}.html`;
 }
 
-/** One memory: title, date, author, description, tags and every photo, linked relatively. */
-export function renderMemoryPage(memory: ArchiveMemory, words: ServerMessages = english()): string {
+/** A memory's year ("2024"), or null when it has no date. */
+export function yearOf(memory: Pick<ArchiveMemory, "memory_date">): string | null {
+  return memory.memory_date?.slice(0, 4) ?? null;
+}
+
+/** "1 June 2024" as the pages' language writes a day; a year below 100 as itself. */
+function longDate(date: string, words: ServerMessages): string {
+  return calendarFormat(words, { day: "numeric", month: "long", year: "numeric" }).format(calendarDay(date));
+}
+
+/** "June 2024" as the pages' language writes a month. */
+function monthName(month: string, words: ServerMessages): string {
+  return calendarFormat(words, { month: "long", year: "numeric" }).format(calendarDay(`${month}-01`));
+}
+
+function calendarFormat(words: ServerMessages, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(words.locale, { ...options, timeZone: "UTC" });
+}
+
+function calendarDay(date: string): Date {
+  const day = new Date(Date.UTC(2000, Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))));
+  day.setUTCFullYear(Number(date.slice(0, 4)));
+  return day;
+}
+
+/** A memory's day in words, or that it has none (never the day it was added, which is not its date). */
+function when(memory: ArchiveMemory, words: ServerMessages): string {
+  return memory.memory_date ? longDate(memory.memory_date, words) : words.format("export.noDate");
+}
+
+/**
+ * One memory: title, date, author, place, description, tags, every photo and video, reactions and
+ * comments. `written` says whether a copy for the pages made it into the archive.
+ */
+export function renderMemoryPage(
+  memory: ArchiveMemory,
+  words: ServerMessages = english(),
+  written: (file: string) => boolean = () => true,
+): string {
+  const year = yearOf(memory);
   const tags = memory.tags.length
     ? `<p class="tags">${memory.tags.map((tag) => `<span>${escape(tag)}</span>`).join("")}</p>`
     : "";
-  const photos = memory.photos.map((photo) => media(photo, words)).join("\n");
+  const photos = memory.photos.map((photo, index) => media(photo, index + 1, words, written)).join("\n");
   const moving = memory.photos.some((photo) => photo.kind === "video" || photo.kind === "live");
+  const back = year === null ? words.format("export.undated") : year;
   return page(
     words,
     memory.title,
-    `<p><a href="../index.html">${escape(words.format("export.allMemories"))}</a></p>
+    `<nav><a href="../index.html">${escape(words.format("export.allMemories"))}</a> › <a href="../${yearPage(year)}">${escape(back)}</a></nav>
 <h1>${escape(memory.title)}</h1>
-<p class="meta">${escape(when(memory))} · ${escape(memory.display_name)}</p>
+<p class="meta">${escape(when(memory, words))} · ${escape(memory.display_name)}</p>
 ${placeLine(memory, words)}${memory.content ? `<pre>${escape(memory.content)}</pre>` : ""}
 ${tags}
 ${photos}
@@ -87,12 +165,37 @@ function placeLine(memory: ArchiveMemory, words: ServerMessages): string {
 }
 
 /**
+ * The file a page shows for a still: a HEIC or HEIF original through its JPEG copy beside it
+ * (`….view.jpg`, the display copy the server made at upload), which every browser opens; any other
+ * still, or one whose copy was lost, as its original.
+ */
+function shownFile(photo: ArchivePhoto, written: (file: string) => boolean): string {
+  const view = viewFile(photo.file);
+  return needsView(photo.content_type) && written(view) ? view : photo.file;
+}
+
+/** Whether browsers need a JPEG copy to show a still of this type. */
+export function needsView(contentType: string): boolean {
+  return contentType === "image/heic" || contentType === "image/heif";
+}
+
+/** The JPEG copy beside an original: `photos/m/p.heic` → `photos/m/p.view.jpg`. */
+export function viewFile(file: string): string {
+  return `${file.slice(0, file.lastIndexOf("."))}.view.jpg`;
+}
+
+/** The small picture of a memory in its year's list, beside its leading photo: `photos/m/p.thumb.webp`. */
+export function thumbnailFile(file: string, extension: string): string {
+  return `${file.slice(0, file.lastIndexOf("."))}.thumb.${extension}`;
+}
+
+/**
  * One photo, video or Live Photo of a memory's page, its files linked relatively. A video plays
  * in the page from its original, its poster shown until then; a browser that cannot play its kind
  * of file (an iPhone's HEVC in some) still offers the file to open. A Live Photo shows its still,
- * and its motion plays under it.
+ * and its motion plays under it. A still links to its original, the file as it was uploaded.
  */
-function media(photo: ArchivePhoto, words: ServerMessages): string {
+function media(photo: ArchivePhoto, number: number, words: ServerMessages, written: (file: string) => boolean): string {
   const file = `../${escape(photo.file)}`;
   if (photo.kind === "video") {
     const poster = photo.poster === undefined ? "" : ` poster="../${escape(photo.poster)}"`;
@@ -102,12 +205,15 @@ function media(photo: ArchivePhoto, words: ServerMessages): string {
     );
     return `<figure class="video"><video controls preload="metadata" src="${file}"${poster}><a href="${file}">${open}</a></video><figcaption><a href="${file}">${open}</a></figcaption></figure>`;
   }
-  const still = `<a href="${file}"><img src="${file}" alt="" loading="lazy"></a>`;
+  const shown = `../${escape(shownFile(photo, written))}`;
+  const size = photo.width > 0 && photo.height > 0 ? ` width="${photo.width}" height="${photo.height}"` : "";
+  const open = escape(words.format("export.openPhoto", { number }));
+  const still = `<a href="${file}"><img src="${shown}"${size} alt="${open}" loading="lazy"></a>`;
   if (photo.kind === "live" && photo.motion !== undefined) {
     const motion = `../${escape(photo.motion.file)}`;
-    return `<figure class="live">${still}<figcaption>${escape(words.format("export.livePhoto"))}</figcaption><video controls preload="metadata" src="${motion}" poster="${file}"><a href="${motion}">${escape(words.format("export.openMotion"))}</a></video></figure>`;
+    return `<figure class="live">${still}<figcaption>${escape(words.format("export.livePhoto"))}</figcaption><video controls preload="metadata" src="${motion}" poster="${shown}"><a href="${motion}">${escape(words.format("export.openMotion"))}</a></video></figure>`;
   }
-  return still;
+  return `<figure>${still}</figure>`;
 }
 
 /** A length as players show it: 0:42, 12:05, 1:02:03; nothing when unknown. */
@@ -133,27 +239,107 @@ function commentsList(memory: ArchiveMemory, words: ServerMessages): string {
   if (comments.length === 0) return "";
   const items = comments.map(
     (comment) =>
-      `<li><p class="meta">${escape(comment.display_name)} · ${escape(comment.created_at.slice(0, 10))}</p><pre>${escape(comment.body)}</pre></li>`,
+      `<li><p class="meta">${escape(comment.display_name)} · ${escape(longDate(comment.created_at.slice(0, 10), words))}</p><pre>${escape(comment.body)}</pre></li>`,
   );
   return `<h2>${escape(words.format("export.comments"))}</h2>\n<ul class="comments">\n${items.join("\n")}\n</ul>\n`;
 }
 
-/** The first part of index.html: the archive's title and the start of its list. */
-export function renderIndexStart(exportedAt: string, count: number, words: ServerMessages = english()): string {
-  const title = escape(words.format("export.title"));
-  return `<!doctype html>
-${htmlStart(words)}<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>${style}</style></head>
-<body>
-<h1>${title}</h1>
-<p class="meta">${escape(words.format("export.summary", { count, exportedAt }))}</p>
-<ul>
-`;
+/** What a year's page lists of a memory: kept in memory for one year at a time while exporting. */
+export interface YearEntry {
+  id: string;
+  title: string;
+  memory_date: string | null;
+  display_name: string;
+  /** How many photos and videos it has. */
+  media: number;
+  /** Its leading photo's small picture in the archive, if it has one. */
+  thumbnail?: string;
 }
 
-/** One line of the index's list. */
-export function renderIndexEntry(memory: ArchiveMemory): string {
-  return `<li><a href="${memoryPage(memory.id)}">${escape(memory.title)}</a> <span class="meta">${escape(when(memory))}</span></li>\n`;
+/** The entry of `memory` on its year's page; `thumbnail` is the small picture written beside its leading photo. */
+export function yearEntry(memory: ArchiveMemory, thumbnail?: string): YearEntry {
+  return {
+    id: memory.id,
+    title: memory.title,
+    memory_date: memory.memory_date,
+    display_name: memory.display_name,
+    media: memory.photos.length,
+    ...(thumbnail === undefined ? {} : { thumbnail }),
+  };
 }
 
-export const indexEnd = "</ul>\n</body></html>\n";
+/**
+ * A year's memories by month, newest first as they come (the export reads them in the list's
+ * order); the undated ones (`year` null) in one list, said to have no date.
+ */
+export function renderYearPage(year: string | null, entries: readonly YearEntry[], words: ServerMessages = english()): string {
+  const heading = year ?? words.format("export.undated");
+  const sections: string[] = [];
+  if (year === null) {
+    sections.push(`<p class="meta">${escape(words.format("export.undatedNote"))}</p>`, entryList(entries, words));
+  } else {
+    let month = "";
+    let ofMonth: YearEntry[] = [];
+    const close = () => {
+      if (ofMonth.length > 0) sections.push(`<h2>${escape(monthName(month, words))}</h2>`, entryList(ofMonth, words));
+    };
+    for (const entry of entries) {
+      const entryMonth = entry.memory_date!.slice(0, 7);
+      if (entryMonth !== month) {
+        close();
+        month = entryMonth;
+        ofMonth = [];
+      }
+      ofMonth.push(entry);
+    }
+    close();
+  }
+  return page(
+    words,
+    heading,
+    `<nav><a href="../index.html">${escape(words.format("export.allMemories"))}</a></nav>
+<h1>${escape(heading)}</h1>
+<p class="meta">${escape(words.format("export.memoryCount", { count: entries.length }))}</p>
+${sections.join("\n")}`,
+  );
+}
+
+function entryList(entries: readonly YearEntry[], words: ServerMessages): string {
+  const items = entries.map((entry) => {
+    const picture = entry.thumbnail === undefined ? "" : `<img src="../${escape(entry.thumbnail)}" alt="" loading="lazy">`;
+    const day = entry.memory_date ? `${escape(longDate(entry.memory_date, words))} · ` : "";
+    const media = entry.media > 0 ? ` · ${escape(words.format("export.mediaCount", { count: entry.media }))}` : "";
+    return `<li>${picture}<div><a class="title" href="../${memoryPage(entry.id)}">${escape(entry.title)}</a><br><span class="meta">${day}${escape(entry.display_name)}${media}</span></div></li>`;
+  });
+  return `<ul class="entries">\n${items.join("\n")}\n</ul>`;
+}
+
+/** A year of the index: its page and how many memories it has (`year` null: the undated ones). */
+export interface YearSummary {
+  year: string | null;
+  count: number;
+}
+
+/** `index.html`: the archive's title, what it holds, and its years, newest first, the undated ones last. */
+export function renderIndexPage(
+  exportedAt: string,
+  total: number,
+  years: readonly YearSummary[],
+  words: ServerMessages = english(),
+): string {
+  const title = words.format("export.title");
+  const items = years.map(
+    ({ year, count }) =>
+      `<li><a href="${yearPage(year)}">${escape(year ?? words.format("export.undated"))}</a> <span class="meta">${escape(words.format("export.memoryCount", { count }))}</span></li>`,
+  );
+  return page(
+    words,
+    title,
+    `<h1>${escape(title)}</h1>
+<p class="meta">${escape(words.format("export.summary", { count: total, exportedAt: longDate(exportedAt.slice(0, 10), words) }))}</p>
+<h2>${escape(words.format("export.years"))}</h2>
+<ul class="years">
+${items.join("\n")}
+</ul>`,
+  );
+}

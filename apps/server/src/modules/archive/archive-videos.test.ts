@@ -202,16 +202,21 @@ describe.each(combinations)("videos in the archive on %s with %s storage", (engi
       motion: { file: `photos/${memory.id}/${ids.live}.motion.mov`, content_type: "video/quicktime", bytes: clips.mov.length },
     });
     expect(entries.get(live.motion!.file)!.equals(clips.mov)).toBe(true);
-    // Nothing else of the media: no web copies, no thumbnails.
+    // Nothing else of the media but the small picture of the memory's year page: no web copies.
+    const thumbnail = photo.file.replace(/\.jpg$/, ".thumb.webp");
     expect([...entries.keys()].filter((name) => name.startsWith("photos/")).sort()).toEqual(
-      [photo.file, video.file, video.poster!, live.file, live.motion!.file].sort(),
+      [photo.file, video.file, video.poster!, live.file, live.motion!.file, thumbnail].sort(),
     );
 
     const page = entries.get(`memories/${memory.id}.html`)!.toString();
-    expect(page).toContain(`<img src="../${photo.file}" alt="" loading="lazy">`);
+    expect(page).toContain(
+      `<img src="../${photo.file}" width="${photo.width}" height="${photo.height}" alt="Photo 1: open the original" loading="lazy">`,
+    );
     expect(page).toContain(`<video controls preload="metadata" src="../${video.file}" poster="../${video.poster}">`);
     expect(page).toContain(`<a href="../${video.file}">Open the video (0:01)</a>`);
-    expect(page).toContain(`<img src="../${live.file}" alt="" loading="lazy">`);
+    expect(page).toContain(
+      `<img src="../${live.file}" width="${live.width}" height="${live.height}" alt="Photo 3: open the original" loading="lazy">`,
+    );
     expect(page).toContain(`<video controls preload="metadata" src="../${live.motion!.file}" poster="../${live.file}">`);
     expect(page).toContain("Live Photo: its motion plays below.");
     expect(page).toMatch(/<style>[^<]*video\{/);

@@ -158,12 +158,13 @@ export class MemoriesRepository {
   }
 
   /**
-   * Every memory in id order, a page at a time, with its author's name, tags and photos (the
-   * members' archive): after `afterId`, at most `limit`; three queries a page.
+   * Every memory in the list's order (newest date first, undated last), a page at a time, with its
+   * author's name, tags and photos (the members' archive, whose pages go by year): after
+   * `afterSortKey`, at most `limit`; three queries a page.
    */
-  async pageById(afterId: string | null, limit: number): Promise<MemoryRecord[]> {
-    let query = this.selectWithAuthor(this.db).orderBy("memories.id").limit(limit);
-    if (afterId !== null) query = query.where("memories.id", ">", afterId);
+  async pageInListOrder(afterSortKey: string | null, limit: number): Promise<MemoryRecord[]> {
+    let query = this.selectWithAuthor(this.db).orderBy("memories.sort_key", "desc").limit(limit);
+    if (afterSortKey !== null) query = query.where("memories.sort_key", "<", afterSortKey);
     return this.withDetails(await query.execute(), this.db);
   }
 

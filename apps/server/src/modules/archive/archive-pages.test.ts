@@ -1,0 +1,69 @@
+import { readFile } from "node:fs/promises";
+import { serverMessages } from "@memory-box/messages/server";
+import { describe, expect, it } from "vitest";
+import { archiveColours, renderIndexPage, renderYearPage, type YearEntry } from "./archive-pages";
+
+const entry = (title: string, memory_date: string | null, more: Partial<YearEntry> = {}): YearEntry => ({
+  id: `00000000-0000-4000-8000-${String(title.length).padStart(12, "0")}`,
+  title,
+  memory_date,
+  display_name: "Ann",
+  media: 0,
+  ...more,
+});
+
+describe("the archive's pages", () => {
+  it("wear the web app's colours, light and dark, as its design tokens have them", async () => {
+    const css = await readFile(new URL("../../../../web/src/index.css", import.meta.url), "utf8");
+    for (const [name, light] of Object.entries(archiveColours.light)) {
+      const token = new RegExp(`--${name}: light-dark\\((oklch\\([^)]*\\)), (oklch\\([^)]*\\))\\);`).exec(css);
+      expect(token, name).not.toBeNull();
+      expect([light, archiveColours.dark[name as keyof typeof archiveColours.dark]]).toEqual([token![1], token![2]]);
+    }
+  });
+
+  it("list a year's memories under their months, newest first as the export reads them, in the pages' language", () => {
+    const page = renderYearPage(
+      "2024",
+      [
+        entry("Autumn <walk>", "2024-10-03", { media: 2, thumbnail: "photos/m/p.thumb.webp" }),
+        entry("Harvest", "2024-10-01"),
+        entry("Spring", "2024-04-20"),
+      ],
+      serverMessages("de"),
+    );
+    const headings = [...page.matchAll(/<h2>([^<]+)<\/h2>/g)].map((match) => match[1]);
+    expect(headings).toEqual(["Oktober 2024", "April 2024"]);
+    expect(page).toContain('<html lang="de" dir="ltr">');
+    expect(page).toContain("3 Erinnerungen");
+    expect(page).toContain("Autumn &#60;walk&#62;");
+    expect(page).not.toContain("<walk>");
+    expect(page).toContain('<img src="../photos/m/p.thumb.webp" alt="" loading="lazy">');
+    expect(page).toContain("2 Fotos und Videos");
+    expect(page.indexOf("Harvest")).toBeLessThan(page.indexOf("Spring"));
+  });
+
+  it("say the undated memories have no date instead of giving them the day they were added", () => {
+    const page = renderYearPage(null, [entry("Someday", null)]);
+    expect(page).toContain("<h1>Without a date</h1>");
+    expect(page).toContain("These memories were kept without a date");
+    expect(page).not.toMatch(/<h2>/);
+  });
+
+  it("start at the years, each linking its page with its count, right to left in Arabic", () => {
+    const years = [
+      { year: "2025", count: 1 },
+      { year: "1999", count: 12 },
+      { year: null, count: 2 },
+    ];
+    const english = renderIndexPage("2026-11-28T08:00:00.000Z", 15, years);
+    expect(
+      [...english.matchAll(/<li><a href="([^"]+)">([^<]+)<\/a> <span class="meta">([^<]+)</g)].map((m) => m.slice(1)),
+    ).toEqual([
+      ["years/2025.html", "2025", "1 memory"],
+      ["years/1999.html", "1999", "12 memories"],
+      ["years/undated.html", "Without a date", "2 memories"],
+    ]);
+    expect(renderIndexPage("2026-11-28T08:00:00.000Z", 15, years, serverMessages("ar"))).toContain('<html lang="ar" dir="rtl">');
+  });
+});
