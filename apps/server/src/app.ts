@@ -373,6 +373,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     factors: auth.factors,
     passkeys: auth.passkeys,
     sso: auth.sso,
+    oauthClients: auth.oauthClients,
   });
   await app.register(rpcRoutes, {
     service: invitations,

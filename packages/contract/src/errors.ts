@@ -205,6 +205,8 @@ export const errorCatalogue = {
   // answer while SAML is off.
   sso_provider_disabled: { status: 422, message: "SAML 2.0 is disabled" },
   sso_provider_not_found: { status: 404, message: "No SSO provider assigned for this domain" },
+  // The OAuth 2.1 server's client registry (issue #36).
+  oauth_client_not_found: { status: 404, message: "OAuth client not found" },
   sso_domain_already_exists: { status: 400, message: "SSO domain is already assigned to an SSO identity provider" },
   saml_idp_already_exists: { status: 422, message: "SAML Identity Provider with this EntityID already exists" },
   saml_idp_not_found: { status: 404, message: "A SAML connection has not been established with this Identity Provider" },

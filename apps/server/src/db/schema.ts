@@ -20,6 +20,7 @@ export interface Database {
   used_id_tokens: UsedIdTokensTable;
   sso_providers: SsoProvidersTable;
   sso_domains: SsoDomainsTable;
+  oauth_clients: OauthClientsTable;
   webauthn_challenges: WebauthnChallengesTable;
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
@@ -301,6 +302,26 @@ export interface SsoProvidersTable {
   updated_at: string;
 }
 export type SsoProviderRow = Selectable<SsoProvidersTable>;
+
+/** A client of the OAuth 2.1 server (issue #36, ADR 0071), as Supabase Auth's admin API registers it. */
+export interface OauthClientsTable {
+  id: string;
+  client_name: string | null;
+  client_uri: string | null;
+  logo_uri: string | null;
+  /** JSON array of strings. */
+  redirect_uris: string;
+  /** JSON array: `authorization_code`, `refresh_token`. */
+  grant_types: string;
+  client_type: "public" | "confidential";
+  token_endpoint_auth_method: "none" | "client_secret_basic" | "client_secret_post";
+  registration_type: "manual" | "dynamic";
+  /** SHA-256 of the secret (base64url); null for a public client. */
+  client_secret_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type OauthClientRow = Selectable<OauthClientsTable>;
 
 /** An e-mail domain whose members sign in with one SAML identity provider. */
 export interface SsoDomainsTable {

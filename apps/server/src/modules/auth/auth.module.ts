@@ -52,6 +52,8 @@ import { EmailVerificationService } from "./email/email-verification.service";
 import { PasswordSignInService } from "./password/password-sign-in.service";
 import { SignUpService } from "./password/sign-up.service";
 import { loadWeb3Messages, WalletsService } from "./wallets/wallets.service";
+import { OauthClientsRepository } from "./oauth-server/oauth-clients.repository";
+import { OauthClientsService } from "./oauth-server/oauth-clients.service";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -79,6 +81,8 @@ export interface AuthModule {
   /** Wallet sign-in and connecting wallets (ADR 0035). */
   wallets: WalletsService;
   sso: SamlService;
+  /** The OAuth 2.1 server's clients (ADR 0071). */
+  oauthClients: OauthClientsService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -332,6 +336,7 @@ export async function createAuthModule(deps: {
     providers,
     wallets,
     sso,
+    oauthClients: new OauthClientsService(new OauthClientsRepository(db), deps.now),
   };
 }
 

@@ -7,6 +7,8 @@ import { registerAuthErrorHandling } from "../core/auth-errors";
 import type { FactorsService } from "../factors/factors.service";
 import type { PasskeysService } from "../passkeys/passkeys.service";
 import type { SamlService } from "../saml/saml.service";
+import * as oauthSchemas from "../oauth-server/oauth-clients.schemas";
+import type { OauthClientsService } from "../oauth-server/oauth-clients.service";
 import { AppError } from "../../../errors";
 
 export interface AdminRoutesOptions {
@@ -15,6 +17,8 @@ export interface AdminRoutesOptions {
   passkeys: PasskeysService;
   /** SAML identity providers (ADR 0036). */
   sso: SamlService;
+  /** The OAuth 2.1 server's clients (ADR 0071). */
+  oauthClients: OauthClientsService;
 }
 
 /**
@@ -22,7 +26,10 @@ export interface AdminRoutesOptions {
  * for holders of a service-role token. Handlers translate the wire format; the rules live in
  * AdminService.
  */
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { admin, factors, passkeys, sso }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
+  app,
+  { admin, factors, passkeys, sso, oauthClients },
+) => {
   // Checked before the body is read, so a caller without a token learns nothing about the input.
   const callers = new WeakMap<FastifyRequest, AdminCaller>();
   app.addHook("onRequest", async (request) => {
@@ -115,6 +122,45 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     sso.remove(request.params.id, context(request)),
   );
 
+  // The OAuth 2.1 server's clients, as Supabase Auth's admin API registers them (ADR 0071).
+  app.get("/admin/oauth/clients", { schema: { querystring: oauthSchemas.OauthClientListQuery } }, async (request, reply) => {
+    const result = await oauthClients.list(request.query.page, request.query.per_page);
+    reply
+      .header("x-total-count", String(result.total))
+      .header("link", paginationLinks(request.routeOptions.url ?? request.url, result));
+    return { clients: result.clients, aud: "authenticated" };
+  });
+  app.post("/admin/oauth/clients", { schema: { body: oauthSchemas.OauthClientBody } }, async (request, reply) =>
+    reply.code(201).send(await oauthClients.register({ ...request.body, redirect_uris: request.body.redirect_uris ?? [] })),
+  );
+  app.get("/admin/oauth/clients/:id", { schema: { params: oauthSchemas.OauthClientParams } }, async (request) =>
+    oauthClients.get(request.params.id),
+  );
+  app.put(
+    "/admin/oauth/clients/:id",
+    { schema: { params: oauthSchemas.OauthClientParams, body: oauthSchemas.OauthClientBody } },
+    async (request) => {
+      const { client_name, client_uri, logo_uri, redirect_uris, grant_types, token_endpoint_auth_method } = request.body;
+      return oauthClients.update(request.params.id, {
+        client_name,
+        client_uri,
+        logo_uri,
+        redirect_uris,
+        grant_types,
+        token_endpoint_auth_method,
+      });
+    },
+  );
+  app.delete("/admin/oauth/clients/:id", { schema: { params: oauthSchemas.OauthClientParams } }, async (request, reply) => {
+    await oauthClients.remove(request.params.id);
+    return reply.code(204).send();
+  });
+  app.post(
+    "/admin/oauth/clients/:id/regenerate_secret",
+    { schema: { params: oauthSchemas.OauthClientParams } },
+    async (request) => oauthClients.regenerateSecret(request.params.id),
+  );
+
   // auth-js `inviteUserByEmail`.
   app.post("/invite", { schema: { querystring: schemas.RedirectQuery, body: schemas.InviteBody } }, async (request) =>
     admin.inviteUser(
@@ -143,7 +189,11 @@ function attributes(body: z.infer<typeof schemas.AdminUserBody>): UserAttributes
  * `Link: <…?page=2&per_page=50>; rel="next", <…?page=4&per_page=50>; rel="last"`. auth-js reads
  * the page number after the URL's first `=` and JSON-parses the quoted rel, so `page` comes first.
  */
-function paginationLinks(path: string, { page, perPage, total }: UserPage, filter: string | undefined): string {
+function paginationLinks(
+  path: string,
+  { page, perPage, total }: Pick<UserPage, "page" | "perPage" | "total">,
+  filter?: string,
+): string {
   const lastPage = Math.ceil(total / perPage);
   const link = (target: number, rel: string) => {
     const query = new URLSearchParams({ page: String(target), per_page: String(perPage), ...(filter ? { filter } : {}) });
