@@ -74,6 +74,11 @@ export interface AuthConfig {
   otpUnknownAddress: "refuse" | "hide";
   /** New accounts are confirmed at once, without a confirmation e-mail. */
   autoconfirm: boolean;
+  /**
+   * `POST /signup` without an address signs in an anonymous account (ADR 0072), as Supabase Auth's
+   * anonymous sign-ins: only for an open installation, and never a member of the collection.
+   */
+  anonymousSignIns: boolean;
   signupDisabled: boolean;
   passwordMinLength: number;
   /** Least zxcvbn score (0–4) a new password needs; 0 turns the guessability rule off (ADR 0015). */
@@ -361,6 +366,7 @@ const environmentSchema = z
     TRUST_PROXY: flag(false),
     AUTH_INVITE_ONLY: flag(true),
     AUTH_AUTOCONFIRM: flag(false),
+    AUTH_ANONYMOUS_SIGN_INS: flag(false),
     AUTH_SIGNUP_DISABLED: flag(false),
     AUTH_OTP_UNKNOWN_ADDRESS: z.enum(["refuse", "hide"]).default("refuse"),
     AUTH_PASSWORD_MIN_LENGTH: count(8, 6).pipe(z.number().max(72)),
@@ -449,6 +455,15 @@ const environmentSchema = z
         path: ["AUTH_AUTOCONFIRM"],
         message:
           "cannot be true while AUTH_INVITE_ONLY is true: it would let anyone who knows an invited address sign up as that member. Members confirm by e-mail; set AUTH_INVITE_ONLY=false only for an open installation",
+      });
+    }
+    // An anonymous account has no address to invite: with an invitation list it could only be refused.
+    if (vars.AUTH_ANONYMOUS_SIGN_INS && vars.AUTH_INVITE_ONLY) {
+      context.addIssue({
+        code: "custom",
+        path: ["AUTH_ANONYMOUS_SIGN_INS"],
+        message:
+          "cannot be true while AUTH_INVITE_ONLY is true: an anonymous account has no invited address. Set AUTH_INVITE_ONLY=false only for an open installation",
       });
     }
     // A browser offers a passkey only to pages whose host is the relying party id or under it.
@@ -570,6 +585,7 @@ export function loadConfig(
       inviteOnly: vars.AUTH_INVITE_ONLY,
       otpUnknownAddress: vars.AUTH_OTP_UNKNOWN_ADDRESS,
       autoconfirm: vars.AUTH_AUTOCONFIRM,
+      anonymousSignIns: vars.AUTH_ANONYMOUS_SIGN_INS,
       signupDisabled: vars.AUTH_SIGNUP_DISABLED,
       passwordMinLength: vars.AUTH_PASSWORD_MIN_LENGTH,
       passwordMinStrength: vars.AUTH_PASSWORD_MIN_STRENGTH,

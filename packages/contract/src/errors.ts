@@ -168,6 +168,11 @@ export const errorCatalogue = {
   signup_disabled: { status: 422, message: "Signups not allowed for this instance" },
   phone_provider_disabled: { status: 422, message: "Phone logins are disabled" },
   anonymous_provider_disabled: { status: 422, message: "Anonymous sign-ins are disabled" },
+  // An anonymous account's session at the product API (ADR 0072).
+  anonymous_not_member: {
+    status: 403,
+    message: "An anonymous account cannot open the collection: sign up with an e-mail address.",
+  },
   provider_disabled: { status: 400, message: "Provider (issuer) is not enabled" },
   web3_provider_disabled: { status: 422, message: "Web3 provider is disabled" },
   refresh_token_not_found: { status: 400, message: "Invalid Refresh Token: Refresh Token Not Found" },

@@ -81,6 +81,8 @@ export interface UsersTable {
   failed_verifications_since: string | null;
   /** The language the member chose (`user_metadata.locale`), or null to follow the browser (ADR 0049). */
   locale: Generated<string | null>;
+  /** When an anonymous account signed in (ADR 0072); null for every account with an address. */
+  anonymous_since: Generated<string | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

@@ -34,6 +34,7 @@ import * as countPlacesAndReadOldPhotoLocations from "./2026_11_28_224000_count_
 import * as addEmailDigests from "./2026_11_28_230000_add_email_digests";
 import * as addCoversAndCaptions from "./2026_11_28_231000_add_covers_and_captions";
 import * as addOauthClients from "./2026_11_28_236000_add_oauth_clients";
+import * as addAnonymousUsers from "./2026_11_28_237000_add_anonymous_users";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_230000_add_email_digests": addEmailDigests,
   "2026_11_28_231000_add_covers_and_captions": addCoversAndCaptions,
   "2026_11_28_236000_add_oauth_clients": addOauthClients,
+  "2026_11_28_237000_add_anonymous_users": addAnonymousUsers,
 };

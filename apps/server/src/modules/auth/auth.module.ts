@@ -393,6 +393,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       signupDisabled: config.signupDisabled,
       autoconfirm: config.autoconfirm,
       samlEnabled: config.samlEnabled,
+      anonymousSignIns: config.anonymousSignIns,
     },
     rateLimits,
   });

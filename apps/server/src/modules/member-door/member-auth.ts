@@ -34,9 +34,19 @@ export function memberAuthenticator(sessions: SessionService, memberCheck: Membe
     const { caller, session } = await unauthenticatedOnRefusal(
       sessions.authenticateWith(request.headers.authorization, memberCheck),
     );
-    assertSecondFactorProven(session);
+    assertMember(session);
     return { ...caller, collection: session.collection };
   };
+}
+
+/**
+ * What the collection asks of a live session beyond the auth service's rules: an account with an
+ * address (an anonymous one, ADR 0072, is refused with 403 `anonymous_not_member`) and a second
+ * factor proven where the member has one.
+ */
+function assertMember(session: MemberSession): void {
+  if (session.user.anonymous_since !== null) throw new AppError("anonymous_not_member");
+  assertSecondFactorProven(session);
 }
 
 /**
@@ -66,7 +76,7 @@ export function bearerOrTicketAuthenticator(
     const sessionId = sessionOfTicket(request);
     if (sessionId === undefined) throw new AppError("not_authenticated");
     const session = await unauthenticatedOnRefusal(sessions.admitSession(sessionId, memberCheck));
-    assertSecondFactorProven(session);
+    assertMember(session);
     return session.user;
   };
 }

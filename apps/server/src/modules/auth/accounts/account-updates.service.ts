@@ -51,6 +51,11 @@ export class AccountUpdatesService {
 
   /** Sends a six-digit nonce that a password change in an old session must carry. */
   async reauthenticate(caller: Caller): Promise<void> {
+    if (caller.user.anonymous_since !== null)
+      throw new AppError("validation_failed", {
+        status: 422,
+        message: "Reauthentication requires the user to have an email or a phone number",
+      });
     if (!caller.user.email_confirmed_at) throw new AppError("email_not_confirmed", { status: 422 });
     await this.deps.emailedTokens.send(caller.user, "reauthentication", {});
   }

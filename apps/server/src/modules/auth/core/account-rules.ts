@@ -65,6 +65,25 @@ export function mergeMetadata(current: Record<string, unknown>, changes: Record<
   return merged;
 }
 
+/**
+ * An anonymous account (ADR 0072): no address, no password, no identity. Its `email` column holds
+ * a placeholder under `.invalid` (RFC 2606: no mailbox has it), unique by the account's id; the
+ * wire shows an empty address.
+ */
+export function newAnonymousUser(data: Record<string, unknown>, now: string): UserRow {
+  const user = newUser("", null, data, now);
+  return { ...user, email: anonymousPlaceholder(user.id), app_metadata: "{}", anonymous_since: now };
+}
+
+function anonymousPlaceholder(id: string): string {
+  return `${id}@anonymous.invalid`;
+}
+
+/** The address an account shows: none for an anonymous one. */
+export function shownEmail(user: Pick<UserRow, "email" | "anonymous_since">): string {
+  return user.anonymous_since === null ? user.email : "";
+}
+
 export function newUser(email: string, passwordHash: string | null, data: Record<string, unknown>, now: string): UserRow {
   return {
     id: randomUUID(),
@@ -90,5 +109,6 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     mfa_factors: "[]",
     linked_identities: "[]",
     locale: localeOf(data),
+    anonymous_since: null,
   };
 }

@@ -1,4 +1,5 @@
 import type { UserRow } from "../../../db/schema";
+import { shownEmail } from "./account-rules";
 
 /**
  * The user object of the Supabase Auth wire format. Unset timestamps are omitted, e-mail and
@@ -11,7 +12,7 @@ export function presentUser(user: UserRow): Record<string, unknown> {
     id: user.id,
     aud: user.aud,
     role: user.role,
-    email: user.email,
+    email: shownEmail(user),
     email_confirmed_at: confirmedAt,
     phone: "",
     confirmed_at: confirmedAt,
@@ -29,7 +30,7 @@ export function presentUser(user: UserRow): Record<string, unknown> {
     created_at: user.created_at,
     updated_at: user.updated_at,
     factors: factorsOf(user),
-    is_anonymous: false,
+    is_anonymous: user.anonymous_since !== null,
   });
 }
 

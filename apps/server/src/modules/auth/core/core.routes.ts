@@ -23,6 +23,8 @@ export interface CoreRoutesOptions {
     signupDisabled: boolean;
     autoconfirm: boolean;
     samlEnabled: boolean;
+    /** Whether `POST /signup` without an address signs in anonymously (ADR 0072). */
+    anonymousSignIns: boolean;
   };
   rateLimits: AuthRateLimits | false;
 }
@@ -75,7 +77,7 @@ export const coreRoutes: FastifyPluginAsyncZod<CoreRoutesOptions> = async (app, 
     external: {
       email: true,
       phone: false,
-      anonymous_users: false,
+      anonymous_users: settings.anonymousSignIns,
       ...Object.fromEntries(settings.providers.map((provider) => [provider.id, true])),
       // Supabase Auth's configuration names for the chains (ADR 0035).
       web3_ethereum: settings.web3Chains.ethereum,

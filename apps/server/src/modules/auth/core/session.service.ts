@@ -4,6 +4,7 @@ import type { AuthConfig } from "../../../config";
 import type { Database, UserRow } from "../../../db/schema";
 import type { AuthAuditLog } from "./audit-log";
 import type { InvitationCheck } from "./invitation-ledger";
+import { shownEmail } from "./account-rules";
 import { appMetadataOf, parseObject, presentUser, type SessionJson } from "./auth.presenter";
 import { childRefreshToken, randomToken, sha256 } from "./secrets";
 import type { SessionsRepository } from "./sessions.repository";
@@ -324,12 +325,12 @@ export class SessionService {
         sub: user.id,
         aud: user.aud,
         role: user.role,
-        email: user.email,
+        email: shownEmail(user),
         phone: "",
         aal,
         amr,
         session_id: sessionId,
-        is_anonymous: false,
+        is_anonymous: user.anonymous_since !== null,
         app_metadata: appMetadataOf(user),
         user_metadata: parseObject(user.user_metadata),
       },

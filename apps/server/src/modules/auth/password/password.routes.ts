@@ -29,7 +29,8 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
     async (request, reply) => {
       const { body } = request;
       if (body.phone) throw new AppError("phone_provider_disabled", { message: "Phone signups are disabled" });
-      if (!body.email) throw new AppError("anonymous_provider_disabled");
+      // Neither an address nor a phone: Supabase Auth's anonymous sign-in (ADR 0072).
+      if (!body.email) return signUp.signInAnonymously(body.data ?? {}, requestContext(request));
       const result = await signUp.signUp(
         { email: body.email, password: body.password ?? "", data: body.data ?? {}, ...pkce(body) },
         request.query.redirect_to,

@@ -3,7 +3,7 @@ import type { AuthConfig } from "../../../config";
 import type { UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "../core/audit-log";
-import { displayNameFor, newUser, validEmail } from "../core/account-rules";
+import { displayNameFor, newAnonymousUser, newUser, validEmail } from "../core/account-rules";
 import { parseObject, presentUser, type SessionJson } from "../core/auth.presenter";
 import type { EmailedTokensService, PkceChallenge } from "../core/emailed-tokens.service";
 import type { InvitationLedger } from "../core/invitation-ledger";
@@ -42,6 +42,24 @@ export class SignUpService {
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
+  }
+
+  /**
+   * Supabase Auth's anonymous sign-in (ADR 0072): a new account without an address, password or
+   * identity, and its session. Off unless the operator turned it on, which config.ts allows only
+   * with invite-only off; such an account never opens the collection (the member door refuses it).
+   */
+  async signInAnonymously(data: Record<string, unknown>, context: RequestContext): Promise<SessionJson> {
+    const { config } = this.deps;
+    if (!config.anonymousSignIns || config.inviteOnly) throw new AppError("anonymous_provider_disabled");
+    if (config.signupDisabled) throw new AppError("signup_disabled");
+    const user = newAnonymousUser(data, this.now().toISOString());
+    await this.deps.sessions.transaction(async (trx) => {
+      if (!(await this.deps.users.createIfEmailFree(user, displayNameFor("guest@anonymous.invalid", data), trx)))
+        throw new Error("an anonymous account's placeholder address was taken");
+    });
+    await this.deps.audit.record({ action: "user.signed_up", actorId: user.id, actorEmail: "", ip: context.ip });
+    return this.deps.sessionService.start(user, "anonymous", context);
   }
 
   /**
