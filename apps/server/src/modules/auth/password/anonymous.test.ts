@@ -32,7 +32,7 @@ describe.each(testEngines)("anonymous sign-ins on %s", (engine) => {
       expect(error).toMatchObject({ status: 422, code: "anonymous_provider_disabled" });
       expect(data.session).toBeNull();
       expect(await server.db.selectFrom("users").select("id").execute()).toEqual(before);
-      const settings = await (await fetch(`${server.authUrl}/settings`)).json();
+      const settings: unknown = await (await fetch(`${server.authUrl}/settings`)).json();
       expect(settings).toMatchObject({ external: { anonymous_users: false } });
     });
   });
@@ -54,7 +54,7 @@ describe.each(testEngines)("anonymous sign-ins on %s", (engine) => {
       const claims = decodeJwt(data.session!.access_token);
       expect(claims).toMatchObject({ is_anonymous: true, email: "", aal: "aal1", amr: [{ method: "anonymous" }] });
       expect((await auth.getUser()).data.user).toMatchObject({ id: data.user!.id, is_anonymous: true });
-      const settings = await (await fetch(`${server.authUrl}/settings`)).json();
+      const settings: unknown = await (await fetch(`${server.authUrl}/settings`)).json();
       expect(settings).toMatchObject({ external: { anonymous_users: true } });
 
       // Another sign-in is another account.
