@@ -1,5 +1,6 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
+import { stopGracefully } from "./lib/graceful-stop";
 import { createPrivateFiles, keepDataPrivate } from "./lib/private-files";
 import { restrictImageDecoders } from "./modules/photos";
 
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, "shutting down");
-      app.close().then(
+      stopGracefully(app).then(
         () => process.exit(0),
         (error: unknown) => {
           app.log.error({ err: error }, "shutdown failed");

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+// Issue #37, a graceful stop: the real server process (src/main.ts), told SIGTERM while requests
+// are under way, finishes them, takes no new one, and is gone within the stop's 10 s grace even
+// when a client stalls.
+
+const root = path.resolve(import.meta.dirname, "..");
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The server as `npm start` runs it, on SQLite in a folder of its own; resolves once it listens. */
+async function startServer(): Promise<{ child: ChildProcess; port: number; dataDir: string; output: () => string }> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-stop-"));
+  const port = await freePort();
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      STORAGE_URL: "",
+      LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const started = Date.now();
+  while (!output.includes("Memory Box is ready")) {
+    if (child.exitCode !== null) throw new Error(`the server exited at start:\n${output}`);
+    if (Date.now() - started > 60_000) throw new Error(`the server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, port, dataDir, output: () => output };
+}
+
+/** A raw HTTP request whose body is sent by the caller, bit by bit; resolves with what came back, or "cut". */
+function slowRequest(port: number) {
+  const socket = net.connect(port, "127.0.0.1");
+  let answer = "";
+  socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+  const ended = new Promise<string>((resolve) => {
+    socket.on("close", () => resolve(answer === "" ? "cut" : answer));
+    socket.on("error", () => undefined);
+  });
+  const body = JSON.stringify({ email: "someone@example.org", password: "a long enough passphrase" });
+  socket.write(
+    `POST /auth/v1/signup HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+  );
+  socket.write(body.slice(0, 10));
+  return { rest: () => socket.write(body.slice(10)), ended };
+}
+
+describe("a graceful stop of the server process", () => {
+  let running: { child: ChildProcess; dataDir: string } | undefined;
+  afterEach(async () => {
+    running?.child.kill("SIGKILL");
+    if (running) await fs.rm(running.dataDir, { recursive: true, force: true });
+    running = undefined;
+  });
+
+  it("finishes a request under way, refuses new ones, and exits cleanly", { timeout: 90_000 }, async () => {
+    const server = await startServer();
+    running = server;
+    const request = slowRequest(server.port);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const exited = once(server.child, "exit");
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A new connection is not taken once the stop began.
+    const refused = await fetch(`http://127.0.0.1:${server.port}/api/health`).then(
+      (response) => response.status,
+      () => "refused",
+    );
+    expect(refused === "refused" || refused === 503).toBe(true);
+
+    // The request under way gets its answer (the sign-up's, not a cut connection).
+    request.rest();
+    expect(await request.ended).toMatch(/^HTTP\/1\.1 (2|4)\d\d /);
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+    expect(server.output()).toContain("shutting down");
+  });
+
+  it("cuts a stalled request when the 10 s grace runs out, and still exits cleanly", { timeout: 90_000 }, async () => {
+    const server = await startServer();
+    running = server;
+    const stalled = slowRequest(server.port);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const stopAt = Date.now();
+    const exited = once(server.child, "exit");
+    server.child.kill("SIGTERM");
+    expect(await stalled.ended).toBe("cut");
+    const [code] = (await exited) as [number | null];
+    const took = Date.now() - stopAt;
+    expect(code).toBe(0);
+    expect(took).toBeGreaterThanOrEqual(9_000);
+    expect(took).toBeLessThan(15_000);
+    expect(server.output()).toContain("their connections are cut");
+  });
+});
