@@ -39,8 +39,8 @@ async function startServer(): Promise<{ child: ChildProcess; port: number; dataD
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const started = Date.now();
   while (!output.includes("Memory Box is ready")) {
     if (child.exitCode !== null) throw new Error(`the server exited at start:\n${output}`);
