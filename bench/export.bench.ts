@@ -58,6 +58,9 @@ function seed(dataDir: string): { photos: number; bytes: number } {
     }
     const key = `bench/${Date.now()}-${randomBytes(6).toString("hex")}.jpg`;
     fs.writeFileSync(path.join(dataDir, "storage", "objects", "memory-photos", key), randomBytes(photoMb * 1024 * 1024));
+    // The leading photo's thumbnail, which the archive's year pages show (ADR 0070).
+    if (i % photosPerMemory === 0)
+      fs.writeFileSync(path.join(dataDir, "storage", "objects", "memory-photos", `${key}.t`), randomBytes(24 * 1024));
     insertPhoto.run(
       randomUUID(),
       memoryId,
