@@ -3,7 +3,7 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthTestServer, password, signedInClient, startAuthServer, uniqueEmail } from "../../../../test/auth-fixtures";
 import { testEngines } from "../../../../test/test-database";
-import { serviceTokenCommand } from "../../../cli/service-token.command";
+import { serviceRoleToken } from "../../../../test/service-token";
 import { OauthClientsRepository } from "./oauth-clients.repository";
 import { OauthClientsService } from "./oauth-clients.service";
 
@@ -12,7 +12,6 @@ import { OauthClientsService } from "./oauth-clients.service";
 
 describe.each(testEngines)("OAuth clients through the admin API on %s", (engine) => {
   let server: AuthTestServer;
-  let serviceToken: string;
   let admin: GoTrueAdminApi;
 
   const adminWith = (authorization?: string) =>
@@ -38,10 +37,7 @@ describe.each(testEngines)("OAuth clients through the admin API on %s", (engine)
 
   beforeAll(async () => {
     server = await startAuthServer(engine);
-    const lines: string[] = [];
-    await serviceTokenCommand.run({ args: [], db: server.db, out: (line) => lines.push(line), config: server.testApp.config });
-    serviceToken = lines[0]!;
-    admin = adminWith(`Bearer ${serviceToken}`);
+    admin = adminWith(`Bearer ${await serviceRoleToken(server.testApp)}`);
   });
   afterAll(async () => {
     await server?.close();
