@@ -15,6 +15,7 @@ import {
   type ArchivePlace,
   type ArchivePhoto,
   archiveVersion,
+  archiveVersionWithoutCovers,
   archiveVersionWithoutPlaces,
   archiveVersionWithoutVideos,
   memoryPage,
@@ -144,9 +145,7 @@ export class ArchiveExporter {
         nextPhoto = openPhoto();
         for (const [r, row] of rows.entries()) {
           const memory = memoriesOfPage[r]!;
-          if (memory.place !== undefined) version = archiveVersion;
-          else if (memory.photos.some((photo) => photo.kind !== undefined))
-            version = Math.max(version, archiveVersionWithoutPlaces);
+          version = Math.max(version, versionFor(memory));
           await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           const year = yearOf(memory);
           if (years.at(-1)?.year !== year || years.length === 0) {
@@ -249,6 +248,14 @@ function placeEntry(row: MemoryRecord): { place?: ArchivePlace } {
   return place === null ? {} : { place };
 }
 
+/** The lowest version that holds what `memory` has (a reader of that version reads it all). */
+function versionFor(memory: ArchiveMemory): number {
+  if (memory.cover_photo_id !== undefined || memory.photos.some((photo) => photo.caption !== undefined)) return archiveVersion;
+  if (memory.place !== undefined) return archiveVersionWithoutCovers;
+  if (memory.photos.some((photo) => photo.kind !== undefined)) return archiveVersionWithoutPlaces;
+  return archiveVersionWithoutVideos;
+}
+
 function toArchiveMemory(row: MemoryRecord, discussion: Discussion = {}): ArchiveMemory {
   return {
     id: row.id,
@@ -262,6 +269,7 @@ function toArchiveMemory(row: MemoryRecord, discussion: Discussion = {}): Archiv
     updated_at: row.updated_at,
     photos: row.photos.map((photo) => toArchivePhoto(row.id, photo)),
     ...placeEntry(row),
+    ...(row.cover_photo_id === null ? {} : { cover_photo_id: row.cover_photo_id }),
     comments: discussion.comments ?? [],
     reactions: discussion.reactions ?? [],
   };
@@ -282,6 +290,7 @@ function toArchivePhoto(memoryId: string, photo: PhotoRow): ArchivePhoto {
     content_type: photo.content_type,
     bytes: photo.bytes,
     file: photoFile(memoryId, photo.id, photo.content_type),
+    ...(photo.caption === null ? {} : { caption: photo.caption }),
   };
   const duration = photo.duration_ms === null ? {} : { duration_ms: photo.duration_ms };
   if (photo.kind === "video") {

@@ -2,19 +2,29 @@ import { ReactionEmoji } from "@memory-box/contract";
 import { z } from "zod";
 
 /**
- * `memory-box.json`, version 4: the members and every memory of an instance with its place,
- * comments and reactions, and where each photo's and video's original bytes are inside the
- * archive. Version 3 is the same without places (`place`), version 2 also without videos and Live
- * Photos (`kind`, `duration_ms`, `poster`, `motion`), version 1 also without `comments` and
- * `reactions`; all are still read. An archive is written in the lowest version that holds what it
- * has: one without places is version 3, or 2 with photos only, as before. Described for other
- * programs by docs/formats/memory-box-v4.schema.json, which a test keeps equal to this schema.
+ * `memory-box.json`, version 5: the members and every memory of an instance with its place, cover,
+ * comments and reactions, and where each photo's and video's original bytes are inside the archive,
+ * with its caption. Version 4 is the same without covers and captions (`cover_photo_id`, `caption`),
+ * version 3 also without places (`place`), version 2 also without videos and Live Photos (`kind`,
+ * `duration_ms`, `poster`, `motion`), version 1 also without `comments` and `reactions`; all are
+ * still read. An archive is written in the lowest version that holds what it has. Described for
+ * other programs by docs/formats/memory-box-v5.schema.json, which a test keeps equal to this schema.
  */
-export const archiveVersion = 4;
+export const archiveVersion = 5;
+/** The version an archive with places but no cover or caption is written in. */
+export const archiveVersionWithoutCovers = 4;
 /** The version an archive with videos but no places is written in: every reader since videos reads it. */
 export const archiveVersionWithoutPlaces = 3;
 /** The version an archive without videos and Live Photos is written in: every reader since comments reads it. */
 export const archiveVersionWithoutVideos = 2;
+/** Every version this Memory Box reads. */
+export const readableArchiveVersions: readonly number[] = [
+  1,
+  archiveVersionWithoutVideos,
+  archiveVersionWithoutPlaces,
+  archiveVersionWithoutCovers,
+  archiveVersion,
+];
 
 const mediaFile = /^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/;
 
@@ -55,6 +65,7 @@ export const ArchivePhoto = z.object({
     .optional()
     .describe("A video's poster frame (an image made from it, shown before it plays). Version 3."),
   motion: ArchiveMotion.optional().describe("A Live Photo's clip; `file` is its still. Version 3."),
+  caption: z.string().optional().describe("The member's words under the photo; absent without. Version 5."),
 });
 
 export const ArchiveComment = z.object({
@@ -97,6 +108,10 @@ export const ArchiveMemory = z.object({
   updated_at: z.string().describe("ISO 8601."),
   photos: z.array(ArchivePhoto).describe("In display order."),
   place: ArchivePlace.optional().describe("Where it happened; absent without a place. Version 4."),
+  cover_photo_id: z
+    .uuid()
+    .optional()
+    .describe("The photo that leads the memory, one of its photos; absent when the first one does. Version 5."),
   comments: z.array(ArchiveComment).optional().describe("Oldest first. Version 2; absent in version 1."),
   reactions: z
     .array(ArchiveReaction)
@@ -118,6 +133,7 @@ export const ArchiveManifest = z
         z.literal(1),
         z.literal(archiveVersionWithoutVideos),
         z.literal(archiveVersionWithoutPlaces),
+        z.literal(archiveVersionWithoutCovers),
         z.literal(archiveVersion),
       ])
       .describe("Raised when fields are added; a reader refuses a version it does not know."),
@@ -125,7 +141,7 @@ export const ArchiveManifest = z
     members: z.array(ArchiveMember),
     memories: z.array(ArchiveMemory),
   })
-  .describe("memory-box.json: the members and every memory of a Memory Box, version 4 (docs/formats/memory-box.md).");
+  .describe("memory-box.json: the members and every memory of a Memory Box, version 5 (docs/formats/memory-box.md).");
 
 export type ArchivePhoto = z.infer<typeof ArchivePhoto>;
 export type ArchiveMotion = z.infer<typeof ArchiveMotion>;

@@ -7,6 +7,7 @@ import {
   type GeoPoint,
   type ImportProgress as ImportProgressJson,
   ArchivedMemoryFields,
+  PhotoCaptionInput,
   MemoryLimits,
   type MemoryEvent,
 } from "@memory-box/contract";
@@ -115,8 +116,7 @@ export class ArchiveImporter {
             memory_id: memory.id,
             position: photo.position,
             taken_at: photo.taken_at ?? files.taken_at,
-            // Captions and covers are not in the archive yet (ADR 0062): an import brings none.
-            caption: null,
+            caption: captionOf(memory, photo),
             created_at: memory.created_at,
           });
           progress({ phase: "photos", done: stored.length, total: photoTotal });
@@ -136,6 +136,13 @@ export class ArchiveImporter {
           // A video's or Live Photo's copy that plays is made after the import, as after an upload.
           if (row.status === "processing") await this.deps.videoFiles.enqueueWebCopy(trx, row.id);
         }
+        // A cover names one of the memory's photos, so it is set once they are in (version 5).
+        await this.deps.archive.setCovers(
+          trx,
+          planned.flatMap(({ memory }) =>
+            memory.cover_photo_id === undefined ? [] : [{ memoryId: memory.id, photoId: memory.cover_photo_id }],
+          ),
+        );
         await this.deps.archive.insertDiscussion(
           trx,
           planned.flatMap((plan) => plan.comments),
@@ -186,7 +193,10 @@ export class ArchiveImporter {
             values: { ...name, date: JSON.stringify(date) },
           });
       }
+      if (memory.cover_photo_id !== undefined && !memory.photos.some((photo) => photo.id === memory.cover_photo_id))
+        throw new ArchiveRefusedError(`${describe(memory)} cannot be kept here: its cover is not one of its photos.`);
       for (const photo of memory.photos) {
+        captionOf(memory, photo);
         if (photoIds.has(photo.id))
           throw new ArchiveRefusedError({ id: "errorText.archive.photoTwice", values: { ...name, photo: photo.id } });
         photoIds.add(photo.id);
@@ -328,6 +338,17 @@ function fieldsOf(memory: ArchiveMemory): Omit<PlannedMemory["fields"], "place">
   }
   const { title, content, memory_date, tags } = input.data;
   return { title, content, memory_date, tags: tags ?? [] };
+}
+
+/** A photo's caption as this instance keeps it (trimmed, at most `PhotoLimits.captionMaxLength`), or the rule it breaks. */
+function captionOf(memory: ArchiveMemory, photo: ArchivePhoto): string | null {
+  if (photo.caption === undefined) return null;
+  const input = PhotoCaptionInput.safeParse({ caption: photo.caption });
+  if (!input.success)
+    throw new ArchiveRefusedError(
+      `${describe(memory)} cannot be kept here: the caption of its photo ${photo.id} ${input.error.issues[0]!.message}.`,
+    );
+  return input.data.caption;
 }
 
 /** A memory's comments and reactions against the comment form's rules (every memory of the archive, new or not). */

@@ -122,7 +122,13 @@ export function renderMemoryPage(
   const tags = memory.tags.length
     ? `<p class="tags">${memory.tags.map((tag) => `<span>${escape(tag)}</span>`).join("")}</p>`
     : "";
-  const photos = memory.photos.map((photo, index) => media(photo, index + 1, words, written)).join("\n");
+  // The cover leads, as in the app's gallery (ADR 0062); each keeps its number in the memory's order.
+  const numbered = memory.photos.map((photo, index) => ({ photo, number: index + 1 }));
+  const ordered = [
+    ...numbered.filter(({ photo }) => photo.id === memory.cover_photo_id),
+    ...numbered.filter(({ photo }) => photo.id !== memory.cover_photo_id),
+  ];
+  const photos = ordered.map(({ photo, number }) => media(photo, number, words, written)).join("\n");
   const moving = memory.photos.some((photo) => photo.kind === "video" || photo.kind === "live");
   const back = year === null ? words.format("export.undated") : year;
   return page(
@@ -203,7 +209,7 @@ function media(photo: ArchivePhoto, number: number, words: ServerMessages, writt
     const open = escape(
       duration === "" ? words.format("export.openVideo") : words.format("export.openVideoWithDuration", { duration }),
     );
-    return `<figure class="video"><video controls preload="metadata" src="${file}"${poster}><a href="${file}">${open}</a></video><figcaption><a href="${file}">${open}</a></figcaption></figure>`;
+    return `<figure class="video"><video controls preload="metadata" src="${file}"${poster}><a href="${file}">${open}</a></video><figcaption>${captionText(photo)}<a href="${file}">${open}</a></figcaption></figure>`;
   }
   const shown = `../${escape(shownFile(photo, written))}`;
   const size = photo.width > 0 && photo.height > 0 ? ` width="${photo.width}" height="${photo.height}"` : "";
@@ -211,9 +217,14 @@ function media(photo: ArchivePhoto, number: number, words: ServerMessages, writt
   const still = `<a href="${file}"><img src="${shown}"${size} alt="${open}" loading="lazy"></a>`;
   if (photo.kind === "live" && photo.motion !== undefined) {
     const motion = `../${escape(photo.motion.file)}`;
-    return `<figure class="live">${still}<figcaption>${escape(words.format("export.livePhoto"))}</figcaption><video controls preload="metadata" src="${motion}" poster="${shown}"><a href="${motion}">${escape(words.format("export.openMotion"))}</a></video></figure>`;
+    return `<figure class="live">${still}<figcaption>${captionText(photo)}${escape(words.format("export.livePhoto"))}</figcaption><video controls preload="metadata" src="${motion}" poster="${shown}"><a href="${motion}">${escape(words.format("export.openMotion"))}</a></video></figure>`;
   }
-  return `<figure>${still}</figure>`;
+  return `<figure>${still}${photo.caption === undefined ? "" : `<figcaption>${escape(photo.caption)}</figcaption>`}</figure>`;
+}
+
+/** A video's or Live Photo's caption ahead of what its figure already says ("Sunset. "), or nothing. */
+function captionText(photo: ArchivePhoto): string {
+  return photo.caption === undefined ? "" : `${escape(photo.caption)} · `;
 }
 
 /** A length as players show it: 0:42, 12:05, 1:02:03; nothing when unknown. */

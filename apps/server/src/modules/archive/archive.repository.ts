@@ -64,6 +64,12 @@ export class ArchiveRepository {
     for (const batch of batches(reactions, 100)) await db.insertInto("reactions").values(batch).execute();
   }
 
+  /** Sets imported memories' covers, inside the import's transaction, once their photos are in. */
+  async setCovers(db: Kysely<Database>, covers: { memoryId: string; photoId: string }[]): Promise<void> {
+    for (const { memoryId, photoId } of covers)
+      await db.updateTable("memories").set({ cover_photo_id: photoId }).where("id", "=", memoryId).execute();
+  }
+
   /** Of these memory ids, those this instance holds. */
   existingMemoryIds(ids: string[]): Promise<Set<string>> {
     return this.existingIds("memories", ids);

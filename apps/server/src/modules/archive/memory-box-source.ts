@@ -1,11 +1,5 @@
 import { ZipReader } from "../../lib/zip-reader";
-import {
-  ArchiveManifest,
-  ArchiveMemory,
-  archiveVersion,
-  archiveVersionWithoutPlaces,
-  archiveVersionWithoutVideos,
-} from "./archive-format";
+import { ArchiveManifest, ArchiveMemory, archiveVersion, readableArchiveVersions } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, describeIssue, refusedZip } from "./archive-source";
 import { parseJsonStream, TokenType } from "./json-stream";
 
@@ -78,7 +72,7 @@ export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promi
   if (header.format !== "memory-box") {
     throw new ArchiveRefusedError({ id: "errorText.archive.notMemoryBoxFormat", values: { file: manifestFile } });
   }
-  if (![1, archiveVersionWithoutVideos, archiveVersionWithoutPlaces, archiveVersion].includes(header.version as number)) {
+  if (!readableArchiveVersions.includes(header.version as number)) {
     throw new ArchiveRefusedError({
       id: "errorText.archive.version",
       values: { version: JSON.stringify(header.version), latest: archiveVersion },
