@@ -30,6 +30,33 @@ describe("classifyError: running out of space", () => {
   });
 });
 
+describe("classifyError: a part out of reach (issue #37)", () => {
+  it.each([
+    ["the database refusing connections", fsError("ECONNREFUSED")],
+    ["a connection dropped", new Error("could not store", { cause: fsError("ECONNRESET") })],
+    ["PostgreSQL shutting down", Object.assign(new DatabaseError("terminating connection", 0, "error"), { code: "57P01" })],
+    [
+      "PostgreSQL starting up",
+      Object.assign(new DatabaseError("the database system is starting up", 0, "error"), { code: "57P03" }),
+    ],
+    ["an S3 request timing out", Object.assign(new Error("timed out"), { name: "TimeoutError" })],
+    ["an S3 server's own error", Object.assign(new Error("SlowDown"), { $metadata: { httpStatusCode: 503 } })],
+  ])("answers %s with 503 service_unavailable and Retry-After, for the operator to see", (_name, thrown) => {
+    const { error, unexpected, operatorMustAct } = classifyError(thrown);
+    expect(error).toMatchObject({ code: "service_unavailable", statusCode: 503, headers: { "retry-after": "5" } });
+    expect(unexpected).toBe(false);
+    expect(operatorMustAct).toBe(true);
+  });
+
+  it("keeps a client's mistake at the store (a 4xx) and a query's own error what they were", () => {
+    expect(classifyError(Object.assign(new Error("AccessDenied"), { $metadata: { httpStatusCode: 403 } })).error.code).toBe(
+      "unexpected_failure",
+    );
+    const syntax = Object.assign(new DatabaseError("syntax error", 0, "error"), { code: "42601" });
+    expect(classifyError(syntax).error.code).toBe("unexpected_failure");
+  });
+});
+
 describe("AppError across bundles", () => {
   // Each operator command is a bundle of its own, with its own copy of AppError; the CLI that
   // loaded it must still tell an operator's mistake (printed) from a bug (thrown).

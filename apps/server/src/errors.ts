@@ -127,6 +127,12 @@ export interface ClassifiedError {
 export function classifyError(thrown: unknown): ClassifiedError {
   if (thrown instanceof AppError) return { error: thrown, unexpected: false };
   if (isOutOfSpace(thrown)) return { error: new AppError("insufficient_storage"), unexpected: false, operatorMustAct: true };
+  if (isOutOfReach(thrown))
+    return {
+      error: new AppError("service_unavailable", { headers: { "retry-after": String(outOfReachRetrySeconds) } }),
+      unexpected: false,
+      operatorMustAct: true,
+    };
   if (thrown instanceof Error && hasZodFastifySchemaValidationErrors(thrown)) {
     const details = thrown.validation.map((issue) => ({
       path: [thrown.validationContext, ...issue.instancePath.split("/").filter(Boolean)].filter(Boolean).join("."),
@@ -169,6 +175,45 @@ function isOutOfSpace(thrown: unknown): boolean {
   for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 5; depth += 1) {
     if ("code" in error && typeof error.code === "string" && outOfSpaceCodes.has(error.code)) return true;
     if ("$metadata" in error && (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode === 507) return true;
+    error = "cause" in error ? error.cause : undefined;
+  }
+  return false;
+}
+
+/**
+ * A part the server needs did not answer (issue #37): the database or the photo store unreachable,
+ * refusing or dropping connections, timing out, or answering with a server error of its own. The
+ * request is answered `503 service_unavailable` with `Retry-After`, as the gap is usually short
+ * (a restart); the next request tries again, so the server heals without a restart.
+ */
+const outOfReachCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "EPIPE",
+  // PostgreSQL: connection exceptions (class 08) and the server shutting down or starting (57P01–57P03).
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+/** How long a client is asked to wait before trying again. */
+const outOfReachRetrySeconds = 5;
+
+function isOutOfReach(thrown: unknown): boolean {
+  for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 5; depth += 1) {
+    if ("code" in error && typeof error.code === "string" && outOfReachCodes.has(error.code)) return true;
+    if ("name" in error && (error.name === "TimeoutError" || error.name === "NetworkingError")) return true;
+    const status =
+      "$metadata" in error ? (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode : undefined;
+    if (status !== undefined && status >= 500 && status !== 507) return true;
     error = "cause" in error ? error.cause : undefined;
   }
   return false;
