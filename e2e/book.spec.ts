@@ -40,6 +40,12 @@ async function readPdf(pdf: Buffer): Promise<ReadPdf> {
   return read;
 }
 
+/** A file kept for a look, outside the repository. */
+function keep(name: string, data: Buffer): void {
+  fs.mkdirSync(shotsDirectory, { recursive: true });
+  fs.writeFileSync(`${shotsDirectory}/${name}`, data);
+}
+
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(shotsDirectory, { recursive: true });
   await page.screenshot({ path: `${shotsDirectory}/${name}.png`, fullPage: true });
@@ -105,7 +111,9 @@ test("a year printed as a book: cover, contents by month, a page per memory with
   await expectAccessible(page, "book preview");
 
   // A4: cover, contents, then one page per memory; every page but the cover numbered.
-  const a4 = await readPdf(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+  const a4Pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+  keep("book-a4.pdf", a4Pdf);
+  const a4 = await readPdf(a4Pdf);
   expect(a4.pages).toBe(2 + titles.length);
   expect(a4.sizes[0]).toEqual({ width: 595, height: 842 });
   expect(a4.texts[0]).toContain("Our memories");
@@ -125,15 +133,27 @@ test("a year printed as a book: cover, contents by month, a page per memory with
   await page.getByRole("radio", { name: "Letter" }).check();
   await expect(page).toHaveURL(/paper=letter/);
   await expect(print).toBeEnabled();
-  const letter = await readPdf(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+  const letterPdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+  keep("book-letter.pdf", letterPdf);
+  const letter = await readPdf(letterPdf);
   expect(letter.pages).toBe(2 + titles.length);
   expect(letter.sizes[0]).toEqual({ width: 612, height: 792 });
   expect(letter.images).toEqual(a4.images);
   titles.forEach((title, index) => expect(letter.texts[2 + index]).toContain(title));
 
-  // As it prints, for a look: the print media on screen.
-  await page.emulateMedia({ media: "print" });
+  // Printed in light colours whatever the screen's theme; the preview follows the theme.
+  const sheetColours = () =>
+    page
+      .locator("[data-slot=book-sheet]")
+      .first()
+      .evaluate((sheet) => [getComputedStyle(sheet).backgroundColor, getComputedStyle(sheet).color]);
+  await page.emulateMedia({ media: "print", colorScheme: "light" });
+  const light = await sheetColours();
   await shot(page, "print-media");
+  await page.emulateMedia({ media: "print", colorScheme: "dark" });
+  expect(await sheetColours()).toEqual(light);
+  await page.emulateMedia({ media: "screen", colorScheme: "dark" });
+  expect(await sheetColours()).not.toEqual(light);
   await page.emulateMedia({ media: "screen" });
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });

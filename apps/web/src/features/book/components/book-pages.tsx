@@ -9,8 +9,8 @@ import { type AppIntl, useIntl } from "@/lib/intl";
 import { cn } from "@/lib/utils";
 
 /**
- * One sheet of the book. On screen a sheet of paper (its width, light whatever the theme) with the
- * print margins as padding; printed, the page's box itself (`@page` gives the margins), each
+ * One sheet of the book. On screen a sheet of paper (its width; in the screen's theme) with room
+ * around its text; printed, the page's box itself (`@page` gives the margins), each
  * starting a new page. A memory's long text runs on past its sheet onto the next pages.
  */
 function Sheet({ children, className, label }: { children: ReactNode; className?: string; label?: string }) {
@@ -18,10 +18,9 @@ function Sheet({ children, className, label }: { children: ReactNode; className?
     <section
       aria-label={label}
       data-slot="book-sheet"
-      style={{ colorScheme: "light" }}
       className={cn(
         "mx-auto w-full max-w-[var(--book-width)] bg-card px-5 py-8 text-card-foreground shadow-md sm:px-12 sm:py-14",
-        "print:max-w-none print:break-before-page print:p-0 print:shadow-none print:first:break-before-auto",
+        "print:max-w-none print:break-before-page print:bg-transparent print:p-0 print:shadow-none print:first:break-before-auto",
         className,
       )}
     >

@@ -23,7 +23,9 @@ export function paperOf(param: string | null, language: string): Paper {
 
 /**
  * The print rules for a paper: its size and margins, the page number at the foot of every page
- * but the cover's, and light colours whatever the screen's theme.
+ * but the cover's, and light colours whatever the screen's theme. The tokens are written as
+ * light-dark() pairs, which the build turns into a choice by two variables on the root
+ * (`--lightningcss-light`/`-dark`, as the `.light` class sets them): printing sets them as light does.
  */
 export function printRules(paper: Paper): string {
   const { width, height } = paperSizes[paper];
@@ -37,7 +39,7 @@ export function printRules(paper: Paper): string {
 @page :right { margin-left: ${binding}; margin-right: ${outside}; }
 @page :first { @bottom-center { content: none; } }
 @media print {
-  :root { color-scheme: light; }
+  :root:root { color-scheme: light; --lightningcss-light: initial; --lightningcss-dark: ; }
   body { background: none; }
   [data-sonner-toaster] { display: none !important; }
 }`;
