@@ -167,6 +167,33 @@ test("a year printed as a book: cover, contents by month, a page per memory with
   await page.close();
 });
 
+test("a range of days as a book: its dates on the cover, a long text running on over the next pages, numbered", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const api = memberApiAs(request, "book");
+  const tag = `book-range-${Date.now()}`;
+  const paragraph = "We walked along the river until the light went, talking of everything and nothing. ";
+  const content = `${Array.from({ length: 40 }, (_, index) => `${index + 1}. ${paragraph.repeat(3)}`).join("\n\n")}The end of the walk.`;
+  await api.createMemory({ title: "The long walk", memory_date: "1991-06-15", content, tags: [tag] });
+  await api.createMemory({ title: "Not in June", memory_date: "1991-07-01", tags: [tag] });
+
+  const page = await memberPage(browser, "book", `/book?from=1991-06-01&to=1991-06-30&tag=${tag}&paper=a4`);
+  await expect(page.getByRole("button", { name: "Print or save as PDF" })).toBeEnabled();
+  await expect(page.getByText("June 1, 1991 – June 30, 1991")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Contents" }).getByRole("heading", { level: 3 })).toHaveText(["June 1991"]);
+  await expect(page.getByText("Not in June")).toHaveCount(0);
+
+  const pdf = await readPdf(await page.pdf({ preferCSSPageSize: true, printBackground: true }));
+  // The cover, the contents, the memory's first page and at least one more for its text.
+  expect(pdf.pages).toBeGreaterThanOrEqual(4);
+  expect(pdf.texts[2]).toContain("The long walk");
+  expect(pdf.texts.at(-1)).toContain("The end of the walk.");
+  for (let number = 2; number <= pdf.pages; number += 1) expect(pdf.texts[number - 1]).toMatch(new RegExp(`(^| )${number}( |$)`));
+  await page.close();
+});
+
 test("a year without memories says so, an address that names no book says so, and a signed-out visit goes to sign-in", async ({
   browser,
 }) => {
