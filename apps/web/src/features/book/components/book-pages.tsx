@@ -120,7 +120,8 @@ function MemoryPage({ memory }: { memory: Memory }) {
 }
 
 /**
- * Up to four photos, the cover first: one alone as large as the page allows, more two by two. The
+ * Up to four photos, the cover first: one alone up to 60% of the page's height, more two by two
+ * (two side by side taller, three or four in two rows; of three, the cover spans the first row). The
  * display copy (`url`, full size; a video's poster still), never the thumbnail: it is printed.
  * Loaded at once (no lazy loading: the print would catch them missing), never split across pages.
  */
@@ -139,7 +140,9 @@ function BookPhotos({ photos, title }: { photos: readonly Photo[]; title: string
           loading="eager"
           className={cn(
             "w-full break-inside-avoid object-contain",
-            alone ? "max-h-[calc(var(--book-page-height)*0.55)]" : "h-[calc(var(--book-page-height)*0.27)]",
+            alone && "max-h-[calc(var(--book-page-height)*0.6)]",
+            photos.length === 2 && "h-[calc(var(--book-page-height)*0.4)]",
+            photos.length > 2 && "h-[calc(var(--book-page-height)*0.3)]",
             !alone && photos.length === 3 && index === 0 && "col-span-2",
           )}
         />
