@@ -1,5 +1,5 @@
 import { useRef, type CSSProperties, type ReactNode } from "react";
-import { BookHeartIcon, PrinterIcon } from "lucide-react";
+import { NotebookIcon, PrinterIcon } from "lucide-react";
 
 import { EmptyState } from "@/components/empty-state";
 import { LoadingState } from "@/components/loading-state";
@@ -41,7 +41,7 @@ export function BookScreen({ range, paper, onPaper, back, title }: BookScreenPro
       {range === null ? (
         <Frame back={back}>
           <EmptyState
-            icon={BookHeartIcon}
+            icon={NotebookIcon}
             heading="h1"
             title={intl.formatMessage({ id: "book.invalid.title" })}
             description={intl.formatMessage({ id: "book.invalid.description" })}
@@ -69,7 +69,7 @@ function BookContent({ range, paper, onPaper, back, title }: BookScreenProps & {
   if (book.isError) {
     return (
       <Frame back={back}>
-        <EmptyState icon={BookHeartIcon} heading="h1" title={intl.formatMessage({ id: "book.error" })}>
+        <EmptyState icon={NotebookIcon} heading="h1" title={intl.formatMessage({ id: "book.error" })}>
           <Button variant="outline" onClick={() => void book.refetch()}>
             {intl.formatMessage({ id: "book.retry" })}
           </Button>
@@ -81,7 +81,7 @@ function BookContent({ range, paper, onPaper, back, title }: BookScreenProps & {
     return (
       <Frame back={back}>
         <EmptyState
-          icon={BookHeartIcon}
+          icon={NotebookIcon}
           heading="h1"
           title={
             range.year !== null
