@@ -99,6 +99,8 @@ test("a year printed as a book: cover, contents by month, a page per memory with
   // Enabled once every photo has loaded.
   await expect(print).toBeEnabled();
   await expect(page.getByRole("heading", { level: 1, name: "Our memories" })).toBeVisible();
+  // What "Save as PDF" names the file.
+  await expect(page).toHaveTitle("Our memories 1990");
   await expect(page.getByText("Bea", { exact: true })).toBeVisible();
   const contents = page.getByRole("region", { name: "Contents" });
   await expect(contents.getByRole("heading", { level: 3 })).toHaveText(["January", "March", "July", "December"]);

@@ -40,6 +40,8 @@ describe("a year's book", () => {
 
     expect(await screen.findByRole("heading", { level: 1, name: "Our memories" })).toBeInTheDocument();
     expect(screen.getByText("1990")).toBeInTheDocument();
+    // What "Save as PDF" names the file.
+    expect(document.title).toBe("Our memories 1990");
     expect(screen.getByText("Alex and Ben")).toBeInTheDocument();
     const contents = screen.getByRole("region", { name: "Contents" });
     expect(

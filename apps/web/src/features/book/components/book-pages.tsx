@@ -1,5 +1,5 @@
 import type { Memory, Photo } from "@memory-box/contract";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 
 import type { Book } from "@/features/book/api/get-book";
 import { bookAuthors, bookMonths, bookPhotos } from "@/features/book/utils/book-pages";
@@ -38,13 +38,21 @@ export function BookPages({ range, book, title }: { range: BookRange; book: Book
   const intl = useIntl();
   const months = bookMonths(book.memories);
   const authors = bookAuthors(book.memories);
+  const heading = title ?? intl.formatMessage({ id: "book.cover.title" });
+  const dates = coverDates(range, intl);
+  // The page's title names the file "Save as PDF" offers ("Our memories 1990.pdf").
+  useEffect(() => {
+    const before = document.title;
+    document.title = [heading, dates].filter(Boolean).join(" ");
+    return () => {
+      document.title = before;
+    };
+  }, [heading, dates]);
   return (
     <div className="flex flex-col gap-8 print:block" data-testid="book-pages">
       <Sheet className="flex min-h-[calc(var(--book-height)*0.6)] flex-col items-center justify-center gap-6 text-center print:min-h-[calc(var(--book-page-height)*0.9)]">
-        <h1 className="font-heading text-4xl font-semibold text-balance sm:text-5xl">
-          {title ?? intl.formatMessage({ id: "book.cover.title" })}
-        </h1>
-        <p className="font-heading text-2xl sm:text-3xl">{coverDates(range, intl)}</p>
+        <h1 className="font-heading text-4xl font-semibold text-balance sm:text-5xl">{heading}</h1>
+        <p className="font-heading text-2xl sm:text-3xl">{dates}</p>
         {range.tags.length > 0 && (
           <p className="text-muted-foreground">
             {intl.formatMessage({ id: "book.cover.tags" }, { tags: formatNames(range.tags, intl) })}
