@@ -63,6 +63,7 @@ export const members = {
   wallet: { label: "wallet" },
   videos: { label: "videos" },
   places: { label: "places" },
+  book: { label: "book", name: "Bea" },
   "notify-ann": { label: "notify-ann", name: "Ann" },
   "notify-ben": { label: "notify-ben", name: "Ben" },
   "capture-cara": { label: "capture-cara", name: "Cara" },

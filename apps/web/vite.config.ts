@@ -113,6 +113,7 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
  * - `screens`: what the member screens share (home's), loaded with their layout.
  * - `settings`: the settings screens and the set-password page, loaded with them.
  * - `memory`: a memory's page, its photo viewer and the shared-photos page, loaded with them.
+ * - `book`: a year (or range, or tag) as a print-ready book, loaded with it.
  * Every part but English's `shell` is a file of its own per language, fetched when a screen needs it
  * (apps/web/src/lib/catalogue.ts) in the member's language only.
  */
@@ -127,6 +128,7 @@ const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
     ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe)\./,
   },
   { part: "memory", ids: /^(?:comments|problem|viewer|share)\./ },
+  { part: "book", ids: /^book\./ },
 ];
 const otherPart = "screens";
 
@@ -150,6 +152,7 @@ const routeParts: Record<string, readonly string[]> = {
   unsubscribe: ["shell", "settings"],
   "set-password": ["shell", "settings"],
   places: memberParts,
+  book: [...memberParts, "book"],
 };
 const partOf = (key: string) => catalogueParts.find(({ ids }) => ids.test(key))?.part ?? otherPart;
 

@@ -93,6 +93,13 @@ export function createRoutes(): RouteObject[] {
                   path: routePatterns.places,
                   lazy: async () => ({ Component: (await import("@/app/routes/places")).PlacesRoute }),
                 },
+                ...[routePatterns.bookYear, routePatterns.book].map((path) => ({
+                  path,
+                  lazy: async () => {
+                    const [{ BookRoute }] = await Promise.all([import("@/app/routes/book"), needMessages(["book"])]);
+                    return { Component: BookRoute };
+                  },
+                })),
                 {
                   path: routePatterns.settings,
                   lazy: async () => {

@@ -14,6 +14,10 @@ export const routePatterns = {
   places: "/places",
   /** Where a share from the phone's gallery lands (`lib/shared-photos.ts` names it): home with "Add Memory" open. */
   addShared: "/add-shared/:id",
+  /** A year printed as a book (issue #35); `?tag=` narrows it. */
+  bookYear: "/book/:year",
+  /** A book of a range of days (`?from=YYYY-MM-DD&to=YYYY-MM-DD`, either end open) or of a tag (`?tag=`). */
+  book: "/book",
 } as const;
 
 /** Links to the app's screens; build URLs here rather than by hand so a route can move in one place. */
@@ -35,6 +39,8 @@ export const paths = {
   notifications: routePatterns.notifications,
   /** Where the memories happened, on a map. */
   places: routePatterns.places,
+  /** A year as a print-ready book, of the memories carrying every one of `tags` (none: all). */
+  bookYear: (year: number | string, tags: readonly string[] = []) => withTags(`/book/${year}`, tags),
   /** Home listing the memories near `latitude,longitude` ("Memories near here"); `name` names the filter's chip. */
   memoriesNear: (near: string, name?: string) =>
     `${routePatterns.home}?${new URLSearchParams({ near, ...(name ? { [nearNameParam]: name } : {}) })}`,
@@ -42,3 +48,10 @@ export const paths = {
 
 /** Beside home's `near` filter: the name of the place it is near, for the chip ("Near Sintra"); never sent to the API. */
 export const nearNameParam = "name";
+
+function withTags(path: string, tags: readonly string[]): string {
+  const params = new URLSearchParams();
+  for (const tag of tags) params.append("tag", tag);
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}

@@ -699,6 +699,11 @@ describe("home screen", () => {
         ).toEqual(["Newest", "Jun1", "Dec1"]),
       );
       expect(within(await timelineColumn()).getByRole("button", { name: "Newest" })).toHaveAttribute("aria-current", "true");
+      // Each year links to its book, with the tag chosen (issue #35).
+      expect(within(await timelineColumn()).getByRole("link", { name: "Print 2024 as a book" })).toHaveAttribute(
+        "href",
+        "/book/2024?tag=hike",
+      );
 
       await user.click(within(await timelineColumn()).getByRole("button", { name: "December 2023, 1 memory" }));
       await waitFor(() => expect(cardTitles()).toEqual(["Winter walk"]));

@@ -194,6 +194,7 @@ export function MemoryList({
             timeline={index}
             current={from}
             onJump={jump}
+            tags={tags}
             className="sticky top-4 hidden max-h-[calc(100svh-2rem)] lg:block"
           />
         )

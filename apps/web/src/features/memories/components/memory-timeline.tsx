@@ -1,7 +1,10 @@
 import { useId, type ReactNode } from "react";
+import { Link } from "react-router";
 import type { MemoryTimeline } from "@memory-box/contract";
+import { BookOpenIcon } from "lucide-react";
 
 import { Button } from "@/components/ui/button";
+import { paths } from "@/config/paths";
 import { cn } from "@/lib/utils";
 import { memoryCount, timelineYears, undatedStart } from "@/features/memories/utils/timeline";
 import { useIntl } from "@/lib/intl";
@@ -14,12 +17,18 @@ export interface TimelineProps {
   className?: string;
 }
 
+export interface TimelineColumnProps extends TimelineProps {
+  /** The tag filter, which a year's book (its heading's link) keeps. */
+  tags?: readonly string[];
+}
+
 /**
  * The timeline index beside home's cards on wide screens: "Newest", then each year with its months
  * and how many memories each holds, then the undated ones. Choosing one starts the list there; the
  * list's start is marked `aria-current`. Scrolls on its own, so a long history never pushes the page.
+ * Each year's heading links to that year as a book to print (issue #35), with the tags chosen.
  */
-export function TimelineColumn({ timeline, current, onJump, className }: TimelineProps) {
+export function TimelineColumn({ timeline, current, onJump, tags = [], className }: TimelineColumnProps) {
   const intl = useIntl();
   return (
     <nav aria-label={intl.formatMessage({ id: "home.timeline.label" })} className={cn("overflow-y-auto", className)}>
@@ -31,7 +40,18 @@ export function TimelineColumn({ timeline, current, onJump, className }: Timelin
         </li>
         {timelineYears(timeline).map(({ year, months }) => (
           <li key={year} className="flex flex-col gap-1">
-            <h2 className="px-3 text-sm font-semibold">{year}</h2>
+            <div className="flex items-center justify-between gap-2 ps-3 pe-1">
+              <h2 className="text-sm font-semibold">{year}</h2>
+              <Button asChild size="icon" variant="ghost" className="size-7 text-muted-foreground">
+                <Link
+                  to={paths.bookYear(year, tags)}
+                  aria-label={intl.formatMessage({ id: "home.timeline.printYear" }, { year })}
+                  title={intl.formatMessage({ id: "home.timeline.printYear" }, { year })}
+                >
+                  <BookOpenIcon aria-hidden="true" />
+                </Link>
+              </Button>
+            </div>
             <ul className="flex flex-col gap-0.5">
               {months.map(({ month, count, short, long }) => (
                 <li key={month}>
