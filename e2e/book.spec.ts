@@ -11,8 +11,6 @@ import { expectAccessible, memberApiAs, memberPage, solidPng } from "./support";
  * which the book is narrowed to.
  */
 
-const shotsDirectory = "/tmp/book-shots";
-
 interface ReadPdf {
   pages: number;
   /** Each page's text, its pieces joined by spaces. */
@@ -40,15 +38,13 @@ async function readPdf(pdf: Buffer): Promise<ReadPdf> {
   return read;
 }
 
-/** A file kept for a look, outside the repository. */
+/** A file kept for a look, in the run's test results (test-results/). */
 function keep(name: string, data: Buffer): void {
-  fs.mkdirSync(shotsDirectory, { recursive: true });
-  fs.writeFileSync(`${shotsDirectory}/${name}`, data);
+  fs.writeFileSync(test.info().outputPath(name), data);
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(shotsDirectory, { recursive: true });
-  await page.screenshot({ path: `${shotsDirectory}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 test("a year printed as a book: cover, contents by month, a page per memory with its photos, page numbers, A4 and Letter", async ({
