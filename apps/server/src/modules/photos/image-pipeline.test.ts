@@ -1,3 +1,4 @@
+import exifr from "exifr";
 import fc from "fast-check";
 import sharp from "sharp";
 import { thumbHashToAverageRGBA, thumbHashToRGBA } from "thumbhash";
@@ -245,19 +246,44 @@ describe("processImage", () => {
     expect(thumbHashToRGBA(Buffer.from(result.placeholder, "base64")).w).toBeGreaterThan(0);
   });
 
-  describe("renders a full-size display copy without location or device metadata (served instead of the original)", () => {
+  describe("renders a full-size display copy with its capture date and no location or device metadata (served instead of the original)", () => {
     const xmp =
       '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
       '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:creator="Owner Name Dave"/></rdf:RDF></x:xmpmeta>';
     const tagged = (image: ReturnType<typeof twoTone>) => image.withExif(cameraExif).withXmp(xmp);
 
-    const expectNoIdentifyingMetadata = async (data: Buffer) => {
+    /**
+     * Of the original's metadata, only its capture date (ADR 0064), read back by exifr as a photo
+     * program would: `DateTimeOriginal` (and its zone when recorded) and Orientation 1, nothing of
+     * the camera, its owner or its position.
+     */
+    const expectNoIdentifyingMetadata = async (
+      data: Buffer,
+      taken: { DateTimeOriginal: string; OffsetTimeOriginal?: string } = {
+        DateTimeOriginal: "2023:07:14 18:30:05",
+        OffsetTimeOriginal: "+02:00",
+      },
+    ) => {
       const metadata = await sharp(data).metadata();
-      expect(metadata.exif).toBeUndefined();
       expect(metadata.xmp).toBeUndefined();
       expect(metadata.iptc).toBeUndefined();
-      expect(metadata.orientation).toBeUndefined();
-      for (const text of ["TestCam", "Serial-0042", "Owner Name Dave", "GPS"]) expect(data.includes(text)).toBe(false);
+      expect(metadata.orientation).toBe(1);
+      for (const text of ["TestCam", "Serial-0042", "Owner Name Dave", "GPS", "2024:01:02"])
+        expect(data.includes(text)).toBe(false);
+      // The EXIF block as the file holds it (exifr does not open WebP itself): its TIFF structure.
+      const block = metadata.exif!;
+      const tiff = block.subarray(0, 4).toString("latin1") === "Exif" ? block.subarray(6) : block;
+      const exif = (await exifr.parse(tiff, {
+        tiff: true,
+        exif: true,
+        gps: true,
+        reviveValues: false,
+        translateValues: false,
+      })) as Record<string, unknown>;
+      expect(exif).toMatchObject({ ...taken, Orientation: 1 });
+      if (!("OffsetTimeOriginal" in taken)) expect(exif.OffsetTimeOriginal).toBeUndefined();
+      for (const tag of ["Make", "Model", "DateTime", "GPSLatitude", "GPSLongitude", "latitude", "Artist", "Copyright"])
+        expect(exif[tag]).toBeUndefined();
     };
 
     it("JPEG: upright at full size, its colour profile kept, no EXIF, GPS, serial or owner", async () => {
@@ -296,10 +322,14 @@ describe("processImage", () => {
 
     it("AVIF and HEIC become JPEG, which every browser shows", async () => {
       const avif = await tagged(twoTone(96, 64)).heif({ compression: "av1", quality: 80 }).toBuffer();
-      for (const original of [avif, heicSample()]) {
+      for (const [original, taken] of [
+        [avif, { DateTimeOriginal: "2023:07:14 18:30:05", OffsetTimeOriginal: "+02:00" }],
+        // The HEIC sample's camera recorded no zone: none is made up.
+        [heicSample(), { DateTimeOriginal: "2023:07:14 18:30:05" }],
+      ] as const) {
         const { display } = await processImage(original);
         expect(display).toMatchObject({ contentType: "image/jpeg", extension: "jpg", width: 96, height: 64 });
-        await expectNoIdentifyingMetadata(display.data);
+        await expectNoIdentifyingMetadata(display.data, taken);
         expectColour(await pixelAt(display, 10, 32), RED);
         expectColour(await pixelAt(display, 86, 32), BLUE);
       }
@@ -310,6 +340,14 @@ describe("processImage", () => {
 
       expect(display).toMatchObject({ contentType: "image/gif", extension: "gif", width: 60, height: 40 });
       expect((await sharp(display.data).metadata()).pages).toBe(3);
+    });
+
+    it("a photo without a capture date gets none, and no EXIF at all", async () => {
+      const { display, takenAt } = await processImage(await twoTone(120, 80).jpeg().toBuffer());
+      expect(takenAt).toBeNull();
+      const metadata = await sharp(display.data).metadata();
+      expect(metadata.exif).toBeUndefined();
+      expect(metadata.orientation).toBeUndefined();
     });
   });
 

@@ -13,7 +13,7 @@ import { readImageLocation } from "./photo-location";
  * count from the header, and only then are pixels decoded, straight into a downscaled rendition.
  * Every rendition is re-encoded without metadata, so no EXIF, GPS, XMP or maker note leaves this
  * function except the capture date and the GPS position, which are returned separately (ADR 0017,
- * ADR 0058). The uploaded bytes
+ * ADR 0058), and the capture date written again into the display copy (ADR 0064). The uploaded bytes
  * themselves are kept by the caller as the pristine original and never served.
  */
 
@@ -55,7 +55,7 @@ export interface ProcessedImage {
   thumbnail: Derivative;
   /** Longest side at most 1600 px, never upscaled. */
   preview: Derivative;
-  /** Full size, in display orientation, re-encoded without metadata. */
+  /** Full size, in display orientation, re-encoded with its capture date and no other metadata. */
   display: DisplayCopy;
 }
 
@@ -173,13 +173,14 @@ export function restrictImageDecoders(): void {
 export async function processImage(input: Buffer, options: ProcessImageOptions = {}): Promise<ProcessedImage> {
   return decodeChecked(input, options, async ({ format, metadata, source, maxPixels }) => {
     const { preview, thumbnail, placeholder } = await renderDerivatives(source.image.clone());
-    const display = await renderDisplayCopy(input, format, source, maxPixels);
+    const takenAt = parseExifDate(metadata.exif);
+    const display = await renderDisplayCopy(input, format, source, maxPixels, takenAt);
     return {
       format,
       ...FORMATS[format],
       width: source.width,
       height: source.height,
-      takenAt: parseExifDate(metadata.exif),
+      takenAt,
       location: await readImageLocation(input),
       placeholder,
       thumbnail,
@@ -194,7 +195,9 @@ export async function processImage(input: Buffer, options: ProcessImageOptions =
  * existed): the same checks, no derivatives.
  */
 export async function renderDisplayCopyOf(input: Buffer, options: ProcessImageOptions = {}): Promise<DisplayCopy> {
-  return decodeChecked(input, options, ({ format, source, maxPixels }) => renderDisplayCopy(input, format, source, maxPixels));
+  return decodeChecked(input, options, ({ format, metadata, source, maxPixels }) =>
+    renderDisplayCopy(input, format, source, maxPixels, parseExifDate(metadata.exif)),
+  );
 }
 
 interface Decoded {
@@ -347,13 +350,39 @@ const DISPLAY_ENCODING: Record<ImageFormat, "jpeg" | "png" | "webp" | "gif"> = {
 const DISPLAY_QUALITY = 90;
 
 /**
- * The original at full size, as a browser would show it: turned upright (so no orientation tag is
- * needed), its ICC colour profile kept as is (a phone's Display P3 is not squeezed into sRGB),
- * and nothing else: sharp writes no EXIF, XMP or IPTC unless asked, so GPS positions, serial
+ * The EXIF a display copy carries (ADR 0064): when it was taken, as the original says
+ * (`DateTimeOriginal`, and `OffsetTimeOriginal` when the camera recorded its zone), and that it is
+ * upright (`Orientation` 1, its pixels already turned). Nothing else of the original's EXIF: no GPS
+ * position, camera serial, owner or maker note. Undefined without a capture date.
+ */
+export function captureExif(takenAt: string | null): Record<string, Record<string, string>> | undefined {
+  const match = takenAt === null ? null : /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})([+-]\d{2}:\d{2})?$/.exec(takenAt);
+  if (!match) return undefined;
+  const [, year, month, day, time, offset] = match;
+  return {
+    IFD0: { Orientation: "1" },
+    IFD2: {
+      DateTimeOriginal: `${year}:${month}:${day} ${time}`,
+      ...(offset === undefined ? {} : { OffsetTimeOriginal: offset }),
+    },
+  };
+}
+
+/**
+ * The original at full size, as a browser would show it and as "Download full size" saves it:
+ * turned upright, its ICC colour profile kept as is (a phone's Display P3 is not squeezed into
+ * sRGB), its capture date (captureExif: JPEG, PNG and WebP carry EXIF; GIF has nowhere to put it),
+ * and nothing else: sharp writes no other EXIF, XMP or IPTC unless asked, so GPS positions, serial
  * numbers, owner names and maker notes stay behind in the pristine original. An animated GIF
  * keeps its frames when they fit the pixel limit together.
  */
-async function renderDisplayCopy(input: Buffer, format: ImageFormat, source: Source, maxPixels: number): Promise<DisplayCopy> {
+async function renderDisplayCopy(
+  input: Buffer,
+  format: ImageFormat,
+  source: Source,
+  maxPixels: number,
+  takenAt: string | null,
+): Promise<DisplayCopy> {
   const encoding = DISPLAY_ENCODING[format];
   let image = source.image.clone();
   if (format === "gif") {
@@ -362,6 +391,8 @@ async function renderDisplayCopy(input: Buffer, format: ImageFormat, source: Sou
     if (pages > 1 && source.width * source.height * pages <= maxPixels) image = animated;
   }
   if (format !== "heic") image = image.keepIccProfile();
+  const exif = encoding === "gif" ? undefined : captureExif(takenAt);
+  if (exif !== undefined) image = image.withExif(exif);
   const encoded =
     encoding === "jpeg"
       ? // Without optimised Huffman tables: optimising keeps every coefficient of the image in memory

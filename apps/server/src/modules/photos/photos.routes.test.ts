@@ -1,3 +1,4 @@
+import exifr from "exifr";
 import fs from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -121,7 +122,10 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     expect(display.headers["content-security-policy"]).toContain("sandbox");
     const displayMeta = await sharp(display.rawPayload).metadata();
     expect(displayMeta).toMatchObject({ format: "jpeg", width: 200, height: 400 });
-    expect(displayMeta.exif).toBeUndefined();
+    // Of the original's EXIF only the capture date (ADR 0064): no camera, serial or position.
+    expect(await exifr.parse(display.rawPayload, { pick: ["Make", "Model", "GPSLatitude", "DateTimeOriginal"] })).toEqual({
+      DateTimeOriginal: expect.any(Date),
+    });
     expect(display.rawPayload.includes("Serial-0042")).toBe(false);
 
     // The original is kept exactly as uploaded, for the members' own export, and served by no URL.
