@@ -123,9 +123,10 @@ describe.each(combinations)("photos on %s with %s storage", (engine, storage) =>
     const displayMeta = await sharp(display.rawPayload).metadata();
     expect(displayMeta).toMatchObject({ format: "jpeg", width: 200, height: 400 });
     // Of the original's EXIF only the capture date (ADR 0064): no camera, serial or position.
-    expect(await exifr.parse(display.rawPayload, { pick: ["Make", "Model", "GPSLatitude", "DateTimeOriginal"] })).toEqual({
-      DateTimeOriginal: expect.any(Date),
-    });
+    const displayExif = (await exifr.parse(display.rawPayload, {
+      pick: ["Make", "Model", "GPSLatitude", "DateTimeOriginal"],
+    })) as Record<string, unknown> | undefined;
+    expect(Object.keys(displayExif ?? {})).toEqual(["DateTimeOriginal"]);
     expect(display.rawPayload.includes("Serial-0042")).toBe(false);
 
     // The original is kept exactly as uploaded, for the members' own export, and served by no URL.
