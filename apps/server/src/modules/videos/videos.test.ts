@@ -235,7 +235,11 @@ describe("the web rendition", () => {
       ["-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "json", target],
       { timeoutMs: 10_000 },
     );
-    expect(probe.stdout.toString()).not.toMatch(/location|creation|2024-06-01/);
+    // Only its capture date, as the instant it was (ADR 0064): no place, no device.
+    const tags = probe.stdout.toString();
+    expect(tags).not.toMatch(/location|com\.apple/);
+    expect(info.takenAt).not.toBeNull();
+    expect(tags).toContain(`"creation_time": "${new Date(Date.parse(info.takenAt!)).toISOString().slice(0, 19)}`);
     expect((await readdir(dir)).filter((name) => name.includes(".rendition."))).toEqual([]);
   });
 
@@ -262,6 +266,22 @@ describe("the web rendition", () => {
     expect(found).not.toMatch(/location|creation|2024-06-01/);
     const bytes = await readFile(target);
     expect(bytes.indexOf("moov")).toBeLessThan(bytes.indexOf("mdat"));
+  });
+
+  it("of a video that plays as it is, keeps its capture date as the instant it was filmed (ADR 0064)", async () => {
+    const info = {
+      container: "mp4",
+      durationSeconds: 1,
+      audio: { codec: "aac", channels: 1 },
+      takenAt: "2024-06-01T12:20:30+02:00",
+    } as const;
+    const target = clip("dated.web.mp4");
+    await remuxForWeb(clip("upright.mp4"), info, target, tools);
+    const probe = await runTool(tools.ffprobe, ["-v", "error", "-show_entries", "format_tags", "-of", "json", target], {
+      timeoutMs: 10_000,
+    });
+    expect(probe.stdout.toString()).toContain('"creation_time": "2024-06-01T10:20:30');
+    expect(probe.stdout.toString()).not.toMatch(/location/);
   });
 
   it("stops ffmpeg when aborted and leaves no file behind", async () => {

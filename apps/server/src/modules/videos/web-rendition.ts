@@ -54,10 +54,20 @@ export function renditionSize(width: number, height: number): { width: number; h
   return { width: even(width), height: even(height) };
 }
 
+/**
+ * The one piece of the original's metadata a served copy keeps (ADR 0064): when it was filmed, as
+ * the container's `creation_time` (UTC; MP4 and WebM both hold it), so a downloaded video sorts by
+ * its date. Nothing without a capture date.
+ */
+function captureDateArgs(takenAt: string | null | undefined): string[] {
+  const instant = takenAt ? Date.parse(takenAt) : Number.NaN;
+  return Number.isFinite(instant) ? ["-metadata", `creation_time=${new Date(instant).toISOString()}`] : [];
+}
+
 /** ffmpeg's arguments for the web rendition of `file`, written to `output` (see `transcodeWebRendition`). */
 export function webRenditionArgs(
   file: string,
-  info: Pick<VideoInfo, "container" | "width" | "height" | "audio">,
+  info: Pick<VideoInfo, "container" | "width" | "height" | "audio"> & Partial<Pick<VideoInfo, "takenAt">>,
   output: string,
 ): string[] {
   const { width, height } = renditionSize(info.width, info.height);
@@ -80,6 +90,7 @@ export function webRenditionArgs(
     "-dn",
     "-map_metadata",
     "-1",
+    ...captureDateArgs(info.takenAt),
     "-map_chapters",
     "-1",
     "-vf",
@@ -118,7 +129,7 @@ export interface TranscodeOptions {
  * Writes the web rendition of an inspected video to `target`: H.264 (High, 8-bit 4:2:0, CRF 23,
  * at most 10 Mbit/s) and AAC (the original's AAC copied, anything else encoded at 128 kbit/s
  * stereo) in MP4 with the index first (+faststart: playback starts before the whole file has
- * arrived), upright, at most 1080p, without the original's metadata (place, device, dates),
+ * arrived), upright, at most 1080p, without the original's metadata (place, device) but its capture date,
  * chapters or subtitle and data streams. ffmpeg runs at a lower CPU priority than requests,
  * writing a temporary file beside `target` that is renamed into place only once complete:
  * `target` is either absent or whole. Throws `video_timeout` or the abort's reason; another
@@ -126,7 +137,7 @@ export interface TranscodeOptions {
  */
 export async function transcodeWebRendition(
   file: string,
-  info: Pick<VideoInfo, "container" | "width" | "height" | "durationSeconds" | "audio">,
+  info: Pick<VideoInfo, "container" | "width" | "height" | "durationSeconds" | "audio"> & Partial<Pick<VideoInfo, "takenAt">>,
   target: string,
   tools: VideoTools,
   options: TranscodeOptions = {},
@@ -144,13 +155,13 @@ export async function transcodeWebRendition(
 /**
  * The copy served of an original that plays as it is (no `webRenditionReasons`): the same video
  * and sound streams, copied, not re-encoded (seconds even for a long clip), without the original's
- * metadata (place, device, dates), chapters or other streams; MP4 and MOV become a fast-start MP4,
+ * metadata (place, device) but its capture date, chapters or other streams; MP4 and MOV become a fast-start MP4,
  * WebM stays WebM. The rotation stays with the stream. An original is never served as uploaded
  * (ADR 0017's rule for photos). Written like the rendition: a temporary file renamed into place.
  */
 export async function remuxForWeb(
   file: string,
-  info: Pick<VideoInfo, "container" | "durationSeconds" | "audio">,
+  info: Pick<VideoInfo, "container" | "durationSeconds" | "audio"> & Partial<Pick<VideoInfo, "takenAt">>,
   target: string,
   tools: VideoTools,
   options: TranscodeOptions = {},
@@ -174,6 +185,7 @@ export async function remuxForWeb(
       "-dn",
       "-map_metadata",
       "-1",
+      ...captureDateArgs(info.takenAt),
       "-map_chapters",
       "-1",
       ...(webm ? ["-f", "webm"] : ["-movflags", "+faststart", "-f", "mp4"]),
