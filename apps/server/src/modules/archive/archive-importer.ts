@@ -8,6 +8,7 @@ import {
   type ImportProgress as ImportProgressJson,
   ArchivedMemoryFields,
   PhotoCaptionInput,
+  PhotoLimits,
   MemoryLimits,
   type MemoryEvent,
 } from "@memory-box/contract";
@@ -193,8 +194,9 @@ export class ArchiveImporter {
             values: { ...name, date: JSON.stringify(date) },
           });
       }
-      if (memory.cover_photo_id !== undefined && !memory.photos.some((photo) => photo.id === memory.cover_photo_id))
-        throw new ArchiveRefusedError(`${describe(memory)} cannot be kept here: its cover is not one of its photos.`);
+      const cover = memory.cover_photo_id;
+      if (cover !== undefined && !memory.photos.some((photo) => photo.id === cover))
+        throw new ArchiveRefusedError({ id: "errorText.archive.coverNotItsPhoto", values: { ...name, photo: cover } });
       for (const photo of memory.photos) {
         captionOf(memory, photo);
         if (photoIds.has(photo.id))
@@ -345,9 +347,10 @@ function captionOf(memory: ArchiveMemory, photo: ArchivePhoto): string | null {
   if (photo.caption === undefined) return null;
   const input = PhotoCaptionInput.safeParse({ caption: photo.caption });
   if (!input.success)
-    throw new ArchiveRefusedError(
-      `${describe(memory)} cannot be kept here: the caption of its photo ${photo.id} ${input.error.issues[0]!.message}.`,
-    );
+    throw new ArchiveRefusedError({
+      id: "errorText.archive.captionTooLong",
+      values: { ...named(memory), photo: photo.id, max: PhotoLimits.captionMaxLength },
+    });
   return input.data.caption;
 }
 

@@ -107,6 +107,9 @@ describe.runIf(testEngines.includes("postgres"))("moving between engines through
     });
     await send(local.app, local.ben, "POST", `/api/v1/memories/${cafe}/comments`, { body: "Ünïcödé too ☕" });
     await send(local.app, local.ann, "PUT", `/api/v1/memories/${cafe}/reactions/${encodeURIComponent("❤️")}`);
+    // Its cover and a caption (version 5): the second photo leads, the first has words under it.
+    await send(local.app, local.ben, "PUT", `/api/v1/memories/${cafe}/cover`, { photo_id: photos[1] });
+    await send(local.app, local.ann, "PUT", `/api/v1/photos/${photos[0]}/caption`, { caption: "Ünïcödé au bord 🌊" });
     await create(local.app, local.ben, { title: "Ben's day", tags: [] });
     await create(local.app, local.ann, { title: "Undated", content: null, memory_date: null });
   });
@@ -128,12 +131,21 @@ describe.runIf(testEngines.includes("postgres"))("moving between engines through
     expect(after.memories.flatMap((memory) => memory.comments ?? [])).toHaveLength(1);
     expect(after.memories.flatMap((memory) => memory.reactions ?? [])).toEqual([{ emoji: "❤️", user_id: "ann@memory-box.test" }]);
     expect(after.members).toEqual(before.members);
+    const cafe = after.memories.find((memory) => memory.title === "Café au bord du lac")!;
+    expect(cafe.cover_photo_id).toBe(cafe.photos[1]!.id);
+    expect(cafe.photos.map((photo) => photo.caption)).toEqual(["Ünïcödé au bord 🌊", undefined]);
     expect(after.photos.size).toBe(2);
     for (const [file, bytes] of before.photos) expect(after.photos.get(file)?.equals(bytes)).toBe(true);
 
     // And back: what PostgreSQL and S3 hold now, with a memory written there, into SQLite and local disk.
     const photo = await uploadPhotoAs(remote.app, remote.ben, await rotatedCameraJpeg(twoTone(90, 60)));
-    await create(remote.app, remote.ben, { title: "Written on the new server", tags: ["move"], photo_ids: [photo] });
+    const written = await create(remote.app, remote.ben, {
+      title: "Written on the new server",
+      tags: ["move"],
+      photo_ids: [photo],
+    });
+    await send(remote.app, remote.ben, "PUT", `/api/v1/memories/${written}/cover`, { photo_id: photo });
+    await send(remote.app, remote.ben, "PUT", `/api/v1/photos/${photo}/caption`, { caption: "  Unpacked  " });
     const third = path.join(workDir, "from-postgres-again.zip");
     await run(remote.app, exportCommand, third);
     await run(local.app, importCommand, "--as", "ann@memory-box.test", third);
@@ -142,6 +154,10 @@ describe.runIf(testEngines.includes("postgres"))("moving between engines through
     const [there, back] = [await comparable(third), await comparable(fourth)];
     expect(back.memories).toEqual(there.memories);
     expect(back.memories).toHaveLength(4);
+    expect(back.memories.find((memory) => memory.id === written)).toMatchObject({
+      cover_photo_id: photo,
+      photos: [{ id: photo, caption: "Unpacked" }],
+    });
     for (const [file, bytes] of there.photos) expect(back.photos.get(file)?.equals(bytes)).toBe(true);
   });
 });
