@@ -34,7 +34,9 @@ async function openSettings(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
 }
 
-test("a member adds a passkey in Settings, signs in with it without address or password, and removes it", async ({ browser }) => {
+test("a member adds a passkey in Settings under a name of her own, renames it, signs in with it without address or password, and removes it", async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await (await browser.newContext()).newPage();
   await attachAuthenticator(page, "passkey");
@@ -44,9 +46,28 @@ test("a member adds a passkey in Settings, signs in with it without address or p
   const passkeys = page.getByRole("list", { name: "Passkeys" });
   await expect(page.getByText("None yet. A passkey signs you in")).toBeVisible();
   await page.getByRole("button", { name: "Add a passkey" }).click();
+  // The name is asked for first, prefilled with where the passkey is made.
+  const name = page.getByLabel("Name of the new passkey");
+  await expect(name).toHaveValue(/^Chrome \d+ on /);
+  await name.fill("Work laptop");
+  await page.getByRole("button", { name: "Create passkey" }).click();
   await expect(page.getByText("Passkey added", { exact: true })).toBeVisible();
   await expect(passkeys.getByRole("listitem")).toHaveCount(1);
+  await expect(passkeys.getByRole("listitem")).toContainText("Work laptop");
   await expect(passkeys.getByRole("listitem")).toContainText("not used yet");
+
+  await passkeys.getByRole("button", { name: "Rename" }).click();
+  const newName = page.getByLabel("New name for Work laptop");
+  await newName.fill("   ");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("A name needs 1 to 120 characters.")).toBeVisible();
+  await expectAccessible(page, "renaming a passkey", "serious");
+  await newName.fill("Anna's laptop");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Passkey renamed", { exact: true })).toBeVisible();
+  await expect(passkeys.getByRole("listitem", { name: "Anna's laptop" })).toBeVisible();
+  await page.reload();
+  await expect(passkeys.getByRole("listitem", { name: "Anna's laptop" })).toBeVisible();
   await expect.poll(() => newestMailTo(email) ?? "").toContain("A passkey was added");
   await expectAccessible(page, "settings with a passkey", "serious");
 
