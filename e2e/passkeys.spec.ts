@@ -59,11 +59,11 @@ test("a member adds a passkey in Settings under a name of her own, renames it, s
   await passkeys.getByRole("button", { name: "Rename" }).click();
   const newName = page.getByLabel("New name for Work laptop");
   await newName.fill("   ");
-  await page.getByRole("button", { name: "Save" }).click();
+  await passkeys.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("A name needs 1 to 120 characters.")).toBeVisible();
   await expectAccessible(page, "renaming a passkey", "serious");
   await newName.fill("Anna's laptop");
-  await page.getByRole("button", { name: "Save" }).click();
+  await passkeys.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Passkey renamed", { exact: true })).toBeVisible();
   await expect(passkeys.getByRole("listitem", { name: "Anna's laptop" })).toBeVisible();
   await page.reload();
