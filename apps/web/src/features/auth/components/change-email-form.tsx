@@ -138,7 +138,7 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
       {pendingEmail && pendingEmail !== currentEmail ? (
         <div className="mb-4 flex flex-col gap-3 rounded-lg border bg-muted/40 p-4" role="status">
           <p className="font-medium break-words">{intl.formatMessage({ id: "changeEmail.pending" }, { email: pendingEmail })}</p>
-          <p className="text-sm text-muted-foreground">
+          <p className="text-sm break-words text-muted-foreground">
             {intl.formatMessage({ id: "changeEmail.pendingHint" }, { email: pendingEmail, current: currentEmail })}
           </p>
           <div className="flex flex-col gap-2 sm:flex-row">
