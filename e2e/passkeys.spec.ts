@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { expectAccessible, fillCredentials, newestMailTo, password, signIn } from "./support";
@@ -29,6 +30,22 @@ async function attachAuthenticator(page: Page, kind: "passkey" | "security key")
   });
 }
 
+/** A state of the passkey list at both widths, light and dark, for a look (outside the repository). */
+async function screenshots(page: Page, name: string): Promise<void> {
+  const folder = process.env.ACCOUNT_SHOTS;
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  for (const colorScheme of ["light", "dark"] as const)
+    for (const width of [375, 1280]) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByText("Passkeys", { exact: true }).first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${folder}/${name}-${width}-${colorScheme}.png` });
+    }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
@@ -50,6 +67,7 @@ test("a member adds a passkey in Settings under a name of her own, renames it, s
   const name = page.getByLabel("Name of the new passkey");
   await expect(name).toHaveValue(/^Chrome \d+ on /);
   await name.fill("Work laptop");
+  await screenshots(page, "passkey-name");
   await page.getByRole("button", { name: "Create passkey" }).click();
   await expect(page.getByText("Passkey added", { exact: true })).toBeVisible();
   await expect(passkeys.getByRole("listitem")).toHaveCount(1);
@@ -62,6 +80,7 @@ test("a member adds a passkey in Settings under a name of her own, renames it, s
   await passkeys.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("A name needs 1 to 120 characters.")).toBeVisible();
   await expectAccessible(page, "renaming a passkey", "serious");
+  await screenshots(page, "passkey-rename");
   await newName.fill("Anna's laptop");
   await passkeys.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Passkey renamed", { exact: true })).toBeVisible();
