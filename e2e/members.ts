@@ -68,6 +68,8 @@ export const members = {
   "notify-ben": { label: "notify-ben", name: "Ben" },
   "capture-cara": { label: "capture-cara", name: "Cara" },
   "photos-lead": { label: "photos-lead" },
+  "email-owner": { label: "email-owner", owner: true },
+  "email-member": { label: "email-member" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { expectAccessible, fillCredentials, newestMailTo, password, signIn } from "./support";
@@ -29,12 +30,30 @@ async function attachAuthenticator(page: Page, kind: "passkey" | "security key")
   });
 }
 
+/** A state of the passkey list at both widths, light and dark, for a look (outside the repository). */
+async function screenshots(page: Page, name: string): Promise<void> {
+  const folder = process.env.ACCOUNT_SHOTS;
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  for (const colorScheme of ["light", "dark"] as const)
+    for (const width of [375, 1280]) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.getByText("Passkeys", { exact: true }).first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${folder}/${name}-${width}-${colorScheme}.png` });
+    }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 async function openSettings(page: Page): Promise<void> {
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
 }
 
-test("a member adds a passkey in Settings, signs in with it without address or password, and removes it", async ({ browser }) => {
+test("a member adds a passkey in Settings under a name of her own, renames it, signs in with it without address or password, and removes it", async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const page = await (await browser.newContext()).newPage();
   await attachAuthenticator(page, "passkey");
@@ -44,9 +63,30 @@ test("a member adds a passkey in Settings, signs in with it without address or p
   const passkeys = page.getByRole("list", { name: "Passkeys" });
   await expect(page.getByText("None yet. A passkey signs you in")).toBeVisible();
   await page.getByRole("button", { name: "Add a passkey" }).click();
+  // The name is asked for first, prefilled with where the passkey is made.
+  const name = page.getByLabel("Name of the new passkey");
+  await expect(name).toHaveValue(/^Chrome \d+ on /);
+  await name.fill("Work laptop");
+  await screenshots(page, "passkey-name");
+  await page.getByRole("button", { name: "Create passkey" }).click();
   await expect(page.getByText("Passkey added", { exact: true })).toBeVisible();
   await expect(passkeys.getByRole("listitem")).toHaveCount(1);
+  await expect(passkeys.getByRole("listitem")).toContainText("Work laptop");
   await expect(passkeys.getByRole("listitem")).toContainText("not used yet");
+
+  await passkeys.getByRole("button", { name: "Rename" }).click();
+  const newName = page.getByLabel("New name for Work laptop");
+  await newName.fill("   ");
+  await passkeys.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("A name needs 1 to 120 characters.")).toBeVisible();
+  await expectAccessible(page, "renaming a passkey", "serious");
+  await screenshots(page, "passkey-rename");
+  await newName.fill("Anna's laptop");
+  await passkeys.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Passkey renamed", { exact: true })).toBeVisible();
+  await expect(passkeys.getByRole("listitem", { name: "Anna's laptop" })).toBeVisible();
+  await page.reload();
+  await expect(passkeys.getByRole("listitem", { name: "Anna's laptop" })).toBeVisible();
   await expect.poll(() => newestMailTo(email) ?? "").toContain("A passkey was added");
   await expectAccessible(page, "settings with a passkey", "serious");
 

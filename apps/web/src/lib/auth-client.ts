@@ -9,6 +9,7 @@ import { authStorageKey } from "./stored-session";
 export type AuthClient = Pick<
   GoTrueClient,
   | "getSession"
+  | "getUser"
   | "getUserIdentities"
   | "linkIdentity"
   | "mfa"
@@ -34,6 +35,17 @@ export type AuthClient = Pick<
 >;
 
 let client: AuthClient | undefined;
+let arrivedThrough: string | undefined;
+
+/**
+ * The kind of e-mailed link the page was opened through (`email_change`, `signup`, ...), once:
+ * the client reads and clears the URL's fragment, so the kind is noted before it does.
+ */
+export function takeLinkArrival(): string | undefined {
+  const kind = arrivedThrough;
+  arrivedThrough = undefined;
+  return kind;
+}
 
 /**
  * The app's one auth client, created on first use (not at import, so tests and tooling can import
@@ -42,6 +54,10 @@ let client: AuthClient | undefined;
  * on its own schedule (a 30 s tick; a refresh when three ticks or fewer remain).
  */
 export function getAuthClient(): AuthClient {
+  if (!client) {
+    const fragment = new URLSearchParams(window.location.hash.slice(1));
+    if (fragment.has("access_token")) arrivedThrough = fragment.get("type") ?? undefined;
+  }
   client ??= new GoTrueClient({
     url: `${window.location.origin}/auth/v1`,
     storageKey: authStorageKey,

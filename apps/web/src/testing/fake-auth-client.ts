@@ -91,6 +91,13 @@ export class FakeAuthClient implements AuthClient {
     return this.session ? { data: { session: this.session }, error: null } : { data: { session: null }, error: null };
   });
 
+  /** `GET /user`: the session's user (nothing pending), or not signed in. */
+  getUser = vi.fn<AuthClient["getUser"]>(async () =>
+    this.session
+      ? { data: { user: this.session.user }, error: null }
+      : { data: { user: null }, error: new AuthApiError("Auth session missing!", 400, "session_not_found") },
+  );
+
   signInWithPassword = vi.fn<AuthClient["signInWithPassword"]>(async (credentials) => {
     const email = "email" in credentials ? credentials.email : undefined;
     const session = fakeSession(fakeUser({ email }));

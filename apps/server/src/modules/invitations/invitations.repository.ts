@@ -39,6 +39,15 @@ export class InvitationsRepository {
     return executor.selectFrom("invitations").selectAll().where("email", "=", storedForm(email)).executeTakeFirst();
   }
 
+  /** Moves an invitation, as it is (role, use), to another address that is not on the list. */
+  async rename(email: string, newEmail: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable("invitations")
+      .set({ email: storedForm(newEmail) })
+      .where("email", "=", storedForm(email))
+      .execute();
+  }
+
   /** True when the address was on the list. */
   async remove(email: string, executor: Executor = this.db): Promise<boolean> {
     const result = await executor.deleteFrom("invitations").where("email", "=", storedForm(email)).executeTakeFirst();

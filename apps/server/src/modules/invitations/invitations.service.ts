@@ -102,6 +102,11 @@ export class InvitationsService {
     return email !== null && (await this.deps.invitations.get(email)) !== undefined;
   }
 
+  async isOwner(rawEmail: string): Promise<boolean> {
+    const email = parseEmail(rawEmail);
+    return email !== null && (await this.deps.invitations.get(email))?.role === "owner";
+  }
+
   /** Records that the account `userId` used the invitation; a no-op once used or when not invited. */
   async markUsed(rawEmail: string, userId: string, trx?: Transaction<Database>): Promise<void> {
     await this.deps.invitations.markUsed(normalizeEmail(rawEmail), userId, this.now().toISOString(), trx);
@@ -115,6 +120,11 @@ export class InvitationsService {
   async transferAddress(rawOldEmail: string, rawNewEmail: string, userId: string, trx: Transaction<Database>): Promise<void> {
     const [oldEmail, newEmail] = [normalizeEmail(rawOldEmail), normalizeEmail(rawNewEmail)];
     const old = await this.deps.invitations.get(oldEmail, trx);
+    // An owner's own new address needs no invitation (ADR 0067): her invitation moves to it.
+    if (old && oldEmail !== newEmail && !(await this.deps.invitations.get(newEmail, trx))) {
+      await this.deps.invitations.rename(oldEmail, newEmail, trx);
+      return;
+    }
     await this.deps.invitations.markUsed(newEmail, userId, this.now().toISOString(), trx);
     if (!old || oldEmail === newEmail) return;
     if (old.role === "owner") await this.deps.invitations.setRole(newEmail, "owner", trx);

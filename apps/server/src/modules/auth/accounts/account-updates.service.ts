@@ -109,9 +109,31 @@ export class AccountUpdatesService {
 
     if (input.email !== undefined) {
       const newEmail = validEmail(input.email);
-      if (newEmail !== user.email) {
+      if (newEmail === user.email && user.email_change) {
+        // Asking for the current address again withdraws a pending change (ADR 0067): its link and
+        // code stop working and the account shows no address waiting for confirmation.
+        const withdrawn = user.email_change;
+        await this.deps.sessions.transaction(async (trx) => {
+          await this.deps.users.update(user.id, { email_change: null, email_change_sent_at: null, updated_at: now }, trx);
+          await this.deps.tokens.deleteOfUser(user.id, ["email_change"], trx);
+        });
+        user = { ...user, email_change: null, email_change_sent_at: null, updated_at: now };
+        await this.deps.audit.record({
+          action: "user.email_change_cancelled",
+          actorId: user.id,
+          actorEmail: user.email,
+          ip: context.ip,
+          detail: { new_email: withdrawn },
+        });
+      } else if (newEmail !== user.email) {
         if (await this.deps.users.findByEmail(newEmail)) throw new AppError("email_exists");
-        if (this.deps.config.inviteOnly && !(await this.deps.invitations.isInvited(newEmail))) throw notInvited();
+        // An owner's own new address needs no invitation (ADR 0067); a member's must be invited.
+        if (
+          this.deps.config.inviteOnly &&
+          !(await this.deps.invitations.isInvited(newEmail)) &&
+          !(await this.deps.invitations.isOwner(user.email))
+        )
+          throw notInvited();
         user = { ...user, email_change: newEmail };
         user = await this.deps.emailedTokens.send(user, "email_change", {
           redirectTo,

@@ -10,6 +10,8 @@ import type { Database, InvitationRow } from "../../../db/schema";
 /** Whether an address may have an account (sign-in, refresh, every member check). */
 export interface InvitationCheck {
   isInvited(email: string): Promise<boolean>;
+  /** Whether the address is an owner's: an owner's own new address needs no invitation (ADR 0067). */
+  isOwner(email: string): Promise<boolean>;
 }
 
 /** What the sign-up and address-change flows record on the list. */

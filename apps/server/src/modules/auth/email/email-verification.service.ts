@@ -99,7 +99,9 @@ export class EmailVerificationService {
       if (await this.deps.users.findByEmail(token.relates_to)) throw new AppError("email_exists");
       Object.assign(verified, { email: token.relates_to, email_change: null, email_change_sent_at: null });
     }
-    if (!(await this.deps.sessionService.isAllowedIn(verified))) throw notInvited();
+    // An owner's own new address needs no invitation (ADR 0067); anyone else's must be invited.
+    const ownersOwnAddress = token.token_type === "email_change" && (await this.deps.invitations.isOwner(user.email));
+    if (!ownersOwnAddress && !(await this.deps.sessionService.isAllowedIn(verified))) throw notInvited();
 
     // The mailbox is proven for the first time. A password a sign-up chose stands only if this is
     // the browser that chose it (its sign-up's cookie); from anywhere else it is dropped, and the

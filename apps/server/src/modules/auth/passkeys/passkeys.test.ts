@@ -182,6 +182,33 @@ describe.each(testEngines)("passkeys on %s", (engine) => {
     expect((await signInWithPasskey(server, authenticator)).error).toMatchObject({ code: "webauthn_verification_failed" });
   });
 
+  it("refuses a rename with a name too long, of the wrong type or for an unknown passkey, and keeps the name", async () => {
+    const { email } = await confirmedMember(server);
+    const { auth, session } = await signedInClient(server, email);
+    const passkeyId = await registerPasskey(auth, new SoftwareAuthenticator(appOrigin));
+    const [made] = (await auth.passkey.list()).data!;
+    const rename = (id: string, payload: unknown) =>
+      server.app.inject({
+        method: "PATCH",
+        url: `/auth/v1/passkeys/${id}`,
+        headers: { ...apiVersion, authorization: `Bearer ${session.access_token}` },
+        payload: payload as Record<string, unknown>,
+      });
+
+    expect((await rename(passkeyId, { friendly_name: "x".repeat(121) })).json()).toMatchObject({ code: "validation_failed" });
+    expect((await rename(passkeyId, { friendly_name: "x".repeat(5000) })).statusCode).toBe(400);
+    expect((await rename(passkeyId, { friendly_name: 42 })).statusCode).toBe(400);
+    expect((await rename(passkeyId, {})).statusCode).toBe(400);
+    expect((await rename("6f1b2c3d-0000-4000-8000-000000000000", { friendly_name: "Mine" })).statusCode).toBe(404);
+    expect((await rename("not-an-id", { friendly_name: "Mine" })).statusCode).toBe(404);
+    expect((await auth.passkey.list()).data).toEqual([
+      expect.objectContaining({ id: passkeyId, friendly_name: made!.friendly_name }),
+    ]);
+
+    const kept = await rename(passkeyId, { friendly_name: `  ${"é".repeat(120)}  ` });
+    expect(kept.json()).toMatchObject({ friendly_name: "é".repeat(120) });
+  });
+
   it("lets no stolen password add a passkey to an account with a second factor; a proven one signs in at aal2", async () => {
     const { email } = await confirmedMember(server);
     const { auth } = await signedInClient(server, email);

@@ -46,3 +46,28 @@ export function webauthnProblem(error: unknown, action: "sign in" | "add" | "ver
     ? activeIntl().formatMessage({ id: "passkeys.problem.signInFailed" })
     : activeIntl().formatMessage({ id: "passkeys.problem.failed" });
 }
+
+/** The name the server would give a passkey made here ("Chrome 156 on Linux"), offered to edit. */
+export function defaultPasskeyName(userAgent = navigator.userAgent): string {
+  const browser = (
+    [
+      ["Edge", /Edg\/(\d+)/],
+      ["Firefox", /Firefox\/(\d+)/],
+      ["Chrome", /Chrome\/(\d+)/],
+      ["Safari", /Version\/(\d+).*Safari/],
+    ] as const
+  ).flatMap(([name, pattern]) => {
+    const match = pattern.exec(userAgent);
+    return match ? [`${name} ${match[1]}`] : [];
+  })[0];
+  const system = (
+    [
+      ["Android", /Android/],
+      ["iOS", /iPhone|iPad/],
+      ["macOS", /Mac OS X/],
+      ["Windows", /Windows/],
+      ["Linux", /Linux/],
+    ] as const
+  ).find(([, pattern]) => pattern.test(userAgent))?.[0];
+  return [browser, system].filter(Boolean).join(" on ") || "Passkey";
+}

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { ErrorCode } from "@memory-box/contract";
 import { isAuthError } from "@supabase/auth-js";
 
@@ -7,10 +7,13 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { requestEmailChange } from "@/features/auth/api/email-links";
+import { useCancelEmailChange, usePendingEmail, useRefreshPendingEmail } from "@/features/auth/api/pending-email";
 import { EmailCodeForm } from "@/features/auth/components/email-code-form";
 import { useFreshSecondStep } from "@/features/auth/components/fresh-second-step";
 import type { SendOutcome } from "@/features/auth/components/email-request-form";
+import { takeLinkArrival } from "@/lib/auth-client";
 import { useIntl, type AppIntl } from "@/lib/intl";
+import { notify } from "@/lib/notify";
 
 export interface ChangeEmailFormProps {
   currentEmail: string;
@@ -44,6 +47,32 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
   const [waitingFor, setWaitingFor] = useState<string>();
   const trimmed = email.trim().toLowerCase();
   const fresh = useFreshSecondStep("change");
+  const pending = usePendingEmail();
+  const refreshPending = useRefreshPendingEmail();
+  const cancel = useCancelEmailChange();
+  const [enteringCode, setEnteringCode] = useState(false);
+
+  // Arrived through the new address's confirmation link: the change is made, and said so.
+  useEffect(() => {
+    if (takeLinkArrival() === "email_change") onChanged(currentEmail);
+    // Only once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  function cancelChange() {
+    cancel.mutate(currentEmail, {
+      onSuccess: () => {
+        setWaitingFor(undefined);
+        setEnteringCode(false);
+        notify.success(
+          intl.formatMessage({ id: "changeEmail.cancelled" }),
+          intl.formatMessage({ id: "changeEmail.cancelledDetail" }, { email: currentEmail }),
+        );
+      },
+      onError: () =>
+        notify.error(intl.formatMessage({ id: "toast.error" }), intl.formatMessage({ id: "changeEmail.cancelFailed" })),
+    });
+  }
 
   async function send(address: string): Promise<SendOutcome> {
     const { error } = await requestEmailChange(address, returnPath);
@@ -68,7 +97,10 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
         () => requestEmailChange(address, returnPath),
         (error) => {
           if (error) setProblem(refusalText(intl, error, address));
-          else setWaitingFor(address);
+          else {
+            setWaitingFor(address);
+            void refreshPending();
+          }
         },
       );
     } catch {
@@ -78,24 +110,47 @@ export function ChangeEmailForm({ currentEmail, returnPath, onChanged }: ChangeE
     }
   }
 
-  if (waitingFor)
+  const pendingEmail = pending.data ?? undefined;
+  const codeFor = waitingFor ?? (enteringCode ? pendingEmail : undefined);
+  if (codeFor)
     return (
       <EmailCodeForm
-        email={waitingFor}
+        email={codeFor}
         purpose="email_change"
         resend={send}
-        backLabel={intl.formatMessage({ id: "common.cancel" })}
-        onBack={() => setWaitingFor(undefined)}
+        backLabel={intl.formatMessage({ id: "changeEmail.back" })}
+        onBack={() => {
+          setWaitingFor(undefined);
+          setEnteringCode(false);
+        }}
         onVerified={() => {
           setWaitingFor(undefined);
+          setEnteringCode(false);
           setEmail("");
-          onChanged(waitingFor);
+          void refreshPending();
+          onChanged(codeFor);
         }}
       />
     );
 
   return (
     <>
+      {pendingEmail && pendingEmail !== currentEmail ? (
+        <div className="mb-4 flex flex-col gap-3 rounded-lg border bg-muted/40 p-4" role="status">
+          <p className="font-medium break-words">{intl.formatMessage({ id: "changeEmail.pending" }, { email: pendingEmail })}</p>
+          <p className="text-sm break-words text-muted-foreground">
+            {intl.formatMessage({ id: "changeEmail.pendingHint" }, { email: pendingEmail, current: currentEmail })}
+          </p>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button variant="outline" size="sm" onClick={() => setEnteringCode(true)}>
+              {intl.formatMessage({ id: "changeEmail.enterCode" })}
+            </Button>
+            <Button variant="outline" size="sm" disabled={cancel.isPending} onClick={cancelChange}>
+              {intl.formatMessage({ id: "changeEmail.cancelPending" })}
+            </Button>
+          </div>
+        </div>
+      ) : null}
       <form className="flex flex-col gap-2" onSubmit={(event) => void handleSubmit(event)} noValidate>
         <Label htmlFor={id}>{intl.formatMessage({ id: "changeEmail.label" })}</Label>
         <div className="flex flex-col gap-2 sm:flex-row">
