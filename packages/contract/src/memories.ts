@@ -69,6 +69,34 @@ export type MemoryInput = z.input<typeof MemoryInput>;
 export const ArchivedMemoryFields = MemoryInput.extend({ memory_date: anyCalendarDate });
 export type ParsedMemoryInput = z.output<typeof MemoryInput>;
 
+/** At most this many memories (capture days) in one `POST /api/v1/memories/batch` (ADR 0063). */
+export const maxMemoriesPerBatch = 31;
+
+/**
+ * Many memories made at once from photos of different capture days (ADR 0063): each item follows
+ * the `MemoryInput` rules, each day's date at most once; all are written or none.
+ */
+export const MemoryBatchInput = z
+  .object({
+    items: z.array(MemoryInput).min(1).max(maxMemoriesPerBatch),
+  })
+  .strict()
+  .superRefine((batch, context) => {
+    const seen = new Set<string>();
+    batch.items.forEach((item, index) => {
+      const date = item.memory_date;
+      if (date === null) {
+        context.addIssue({ code: "custom", path: ["items", index, "memory_date"], message: "each day's memory needs its date" });
+      } else if (seen.has(date)) {
+        context.addIssue({ code: "custom", path: ["items", index, "memory_date"], message: "is another item's day" });
+      } else {
+        seen.add(date);
+      }
+    });
+  });
+export type MemoryBatchInput = z.input<typeof MemoryBatchInput>;
+export type ParsedMemoryBatchInput = z.output<typeof MemoryBatchInput>;
+
 /**
  * What one of a memory's media is (issue #31): a still photo, a video, or a Live Photo (a still
  * with its short clip of motion, played on press or hover).
@@ -182,6 +210,10 @@ export const Memory = z.object({
   cover_photo_id: z.uuid().nullable().optional(),
 });
 export type Memory = z.infer<typeof Memory>;
+
+/** The memories a batch made, in the request's order. */
+export const MemoryBatch = z.object({ memories: z.array(Memory) });
+export type MemoryBatch = z.infer<typeof MemoryBatch>;
 
 export const MemoryListQuery = z
   .object({

@@ -1,6 +1,8 @@
 import {
   ApiError,
   Memory,
+  MemoryBatch,
+  MemoryBatchInput,
   MemoryCoverInput,
   MemoryInput,
   MemoryListQuery,
@@ -125,6 +127,25 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
     async (request, reply) => {
       const memory = await service.create(actor(request), request.body);
       return reply.status(201).header("etag", etagOf(memory.version)).send(memory);
+    },
+  );
+
+  app.post(
+    "/api/v1/memories/batch",
+    {
+      schema: {
+        tags: ["memories"],
+        summary:
+          "Add several memories at once, one per capture day, all or none (a retry with the same Idempotency-Key gets the first answer)",
+        body: MemoryBatchInput,
+        response: { 201: MemoryBatch, ...createErrors },
+      },
+      bodyLimit: 1024 * 1024,
+      ...idempotentCreate,
+    },
+    async (request, reply) => {
+      const memories = await service.createBatch(actor(request), request.body.items);
+      return reply.status(201).send({ memories });
     },
   );
 

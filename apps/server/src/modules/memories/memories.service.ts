@@ -380,6 +380,37 @@ export class MemoriesService {
   }
 
   /**
+   * Many memories at once, one per capture day (ADR 0063): every item checked and written in one
+   * transaction (a bad one leaves nothing written), then each told to the live stream and to
+   * notifications as a single create is.
+   */
+  async createBatch(actor: Actor, items: ParsedMemoryInput[]): Promise<Memory[]> {
+    const prepared: { id: string; input: ParsedMemoryInput; fields: MemoryFields }[] = [];
+    for (const input of items) {
+      prepared.push({
+        id: randomUUID(),
+        input,
+        fields: { ...(await this.fieldsOf(input)), place: await this.placeOf(input.place ?? null) },
+      });
+    }
+    await this.deps.memories.transaction(async (trx) => {
+      await this.assertAttachable(
+        prepared.flatMap(({ input }) => input.photo_ids),
+        null,
+        trx,
+      );
+      for (const { id, input, fields } of prepared) {
+        await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fields }, trx);
+        await this.deps.photos.attach(id, input.photo_ids, trx);
+      }
+    });
+    for (const { id } of prepared) this.deps.publish({ type: "memory.created", id, actor: actor.userId });
+    const made: Memory[] = [];
+    for (const { id } of prepared) made.push(await this.get(id));
+    return made;
+  }
+
+  /**
    * Replaces the memory's fields and photo list. With `expectedVersion`, an edit made from a
    * stale copy (another tab saved first) is refused with 409 instead of silently winning.
    */
