@@ -80,6 +80,8 @@ export interface UsersTable {
   failed_verifications_since: string | null;
   /** The language the member chose (`user_metadata.locale`), or null to follow the browser (ADR 0049). */
   locale: Generated<string | null>;
+  /** When the member closed the first-run guide on home (ADR 0066); null while it is still shown. */
+  guide_dismissed_at: Generated<string | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

@@ -90,5 +90,6 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     mfa_factors: "[]",
     linked_identities: "[]",
     locale: localeOf(data),
+    guide_dismissed_at: null,
   };
 }
