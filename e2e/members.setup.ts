@@ -78,6 +78,14 @@ async function prepareMembersOf(server: E2eServer): Promise<void> {
     );
     session.expires_at ??= Math.floor(Date.now() / 1000) + session.expires_in;
     await answer(await browser.post("/api/v1/photo-access", { headers: { authorization: `Bearer ${session.access_token}` } }));
+    // The first-run guide (ADR 0066) is closed: the journeys start from a home without it
+    // (e2e/first-run-guide.spec.ts signs up members of its own to see it).
+    await answer(
+      await browser.put("/api/v1/account/guide", {
+        headers: { authorization: `Bearer ${session.access_token}` },
+        data: { dismissed: true },
+      }),
+    );
     const { cookies } = await browser.storageState();
     await browser.dispose();
     const storageState = path.join(server.sessionsDir, `${key}.json`);

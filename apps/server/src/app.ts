@@ -43,6 +43,7 @@ import {
   serviceRoleAuthenticator,
 } from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
+import { FirstRunGuideRepository, FirstRunGuideService, firstRunGuideRoutes } from "./modules/first-run-guide";
 import { EmailDigestRepository, emailDigestRoutes, EmailDigestScheduler, EmailDigestService } from "./modules/email-digest";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
 import {
@@ -403,6 +404,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(emailDigestRoutes, { service: emailDigests, authenticate: authenticateMember });
   await app.register(devicesRoutes, {
     devices: new DevicesService({ sessions: auth.sessionRows, audit, ...(options.now ? { now: options.now } : {}) }),
+    authenticate: authenticateMember,
+  });
+  await app.register(firstRunGuideRoutes, {
+    guide: new FirstRunGuideService({
+      guides: new FirstRunGuideRepository(database.db),
+      ...(options.now ? { now: options.now } : {}),
+    }),
     authenticate: authenticateMember,
   });
   const members = new MembersService({

@@ -4,12 +4,15 @@ import { createRoot } from "react-dom/client";
 import { App } from "@/app/app";
 import { loadMessages } from "@/lib/catalogue";
 import { whenAppMayStart } from "@/lib/first-screen";
+import { keepInstallPrompt } from "@/lib/install-prompt";
 import { currentLocale } from "@/lib/locale";
 import { applyTheme, storedTheme } from "@/lib/theme";
 import "@/index.css";
 
 // Already done by the first screen's script in the built page; in development this is the first code to run.
 applyTheme(storedTheme());
+// The browser offers its install prompt once, early: kept for the first-run guide (ADR 0066).
+keepInstallPrompt();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");

@@ -83,3 +83,18 @@ export type UsageFigure = z.infer<typeof UsageFigure>;
  */
 export const AccountUsage = z.object({ photos: UsageFigure, videos: UsageFigure });
 export type AccountUsage = z.infer<typeof AccountUsage>;
+
+/**
+ * `GET /api/v1/account/guide`: whether the caller's first-run guide on home is still to be shown
+ * (`dismissed_at` null) or was closed (when, on any of their devices), and their role, which decides
+ * whether it has the step about inviting the partner (owners only).
+ */
+export const FirstRunGuide = z.object({
+  dismissed_at: z.string().nullable(),
+  role: z.enum(["owner", "member"]),
+});
+export type FirstRunGuide = z.infer<typeof FirstRunGuide>;
+
+/** `PUT /api/v1/account/guide`: `true` closes the caller's guide, `false` shows it again ("Show the guide again"). */
+export const FirstRunGuideChange = z.strictObject({ dismissed: z.boolean() });
+export type FirstRunGuideChange = z.infer<typeof FirstRunGuideChange>;

@@ -83,6 +83,8 @@ export interface UsersTable {
   locale: Generated<string | null>;
   /** When an anonymous account signed in (ADR 0072); null for every account with an address. */
   anonymous_since: Generated<string | null>;
+  /** When the member closed the first-run guide on home (ADR 0066); null while it is still shown. */
+  guide_dismissed_at: Generated<string | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

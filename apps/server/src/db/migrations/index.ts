@@ -33,6 +33,7 @@ import * as addPushNotifications from "./2026_11_28_220000_add_push_notification
 import * as countPlacesAndReadOldPhotoLocations from "./2026_11_28_224000_count_places_and_read_old_photo_locations";
 import * as addEmailDigests from "./2026_11_28_230000_add_email_digests";
 import * as addCoversAndCaptions from "./2026_11_28_231000_add_covers_and_captions";
+import * as addGuideDismissedAt from "./2026_11_28_235000_add_guide_dismissed_at";
 import * as addOauthClients from "./2026_11_28_236000_add_oauth_clients";
 import * as addAnonymousUsers from "./2026_11_28_237000_add_anonymous_users";
 
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_224000_count_places_and_read_old_photo_locations": countPlacesAndReadOldPhotoLocations,
   "2026_11_28_230000_add_email_digests": addEmailDigests,
   "2026_11_28_231000_add_covers_and_captions": addCoversAndCaptions,
+  "2026_11_28_235000_add_guide_dismissed_at": addGuideDismissedAt,
   "2026_11_28_236000_add_oauth_clients": addOauthClients,
   "2026_11_28_237000_add_anonymous_users": addAnonymousUsers,
 };

@@ -1,4 +1,8 @@
 import { useState } from "react";
+import { useLocation } from "react-router";
+
+import { useChangeFirstRunGuide, useFirstRunGuide } from "@/features/guide/api/guide";
+import { LazyFirstRunGuide } from "@/features/guide/components/lazy-first-run-guide";
 
 import { useOnThisDay } from "@/features/memories/api/get-on-this-day";
 import { HomeFrame } from "@/features/memories/components/home-frame";
@@ -17,6 +21,10 @@ export function HomeRoute() {
   const [adding, setAdding] = useState(false);
   useLiveUpdates();
   const onThisDay = useOnThisDay(useLocalCalendarDate());
+  const guide = useFirstRunGuide();
+  const changeGuide = useChangeFirstRunGuide();
+  // "Show the guide again" in Settings comes here with the guide to focus.
+  const askedForGuide = (useLocation().state as { guide?: boolean } | null)?.guide === true;
 
   return (
     <HomeFrame
@@ -27,6 +35,13 @@ export function HomeRoute() {
       dialogs={<LazyMemoryFormDialog open={adding} onOpenChange={setAdding} />}
     >
       <QueuedMemories />
+      {guide.data && guide.data.dismissed_at === null && !onThisDay.isPending && (
+        <LazyFirstRunGuide
+          owner={guide.data.role === "owner"}
+          focusOnShow={askedForGuide}
+          onDismiss={() => changeGuide.mutate(true)}
+        />
+      )}
       {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
       {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
       <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />

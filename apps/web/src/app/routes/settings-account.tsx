@@ -1,5 +1,6 @@
 import type { WebMessageId } from "@memory-box/messages/web";
 import { useState } from "react";
+import { useNavigate } from "react-router";
 
 import { SettingsSection } from "@/components/settings-section";
 import { paths } from "@/config/paths";
@@ -9,6 +10,7 @@ import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
 import { ImportArchive } from "@/features/account/components/import-archive";
+import { useChangeFirstRunGuide } from "@/features/guide/api/guide";
 import { StorageUsage } from "@/features/account/components/storage-usage";
 import { useBrowserWallets, useSignInProviders, useSingleSignOn } from "@/features/auth/api/providers";
 import { SecondFactors } from "@/features/auth/components/second-factors";
@@ -23,6 +25,7 @@ import { useAuth } from "@/lib/auth-context";
 import { notify } from "@/lib/notify";
 import { userDisplayName } from "@/lib/user-name";
 import { useIntl } from "@/lib/intl";
+import { Button } from "@/components/ui/button";
 
 const Section = SettingsSection;
 
@@ -43,6 +46,27 @@ function ConnectedAccountsSection() {
     >
       <ConnectedAccounts />
     </Section>
+  );
+}
+
+/** "Show the guide again": the first-run guide comes back (on every device) and home shows it, focused. */
+function ShowGuideAgain() {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const change = useChangeFirstRunGuide();
+  return (
+    <Button
+      variant="outline"
+      disabled={change.isPending}
+      onClick={() =>
+        change.mutate(false, {
+          onSuccess: () => void navigate(paths.home, { state: { guide: true } }),
+          onError: () => notify.error(intl.formatMessage({ id: "settings.account.guide.failed" })),
+        })
+      }
+    >
+      {intl.formatMessage({ id: "settings.account.guide.showAgain" })}
+    </Button>
   );
 }
 
@@ -108,6 +132,9 @@ export function AccountSettingsRoute() {
           <StorageUsage />
           <DownloadEverything />
         </div>
+      </Section>
+      <Section title={t("guide.title")} description={t("guide.description")}>
+        <ShowGuideAgain />
       </Section>
       {owner && (
         <Section title={t("import.title")} description={t("import.description")}>

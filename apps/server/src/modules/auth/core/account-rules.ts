@@ -110,5 +110,6 @@ export function newUser(email: string, passwordHash: string | null, data: Record
     linked_identities: "[]",
     locale: localeOf(data),
     anonymous_since: null,
+    guide_dismissed_at: null,
   };
 }

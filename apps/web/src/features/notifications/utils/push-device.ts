@@ -1,6 +1,7 @@
 import type { DeviceNotifications, PushPreferences, PushSubscriptionInput } from "@memory-box/contract";
 
 import { deleteDeviceNotifications, fetchPushKey, putDeviceNotifications } from "@/features/notifications/api/notifications";
+import { isAppleMobile, runsInstalled, thisDevice } from "@/lib/install-prompt";
 import { keepNotificationState, keyBytes, readNotificationState } from "@/lib/push-notifications";
 
 /**
@@ -24,22 +25,15 @@ export interface PushEnvironment {
 }
 
 export function browserPushEnvironment(): PushEnvironment {
-  const nav = navigator as Navigator & { standalone?: boolean };
+  const nav = navigator;
   return {
-    userAgent: nav.userAgent,
-    maxTouchPoints: nav.maxTouchPoints ?? 0,
-    platform: nav.platform ?? "",
-    standalone: nav.standalone === true || (window.matchMedia?.("(display-mode: standalone)").matches ?? false),
+    ...thisDevice(),
+    standalone: runsInstalled(),
     notification: "Notification" in window ? window.Notification : undefined,
     registration: "serviceWorker" in nav ? () => nav.serviceWorker.ready : undefined,
     hasPushManager: "PushManager" in window,
     storage: "caches" in window ? window.caches : undefined,
   };
-}
-
-function isAppleMobile(env: PushEnvironment): boolean {
-  // iPadOS says it is a Mac; a Mac with a touch screen is an iPad.
-  return /iPhone|iPad|iPod/.test(env.userAgent) || (env.platform === "MacIntel" && env.maxTouchPoints > 1);
 }
 
 export function pushSupport(env: PushEnvironment): PushSupport {
