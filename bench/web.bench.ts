@@ -3,7 +3,7 @@
 // first load and on a reload (photos are cached by the browser for the photo access lifetime),
 // and the largest contentful paint of that home page.
 import { supportedLocales } from "@memory-box/messages";
-import { chromium, type Browser } from "@playwright/test";
+import { chromium, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { cli, machineLine, round, RunConditions, startServer, watchCommand, watchPid, writeResults } from "./lib";
 
@@ -80,11 +80,8 @@ async function main(): Promise<void> {
     // JavaScript of /auth for a first-time visitor (empty cache): the bytes on the wire, as the
     // server sends them (the build's brotli copies, for a browser that accepts them).
     const authPage = await browser.newPage();
-    const scripts = new Map<string, number>();
-    authPage.on("requestfinished", async (request) => {
-      if (request.resourceType() === "script") scripts.set(request.url(), (await request.sizes()).responseBodySize);
-    });
     await authPage.goto(`${server.url}/auth`, { waitUntil: "networkidle" });
+    const scripts = await scriptsTransferred(authPage);
     await authPage.close();
     const authJsKb = round([...scripts.values()].reduce((sum, bytes) => sum + bytes, 0) / 1024, 1);
 
@@ -300,19 +297,30 @@ async function scriptKb(browser: Browser, url: string, locale: string, session?:
   const context = await browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
   if (session) await context.addInitScript((value) => window.localStorage.setItem("memory-box-auth", value), session);
   const page = await context.newPage();
-  const scripts = new Map<string, number>();
-  page.on("requestfinished", async (request) => {
-    if (request.resourceType() !== "script") return;
-    const sizes = await request.sizes().catch(() => undefined);
-    scripts.set(request.url(), sizes ? sizes.responseBodySize : 0);
-  });
   if (session) {
     await page.goto(url, { waitUntil: "load" });
     await page.waitForTimeout(phoneSettleMs);
     await page.locator("#root").getByText("Memory 1", { exact: true }).waitFor();
   } else await page.goto(url, { waitUntil: "networkidle" });
+  const scripts = await scriptsTransferred(page);
   await context.close();
   return [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0);
+}
+
+/**
+ * The compressed bytes of every script the page fetched, by URL, from the page's own resource
+ * timing (`encodedBodySize`). Playwright's `request.sizes()` answered a negative size for a script
+ * whose request it saw finish late (the toasts' library, ~9 KB), which then counted against the
+ * total, so one run's languages differed by that much.
+ */
+async function scriptsTransferred(page: Page): Promise<Map<string, number>> {
+  const entries = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => /\.js(\?|$)/.test(entry.name))
+      .map((entry) => [entry.name, (entry as PerformanceResourceTiming).encodedBodySize] as const),
+  );
+  return new Map(entries);
 }
 
 /** Milestones of a page load, in ms from navigation start, read in the page. */
