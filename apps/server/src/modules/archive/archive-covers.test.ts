@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Memory } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
+import { runCommand } from "../../../test/run-command";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { zipEntries } from "../../../test/zip-entries";
@@ -18,14 +19,7 @@ import { ArchiveManifest, memoryPage } from "./archive-format";
 // show them, and an import brings them back; a version-5 archive that breaks their rules is refused
 // whole.
 
-async function run(app: TestApp, command: typeof exportCommand | typeof importCommand, ...args: string[]): Promise<void> {
-  const database = openDatabase(app.config.database);
-  try {
-    await command.run({ args, db: database.db, out: () => {}, config: app.config });
-  } finally {
-    await database.destroy();
-  }
-}
+const run = runCommand;
 
 describe.each(testEngines)("covers and captions in the archive on %s", (engine) => {
   let from: TestApp;

@@ -5,11 +5,11 @@ import { buffer } from "node:stream/consumers";
 import type { Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
+import { runCommand } from "../../../test/run-command";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { exportCommand } from "../../cli/export.command";
 import { importCommand } from "../../cli/import.command";
-import { openDatabase } from "../../db/database";
 import { ZipReader } from "../../lib/zip-reader";
 import { ArchiveManifest, memoryPage } from "./archive-format";
 
@@ -18,14 +18,7 @@ import { ArchiveManifest, memoryPage } from "./archive-format";
 
 const sintra = { name: "Sintra", latitude: 38.8029, longitude: -9.3817 };
 
-async function run(app: TestApp, command: typeof exportCommand | typeof importCommand, ...args: string[]): Promise<void> {
-  const database = openDatabase(app.config.database);
-  try {
-    await command.run({ args, db: database.db, out: () => {}, config: app.config });
-  } finally {
-    await database.destroy();
-  }
-}
+const run = runCommand;
 
 describe.each(testEngines)("places in the archive on %s", (engine) => {
   let from: TestApp;

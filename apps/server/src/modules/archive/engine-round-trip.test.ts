@@ -5,11 +5,11 @@ import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
+import { runCommand } from "../../../test/run-command";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { exportCommand } from "../../cli/export.command";
 import { importCommand } from "../../cli/import.command";
-import { openDatabase } from "../../db/database";
 import { ZipReader } from "../../lib/zip-reader";
 import { rotatedCameraJpeg, twoTone } from "../photos/fixtures/test-images";
 import { ArchiveManifest } from "./archive-format";
@@ -34,14 +34,7 @@ async function instance(engine: "sqlite" | "postgres", s3?: TestS3Server): Promi
   };
 }
 
-async function run(app: TestApp, command: typeof exportCommand | typeof importCommand, ...args: string[]): Promise<void> {
-  const database = openDatabase(app.config.database);
-  try {
-    await command.run({ args, db: database.db, out: () => {}, config: app.config });
-  } finally {
-    await database.destroy();
-  }
-}
+const run = runCommand;
 
 /** An archive as two installations can agree on it: without its date, members by e-mail, in a fixed order; and its photo files. */
 async function comparable(file: string) {
