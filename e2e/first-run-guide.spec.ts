@@ -1,9 +1,6 @@
-import fs from "node:fs";
 import { type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { currentServer, expectAccessible, freshEmail, invite, password, serviceToken, storedSessionOf } from "./support";
-
-const shots = "/tmp/guide-shots";
 
 /** A member of their own, never shown the guide: invited, their account made by the operator; an owner when asked. */
 async function freshMember(request: APIRequestContext, label: string, owner: boolean): Promise<string> {
@@ -58,7 +55,6 @@ test("a new owner sees the guide with the invite step, closes it for good on eve
   await expect(guide.getByRole("link", { name: "Open the member list" })).toHaveAttribute("href", "/settings/members");
   await expectAccessible(page, "home with the first-run guide");
 
-  fs.mkdirSync(shots, { recursive: true });
   for (const [width, height] of [
     [375, 800],
     [1280, 900],
@@ -67,7 +63,7 @@ test("a new owner sees the guide with the invite step, closes it for good on eve
     for (const colorScheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme });
       await guide.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${shots}/owner-${width}-${colorScheme}.png`, fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`owner-${width}-${colorScheme}.png`), fullPage: true });
     }
   }
   await page.emulateMedia({ colorScheme: "light" });
@@ -127,6 +123,6 @@ test("an invited partner sees the guide without the invite step, in Arabic from 
   await expect(arabic).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await page.setViewportSize({ width: 375, height: 800 });
-  await page.screenshot({ path: `${shots}/partner-ar-375.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath("partner-ar-375.png"), fullPage: true });
   await expectAccessible(page, "home with the first-run guide in Arabic");
 });
