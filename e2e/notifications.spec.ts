@@ -148,7 +148,8 @@ test("a member turns notifications on in Settings; the partner's new memory show
   expect(message.title).toContain("Ann");
   expect(`${message.title} ${message.body}`).not.toContain(`Harbour at dawn ${run}`);
 
-  // The push service delivers it; the service worker shows the notification.
+  // The push service delivers it; the service worker shows the notification (on a busy machine the
+  // worker may take seconds to wake).
   await cdp.send("ServiceWorker.deliverPushMessage", { origin: server.url, registrationId: await registrationId, data: payload });
   await expect
     .poll(
@@ -161,7 +162,7 @@ test("a member turns notifications on in Settings; the partner's new memory show
             url: (shown.data as { url?: string } | null)?.url,
           }));
         }),
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     )
     .toContainEqual({ title: message.title, tag: message.tag, url: `/memory/${memory.id}` });
 
