@@ -172,12 +172,26 @@ const outOfSpaceCodes = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL", "53100"]);
  * 507, anywhere in the error's cause chain (stores wrap what they throw).
  */
 function isOutOfSpace(thrown: unknown): boolean {
+  return causes(thrown).some(({ code, storeStatus }) => (code !== undefined && outOfSpaceCodes.has(code)) || storeStatus === 507);
+}
+
+/**
+ * What a thrown error and its causes (stores and drivers wrap what they throw; five deep at most)
+ * say of themselves: a system or driver `code`, a `name`, and an S3-compatible server's status.
+ */
+function causes(thrown: unknown): { code?: string; name?: string; storeStatus?: number }[] {
+  const found: { code?: string; name?: string; storeStatus?: number }[] = [];
   for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 5; depth += 1) {
-    if ("code" in error && typeof error.code === "string" && outOfSpaceCodes.has(error.code)) return true;
-    if ("$metadata" in error && (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode === 507) return true;
+    found.push({
+      ...("code" in error && typeof error.code === "string" ? { code: error.code } : {}),
+      ...("name" in error && typeof error.name === "string" ? { name: error.name } : {}),
+      ...("$metadata" in error
+        ? { storeStatus: (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode }
+        : {}),
+    });
     error = "cause" in error ? error.cause : undefined;
   }
-  return false;
+  return found;
 }
 
 /**
@@ -208,15 +222,13 @@ const outOfReachCodes = new Set([
 const outOfReachRetrySeconds = 5;
 
 function isOutOfReach(thrown: unknown): boolean {
-  for (let error = thrown, depth = 0; typeof error === "object" && error !== null && depth < 5; depth += 1) {
-    if ("code" in error && typeof error.code === "string" && outOfReachCodes.has(error.code)) return true;
-    if ("name" in error && (error.name === "TimeoutError" || error.name === "NetworkingError")) return true;
-    const status =
-      "$metadata" in error ? (error.$metadata as { httpStatusCode?: number } | undefined)?.httpStatusCode : undefined;
-    if (status !== undefined && status >= 500 && status !== 507) return true;
-    error = "cause" in error ? error.cause : undefined;
-  }
-  return false;
+  return causes(thrown).some(
+    ({ code, name, storeStatus }) =>
+      (code !== undefined && outOfReachCodes.has(code)) ||
+      name === "TimeoutError" ||
+      name === "NetworkingError" ||
+      (storeStatus !== undefined && storeStatus >= 500 && storeStatus !== 507),
+  );
 }
 
 /** The fields at fault, with the first of them named in the message for clients that show only it. */

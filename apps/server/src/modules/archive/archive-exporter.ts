@@ -132,7 +132,8 @@ export class ArchiveExporter {
         // Each memory's files in its page's order: a photo's or video's original, a video's
         // poster, a Live Photo's motion.
         const memoriesOfPage = rows.map((row) => toArchiveMemory(row, discussion.get(row.id)));
-        const photoKeys = rows.flatMap((row, r) => filesOf(row, memoriesOfPage[r]!).map(({ key }) => `${photoBucket}/${key}`));
+        const filesOfPage = rows.map((row, r) => filesOf(row, memoriesOfPage[r]!));
+        const photoKeys = filesOfPage.flatMap((files) => files.map(({ key }) => `${photoBucket}/${key}`));
         let photoIndex = 0;
         const openPhoto = () => {
           const key = photoKeys[photoIndex++];
@@ -160,7 +161,7 @@ export class ArchiveExporter {
           // The pages' copies are a nicety: one lost from storage is left out, and the page shows
           // the original instead; an original lost fails the export, which must hold every one.
           const missing = new Set<string>();
-          for (const file of filesOf(row, memory)) {
+          for (const file of filesOfPage[r]!) {
             let content: BlobContent;
             try {
               content = await nextPhoto!;
