@@ -5,20 +5,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../test/auth-fixtures";
 
 // Issue #37, a graceful stop: the real server process (src/main.ts), told SIGTERM while requests
 // are under way, finishes them, takes no new one, and is gone within the stop's 10 s grace even
 // when a client stalls.
 
 const root = path.resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The server as `npm start` runs it, on SQLite in a folder of its own; resolves once it listens. */
 async function startServer(): Promise<{ child: ChildProcess; port: number; dataDir: string; output: () => string }> {

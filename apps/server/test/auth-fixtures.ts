@@ -166,7 +166,8 @@ export async function startAuthServer(
   }
 }
 
-function freePort(): Promise<number> {
+/** A port on loopback nobody listens on just now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
