@@ -29,7 +29,10 @@ export default defineConfig({
   workers: serverCount,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/reports/playwright.json" }]] : [["list"]],
+  // In CI a JSON report too, for scripts/test-summary.mjs: one per share of the journeys (E2E_REPORT).
+  reporter: process.env.CI
+    ? [["list"], ["json", { outputFile: `test-results/reports/${process.env.E2E_REPORT ?? "playwright.json"}` }]]
+    : [["list"]],
   // A journey takes a few seconds on a quiet machine and about three times as long on one three times
   // slower (a busy two-core one): the limits leave that room, so a limit reached means something hangs.
   timeout: 60_000,

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, devices, expect, request } from "@playwright/test";
+import { type BrowserContext, devices, expect } from "@playwright/test";
 import { type MemberKey, type MemberSpec, members, type PreparedMember, preparedMembersFile } from "./members";
 import { type E2eServer, readinessUrls, servers } from "./servers";
 import { authKey, freshEmail, password, serviceToken } from "./support";
@@ -34,6 +34,8 @@ async function answering(url: string, deadline: number): Promise<void> {
   }
 }
 
+type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
+
 interface Session {
   access_token: string;
   refresh_token: string;
@@ -42,16 +44,42 @@ interface Session {
   user: { id: string };
 }
 
-async function answer<T>(response: Awaited<ReturnType<APIRequestContext["post"]>>): Promise<T> {
-  expect(response.ok(), `${response.url()}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
+/** A JSON call to a server with plain fetch (a Playwright request context per member cost the setup most of its time). */
+async function call<T>(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown }) {
+  const response = await fetch(url, {
+    method: init.method ?? "POST",
+    headers: { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  expect(response.ok, `${url}: ${response.status} ${text}`).toBe(true);
+  return { body: (text ? JSON.parse(text) : undefined) as T, response };
+}
+
+type StorageCookie = StorageState["cookies"][number];
+
+/** A `Set-Cookie` answer as a storage state's cookie (the photo access cookie: Path, Max-Age, HttpOnly, SameSite). */
+function storageCookie(setCookie: string, server: E2eServer): StorageCookie {
+  const [pair = "", ...attributes] = setCookie.split(";").map((part) => part.trim());
+  const equals = pair.indexOf("=");
+  const attribute = (name: string) =>
+    attributes.find((each) => each.toLowerCase().startsWith(`${name.toLowerCase()}=`))?.split("=")[1];
+  const maxAge = Number(attribute("Max-Age") ?? -1);
+  const sameSite = (attribute("SameSite") ?? "Lax").toLowerCase();
+  return {
+    name: pair.slice(0, equals),
+    value: decodeURIComponent(pair.slice(equals + 1)),
+    domain: new URL(server.url).hostname,
+    path: attribute("Path") ?? "/",
+    expires: maxAge >= 0 ? Math.floor(Date.now() / 1000) + maxAge : -1,
+    httpOnly: attributes.some((each) => each.toLowerCase() === "httponly"),
+    secure: attributes.some((each) => each.toLowerCase() === "secure"),
+    sameSite: sameSite === "strict" ? "Strict" : sameSite === "none" ? "None" : "Lax",
+  };
 }
 
 async function prepareMembersOf(server: E2eServer): Promise<void> {
-  const admin = await request.newContext({
-    baseURL: server.url,
-    extraHTTPHeaders: { authorization: `Bearer ${await serviceToken()}` },
-  });
+  const admin = { authorization: `Bearer ${await serviceToken()}` };
   fs.mkdirSync(server.sessionsDir, { recursive: true });
 
   const prepare = async (key: MemberKey, spec: MemberSpec): Promise<PreparedMember & { session: Session }> => {
@@ -59,43 +87,34 @@ async function prepareMembersOf(server: E2eServer): Promise<void> {
     const data = spec.name ? { full_name: spec.name } : undefined;
     // With a password: made confirmed with it. Without: the one-time link below makes the account.
     if (spec.password)
-      await answer(
-        await admin.post("/auth/v1/admin/users", {
-          data: { email, password, email_confirm: true, user_metadata: data },
-        }),
-      );
-    const link = await answer<{ hashed_token: string; verification_type: string }>(
-      await admin.post("/auth/v1/admin/generate_link", { data: { type: "magiclink", email, data } }),
+      await call(`${server.url}/auth/v1/admin/users`, {
+        headers: admin,
+        body: { email, password, email_confirm: true, user_metadata: data },
+      });
+    const { body: link } = await call<{ hashed_token: string; verification_type: string }>(
+      `${server.url}/auth/v1/admin/generate_link`,
+      { headers: admin, body: { type: "magiclink", email, data } },
     );
     // The browser of the member: its session (its device named after the journeys' browser, as the
     // page's own sign-in would be), and the photo access cookie that session is given.
-    const browser = await request.newContext({
-      baseURL: server.url,
-      userAgent: devices["Desktop Chrome"].userAgent,
+    const browser = { "user-agent": devices["Desktop Chrome"].userAgent };
+    const { body: session } = await call<Session>(`${server.url}/auth/v1/verify`, {
+      headers: browser,
+      body: { type: link.verification_type, token_hash: link.hashed_token },
     });
-    const session = await answer<Session>(
-      await browser.post("/auth/v1/verify", { data: { type: link.verification_type, token_hash: link.hashed_token } }),
-    );
     session.expires_at ??= Math.floor(Date.now() / 1000) + session.expires_in;
-    await answer(await browser.post("/api/v1/photo-access", { headers: { authorization: `Bearer ${session.access_token}` } }));
+    const bearer = { ...browser, authorization: `Bearer ${session.access_token}` };
+    const { response: access } = await call(`${server.url}/api/v1/photo-access`, { headers: bearer });
     // The first-run guide (ADR 0066) is closed: the journeys start from a home without it
     // (e2e/first-run-guide.spec.ts signs up members of its own to see it).
-    await answer(
-      await browser.put("/api/v1/account/guide", {
-        headers: { authorization: `Bearer ${session.access_token}` },
-        data: { dismissed: true },
-      }),
-    );
-    const { cookies } = await browser.storageState();
-    await browser.dispose();
+    await call(`${server.url}/api/v1/account/guide`, { method: "PUT", headers: bearer, body: { dismissed: true } });
+    const cookies = access.headers.getSetCookie().map((each) => storageCookie(each, server));
     const storageState = path.join(server.sessionsDir, `${key}.json`);
-    fs.writeFileSync(
-      storageState,
-      JSON.stringify({
-        cookies,
-        origins: [{ origin: server.url, localStorage: [{ name: authKey, value: JSON.stringify(session) }] }],
-      }),
-    );
+    const state: StorageState = {
+      cookies,
+      origins: [{ origin: server.url, localStorage: [{ name: authKey, value: JSON.stringify(session) }] }],
+    };
+    fs.writeFileSync(storageState, JSON.stringify(state));
     return { email, storageState, session };
   };
 
@@ -105,14 +124,12 @@ async function prepareMembersOf(server: E2eServer): Promise<void> {
   const prepared = await Promise.all(others.map(async ([key, spec]) => [key, await prepare(key, spec)] as const));
   for (const [key, member] of prepared) {
     if (!(members[key] as MemberSpec).owner) continue;
-    await answer(
-      await admin.put(`/api/v1/members/${member.session.user.id}/role`, {
-        headers: { authorization: `Bearer ${keeper.session.access_token}` },
-        data: { role: "owner" },
-      }),
-    );
+    await call(`${server.url}/api/v1/members/${member.session.user.id}/role`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${keeper.session.access_token}` },
+      body: { role: "owner" },
+    });
   }
-  await admin.dispose();
 
   const written: Record<string, PreparedMember> = { keeper: { email: keeper.email, storageState: keeper.storageState } };
   for (const [key, { email, storageState }] of prepared) written[key] = { email, storageState };

@@ -42,26 +42,81 @@ while (ports.length < workers + 2) {
   if (!ports.includes(port)) ports.push(port);
 }
 const [oidcPort, samlPort, ...serverPorts] = ports;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-e2e-"));
-try {
-  const result = run(
-    "npx",
-    ["playwright", "test", ...process.argv.slice(2)],
-    {
-      E2E_WORKERS: String(workers),
-      E2E_PORTS: serverPorts.join(","),
-      E2E_OIDC_PORT: String(oidcPort),
-      E2E_SAML_PORT: String(samlPort),
-      // One day for the whole run, whichever process asks (the screens journey's turn of the day).
-      E2E_RUN_DAY: process.env.E2E_RUN_DAY ?? new Date().toISOString().slice(0, 10),
-      E2E_DATA_DIR: dataDir,
-      CHROMIUM_PATH: chromium,
-    },
-    false,
+// One day for the whole run, whichever process asks (the screens journey's turn of the day, the share).
+const runDayText = process.env.E2E_RUN_DAY ?? new Date().toISOString().slice(0, 10);
+// CI's deadline for the journeys, in seconds since 1970 (E2E_DEADLINE): past it no further share starts.
+const deadline = process.env.E2E_DEADLINE ? Number(process.env.E2E_DEADLINE) : undefined;
+// Under a deadline the journeys are taken in eighths, turned by the day (ADR 0074).
+const shareCount = 8;
+const args = process.argv.slice(2);
+const shares = journeyShares(args);
+let failed = false;
+let longestShareMs = 0;
+const ran = [];
+for (const [index, share] of shares.entries()) {
+  // The day's share always runs; each next one only while the time left holds the longest so far
+  // with a quarter to spare (E2E_DEADLINE, which CI sets from its budget; ADR 0074).
+  const secondsLeft = deadline === undefined ? Infinity : deadline - Date.now() / 1000;
+  if (index > 0 && secondsLeft * 1000 < longestShareMs * 1.25) break;
+  const started = Date.now();
+  const status = runJourneys(share === undefined ? args : [...args, `--shard=${share}/${shareCount}`], share);
+  longestShareMs = Math.max(longestShareMs, Date.now() - started);
+  if (share !== undefined) ran.push(share);
+  if (status !== 0) {
+    failed = true;
+    break;
+  }
+}
+if (ran.length > 0) {
+  console.log(
+    `\nJourneys: ${ran.length} of ${shareCount} shares ran (${ran.join(", ")}), from the day's (${shares[0]}) on, as CI's time allowed; ` +
+      "the others run on the next days, and `npm run test:full` runs them all.",
   );
-  process.exitCode = result.status ?? 1;
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
+
+/**
+ * What of the journeys this run takes, as Playwright shards in the order to run them: every journey
+ * at once (`[undefined]`) when files are named, in the full matrix, or when no deadline is set (a
+ * person's `npm test`); under CI's deadline, the day's eighth first, then the next ones in turn.
+ */
+function journeyShares(args) {
+  const namesFiles = args.some((arg) => !arg.startsWith("-"));
+  if (namesFiles || process.env.TEST_MATRIX === "full" || deadline === undefined) return [undefined];
+  const first = runDay() % shareCount;
+  return Array.from({ length: shareCount }, (_, offset) => ((first + offset) % shareCount) + 1);
+}
+
+/** One Playwright run (a share, or everything) with its servers and a throw-away data folder; its exit status. */
+function runJourneys(playwrightArgs, share) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-e2e-"));
+  try {
+    const result = run(
+      "npx",
+      ["playwright", "test", ...playwrightArgs],
+      {
+        E2E_WORKERS: String(workers),
+        E2E_PORTS: serverPorts.join(","),
+        E2E_OIDC_PORT: String(oidcPort),
+        E2E_SAML_PORT: String(samlPort),
+        E2E_RUN_DAY: runDayText,
+        E2E_DATA_DIR: dataDir,
+        // Each share's report beside the others, for scripts/test-summary.mjs.
+        E2E_REPORT: share === undefined ? "playwright.json" : `playwright-${share}.json`,
+        CHROMIUM_PATH: chromium,
+      },
+      false,
+    );
+    return result.status ?? 1;
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The run's day of the year (UTC), which turns the shares. */
+function runDay() {
+  const day = new Date(`${runDayText}T12:00:00Z`);
+  return Math.floor((day.getTime() - Date.UTC(day.getUTCFullYear(), 0, 0)) / 86_400_000);
 }
 
 function run(command, args, env = {}, exitOnFailure = true) {

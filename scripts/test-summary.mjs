@@ -6,7 +6,14 @@ import path from "node:path";
 
 const reports = path.resolve(import.meta.dirname, "..", "test-results", "reports");
 const unit = readJson("vitest.json");
-const browser = readJson("playwright.json");
+// The journeys' reports: one, or one per share that ran (scripts/test-e2e.mjs).
+const browserReports = fs.existsSync(reports)
+  ? fs
+      .readdirSync(reports)
+      .filter((name) => /^playwright(-\d+)?\.json$/.test(name))
+      .map(readJson)
+  : [];
+const browserStat = (name) => browserReports.reduce((sum, report) => sum + (report?.stats?.[name] ?? 0), 0);
 
 const unitTests = (unit?.testResults ?? []).flatMap((file) =>
   file.assertionResults.map((test) => ({ name: [...test.ancestorTitles, test.title].join(" "), status: test.status })),
@@ -16,13 +23,13 @@ const passedWhere = (pattern) => unitTests.filter((test) => test.status === "pas
 const suites = {
   "PostgreSQL suites": passedWhere(/\bpostgres\b/i),
   "S3 suite": passedWhere(/\bs3\b/i),
-  "Browser suite": browser?.stats?.expected ?? 0,
+  "Browser suite": browserStat("expected"),
 };
 for (const [name, passed] of Object.entries(suites)) console.log(`${name}: ${passed} tests passed`);
 
-const passed = (unit?.numPassedTests ?? 0) + (browser?.stats?.expected ?? 0);
-const failed = (unit?.numFailedTests ?? 0) + (browser?.stats?.unexpected ?? 0) + (browser?.stats?.flaky ?? 0);
-const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (browser?.stats?.skipped ?? 0);
+const passed = (unit?.numPassedTests ?? 0) + browserStat("expected");
+const failed = (unit?.numFailedTests ?? 0) + browserStat("unexpected") + browserStat("flaky");
+const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + browserStat("skipped");
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 
 const silent = Object.entries(suites)

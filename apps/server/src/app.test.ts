@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app";
 import { testEngines } from "../test/test-database";
 
-describe.each(testEngines)("the server on %s", (engine) => {
+describe.each(testEngines())("the server on %s", (engine) => {
   let testApp: TestApp;
   let webDir: string;
   const logLines: Record<string, unknown>[] = [];

@@ -27,7 +27,7 @@ interface ErrorJson {
   message: string;
 }
 
-describe.each(testEngines)("the language of mails and errors on %s", (engine) => {
+describe.each(testEngines())("the language of mails and errors on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

@@ -7,11 +7,8 @@ import type { DatabaseConfig } from "../src/config";
 import { type DatabaseHandle, type Engine, loadPostgresDriver, openDatabase } from "../src/db/database";
 import { migrateToLatest } from "../src/db/migrate";
 
-/**
- * The engines every database suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL
- * names a server (CI sets it). Use with `describe.each(testEngines)`.
- */
-export const testEngines: Engine[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+// Which engines a suite runs on is the run's matrix (test-matrix.ts); re-exported for the suites.
+export { availableEngines, testEngines } from "./test-matrix";
 
 export interface TestDatabase {
   config: DatabaseConfig;

@@ -6,7 +6,7 @@ import { UsageError } from "./command";
 import { inviteCommand } from "./invite.command";
 import { runCli } from "./run-cli";
 
-describe.each(testEngines)("the invite command on %s", (engine) => {
+describe.each(testEngines())("the invite command on %s", (engine) => {
   let database: DatabaseHandle & { close(): Promise<void> };
   let lines: string[];
 
@@ -123,7 +123,7 @@ describe.each(testEngines)("the invite command on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("runCli on %s", (engine) => {
+describe.each(testEngines())("runCli on %s", (engine) => {
   let testDatabase: TestDatabase;
   let env: NodeJS.ProcessEnv;
   let out: string[];

@@ -9,7 +9,7 @@ import { clearInvitationData, insertMemberWithSession } from "../modules/invitat
 import { UsageError } from "./command";
 import { mfaCommand } from "./mfa.command";
 
-describe.each(testEngines)("the mfa command on %s", (engine) => {
+describe.each(testEngines())("the mfa command on %s", (engine) => {
   let database: DatabaseHandle & { config: DatabaseConfig; close(): Promise<void> };
   let config: Config;
   let dataDir: string;

@@ -9,7 +9,7 @@ import { LocalBlobStore } from "../modules/storage";
 import { UsageError } from "./command";
 import { reconcileCommand } from "./reconcile.command";
 
-describe.each(testEngines)("the reconcile command on %s", (engine) => {
+describe.each(testEngines())("the reconcile command on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let dataDir: string;
   let config: Config;

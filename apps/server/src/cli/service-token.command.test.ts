@@ -14,7 +14,7 @@ import { serviceTokenCommand } from "./service-token.command";
 
 const day = 24 * 60 * 60;
 
-describe.each(testEngines)("the service-token command on %s", (engine) => {
+describe.each(testEngines())("the service-token command on %s", (engine) => {
   let database: DatabaseHandle & { close(): Promise<void> };
   let config: Config;
   let lines: string[];
@@ -90,7 +90,7 @@ describe.each(testEngines)("the service-token command on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("runCli service-token on %s", (engine) => {
+describe.each(testEngines())("runCli service-token on %s", (engine) => {
   let testDatabase: TestDatabase;
   let dataDir: string;
   let env: NodeJS.ProcessEnv;

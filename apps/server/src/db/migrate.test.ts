@@ -10,7 +10,7 @@ import { InstanceSettingsRepository } from "../modules/instance/instance-setting
 import { latestMigration, migrateToLatest, renamedMigrations } from "./migrate";
 import { migrations } from "./migrations";
 
-describe.each(testEngines)("migrations on %s", (engine) => {
+describe.each(testEngines())("migrations on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   beforeEach(async () => {
     database = await openMigratedTestDatabase(engine);
@@ -131,7 +131,7 @@ describe.each(testEngines)("migrations on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("places' migration on %s", (engine) => {
+describe.each(testEngines())("places' migration on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   beforeEach(async () => {
     database = await openMigratedTestDatabase(engine);
@@ -221,7 +221,7 @@ describe("migration names", () => {
   });
 });
 
-describe.each(testEngines)("instance settings on %s", (engine) => {
+describe.each(testEngines())("instance settings on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let settings: InstanceSettingsRepository;
   beforeEach(async () => {

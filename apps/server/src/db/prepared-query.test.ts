@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { preparedQuery } from "./prepared-query";
 
-describe.each(testEngines)("preparedQuery on %s", (engine) => {
+describe.each(testEngines())("preparedQuery on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
 
   beforeAll(async () => {

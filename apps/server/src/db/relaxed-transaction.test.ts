@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { relaxedDurabilityTransaction } from "./relaxed-transaction";
 
-describe.each(testEngines)("relaxedDurabilityTransaction on %s", (engine) => {
+describe.each(testEngines())("relaxedDurabilityTransaction on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   beforeAll(async () => {
     database = await openMigratedTestDatabase(engine, { durableCommits: true });

@@ -14,7 +14,7 @@ import { DeepJson, objectFor, poisonsFor, queryFor, toJson } from "./schema";
 import { createMember, type TestMember } from "../members";
 import { serviceRoleToken } from "../service-token";
 import { createTestApp, type TestApp } from "../test-app";
-import { testEngines } from "../test-database";
+import { availableEngines } from "../test-database";
 import { inTodaysShare } from "../test-matrix";
 import { type DatabaseHandle, type Engine, openDatabase } from "../../src/db/database";
 import { InvitationsRepository } from "../../src/modules/invitations/invitations.repository";
@@ -470,7 +470,7 @@ export function fuzzEveryRoute(engine: Engine): void {
         ];
         for (const [index, route] of sweep.entries()) {
           if (route.method === "HEAD" || route.path === "/api/openapi.json") continue;
-          if (!inTodaysShare(index + testEngines.indexOf(engine), Math.max(1, testEngines.length))) continue;
+          if (!inTodaysShare(index + availableEngines.indexOf(engine), Math.max(1, availableEngines.length))) continue;
           const bodyFields = route.body ? [...Object.entries(route.body.properties ?? {}), ["extra", undefined] as const] : [];
           const queryFields = (route.parameters ?? []).filter((parameter) => parameter.in === "query");
           const pathNames = placeholders(route.path);

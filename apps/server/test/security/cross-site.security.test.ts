@@ -19,7 +19,7 @@ const photoForm = [
   "",
 ].join("\r\n");
 
-describe.each(testEngines)("requests from another site, on %s", (engine) => {
+describe.each(testEngines())("requests from another site, on %s", (engine) => {
   let server: AuthTestServer;
   let member: Awaited<ReturnType<typeof confirmedMember>>;
 

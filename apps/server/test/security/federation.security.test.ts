@@ -18,7 +18,7 @@ import { testEngines } from "../test-database";
 // auth-js client against a provider the test runs. (Every other refusal of each: saml/saml.test.ts
 // and oidc/oidc.test.ts.)
 
-describe.each(testEngines)("SAML answers replayed or forged, on %s", (engine) => {
+describe.each(testEngines())("SAML answers replayed or forged, on %s", (engine) => {
   let server: AuthTestServer;
   let idp: TestSamlProvider;
   const domain = `family-${randomUUID().slice(0, 8)}.example`;
@@ -108,7 +108,7 @@ describe.each(testEngines)("SAML answers replayed or forged, on %s", (engine) =>
   });
 });
 
-describe.each(testEngines)("OpenID Connect answers replayed or forged, on %s", (engine) => {
+describe.each(testEngines())("OpenID Connect answers replayed or forged, on %s", (engine) => {
   const providerId = "test-idp";
   let server: AuthTestServer;
   let idp: TestOidcProvider;

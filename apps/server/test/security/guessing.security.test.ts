@@ -18,7 +18,7 @@ import { testEngines } from "../test-database";
 // Issue #11 item 2: six-digit codes are short enough to guess: each dies at its fifth wrong guess, each account stops
 // taking codes for an hour after ten wrong ones, and every code lives an hour by default.
 
-describe.each(testEngines)("#11.2 e-mailed codes guessed, on %s", (engine) => {
+describe.each(testEngines())("#11.2 e-mailed codes guessed, on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -83,7 +83,7 @@ describe.each(testEngines)("#11.2 e-mailed codes guessed, on %s", (engine) => {
 // the right one too, with `mfa_factor_locked`; the member is told by e-mail, once; the lock ends
 // with the window, or at once when an owner or the operator resets the second step.
 
-describe.each(testEngines)("#29.2 authenticator codes guessed from many addresses, on %s", (engine) => {
+describe.each(testEngines())("#29.2 authenticator codes guessed from many addresses, on %s", (engine) => {
   let server: AuthTestServer;
   let addresses = 0;
 

@@ -16,7 +16,7 @@ import { testEngines } from "../test-database";
 // content sniffing, pixel bombs and file names. (Each refusal in full: archive/archive-importer.test.ts,
 // photos/photos.routes.test.ts, photos/image-pipeline.test.ts.)
 
-describe.each(testEngines)("hostile archives and uploads, on %s", (engine) => {
+describe.each(testEngines())("hostile archives and uploads, on %s", (engine) => {
   let testApp: TestApp;
   let owner: TestMember;
   let workDir: string;

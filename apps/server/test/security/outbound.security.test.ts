@@ -13,7 +13,7 @@ import { startTlsTestServer, type TlsTestServer } from "../tls-test-server";
 // provider on the home network, and a redirect from it to inside is refused too. (The guarded
 // fetch itself, address by address: lib/guarded-fetch.test.ts.)
 
-describe.each(testEngines)("metadata fetched from inside the server's network, on %s", (engine) => {
+describe.each(testEngines())("metadata fetched from inside the server's network, on %s", (engine) => {
   let server: AuthTestServer;
   let metadataServer: TlsTestServer;
   let provider: TestSamlProvider;

@@ -31,7 +31,7 @@ import { loadConfig } from "../../src/config";
 const strangersPassword = "the stranger's own passphrase";
 const confirmation = /Confirm your Memory Box account/;
 
-describe.each(testEngines)("#11.1 pre-registration takeover, every order, on %s", (engine) => {
+describe.each(testEngines())("#11.1 pre-registration takeover, every order, on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -273,7 +273,7 @@ describe("#11.1 autoconfirm and invitations", () => {
   });
 });
 
-describe.each(testEngines)("#29.1 a password alone takes over an account with a second factor, on %s", (engine) => {
+describe.each(testEngines())("#29.1 a password alone takes over an account with a second factor, on %s", (engine) => {
   let server: AuthTestServer;
   beforeAll(async () => {
     server = await startAuthServer(engine);

@@ -26,7 +26,7 @@ function decodeClaims(jwt: string): Record<string, unknown> {
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-describe.each(testEngines)("tokens the server did not make, on %s", (engine) => {
+describe.each(testEngines())("tokens the server did not make, on %s", (engine) => {
   let server: AuthTestServer;
   let member: Awaited<ReturnType<typeof confirmedMember>>;
   let other: Awaited<ReturnType<typeof confirmedMember>>;

@@ -21,7 +21,7 @@ import { ArchiveManifest, memoryPage } from "./archive-format";
 
 const run = runCommand;
 
-describe.each(testEngines)("covers and captions in the archive on %s", (engine) => {
+describe.each(testEngines())("covers and captions in the archive on %s", (engine) => {
   let from: TestApp;
   let to: TestApp;
   let ann: TestMember;

@@ -39,7 +39,7 @@ async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-describe.each(testEngines)("import on %s", (engine) => {
+describe.each(testEngines())("import on %s", (engine) => {
   let source: TestApp;
   let target: TestApp;
   let targetDb: DatabaseHandle;

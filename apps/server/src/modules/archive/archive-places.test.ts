@@ -20,7 +20,7 @@ const sintra = { name: "Sintra", latitude: 38.8029, longitude: -9.3817 };
 
 const run = runCommand;
 
-describe.each(testEngines)("places in the archive on %s", (engine) => {
+describe.each(testEngines())("places in the archive on %s", (engine) => {
   let from: TestApp;
   let to: TestApp;
   let ann: TestMember;

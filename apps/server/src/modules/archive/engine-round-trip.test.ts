@@ -7,7 +7,7 @@ import { createMember, type TestMember, uploadPhotoAs } from "../../../test/memb
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
 import { runCommand } from "../../../test/run-command";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { testEngines } from "../../../test/test-database";
+import { availableEngines } from "../../../test/test-database";
 import { exportCommand } from "../../cli/export.command";
 import { importCommand } from "../../cli/import.command";
 import { ZipReader } from "../../lib/zip-reader";
@@ -66,7 +66,7 @@ async function comparable(file: string) {
   }
 }
 
-describe.runIf(testEngines.includes("postgres"))("moving between engines through the archive", () => {
+describe.runIf(availableEngines.includes("postgres"))("moving between engines through the archive", () => {
   let s3: TestS3Server;
   let local: Instance;
   let remote: Instance;

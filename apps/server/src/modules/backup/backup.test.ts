@@ -47,7 +47,7 @@ async function contentsOf(file: string): Promise<{ manifest: unknown; files: Map
   }
 }
 
-describe.each(testEngines)("backups on %s", (engine) => {
+describe.each(testEngines())("backups on %s", (engine) => {
   let source: TestApp;
   let ann: TestMember;
   let workDir: string;

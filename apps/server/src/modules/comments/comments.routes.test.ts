@@ -12,7 +12,7 @@ const unknownId = "6f1b2c3d-0000-4000-8000-000000000000";
 const heart = encodeURIComponent("❤️");
 const party = encodeURIComponent("🎉");
 
-describe.each(testEngines)("comments and reactions API on %s", (engine) => {
+describe.each(testEngines())("comments and reactions API on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let ben: TestMember;

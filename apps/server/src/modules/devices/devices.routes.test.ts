@@ -24,7 +24,7 @@ describe("describeUserAgent", () => {
   });
 });
 
-describe.each(testEngines)("devices API on %s", (engine) => {
+describe.each(testEngines())("devices API on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let ben: TestMember;

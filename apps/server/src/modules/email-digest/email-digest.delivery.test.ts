@@ -40,7 +40,7 @@ function headerOf(mail: CapturedMail, name: string): string | undefined {
   return line?.slice(name.length + 1).trim();
 }
 
-describe.each(testEngines)("the e-mail digest (%s)", (engine) => {
+describe.each(testEngines())("the e-mail digest (%s)", (engine) => {
   let smtp: TestSmtpServer;
   let testApp: TestApp;
   let ann: TestMember;

@@ -17,7 +17,7 @@ const key = Buffer.from(secret, "utf8");
 const siteUrl = "https://box.example.org";
 const form = { "content-type": "application/x-www-form-urlencoded" };
 
-describe.each(testEngines)("e-mail digest routes (%s)", (engine) => {
+describe.each(testEngines())("e-mail digest routes (%s)", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let ben: TestMember;

@@ -5,9 +5,9 @@ import type { DatabaseConfig } from "../../config";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { openStream } from "../../../test/event-stream";
-import { testEngines } from "../../../test/test-database";
+import { availableEngines, testEngines } from "../../../test/test-database";
 
-describe.each(testEngines)("live events on %s", (engine) => {
+describe.each(testEngines())("live events on %s", (engine) => {
   let testApp: TestApp;
   let baseUrl: string;
   let ann: TestMember;
@@ -152,7 +152,7 @@ describe.each(testEngines)("live events on %s", (engine) => {
   });
 });
 
-describe.runIf(testEngines.includes("postgres"))("live events across two server processes on one PostgreSQL database", () => {
+describe.runIf(availableEngines.includes("postgres"))("live events across two server processes on one PostgreSQL database", () => {
   let first: TestApp;
   let second: TestApp;
 
@@ -207,7 +207,7 @@ async function signInAgain(testApp: TestApp, member: TestMember): Promise<{ auth
 
 // With the default heartbeat (25 s), so a stream that closes within a second was closed by the
 // access hint, not by its heartbeat's re-check.
-describe.each(testEngines)("live streams end within a second when access ends, on %s", (engine) => {
+describe.each(testEngines())("live streams end within a second when access ends, on %s", (engine) => {
   let first: TestApp;
   /** On PostgreSQL, a second server process on the same database; on SQLite the same one. */
   let second: TestApp;
@@ -275,7 +275,7 @@ async function revokeWithCli(database: DatabaseConfig, email: string): Promise<v
 // A revocation by the CLI reaches the servers only through the database (a NOTIFY on PostgreSQL,
 // the access signal SQLite servers poll): two server instances on one database, neither hearing
 // the other's bus, and the default 25 s heartbeat, so an end within a second came by that path.
-describe.each(testEngines)(
+describe.each(testEngines())(
   "a revocation by the CLI ends the member's streams on every server within a second, on %s",
   (engine) => {
     let first: TestApp;

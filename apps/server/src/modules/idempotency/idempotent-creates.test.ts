@@ -8,7 +8,7 @@ import { testEngines } from "../../../test/test-database";
 // Creates that may be sent again (issue #29 item 5, ADR 0043): a retry whose first answer was lost
 // gets that answer, never a second memory or comment; another member's same key is their own.
 
-describe.each(testEngines)("Idempotency-Key on creates on %s", (engine) => {
+describe.each(testEngines())("Idempotency-Key on creates on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let ben: TestMember;

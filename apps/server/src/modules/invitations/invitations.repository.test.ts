@@ -4,7 +4,7 @@ import { openMigratedTestDatabase, testEngines } from "../../../test/test-databa
 import { InvitationsRepository } from "./invitations.repository";
 import { clearInvitationData, insertMemberWithSession } from "./test-helpers";
 
-describe.each(testEngines)("InvitationsRepository on %s", (engine) => {
+describe.each(testEngines())("InvitationsRepository on %s", (engine) => {
   let database: DatabaseHandle & { close(): Promise<void> };
   let repository: InvitationsRepository;
 

@@ -33,7 +33,7 @@ describe("normalizeEmail", () => {
   });
 });
 
-describe.each(testEngines)("InvitationsService on %s", (engine) => {
+describe.each(testEngines())("InvitationsService on %s", (engine) => {
   let database: DatabaseHandle & { close(): Promise<void> };
   let service: InvitationsService;
   let audit: AuditLogRepository;

@@ -10,7 +10,7 @@ import { testEngines } from "../../../test/test-database";
 
 const unknownId = "6f1b2c3d-0000-4000-8000-000000000000";
 
-describe.each(testEngines)("members API on %s", (engine) => {
+describe.each(testEngines())("members API on %s", (engine) => {
   let testApp: TestApp;
   let smtp: TestSmtpServer;
   let ann: TestMember;
@@ -224,7 +224,7 @@ describe.each(testEngines)("members API on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("members API without a mail server on %s", (engine) => {
+describe.each(testEngines())("members API without a mail server on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
 

@@ -12,7 +12,7 @@ import { type InvitationCaller, InvitationsService } from "./invitations.service
 import { type RpcRoutesOptions, rpcRoutes } from "./rpc.routes";
 import { clearInvitationData, insertMemberWithSession } from "./test-helpers";
 
-describe.each(testEngines)("the invitation RPCs on %s", (engine) => {
+describe.each(testEngines())("the invitation RPCs on %s", (engine) => {
   let database: DatabaseHandle & { close(): Promise<void> };
   let service: InvitationsService;
   let app: FastifyInstance;

@@ -7,7 +7,7 @@ import { MediaJobsRepository } from ".";
 // Finished media jobs are not kept for ever: the server's hourly sweep (run at start too) removes
 // those done or failed more than a week ago, and leaves every other.
 
-describe.each(testEngines)("the media jobs sweep on %s", (engine) => {
+describe.each(testEngines())("the media jobs sweep on %s", (engine) => {
   let first: TestApp;
   beforeAll(async () => {
     first = await createTestApp(engine);

@@ -17,7 +17,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 4000):
   }
 }
 
-describe.each(testEngines)("media jobs on %s", (engine) => {
+describe.each(testEngines())("media jobs on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let repository: MediaJobsRepository;
   const runners: MediaJobRunner[] = [];

@@ -15,7 +15,7 @@ function jpeg(width: number, height: number): Promise<Buffer> {
 
 const unknownId = "6f1b2c3d-0000-4000-8000-000000000000";
 
-describe.each(testEngines)("a memory's cover and its photos' captions (ADR 0062) on %s", (engine) => {
+describe.each(testEngines())("a memory's cover and its photos' captions (ADR 0062) on %s", (engine) => {
   let testApp: TestApp;
   let baseUrl: string;
   let ann: TestMember;

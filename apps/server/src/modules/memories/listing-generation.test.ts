@@ -17,7 +17,7 @@ import { sortKey } from "./memories.repository";
  * search and timeline) as it is. Uploads not yet attached show nowhere and must move neither, nor
  * a comment's text.
  */
-describe.each(testEngines)("every write a list page can show moves its counter, on %s", (engine) => {
+describe.each(testEngines())("every write a list page can show moves its counter, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   const userId = randomUUID();
   const memoryId = randomUUID();

@@ -15,7 +15,7 @@ const monthCountsStatement = /substr\((?:memories|memory_tags)\.sort_key, 1, 7\)
 /** A tag filter's count of its index entries. */
 const tagCountStatement = /select count\(\*\) as "count" from "memory_tags"/;
 
-describe.each(testEngines)("comments and reactions against the listing cache on %s", (engine) => {
+describe.each(testEngines())("comments and reactions against the listing cache on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let statements: string[] = [];

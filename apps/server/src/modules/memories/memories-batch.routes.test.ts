@@ -14,7 +14,7 @@ function jpeg(): Promise<Buffer> {
 
 const day = (n: number) => `2026-01-${String(n).padStart(2, "0")}`;
 
-describe.each(testEngines)("many memories at once, one per capture day (ADR 0063) on %s", (engine) => {
+describe.each(testEngines())("many memories at once, one per capture day (ADR 0063) on %s", (engine) => {
   let testApp: TestApp;
   let baseUrl: string;
   let ann: TestMember;

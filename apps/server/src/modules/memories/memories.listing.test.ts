@@ -13,7 +13,7 @@ import { sortKey } from "./memories.repository";
  * must stay exactly what a scan of the collection would answer, through every kind of change
  * (authors' names and attached photos included), on every process.
  */
-describe.each(testEngines)("listing counts and tag pages on %s", (engine) => {
+describe.each(testEngines())("listing counts and tag pages on %s", (engine) => {
   let testApp: TestApp;
   /** A second server process on the same database, with its own caches. */
   let otherApp: TestApp;

@@ -58,7 +58,7 @@ const cases: [string, string[]][] = [
  * Each engine twice: with searches' matches kept by the server (the usual case), and with none
  * kept, so every page is read from the database by the search condition itself.
  */
-const configurations = testEngines.flatMap(
+const configurations = testEngines().flatMap(
   (engine) =>
     [
       [engine, "matches kept", undefined],

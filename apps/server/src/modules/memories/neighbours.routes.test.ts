@@ -6,7 +6,7 @@ import { testEngines } from "../../../test/test-database";
 
 // The detail page's previous and next memory (issue #16 item 2): the list's own order, newest first.
 
-describe.each(testEngines)("GET /api/v1/memories/:id/neighbours on %s", (engine) => {
+describe.each(testEngines())("GET /api/v1/memories/:id/neighbours on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   const ids: string[] = [];

@@ -7,7 +7,7 @@ import { testEngines } from "../../../test/test-database";
 // "On this day" (issue #16 item 1): memories of the same days in earlier years, for the member's
 // own calendar date, grouped by how many years ago.
 
-describe.each(testEngines)("GET /api/v1/memories/on-this-day on %s", (engine) => {
+describe.each(testEngines())("GET /api/v1/memories/on-this-day on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   const ids = new Map<string, string>();

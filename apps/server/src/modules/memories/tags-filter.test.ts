@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 
 /** Issue #34: the list filtered by several tags at once (`?tag=a&tag=b`): memories carrying all of them. */
-describe.each(testEngines)("filtering by several tags on %s", (engine) => {
+describe.each(testEngines())("filtering by several tags on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   const titles = (page: MemoryPage) => page.items.map((memory) => memory.title);

@@ -8,7 +8,7 @@ import { testEngines } from "../../../test/test-database";
  * Issue #34: owners rename a tag on every memory, or merge it into another by giving it that
  * tag's name; members and strangers cannot.
  */
-describe.each(testEngines)("renaming and merging tags on %s", (engine) => {
+describe.each(testEngines())("renaming and merging tags on %s", (engine) => {
   let testApp: TestApp;
   let owner: TestMember;
   let member: TestMember;

@@ -7,7 +7,7 @@ import { testEngines } from "../../../test/test-database";
 // The timeline beside the list (issue #16 item 2): how many memories each month holds for the
 // list's search and tag filter, and the list started at a month (`from`), then paged on as ever.
 
-describe.each(testEngines)("the timeline on %s", (engine) => {
+describe.each(testEngines())("the timeline on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
 

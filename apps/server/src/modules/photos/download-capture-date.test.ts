@@ -36,7 +36,7 @@ async function exifOf(data: Buffer): Promise<Record<string, unknown> | undefined
 
 const identifying = ["Make", "Model", "DateTime", "GPSLatitude", "GPSLongitude", "latitude", "longitude", "creator", "Artist"];
 
-describe.each(testEngines)("the download's capture date on %s", (engine) => {
+describe.each(testEngines())("the download's capture date on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let ben: TestMember;

@@ -12,7 +12,7 @@ import { twoTone } from "./fixtures/test-images";
  * Photo bytes as an attacker meets them (ADR 0018): a browser loads them with a cookie that names
  * the member's session; every request checks that session is still live.
  */
-describe.each(testEngines)("photo access on %s", (engine) => {
+describe.each(testEngines())("photo access on %s", (engine) => {
   let testApp: TestApp;
   let clock: Date;
   let ann: TestMember;

@@ -24,7 +24,7 @@ const jpeg = (gps: boolean, shade: number) =>
     .jpeg()
     .toBuffer();
 
-describe.each(testEngines)("older photos' positions on %s", (engine) => {
+describe.each(testEngines())("older photos' positions on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let database: DatabaseHandle;

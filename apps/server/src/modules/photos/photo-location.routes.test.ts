@@ -49,7 +49,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe.each(testEngines)("a photo's location on %s", (engine) => {
+describe.each(testEngines())("a photo's location on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
 

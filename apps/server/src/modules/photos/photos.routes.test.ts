@@ -40,7 +40,7 @@ const s3StorageFull = () =>
   });
 
 const storages = ["local disk", "S3 (s3rver)"] as const;
-const combinations = testEngines.flatMap((engine) => storages.map((storage) => [engine, storage] as const));
+const combinations = testEngines().flatMap((engine) => storages.map((storage) => [engine, storage] as const));
 
 describe.each(combinations)("photos on %s with %s storage", (engine, storage) => {
   let testApp: TestApp;

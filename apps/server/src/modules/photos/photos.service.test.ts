@@ -13,7 +13,7 @@ import { classifyError } from "../../errors";
 import { PhotoFilesReconciler } from "./photo-files.reconciler";
 import { PhotosService, unattachedPhotoLifetimeMs, type PhotosServiceDeps } from "./photos.service";
 
-describe.each(testEngines)("photo files on %s", (engine) => {
+describe.each(testEngines())("photo files on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let dir: string;
   let clock: Date;

@@ -45,7 +45,7 @@ async function switchableProxy(target: URL) {
   };
 }
 
-describe.each(testEngines)("the photo store out of reach, on %s", (engine) => {
+describe.each(testEngines())("the photo store out of reach, on %s", (engine) => {
   let s3: TestS3Server;
   let proxy: Awaited<ReturnType<typeof switchableProxy>>;
   let testApp: TestApp;

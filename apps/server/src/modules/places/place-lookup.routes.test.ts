@@ -5,7 +5,7 @@ import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 
-describe.each(testEngines)("place lookup API on %s", (engine) => {
+describe.each(testEngines())("place lookup API on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
 

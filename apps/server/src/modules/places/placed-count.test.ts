@@ -10,7 +10,7 @@ import { PlacesRepository } from "./places.repository";
  * 2026_11_28_224000) whoever writes: single and bulk inserts, edits that set, move or remove a
  * place, deletes. Each step is checked against a count of the rows themselves.
  */
-describe.each(testEngines)("the count of memories with a place, on %s", (engine) => {
+describe.each(testEngines())("the count of memories with a place, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let places: PlacesRepository;
   const createdAt = "2026-01-01T00:00:00.000Z";

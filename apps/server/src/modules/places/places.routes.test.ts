@@ -21,7 +21,7 @@ const kyoto = { name: "Kyōto", latitude: 35.0116, longitude: 135.7681 };
 const suva = { name: "Suva", latitude: -18.1248, longitude: 178.4501 };
 const lau = { name: "Lau Islands", latitude: -17.8, longitude: -178.8 };
 
-describe.each(testEngines)("places on %s", (engine) => {
+describe.each(testEngines())("places on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
 

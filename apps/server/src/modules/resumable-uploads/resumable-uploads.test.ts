@@ -21,7 +21,7 @@ import { ResumableUploadsService } from "./resumable-uploads.service";
 
 const maxBytes = 12 * 1024 * 1024;
 
-describe.each(testEngines)("resumable uploads on %s", (engine) => {
+describe.each(testEngines())("resumable uploads on %s", (engine) => {
   let testApp: TestApp;
   let base: string;
   let ann: TestMember;

@@ -11,7 +11,7 @@ import { testEngines } from "../../../test/test-database";
 
 const unknownId = "6f1b2c3d-0000-4000-8000-000000000000";
 
-describe.each(testEngines)("single sign-on for owners on %s", (engine) => {
+describe.each(testEngines())("single sign-on for owners on %s", (engine) => {
   let testApp: TestApp;
   let ann: TestMember;
   let ben: TestMember;

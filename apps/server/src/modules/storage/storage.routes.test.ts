@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
 import { createBlobStore } from "./create-blob-store";
 
-describe.each(testEngines)("bucket management on %s", (engine) => {
+describe.each(testEngines())("bucket management on %s", (engine) => {
   let testApp: TestApp;
   let operator: { authorization: string };
   let member: TestMember;

@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rm(clipDir, { recursive: true, force: true }));
 
-describe.each(testEngines)("video jobs on %s", (engine) => {
+describe.each(testEngines())("video jobs on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let dir: string;
   let store: LocalBlobStore;

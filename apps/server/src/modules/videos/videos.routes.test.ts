@@ -37,7 +37,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(testEngines)("videos on %s", (engine) => {
+describe.each(testEngines())("videos on %s", (engine) => {
   let testApp: TestApp;
   let baseUrl: string;
   let ann: TestMember;

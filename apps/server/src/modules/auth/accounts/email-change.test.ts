@@ -19,7 +19,7 @@ import { testEngines } from "../../../../test/test-database";
 
 const emailChange = /Confirm your new email address/;
 
-describe.each(testEngines)("pending e-mail changes on %s", (engine) => {
+describe.each(testEngines())("pending e-mail changes on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

@@ -28,7 +28,7 @@ const subjects = {
   reauthentication: /confirmation code/,
 };
 
-describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
+describe.each(testEngines())("auth flows through auth-js on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -694,7 +694,7 @@ describe.each(testEngines)("auth flows through auth-js on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("sign-up with AUTH_AUTOCONFIRM (an open installation) on %s", (engine) => {
+describe.each(testEngines())("sign-up with AUTH_AUTOCONFIRM (an open installation) on %s", (engine) => {
   let server: AuthTestServer;
   beforeAll(async () => {
     server = await startAuthServer(engine, { env: { AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false" } });

@@ -16,7 +16,7 @@ import { testEngines } from "../../../../test/test-database";
 // Invite-only: every way in checks the invitation list on the server. Paths that send mail
 // answer as if all were well and send nothing, so they cannot be used to probe the list.
 
-describe.each(testEngines)("addresses not (or no longer) invited on %s", (engine) => {
+describe.each(testEngines())("addresses not (or no longer) invited on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -126,7 +126,7 @@ describe.each(testEngines)("addresses not (or no longer) invited on %s", (engine
   });
 });
 
-describe.each(testEngines)("AUTH_INVITE_ONLY=false on %s", (engine) => {
+describe.each(testEngines())("AUTH_INVITE_ONLY=false on %s", (engine) => {
   let server: AuthTestServer;
   beforeAll(async () => {
     server = await startAuthServer(engine, { env: { AUTH_INVITE_ONLY: "false" } });

@@ -27,7 +27,7 @@ function expectNoticeOnly(mail: CapturedMail) {
   expect(mail.text).not.toMatch(/\b\d{6}\b/);
 }
 
-describe.each(testEngines)("change notices on %s", (engine) => {
+describe.each(testEngines())("change notices on %s", (engine) => {
   let server: AuthTestServer;
   let admin: GoTrueAdminApi;
 

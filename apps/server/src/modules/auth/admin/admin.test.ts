@@ -22,7 +22,7 @@ import { serviceTokenCommand } from "../../../cli/service-token.command";
 
 const hsSecret = "an-hs256-secret-of-at-least-32-characters";
 
-describe.each(testEngines)("the admin API through auth-js on %s", (engine) => {
+describe.each(testEngines())("the admin API through auth-js on %s", (engine) => {
   let server: AuthTestServer;
   let serviceToken: string;
   let admin: GoTrueAdminApi;

@@ -57,7 +57,7 @@ const post = (url: string, payload: unknown, headers: Record<string, string> = {
 });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(testEngines)("auth error answers on %s", (engine) => {
+describe.each(testEngines())("auth error answers on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -508,7 +508,7 @@ describe.each(testEngines)("auth error answers on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("sign-in codes with AUTH_OTP_UNKNOWN_ADDRESS=hide on %s", (engine) => {
+describe.each(testEngines())("sign-in codes with AUTH_OTP_UNKNOWN_ADDRESS=hide on %s", (engine) => {
   let server: AuthTestServer;
   beforeAll(async () => {
     server = await startAuthServer(engine, { env: { AUTH_OTP_UNKNOWN_ADDRESS: "hide" } });
@@ -526,7 +526,7 @@ describe.each(testEngines)("sign-in codes with AUTH_OTP_UNKNOWN_ADDRESS=hide on 
   });
 });
 
-describe.each(testEngines)("auth error answers that need other settings on %s", (engine) => {
+describe.each(testEngines())("auth error answers that need other settings on %s", (engine) => {
   describe("AUTH_SIGNUP_DISABLED", () => {
     let server: AuthTestServer;
     beforeAll(async () => {

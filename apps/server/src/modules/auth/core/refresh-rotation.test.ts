@@ -18,7 +18,7 @@ import { testEngines } from "../../../../test/test-database";
 
 const reuseIntervalSeconds = 10;
 
-describe.each(testEngines)("refresh-token rotation on %s", (engine) => {
+describe.each(testEngines())("refresh-token rotation on %s", (engine) => {
   let server: AuthTestServer;
   let email: string;
 

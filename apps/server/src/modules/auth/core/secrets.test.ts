@@ -28,7 +28,7 @@ const tables = [
   "instance_settings",
 ] as const;
 
-describe.each(testEngines)("secrets at rest on %s", (engine) => {
+describe.each(testEngines())("secrets at rest on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

@@ -63,7 +63,7 @@ async function expectAuthError(promise: Promise<unknown>, code: "bad_jwt" | "not
   await expect(promise).rejects.toMatchObject({ name: "AppError", statusCode: 403, code });
 }
 
-describe.each(testEngines)("SigningKeys persistence on %s", (engine) => {
+describe.each(testEngines())("SigningKeys persistence on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let settings: InstanceSettingsRepository;
   beforeEach(async () => {

@@ -22,7 +22,7 @@ function observable(response: LightMyRequestResponse) {
   return { status: response.statusCode, body: response.body, headerNames, contentType: response.headers["content-type"] };
 }
 
-describe.each(testEngines)("no account enumeration on %s", (engine) => {
+describe.each(testEngines())("no account enumeration on %s", (engine) => {
   let server: AuthTestServer;
   let addresses: { unknown: string; member: string; invitedWithoutAccount: string; unconfirmed: string; revoked: string };
 

@@ -19,7 +19,7 @@ import { testEngines } from "../../../../test/test-database";
 
 const confirmation = /Confirm your Memory Box account/;
 
-describe.each(testEngines)("a PKCE sign-up from a client without cookies on %s", (engine) => {
+describe.each(testEngines())("a PKCE sign-up from a client without cookies on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

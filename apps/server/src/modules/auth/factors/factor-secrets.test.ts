@@ -36,7 +36,7 @@ async function tryCode(app: Injector, accessToken: string, factorId: string, sec
   });
 }
 
-describe.each(testEngines)("Authenticator secrets at rest on %s", (engine) => {
+describe.each(testEngines())("Authenticator secrets at rest on %s", (engine) => {
   let server: AuthTestServer;
   beforeAll(async () => {
     server = await startAuthServer(engine);

@@ -22,7 +22,7 @@ async function enrolVerified(auth: GoTrueClient, friendlyName: string): Promise<
   return { id, secret: totp.secret, code };
 }
 
-describe.each(testEngines)("TOTP factors on %s", (engine) => {
+describe.each(testEngines())("TOTP factors on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

@@ -20,7 +20,7 @@ const headers = (accessToken: string) => ({ authorization: `Bearer ${accessToken
 const claimsOf = (accessToken: string) =>
   JSON.parse(Buffer.from(accessToken.split(".")[1]!, "base64url").toString()) as { aal: string; amr: { method: string }[] };
 
-describe.each(testEngines)("Recovery codes on %s", (engine) => {
+describe.each(testEngines())("Recovery codes on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

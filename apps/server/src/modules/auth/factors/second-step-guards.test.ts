@@ -21,7 +21,7 @@ const providerId = "test-idp";
 const newPassword = "a different horse battery staple";
 const headers = (accessToken: string) => ({ authorization: `Bearer ${accessToken}`, "x-supabase-api-version": "2024-01-01" });
 
-describe.each(testEngines)("Second-step guards on %s", (engine) => {
+describe.each(testEngines())("Second-step guards on %s", (engine) => {
   let server: AuthTestServer;
   let idp: TestOidcProvider;
 

@@ -10,7 +10,7 @@ import { OauthClientsService } from "./oauth-clients.service";
 // The OAuth 2.1 server's client registry (issue #36, ADR 0071) through the unmodified auth-js
 // `GoTrueAdminApi.oauth`, against the real server, with a service-role token from the operator CLI.
 
-describe.each(testEngines)("OAuth clients through the admin API on %s", (engine) => {
+describe.each(testEngines())("OAuth clients through the admin API on %s", (engine) => {
   let server: AuthTestServer;
   let admin: GoTrueAdminApi;
 

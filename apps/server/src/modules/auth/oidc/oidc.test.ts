@@ -25,7 +25,7 @@ function expectNoticeOnly(mail: CapturedMail) {
   expect(mail.text).not.toMatch(/\b\d{6}\b/);
 }
 
-describe.each(testEngines)("OpenID Connect sign-in on %s", (engine) => {
+describe.each(testEngines())("OpenID Connect sign-in on %s", (engine) => {
   let server: AuthTestServer;
   let idp: TestOidcProvider;
   let callbackUrl: string;

@@ -50,7 +50,7 @@ function claimsOf(accessToken: string): { aal: string; amr: { method: string }[]
   return JSON.parse(Buffer.from(accessToken.split(".")[1]!, "base64url").toString()) as never;
 }
 
-describe.each(testEngines)("passkeys on %s", (engine) => {
+describe.each(testEngines())("passkeys on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -261,7 +261,7 @@ describe.each(testEngines)("passkeys on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("security keys as second factors on %s", (engine) => {
+describe.each(testEngines())("security keys as second factors on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

@@ -16,7 +16,7 @@ describe("AUTH_ANONYMOUS_SIGN_INS", () => {
   });
 });
 
-describe.each(testEngines)("anonymous sign-ins on %s", (engine) => {
+describe.each(testEngines())("anonymous sign-ins on %s", (engine) => {
   describe("when off (the default)", () => {
     let server: AuthTestServer;
     beforeAll(async () => {

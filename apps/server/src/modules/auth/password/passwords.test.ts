@@ -21,7 +21,7 @@ import { serviceTokenCommand } from "../../../cli/service-token.command";
 const guessable = ["password", "12345678", "qwertyuiop", "iloveyou123", "password123"];
 const guessed = { name: "AuthWeakPasswordError", status: 422, code: "weak_password", reasons: ["pwned"] };
 
-describe.each(testEngines)("the password strength rule on %s", (engine) => {
+describe.each(testEngines())("the password strength rule on %s", (engine) => {
   let server: AuthTestServer;
   let admin: GoTrueAdminApi;
 
@@ -123,7 +123,7 @@ describe.each(testEngines)("the password strength rule on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("the password strength rule turned off on %s", (engine) => {
+describe.each(testEngines())("the password strength rule turned off on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { testEngines } from "../../../../test/test-database";
 // 2 s, 4 s… up to 15 minutes, answered 429 over_request_rate_limit with Retry-After. The count is
 // kept in the database per address, with or without an account, and a right password clears it.
 
-describe.each(testEngines)("the slow-down after wrong passwords on %s", (engine) => {
+describe.each(testEngines())("the slow-down after wrong passwords on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {

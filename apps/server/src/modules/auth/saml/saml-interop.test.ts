@@ -14,7 +14,7 @@ import { testEngines } from "../../../../test/test-database";
 // sso.test.ts checks our rules with answers our own helper builds; this shows that another
 // implementation's reading of SAML and of XML signatures meets ours.
 
-describe.each(testEngines)("SAML single sign-on with samlify as the identity provider on %s", (engine) => {
+describe.each(testEngines())("SAML single sign-on with samlify as the identity provider on %s", (engine) => {
   let server: AuthTestServer;
   let idp: SamlifyIdentityProvider;
   /** Our metadata as samlify reads it: the assertion signed, as it asks; and the response signed too. */

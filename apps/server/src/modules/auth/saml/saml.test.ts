@@ -18,7 +18,7 @@ import { startTlsTestServer, type TlsTestServer } from "../../../../test/tls-tes
 // with an identity provider the test runs: it signs its assertions with a key generated for the
 // run. The admin API registers it; every refusal an attacker could try is shown to get nowhere.
 
-describe.each(testEngines)("SAML single sign-on on %s", (engine) => {
+describe.each(testEngines())("SAML single sign-on on %s", (engine) => {
   let server: AuthTestServer;
   let idp: TestSamlProvider;
   let serviceToken: string;

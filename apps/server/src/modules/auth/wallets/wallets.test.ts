@@ -127,7 +127,7 @@ describe("The tests' Ethereum wallet", () => {
   });
 });
 
-describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
+describe.each(testEngines())("Web3 sign-in on %s", (engine) => {
   let server: AuthTestServer;
 
   beforeAll(async () => {
@@ -520,7 +520,7 @@ describe.each(testEngines)("Web3 sign-in on %s", (engine) => {
   });
 });
 
-describe.each(testEngines)("Web3 messages on a localhost instance (%s)", (engine) => {
+describe.each(testEngines())("Web3 messages on a localhost instance (%s)", (engine) => {
   // A development or self-hosted instance at http://localhost:5173: the message's domain and URI
   // must name this instance as they must anywhere else.
   const local = "localhost:5173";
@@ -605,7 +605,7 @@ describe.each(testEngines)("Web3 messages on a localhost instance (%s)", (engine
 describe("Web3 sign-in with one chain on", () => {
   let server: AuthTestServer;
   beforeAll(async () => {
-    server = await startAuthServer(testEngines[0]!, {
+    server = await startAuthServer(testEngines()[0]!, {
       env: { AUTH_WEB3_ETHEREUM_ENABLED: "true", AUTH_REDIRECT_URLS: `https://${site}/**` },
     });
   });
@@ -645,7 +645,7 @@ describe("Web3 sign-in with one chain on", () => {
 describe("Web3's own rate limit (AUTH_RATE_LIMIT_WEB3, 30 by default)", () => {
   let server: AuthTestServer;
   beforeAll(async () => {
-    server = await startAuthServer(testEngines[0]!, {
+    server = await startAuthServer(testEngines()[0]!, {
       env: {
         AUTH_WEB3_ETHEREUM_ENABLED: "true",
         AUTH_REDIRECT_URLS: `https://${site}/**`,
