@@ -152,40 +152,43 @@ describe.each(testEngines())("live events on %s", (engine) => {
   });
 });
 
-describe.runIf(availableEngines.includes("postgres"))("live events across two server processes on one PostgreSQL database", () => {
-  let first: TestApp;
-  let second: TestApp;
+describe.runIf(availableEngines.includes("postgres"))(
+  "live events across two server processes on one PostgreSQL database",
+  () => {
+    let first: TestApp;
+    let second: TestApp;
 
-  beforeAll(async () => {
-    first = await createTestApp("postgres", { env: { AUTH_RATE_LIMITS: "false" } });
-    second = await createTestApp("postgres", {
-      env: { AUTH_RATE_LIMITS: "false" },
-      sharedDatabase: first.config.database,
+    beforeAll(async () => {
+      first = await createTestApp("postgres", { env: { AUTH_RATE_LIMITS: "false" } });
+      second = await createTestApp("postgres", {
+        env: { AUTH_RATE_LIMITS: "false" },
+        sharedDatabase: first.config.database,
+      });
     });
-  });
-  afterAll(async () => {
-    await second.close();
-    await first.close();
-  });
+    afterAll(async () => {
+      await second.close();
+      await first.close();
+    });
 
-  it("delivers a change made through one server to a member connected to the other", async () => {
-    const baseUrl = await first.app.listen({ port: 0, host: "127.0.0.1" });
-    const ann = await createMember(first, "ann@memory-box.test");
-    const ben = await createMember(second, "ben@memory-box.test");
-    const stream = await openStream(baseUrl, ann);
-    const created = (
-      await second.app.inject({
-        method: "POST",
-        url: "/api/v1/memories",
-        headers: ben.headers,
-        payload: { title: "From the other server" },
-      })
-    ).json<Memory>();
-    const event = await stream.waitFor((received) => received.event === "memory.created");
-    expect(JSON.parse(event.data)).toEqual({ id: created.id, actor: ben.userId });
-    await stream.close();
-  });
-});
+    it("delivers a change made through one server to a member connected to the other", async () => {
+      const baseUrl = await first.app.listen({ port: 0, host: "127.0.0.1" });
+      const ann = await createMember(first, "ann@memory-box.test");
+      const ben = await createMember(second, "ben@memory-box.test");
+      const stream = await openStream(baseUrl, ann);
+      const created = (
+        await second.app.inject({
+          method: "POST",
+          url: "/api/v1/memories",
+          headers: ben.headers,
+          payload: { title: "From the other server" },
+        })
+      ).json<Memory>();
+      const event = await stream.waitFor((received) => received.event === "memory.created");
+      expect(JSON.parse(event.data)).toEqual({ id: created.id, actor: ben.userId });
+      await stream.close();
+    });
+  },
+);
 
 /** Resolves once the stream has ended, or after `withinMs` with whether it did. */
 async function endsWithin(stream: { hasEnded(): boolean }, withinMs: number): Promise<boolean> {
