@@ -9,13 +9,13 @@ import { MemoryPlacePartsContext } from "@/features/memories/components/place-pa
 import { usePendingSubscription } from "@/features/notifications/hooks/use-pending-subscription";
 import { getQueryClient } from "@/lib/query-client";
 
-/** Once the first member screen is up, the toaster's code is fetched too, while the connection is there. */
-const toasterPreloadDelayMs = 2_000;
+/** What a member does before anything they save can need a toast: a touch, a click or a key. */
+const firstInteractions = ["pointerdown", "keydown"] as const;
 
 /**
  * Layout route of the member screens, inside the session guard: the query cache they share. It
  * is a lazy chunk like the screens themselves, so TanStack Query is loaded only by members. Members
- * save things, and are told how it went: the toaster's code comes soon after the first screen.
+ * save things, and are told how it went: the toaster's code comes with their first touch or key.
  * Offline, a banner above every member screen says that what shows is what the device kept.
  * The memory screens get the places feature's parts here.
  */
@@ -23,8 +23,16 @@ export function MemberLayout() {
   // A push subscription the service worker renewed on its own is sent with the session (issue #33).
   usePendingSubscription();
   useEffect(() => {
-    const timer = setTimeout(preloadToaster, toasterPreloadDelayMs);
-    return () => clearTimeout(timer);
+    // The toaster's code is fetched at the member's first interaction, while the connection is
+    // there: a visit that only looks loads none of it (home's first visit stays in its budget).
+    const preload = () => {
+      for (const event of firstInteractions) window.removeEventListener(event, preload, true);
+      preloadToaster();
+    };
+    for (const event of firstInteractions) window.addEventListener(event, preload, { capture: true, passive: true });
+    return () => {
+      for (const event of firstInteractions) window.removeEventListener(event, preload, true);
+    };
   }, []);
 
   // One client for the page's life (getQueryClient keeps it), so the cache outlives this layout.
