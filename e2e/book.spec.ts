@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { getDocument, OPS } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { expect, test } from "./fixtures";
+import { readPdf } from "./read-pdf";
 import { expectAccessible, memberApiAs, memberPage, solidPng, storedSessionOf } from "./support";
 
 /*
@@ -10,33 +10,6 @@ import { expectAccessible, memberApiAs, memberPage, solidPng, storedSessionOf } 
  * memories are dated in 1990, where no other journey dates any, and carry a tag of this run's own,
  * which the book is narrowed to.
  */
-
-interface ReadPdf {
-  pages: number;
-  /** Each page's text, its pieces joined by spaces. */
-  texts: string[];
-  /** Each page's size in points. */
-  sizes: { width: number; height: number }[];
-  /** How many images each page paints. */
-  images: number[];
-}
-
-async function readPdf(pdf: Buffer): Promise<ReadPdf> {
-  const loading = getDocument({ data: new Uint8Array(pdf), useSystemFonts: true });
-  const document = await loading.promise;
-  const read: ReadPdf = { pages: document.numPages, texts: [], sizes: [], images: [] };
-  for (let number = 1; number <= document.numPages; number += 1) {
-    const page = await document.getPage(number);
-    const content = await page.getTextContent();
-    read.texts.push(content.items.map((item) => ("str" in item ? item.str : "")).join(" "));
-    const viewport = page.getViewport({ scale: 1 });
-    read.sizes.push({ width: Math.round(viewport.width), height: Math.round(viewport.height) });
-    const operators = await page.getOperatorList();
-    read.images.push(operators.fnArray.filter((operator) => operator === OPS.paintImageXObject).length);
-  }
-  await loading.destroy();
-  return read;
-}
 
 /** A file kept for a look, in the run's test results (test-results/). */
 function keep(name: string, data: Buffer): void {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import yauzl from "yauzl";
 import { expect, test } from "./fixtures";
+import { readPdf } from "./read-pdf";
 import { expectAccessible, memberApi, signIn, solidPng } from "./support";
 
 /** The entries of a downloaded ZIP by name, with their text (photos as byte counts). */
@@ -91,12 +92,21 @@ test("'Download everything' in Settings downloads every memory with its photo's 
   expect(years.at(-1)).toBe("Without a date");
   expect(dated).toEqual([...dated].sort((a, b) => b - a));
   const listed = new Set<string>();
+  const titlesOfYear = new Map<string, string[]>();
   for (const year of years) {
     await pages.goto(pathToFileURL(path.join(folder, "index.html")).href);
     await pages.getByRole("link", { name: year, exact: true }).click();
     await expect(pages.getByRole("heading", { level: 1, name: year })).toBeVisible();
     const links = await pages.locator("a.title").evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute("href")!));
     for (const link of links) listed.add(/([0-9a-f-]{36})\.html$/.exec(link)![1]!);
+    await picturesLoad();
+    if (year === "Without a date") continue;
+    // A dated year prints as a book (the archive's print view): each of its memories, oldest first.
+    const titles = await pages.locator("a.title").allTextContents();
+    titlesOfYear.set(year, titles);
+    await pages.getByRole("link", { name: "Print this year as a book" }).click();
+    await expect(pages.getByRole("heading", { level: 1, name: year })).toBeVisible();
+    expect(await pages.locator("section > header h2").allTextContents()).toEqual([...titles].reverse());
     await picturesLoad();
   }
   expect([...listed].sort()).toEqual(manifest.memories.map((candidate) => candidate.id).sort());
@@ -118,5 +128,24 @@ test("'Download everything' in Settings downloads every memory with its photo's 
   await checked.emulateMedia({ colorScheme: "light" });
   await checked.goto(pathToFileURL(path.join(folder, "memories", `${memory.id}.html`)).href);
   await expectAccessible(checked, "the archive's memory page");
+
+  // The newest year's print view, printed by Chromium as "Save as PDF" would: the cover, the
+  // contents, then every memory of the year on pages of its own (a long one runs on), with page
+  // numbers; axe finds nothing on it (dark on screen, light on paper).
+  const [newestYear, newestTitles] = [...titlesOfYear][0]!;
+  await checked.emulateMedia({ colorScheme: "dark" });
+  await checked.goto(pathToFileURL(path.join(folder, "years", `${newestYear}.print.html`)).href);
+  await expectAccessible(checked, "the archive's print view of a year, dark");
+  await checked.screenshot({ path: test.info().outputPath("archive-print-view.png"), fullPage: true });
+  const pdf = await checked.pdf({ format: "A4" });
+  await fs.writeFile(test.info().outputPath(`archive-${newestYear}.pdf`), pdf);
+  const printed = await readPdf(pdf);
+  expect(printed.pages).toBeGreaterThanOrEqual(2 + newestTitles.length);
+  expect(printed.texts[0]).toContain(newestYear);
+  expect(printed.texts[1]).toContain("Contents");
+  for (const title of newestTitles) expect(printed.texts.slice(2).join(" ")).toContain(title);
+  // Every page numbered but the cover.
+  for (let number = 2; number <= printed.pages; number += 1)
+    expect(printed.texts[number - 1]).toMatch(new RegExp(`(^| )${number}( |$)`));
   await checker.close();
 });

@@ -205,6 +205,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     // Each year's page once, though its memories came over several pages of the walk.
     expect([...entries.keys()].filter((name) => name.startsWith("years/")).sort()).toEqual([
       "years/2024.html",
+      "years/2024.print.html",
       "years/undated.html",
     ]);
     expect(await fs.readdir(path.join(workDir, "tmp"))).toEqual([]);

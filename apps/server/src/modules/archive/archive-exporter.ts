@@ -29,9 +29,11 @@ import {
   renderIndexPage,
   renderMemoryPage,
   renderYearPage,
+  renderYearPrintPage,
   thumbnailFile,
   viewFile,
   yearEntry,
+  yearPrintPage,
   yearOf,
   yearPage,
   type YearEntry,
@@ -118,6 +120,11 @@ export class ArchiveExporter {
         const year = years.at(-1);
         if (year === undefined) return;
         await zip.add(yearPage(year.year), Buffer.from(renderYearPage(year.year, yearEntries, words)), { mtime, compress: true });
+        if (year.year !== null)
+          await zip.add(yearPrintPage(year.year), Buffer.from(renderYearPrintPage(year.year, yearEntries, words)), {
+            mtime,
+            compress: true,
+          });
         yearEntries = [];
       };
 
@@ -182,6 +189,7 @@ export class ArchiveExporter {
             yearEntry(
               memory,
               [leadingThumbnail(row, memory)?.name].find((name) => name && written(name)),
+              written,
             ),
           );
         }

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { serverMessages } from "@memory-box/messages/server";
 import { describe, expect, it } from "vitest";
-import { archiveColours, renderIndexPage, renderYearPage, type YearEntry } from "./archive-pages";
+import { bookMargins } from "@memory-box/contract/book-layout";
+import { archiveColours, renderIndexPage, renderYearPage, renderYearPrintPage, type YearEntry } from "./archive-pages";
 
 const entry = (title: string, memory_date: string | null, more: Partial<YearEntry> = {}): YearEntry => ({
   id: `00000000-0000-4000-8000-${String(title.length).padStart(12, "0")}`,
@@ -9,6 +10,9 @@ const entry = (title: string, memory_date: string | null, more: Partial<YearEntr
   memory_date,
   display_name: "Ann",
   media: 0,
+  place: null,
+  content: null,
+  pictures: [],
   ...more,
 });
 
@@ -65,5 +69,62 @@ describe("the archive's pages", () => {
       ["years/undated.html", "Without a date", "2 memories"],
     ]);
     expect(renderIndexPage("2026-11-28T08:00:00.000Z", 15, years, serverMessages("ar"))).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it("print a year as the web app's book: cover, contents by month, then each memory oldest first on a page of its own", () => {
+    const picture = (n: number) => ({ file: `photos/m/p${n}.jpg`, width: 1200, height: 800 });
+    const page = renderYearPrintPage(
+      "2024",
+      [
+        entry("Autumn <walk>", "2024-10-03", {
+          display_name: "Ben",
+          place: "Sintra",
+          content: "Leaves & rain",
+          pictures: [picture(1), picture(2), picture(3)],
+        }),
+        entry("Harvest", "2024-10-01", { pictures: [picture(4)] }),
+        entry("Spring", "2024-04-20"),
+      ],
+      serverMessages("fr"),
+    );
+    // The year page links it; undated memories have none (a book is of dated days).
+    expect(renderYearPage("2024", [entry("Spring", "2024-04-20")])).toContain(
+      '<a href="2024.print.html">Print this year as a book</a>',
+    );
+    expect(renderYearPage(null, [entry("Someday", null)])).not.toContain("print.html");
+
+    // Cover: the year, who wrote most first, the count; then the contents; then one section a memory.
+    const sections = [...page.matchAll(/<section[^>]*>([\s\S]*?)<\/section>/g)].map((match) => match[1]!);
+    expect(sections).toHaveLength(5);
+    expect(sections[0]).toContain("<h1>2024</h1>");
+    expect(sections[0]).toContain("Ann et Ben");
+    expect(sections[0]).toContain("3 souvenirs");
+    expect(sections[1]).toContain("<h2>Sommaire</h2>");
+    expect([...sections[1]!.matchAll(/<h3>([^<]+)<\/h3>/g)].map((match) => match[1])).toEqual(["avril 2024", "octobre 2024"]);
+    expect(sections.slice(2).map((section) => /<h2>([^<]+)<\/h2>/.exec(section)![1])).toEqual([
+      "Spring",
+      "Harvest",
+      "Autumn &#60;walk&#62;",
+    ]);
+    const autumn = sections[4]!;
+    expect(autumn).toContain("3 octobre 2024");
+    expect(autumn).toContain("Sintra · Par Ben");
+    expect(autumn).toContain('<div class="photos more three">');
+    expect([...autumn.matchAll(/<img src="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      "../photos/m/p1.jpg",
+      "../photos/m/p2.jpg",
+      "../photos/m/p3.jpg",
+    ]);
+    expect(autumn).toContain("<pre>Leaves &#38; rain</pre>");
+    expect(page).not.toContain("<walk>");
+    expect(page).not.toMatch(/<script/i);
+
+    // The book's paged rules, from the values the web app's /book uses: mirrored binding margins,
+    // page numbers but on the cover, the printer's paper (no size), printed light.
+    expect(page).toContain(`@page :left { margin-left: ${bookMargins.outside}; margin-right: ${bookMargins.binding}; }`);
+    expect(page).toContain(`@page :right { margin-left: ${bookMargins.binding}; margin-right: ${bookMargins.outside}; }`);
+    expect(page).toContain("@page :first { @bottom-center { content: none; } }");
+    expect(page).not.toMatch(/@page \{\s*size:/);
+    expect(page).toMatch(/@media print\{\s*:root\{color-scheme:light;/);
   });
 });

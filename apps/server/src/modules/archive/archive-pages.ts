@@ -1,3 +1,4 @@
+import { bookAuthorNames, bookPageRules, bookPhotoHeights, bookPhotos } from "@memory-box/contract/book-layout";
 import { defaultLocale } from "@memory-box/messages";
 import { serverMessages, type ServerMessages } from "@memory-box/messages/server";
 import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
@@ -265,10 +266,24 @@ export interface YearEntry {
   media: number;
   /** Its leading photo's small picture in the archive, if it has one. */
   thumbnail?: string;
+  /** For the year's print view: its place's name, its words and its book photos (ADR 0070). */
+  place: string | null;
+  content: string | null;
+  pictures: PrintPicture[];
 }
 
-/** The entry of `memory` on its year's page; `thumbnail` is the small picture written beside its leading photo. */
-export function yearEntry(memory: ArchiveMemory, thumbnail?: string): YearEntry {
+/** A photo of a memory's page in the print view: the file shown (a still, its JPEG copy, or a video's poster) and its size. */
+export interface PrintPicture {
+  file: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * The entry of `memory` on its year's page; `thumbnail` is the small picture written beside its
+ * leading photo, `written` says whether a copy for the pages made it into the archive.
+ */
+export function yearEntry(memory: ArchiveMemory, thumbnail?: string, written: (file: string) => boolean = () => true): YearEntry {
   return {
     id: memory.id,
     title: memory.title,
@@ -276,6 +291,12 @@ export function yearEntry(memory: ArchiveMemory, thumbnail?: string): YearEntry 
     display_name: memory.display_name,
     media: memory.photos.length,
     ...(thumbnail === undefined ? {} : { thumbnail }),
+    place: memory.place?.name ?? null,
+    content: memory.content,
+    pictures: bookPhotos({ photos: memory.photos, cover_photo_id: memory.cover_photo_id ?? null }).flatMap((photo) => {
+      const file = photo.kind === "video" ? photo.poster : shownFile(photo, written);
+      return file === undefined || !written(file) ? [] : [{ file, width: photo.width, height: photo.height }];
+    }),
   };
 }
 
@@ -311,8 +332,105 @@ export function renderYearPage(year: string | null, entries: readonly YearEntry[
     `<nav><a href="../index.html">${escape(words.format("export.allMemories"))}</a></nav>
 <h1>${escape(heading)}</h1>
 <p class="meta">${escape(words.format("export.memoryCount", { count: entries.length }))}</p>
-${sections.join("\n")}`,
+${year === null ? "" : `<p><a href="${yearPrintFile(year)}">${escape(words.format("export.printYear"))}</a></p>\n`}${sections.join("\n")}`,
   );
+}
+
+/** A year's print view beside its page: `years/2024.print.html` (the year page links to it as `2024.print.html`). */
+export function yearPrintPage(year: string): string {
+  return `years/${yearPrintFile(year)}`;
+}
+
+function yearPrintFile(year: string): string {
+  return `${year}.print.html`;
+}
+
+/**
+ * The print view's look: the book's pages (the web app's /book, ADR 0069) from the same layout
+ * values (`@memory-box/contract/book-layout`): the printer's paper, mirrored margins for binding, page
+ * numbers but on the cover, each memory on a page of its own with up to four photos, printed light.
+ * On screen, the same pages one after the other, with a note saying how to print them.
+ */
+const printStyle = `
+${bookPageRules(undefined, "font-family:ui-serif,Georgia,serif;font-size:10pt;color:#6b5f55;")}
+body.book{max-width:44rem}
+.book section{padding:2rem 0;border-top:1px solid var(--border)}
+.book section.cover{border-top:none;min-height:60vh;display:flex;flex-direction:column;justify-content:center;align-items:center;text-align:center}
+.book .cover h1{font-size:3rem}.book .cover p{font-size:1.25rem;margin:.25rem 0}
+.book ol{list-style:none;padding:0;margin:0}.book ol ol li{display:flex;gap:.75rem}
+.book .day{display:inline-block;min-width:2rem;text-align:end;color:var(--muted-foreground);font-variant-numeric:tabular-nums}
+.book .when{text-transform:uppercase;letter-spacing:.05em;font-size:.875rem;color:var(--muted-foreground);margin:0}
+.book h2{margin:.25rem 0 .5rem}
+.book .photos{display:grid;gap:.75rem;grid-template-columns:1fr 1fr;margin:1rem 0;break-inside:avoid}
+.book .photos img{width:100%;object-fit:contain;border-radius:0;break-inside:avoid}
+.book .photos.one{grid-template-columns:1fr}.book .photos.one img{height:auto;max-height:calc(100vh * ${bookPhotoHeights.alone})}
+.book .photos.two img{height:calc(100vh * ${bookPhotoHeights.two})}
+.book .photos.more img{height:calc(100vh * ${bookPhotoHeights.more})}.book .photos.three img:first-child{grid-column:span 2}
+@media print{
+:root{color-scheme:light;${colours("light")}}
+body.book{max-width:none;margin:0;padding:0;background:none}
+.book .screen-only{display:none}
+.book section{break-before:page;border-top:none;padding:0}
+.book section.cover{break-before:auto;min-height:90vh}
+.book header{break-after:avoid}
+}`;
+
+/**
+ * A year as a book, for printing (issue #35's "the archive's print view"): a cover (the year, who
+ * wrote its memories, how many), the contents by month, then each memory on its own page, oldest
+ * first as a book reads: its day, title, place and author, up to four photos (the cover first) and
+ * its words in full. `entries` come newest first, as the year's page lists them.
+ */
+export function renderYearPrintPage(year: string, entries: readonly YearEntry[], words: ServerMessages = english()): string {
+  const oldestFirst = [...entries].reverse();
+  const authors = bookAuthorNames(oldestFirst.map((entry) => entry.display_name));
+  const months: { month: string; entries: YearEntry[] }[] = [];
+  for (const entry of oldestFirst) {
+    const month = entry.memory_date!.slice(0, 7);
+    if (months.at(-1)?.month === month) months.at(-1)!.entries.push(entry);
+    else months.push({ month, entries: [entry] });
+  }
+  const contents = months.map(
+    ({ month, entries: ofMonth }) =>
+      `<li><h3>${escape(monthName(month, words))}</h3><ol>${ofMonth
+        .map(
+          (entry) =>
+            `<li><span class="day">${Number(entry.memory_date!.slice(8, 10))}</span><span>${escape(entry.title)}</span></li>`,
+        )
+        .join("")}</ol></li>`,
+  );
+  const memories = oldestFirst.map((entry) => {
+    const details = [entry.place, words.format("export.by", { name: entry.display_name })].filter(Boolean) as string[];
+    const pictures = entry.pictures;
+    const layout = pictures.length === 1 ? "one" : pictures.length === 2 ? "two" : pictures.length === 3 ? "more three" : "more";
+    const photos =
+      pictures.length === 0
+        ? ""
+        : `<div class="photos ${layout}">${pictures
+            .map(
+              (picture, index) =>
+                `<img src="../${escape(picture.file)}"${picture.width > 0 && picture.height > 0 ? ` width="${picture.width}" height="${picture.height}"` : ""} alt="${escape(words.format("export.photoOf", { title: entry.title, number: index + 1 }))}">`,
+            )
+            .join("")}</div>`;
+    return `<section><header><p class="when">${escape(longDate(entry.memory_date!, words))}</p><h2>${escape(entry.title)}</h2><p class="meta">${escape(details.join(" · "))}</p></header>${photos}${entry.content ? `<pre>${escape(entry.content)}</pre>` : ""}</section>`;
+  });
+  return `<!doctype html>
+<html lang="${words.locale}" dir="${words.direction}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(`${words.format("export.title")} ${year}`)}</title><style>${style}${printStyle}</style></head>
+<body class="book"><main>
+<nav class="screen-only"><a href="../index.html">${escape(words.format("export.allMemories"))}</a> › <a href="${year}.html">${escape(year)}</a></nav>
+<p class="meta screen-only">${escape(words.format("export.printNote"))}</p>
+<section class="cover"><h1>${escape(year)}</h1>${authors.length > 0 ? `<p>${escape(listFormat(authors, words))}</p>` : ""}<p class="meta">${escape(words.format("export.memoryCount", { count: entries.length }))}</p></section>
+<section><h2>${escape(words.format("export.contents"))}</h2><ol>
+${contents.join("\n")}
+</ol></section>
+${memories.join("\n")}
+</main></body></html>
+`;
+}
+
+function listFormat(names: readonly string[], words: ServerMessages): string {
+  return new Intl.ListFormat(words.locale, { type: "conjunction" }).format(names);
 }
 
 function entryList(entries: readonly YearEntry[], words: ServerMessages): string {

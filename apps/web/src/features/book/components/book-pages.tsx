@@ -1,8 +1,9 @@
 import type { Memory, Photo } from "@memory-box/contract";
+import { bookPhotoHeights, bookPhotos } from "@memory-box/contract/book-layout";
 import { type ReactNode, useEffect } from "react";
 
 import type { Book } from "@/features/book/api/get-book";
-import { bookAuthors, bookMonths, bookPhotos } from "@/features/book/utils/book-pages";
+import { bookAuthors, bookMonths } from "@/features/book/utils/book-pages";
 import { formatBookDay, formatBookMonth, formatNames } from "@/features/book/utils/book-dates";
 import type { BookRange } from "@/features/book/utils/book-range";
 import { type AppIntl, useIntl } from "@/lib/intl";
@@ -146,13 +147,15 @@ function BookPhotos({ photos, title }: { photos: readonly Photo[]; title: string
           width={photo.width}
           height={photo.height}
           loading="eager"
-          className={cn(
-            "w-full break-inside-avoid object-contain",
-            alone && "max-h-[calc(var(--book-page-height)*0.6)]",
-            photos.length === 2 && "h-[calc(var(--book-page-height)*0.4)]",
-            photos.length > 2 && "h-[calc(var(--book-page-height)*0.3)]",
-            !alone && photos.length === 3 && index === 0 && "col-span-2",
-          )}
+          className={cn("w-full break-inside-avoid object-contain", !alone && photos.length === 3 && index === 0 && "col-span-2")}
+          // The heights the archive's print view gives its photos too (bookPhotoHeights).
+          style={
+            alone
+              ? { maxHeight: `calc(var(--book-page-height) * ${bookPhotoHeights.alone})` }
+              : {
+                  height: `calc(var(--book-page-height) * ${photos.length === 2 ? bookPhotoHeights.two : bookPhotoHeights.more})`,
+                }
+          }
         />
       ))}
     </div>

@@ -8,7 +8,8 @@ import { useBook } from "@/features/book/api/get-book";
 import { BookPages } from "@/features/book/components/book-pages";
 import { useImagesReady } from "@/features/book/hooks/use-images-ready";
 import type { BookRange } from "@/features/book/utils/book-range";
-import { bookMargins, type Paper, paperSizes, papers, printRules } from "@/features/book/utils/paper";
+import { bookMargins } from "@memory-box/contract/book-layout";
+import { type Paper, paperSizes, papers, printRules } from "@/features/book/utils/paper";
 import { useIntl } from "@/lib/intl";
 
 export interface BookScreenProps {

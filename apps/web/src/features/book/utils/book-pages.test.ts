@@ -1,7 +1,8 @@
 import type { Memory, MemoryPage } from "@memory-box/contract";
 import { describe, expect, it } from "vitest";
 
-import { bookAuthors, bookListPath, bookMonths, bookPhotos, walkBook } from "@/features/book/utils/book-pages";
+import { bookPhotos } from "@memory-box/contract/book-layout";
+import { bookAuthors, bookListPath, bookMonths, walkBook } from "@/features/book/utils/book-pages";
 import { bookRangeOf, inBook, isCalendarDay } from "@/features/book/utils/book-range";
 import { paperOf, printRules } from "@/features/book/utils/paper";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";

@@ -1,12 +1,10 @@
-import type { Memory, MemoryPage, Photo } from "@memory-box/contract";
+import type { Memory, MemoryPage } from "@memory-box/contract";
+import { bookAuthorNames } from "@memory-box/contract/book-layout";
 
 import { type BookRange, inBook } from "@/features/book/utils/book-range";
 
 /** The list's largest page (`MemoryLimits.pageSizeMax`): a year of memories in a few requests. */
 export const bookPageSize = 100;
-
-/** The photos a memory's page shows at most: the cover and the next ones, two rows of two. */
-export const bookPhotosPerMemory = 4;
 
 /** `GET /api/v1/memories` for one page of a book's walk (ADR 0069). */
 export function bookListPath(range: Pick<BookRange, "to" | "tags">, cursor: string | null): string {
@@ -61,19 +59,7 @@ export function bookMonths(memories: readonly Memory[]): BookMonth[] {
   return months;
 }
 
-/** A memory's photos for its page: the cover first, then the others in their order, at most `max`. */
-export function bookPhotos(memory: Pick<Memory, "photos" | "cover_photo_id">, max = bookPhotosPerMemory): Photo[] {
-  const cover = memory.photos.find((photo) => photo.id === memory.cover_photo_id) ?? memory.photos[0];
-  if (!cover) return [];
-  return [cover, ...memory.photos.filter((photo) => photo !== cover)].slice(0, max);
-}
-
 /** The names of who wrote the book's memories, most memories first (the cover's "Ann & Ben"). */
 export function bookAuthors(memories: readonly Memory[]): string[] {
-  const counts = new Map<string, number>();
-  for (const memory of memories) {
-    const name = memory.profiles?.display_name.trim();
-    if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  return bookAuthorNames(memories.map((memory) => memory.profiles?.display_name));
 }
