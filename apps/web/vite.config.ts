@@ -125,7 +125,7 @@ const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
   { part: "first", ids: firstScreenMessages },
   {
     part: "settings",
-    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe)\./,
+    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe|oauthConsent)\./,
   },
   { part: "memory", ids: /^(?:comments|problem|viewer|share)\./ },
   { part: "book", ids: /^book\./ },
@@ -151,6 +151,7 @@ const routeParts: Record<string, readonly string[]> = {
   "settings-notifications": [...memberParts, "settings"],
   unsubscribe: ["shell", "settings"],
   "set-password": ["shell", "settings"],
+  "oauth-consent": ["shell", "settings"],
   places: memberParts,
   book: [...memberParts, "book"],
 };

@@ -48,6 +48,18 @@ export function createRoutes(): RouteObject[] {
           Component: RequireAuth,
           children: [
             {
+              // Another app asking to use the member's account (ADR 0075): signed in, outside the
+              // member screens' layout, with the settings' messages.
+              path: routePatterns.oauthConsent,
+              lazy: async () => {
+                const [{ OAuthConsentRoute }] = await Promise.all([
+                  import("@/app/routes/oauth-consent"),
+                  needMessages(["settings"]),
+                ]);
+                return { Component: OAuthConsentRoute };
+              },
+            },
+            {
               // Their query cache; lazy, so TanStack Query stays out of the auth screen's code. Their
               // messages come with it (the member screens' part of the catalogue, lib/catalogue.ts).
               lazy: async () => {

@@ -18,7 +18,7 @@ export function CardPage({
   icon: LucideIcon;
   title: string;
   description: ReactNode;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   return (
     <main className="flex min-h-svh items-center justify-center bg-muted p-4">
@@ -30,7 +30,7 @@ export function CardPage({
           </CardTitle>
           <CardDescription className="text-balance">{description}</CardDescription>
         </CardHeader>
-        <CardContent className="flex flex-col gap-4">{children}</CardContent>
+        {children && <CardContent className="flex flex-col gap-4">{children}</CardContent>}
       </Card>
     </main>
   );

@@ -18,6 +18,8 @@ export const routePatterns = {
   bookYear: "/book/:year",
   /** A book of a range of days (`?from=YYYY-MM-DD&to=YYYY-MM-DD`, either end open) or of a tag (`?tag=`). */
   book: "/book",
+  /** Where the auth server sends a member to allow or deny another app's request (`?authorization_id=`, ADR 0075). */
+  oauthConsent: "/oauth/consent",
 } as const;
 
 /** Links to the app's screens; build URLs here rather than by hand so a route can move in one place. */

@@ -13,6 +13,7 @@ export type AuthClient = Pick<
   | "getUserIdentities"
   | "linkIdentity"
   | "mfa"
+  | "oauth"
   | "onAuthStateChange"
   | "passkey"
   | "reauthenticate"

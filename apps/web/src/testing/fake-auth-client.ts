@@ -174,6 +174,35 @@ export class FakeAuthClient implements AuthClient {
   mfa = this.mfaMocks as unknown as AuthClient["mfa"];
 
   /** Passkeys, as far as the app uses them: none registered; a sign-in the browser's prompt refused. */
+  /**
+   * The OAuth server's consent calls (ADR 0075): by default a request from "Photo Frame Studio"
+   * asking for the e-mail address, allowed or denied with a redirect back to it.
+   */
+  readonly oauthMocks = {
+    getAuthorizationDetails: vi.fn(async (authorizationId: string) => ({
+      data: {
+        authorization_id: authorizationId,
+        redirect_uri: "https://frames.example.com/callback",
+        client: { id: "client-1", name: "Photo Frame Studio", uri: "https://frames.example.com", logo_uri: "" },
+        user: { id: "user-1", email: this.session?.user.email ?? "ann@example.com" },
+        scope: "openid email",
+      } as
+        | { authorization_id: string; redirect_uri: string; client: object; user: object; scope: string }
+        | { redirect_url: string },
+      error: null as AuthApiError | null,
+    })),
+    approveAuthorization: vi.fn(async (authorizationId: string, _options?: { skipBrowserRedirect?: boolean }) => ({
+      data: { redirect_url: `https://frames.example.com/callback?code=code-of-${authorizationId}&state=s` },
+      error: null as AuthApiError | null,
+    })),
+    denyAuthorization: vi.fn(async (_authorizationId: string, _options?: { skipBrowserRedirect?: boolean }) => ({
+      data: { redirect_url: "https://frames.example.com/callback?error=access_denied&state=s" },
+      error: null as AuthApiError | null,
+    })),
+  };
+
+  oauth = this.oauthMocks as unknown as AuthClient["oauth"];
+
   readonly passkeyMocks = {
     list: vi.fn(async () => ({ data: [], error: null })),
     delete: vi.fn(async () => ({ data: null, error: null })),
