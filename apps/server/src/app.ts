@@ -43,6 +43,7 @@ import {
   serviceRoleAuthenticator,
 } from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
+import { BoxRepository, BoxService, boxRoutes } from "./modules/box";
 import { FirstRunGuideRepository, FirstRunGuideService, firstRunGuideRoutes } from "./modules/first-run-guide";
 import { EmailDigestRepository, emailDigestRoutes, EmailDigestScheduler, EmailDigestService } from "./modules/email-digest";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
@@ -423,6 +424,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
   });
   await app.register(membersRoutes, { service: members, authenticate: authenticateMember });
+  await app.register(boxRoutes, {
+    box: new BoxService({
+      box: new BoxRepository(database.db),
+      requireOwner: (caller) => members.requireOwner(caller),
+      publish: (actorId) => events.publish({ type: "box.updated", id: "box", actor: actorId }),
+      ...(options.now ? { now: options.now } : {}),
+    }),
+    authenticate: authenticateMember,
+  });
   await app.register(singleSignOnRoutes, {
     sso: auth.sso,
     authenticate: authenticateMember,
