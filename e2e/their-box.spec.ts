@@ -94,6 +94,9 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     await expect(owner.getByRole("heading", { level: 1, name: "Memory Box" })).toBeVisible();
     await expect(owner.getByText("Welcome back, Ann!")).toBeVisible();
     await expectAccessible(owner, "home with the box's header");
+    // The installed app takes the box's name; its icons stay the shipped ones.
+    const named = (await (await owner.request.get("/manifest.webmanifest")).json()) as { name: string; short_name: string };
+    expect(named).toMatchObject({ name: "Ann & Ben", short_name: "Ann & Ben" });
     await screens(owner, "home-owner");
 
     // A member: the same on home, and read-only in Settings; the server refuses them a change.
@@ -126,6 +129,8 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     await expect(owner.locator("#root").getByText(/^(\d+ memories|No memories yet)$/)).toBeVisible();
     await expect(owner.getByRole("region", { name: "Ann & Ben" })).toHaveCount(0);
     await expect(owner.getByText("7 years today")).toHaveCount(0);
+    const unnamed = (await (await owner.request.get("/manifest.webmanifest")).json()) as { name: string };
+    expect(unnamed.name).toBe("Memory Box");
   } finally {
     // Whatever happened above, the other journeys find the box unset and the collection as it was.
     expect((await putBox(request, "box-owner", unset)).status()).toBe(200);

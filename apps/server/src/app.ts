@@ -424,15 +424,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
   });
   await app.register(membersRoutes, { service: members, authenticate: authenticateMember });
-  await app.register(boxRoutes, {
-    box: new BoxService({
-      box: new BoxRepository(database.db),
-      requireOwner: (caller) => members.requireOwner(caller),
-      publish: (actorId) => events.publish({ type: "box.updated", id: "box", actor: actorId }),
-      ...(options.now ? { now: options.now } : {}),
-    }),
-    authenticate: authenticateMember,
+  const box = new BoxService({
+    box: new BoxRepository(database.db),
+    requireOwner: (caller) => members.requireOwner(caller),
+    publish: (actorId) => events.publish({ type: "box.updated", id: "box", actor: actorId }),
+    ...(options.now ? { now: options.now } : {}),
   });
+  await app.register(boxRoutes, { box, authenticate: authenticateMember });
   await app.register(singleSignOnRoutes, {
     sso: auth.sso,
     authenticate: authenticateMember,
@@ -547,7 +545,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   registerShareTarget(app, config.publicUrl);
-  await registerWebApp(app, config.webDir);
+  // The installed app takes the box's name (ADR 0065).
+  await registerWebApp(app, config.webDir, { appName: async () => (await box.read()).name });
   return app;
 }
 

@@ -101,7 +101,11 @@ describe("Settings: our box", () => {
 
     await user.type(name, "n".repeat(81));
     expect(name).toHaveAttribute("aria-invalid", "true");
-    expect(within(box).getByText("Shown on home. Leave it empty for no name. 81/80 characters.")).toHaveClass("text-destructive");
+    expect(
+      within(box).getByText(
+        "Shown on home and as the installed app's name, which can be read without signing in. Leave it empty for no name. 81/80 characters.",
+      ),
+    ).toHaveClass("text-destructive");
     expect(within(box).getByRole("button", { name: "Save" })).toBeDisabled();
 
     await user.clear(name);
