@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useLocation } from "react-router";
 
+import { useBox } from "@/features/box/api/box";
 import { BoxBanner } from "@/features/box/components/box-banner";
 import { useChangeFirstRunGuide, useFirstRunGuide } from "@/features/guide/api/guide";
 import { LazyFirstRunGuide } from "@/features/guide/components/lazy-first-run-guide";
@@ -26,6 +27,7 @@ export function HomeRoute() {
   useLiveUpdates();
   const today = useLocalCalendarDate();
   const onThisDay = useOnThisDay(today);
+  const box = useBox();
   const guide = useFirstRunGuide();
   const changeGuide = useChangeFirstRunGuide();
   // "Show the guide again" in Settings comes here with the guide to focus.
@@ -49,8 +51,8 @@ export function HomeRoute() {
         />
       )}
       {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
-      {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
-      <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />
+      {/* The list waits for the box and "On this day" to settle, so that neither appears above the list and pushes it down. */}
+      <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending && !box.isPending} />
     </HomeFrame>
   );
 }

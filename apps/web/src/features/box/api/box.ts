@@ -2,16 +2,19 @@ import type { BoxSettings, BoxSettingsChange } from "@memory-box/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { apiFetch } from "@/lib/api-client";
-import { boxKey } from "@/lib/box-key";
+import { boxKey, boxPath } from "@/lib/box-key";
+import { takeEarlyAnswer } from "@/lib/first-screen";
 
-/** `GET /api/v1/box`. Types only from the contract: home carries no zod. */
-export const boxPath = "/api/v1/box";
-
-/** The box's name, cover and "together since" (ADR 0065), for every member; the live stream refetches it. */
+/**
+ * The box's name, cover and "together since" (ADR 0065), for every member, as the first screen's
+ * script fetched it when it did; the live stream refetches it. Types only from the contract: home
+ * carries no zod. A nice-to-have above the list: when it fails, home shows without it.
+ */
 export function useBox() {
   return useQuery({
     queryKey: boxKey,
-    queryFn: ({ signal }) => apiFetch<BoxSettings>(boxPath, { signal }),
+    queryFn: async ({ signal }) => (await takeEarlyAnswer<BoxSettings>(boxPath)) ?? apiFetch<BoxSettings>(boxPath, { signal }),
+    retry: false,
   });
 }
 
