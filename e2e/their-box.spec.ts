@@ -78,7 +78,7 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     const saved = owner.waitForResponse(
       (response) => new URL(response.url()).pathname === "/api/v1/box" && response.request().method() === "PUT",
     );
-    await section.getByRole("button", { name: "Save" }).click();
+    await section.getByRole("button", { name: "Save box" }).click();
     expect((await saved).status()).toBe(200);
     await expect(owner.getByText("The box is saved")).toBeVisible();
     await screens(owner, "settings-owner");
@@ -122,7 +122,7 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     const unsetSaved = owner.waitForResponse(
       (response) => new URL(response.url()).pathname === "/api/v1/box" && response.request().method() === "PUT",
     );
-    await section.getByRole("button", { name: "Save" }).click();
+    await section.getByRole("button", { name: "Save box" }).click();
     expect((await unsetSaved).status()).toBe(200);
     await owner.goto("/");
     await expect(owner.getByText(/^Welcome back, /)).toBeVisible();

@@ -65,7 +65,7 @@ describe("Settings: our box", () => {
     await user.type(name, "  Ann & Ben ");
     await user.click(await within(box).findByRole("radio", { name: "Photo from Picnic by the lake" }));
     await user.type(within(box).getByLabelText("Together since"), "2019-06-01");
-    await user.click(within(box).getByRole("button", { name: "Save" }));
+    await user.click(within(box).getByRole("button", { name: "Save box" }));
 
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]).toEqual({ name: "Ann & Ben", cover_photo_id: picnicPhoto.id, together_since: "2019-06-01" });
@@ -88,7 +88,7 @@ describe("Settings: our box", () => {
     await user.clear(within(box).getByLabelText("Name"));
     await user.click(within(box).getByRole("radio", { name: "No cover" }));
     await user.clear(within(box).getByLabelText("Together since"));
-    await user.click(within(box).getByRole("button", { name: "Save" }));
+    await user.click(within(box).getByRole("button", { name: "Save box" }));
 
     await waitFor(() => expect(puts).toEqual([{ name: null, cover_photo_id: null, together_since: null }]));
   });
@@ -106,12 +106,12 @@ describe("Settings: our box", () => {
         "Shown on home and as the installed app's name, which can be read without signing in. Leave it empty for no name. 81/80 characters.",
       ),
     ).toHaveClass("text-destructive");
-    expect(within(box).getByRole("button", { name: "Save" })).toBeDisabled();
+    expect(within(box).getByRole("button", { name: "Save box" })).toBeDisabled();
 
     await user.clear(name);
     await user.type(within(box).getByLabelText("Together since"), "2999-01-01");
     expect(within(box).getByRole("alert")).toHaveTextContent("Choose a date that is not in the future.");
-    expect(within(box).getByRole("button", { name: "Save" })).toBeDisabled();
+    expect(within(box).getByRole("button", { name: "Save box" })).toBeDisabled();
     expect(puts).toEqual([]);
   });
 
@@ -129,7 +129,7 @@ describe("Settings: our box", () => {
     });
     const box = await section();
     await user.click(await within(box).findByRole("radio", { name: "Photo from Picnic by the lake" }));
-    await user.click(within(box).getByRole("button", { name: "Save" }));
+    await user.click(within(box).getByRole("button", { name: "Save box" }));
     const group = within(box).getByRole("group", { name: "Cover" });
     expect(await within(group).findByRole("alert")).toHaveTextContent("must be a photo in one of the collection's memories");
   });
