@@ -93,6 +93,28 @@ describe("Settings: our box", () => {
     await waitFor(() => expect(puts).toEqual([{ name: null, cover_photo_id: null, together_since: null }]));
   });
 
+  it("offers the collection's photos 30 at a time, videos left out, and brings the next page of memories when needed", async () => {
+    const many = fakeMemory({ title: "Summer", photos: Array.from({ length: 40 }, () => fakePhoto()) });
+    const film = fakeMemory({ title: "Film", photos: [fakePhoto({ kind: "video" })] });
+    const later = fakeMemory({ title: "Later", photos: [fakePhoto()] });
+    const { user, calls } = settingsAs("owner", unsetBox, {
+      "GET /api/v1/memories": () =>
+        calls("GET /api/v1/memories").length <= 1
+          ? { items: [many, film], next_cursor: "next", matched: 3, total: 3 }
+          : { items: [later], next_cursor: null, matched: 3, total: 3 },
+    });
+    const box = await section();
+    const group = await within(box).findByRole("group", { name: "Cover" });
+    // "No cover" and 30 photos.
+    await waitFor(() => expect(within(group).getAllByRole("radio")).toHaveLength(31));
+    expect(within(group).queryByRole("radio", { name: "Photo from Film" })).not.toBeInTheDocument();
+
+    await user.click(within(group).getByRole("button", { name: "Show more photos" }));
+    await waitFor(() => expect(within(group).getAllByRole("radio")).toHaveLength(42));
+    expect(within(group).getByRole("radio", { name: "Photo from Later" })).toBeInTheDocument();
+    expect(within(group).queryByRole("button", { name: "Show more photos" })).not.toBeInTheDocument();
+  });
+
   it("shows each rule at its field and sends nothing that breaks one", async () => {
     const puts: unknown[] = [];
     const { user } = settingsAs("owner", unsetBox, { "PUT /api/v1/box": ({ body }) => void puts.push(body) });

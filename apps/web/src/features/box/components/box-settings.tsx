@@ -157,6 +157,7 @@ interface CoverOption {
   title: string;
 }
 
+/** Memories a page of the picker reads, and photos it shows more at a time (a memory may hold a hundred). */
 const coverPageSize = 30;
 
 /** The collection's photos, newest memories first, a page at a time. */
@@ -188,6 +189,7 @@ function CoverChoice({
   const intl = useIntl();
   const name = useId();
   const pages = useCoverOptions();
+  const [shown, setShown] = useState(coverPageSize);
   const options: CoverOption[] = [];
   const seen = new Set<string>();
   const add = (option: CoverOption) => {
@@ -217,7 +219,7 @@ function CoverChoice({
             {intl.formatMessage({ id: "settings.box.noCover" })}
           </span>
         </label>
-        {options.map((option) => (
+        {options.slice(0, shown).map((option) => (
           <label key={option.id} className="relative cursor-pointer">
             <input
               type="radio"
@@ -242,13 +244,16 @@ function CoverChoice({
         ))}
       </div>
       {pages.isError && <p className="text-sm text-destructive">{intl.formatMessage({ id: "settings.box.photosFailed" })}</p>}
-      {pages.hasNextPage && (
+      {(options.length > shown || pages.hasNextPage) && (
         <Button
           type="button"
           variant="outline"
           className="self-start"
           disabled={pages.isFetchingNextPage}
-          onClick={() => void pages.fetchNextPage()}
+          onClick={() => {
+            setShown((count) => count + coverPageSize);
+            if (options.length < shown + coverPageSize && pages.hasNextPage) void pages.fetchNextPage();
+          }}
         >
           {intl.formatMessage({ id: "settings.box.morePhotos" })}
         </Button>
