@@ -70,6 +70,8 @@ export const members = {
   "photos-lead": { label: "photos-lead" },
   "email-owner": { label: "email-owner", owner: true },
   "email-member": { label: "email-member" },
+  "box-owner": { label: "box-owner", owner: true, name: "Ann" },
+  "box-member": { label: "box-member", name: "Ben" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;

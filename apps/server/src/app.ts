@@ -43,6 +43,7 @@ import {
   serviceRoleAuthenticator,
 } from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
+import { BoxRepository, BoxService, boxRoutes } from "./modules/box";
 import { FirstRunGuideRepository, FirstRunGuideService, firstRunGuideRoutes } from "./modules/first-run-guide";
 import { EmailDigestRepository, emailDigestRoutes, EmailDigestScheduler, EmailDigestService } from "./modules/email-digest";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
@@ -423,6 +424,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resetSecondFactors: (userId, resetBy) => auth.factors.resetAll(userId, resetBy),
   });
   await app.register(membersRoutes, { service: members, authenticate: authenticateMember });
+  const box = new BoxService({
+    box: new BoxRepository(database.db),
+    requireOwner: (caller) => members.requireOwner(caller),
+    publish: (actorId) => events.publish({ type: "box.updated", id: "box", actor: actorId }),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.register(boxRoutes, { box, authenticate: authenticateMember });
   await app.register(singleSignOnRoutes, {
     sso: auth.sso,
     authenticate: authenticateMember,
@@ -537,7 +545,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   registerShareTarget(app, config.publicUrl);
-  await registerWebApp(app, config.webDir);
+  // The installed app takes the box's name (ADR 0065).
+  await registerWebApp(app, config.webDir, { appName: async () => (await box.read()).name });
   return app;
 }
 

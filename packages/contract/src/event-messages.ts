@@ -16,6 +16,7 @@ export const memoryEventTypes = [
   "comment.updated",
   "comment.deleted",
   "reaction.changed",
+  "box.updated",
 ] as const;
 
 export const resyncEventType = "resync";

@@ -17,7 +17,8 @@ export const MemoryEvent = z.object({
   type: MemoryEventType,
   /**
    * The memory's id (for comments and reactions too: the memory they are on); for `profile.updated`
-   * (a member's display name changed), the member's user id.
+   * (a member's display name changed), the member's user id; for `box.updated` (an owner saved the
+   * box's name, cover or together-since date, ADR 0065), "box".
    */
   id: z.string().min(1),
   /** The member who did it (their user id). */

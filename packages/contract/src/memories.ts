@@ -367,7 +367,8 @@ export function parseTagText(text: string): string[] | null {
   return normalizeTags(text.split(tagSeparators));
 }
 
-function isCalendarDate(value: string): boolean {
+/** Whether `value` is "YYYY-MM-DD" and a real calendar date (from the year 1). */
+export function isCalendarDate(value: string): boolean {
   // Year 0 exists for JavaScript's Date but not for PostgreSQL's date.
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < "0001-01-01") return false;
   const date = new Date(`${value}T00:00:00Z`);

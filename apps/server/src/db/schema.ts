@@ -39,6 +39,22 @@ export interface Database {
   email_digests: EmailDigestsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_notifications: PushNotificationsTable;
+  box_settings: BoxSettingsTable;
+}
+
+/**
+ * The box's name, cover and "together since" (ADR 0065): at most one row, `id` 1, written the first
+ * time an owner saves them. The cover is cleared when its photo is deleted (a foreign key).
+ */
+export interface BoxSettingsTable {
+  id: number;
+  name: string | null;
+  cover_photo_id: string | null;
+  /** "YYYY-MM-DD". */
+  together_since: string | null;
+  updated_at: string;
+  /** The owner who saved last; null once their account is deleted. */
+  updated_by: string | null;
 }
 
 /** Operator-level values that must survive restarts, such as a generated signing key. */

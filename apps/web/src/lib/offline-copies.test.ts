@@ -41,7 +41,7 @@ function response(status = 200, headers: Record<string, string> = {}, type: Resp
 }
 
 describe("routeOf", () => {
-  it("keeps the collection's reads: list pages, a memory, on this day, the timeline, comments, tags", () => {
+  it("keeps the collection's reads: list pages, a memory, on this day, the timeline, comments, tags, the box", () => {
     for (const path of [
       "/api/v1/memories",
       "/api/v1/memories?q=sea&cursor=abc",
@@ -51,6 +51,7 @@ describe("routeOf", () => {
       "/api/v1/memories/42/comments",
       "/api/v1/memories/42/neighbours",
       "/api/v1/tags",
+      "/api/v1/box",
     ]) {
       expect(routeOf(request(path), origin), path).toBe("api");
     }

@@ -21,11 +21,12 @@ const memberKey = "/memory-box-member";
 
 /**
  * GET answers worth keeping: the collection as the member reads it (list pages, a memory, its
- * neighbours and comments, on this day, the timeline), the tags, and the map of the collection's
+ * neighbours and comments, on this day, the timeline), the tags, the box's name, cover and
+ * together-since date (ADR 0065), and the map of the collection's
  * places with its basemap choice (issue #32). Everything else under /api (the account, members,
  * the export, place search, the live events, uploads) always goes to the network.
  */
-const keptApiPath = /^\/api\/v1\/(?:memories(?:\/[^?]*)?|tags|places\/(?:map|settings))$/;
+const keptApiPath = /^\/api\/v1\/(?:memories(?:\/[^?]*)?|tags|box|places\/(?:map|settings))$/;
 /** Renditions only (ADR 0017): their URL never changes while the photo exists (ADR 0018). */
 const photoPathPrefix = "/storage/v1/object/authenticated/memory-photos/";
 /** Paths that belong to the server, never the web app's pages. */

@@ -1,4 +1,4 @@
-import type { Memory, MemoryPage, MemoryTimeline, OnThisDay, TagList } from "@memory-box/contract";
+import type { BoxSettings, Memory, MemoryPage, MemoryTimeline, OnThisDay, TagList } from "@memory-box/contract";
 import { vi } from "vitest";
 
 import { FakeEventServer } from "@/testing/fake-event-stream";
@@ -20,6 +20,8 @@ export class FakeMemoryBackend {
   readonly events = new FakeEventServer();
   /** What "On this day" answers (whatever the date asked): no group unless a test sets some. */
   onThisDayGroups: OnThisDay["groups"] = [];
+  /** What `GET /api/v1/box` answers: nothing set unless a test sets something (ADR 0065). */
+  box: BoxSettings = { name: null, cover: null, together_since: null, updated_at: null, updated_by: null };
   /** Keyed "METHOD /api/v1/path" (no query); consulted before the built-in behaviour. */
   readonly overrides = new Map<string, RouteOverride>();
 
@@ -41,6 +43,7 @@ export class FakeMemoryBackend {
       return Response.json(this.onThisDay(url.searchParams.get("date") ?? ""));
     }
     if (method === "GET" && url.pathname === "/api/v1/tags") return Response.json(this.tags());
+    if (method === "GET" && url.pathname === "/api/v1/box") return Response.json(this.box);
     const id = /^\/api\/v1\/memories\/([^/]+)$/.exec(url.pathname)?.[1];
     if (method === "DELETE" && id !== undefined) {
       const before = this.memories.length;

@@ -1,4 +1,4 @@
-import type { ApiError } from "@memory-box/contract";
+import type { ApiError, BoxSettings } from "@memory-box/contract";
 import { vi } from "vitest";
 
 /** One request to the product API as a handler sees it. */
@@ -33,6 +33,10 @@ export function deferred<T = unknown>() {
 
 const onThisDayPath = "/api/v1/memories/on-this-day";
 const timelinePath = "/api/v1/memories/timeline";
+const boxPath = "/api/v1/box";
+
+/** `GET /api/v1/box` of a box an owner never named (ADR 0065). */
+export const unsetBox: BoxSettings = { name: null, cover: null, together_since: null, updated_at: null, updated_by: null };
 /** Paths the server routes before any `:id` route of the same prefix. */
 const fixedPaths = new Set([onThisDayPath, timelinePath]);
 
@@ -66,6 +70,8 @@ export function stubMemoryApi(routes: Record<string, ApiHandler>) {
     if (url.pathname === onThisDayPath) return Response.json({ date: url.searchParams.get("date"), window_days: 3, groups: [] });
     // Nor the timeline: home shows no index.
     if (url.pathname === timelinePath) return Response.json({ months: [], undated: 0 });
+    // Nor the box a name, cover or date (ADR 0065): home shows as it did before it.
+    if (url.pathname === boxPath && method === "GET") return Response.json(unsetBox);
     return apiError(404, "not_found", `no stub for ${method} ${url.pathname}`);
   });
   vi.stubGlobal("fetch", fetchMock);

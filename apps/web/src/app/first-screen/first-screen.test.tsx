@@ -101,9 +101,24 @@ function storageWith(value: unknown): Pick<Storage, "getItem"> {
 const home = { pathname: "/", search: "", hash: "" };
 
 describe("the painted home", () => {
-  it('is the markup React renders for the same data, element for element, "On this day" included', async () => {
+  it('is the markup React renders for the same data, element for element, the box and "On this day" included', async () => {
     const backend = new FakeMemoryBackend(collection());
     backend.pageSize = 6;
+    const today = localCalendarDate();
+    backend.box = {
+      name: "Ann & <b>Ben</b>",
+      cover: {
+        id: "6f1b2c3d-0000-4000-8000-0000000000c0",
+        url: "/storage/v1/object/authenticated/memory-photos/c0.display.jpg",
+        thumbnail_url: "/storage/v1/object/authenticated/memory-photos/c0.thumb.webp",
+        width: 400,
+        height: 300,
+        placeholder: "AAAA",
+      },
+      together_since: `${Number(today.slice(0, 4)) - 7}${today.slice(4)}`,
+      updated_at: "2026-11-28T10:00:00.000Z",
+      updated_by: null,
+    };
     backend.onThisDayGroups = [
       {
         years_ago: 1,
@@ -137,8 +152,14 @@ describe("the painted home", () => {
       page: backend.list(new URLSearchParams()),
       tags: backend.tags(),
       onThisDay: backend.onThisDay("2026-11-26"),
+      box: backend.box,
+      today,
     });
-    expect(painted.querySelector("section h2")?.textContent).toBe("On this day");
+    expect([...painted.querySelectorAll("section h2")].map((heading) => heading.textContent)).toEqual([
+      "Ann & <b>Ben</b>",
+      "On this day",
+    ]);
+    expect(painted.textContent).toContain("7 years today");
 
     // Element by element, so a difference names its element rather than a page of markup.
     const paintedElements = comparable(painted).split("><");
@@ -154,6 +175,8 @@ describe("the painted home", () => {
       page: { items: memories, matched: 30, total: 40, next_cursor: "next" },
       tags: { tags: [] },
       onThisDay: { date: "2026-11-26", window_days: 3, groups: [] },
+      box: undefined,
+      today: "2026-11-26",
     });
     expect([...painted.querySelectorAll("h2 a")].map((link) => link.textContent)).toEqual(
       memories.slice(0, 6).map((memory) => memory.title),
@@ -184,6 +207,8 @@ describe("the painted home", () => {
       page: backend.list(new URLSearchParams()),
       tags: backend.tags(),
       onThisDay: backend.onThisDay("2026-11-26"),
+      box: backend.box,
+      today: "2026-11-26",
     });
     expect(painted.querySelector("img[src=x]")).toBeNull();
     expect(painted.textContent).toContain("<b>Not markup</b>");
@@ -278,6 +303,7 @@ describe("starting the first screen", () => {
       "/api/v1/memories",
       "/api/v1/tags",
       `/api/v1/memories/on-this-day?date=${localCalendarDate()}`,
+      "/api/v1/box",
     ]);
     for (const [, init] of backend.fetch.mock.calls) {
       expect(new Headers(init?.headers).get("authorization")).toBe(`Bearer ${stored.access_token}`);
@@ -304,6 +330,7 @@ describe("starting the first screen", () => {
     expect(root.hidden).toBe(false);
     expect(backend.requests("GET", "/api/v1/memories")).toHaveLength(1);
     expect(backend.requests("GET", "/api/v1/tags")).toHaveLength(1);
+    expect(backend.requests("GET", "/api/v1/box")).toHaveLength(1);
   });
 
   it("asks again once the live stream opens: a change made while the app was loading reached no stream", async () => {

@@ -1,10 +1,11 @@
-import type { MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
+import type { BoxSettings, MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
 import { Calendar, CircleAlert, MapPin, MessageCircle, Pencil, Play, Plus, Search, Settings, Trash, User } from "lucide-react";
 import { Label, Slot } from "radix-ui";
 import { Link } from "react-router";
 import { iconMarkup } from "virtual:first-screen-icons";
 
 import { renderToDom, slotted, type Substitute } from "@/app/first-screen/dom-render";
+import { BoxBannerView } from "@/features/box/components/box-banner-view";
 import { HomeFrame } from "@/features/memories/components/home-frame";
 import { LoadMore, LoadMoreView } from "@/features/memories/components/load-more";
 import { MemoryCard } from "@/features/memories/components/memory-card";
@@ -81,6 +82,10 @@ export interface FirstScreenData {
   tags: TagList;
   /** Undefined when its answer failed: home is painted without it (the app asks again). */
   onThisDay: OnThisDay | undefined;
+  /** The box's name, cover and together-since (ADR 0065); undefined when its answer failed: painted without. */
+  box: BoxSettings | undefined;
+  /** The device's calendar date, for the box's anniversary line. */
+  today: string;
 }
 
 /** Whether the painted home can show this answer as React will: a non-empty collection, unfiltered. */
@@ -89,12 +94,13 @@ export function canPaintHome({ page }: Pick<FirstScreenData, "page">): boolean {
 }
 
 /** The home screen with the first page of memories, as `HomeRoute` renders it; not yet in the document. */
-export function paintHome(document: Document, { user, page, tags, onThisDay }: FirstScreenData): HTMLElement {
+export function paintHome(document: Document, { user, page, tags, onThisDay, box, today }: FirstScreenData): HTMLElement {
   // The first screen's cards only: the app's screen, which replaces this one within a second,
   // brings the rest (and nothing on the first screen moves).
   const cards = page.items.slice(0, firstScreenCards);
   const home = (
     <HomeFrame userName={userDisplayName(user)}>
+      {box && <BoxBannerView box={box} today={today} />}
       {onThisDay && <OnThisDaySection answer={onThisDay} />}
       <MemoryListView
         searchText=""

@@ -1,10 +1,11 @@
-import type { MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
+import type { BoxSettings, MemoryPage, OnThisDay, TagList } from "@memory-box/contract";
 import { loadWebMessages } from "@memory-box/messages/web";
 
 import { paths } from "@/config/paths";
 import { memoriesPath, onThisDayPath, tagsPath } from "@/features/memories/api/list-paths";
 import { cardPhotoLimit, firstScreenCards } from "@/features/memories/utils/card-layout";
 import { localCalendarDate } from "@/features/memories/utils/calendar-date";
+import { boxPath } from "@/lib/box-key";
 import { requestEarly, showFirstScreen } from "@/lib/first-screen";
 import { initialLocale } from "@/lib/locale";
 import { usableStoredSession } from "@/lib/stored-session";
@@ -53,8 +54,8 @@ export function preloadFirstPhotos(document: Document, page: MemoryPage): HTMLIm
  * (the app takes these answers), and draws home from them with home's own components, without
  * React (ADR 0039). No session, a token about to expire, a second factor to prove, another URL, a
  * refused or failed answer: nothing is painted and the app does what it always did. A failed
- * "On this day" alone does not stop it: home is painted without that section, which is what home
- * shows while it is unknown. Resolves once it painted or decided not to.
+ * "On this day" or box (ADR 0065) alone does not stop it: home is painted without that section,
+ * which is what home shows while it is unknown. Resolves once it painted or decided not to.
  */
 export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> {
   if (!isPlainHome(page.location)) return false;
@@ -65,6 +66,7 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   const onThisDayAnswer = requestEarly(onThisDayPath(localCalendarDate()), session.access_token) as Promise<
     OnThisDay | undefined
   >;
+  const boxAnswer = requestEarly(boxPath, session.access_token) as Promise<BoxSettings | undefined>;
   // The painting code is a chunk of its own, fetched while the API answers: the sign-in page and
   // every other screen never load it.
   const painter = import("@/app/first-screen/paint-home");
@@ -76,10 +78,11 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   // The photos are asked for as soon as the list (which sets their cookie) is in, before the
   // cards are built: they are what the screen waits for.
   void listAnswer.then((list) => list && preloadFirstPhotos(page.document, list));
-  const [list, tags, onThisDay, { canPaintHome, paintHome, createIntl, setActiveIntl }, webMessages] = await Promise.all([
+  const [list, tags, onThisDay, box, { canPaintHome, paintHome, createIntl, setActiveIntl }, webMessages] = await Promise.all([
     listAnswer,
     tagsAnswer,
     onThisDayAnswer,
+    boxAnswer,
     painter,
     messages,
   ]);
@@ -91,6 +94,6 @@ export async function startFirstScreen(page: FirstScreenPage): Promise<boolean> 
   screen.id = "first-screen";
   // Looks like home, but is not yet the app: nothing in it can be used until React replaces it.
   screen.inert = true;
-  screen.append(paintHome(page.document, { user: session.user, page: list, tags, onThisDay }));
+  screen.append(paintHome(page.document, { user: session.user, page: list, tags, onThisDay, box, today: localCalendarDate() }));
   return showFirstScreen(screen, root);
 }

@@ -1,12 +1,12 @@
 import type { MemoryPage } from "@memory-box/contract";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import { paths } from "@/config/paths";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 import { renderApp } from "@/testing/render-app";
-import { apiError, deferred, stubMemoryApi } from "@/testing/stub-memory-api";
+import { apiError, deferred, stubMemoryApi, unsetBox } from "@/testing/stub-memory-api";
 
 const signedIn = () => new FakeAuthClient({ session: fakeSession() });
 
@@ -98,5 +98,19 @@ describe("a year's book", () => {
     const { router } = renderApp(paths.bookYear(1990));
     await screen.findByRole("button", { name: /sign in/i });
     expect(router.state.location.pathname).toBe(paths.auth);
+  });
+});
+
+describe("a book of a named box (ADR 0065)", () => {
+  it("takes the box's name as its title", async () => {
+    stubMemoryApi({
+      "GET /api/v1/memories": () => page([fakeMemory({ title: "Fireworks", memory_date: "1990-12-31" })]),
+      "GET /api/v1/memories/timeline": () => ({ months: [], undated: 0 }),
+      "GET /api/v1/box": () => ({ ...unsetBox, name: "Ann & Ben" }),
+    });
+    renderApp(paths.bookYear(1990), { client: signedIn() });
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Ann & Ben" })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe("Ann & Ben 1990"));
   });
 });

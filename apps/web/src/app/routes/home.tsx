@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { useLocation } from "react-router";
 
+import { useBox } from "@/features/box/api/box";
+import { BoxBanner } from "@/features/box/components/box-banner";
 import { useChangeFirstRunGuide, useFirstRunGuide } from "@/features/guide/api/guide";
 import { LazyFirstRunGuide } from "@/features/guide/components/lazy-first-run-guide";
 
@@ -15,12 +17,17 @@ import { useLocalCalendarDate } from "@/features/memories/hooks/use-local-calend
 import { useAuth } from "@/lib/auth-context";
 import { userDisplayName } from "@/lib/user-name";
 
-/** The memory list: header with the greeting, "Add Memory", "Settings" and "Sign Out", "On this day" when there is any, then the collection. */
+/**
+ * The memory list: header with the greeting, "Add Memory", "Settings" and "Sign Out", the box's name,
+ * cover and anniversary line when set (ADR 0065), "On this day" when there is any, then the collection.
+ */
 export function HomeRoute() {
   const { user, signOut } = useAuth();
   const [adding, setAdding] = useState(false);
   useLiveUpdates();
-  const onThisDay = useOnThisDay(useLocalCalendarDate());
+  const today = useLocalCalendarDate();
+  const onThisDay = useOnThisDay(today);
+  const box = useBox();
   const guide = useFirstRunGuide();
   const changeGuide = useChangeFirstRunGuide();
   // "Show the guide again" in Settings comes here with the guide to focus.
@@ -34,6 +41,7 @@ export function HomeRoute() {
       // Closes itself after a save; the save refreshes the list and the tags.
       dialogs={<LazyMemoryFormDialog open={adding} onOpenChange={setAdding} />}
     >
+      <BoxBanner today={today} />
       <QueuedMemories />
       {guide.data && guide.data.dismissed_at === null && !onThisDay.isPending && (
         <LazyFirstRunGuide
@@ -43,8 +51,8 @@ export function HomeRoute() {
         />
       )}
       {onThisDay.data && <OnThisDaySection answer={onThisDay.data} />}
-      {/* The list waits for "On this day" to settle, so that it never appears above the list and pushes it down. */}
-      <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending} />
+      {/* The list waits for the box and "On this day" to settle, so that neither appears above the list and pushes it down. */}
+      <MemoryList onAddMemory={() => setAdding(true)} ready={!onThisDay.isPending && !box.isPending} />
     </HomeFrame>
   );
 }

@@ -9,6 +9,7 @@ import { LanguageChoice } from "@/features/account/components/language-choice";
 import { DeviceList } from "@/features/account/components/device-list";
 import { DisplayNameForm } from "@/features/account/components/display-name-form";
 import { DownloadEverything } from "@/features/account/components/download-everything";
+import { BoxSettingsPanel } from "@/features/box/components/box-settings";
 import { ImportArchive } from "@/features/account/components/import-archive";
 import { useChangeFirstRunGuide } from "@/features/guide/api/guide";
 import { StorageUsage } from "@/features/account/components/storage-usage";
@@ -70,13 +71,14 @@ function ShowGuideAgain() {
   );
 }
 
-/** The member's own account: display name, light or dark, e-mail address, password, passkeys, two-step verification, signed-in devices and their data. */
+/** The box (ADR 0065), then the member's own account: display name, light or dark, e-mail address, password, passkeys, two-step verification, signed-in devices and their data. */
 export function AccountSettingsRoute() {
   const { user } = useAuth();
   // A new form after each saved password, so nothing typed lingers.
   const [passwordForm, setPasswordForm] = useState(0);
   const email = user?.email ?? "";
-  const owner = useMembers().data?.your_role === "owner";
+  const members = useMembers();
+  const owner = members.data?.your_role === "owner";
   // Signing the other devices out asks for the second step first where the server wants it.
   const secondStep = useFreshSecondStep("change");
   const intl = useIntl();
@@ -84,6 +86,13 @@ export function AccountSettingsRoute() {
 
   return (
     <>
+      <Section
+        title={intl.formatMessage({ id: "settings.box.title" })}
+        description={intl.formatMessage({ id: "settings.box.description" })}
+      >
+        {/* Unknown until the role is: an owner never sees the read-only view first. */}
+        <BoxSettingsPanel owner={members.data ? owner : members.isError ? false : undefined} />
+      </Section>
       <Section title={t("profile.title")} description={t("profile.description")}>
         <DisplayNameForm key={userDisplayName(user)} current={userDisplayName(user)} />
       </Section>

@@ -16,6 +16,7 @@ import { clearMediaProgress, markMediaSettled, setMediaProgress } from "@/featur
 import { endSessionGoneFromServer } from "@/lib/api-client";
 import { getAuthClient } from "@/lib/auth-client";
 import { useAuth } from "@/lib/auth-context";
+import { boxKey } from "@/lib/box-key";
 import { takeEarlyAnswerTaken } from "@/lib/first-screen";
 import { EventStreamError, openEventStream, type SseEvent } from "@/lib/sse";
 
@@ -52,7 +53,10 @@ export function useLiveUpdates(): void {
         // Changes made while the stream was down are unknown: reload (a resumed stream replays
         // them). So are those made after the first screen's early answers (ADR 0026) were given.
         const missedChanges = reconnected ? !resumed : takeEarlyAnswerTaken();
-        if (missedChanges) void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+        if (missedChanges) {
+          void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+          void queryClient.invalidateQueries({ queryKey: boxKey });
+        }
       },
       // A dropped stream is routine (the server ends it when the access token expires); only a
       // third failure in a row, with no stream opened since, is worth a warning.
@@ -94,6 +98,7 @@ async function authorization(): Promise<Record<string, string>> {
 export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void {
   if (event.type === resyncEventType) {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+    void queryClient.invalidateQueries({ queryKey: boxKey });
     return;
   }
   if (event.type === mediaProgressEventType) {
@@ -102,6 +107,11 @@ export function applyLiveEvent(queryClient: QueryClient, event: SseEvent): void 
   }
   const type = event.type;
   if (!isMemoryEventType(type)) return;
+  // An owner saved the box's name, cover or together-since date (ADR 0065): home and Settings show it.
+  if (type === "box.updated") {
+    void queryClient.invalidateQueries({ queryKey: boxKey });
+    return;
+  }
   // A display name is on every card and detail page the member wrote or edited.
   if (type === "profile.updated") {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
