@@ -16,7 +16,7 @@ const builtManifest = {
   icons: [{ src: "/pwa-192x192.png", sizes: "192x192", type: "image/png", purpose: "any" }],
 };
 
-describe.each(testEngines)("the installed app's name is the box's (ADR 0065) on %s", (engine) => {
+describe.each(testEngines())("the installed app's name is the box's (ADR 0065) on %s", (engine) => {
   let testApp: TestApp;
   let webDir: string;
   let ann: TestMember;

@@ -21,7 +21,7 @@ function dayFromToday(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-describe.each(testEngines)("the box's name, cover and together-since (ADR 0065) on %s", (engine) => {
+describe.each(testEngines())("the box's name, cover and together-since (ADR 0065) on %s", (engine) => {
   let testApp: TestApp;
   let baseUrl: string;
   let ann: TestMember;
