@@ -75,7 +75,7 @@ export function CaptureDaysStep({ days, sending, problem, onAccept, onDecline }:
                   )}
                   <ul
                     aria-label={intl.formatMessage({ id: "captureDays.dayPhotos" }, { date: title })}
-                    className="grid grid-cols-4 gap-1.5 sm:grid-cols-6"
+                    className="grid grid-cols-5 gap-1.5 sm:grid-cols-8"
                   >
                     {photos.map((photo, position) => (
                       <li key={photo.id} className="relative">
@@ -106,7 +106,7 @@ export function CaptureDaysStep({ days, sending, problem, onAccept, onDecline }:
           </Alert>
         </div>
       )}
-      <div className="flex flex-wrap justify-end gap-2 border-t px-6 py-4">
+      <div className="flex flex-col-reverse gap-2 border-t px-6 py-4 sm:flex-row sm:justify-end">
         <Button type="button" variant="outline" onClick={onDecline} disabled={sending}>
           {intl.formatMessage({ id: "captureDays.decline" })}
         </Button>
