@@ -1,8 +1,11 @@
 import type { Page } from "@playwright/test";
 import type { Memory, MemoryBatch } from "@memory-box/contract";
+import IntlMessageFormat from "intl-messageformat";
 import sharp from "sharp";
+import { catalogue } from "./catalogue-text";
 import { expect, test } from "./fixtures";
-import { expectAccessible, memberApiAs, memberPage } from "./support";
+import { preparedMember } from "./members";
+import { currentServer, expectAccessible, memberApiAs, memberPage } from "./support";
 
 /** A JPEG as a phone writes it: with the capture time in its EXIF block. */
 function cameraJpeg(dateTimeOriginal: string, [r, g, b]: [number, number, number]): Promise<Buffer> {
@@ -105,5 +108,44 @@ test("photos of 3 days become 3 memories, each titled and dated with its day; de
     const api = memberApiAs(request, "capture-cara");
     for (const id of made) await api.deleteMemory(id);
     await page.context().close();
+  }
+});
+
+test("in Arabic the step reads right to left, counted as Arabic counts; declined, the form goes on and nothing is made", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const messages = catalogue("ar");
+  const say = (id: string, values: Record<string, number> = {}) =>
+    String(new IntlMessageFormat(messages[id]!, "ar").format(values));
+  const context = await browser.newContext({
+    baseURL,
+    locale: "ar-EG",
+    storageState: preparedMember(currentServer(), "capture-cara").storageState,
+    viewport: { width: 375, height: 812 },
+  });
+  const page = await context.newPage();
+  try {
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await page.getByRole("button", { name: messages["home.header.addMemory"] }).first().click();
+    const dialog = page.getByRole("dialog", { name: messages["memory.form.addTitle"] });
+    await dialog.getByLabel(messages["memory.form.photos"]!).setInputFiles([
+      { name: "a.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2019:04:02 10:00:00", [40, 120, 200]) },
+      { name: "b.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2019:04:03 10:00:00", [200, 120, 40]) },
+      { name: "c.jpg", mimeType: "image/jpeg", buffer: await cameraJpeg("2019:04:03 12:00:00", [60, 160, 90]) },
+    ]);
+    const heading = dialog.getByRole("heading", { name: say("captureDays.heading", { photos: 3, days: 2 }) });
+    await expect(heading).toBeFocused();
+    await expect(dialog.getByRole("button", { name: say("captureDays.accept", { count: 2 }) })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("capture-days-ar-375.png") });
+
+    await dialog.getByRole("button", { name: messages["captureDays.decline"] }).click();
+    await expect(dialog.getByLabel(messages["memory.form.title"]!)).toBeFocused();
+    await dialog.getByRole("button", { name: messages["common.cancel"] }).click();
+    await expect(dialog).toBeHidden();
+  } finally {
+    await context.close();
   }
 });
