@@ -1,6 +1,7 @@
 import "fake-indexeddb/auto";
 
 import { useState } from "react";
+import { loadWebMessages } from "@memory-box/messages/web";
 import type { Memory, MemoryInput, Photo } from "@memory-box/contract";
 import { onlineManager, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
@@ -11,7 +12,9 @@ import { Button } from "@/components/ui/button";
 import { Toaster } from "@/components/ui/sonner";
 import { memoryKeys } from "@/features/memories/api/memory-keys";
 import { MemoryFormDialog } from "@/features/memories/components/memory-form-dialog";
+import { dayTitle } from "@/features/memories/hooks/use-capture-days";
 import { setAuthClient } from "@/lib/auth-client";
+import { createIntl, englishIntl, setActiveIntl } from "@/lib/intl";
 import { FakeAuthClient, fakeSession } from "@/testing/fake-auth-client";
 import { fakeMemory, fakePhoto } from "@/testing/memory-fixtures";
 import { apiError, deferred, stubMemoryApi, type ApiHandler, type ApiRequestInfo } from "@/testing/stub-memory-api";
@@ -165,6 +168,33 @@ describe("Add Memory — one memory per capture day (ADR 0063)", () => {
     expect(items.map((item) => item.title)).toEqual(["January 3, 2026", "February 14, 2026"]);
   });
 
+  it("is offered for photos shared from the gallery too: the share opens the same dialog with them chosen", async () => {
+    const uploaded: Photo[] = [];
+    const api = stubMemoryApi({
+      "POST /api/v1/photos": uploads(uploaded),
+      "POST /api/v1/memories/batch": batchAnswer(uploaded),
+    });
+    setAuthClient(new FakeAuthClient({ session: fakeSession() }));
+    onTestFinished(() => setAuthClient(undefined));
+    const onOpenChange = vi.fn<(open: boolean) => void>();
+    const user = userEvent.setup({ delay: null });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { mutations: { retry: false } } })}>
+        <MemoryFormDialog
+          open
+          onOpenChange={onOpenChange}
+          initialFiles={[shot("2026-03-01T10:00:00", "a"), shot("2026-03-02T10:00:00", "b")]}
+        />
+      </QueryClientProvider>,
+    );
+    const dialog = await screen.findByRole("dialog");
+
+    await user.click(await within(dialog).findByRole("button", { name: "Make 2 memories" }));
+
+    await waitFor(() => expect(onOpenChange).toHaveBeenLastCalledWith(false));
+    expect(api.calls("POST /api/v1/memories/batch")).toHaveLength(1);
+  });
+
   it("is not offered for photos of one day: the form goes on as today", async () => {
     stubMemoryApi({ "POST /api/v1/photos": uploads([]) });
     const { user } = renderDialog();
@@ -311,5 +341,19 @@ describe("Add Memory — one memory per capture day (ADR 0063)", () => {
     const keys = api.calls("POST /api/v1/memories/batch").map((call) => call.headers.get("Idempotency-Key"));
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
+  });
+});
+
+describe("a day's memory's title", () => {
+  afterEach(() => {
+    setActiveIntl(englishIntl());
+  });
+
+  it("is its date written out in full as the member's language writes it", async () => {
+    expect(dayTitle("2026-01-03")).toBe("January 3, 2026");
+    setActiveIntl(createIntl("fr", await loadWebMessages("fr")));
+    expect(dayTitle("2026-01-03")).toBe("3 janvier 2026");
+    setActiveIntl(createIntl("de", await loadWebMessages("de")));
+    expect(dayTitle("2026-01-03")).toBe("3. Januar 2026");
   });
 });
