@@ -265,6 +265,11 @@ function apiWithToken(request: APIRequestContext, token: string) {
       expect(response.status(), await response.text()).toBe(201);
       return (await response.json()) as Memory;
     },
+    /** Deletes a memory the journey made (the collection is shared with the journeys running beside it). */
+    async deleteMemory(id: string): Promise<void> {
+      const response = await request.delete(`/api/v1/memories/${id}`, { headers });
+      expect(response.status(), await response.text()).toBe(204);
+    },
   };
 }
 

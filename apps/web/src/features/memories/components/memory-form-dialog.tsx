@@ -61,6 +61,14 @@ export function MemoryFormDialog({ open, onOpenChange, memory, onSaved, initialF
             onOpenChange(false);
           }}
           onCancel={() => onOpenChange(false)}
+          onSavedMany={
+            editing
+              ? undefined
+              : () => {
+                  setBusy(false);
+                  onOpenChange(false);
+                }
+          }
           onSaved={(saved) => {
             setBusy(false);
             onOpenChange(false);

@@ -1,4 +1,5 @@
 import { Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { flushSync } from "react-dom";
 import { latestMemoryYear, MemoryLimits, PlaceLimits, type GeoPoint, type Memory, type Photo } from "@memory-box/contract";
 import { CalendarIcon, XIcon } from "lucide-react";
 
@@ -9,11 +10,13 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { ScrollArea } from "@/components/ui/scroll-area";
 import { Textarea } from "@/components/ui/textarea";
+import { CaptureDaysStep } from "@/features/memories/components/capture-days-step";
 import { MediaMark } from "@/features/memories/components/media-mark";
 import { NewPhotoTile } from "@/features/memories/components/new-photo-tile";
 import { PhotoImage } from "@/features/memories/components/photo-image";
 import { SaveProblemAlert } from "@/features/memories/components/save-problem-alert";
 import { TagsField } from "@/features/memories/components/tags-field";
+import { useCaptureDays } from "@/features/memories/hooks/use-capture-days";
 import { usePhotoPicker, type NewPhoto } from "@/features/memories/hooks/use-photo-picker";
 import { useSaveMemory } from "@/features/memories/hooks/use-save-memory";
 import { mediaAccept, mediaLabel } from "@/features/memories/utils/media";
@@ -37,6 +40,11 @@ export interface MemoryFormProps {
   onQueued?: () => void;
   /** Photos to start with, as if the member had just chosen them (photos shared to the app). */
   initialFiles?: readonly File[];
+  /**
+   * Photos of 2 to 31 capture days became one memory per day (ADR 0063). Without it, a new
+   * memory's form never offers that step.
+   */
+  onSavedMany?: (memories: Memory[]) => void;
   /** Focus the title on mount (inline editing; a dialog focuses its first field by itself). */
   autoFocus?: boolean;
   className?: string;
@@ -55,6 +63,7 @@ export function MemoryForm({
   onBusyChange,
   onQueued,
   initialFiles,
+  onSavedMany,
   autoFocus = false,
   className,
 }: MemoryFormProps) {
@@ -87,6 +96,15 @@ export function MemoryForm({
   const photoLocation = values.place === null ? locationOf(photos.keptPhotos, photos.newPhotos) : null;
   // Said beside the date while it is the one taken from the photo.
   const filledFrom = !dateTyped && filledDate !== undefined && values.memoryDate === filledDate;
+  // "12 photos from 3 days → 3 memories?": asked of a new memory's photos before the member has begun to write one.
+  const untouched = values.title === "" && values.content === "" && values.tagText === "" && values.place === null && !dateTyped;
+  const captureDays = useCaptureDays({
+    photos,
+    allowed: !editing && onSavedMany !== undefined && untouched && !busy,
+    onSavedMany: (memories) => onSavedMany?.(memories),
+    onBusyChange,
+  });
+  const titleRef = useRef<HTMLInputElement>(null);
   const PlaceField = usePlaceParts()?.PlaceField;
   const photosRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -164,6 +182,28 @@ export function MemoryForm({
           ? intl.formatMessage({ id: "memory.form.update" })
           : intl.formatMessage({ id: "memory.form.save" });
 
+  /** Declined: the form, with every photo in one memory; focus goes to its first field. */
+  function declineCaptureDays() {
+    flushSync(captureDays.decline);
+    titleRef.current?.focus();
+  }
+
+  if (captureDays.offered)
+    return (
+      <Card className={cn("h-[80vh] gap-0 overflow-hidden py-0", className)}>
+        <div className="flex h-full min-h-0 flex-col">
+          {header && <div className="border-b px-6 py-4">{header}</div>}
+          <CaptureDaysStep
+            days={captureDays.offered}
+            sending={captureDays.sending}
+            problem={captureDays.problem}
+            onAccept={() => void captureDays.accept()}
+            onDecline={declineCaptureDays}
+          />
+        </div>
+      </Card>
+    );
+
   return (
     <Card className={cn("h-[80vh] gap-0 overflow-hidden py-0", className)}>
       <form ref={formRef} className="flex h-full min-h-0 flex-col" onSubmit={handleSubmit} aria-busy={busy} noValidate>
@@ -173,6 +213,7 @@ export function MemoryForm({
             <div className="flex flex-col gap-2">
               <Label htmlFor={`${id}-title`}>{intl.formatMessage({ id: "memory.form.title" })}</Label>
               <Input
+                ref={titleRef}
                 id={`${id}-title`}
                 value={values.title}
                 onChange={setField("title")}

@@ -270,7 +270,7 @@ function conflictHeadline(saved: Memory, userId: string | undefined): string {
 }
 
 /** A save still unanswered after `saveTimeoutMs` is reported as a dropped connection, never left spinning. */
-function withTimeout<T>(work: Promise<T>): Promise<T> {
+export function withTimeout<T>(work: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new NetworkError()), saveTimeoutMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupByCaptureDay, offersOnePerDay } from "./capture-days";
+import { captureDayItems, groupByCaptureDay, offersOnePerDay } from "./capture-days";
 
 const photo = (id: string, taken_at: string | null) => ({ id, taken_at });
 
@@ -32,5 +32,20 @@ describe("grouping chosen photos by capture day (ADR 0063)", () => {
     many[31] = photo("31", "2025-04-01");
     expect(offersOnePerDay(groupByCaptureDay(many))).toBe(false);
     expect(offersOnePerDay(groupByCaptureDay(many.slice(0, 31)))).toBe(true);
+  });
+});
+
+describe("the batch's items (ADR 0063)", () => {
+  it("makes one item per day, oldest first, titled with its date; undated photos join the first day", () => {
+    const grouped = groupByCaptureDay([
+      photo("a", "2026-01-04T18:00:00"),
+      photo("b", null),
+      photo("c", "2026-01-02T09:30:00"),
+      photo("d", "2026-01-04T19:00:00"),
+    ]);
+    expect(captureDayItems(grouped, (date) => `day ${date}`)).toEqual([
+      { title: "day 2026-01-02", memory_date: "2026-01-02", photo_ids: ["c", "b"] },
+      { title: "day 2026-01-04", memory_date: "2026-01-04", photo_ids: ["a", "d"] },
+    ]);
   });
 });

@@ -42,3 +42,25 @@ export function groupByCaptureDay<T extends { taken_at?: string | null }>(photos
 export function offersOnePerDay<T>(grouped: CaptureDays<T>): boolean {
   return grouped.days.length >= 2 && grouped.days.length <= maxCaptureDays;
 }
+
+/** One new memory of a batch: its day's title and date, and its photos' ids. */
+export interface CaptureDayItem {
+  title: string;
+  memory_date: string;
+  photo_ids: string[];
+}
+
+/**
+ * The batch's items (ADR 0063): one memory per day, oldest first, titled `titleOf(date)`, with its
+ * photos in the order they were chosen; the photos without a capture date join the first day's.
+ */
+export function captureDayItems<T extends { id: string }>(
+  grouped: CaptureDays<T>,
+  titleOf: (date: string) => string,
+): CaptureDayItem[] {
+  return grouped.days.map((day, index) => ({
+    title: titleOf(day.date),
+    memory_date: day.date,
+    photo_ids: [...day.photos, ...(index === 0 ? grouped.undated : [])].map((photo) => photo.id),
+  }));
+}
