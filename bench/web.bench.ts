@@ -304,6 +304,12 @@ async function scriptKb(browser: Browser, url: string, locale: string, session?:
   } else await page.goto(url, { waitUntil: "networkidle" });
   const scripts = await scriptsTransferred(page);
   await context.close();
+  // BENCH_LIST_SCRIPTS=1: each script and its size, largest first, to see what a budget is spent on.
+  if (process.env.BENCH_LIST_SCRIPTS === "1") {
+    console.log(`Scripts of ${new URL(url).pathname} in ${locale}:`);
+    for (const [name, bytes] of [...scripts].sort((a, b) => b[1] - a[1]))
+      console.log(`  ${(bytes / 1024).toFixed(1).padStart(7)} KB  ${new URL(name).pathname}`);
+  }
   return [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0);
 }
 
