@@ -11,6 +11,8 @@ export class ApiError extends Error {
     message: string,
     /** For validation errors: which fields broke which rule, as the server names them (`tags.3`). */
     readonly fieldErrors: readonly FieldError[] = [],
+    /** A part of the server out of reach (`503` with `Retry-After`): in how many seconds to try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "ApiError";
@@ -31,11 +33,34 @@ export interface ApiRequest {
 }
 
 /**
+ * A read the server answered `503` because a part of it is out of reach (ADR 0073) is asked again
+ * after the `Retry-After` it gave, this many times, when that wait is short enough for a screen
+ * that is loading; a write is never sent again here (its caller, with its Idempotency-Key, decides).
+ */
+export const readRetriesAfterOutage = 2;
+const longestRetryWaitSeconds = 10;
+
+/**
  * Calls `/api/v1…` as the signed-in member: the current access token (refreshed first by auth-js
  * when it is about to expire) as a Bearer token; JSON in and out. Transport only: no toasts, no
- * redirects; callers decide what an error means to the person.
+ * redirects; callers decide what an error means to the person. A read refused while a part of the
+ * server is out of reach is tried again after the wait the server names (`readRetriesAfterOutage`).
  */
 export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  const method = request.method ?? "GET";
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await fetchOnce<T>(path, method, request);
+    } catch (error) {
+      const wait = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+      if (method !== "GET" || wait === undefined || wait > longestRetryWaitSeconds || attempt >= readRetriesAfterOutage)
+        throw error;
+      await pause(wait * 1000, request.signal);
+    }
+  }
+}
+
+async function fetchOnce<T>(path: string, method: string, request: ApiRequest): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json", ...request.headers, ...(await authorization()) };
   let body: BodyInit | undefined;
   if (request.body instanceof FormData) body = request.body;
@@ -45,12 +70,35 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
   }
   let response: Response;
   try {
-    response = await fetch(path, { method: request.method ?? "GET", headers, body, signal: request.signal });
+    response = await fetch(path, { method, headers, body, signal: request.signal });
   } catch (error) {
     throw request.signal?.aborted ? error : new NetworkError({ cause: error });
   }
   if (response.status === 204) return undefined as T;
-  return answerOf<T>(response.status, await response.text());
+  return answerOf<T>(response.status, await response.text(), retryAfterOf(response.status, response.headers.get("Retry-After")));
+}
+
+/** `Retry-After` in seconds on a 503 (a number of seconds or an HTTP date), else undefined. */
+function retryAfterOf(status: number, header: string | null): number | undefined {
+  if (status !== 503 || header === null) return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header.trim()) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(0, Math.ceil(seconds)) : undefined;
+}
+
+/** Waits `ms`, or rejects as the request's signal does when it is aborted first. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
 }
 
 export interface UploadRequest {
@@ -85,7 +133,9 @@ export async function apiUpload<T>(
     };
     xhr.onload = () => {
       // answerOf throws the ApiError of a refusal; the promise rejects with it.
-      new Promise<T>((answered) => answered(answerOf<T>(xhr.status, xhr.responseText))).then(resolve, reject);
+      new Promise<T>((answered) =>
+        answered(answerOf<T>(xhr.status, xhr.responseText, retryAfterOf(xhr.status, xhr.getResponseHeader("Retry-After")))),
+      ).then(resolve, reject);
     };
     xhr.onerror = () => reject(new NetworkError());
     xhr.ontimeout = () => reject(new NetworkError());
@@ -122,7 +172,7 @@ export function endSessionGoneFromServer(): void {
 }
 
 /** A response's JSON, or the ApiError its status and body describe. */
-function answerOf<T>(status: number, text: string): T {
+function answerOf<T>(status: number, text: string, retryAfterSeconds?: number): T {
   if (status === 204) return undefined as T;
   const parsed = text ? safeJson(text) : undefined;
   if (status === 401) endSessionGoneFromServer();
@@ -134,6 +184,7 @@ function answerOf<T>(status: number, text: string): T {
       typeof error.code === "string" ? error.code : ErrorCode.unexpected_failure,
       typeof error.message === "string" ? error.message : activeIntl().formatMessage({ id: "api.failedStatus" }, { status }),
       fieldErrorsOf(error.details),
+      retryAfterSeconds,
     );
   }
   return parsed as T;
