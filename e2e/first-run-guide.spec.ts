@@ -1,6 +1,15 @@
 import { type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { currentServer, expectAccessible, freshEmail, invite, password, serviceToken, storedSessionOf } from "./support";
+import {
+  currentServer,
+  expectAccessible,
+  freshEmail,
+  invite,
+  password,
+  screenshotsAtWidths,
+  serviceToken,
+  storedSessionOf,
+} from "./support";
 
 /** A member of their own, never shown the guide: invited, their account made by the operator; an owner when asked. */
 async function freshMember(request: APIRequestContext, label: string, owner: boolean): Promise<string> {
@@ -64,18 +73,7 @@ test("a new owner sees the guide with the invite step, closes it for good on eve
   await expect(guide.getByRole("link", { name: "Open the member list" })).toHaveAttribute("href", "/settings/members");
   await expectAccessible(page, "home with the first-run guide");
 
-  for (const [width, height] of [
-    [375, 800],
-    [1280, 900],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      await guide.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: test.info().outputPath(`owner-${width}-${colorScheme}.png`), fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
+  await screenshotsAtWidths(page, "owner", () => guide.scrollIntoViewIfNeeded());
 
   // Escape from inside closes it; focus goes to the page's heading, not to the page's start.
   await guide.getByRole("button", { name: "Got it" }).focus();

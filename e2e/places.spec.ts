@@ -108,6 +108,8 @@ test("a photo's location is offered as the memory's place; taken, the memory's p
   await dialog.getByRole("button", { name: "Save Memory" }).click();
   await expect(dialog).toBeHidden();
 
+  // Undated, it is listed after every dated memory of the shared collection: found by its title.
+  await page.getByRole("searchbox", { name: "Search memories" }).fill(title);
   await page.getByRole("link", { name: title }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.getByText("Sintra, Portugal")).toBeVisible();

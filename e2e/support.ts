@@ -200,16 +200,8 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-co
 export async function expectAccessible(page: Page, screen: string, level: "all" | "serious" = "all"): Promise<void> {
   // Home's painted first screen (ADR 0026) is inert until the app replaces it: the app's is checked.
   await expect(page.locator("#first-screen")).toHaveCount(0);
-  // What is still fading in (a toast) has not its final contrast yet: checked once it has. Endless
-  // ones (a spinner) are not waited for.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  // What is still fading in (a toast) has not its final contrast yet: checked once it has.
+  await animationsSettled(page);
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const { axe } = window as unknown as { axe: typeof axeCore };
@@ -301,4 +293,39 @@ export function localDate(years: number, days = 0): string {
   date.setDate(date.getDate() + days);
   const pad = (value: number) => String(value).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Until what is animating (a fade, the colours' transition) has reached its end; endless ones (a spinner) are not waited for. */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/**
+ * Screenshots of the page for a person to look at, at a phone's width (375, the whole page) and a
+ * desktop's (1280), light and dark, in the journey's results (`<name>-<width>-<scheme>.png`); each
+ * once the scheme's colours have settled. `before` runs before each picture (to scroll a part into
+ * view). The page is left light at 1280 × 900.
+ */
+export async function screenshotsAtWidths(page: Page, name: string, before?: () => Promise<void>): Promise<void> {
+  for (const [width, height] of [
+    [375, 800],
+    [1280, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await animationsSettled(page);
+      await before?.();
+      await page.screenshot({ path: test.info().outputPath(`${name}-${width}-${colorScheme}.png`), fullPage: width === 375 });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

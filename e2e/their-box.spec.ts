@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { expectAccessible, localDate, memberApiAs, memberPage, solidPng, storedSessionOf } from "./support";
+import { expectAccessible, localDate, memberApiAs, memberPage, screenshotsAtWidths, solidPng, storedSessionOf } from "./support";
 import type { MemberKey } from "./members";
 
 // Issue #34 "Their box" (ADR 0065): an owner names the box, chooses its cover and the day they have
@@ -18,30 +18,6 @@ function putBox(request: APIRequestContext, key: MemberKey, data: object) {
 /** Settings' "Our box" card. */
 const boxSection = (page: Page) =>
   page.locator("[data-slot=card]").filter({ has: page.getByRole("heading", { level: 2, name: "Our box" }) });
-
-async function screens(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [
-    [375, 800],
-    [1280, 900],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      // The colours' transitions run out first, so the picture is the scheme's, not one on its way.
-      await page.evaluate(() =>
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)))
-            .map((animation) => animation.finished.catch(() => undefined)),
-        ),
-      );
-      await page.screenshot({ path: test.info().outputPath(`${name}-${width}-${colorScheme}.png`), fullPage: width === 375 });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test("an owner names the box, chooses its cover and together-since; home shows them with the anniversary line; a member sees them read-only", async ({
   browser,
@@ -81,7 +57,7 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     await section.getByRole("button", { name: "Save box" }).click();
     expect((await saved).status()).toBe(200);
     await expect(owner.getByText("The box is saved")).toBeVisible();
-    await screens(owner, "settings-owner");
+    await screenshotsAtWidths(owner, "settings-owner");
 
     // Home: the name, the cover and "7 years today", the spec's header as it was.
     await owner.goto("/");
@@ -97,7 +73,7 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     // The installed app takes the box's name; its icons stay the shipped ones.
     const named = (await (await owner.request.get("/manifest.webmanifest")).json()) as { name: string; short_name: string };
     expect(named).toMatchObject({ name: "Ann & Ben", short_name: "Ann & Ben" });
-    await screens(owner, "home-owner");
+    await screenshotsAtWidths(owner, "home-owner");
 
     // A member: the same on home, and read-only in Settings; the server refuses them a change.
     const member = await memberPage(browser, "box-member");
@@ -110,7 +86,7 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     await expect(readOnly.getByRole("textbox")).toHaveCount(0);
     await expect(readOnly.getByRole("button")).toHaveCount(0);
     await expectAccessible(member, "Settings with the member's read-only box");
-    await screens(member, "settings-member");
+    await screenshotsAtWidths(member, "settings-member");
     const refused = await putBox(request, "box-member", { name: "Mine now", cover_photo_id: null, together_since: null });
     expect(refused.status()).toBe(403);
 

@@ -502,6 +502,29 @@ describe("MemoryFormDialog — add", () => {
     expect(date).not.toHaveAccessibleDescription(/capture date/);
   });
 
+  it("takes the date of the first photo chosen even when a later one finishes uploading first", async () => {
+    const firstUpload = deferred<unknown>();
+    let uploads = 0;
+    stubMemoryApi({
+      "POST /api/v1/photos": () =>
+        ++uploads === 1 ? firstUpload.promise : fakePhoto({ id: "photo-late", taken_at: "2024-09-02T11:00:00" }),
+    });
+    const { user } = renderDialog();
+    const dialog = await openDialog(user);
+
+    await user.upload(within(dialog).getByLabelText("Photos"), [png("kite.png"), png("shell.png")]);
+    await waitFor(() => expect(uploads).toBe(2));
+    const date = within(dialog).getByLabelText("Date");
+    // The second photo is in, the first is not: its date is not known yet, and the second's waits.
+    expect(date).toHaveValue("");
+
+    firstUpload.resolve(fakePhoto({ id: "photo-first", taken_at: "2024-09-01T10:00:00" }));
+    // Two capture days: the offer of one memory per day comes first (ADR 0063); kept as one memory,
+    // the form has the first chosen photo's date.
+    await user.click(await within(dialog).findByRole("button", { name: "Keep as one memory" }));
+    await waitFor(() => expect(within(dialog).getByLabelText("Date")).toHaveValue("2024-09-01"));
+  });
+
   it("never overwrites a date the member typed, nor one they cleared", async () => {
     stubMemoryApi({ "POST /api/v1/photos": () => fakePhoto({ taken_at: "2024-06-03T18:45:00" }) });
     const { user } = renderDialog();

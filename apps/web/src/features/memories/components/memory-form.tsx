@@ -446,11 +446,22 @@ function FieldNotes({
   );
 }
 
-/** The capture date ("2024-06-01") of the first photo or video that has one (the server reads both), kept ones first. */
+/**
+ * The capture date ("2024-06-01") of the first photo or video that has one (the server reads both),
+ * kept ones first, then the chosen ones in the order they were chosen. Not known yet while a photo
+ * before it is still uploading: uploads finish in any order, and a later photo's date must not
+ * take the place of the first one's. A photo whose upload failed is passed over.
+ */
 function captureDateOf(kept: readonly Photo[], chosen: readonly NewPhoto[]): string | undefined {
-  const uploaded = chosen.flatMap((photo) => (photo.upload.status === "uploaded" ? [photo.upload.photo] : []));
-  for (const photo of [...kept, ...uploaded]) {
-    const date = /^\d{4}-\d{2}-\d{2}/.exec(photo.taken_at ?? "")?.[0];
+  const dateOf = (photo: Photo) => /^\d{4}-\d{2}-\d{2}/.exec(photo.taken_at ?? "")?.[0];
+  for (const photo of kept) {
+    const date = dateOf(photo);
+    if (date) return date;
+  }
+  for (const { upload } of chosen) {
+    if (upload.status === "failed") continue;
+    if (upload.status !== "uploaded") return undefined;
+    const date = dateOf(upload.photo);
     if (date) return date;
   }
   return undefined;
