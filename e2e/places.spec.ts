@@ -110,7 +110,8 @@ test("a photo's location is offered as the memory's place; taken, the memory's p
 
   // Undated, it is listed after every dated memory of the shared collection: found by its title.
   await page.getByRole("searchbox", { name: "Search memories" }).fill(title);
-  await page.getByRole("link", { name: title }).first().click();
+  await expect(page.getByText(/^1 of \d+ memories$/)).toBeVisible();
+  await page.getByRole("link", { name: title }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.getByText("Sintra, Portugal")).toBeVisible();
   await page.getByRole("link", { name: "Memories near here" }).click();
