@@ -75,6 +75,8 @@ export class ArchiveExporter {
       tempDir: string;
       pageSize?: number;
       now?: () => Date;
+      /** The box's name (ADR 0065), the title of each year's printed book; none, the catalogue's "Our memories". */
+      boxName?: () => Promise<string | null>;
     },
   ) {}
 
@@ -112,6 +114,7 @@ export class ArchiveExporter {
       }));
       // The header goes in last, when the archive's version is known (ArchiveManifest).
       let version = archiveVersionWithoutVideos;
+      const bookTitle = (await this.deps.boxName?.()) ?? undefined;
 
       // The year being listed, its memories so far, and every year's count for the index.
       const years: YearSummary[] = [];
@@ -121,7 +124,7 @@ export class ArchiveExporter {
         if (year === undefined) return;
         await zip.add(yearPage(year.year), Buffer.from(renderYearPage(year.year, yearEntries, words)), { mtime, compress: true });
         if (year.year !== null)
-          await zip.add(yearPrintPage(year.year), Buffer.from(renderYearPrintPage(year.year, yearEntries, words)), {
+          await zip.add(yearPrintPage(year.year), Buffer.from(renderYearPrintPage(year.year, yearEntries, words, bookTitle)), {
             mtime,
             compress: true,
           });

@@ -96,7 +96,12 @@ describe("the archive's pages", () => {
     // Cover: the year, who wrote most first, the count; then the contents; then one section a memory.
     const sections = [...page.matchAll(/<section[^>]*>([\s\S]*?)<\/section>/g)].map((match) => match[1]!);
     expect(sections).toHaveLength(5);
-    expect(sections[0]).toContain("<h1>2024</h1>");
+    expect(sections[0]).toContain("<h1>Nos souvenirs</h1>");
+    expect(sections[0]).toContain('<p class="year">2024</p>');
+    // The box's name, when it has one, is the book's title (ADR 0065), as on /book.
+    expect(renderYearPrintPage("2024", [entry("Spring", "2024-04-20")], serverMessages("fr"), "Ann & Ben")).toContain(
+      "<h1>Ann &#38; Ben</h1>",
+    );
     expect(sections[0]).toContain("Ann et Ben");
     expect(sections[0]).toContain("3 souvenirs");
     expect(sections[1]).toContain("<h2>Sommaire</h2>");

@@ -356,7 +356,7 @@ ${bookPageRules(undefined, "font-family:ui-serif,Georgia,serif;font-size:10pt;co
 body.book{max-width:44rem}
 .book section{padding:2rem 0;border-top:1px solid var(--border)}
 .book section.cover{border-top:none;min-height:60vh;display:flex;flex-direction:column;justify-content:center;align-items:center;text-align:center}
-.book .cover h1{font-size:3rem}.book .cover p{font-size:1.25rem;margin:.25rem 0}
+.book .cover h1{font-size:3rem}.book .cover p{font-size:1.25rem;margin:.25rem 0}.book .cover .year{font-family:ui-serif,Georgia,serif;font-size:2rem}
 .book ol{list-style:none;padding:0;margin:0}.book ol ol li{display:flex;gap:.75rem}
 .book .day{display:inline-block;min-width:2rem;text-align:end;color:var(--muted-foreground);font-variant-numeric:tabular-nums}
 .book .when{text-transform:uppercase;letter-spacing:.05em;font-size:.875rem;color:var(--muted-foreground);margin:0}
@@ -376,12 +376,17 @@ body.book{max-width:none;margin:0;padding:0;background:none}
 }`;
 
 /**
- * A year as a book, for printing (issue #35's "the archive's print view"): a cover (the year, who
- * wrote its memories, how many), the contents by month, then each memory on its own page, oldest
+ * A year as a book, for printing (issue #35's "the archive's print view"): a cover (the box's name
+ * or "Our memories" as `/book` has it, the year, who wrote its memories, how many), the contents by month, then each memory on its own page, oldest
  * first as a book reads: its day, title, place and author, up to four photos (the cover first) and
  * its words in full. `entries` come newest first, as the year's page lists them.
  */
-export function renderYearPrintPage(year: string, entries: readonly YearEntry[], words: ServerMessages = english()): string {
+export function renderYearPrintPage(
+  year: string,
+  entries: readonly YearEntry[],
+  words: ServerMessages = english(),
+  title: string = words.format("export.bookTitle"),
+): string {
   const oldestFirst = [...entries].reverse();
   const authors = bookAuthorNames(oldestFirst.map((entry) => entry.display_name));
   const months: { month: string; entries: YearEntry[] }[] = [];
@@ -416,11 +421,11 @@ export function renderYearPrintPage(year: string, entries: readonly YearEntry[],
   });
   return `<!doctype html>
 <html lang="${words.locale}" dir="${words.direction}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(`${words.format("export.title")} ${year}`)}</title><style>${style}${printStyle}</style></head>
+<title>${escape(`${title} ${year}`)}</title><style>${style}${printStyle}</style></head>
 <body class="book"><main>
 <nav class="screen-only"><a href="../index.html">${escape(words.format("export.allMemories"))}</a> › <a href="${year}.html">${escape(year)}</a></nav>
 <p class="meta screen-only">${escape(words.format("export.printNote"))}</p>
-<section class="cover"><h1>${escape(year)}</h1>${authors.length > 0 ? `<p>${escape(listFormat(authors, words))}</p>` : ""}<p class="meta">${escape(words.format("export.memoryCount", { count: entries.length }))}</p></section>
+<section class="cover"><h1>${escape(title)}</h1><p class="year">${escape(year)}</p>${authors.length > 0 ? `<p>${escape(listFormat(authors, words))}</p>` : ""}<p class="meta">${escape(words.format("export.memoryCount", { count: entries.length }))}</p></section>
 <section><h2>${escape(words.format("export.contents"))}</h2><ol>
 ${contents.join("\n")}
 </ol></section>
