@@ -36,6 +36,7 @@ import * as addCoversAndCaptions from "./2026_11_28_231000_add_covers_and_captio
 import * as addGuideDismissedAt from "./2026_11_28_235000_add_guide_dismissed_at";
 import * as addOauthClients from "./2026_11_28_236000_add_oauth_clients";
 import * as addAnonymousUsers from "./2026_11_28_237000_add_anonymous_users";
+import * as addOauthAuthorizations from "./2026_11_28_239000_add_oauth_authorizations";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_235000_add_guide_dismissed_at": addGuideDismissedAt,
   "2026_11_28_236000_add_oauth_clients": addOauthClients,
   "2026_11_28_237000_add_anonymous_users": addAnonymousUsers,
+  "2026_11_28_239000_add_oauth_authorizations": addOauthAuthorizations,
 };
