@@ -206,7 +206,15 @@ describe.each(testEngines())("the OAuth 2.1 authorization code flow on %s", (eng
       401,
       "invalid_client",
     );
-    expect((await refreshWith(server, session.refresh_token)).statusCode).toBe(400);
+    expectOauthError(
+      await token(
+        { grant_type: "refresh_token", refresh_token: session.refresh_token },
+        { id: confidentialApp.client_id, secret: confidentialApp.client_secret! },
+      ),
+      400,
+      "invalid_grant",
+    );
+    expect((await refreshWith(server, session.refresh_token)).json()).toMatchObject({ code: "refresh_token_not_found" });
     const refreshed = await token({
       grant_type: "refresh_token",
       refresh_token: session.refresh_token,
