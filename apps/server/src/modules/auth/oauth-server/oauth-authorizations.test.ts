@@ -426,6 +426,8 @@ describe.each(testEngines())("the OAuth 2.1 authorization code flow on %s", (eng
         await api("POST", "/api/v1/memories", access_token, { title: "From an app", date: "2026-11-28" }),
         await api("GET", `/api/v1/photos/${randomUUID()}`, access_token),
         await api("GET", "/api/v1/members", access_token),
+        await api("GET", "/api/v1/events", access_token),
+        await api("GET", `/storage/v1/object/authenticated/memory-photos/${randomUUID()}.jpg`, access_token),
       ];
       for (const response of refused) {
         expect(response.statusCode).toBe(403);
