@@ -276,6 +276,15 @@ describe.each(testEngines())("the OAuth 2.1 authorization code flow on %s", (eng
     );
   });
 
+  it("a deleted client's sessions end with it", async () => {
+    const app = await register({ client_name: "Short-lived", redirect_uris: [callback], token_endpoint_auth_method: "none" });
+    const code = await approvedCode(app);
+    const { access_token } = (await exchange(app, code)).json<{ access_token: string }>();
+    expect((await getUser(server, access_token)).statusCode).toBe(200);
+    expect((await admin.oauth.deleteClient(app.client_id)).error).toBeNull();
+    expect((await getUser(server, access_token)).statusCode).toBe(403);
+  });
+
   describe("refuses an attacker, and writes nothing", () => {
     it("no PKCE, a `plain` challenge, a short one: back to the client with invalid_request", async () => {
       const before = await count("oauth_authorizations");
@@ -347,6 +356,40 @@ describe.each(testEngines())("the OAuth 2.1 authorization code flow on %s", (eng
         400,
         "invalid_grant",
       );
+    });
+
+    it("the same code exchanged twice at once: one wins, and its session ends with the replay", async () => {
+      const code = await approvedCode(publicApp);
+      const answers = await Promise.all([exchange(publicApp, code), exchange(publicApp, code)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+      const won = answers.find((answer) => answer.statusCode === 200)!;
+      expect((await getUser(server, won.json<{ access_token: string }>().access_token)).statusCode).toBe(403);
+    });
+
+    it("the same authorization approved twice at once: one code only", async () => {
+      const started = await startAuthorization(confidentialApp, { scope: "email phone" });
+      expect((await alice.auth.oauth.getAuthorizationDetails(started.id)).error).toBeNull();
+      const answers = await Promise.all([
+        alice.auth.oauth.approveAuthorization(started.id, { skipBrowserRedirect: true }),
+        alice.auth.oauth.approveAuthorization(started.id, { skipBrowserRedirect: true }),
+      ]);
+      expect(answers.filter((answer) => answer.error === null)).toHaveLength(1);
+      expect(answers.find((answer) => answer.error !== null)!.error).toMatchObject({ status: 400 });
+    });
+
+    it("an authorization read after its ten minutes is gone", async () => {
+      const started = await startAuthorization(publicApp, { scope: "openid" });
+      server.clock.advance(601);
+      expect((await alice.auth.oauth.getAuthorizationDetails(started.id)).error).toMatchObject({
+        status: 404,
+        code: "oauth_authorization_not_found",
+      });
+      const row = await server.db
+        .selectFrom("oauth_authorizations")
+        .select("status")
+        .where("authorization_id", "=", started.id)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe("expired");
     });
 
     it("a code exchanged after its ten minutes", async () => {
