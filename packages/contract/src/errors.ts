@@ -212,6 +212,16 @@ export const errorCatalogue = {
   sso_provider_not_found: { status: 404, message: "No SSO provider assigned for this domain" },
   // The OAuth 2.1 server's client registry (issue #36).
   oauth_client_not_found: { status: 404, message: "OAuth client not found" },
+  // The authorization code flow (ADR 0075), with Supabase Auth's codes; `invalid_client` is the
+  // token endpoint's OAuth error, its body also carrying `error`/`error_description`.
+  oauth_authorization_not_found: { status: 404, message: "authorization not found" },
+  oauth_consent_not_found: { status: 404, message: "No active grant found for this client" },
+  invalid_client: { status: 401, message: "Client authentication failed" },
+  // A session an OAuth 2.1 client holds, anywhere but `GET /auth/v1/user` (ADR 0075).
+  oauth_client_session_not_allowed: {
+    status: 403,
+    message: "An app signed in with Memory Box can read your account only, not open the collection or change the account.",
+  },
   sso_domain_already_exists: { status: 400, message: "SSO domain is already assigned to an SSO identity provider" },
   saml_idp_already_exists: { status: 422, message: "SAML Identity Provider with this EntityID already exists" },
   saml_idp_not_found: { status: 404, message: "A SAML connection has not been established with this Identity Provider" },

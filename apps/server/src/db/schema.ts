@@ -21,6 +21,8 @@ export interface Database {
   sso_providers: SsoProvidersTable;
   sso_domains: SsoDomainsTable;
   oauth_clients: OauthClientsTable;
+  oauth_authorizations: OauthAuthorizationsTable;
+  oauth_consents: OauthConsentsTable;
   webauthn_challenges: WebauthnChallengesTable;
   refresh_tokens: RefreshTokensTable;
   flow_states: FlowStatesTable;
@@ -137,6 +139,12 @@ export interface SessionsTable {
   created_at: string;
   updated_at: string;
   refreshed_at: string | null;
+  /** The OAuth 2.1 client the session was issued to (ADR 0075); null for a member's own sign-in. */
+  oauth_client_id: string | null;
+  /** The scopes granted to that client, space-separated. */
+  scope: string | null;
+  /** The authorization whose code started the session: a replayed code ends it. */
+  oauth_authorization_id: string | null;
 }
 export type SessionRow = Selectable<SessionsTable>;
 
@@ -342,6 +350,39 @@ export interface OauthClientsTable {
   updated_at: string;
 }
 export type OauthClientRow = Selectable<OauthClientsTable>;
+
+/** A client's request for a member's consent, and its code once approved (ADR 0075). */
+export interface OauthAuthorizationsTable {
+  id: string;
+  authorization_id: string;
+  client_id: string;
+  user_id: string | null;
+  redirect_uri: string;
+  scope: string;
+  state: string | null;
+  code_challenge: string;
+  code_challenge_method: "S256";
+  status: "pending" | "approved" | "denied" | "expired";
+  /** SHA-256 of the code (base64url); the code itself is never stored. */
+  authorization_code_hash: string | null;
+  created_at: string;
+  expires_at: string;
+  approved_at: string | null;
+  used_at: string | null;
+}
+export type OauthAuthorizationRow = Selectable<OauthAuthorizationsTable>;
+
+/** What a member agreed a client may have; one active (not revoked) per member and client. */
+export interface OauthConsentsTable {
+  id: string;
+  user_id: string;
+  client_id: string;
+  /** Space-separated. */
+  scopes: string;
+  granted_at: string;
+  revoked_at: string | null;
+}
+export type OauthConsentRow = Selectable<OauthConsentsTable>;
 
 /** An e-mail domain whose members sign in with one SAML identity provider. */
 export interface SsoDomainsTable {

@@ -54,6 +54,9 @@ import { SignUpService } from "./password/sign-up.service";
 import { loadWeb3Messages, WalletsService } from "./wallets/wallets.service";
 import { OauthClientsRepository } from "./oauth-server/oauth-clients.repository";
 import { OauthClientsService } from "./oauth-server/oauth-clients.service";
+import { OauthAuthorizationsRepository } from "./oauth-server/oauth-authorizations.repository";
+import { OauthAuthorizationsService } from "./oauth-server/oauth-authorizations.service";
+import { oauthServerRoutes } from "./oauth-server/oauth-authorizations.routes";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -83,6 +86,8 @@ export interface AuthModule {
   sso: SamlService;
   /** The OAuth 2.1 server's clients (ADR 0071). */
   oauthClients: OauthClientsService;
+  /** The OAuth 2.1 server's authorization code flow (ADR 0075). */
+  oauthAuthorizations: OauthAuthorizationsService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -315,6 +320,17 @@ export async function createAuthModule(deps: {
     redirectTarget,
     ...clock,
   });
+  const oauthClientRows = new OauthClientsRepository(db);
+  const oauthClients = new OauthClientsService(oauthClientRows, deps.now);
+  const oauthAuthorizations = new OauthAuthorizationsService({
+    authorizations: new OauthAuthorizationsRepository(db),
+    clients: oauthClientRows,
+    clientSecrets: oauthClients,
+    users,
+    sessions,
+    siteUrl: config.auth.siteUrl,
+    ...clock,
+  });
   return {
     keys,
     users,
@@ -336,7 +352,8 @@ export async function createAuthModule(deps: {
     providers,
     wallets,
     sso,
-    oauthClients: new OauthClientsService(new OauthClientsRepository(db), deps.now),
+    oauthClients,
+    oauthAuthorizations,
   };
 }
 
@@ -423,4 +440,5 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   await app.register(walletsRoutes, { wallets: auth.wallets, sessions, grants });
   await app.register(factorsRoutes, { factors: auth.factors, recoveryCodes: auth.recoveryCodes, sessions, rateLimits });
   await app.register(passkeysRoutes, { passkeys: auth.passkeys, sessions, rateLimits });
+  await app.register(oauthServerRoutes, { oauth: auth.oauthAuthorizations, sessions });
 };

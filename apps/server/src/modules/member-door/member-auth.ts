@@ -32,7 +32,7 @@ declare module "fastify" {
 export function memberAuthenticator(sessions: SessionService, memberCheck: MemberCheck): MemberAuthenticator {
   return async (request) => {
     const { caller, session } = await unauthenticatedOnRefusal(
-      sessions.authenticateWith(request.headers.authorization, memberCheck),
+      sessions.authenticateWith(request.headers.authorization, memberCheck, { allowClientSessions: true }),
     );
     assertMember(session);
     return { ...caller, collection: session.collection };
@@ -41,11 +41,15 @@ export function memberAuthenticator(sessions: SessionService, memberCheck: Membe
 
 /**
  * What the collection asks of a live session beyond the auth service's rules: an account with an
- * address (an anonymous one, ADR 0072, is refused with 403 `anonymous_not_member`) and a second
+ * address (an anonymous one, ADR 0072, is refused with 403 `anonymous_not_member`), the member's
+ * own sign-in (an OAuth 2.1 client's session, ADR 0075, is refused with 403
+ * `oauth_client_session_not_allowed`) and a second
  * factor proven where the member has one.
  */
 function assertMember(session: MemberSession): void {
   if (session.user.anonymous_since !== null) throw new AppError("anonymous_not_member");
+  // A session an OAuth 2.1 client holds reads the account (`GET /auth/v1/user`) and nothing of the collection (ADR 0075).
+  if (session.oauthClientId !== null) throw new AppError("oauth_client_session_not_allowed");
   assertSecondFactorProven(session);
 }
 

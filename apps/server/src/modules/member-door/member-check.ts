@@ -51,6 +51,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
         .select([
           "sessions.id as session_id",
           "sessions.aal as session_aal",
+          "sessions.oauth_client_id as session_oauth_client_id",
           "invitations.email as invited_email",
           "memory_stats.total as collection_total",
           "memory_stats.generation as collection_generation",
@@ -75,6 +76,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
       const {
         session_id: sessionId,
         session_aal: aal,
+        session_oauth_client_id: oauthClientId,
         invited_email: invitedEmail,
         collection_total: total,
         collection_generation: generation,
@@ -85,7 +87,7 @@ export class MemberCheck implements SessionLookup<MemberSession> {
         total === null || generation === null || responses === null
           ? undefined
           : { total: Number(total), generation: Number(generation), responses: Number(responses) };
-      found.set(sessionId, { user, aal, invited: invitedEmail !== null, collection });
+      found.set(sessionId, { user, aal, oauthClientId, invited: invitedEmail !== null, collection });
     }
     return found;
   }

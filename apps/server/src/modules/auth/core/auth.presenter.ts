@@ -98,6 +98,8 @@ export interface SessionJson {
   refresh_token: string;
   user: Record<string, unknown>;
   weak_password?: { message: string; reasons: string[] };
+  /** The granted scopes, on a session issued through an OAuth 2.1 client (ADR 0075). */
+  scope?: string;
 }
 
 export function parseObject(json: string): Record<string, unknown> {

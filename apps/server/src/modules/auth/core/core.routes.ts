@@ -67,7 +67,10 @@ export const coreRoutes: FastifyPluginAsyncZod<CoreRoutesOptions> = async (app, 
     return reply.status(204).send();
   });
 
-  app.get("/user", async (request) => presentUser((await sessions.authenticate(request.headers.authorization)).user));
+  // The one route an OAuth 2.1 client's session may call besides refreshing at `/oauth/token` (ADR 0075).
+  app.get("/user", async (request) =>
+    presentUser((await sessions.authenticate(request.headers.authorization, { allowClientSessions: true })).user),
+  );
 
   app.get("/.well-known/jwks.json", async (_request, reply) =>
     reply.header("cache-control", "public, max-age=600").send(options.keys.jwks()),

@@ -29,7 +29,24 @@ export interface Caller {
 export interface LiveSession {
   user: UserRow;
   invited: boolean;
+  /** The OAuth 2.1 client the session was issued to (ADR 0075), or null for a member's own sign-in. */
+  oauthClientId: string | null;
 }
+
+/** A session issued through an OAuth 2.1 client (ADR 0075): which client, the granted scopes, the authorization it came from. */
+export interface ClientGrant {
+  clientId: string;
+  scope: string;
+  authorizationId: string | null;
+}
+
+/** Whether a route lets in a session issued to an OAuth 2.1 client; by default it does not (ADR 0075). */
+export interface ClientSessionPolicy {
+  allowClientSessions?: boolean;
+}
+
+/** An OAuth 2.1 client's session where only the member's own sign-ins may go (ADR 0075). */
+export const clientSessionRefused = () => new AppError("oauth_client_session_not_allowed");
 
 /**
  * Finds a session if it is still live: the per-request read behind every bearer token, kept
@@ -79,6 +96,7 @@ export class SessionService {
     context: RequestContext,
     trx?: Transaction<Database>,
     aal: "aal1" | "aal2" = "aal1",
+    oauth?: ClientGrant,
   ): Promise<SessionJson> {
     const now = this.now();
     const sessionId = randomUUID();
@@ -86,7 +104,15 @@ export class SessionService {
     const refreshToken = randomToken();
     const write = async (executor: Transaction<Database>) => {
       await this.deps.sessions.create(
-        { id: sessionId, userId: user.id, aal, amr: JSON.stringify(amr), userAgent: context.userAgent, ip: context.ip },
+        {
+          id: sessionId,
+          userId: user.id,
+          aal,
+          amr: JSON.stringify(amr),
+          userAgent: context.userAgent,
+          ip: context.ip,
+          ...(oauth ? { oauth } : {}),
+        },
         now.toISOString(),
         executor,
       );
@@ -101,7 +127,7 @@ export class SessionService {
     // Lost only in a power cut, which would cost this device a sign-in.
     else await this.deps.sessions.bookkeepingTransaction(write);
     const signedIn = { ...user, last_sign_in_at: now.toISOString() };
-    return this.sessionJson(signedIn, sessionId, amr, aal, refreshToken, now);
+    return this.sessionJson(signedIn, sessionId, amr, aal, refreshToken, now, oauth);
   }
 
   /**
@@ -135,12 +161,18 @@ export class SessionService {
    * presented again within the reuse interval (two tabs refreshing at once, a retried request) it
    * yields the token it was already exchanged for (or the one that replaced that), so a session
    * stays one chain; presented later it is treated as stolen and the whole session ends.
+   *
+   * `clientId` is the OAuth 2.1 client asking (`POST /oauth/token`), or null at `POST /token`: a
+   * session refreshes only where it was issued, a client's at its own client (ADR 0075).
    */
-  async refresh(presented: string, context: RequestContext): Promise<SessionJson> {
+  async refresh(presented: string, context: RequestContext, clientId: string | null = null): Promise<SessionJson> {
     const now = this.now();
     const nowIso = now.toISOString();
     const found = await this.deps.sessions.findForRotation(sha256(presented));
-    if (!found) throw new AppError("refresh_token_not_found");
+    if (!found || (found.oauth?.clientId ?? null) !== clientId) {
+      if (clientId !== null) throw oauthInvalidGrant("Invalid refresh token");
+      throw new AppError("refresh_token_not_found");
+    }
     const { token, user } = found;
     const session = { id: token.session_id, amr: found.amr };
     this.assertNotBanned(user, 400);
@@ -199,6 +231,7 @@ export class SessionService {
       found.aal === "aal2" ? "aal2" : "aal1",
       outcome,
       now,
+      found.oauth ?? undefined,
     );
   }
 
@@ -249,14 +282,15 @@ export class SessionService {
    * The session row is checked on every request, so a sign-out or a revoked invitation takes
    * effect on the next request, not when the token expires.
    */
-  async authenticate(authorization: string | undefined): Promise<Caller> {
-    return (await this.authenticateWith(authorization, this.deps.sessionLookup)).caller;
+  async authenticate(authorization: string | undefined, policy: ClientSessionPolicy = {}): Promise<Caller> {
+    return (await this.authenticateWith(authorization, this.deps.sessionLookup, policy)).caller;
   }
 
   /** `authenticate`, reading the session with `lookup`, whose finding comes back with the caller. */
   async authenticateWith<Session extends LiveSession>(
     authorization: string | undefined,
     lookup: SessionLookup<Session>,
+    policy: ClientSessionPolicy = {},
   ): Promise<{ caller: Caller; session: Session }> {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
     if (!match?.[1]) throw new AppError("no_authorization");
@@ -268,6 +302,7 @@ export class SessionService {
       throw new AppError("user_not_found", { status: 403, message: "User from sub claim in JWT does not exist" });
     }
     this.admitLive(session);
+    if (session.oauthClientId !== null && !policy.allowClientSessions) throw clientSessionRefused();
     return { caller: { user: session.user, claims }, session };
   }
 
@@ -318,6 +353,7 @@ export class SessionService {
     aal: "aal1" | "aal2",
     refreshToken: string,
     now: Date,
+    oauth?: Pick<ClientGrant, "clientId" | "scope">,
   ): Promise<SessionJson> {
     const ttl = this.deps.config.accessTokenTtlSeconds;
     const { token, expiresAt } = await this.deps.keys.signAccessToken(
@@ -333,6 +369,7 @@ export class SessionService {
         is_anonymous: user.anonymous_since !== null,
         app_metadata: appMetadataOf(user),
         user_metadata: parseObject(user.user_metadata),
+        ...(oauth ? { client_id: oauth.clientId, scope: oauth.scope } : {}),
       },
       ttl,
       now,
@@ -344,6 +381,15 @@ export class SessionService {
       expires_at: expiresAt,
       refresh_token: refreshToken,
       user: presentUser(user),
+      ...(oauth ? { scope: oauth.scope } : {}),
     };
   }
+}
+
+/** The OAuth error of the token endpoint (RFC 6749 5.2), in our envelope too. */
+export function oauthInvalidGrant(description: string): AppError {
+  return new AppError("invalid_grant", {
+    message: description,
+    extra: { error: "invalid_grant", error_description: description },
+  });
 }

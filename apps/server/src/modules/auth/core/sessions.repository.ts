@@ -12,6 +12,8 @@ export interface NewSession {
   amr: string;
   userAgent: string | null;
   ip: string | null;
+  /** Issued through an OAuth 2.1 client (ADR 0075): which, with what scopes, from which authorization. */
+  oauth?: { clientId: string; scope: string; authorizationId: string | null };
 }
 
 /** Sessions and their refresh-token chains. Deleting a session deletes its tokens (cascade). */
@@ -37,6 +39,8 @@ export class SessionsRepository {
           "refresh_tokens.updated_at as token_updated_at",
           "sessions.amr",
           "sessions.aal",
+          "sessions.oauth_client_id",
+          "sessions.scope",
           "invitations.email as invited_email",
         ])
         .where("refresh_tokens.token_hash", "=", tokenHash),
@@ -92,6 +96,9 @@ export class SessionsRepository {
         created_at: now,
         updated_at: now,
         refreshed_at: null,
+        oauth_client_id: session.oauth?.clientId ?? null,
+        scope: session.oauth?.scope ?? null,
+        oauth_authorization_id: session.oauth?.authorizationId ?? null,
       })
       .execute();
   }
@@ -113,9 +120,17 @@ export class SessionsRepository {
    * owner's account and whether the owner's address is still invited. Tokens die with their
    * session and sessions with their user (cascades), so a token found here always has both.
    */
-  async findForRotation(
-    tokenHash: string,
-  ): Promise<{ token: RefreshTokenRow; amr: string; aal: string; user: UserRow; invited: boolean } | undefined> {
+  async findForRotation(tokenHash: string): Promise<
+    | {
+        token: RefreshTokenRow;
+        amr: string;
+        aal: string;
+        oauth: { clientId: string; scope: string } | null;
+        user: UserRow;
+        invited: boolean;
+      }
+    | undefined
+  > {
     const [row] = (await this.rotation.select(this.db, tokenHash)).rows;
     if (!row) return undefined;
     const {
@@ -128,6 +143,8 @@ export class SessionsRepository {
       token_updated_at,
       amr,
       aal,
+      oauth_client_id,
+      scope,
       invited_email,
       ...user
     } = row;
@@ -140,7 +157,8 @@ export class SessionsRepository {
       created_at: token_created_at,
       updated_at: token_updated_at,
     };
-    return { token, amr, aal, user, invited: invited_email !== null };
+    const oauth = oauth_client_id === null ? null : { clientId: oauth_client_id, scope: scope ?? "" };
+    return { token, amr, aal, oauth, user, invited: invited_email !== null };
   }
 
   /** Revokes the token unless someone else already did; true when this call revoked it. */

@@ -28,6 +28,9 @@ export interface AccessTokenClaims {
   is_anonymous: boolean;
   app_metadata: Record<string, unknown>;
   user_metadata: Record<string, unknown>;
+  /** On a session issued through an OAuth 2.1 client (ADR 0075): the client and its granted scopes. */
+  client_id?: string;
+  scope?: string;
 }
 
 /** The only algorithms auth-js can verify locally (`getClaims()`), so the only ones we sign with. */
