@@ -94,7 +94,7 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
       "abort",
       () => {
         clearTimeout(timer);
-        reject(signal.reason);
+        reject(signal.reason instanceof Error ? signal.reason : new DOMException("The request was cancelled.", "AbortError"));
       },
       { once: true },
     );
