@@ -325,7 +325,6 @@ export async function createAuthModule(deps: {
   const oauthAuthorizations = new OauthAuthorizationsService({
     authorizations: new OauthAuthorizationsRepository(db),
     clients: oauthClientRows,
-    clientSecrets: oauthClients,
     users,
     sessions,
     siteUrl: config.auth.siteUrl,

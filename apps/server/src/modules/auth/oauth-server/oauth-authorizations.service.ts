@@ -7,7 +7,7 @@ import { type Caller, oauthInvalidGrant, type RequestContext, type SessionServic
 import type { UsersRepository } from "../core/users.repository";
 import type { OauthAuthorizationsRepository } from "./oauth-authorizations.repository";
 import type { OauthClientsRepository } from "./oauth-clients.repository";
-import type { OauthClientsService } from "./oauth-clients.service";
+import { secretMatches } from "./oauth-clients.service";
 
 /** The scopes Supabase Auth's OAuth 2.1 server knows (`oauth_scope.go`). */
 const supportedScopes = new Set(["openid", "email", "profile", "phone"]);
@@ -65,7 +65,6 @@ export class OauthAuthorizationsService {
     private readonly deps: {
       authorizations: OauthAuthorizationsRepository;
       clients: OauthClientsRepository;
-      clientSecrets: OauthClientsService;
       users: UsersRepository;
       sessions: SessionService;
       /** The web app, whose `/oauth/consent` page asks the member. */
@@ -276,7 +275,7 @@ export class OauthAuthorizationsService {
     const secret = method === "client_secret_basic" ? request.basic?.secret : request.client_secret;
     if (method === "client_secret_basic" && request.client_secret !== undefined) throw invalidClient();
     if (method === "client_secret_post" && request.basic) throw invalidClient();
-    if (!secret || !(await this.deps.clientSecrets.verifySecret(client.id, secret))) throw invalidClient();
+    if (!secret || !secretMatches(client, secret)) throw invalidClient();
     return client;
   }
 

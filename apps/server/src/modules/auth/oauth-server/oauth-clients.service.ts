@@ -162,10 +162,7 @@ export class OauthClientsService {
   /** Whether `secret` is client `id`'s (compared in constant time); false for a public or unknown client. */
   async verifySecret(id: string, secret: string): Promise<boolean> {
     const client = await this.clients.findById(id);
-    if (!client?.client_secret_hash) return false;
-    const expected = Buffer.from(client.client_secret_hash, "base64url");
-    const given = Buffer.from(hashSecret(secret), "base64url");
-    return expected.length === given.length && timingSafeEqual(expected, given);
+    return client !== undefined && secretMatches(client, secret);
   }
 
   private async find(id: string): Promise<OauthClientRow> {
@@ -173,6 +170,14 @@ export class OauthClientsService {
     if (!client) throw notFound();
     return client;
   }
+}
+
+/** Whether `secret` is the client's, from the row already read (compared in constant time); false for a public client. */
+export function secretMatches(client: Pick<OauthClientRow, "client_secret_hash">, secret: string): boolean {
+  if (!client.client_secret_hash) return false;
+  const expected = Buffer.from(client.client_secret_hash, "base64url");
+  const given = Buffer.from(hashSecret(secret), "base64url");
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
 function present(row: OauthClientRow): OauthClientView {
