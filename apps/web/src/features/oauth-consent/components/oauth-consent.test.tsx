@@ -98,6 +98,14 @@ describe("the OAuth consent page", () => {
     expect(go).toHaveBeenCalledWith("https://frames.example.com/callback?code=code-of-req-1&state=s");
   });
 
+  it("reads the request once on its route, however often the page draws itself", async () => {
+    const client = new FakeAuthClient({ session: fakeSession() });
+    renderApp("/oauth/consent?authorization_id=req-1", { client });
+    expect(await screen.findByRole("button", { name: "Allow" })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.oauthMocks.getAuthorizationDetails).toHaveBeenCalledTimes(1);
+  });
+
   it("asks a signed-out visitor to sign in first, and comes back to the request after", async () => {
     const { router } = renderApp("/oauth/consent?authorization_id=req-1", { client: new FakeAuthClient() });
     await vi.waitFor(() => expect(currentPath(router)).toMatch(/^\/auth\?/));

@@ -30,13 +30,7 @@ type State =
  * sends them back with a code, Deny with a refusal. A request the member already allowed sends them
  * on at once. `go` leaves the page (the browser's navigation; a test gives its own).
  */
-export function OAuthConsent({
-  authorizationId,
-  go = (url) => window.location.assign(url),
-}: {
-  authorizationId: string;
-  go?: (url: string) => void;
-}) {
+export function OAuthConsent({ authorizationId, go = leavePage }: { authorizationId: string; go?: (url: string) => void }) {
   const intl = useIntl();
   const [state, setState] = useState<State>(authorizationId ? { kind: "loading" } : { kind: "gone" });
 
@@ -132,6 +126,14 @@ export function OAuthConsent({
       </div>
     </CardPage>
   );
+}
+
+/**
+ * Leaves for the app's address. One function for the page's life: the request is read once per
+ * `authorizationId` and `go` (a new function at each render would read it again at each render).
+ */
+function leavePage(url: string): void {
+  window.location.assign(url);
 }
 
 /** The host an address names ("photos.example.com"), or nothing for one that is not a URL. */
