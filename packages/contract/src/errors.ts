@@ -222,6 +222,13 @@ export const errorCatalogue = {
     status: 403,
     message: "An app signed in with Memory Box can read your account only, not open the collection or change the account.",
   },
+  // Paired frames (ADR 0076): a code a member typed that no frame is waiting with (unknown, expired
+  // or already answered), and a frame that is not (or no longer) paired.
+  frame_pairing_not_found: {
+    status: 404,
+    message: "No frame is waiting with this code. Check the code on the frame; it shows a new one after ten minutes.",
+  },
+  frame_not_found: { status: 404, message: "Frame not found" },
   sso_domain_already_exists: { status: 400, message: "SSO domain is already assigned to an SSO identity provider" },
   saml_idp_already_exists: { status: 422, message: "SAML Identity Provider with this EntityID already exists" },
   saml_idp_not_found: { status: 404, message: "A SAML connection has not been established with this Identity Provider" },

@@ -5,6 +5,7 @@ export * from "./comments";
 export * from "./errors";
 export * from "./event-messages";
 export * from "./events";
+export * from "./frames";
 export * from "./health";
 export * from "./members";
 export * from "./notifications";
