@@ -140,6 +140,7 @@ const otherPart = "screens";
 const memberParts = ["shell", "first", "screens"];
 const routeModule = /[\\/]src[\\/]app[\\/]routes[\\/][^\\/]+\.tsx$/;
 const routeParts: Record<string, readonly string[]> = {
+  auth: ["shell"],
   "member-layout": memberParts,
   home: memberParts,
   "add-shared": [...memberParts, "memory"],
@@ -154,6 +155,10 @@ const routeParts: Record<string, readonly string[]> = {
   "oauth-consent": ["shell", "settings"],
   places: memberParts,
   book: [...memberParts, "book"],
+};
+/** Components the entry loads on demand, outside any route (a lazy piece of the guard), by path under src/: their parts, as routeParts. */
+const lazyComponentParts: Record<string, readonly string[]> = {
+  "features/auth/components/second-factor-step": ["shell"],
 };
 const partOf = (key: string) => catalogueParts.find(({ ids }) => ids.test(key))?.part ?? otherPart;
 
@@ -276,36 +281,21 @@ export async function loadWebMessages(locale, parts = webMessageParts) {
           `The app's entry shows messages that are not in the catalogue's shell part (catalogueParts in vite.config.ts): ${missing.join(", ")}`,
         );
       // A route's screen, and what it loads on demand (its dialogs), shows only the parts it loads (app/router.tsx).
-      for (const [module, parts] of Object.entries(routeParts)) {
+      const screens = [
+        ...Object.entries(routeParts).map(([module, parts]) => [`app/routes/${module}`, parts] as const),
+        ...Object.entries(lazyComponentParts),
+      ];
+      for (const [module, parts] of screens) {
         const chunk = Object.values(output).find(
-          (file) => file.type === "chunk" && file.facadeModuleId?.replaceAll("\\", "/").endsWith(`/src/app/routes/${module}.tsx`),
+          (file) => file.type === "chunk" && file.facadeModuleId?.replaceAll("\\", "/").endsWith(`/src/${module}.tsx`),
         );
-        if (!chunk) this.error(`routeParts in vite.config.ts: no chunk for the route src/app/routes/${module}.tsx`);
+        if (!chunk) this.error(`routeParts in vite.config.ts: no chunk for src/${module}.tsx`);
         const notLoaded = outside(chunk.fileName, parts, true);
         if (notLoaded.length > 0)
           this.error(
-            `The route ${module} shows messages of parts it does not load (routeParts in vite.config.ts, needMessages in app/router.tsx): ${notLoaded.join(", ")}`,
+            `The screen src/${module} shows messages of parts it does not load (routeParts in vite.config.ts, needMessages in app/router.tsx): ${notLoaded.join(", ")}`,
           );
       }
-    },
-  };
-}
-
-/**
- * The contract's error codes (packages/contract/src/errors.ts) come into the web app for their
- * names (`ErrorCode.memory_changed`); the English message beside each is the API's own answer text,
- * which the app never shows (its texts are the catalogue's): the built app's copy leaves them out
- * (~3 KB compressed on every page).
- */
-function errorCodesWithoutMessages(): Plugin {
-  const errors = /[\\/]packages[\\/]contract[\\/]src[\\/]errors\.ts$/;
-  const message = /\bmessage:\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
-  return {
-    name: "memory-box-error-codes-without-messages",
-    apply: "build",
-    transform(code, id) {
-      if (!errors.test(id)) return undefined;
-      return { code: code.replace(message, 'message: ""'), map: null };
     },
   };
 }
@@ -535,7 +525,6 @@ export default defineConfig({
   plugins: [
     catalogueInParts("app"),
     precompiledMessages(),
-    errorCodesWithoutMessages(),
     react(),
     tailwindcss(),
     precompress(),

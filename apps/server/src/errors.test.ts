@@ -1,5 +1,6 @@
 import Sqlite from "better-sqlite3";
 import { DatabaseError } from "pg";
+import { ErrorCode, errorCatalogue, isErrorCode } from "@memory-box/contract";
 import { describe, expect, it } from "vitest";
 import { AppError, classifyError, messageIn } from "./errors";
 
@@ -95,5 +96,17 @@ describe("an error thrown with a catalogue text", () => {
     expect(messageIn(new AppError("insufficient_aal", { message: "AAL2 required to unenroll verified factor" }), "de")).toBe(
       "AAL2 required to unenroll verified factor",
     );
+  });
+});
+
+describe("ErrorCode: what clients compare codes with", () => {
+  it("names each code of the catalogue as itself", () => {
+    for (const code of Object.keys(errorCatalogue)) expect(ErrorCode[code as ErrorCode]).toBe(code);
+  });
+
+  it("tells a code of the catalogue from any other string", () => {
+    expect(isErrorCode("memory_changed")).toBe(true);
+    expect(isErrorCode("toString")).toBe(false);
+    expect(isErrorCode("not_a_code")).toBe(false);
   });
 });

@@ -296,8 +296,12 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-/** Each code under its own name, for clients that switch on codes: `error.code === ErrorCode.memory_changed`. */
-export const ErrorCode = Object.fromEntries(Object.keys(errorCatalogue).map((code) => [code, code])) as {
+/**
+ * Each code under its own name, for clients that switch on codes: `error.code === ErrorCode.memory_changed`.
+ * Each name is its own value, so the object is read, not built: the type holds the names to the
+ * catalogue, and a web page that compares codes does not download every code's message with them.
+ */
+export const ErrorCode = new Proxy(Object.freeze({}), { get: (_target, name) => name }) as {
   readonly [Code in ErrorCode]: Code;
 };
 

@@ -1,6 +1,5 @@
 import { createBrowserRouter, type RouteObject } from "react-router";
 
-import { AuthRoute } from "@/app/routes/auth";
 import { RouteErrorPage } from "@/app/routes/route-error";
 import { PageSpinner } from "@/components/page-spinner";
 import { routePatterns } from "@/config/paths";
@@ -8,8 +7,8 @@ import { RequireAuth } from "@/features/auth/components/require-auth";
 import { needMessages } from "@/lib/catalogue";
 
 /**
- * The route table. Only the auth screen (and the guard) is bundled up front; every other screen
- * is its own chunk, so a signed-out visitor downloads the least code.
+ * The route table. Only the guard is bundled up front; every screen is its own chunk, the auth
+ * screen's included, so a visitor downloads the code of the screen they see.
  *
  * `lazy` in its function form: React Router (7.18) ignores a rejected object-form `Component`
  * (the screen stays blank), while a rejected function reaches the error element, which reloads
@@ -26,7 +25,11 @@ export function createRoutes(): RouteObject[] {
       // Every screen's failure to load or render ends here; a screen's chunk gone after a deploy reloads the page once.
       errorElement: <RouteErrorPage />,
       children: [
-        { path: routePatterns.auth, Component: AuthRoute },
+        {
+          // Its own chunk, so the member screens (a signed-in visit) never download the sign-in forms.
+          path: routePatterns.auth,
+          lazy: async () => ({ Component: (await import("@/app/routes/auth")).AuthRoute }),
+        },
         {
           path: routePatterns.setPassword,
           // Outside the member layout: its messages (the settings' part) come with it.

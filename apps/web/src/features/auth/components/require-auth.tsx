@@ -1,14 +1,18 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 
 import { PageSpinner } from "@/components/page-spinner";
 import { markRememberedInvitation } from "@/features/auth/api/invitations";
-import { SecondFactorStep } from "@/features/auth/components/second-factor-step";
 import { linkErrorFrom } from "@/features/auth/utils/link-error";
 import { authPathFor } from "@/features/auth/utils/next-path";
 import { useAuth } from "@/lib/auth-context";
 import { activeIntl } from "@/lib/intl";
 import { notify } from "@/lib/notify";
+
+// Only a member with an authenticator app sees it, so its forms stay out of every other visit's code.
+const SecondFactorStep = lazy(async () => ({
+  default: (await import("@/features/auth/components/second-factor-step")).SecondFactorStep,
+}));
 
 /**
  * Layout route for the member screens. Waits for the auth client to settle the session (from
@@ -47,6 +51,11 @@ export function RequireAuth() {
   if (status === "signedOut")
     return <Navigate to={`${authPathFor(`${location.pathname}${location.search}`)}${linkError}`} replace />;
   // A member with an authenticator app proves it before any member screen (the server refuses them until then).
-  if (needsSecondFactor && session) return <SecondFactorStep user={session.user} onSignOut={() => void signOut()} />;
+  if (needsSecondFactor && session)
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <SecondFactorStep user={session.user} onSignOut={() => void signOut()} />
+      </Suspense>
+    );
   return <Outlet />;
 }
