@@ -125,7 +125,7 @@ const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
   { part: "first", ids: firstScreenMessages },
   {
     part: "settings",
-    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe|oauthConsent)\./,
+    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe|oauthConsent|apps)\./,
   },
   { part: "memory", ids: /^(?:comments|problem|viewer|share)\./ },
   { part: "book", ids: /^book\./ },
@@ -150,6 +150,7 @@ const routeParts: Record<string, readonly string[]> = {
   "settings-account": [...memberParts, "settings"],
   "settings-members": [...memberParts, "settings"],
   "settings-notifications": [...memberParts, "settings"],
+  "settings-apps": [...memberParts, "settings"],
   unsubscribe: ["shell", "settings"],
   "set-password": ["shell", "settings"],
   "oauth-consent": ["shell", "settings"],

@@ -44,6 +44,7 @@ import {
 } from "./modules/member-door";
 import { DevicesService, devicesRoutes } from "./modules/devices";
 import { BoxRepository, BoxService, boxRoutes } from "./modules/box";
+import { RegisteredAppsService, registeredAppsRoutes } from "./modules/registered-apps";
 import { FirstRunGuideRepository, FirstRunGuideService, firstRunGuideRoutes } from "./modules/first-run-guide";
 import { EmailDigestRepository, emailDigestRoutes, EmailDigestScheduler, EmailDigestService } from "./modules/email-digest";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
@@ -431,6 +432,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(options.now ? { now: options.now } : {}),
   });
   await app.register(boxRoutes, { box, authenticate: authenticateMember });
+  const registeredApps = new RegisteredAppsService({
+    clients: auth.oauthClients,
+    requireOwner: (caller) => members.requireOwner(caller),
+    audit,
+  });
+  await app.register(registeredAppsRoutes, { apps: registeredApps, authenticate: authenticateMember });
   await app.register(singleSignOnRoutes, {
     sso: auth.sso,
     authenticate: authenticateMember,

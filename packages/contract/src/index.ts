@@ -1,5 +1,6 @@
 export * from "./account";
 export * from "./api-error";
+export * from "./apps";
 export * from "./box";
 export * from "./comments";
 export * from "./errors";

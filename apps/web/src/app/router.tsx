@@ -136,6 +136,10 @@ export function createRoutes(): RouteObject[] {
                         Component: (await import("@/app/routes/settings-notifications")).NotificationSettingsRoute,
                       }),
                     },
+                    {
+                      path: routePatterns.apps,
+                      lazy: async () => ({ Component: (await import("@/app/routes/settings-apps")).AppsSettingsRoute }),
+                    },
                   ],
                 },
               ],

@@ -8,6 +8,8 @@ export const routePatterns = {
   settings: "/settings",
   members: "/settings/members",
   notifications: "/settings/notifications",
+  /** The apps a member let sign them in, and the apps owners registered (issue #36). */
+  apps: "/settings/apps",
   /** The e-mail digest's one-click unsubscribe (issue #33), signed out too. */
   unsubscribe: "/unsubscribe",
   /** The collection's places on a map. */
@@ -39,6 +41,8 @@ export const paths = {
   members: routePatterns.members,
   /** This device's notifications and the e-mail digest. */
   notifications: routePatterns.notifications,
+  /** Apps that sign members in with Memory Box. */
+  apps: routePatterns.apps,
   /** Where the memories happened, on a map. */
   places: routePatterns.places,
   /** A year as a print-ready book, of the memories carrying every one of `tags` (none: all). */

@@ -1,4 +1,11 @@
-import { AuthApiError, type AuthChangeEvent, type Session, type Subscription, type User } from "@supabase/auth-js";
+import {
+  AuthApiError,
+  type AuthChangeEvent,
+  type OAuthGrant,
+  type Session,
+  type Subscription,
+  type User,
+} from "@supabase/auth-js";
 import { vi } from "vitest";
 
 import type { AuthClient } from "@/lib/auth-client";
@@ -199,6 +206,9 @@ export class FakeAuthClient implements AuthClient {
       data: { redirect_url: "https://frames.example.com/callback?error=access_denied&state=s" },
       error: null as AuthApiError | null,
     })),
+    /** The member's grants (Settings → Apps): none unless a test says otherwise. */
+    listGrants: vi.fn(async () => ({ data: [] as OAuthGrant[], error: null as AuthApiError | null })),
+    revokeGrant: vi.fn(async (_options: { clientId: string }) => ({ data: {}, error: null as AuthApiError | null })),
   };
 
   oauth = this.oauthMocks as unknown as AuthClient["oauth"];

@@ -8,6 +8,7 @@ export type { AuthAuditEvent, AuthAuditLog } from "./core/audit-log";
 export type { AuthMailer, LinkMail, LinkMailKind, NoticeKind, NoticeMail } from "./core/auth-mailer";
 export type { InvitationAdministration, InvitationCheck, InvitationLedger } from "./core/invitation-ledger";
 export type { Caller, LiveSession, SessionLookup, SessionService } from "./core/session.service";
+export type { OauthClientsService, OauthClientView } from "./oauth-server/oauth-clients.service";
 export type { PasswordHashCost } from "./password/password-hasher";
 export { SigningKeys } from "./core/signing-keys";
 export { describeUserAgent } from "./core/user-agent";

@@ -10,6 +10,7 @@ const sections: { to: string; label: WebMessageId; end: boolean }[] = [
   { to: paths.settings, label: "settings.nav.account", end: true },
   { to: paths.members, label: "settings.nav.members", end: false },
   { to: paths.notifications, label: "settings.nav.notifications", end: false },
+  { to: paths.apps, label: "settings.nav.apps", end: false },
 ];
 
 /** The account area: a way back to the memories, the sections as links, and the open section. */

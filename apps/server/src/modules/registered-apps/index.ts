@@ -1,0 +1,2 @@
+export { registeredAppsRoutes } from "./registered-apps.routes";
+export { RegisteredAppsService } from "./registered-apps.service";
