@@ -11,6 +11,7 @@ import type { Config } from "./config";
 import { AppError } from "./errors";
 import { openDatabase } from "./db/database";
 import { registerRequestLanguages } from "./lib/languages";
+import { databaseRateLimitStore } from "./plugins/rate-limit-store";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
 import { adminRoutes, createAuthModule, authRoutes, samlRoutes, type PasswordHashCost } from "./modules/auth";
@@ -354,6 +355,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: () => new AppError("over_request_rate_limit"),
+    // Several processes may share a PostgreSQL database, and then each limit (issue #37); SQLite is one process, counting in memory.
+    ...(config.database.engine === "postgres" ? { store: databaseRateLimitStore(database.db) } : {}),
   });
   await app.register(fastifySwagger, {
     openapi: { info: { title: "Memory Box API", version: config.version }, servers: [] },

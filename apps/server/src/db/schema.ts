@@ -29,6 +29,7 @@ export interface Database {
   one_time_tokens: OneTimeTokensTable;
   password_failures: PasswordFailuresTable;
   audit_log: AuditLogTable;
+  rate_limit_counters: RateLimitCountersTable;
   memories: MemoriesTable;
   memory_tags: MemoryTagsTable;
   memory_stats: MemoryStatsTable;
@@ -683,3 +684,11 @@ export interface PushNotificationsTable {
   updated_at: string;
 }
 export type PushNotificationRow = Selectable<PushNotificationsTable>;
+
+/** The auth API's rate limits where several processes share the database (PostgreSQL; issue #37). */
+export interface RateLimitCountersTable {
+  key: string;
+  hits: number;
+  /** Milliseconds since the epoch. */
+  window_ends_ms: number;
+}
