@@ -11,3 +11,4 @@ export type { Caller, LiveSession, SessionLookup, SessionService } from "./core/
 export type { PasswordHashCost } from "./password/password-hasher";
 export { SigningKeys } from "./core/signing-keys";
 export { describeUserAgent } from "./core/user-agent";
+export type { AnswerablePairing, DeviceAuthorizationsService, PairedDevices } from "./oauth-server/device-authorizations.service";
