@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../db/database";
 import type { Database } from "../../db/schema";
 import { approvePairing, FrameTestClock, oauthForm, pairFrame, pollToken, startPairing } from "../../../test/frames";
-import { createMember, type TestMember } from "../../../test/members";
+import { enrolTotp } from "../../../test/auth-fixtures";
+import { createMember, memberPassword, type TestMember } from "../../../test/members";
 import { serviceRoleToken } from "../../../test/service-token";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
@@ -354,5 +355,24 @@ describe.each(testEngines())("pairing a frame on %s", (engine) => {
       "198.51.100.7",
     );
     expect(sameAddress.statusCode).toBe(429);
+  });
+
+  it("a second factor proven by its pairer ends their other aal1 sessions, not their frames", async () => {
+    const dee = await createMember(testApp, "dee.frames@memory-box.test", "Dee");
+    const paired = await pairFrame(testApp, dee, { kind: "everything" }, "Dee's frame");
+    const signIn = await testApp.app.inject({
+      method: "POST",
+      url: "/auth/v1/token?grant_type=password",
+      payload: { email: dee.email, password: memberPassword },
+    });
+    const otherDevice = { authorization: `Bearer ${signIn.json<{ access_token: string }>().access_token}` };
+    expect((await inject("GET", "/api/v1/frames", otherDevice)).statusCode).toBe(200);
+    expect((await slides(paired.headers)).statusCode).toBe(200);
+    await enrolTotp(testApp.app, dee.accessToken, { now: clock.now });
+    expect((await slides(paired.headers)).statusCode).toBe(200);
+    expect((await frames()).map((one) => one.name)).toContain("Dee's frame");
+    const ended = await inject("GET", "/api/v1/frames", otherDevice);
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json()).toMatchObject({ code: "session_not_found" });
   });
 });
