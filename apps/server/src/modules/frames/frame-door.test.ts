@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { FRAME_CLIENT_ID, type FrameSlides, type Memory } from "@memory-box/contract";
 import type { Kysely } from "kysely";
 import sharp from "sharp";
@@ -270,7 +270,7 @@ describe.each(testEngines())("a paired frame's door on %s", (engine) => {
     });
     const clientId = app.json<{ client_id: string }>().client_id;
     const verifier = "v".repeat(50);
-    const challenge = (await import("node:crypto")).createHash("sha256").update(verifier).digest("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
     const authorize = await testApp.app.inject({
       method: "GET",
       url: `/auth/v1/oauth/authorize?${new URLSearchParams({
