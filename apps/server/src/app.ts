@@ -46,6 +46,7 @@ import {
 import { DevicesService, devicesRoutes } from "./modules/devices";
 import { BoxRepository, BoxService, boxRoutes } from "./modules/box";
 import { RegisteredAppsService, registeredAppsRoutes } from "./modules/registered-apps";
+import { FrameCheck, frameAuthenticator, frameRoutes, FramesRepository, framesRoutes, FramesService } from "./modules/frames";
 import { FirstRunGuideRepository, FirstRunGuideService, firstRunGuideRoutes } from "./modules/first-run-guide";
 import { EmailDigestRepository, emailDigestRoutes, EmailDigestScheduler, EmailDigestService } from "./modules/email-digest";
 import { singleSignOnRoutes } from "./modules/single-sign-on";
@@ -157,6 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit });
   // The read behind every bearer token, shared by the auth service and the product API's door.
   const memberCheck = new MemberCheck(database.db, config.database.engine);
+  // Paired frames (ADR 0076): the device grant binds the session a frame fetches to the frame a member approved.
+  const framesRepository = new FramesRepository(database.db, config.database.engine);
   const auth = await createAuthModule({
     config,
     db: database.db,
@@ -165,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     invitations,
     audit,
     sessionLookup: memberCheck,
+    pairedDevices: framesRepository,
     // Cards show display names: a change reaches open screens like a change to a memory does.
     onProfileChanged: (userId) => events.publish({ type: "profile.updated", id: userId, actor: userId }),
     ...(options.now ? { now: options.now } : {}),
@@ -441,6 +445,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     audit,
   });
   await app.register(registeredAppsRoutes, { apps: registeredApps, authenticate: authenticateMember });
+  const frames = new FramesService({
+    frames: framesRepository,
+    pairings: auth.deviceAuthorizations,
+    audit,
+    onThisDayWindowDays: config.onThisDayWindowDays,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.register(framesRoutes, {
+    frames,
+    authenticate: authenticateMember,
+    codeAttempts: config.auth.rateLimits ? config.auth.rateLimits.verify : false,
+  });
+  await app.register(frameRoutes, {
+    frames,
+    photos,
+    authenticateFrame: frameAuthenticator(auth.sessions, new FrameCheck(framesRepository)),
+  });
   await app.register(singleSignOnRoutes, {
     sso: auth.sso,
     authenticate: authenticateMember,

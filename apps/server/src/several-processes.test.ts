@@ -130,7 +130,7 @@ describe.skipIf(!availableEngines.includes("postgres"))("two server processes on
       body: JSON.stringify({ email, password }),
     });
     expect(signIn.status, await signIn.clone().text()).toBe(200);
-    token = (await signIn.json()).access_token as string;
+    token = ((await signIn.json()) as { access_token: string }).access_token;
     headers = { authorization: `Bearer ${token}` };
   }, 240_000);
 

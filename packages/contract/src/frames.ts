@@ -15,6 +15,9 @@ export const FRAME_SCOPE = "frame";
 /** The built-in public OAuth client every frame pairs as (seeded by a migration; never deleted). */
 export const FRAME_CLIENT_ID = "5b0f7d1e-2c4a-4e8b-9f36-0a1d2c3e4f50";
 
+/** RFC 8628's grant type: a frame polls `POST /auth/v1/oauth/token` with it and its `device_code`. */
+export const DEVICE_CODE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
+
 export const FrameLimits = {
   /** A frame's name ("Living room"), counted after trimming. */
   nameMaxLength: 60,

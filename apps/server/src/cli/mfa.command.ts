@@ -1,5 +1,6 @@
 import { AuditLogRepository } from "../modules/audit";
 import { createAuthModule } from "../modules/auth";
+import { FramesRepository } from "../modules/frames";
 import { InvitationsRepository, InvitationsService } from "../modules/invitations";
 import { createMailer, templatedMailer } from "../modules/mail";
 import { MemberCheck } from "../modules/member-door";
@@ -34,6 +35,7 @@ export const mfaCommand = {
         invitations: new InvitationsService({ invitations: new InvitationsRepository(db), audit }),
         audit,
         sessionLookup: new MemberCheck(db, config.database.engine),
+        pairedDevices: new FramesRepository(db, config.database.engine),
       });
       const email = values.reset.trim().toLowerCase();
       const user = await auth.users.findByEmail(email);

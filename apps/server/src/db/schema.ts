@@ -43,7 +43,52 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_notifications: PushNotificationsTable;
   box_settings: BoxSettingsTable;
+  frames: FramesTable;
+  oauth_device_codes: OauthDeviceCodesTable;
 }
+
+/**
+ * A paired frame (ADR 0076): what it shows and how, as JSON (the contract's `FrameSelection` and
+ * `FrameDisplay`), who paired it, and the session it holds (null until it fetched its tokens). It
+ * goes with its session and with its pairer's account.
+ */
+export interface FramesTable {
+  id: string;
+  name: string;
+  selection: string;
+  display: string;
+  paired_by: string;
+  session_id: string | null;
+  paired_at: string;
+  /** When it last asked for its slides (written at most once a minute). */
+  last_seen_at: string | null;
+}
+export type FrameRow = Selectable<FramesTable>;
+
+/** A device's pairing under way (RFC 8628, ADR 0076): ten minutes to answer, the device code kept as its SHA-256. */
+export interface OauthDeviceCodesTable {
+  id: string;
+  device_code_hash: string;
+  /** Eight letters of `USER_CODE_ALPHABET`, without the dash. */
+  user_code: string;
+  client_id: string;
+  scope: string;
+  status: "pending" | "approved" | "denied";
+  /** Seconds the device waits between polls; grows by five at each poll that came sooner. */
+  interval_seconds: number;
+  last_polled_at: string | null;
+  created_at: string;
+  expires_at: string;
+  /** The member who approved or denied it. */
+  answered_by: string | null;
+  /** The frame its approval created (null once that frame is removed). */
+  frame_id: string | null;
+  /** When the device code was exchanged: it works once. */
+  used_at: string | null;
+  /** The session the exchange started: a replayed device code ends it. */
+  session_id: string | null;
+}
+export type OauthDeviceCodeRow = Selectable<OauthDeviceCodesTable>;
 
 /**
  * The box's name, cover and "together since" (ADR 0065): at most one row, `id` 1, written the first

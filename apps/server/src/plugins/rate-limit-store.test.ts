@@ -42,6 +42,26 @@ describe.skipIf(!availableEngines.includes("postgres"))("the rate limits counted
     expect(await hit(two, "127.0.0.1")).toEqual({ current: 1, ttl: 60_000 });
   });
 
+  it("reads a count without counting, for routes that count only failures", async () => {
+    const store = routeStore(0, "/api/v1/frames/pairing");
+    type Result = { current: number; ttl: number };
+    // The plugin's types leave `read` out; the plugin calls it with `incr`'s arguments.
+    const { read: readCount } = store as unknown as {
+      read: (key: string, callback: (error: Error | null, result?: Result) => void) => void;
+    };
+    const read = () =>
+      new Promise<Result>((resolve, reject) =>
+        readCount.call(store, "member 1", (error, result) => (error ? reject(error) : resolve(result!))),
+      );
+    expect(await read()).toEqual({ current: 0, ttl: 0 });
+    await hit(store, "member 1");
+    await hit(store, "member 1");
+    expect(await read()).toEqual({ current: 2, ttl: 60_000 });
+    expect(await read()).toEqual({ current: 2, ttl: 60_000 });
+    clock += 60_000;
+    expect(await read()).toEqual({ current: 0, ttl: 0 });
+  });
+
   it("counts each address and each route apart", async () => {
     const verify = routeStore(0, "/auth/v1/other-verify");
     const token = routeStore(1, "/auth/v1/token");

@@ -43,6 +43,17 @@ export function databaseRateLimitStore(db: Kysely<Database>, now: () => number =
     return { current: Number(row.hits), ttl: Math.max(0, Number(row.window_ends_ms) - at) };
   };
 
+  const peek = async (key: string) => {
+    const at = now();
+    const row = await db
+      .selectFrom("rate_limit_counters")
+      .select(["hits", "window_ends_ms"])
+      .where("key", "=", key)
+      .executeTakeFirst();
+    if (!row || Number(row.window_ends_ms) <= at) return { current: 0, ttl: 0 };
+    return { current: Number(row.hits), ttl: Number(row.window_ends_ms) - at };
+  };
+
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {
     constructor(
       _options?: unknown,
@@ -56,10 +67,18 @@ export function databaseRateLimitStore(db: Kysely<Database>, now: () => number =
       );
     }
 
+    /** The count as it stands, without a hit: for a route that counts only its failures (`{ increment: false }`). */
+    read(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void) {
+      peek(`${this.prefix}${key}`).then(
+        (result) => callback(null, result),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
     /** Each route counts apart, as the plugin's own stores do; it passes the route as `routeInfo`. */
     child(routeOptions: object): FastifyRateLimitStore {
-      const route = (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
-      return new DatabaseRateLimitStore(undefined, `${String(route?.method ?? "")} ${String(route?.url ?? "")} `);
+      const route = (routeOptions as { routeInfo?: { method?: string; url?: string } }).routeInfo;
+      return new DatabaseRateLimitStore(undefined, `${route?.method ?? ""} ${route?.url ?? ""} `);
     }
   };
 }

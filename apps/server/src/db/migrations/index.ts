@@ -38,6 +38,7 @@ import * as addOauthClients from "./2026_11_28_236000_add_oauth_clients";
 import * as addAnonymousUsers from "./2026_11_28_237000_add_anonymous_users";
 import * as addBoxSettings from "./2026_11_28_238000_add_box_settings";
 import * as addOauthAuthorizations from "./2026_11_28_239000_add_oauth_authorizations";
+import * as addFrames from "./2026_11_28_240000_add_frames";
 import * as addRateLimitCounters from "./2026_11_28_260000_add_rate_limit_counters";
 
 /**
@@ -86,5 +87,6 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_237000_add_anonymous_users": addAnonymousUsers,
   "2026_11_28_238000_add_box_settings": addBoxSettings,
   "2026_11_28_239000_add_oauth_authorizations": addOauthAuthorizations,
+  "2026_11_28_240000_add_frames": addFrames,
   "2026_11_28_260000_add_rate_limit_counters": addRateLimitCounters,
 };

@@ -57,6 +57,8 @@ import { OauthClientsService } from "./oauth-server/oauth-clients.service";
 import { OauthAuthorizationsRepository } from "./oauth-server/oauth-authorizations.repository";
 import { OauthAuthorizationsService } from "./oauth-server/oauth-authorizations.service";
 import { oauthServerRoutes } from "./oauth-server/oauth-authorizations.routes";
+import { DeviceCodesRepository } from "./oauth-server/device-codes.repository";
+import { DeviceAuthorizationsService, type PairedDevices } from "./oauth-server/device-authorizations.service";
 
 export interface AuthModule {
   keys: SigningKeys;
@@ -88,6 +90,8 @@ export interface AuthModule {
   oauthClients: OauthClientsService;
   /** The OAuth 2.1 server's authorization code flow (ADR 0075). */
   oauthAuthorizations: OauthAuthorizationsService;
+  /** The device grant frames pair with (ADR 0076): the product API's approval answers its pairings. */
+  deviceAuthorizations: DeviceAuthorizationsService;
 }
 
 /** Builds the auth service's parts over one database; the routes and the product API share them. */
@@ -102,6 +106,8 @@ export async function createAuthModule(deps: {
   sessionLookup: SessionLookup;
   /** Told after a member's display name changed. */
   onProfileChanged?: (userId: string) => void;
+  /** The devices (frames) the device grant's sessions are bound to. */
+  pairedDevices: PairedDevices;
   now?: () => Date;
   /** argon2id's cost when not the OWASP minimum: cheaper in the test suites only (see PasswordHasher). */
   passwordHashCost?: PasswordHashCost;
@@ -322,11 +328,21 @@ export async function createAuthModule(deps: {
   });
   const oauthClientRows = new OauthClientsRepository(db);
   const oauthClients = new OauthClientsService(oauthClientRows, deps.now);
+  const deviceAuthorizations = new DeviceAuthorizationsService({
+    codes: new DeviceCodesRepository(db),
+    clients: oauthClientRows,
+    users,
+    sessions,
+    pairedDevices: deps.pairedDevices,
+    siteUrl: config.auth.siteUrl,
+    ...clock,
+  });
   const oauthAuthorizations = new OauthAuthorizationsService({
     authorizations: new OauthAuthorizationsRepository(db),
     clients: oauthClientRows,
     users,
     sessions,
+    devices: deviceAuthorizations,
     siteUrl: config.auth.siteUrl,
     ...clock,
   });
@@ -353,6 +369,7 @@ export async function createAuthModule(deps: {
     sso,
     oauthClients,
     oauthAuthorizations,
+    deviceAuthorizations,
   };
 }
 
@@ -439,5 +456,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   await app.register(walletsRoutes, { wallets: auth.wallets, sessions, grants });
   await app.register(factorsRoutes, { factors: auth.factors, recoveryCodes: auth.recoveryCodes, sessions, rateLimits });
   await app.register(passkeysRoutes, { passkeys: auth.passkeys, sessions, rateLimits });
-  await app.register(oauthServerRoutes, { oauth: auth.oauthAuthorizations, sessions });
+  await app.register(oauthServerRoutes, {
+    oauth: auth.oauthAuthorizations,
+    devices: auth.deviceAuthorizations,
+    sessions,
+    rateLimits,
+  });
 };

@@ -12,3 +12,4 @@ export type { OauthClientsService, OauthClientView } from "./oauth-server/oauth-
 export type { PasswordHashCost } from "./password/password-hasher";
 export { SigningKeys } from "./core/signing-keys";
 export { describeUserAgent } from "./core/user-agent";
+export type { AnswerablePairing, DeviceAuthorizationsService, PairedDevices } from "./oauth-server/device-authorizations.service";

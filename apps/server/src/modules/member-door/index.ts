@@ -6,5 +6,6 @@ export {
   memberOf,
   requireMembers,
   serviceRoleAuthenticator,
+  unauthenticatedOnRefusal,
 } from "./member-auth";
 export { MemberCheck } from "./member-check";

@@ -32,7 +32,10 @@ declare module "fastify" {
 export function memberAuthenticator(sessions: SessionService, memberCheck: MemberCheck): MemberAuthenticator {
   return async (request) => {
     const { caller, session } = await unauthenticatedOnRefusal(
-      sessions.authenticateWith(request.headers.authorization, memberCheck, { allowClientSessions: true }),
+      sessions.authenticateWith(request.headers.authorization, memberCheck, {
+        allowClientSessions: true,
+        allowFrameSessions: true,
+      }),
     );
     assertMember(session);
     return { ...caller, collection: session.collection };
@@ -86,7 +89,7 @@ export function bearerOrTicketAuthenticator(
 }
 
 /** The session the auth service admits, or its refusal as a 401 (`asUnauthenticated`). */
-async function unauthenticatedOnRefusal<T>(admission: Promise<T>): Promise<T> {
+export async function unauthenticatedOnRefusal<T>(admission: Promise<T>): Promise<T> {
   try {
     return await admission;
   } catch (error) {

@@ -9,6 +9,7 @@ export {
   photoUploadRoutes,
   readPhotoAccessCookie,
   renewPhotoAccessWithMemberResponses,
+  sendPhotoBytes,
 } from "./photos.routes";
 export { photoUrl } from "./photo-access";
 export { photoLocationsJobKind, PhotosService } from "./photos.service";

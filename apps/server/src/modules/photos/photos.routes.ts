@@ -1,7 +1,7 @@
 import fastifyMultipart from "@fastify/multipart";
 import { AccountUsage, ApiError, Photo, PhotoAccessGrant } from "@memory-box/contract";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
@@ -162,42 +162,58 @@ export const photoObjectRoutes: FastifyPluginAsyncZod<PhotoObjectRoutesOptions> 
     { schema: { tags: ["photos"], summary: "A photo's bytes, for a signed-in member (bearer token or photo access cookie)" } },
     async (request, reply) => {
       const viewer = await authenticateViewer(request);
-      const key = (request.params as { "*": string })["*"];
-      const etag = photoEtag(key);
-      reply
-        .header("cache-control", `private, max-age=${service.accessTtlSeconds}`)
-        .header("etag", etag)
-        .header("x-content-type-options", "nosniff")
-        .header("content-security-policy", "default-src 'none'; sandbox");
-      if (request.headers["if-none-match"]?.split(/\s*,\s*/).includes(etag)) {
-        // Only after the member check: a revalidation is where a signed-out device learns it is out.
-        await service.assertServed(key, viewer.id);
-        return reply.status(304).send();
-      }
-      const range = parseRange(request.headers.range);
-      try {
-        const content = await service.open(key, range, viewer.id);
-        reply
-          .header("content-type", content.info.contentType ?? "application/octet-stream")
-          .header("content-disposition", "inline")
-          .header("accept-ranges", "bytes")
-          .header("last-modified", content.info.lastModified.toUTCString());
-        if (content.range) {
-          reply
-            .status(206)
-            .header("content-range", `bytes ${content.range.start}-${content.range.end}/${content.info.size}`)
-            .header("content-length", content.range.end - content.range.start + 1);
-        } else {
-          reply.header("content-length", content.info.size);
-        }
-        return reply.send(content.body);
-      } catch (error) {
-        if (error instanceof BlobRangeNotSatisfiableError) reply.header("content-range", `bytes */${error.size}`);
-        throw error;
-      }
+      return sendPhotoBytes(request, reply, service, (request.params as { "*": string })["*"], viewer.id);
     },
   );
 };
+
+/**
+ * Answers with the bytes of the rendition `key` for a viewer already let in, as photo URLs serve
+ * them (ADR 0018): kept privately for at most the access lifetime, a strong ETag (a revalidation
+ * is a 304 without the file being read, but only once `assertServed` says it still would be),
+ * byte ranges (206, or 416 with the size), and never anything a browser could run. Shared by the
+ * frames' media route (ADR 0076).
+ */
+export async function sendPhotoBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  service: Pick<PhotosService, "accessTtlSeconds" | "assertServed" | "open">,
+  key: string,
+  viewerId: string,
+): Promise<FastifyReply> {
+  const etag = photoEtag(key);
+  reply
+    .header("cache-control", `private, max-age=${service.accessTtlSeconds}`)
+    .header("etag", etag)
+    .header("x-content-type-options", "nosniff")
+    .header("content-security-policy", "default-src 'none'; sandbox");
+  if (request.headers["if-none-match"]?.split(/\s*,\s*/).includes(etag)) {
+    // Only after the viewer was let in: a revalidation is where a signed-out device learns it is out.
+    await service.assertServed(key, viewerId);
+    return reply.status(304).send();
+  }
+  const range = parseRange(request.headers.range);
+  try {
+    const content = await service.open(key, range, viewerId);
+    reply
+      .header("content-type", content.info.contentType ?? "application/octet-stream")
+      .header("content-disposition", "inline")
+      .header("accept-ranges", "bytes")
+      .header("last-modified", content.info.lastModified.toUTCString());
+    if (content.range) {
+      reply
+        .status(206)
+        .header("content-range", `bytes ${content.range.start}-${content.range.end}/${content.info.size}`)
+        .header("content-length", content.range.end - content.range.start + 1);
+    } else {
+      reply.header("content-length", content.info.size);
+    }
+    return reply.send(content.body);
+  } catch (error) {
+    if (error instanceof BlobRangeNotSatisfiableError) reply.header("content-range", `bytes */${error.size}`);
+    throw error;
+  }
+}
 
 export interface PhotoAccessRoutesOptions {
   service: PhotosService;

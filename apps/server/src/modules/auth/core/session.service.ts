@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { FRAME_CLIENT_ID } from "@memory-box/contract";
 import type { Transaction } from "kysely";
 import type { AuthConfig } from "../../../config";
 import type { Database, UserRow } from "../../../db/schema";
@@ -38,11 +39,18 @@ export interface ClientGrant {
   clientId: string;
   scope: string;
   authorizationId: string | null;
+  /** The new session's id, when the caller records it in the same transaction (a paired frame's, ADR 0076). */
+  sessionId?: string;
 }
 
 /** Whether a route lets in a session issued to an OAuth 2.1 client; by default it does not (ADR 0075). */
 export interface ClientSessionPolicy {
   allowClientSessions?: boolean;
+  /**
+   * A paired frame's session (ADR 0076) too, which `allowClientSessions` alone does not let in: a
+   * frame reads nothing of the account. For doors that rule on client sessions themselves.
+   */
+  allowFrameSessions?: boolean;
 }
 
 /** An OAuth 2.1 client's session where only the member's own sign-ins may go (ADR 0075). */
@@ -99,7 +107,7 @@ export class SessionService {
     oauth?: ClientGrant,
   ): Promise<SessionJson> {
     const now = this.now();
-    const sessionId = randomUUID();
+    const sessionId = oauth?.sessionId ?? randomUUID();
     const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
     const refreshToken = randomToken();
     const write = async (executor: Transaction<Database>) => {
@@ -111,7 +119,7 @@ export class SessionService {
           amr: JSON.stringify(amr),
           userAgent: context.userAgent,
           ip: context.ip,
-          ...(oauth ? { oauth } : {}),
+          ...(oauth ? { oauth: { clientId: oauth.clientId, scope: oauth.scope, authorizationId: oauth.authorizationId } } : {}),
         },
         now.toISOString(),
         executor,
@@ -303,6 +311,7 @@ export class SessionService {
     }
     this.admitLive(session);
     if (session.oauthClientId !== null && !policy.allowClientSessions) throw clientSessionRefused();
+    if (session.oauthClientId === FRAME_CLIENT_ID && !policy.allowFrameSessions) throw clientSessionRefused();
     return { caller: { user: session.user, claims }, session };
   }
 
@@ -356,19 +365,21 @@ export class SessionService {
     oauth?: Pick<ClientGrant, "clientId" | "scope">,
   ): Promise<SessionJson> {
     const ttl = this.deps.config.accessTokenTtlSeconds;
+    // A paired frame's tokens say nothing of the member who paired it (ADR 0076): no address, no profile.
+    const frame = oauth?.clientId === FRAME_CLIENT_ID;
     const { token, expiresAt } = await this.deps.keys.signAccessToken(
       {
         sub: user.id,
         aud: user.aud,
         role: user.role,
-        email: shownEmail(user),
+        email: frame ? "" : shownEmail(user),
         phone: "",
         aal,
         amr,
         session_id: sessionId,
         is_anonymous: user.anonymous_since !== null,
-        app_metadata: appMetadataOf(user),
-        user_metadata: parseObject(user.user_metadata),
+        app_metadata: frame ? {} : appMetadataOf(user),
+        user_metadata: frame ? {} : parseObject(user.user_metadata),
         ...(oauth ? { client_id: oauth.clientId, scope: oauth.scope } : {}),
       },
       ttl,
@@ -380,7 +391,7 @@ export class SessionService {
       expires_in: ttl,
       expires_at: expiresAt,
       refresh_token: refreshToken,
-      user: presentUser(user),
+      user: frame ? { id: user.id } : presentUser(user),
       ...(oauth ? { scope: oauth.scope } : {}),
     };
   }

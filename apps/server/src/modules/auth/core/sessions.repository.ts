@@ -1,3 +1,4 @@
+import { FRAME_CLIENT_ID } from "@memory-box/contract";
 import type { Kysely, Transaction } from "kysely";
 import { relaxedDurabilityTransaction } from "../../../db/relaxed-transaction";
 import { preparedQuery } from "../../../db/prepared-query";
@@ -195,7 +196,7 @@ export class SessionsRepository {
   /**
    * A second factor verified in this session: it is at `aal2` with the new method first in its
    * `amr`, its refresh tokens are replaced by `newToken`, and the account's other sessions still
-   * at aal1 end (a device that never proved the second factor stays out).
+   * at aal1 end (a device that never proved the second factor stays out), but for its frames'.
    */
   async raiseToAal2(
     session: { id: string; userId: string; amr: string },
@@ -220,6 +221,9 @@ export class SessionsRepository {
       .where("user_id", "=", session.userId)
       .where("id", "!=", session.id)
       .where("aal", "=", "aal1")
+      // A paired frame's session never acts as the member (ADR 0076): a member's sign-in with a
+      // second factor must not take their frames off the wall.
+      .where((eb) => eb.or([eb("oauth_client_id", "is", null), eb("oauth_client_id", "!=", FRAME_CLIENT_ID)]))
       .execute();
   }
 

@@ -1,13 +1,17 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { requestContext } from "../core/auth-wire";
+import type { AuthRateLimits } from "../../../config";
+import { rateLimited, requestContext } from "../core/auth-wire";
 import type { SessionService } from "../core/session.service";
 import * as schemas from "./oauth-authorizations.schemas";
+import type { DeviceAuthorizationsService } from "./device-authorizations.service";
 import type { OauthAuthorizationsService } from "./oauth-authorizations.service";
 
 export interface OauthServerRoutesOptions {
   oauth: OauthAuthorizationsService;
+  devices: DeviceAuthorizationsService;
   sessions: SessionService;
+  rateLimits: AuthRateLimits | false;
 }
 
 /** A token request's form is at most a few hundred bytes. */
@@ -19,7 +23,10 @@ const maxFormBytes = 16 * 1024;
  * web app's consent page. The consent and grant routes take the member's own session only
  * (`SessionService.authenticate`'s default): a client's session never consents for itself.
  */
-export const oauthServerRoutes: FastifyPluginAsyncZod<OauthServerRoutesOptions> = async (app, { oauth, sessions }) => {
+export const oauthServerRoutes: FastifyPluginAsyncZod<OauthServerRoutesOptions> = async (
+  app,
+  { oauth, devices, sessions, rateLimits },
+) => {
   // Clients post the token request as a form (RFC 6749 4.1.3); JSON is taken too.
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -51,6 +58,20 @@ export const oauthServerRoutes: FastifyPluginAsyncZod<OauthServerRoutesOptions> 
     reply.header("cache-control", "no-store").header("pragma", "no-cache");
     return session;
   });
+
+  // RFC 8628 3.1–3.2: a frame asks for its codes (ADR 0076). Each call writes a row: counted per address as the token grants are.
+  app.post(
+    "/oauth/device_authorization",
+    { schema: { body: schemas.DeviceAuthorizationBody.optional() }, ...rateLimited(rateLimits, "token") },
+    async (request, reply) => {
+      const authorization = await devices.authorize({
+        ...(request.body ?? {}),
+        ...basicCredentials(request.headers.authorization),
+      });
+      reply.header("cache-control", "no-store").header("pragma", "no-cache");
+      return authorization;
+    },
+  );
 
   app.get("/user/oauth/grants", async (request) => oauth.listGrants(await member(request)));
 

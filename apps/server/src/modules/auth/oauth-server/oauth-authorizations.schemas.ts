@@ -28,9 +28,13 @@ export const TokenBody = z
     redirect_uri: text,
     code_verifier: text,
     refresh_token: text,
+    device_code: text,
     client_id: text,
     client_secret: text,
   })
   .partial();
 
 export const GrantsQuery = z.object({ client_id: text });
+
+/** RFC 8628 3.1: a device asks to be paired. */
+export const DeviceAuthorizationBody = z.object({ client_id: text, client_secret: text, scope: text }).partial();

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { DEVICE_CODE_GRANT_TYPE } from "@memory-box/contract";
 import type { OauthAuthorizationRow, OauthClientRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { SessionJson } from "../core/auth.presenter";
@@ -6,15 +7,15 @@ import { pkceVerifierMatches } from "../core/secrets";
 import { type Caller, oauthInvalidGrant, type RequestContext, type SessionService } from "../core/session.service";
 import type { UsersRepository } from "../core/users.repository";
 import type { OauthAuthorizationsRepository } from "./oauth-authorizations.repository";
+import type { DeviceAuthorizationsService } from "./device-authorizations.service";
 import type { OauthClientsRepository } from "./oauth-clients.repository";
-import { secretMatches } from "./oauth-clients.service";
+import { authenticateClient, oauthError, uuidPattern } from "./client-authentication";
 
 /** The scopes Supabase Auth's OAuth 2.1 server knows (`oauth_scope.go`). */
 const supportedScopes = new Set(["openid", "email", "profile", "phone"]);
 const defaultScope = "email";
 /** How long a member has to consent, and a client to exchange the code (Supabase Auth's ten minutes). */
 const authorizationTtlMs = 10 * 60 * 1000;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const pkcePattern = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** `GET /oauth/authorize`'s query, as the client's page sent the browser. */
@@ -35,6 +36,8 @@ export interface TokenRequest {
   redirect_uri?: string;
   code_verifier?: string;
   refresh_token?: string;
+  /** RFC 8628's device code, with `grant_type=urn:ietf:params:oauth:grant-type:device_code`. */
+  device_code?: string;
   client_id?: string;
   client_secret?: string;
   basic?: { clientId: string; secret: string };
@@ -67,6 +70,8 @@ export class OauthAuthorizationsService {
       clients: OauthClientsRepository;
       users: UsersRepository;
       sessions: SessionService;
+      /** The device grant (RFC 8628, ADR 0076), answered at the same token endpoint. */
+      devices: Pick<DeviceAuthorizationsService, "exchange">;
       /** The web app, whose `/oauth/consent` page asks the member. */
       siteUrl: string;
       now?: () => Date;
@@ -179,15 +184,23 @@ export class OauthAuthorizationsService {
 
   /** `POST /oauth/token`: the client proves who it is, then exchanges a code or refreshes its session. */
   async token(request: TokenRequest, context: RequestContext): Promise<SessionJson> {
-    const client = await this.authenticateClient(request);
+    const client = await authenticateClient(this.deps.clients, request);
     if (!request.grant_type) throw oauthError("invalid_request", "grant_type is required");
-    if (request.grant_type !== "authorization_code" && request.grant_type !== "refresh_token")
+    if (
+      request.grant_type !== "authorization_code" &&
+      request.grant_type !== "refresh_token" &&
+      request.grant_type !== DEVICE_CODE_GRANT_TYPE
+    )
       throw oauthError("unsupported_grant_type", `Unsupported grant type: ${request.grant_type}`);
     if (!(JSON.parse(client.grant_types) as string[]).includes(request.grant_type))
       throw oauthError("unsupported_grant_type", `Client is not allowed to use grant type: ${request.grant_type}`);
     if (request.grant_type === "refresh_token") {
       if (!request.refresh_token) throw oauthError("invalid_request", "refresh_token is required for refresh_token grant");
       return this.deps.sessions.refresh(request.refresh_token, context, client.id);
+    }
+    if (request.grant_type === DEVICE_CODE_GRANT_TYPE) {
+      if (!request.device_code) throw oauthError("invalid_request", "device_code is required for the device_code grant");
+      return this.deps.devices.exchange(client, request.device_code, context);
     }
     return this.exchangeCode(client, request, context);
   }
@@ -253,30 +266,6 @@ export class OauthAuthorizationsService {
       throw oauthInvalidGrant("Invalid authorization code");
     }
     return session;
-  }
-
-  /**
-   * Client authentication at the token endpoint, by the client's registered method: a public
-   * client names itself; a confidential one proves its secret with HTTP Basic or in the body, and
-   * only that way.
-   */
-  private async authenticateClient(request: TokenRequest): Promise<OauthClientRow> {
-    const clientId = request.basic?.clientId ?? request.client_id;
-    if (!clientId) throw oauthError("invalid_client", "Client authentication required", 401);
-    if (request.basic && request.client_id !== undefined && request.client_id !== request.basic.clientId) throw invalidClient();
-    if (!uuidPattern.test(clientId)) throw invalidClient();
-    const client = await this.deps.clients.findById(clientId);
-    if (!client) throw invalidClient();
-    const method = client.token_endpoint_auth_method;
-    if (method === "none") {
-      if (request.basic || request.client_secret) throw invalidClient();
-      return client;
-    }
-    const secret = method === "client_secret_basic" ? request.basic?.secret : request.client_secret;
-    if (method === "client_secret_basic" && request.client_secret !== undefined) throw invalidClient();
-    if (method === "client_secret_post" && request.basic) throw invalidClient();
-    if (!secret || !secretMatches(client, secret)) throw invalidClient();
-    return client;
   }
 
   /**
@@ -353,14 +342,4 @@ function invalid(message: string): AppError {
 
 function notFound(): AppError {
   return new AppError("oauth_authorization_not_found");
-}
-
-/** An OAuth error of the token endpoint (RFC 6749 5.2): `{error, error_description}` in our envelope too. */
-function oauthError(error: string, description: string, status = 400): AppError {
-  const code = error === "invalid_client" ? "invalid_client" : error === "invalid_grant" ? "invalid_grant" : "validation_failed";
-  return new AppError(code, { status, message: description, extra: { error, error_description: description } });
-}
-
-function invalidClient(): AppError {
-  return oauthError("invalid_client", "Invalid client credentials", 401);
 }

@@ -5,12 +5,13 @@ import type { Database, OauthClientRow } from "../../../db/schema";
 export class OauthClientsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** A page of clients, newest first (as Supabase Auth lists them), and how many there are. */
-  async page(offset: number, limit: number): Promise<{ rows: OauthClientRow[]; total: number }> {
+  /** A page of clients but the built-in `hidden` one, newest first (as Supabase Auth lists them), and how many there are. */
+  async page(offset: number, limit: number, hidden: string): Promise<{ rows: OauthClientRow[]; total: number }> {
     const [rows, count] = await Promise.all([
       this.db
         .selectFrom("oauth_clients")
         .selectAll()
+        .where("id", "!=", hidden)
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")
         .limit(limit)
@@ -19,6 +20,7 @@ export class OauthClientsRepository {
       this.db
         .selectFrom("oauth_clients")
         .select((eb) => eb.fn.countAll().as("n"))
+        .where("id", "!=", hidden)
         .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };

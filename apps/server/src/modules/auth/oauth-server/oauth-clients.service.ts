@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { FRAME_CLIENT_ID } from "@memory-box/contract";
 import type { OauthClientRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { OauthClientsRepository } from "./oauth-clients.repository";
@@ -109,7 +110,7 @@ export class OauthClientsService {
   }
 
   async list(page: number, perPage: number): Promise<OauthClientPage> {
-    const { rows, total } = await this.clients.page((page - 1) * perPage, perPage);
+    const { rows, total } = await this.clients.page((page - 1) * perPage, perPage, FRAME_CLIENT_ID);
     return { clients: rows.map(present), page, perPage, total };
   }
 
@@ -143,7 +144,7 @@ export class OauthClientsService {
   }
 
   async remove(id: string): Promise<void> {
-    if (!(await this.clients.delete(id))) throw notFound();
+    if (id === FRAME_CLIENT_ID || !(await this.clients.delete(id))) throw notFound();
   }
 
   /** A new secret for a confidential client; the old one stops working at once. */
@@ -165,8 +166,9 @@ export class OauthClientsService {
     return client !== undefined && secretMatches(client, secret);
   }
 
+  /** A registered client; the frames' built-in one (ADR 0076) is no registered app, and is not found here. */
   private async find(id: string): Promise<OauthClientRow> {
-    const client = await this.clients.findById(id);
+    const client = id === FRAME_CLIENT_ID ? undefined : await this.clients.findById(id);
     if (!client) throw notFound();
     return client;
   }

@@ -1,3 +1,4 @@
+import { FRAME_CLIENT_ID } from "@memory-box/contract";
 import { type AuthError, GoTrueAdminApi } from "@supabase/auth-js";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,12 +18,14 @@ describe.each(testEngines())("OAuth clients through the admin API on %s", (engin
   const adminWith = (authorization?: string) =>
     new GoTrueAdminApi({ url: server.authUrl, headers: authorization ? { Authorization: authorization } : {} });
   const expectError = (error: AuthError | null, status: number, code: string) => expect(error).toMatchObject({ status, code });
+  // Registered clients: the frames' built-in one (ADR 0076) is not among them.
   const clientCount = async () =>
     Number(
       (
         await server.db
           .selectFrom("oauth_clients")
           .select((eb) => eb.fn.countAll().as("n"))
+          .where("id", "!=", FRAME_CLIENT_ID)
           .executeTakeFirstOrThrow()
       ).n,
     );
