@@ -39,6 +39,7 @@ import * as addAnonymousUsers from "./2026_11_28_237000_add_anonymous_users";
 import * as addBoxSettings from "./2026_11_28_238000_add_box_settings";
 import * as addOauthAuthorizations from "./2026_11_28_239000_add_oauth_authorizations";
 import * as addRateLimitCounters from "./2026_11_28_260000_add_rate_limit_counters";
+import * as addMailOutbox from "./2026_11_28_270000_add_mail_outbox";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_238000_add_box_settings": addBoxSettings,
   "2026_11_28_239000_add_oauth_authorizations": addOauthAuthorizations,
   "2026_11_28_260000_add_rate_limit_counters": addRateLimitCounters,
+  "2026_11_28_270000_add_mail_outbox": addMailOutbox,
 };
