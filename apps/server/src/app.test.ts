@@ -48,7 +48,7 @@ describe.each(testEngines())("the server on %s", (engine) => {
     await fs.rm(webDir, { recursive: true, force: true });
   });
 
-  it("reports health with the database and storage checked", async () => {
+  it("reports health with the database, storage and mail checked", async () => {
     const response = await testApp.app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(200);
     const body = response.json<HealthResponse>();
@@ -57,6 +57,8 @@ describe.each(testEngines())("the server on %s", (engine) => {
       database: "ok",
       storage: "ok",
       storage_free_mb: body.storage_free_mb,
+      mail: "ok",
+      mail_queue: { waiting: 0, oldest_waiting_seconds: null, last_failure_at: null },
       version: testApp.config.version,
     });
     expect(body.storage_free_mb).toBeGreaterThan(0);

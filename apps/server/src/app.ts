@@ -14,7 +14,14 @@ import { registerRequestLanguages } from "./lib/languages";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store";
 import { readTicket } from "./lib/session-ticket";
 import { migrateToLatest } from "./db/migrate";
-import { adminRoutes, createAuthModule, authRoutes, samlRoutes, type PasswordHashCost } from "./modules/auth";
+import {
+  adminRoutes,
+  createAuthModule,
+  authRoutes,
+  loadFactorSecretsKey,
+  samlRoutes,
+  type PasswordHashCost,
+} from "./modules/auth";
 import { BackupScheduler, BackupService } from "./modules/backup";
 import {
   archiveLimits,
@@ -35,7 +42,14 @@ import {
   MembersService,
   rpcRoutes,
 } from "./modules/invitations";
-import { createMailer, templatedMailer } from "./modules/mail";
+import {
+  createMailer,
+  MailOutbox,
+  type MailOutboxOptions,
+  MailOutboxRepository,
+  MailSeal,
+  templatedMailer,
+} from "./modules/mail";
 import {
   bearerOrTicketAuthenticator,
   MemberCheck,
@@ -119,6 +133,8 @@ export interface BuildOptions {
   passwordHashCost?: PasswordHashCost;
   /** Tests: the push outbox's runner (poll, backoff) and the grouping window, shorter than the product's. */
   notifications?: NotificationRunnerOptions & { groupingWindowMs?: number };
+  /** Tests: the mail outbox's worker (poll, backoff, clock), instead of the product's. */
+  mailOutbox?: MailOutboxOptions;
 }
 
 /**
@@ -151,8 +167,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
   const blobStore = createBlobStore(config.storageUrl, config.dataDir);
   app.addHook("onClose", () => blobStore.close());
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger: app.log });
-  app.addHook("onClose", () => mailer.close());
+  const mailTransport = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger: app.log,
+  });
+  app.addHook("onClose", () => mailTransport.close());
+  // Every mail goes through the outbox (ADR 0077): queued, sealed with the key outside the database
+  // (ADR 0041), and sent by the worker, so no request waits on the mail server.
+  const mailer = new MailOutbox(
+    {
+      repository: new MailOutboxRepository(database.db),
+      db: database.db,
+      seal: new MailSeal(await loadFactorSecretsKey(config.auth.factorSecretsKey, config.dataDir)),
+      transport: mailTransport,
+      log: app.log,
+      messageIdDomain: new URL(config.publicUrl).hostname,
+    },
+    { ...(options.now ? { now: options.now } : {}), ...options.mailOutbox },
+  );
+  app.addHook("onReady", async () => mailer.start());
+  // Before the transport and the database close: a send under way is recorded, or left to its lease.
+  app.addHook("preClose", () => mailer.stop());
 
   const audit = new AuditLogRepository(database.db);
   const invitations = new InvitationsService({ invitations: new InvitationsRepository(database.db), audit });
@@ -374,6 +411,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     blobStore,
     version: config.version,
     storageMinFreeMb: config.storageMinFreeMb,
+    mail: () => mailer.health(),
   });
   await app.register(authRoutes, { prefix: "/auth/v1", auth, config: config.auth, secureCookies });
   await app.register(samlRoutes, { prefix: "/auth/v1", sso: auth.sso, rateLimits: config.auth.rateLimits });

@@ -5,6 +5,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { Kysely } from "kysely";
 import { Secret, TOTP } from "otpauth";
 import { expect } from "vitest";
+import type { BuildOptions } from "../src/app";
 import { type DatabaseHandle, type Engine, openDatabase } from "../src/db/database";
 import type { Database } from "../src/db/schema";
 import { AuditLogRepository } from "../src/modules/audit/audit-log.repository";
@@ -101,6 +102,7 @@ export async function startAuthServer(
     smtp?: TestSmtpServer;
     languages?: readonly string[];
     productPasswordHashing?: boolean;
+    mailOutbox?: BuildOptions["mailOutbox"];
   } = {},
 ): Promise<AuthTestServer> {
   const smtp = options.smtp ?? (await startTestSmtpServer());
@@ -115,6 +117,7 @@ export async function startAuthServer(
       now: clock.now,
       ...(options.languages ? { languages: options.languages } : {}),
       ...(options.productPasswordHashing ? { productPasswordHashing: true } : {}),
+      ...(options.mailOutbox ? { mailOutbox: options.mailOutbox } : {}),
     });
     try {
       await testApp.app.listen({ port, host: "127.0.0.1" });

@@ -23,7 +23,15 @@ export async function createTestApp(
   engine: Engine,
   options: Pick<
     BuildOptions,
-    "logStream" | "now" | "onQuery" | "eventsHeartbeatMs" | "maxKeptSearchMatches" | "languages" | "countryAt" | "notifications"
+    | "logStream"
+    | "now"
+    | "onQuery"
+    | "eventsHeartbeatMs"
+    | "maxKeptSearchMatches"
+    | "languages"
+    | "countryAt"
+    | "notifications"
+    | "mailOutbox"
   > & {
     /**
      * Hash passwords at the product's cost (OWASP's minimum, 20 ms a hash here) rather than the

@@ -45,6 +45,7 @@ export interface Database {
   box_settings: BoxSettingsTable;
   frames: FramesTable;
   oauth_device_codes: OauthDeviceCodesTable;
+  mail_outbox: MailOutboxTable;
 }
 
 /**
@@ -737,3 +738,26 @@ export interface RateLimitCountersTable {
   /** Milliseconds since the epoch. */
   window_ends_ms: number;
 }
+
+/** queued → sending → sent; `rejected` when the mail server refused this mail for good; `failed` when given up. */
+export type MailOutboxState = "queued" | "sending" | "sent" | "rejected" | "failed";
+
+/** Every mail the server sends, queued before it is sent (ADR 0077). */
+export interface MailOutboxTable {
+  id: string;
+  /** What the mail is (`magic_link`, `notice.password_changed`, `invitation`, `digest`...). */
+  kind: string;
+  /** The rendered mail, sealed with a key outside the database; null once sent or given up. */
+  sealed: string | null;
+  state: MailOutboxState;
+  attempts: number;
+  lease_owner: string | null;
+  lease_until: string | null;
+  run_after: string;
+  /** The last failure as a code (`ECONNECTION`, `smtp_550`), never the server's reply. */
+  last_error: string | null;
+  last_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type MailOutboxRow = Selectable<MailOutboxTable>;

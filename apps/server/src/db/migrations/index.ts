@@ -40,6 +40,7 @@ import * as addBoxSettings from "./2026_11_28_238000_add_box_settings";
 import * as addOauthAuthorizations from "./2026_11_28_239000_add_oauth_authorizations";
 import * as addFrames from "./2026_11_28_240000_add_frames";
 import * as addRateLimitCounters from "./2026_11_28_260000_add_rate_limit_counters";
+import * as addMailOutbox from "./2026_11_28_270000_add_mail_outbox";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_239000_add_oauth_authorizations": addOauthAuthorizations,
   "2026_11_28_240000_add_frames": addFrames,
   "2026_11_28_260000_add_rate_limit_counters": addRateLimitCounters,
+  "2026_11_28_270000_add_mail_outbox": addMailOutbox,
 };

@@ -11,5 +11,6 @@ export type { Caller, LiveSession, SessionLookup, SessionService } from "./core/
 export type { OauthClientsService, OauthClientView } from "./oauth-server/oauth-clients.service";
 export type { PasswordHashCost } from "./password/password-hasher";
 export { SigningKeys } from "./core/signing-keys";
+export { loadFactorSecretsKey } from "./factors/factor-secrets";
 export { describeUserAgent } from "./core/user-agent";
 export type { AnswerablePairing, DeviceAuthorizationsService, PairedDevices } from "./oauth-server/device-authorizations.service";

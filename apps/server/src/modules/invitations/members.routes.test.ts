@@ -1,7 +1,7 @@
 import type { InvitationSent, Member, MemberDirectory } from "@memory-box/contract";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../db/database";
 import { createMember, type TestMember } from "../../../test/members";
 import { extractLink, startTestSmtpServer, type TestSmtpServer } from "../../../test/smtp-test-server";
@@ -245,6 +245,10 @@ describe.each(testEngines())("members API without a mail server on %s", (engine)
     const sent = response.json<InvitationSent>();
     expect(sent.emailed).toBe(false);
     expect(sent.link).toMatch(/\/auth\?view=signup&email=dana%40example\.org$/);
-    expect(await readdir(path.join(testApp.config.dataDir, "outbox"))).toHaveLength(1);
+    // Written by the mail outbox's worker (ADR 0077) just after the answer.
+    await vi.waitFor(async () => expect(await readdir(path.join(testApp.config.dataDir, "outbox"))).toHaveLength(1), {
+      timeout: 5000,
+      interval: 20,
+    });
   });
 });

@@ -1,10 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Transaction } from "kysely";
 import type { Transporter } from "nodemailer";
+import type { Database } from "../../db/schema";
 import { AppError } from "../../errors";
 
 export interface MailMessage {
+  /** What the mail is (`magic_link`, `notice.password_changed`, `invitation`, `digest`), for the queue and the log. */
+  kind?: string;
   to: string;
   subject: string;
   text: string;
@@ -20,8 +24,17 @@ export interface MailMessage {
   messageId?: string;
 }
 
+export interface MailSendOptions {
+  /**
+   * The transaction of the change that causes the mail: the queue writes the mail in it, so the
+   * mail exists exactly when the change does. A mailer that sends at once ignores it.
+   */
+  transaction?: Transaction<Database>;
+}
+
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /** Sends the mail, or (the server's mail outbox, ADR 0077) queues it durably to be sent soon. */
+  send(message: MailMessage, options?: MailSendOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,9 +56,17 @@ export interface MailerOptions {
  * echo credentials, stays in `cause` and never reaches a client.
  */
 export class MailDeliveryError extends AppError {
+  /** The failure as a short code for the outbox (`ECONNECTION`, `smtp_550`), never the server's reply. */
+  readonly reason: string;
+  /** The mail server refused this very mail for good (5xx to its envelope or content): sending it again would not help. */
+  readonly permanent: boolean;
+
   constructor(options?: ErrorOptions) {
     super("email_send_failed", options);
     this.name = "MailDeliveryError";
+    const { code, responseCode } = (options?.cause ?? {}) as { code?: unknown; responseCode?: unknown };
+    this.reason = typeof responseCode === "number" ? `smtp_${responseCode}` : typeof code === "string" ? code : "unknown";
+    this.permanent = typeof responseCode === "number" && responseCode >= 500 && (code === "EENVELOPE" || code === "EMESSAGE");
   }
 }
 
@@ -78,9 +99,10 @@ function smtpMailer(smtpUrl: string, { from, logger }: MailerOptions): Mailer {
   const secrets = credentialForms(smtpUrl);
   return {
     send: (message) =>
-      deliver(message, logger, secrets, async () => {
+      deliver(message, logger, secrets, false, async () => {
         await (await transport()).sendMail(composed(from, message));
-        logger.info({ to: message.to, subject: message.subject }, "email sent");
+        // Without the address: the log is no place for members' addresses (the outbox names the mail).
+        logger.info({ kind: message.kind, subject: message.subject }, "email sent");
       }),
     close: async () => opened?.close(),
   };
@@ -98,7 +120,7 @@ function outboxMailer({ from, dataDir, logger }: MailerOptions): Mailer {
   );
   return {
     send: (message) =>
-      deliver(message, logger, [], async () => {
+      deliver(message, logger, [], true, async () => {
         const { message: eml } = await (await composer()).sendMail(composed(from, message));
         // ISO 8601 basic format: sorts by time and has no colons, which Windows forbids in names.
         const name = `${new Date().toISOString().replace(/[-:]/g, "")}-${randomBytes(4).toString("hex")}.eml`;
@@ -130,17 +152,22 @@ const composed = (from: string, { to, subject, text, html, headers, messageId }:
   ...(messageId ? { messageId: `<${messageId}>` } : {}),
 });
 
-/** Runs one delivery; any failure is logged without credentials and becomes a MailDeliveryError. */
+/**
+ * Runs one delivery; any failure is logged without credentials and becomes a MailDeliveryError.
+ * The address is logged only where the mail stays on this server (`local`, the outbox folder).
+ */
 async function deliver(
   message: MailMessage,
   logger: MailerLogger,
   secrets: string[],
+  local: boolean,
   attempt: () => Promise<void>,
 ): Promise<void> {
   try {
     await attempt();
   } catch (error) {
-    logger.error({ to: message.to, subject: message.subject, err: describeFailure(error, secrets) }, "email could not be sent");
+    const named = local ? { to: message.to } : { kind: message.kind };
+    logger.error({ ...named, subject: message.subject, err: describeFailure(error, secrets) }, "email could not be sent");
     throw new MailDeliveryError({ cause: error });
   }
 }

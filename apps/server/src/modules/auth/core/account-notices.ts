@@ -5,8 +5,8 @@ import type { Caller, RequestContext } from "./session.service";
 
 /**
  * Tells an account's address, after the fact, of a change to how it signs in (ADR 0015): a notice
- * with no link or code, only to a proven address. Sent in the background: the change stands
- * whatever the mail server does (the mailer logs a failure); `onSent` runs once it was accepted.
+ * with no link or code, only to a proven address. Queued in the background (the mail outbox, ADR
+ * 0077): the change stands whatever the mail server does; `onSent` runs once the notice is queued.
  */
 export function sendNotice(
   mailer: AuthMailer,

@@ -1,3 +1,5 @@
+import type { Transaction } from "kysely";
+import type { Database } from "../../../db/schema";
 import { AppError } from "../../../errors";
 
 /*
@@ -59,8 +61,12 @@ export interface NoticeMail {
 }
 
 export interface AuthMailer {
-  /** Renders and sends a mail with a one-time link and code; rejects as `isUndelivered` tells when it was not handed over. */
-  sendLink(kind: LinkMailKind, mail: LinkMail): Promise<void>;
+  /**
+   * Renders and sends a mail with a one-time link and code. The server's mailer queues it (ADR
+   * 0077), in `transaction` when given: the one that stores the link's token, so the token and its
+   * mail exist together or not at all. A mailer that sends at once rejects as `isUndelivered` tells.
+   */
+  sendLink(kind: LinkMailKind, mail: LinkMail, transaction?: Transaction<Database>): Promise<void>;
   /** Renders and sends a notice, with no link or code. */
   sendNotice(kind: NoticeKind, mail: NoticeMail): Promise<void>;
 }

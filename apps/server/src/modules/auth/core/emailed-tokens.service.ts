@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AuthConfig } from "../../../config";
-import type { OneTimeTokenRow, UserRow } from "../../../db/schema";
+import type { Transaction } from "kysely";
+import type { Database, OneTimeTokenRow, UserRow } from "../../../db/schema";
 import { AppError } from "../../../errors";
 import type { AuthAuditLog } from "./audit-log";
 import type { AuthMailer } from "./auth-mailer";
@@ -84,10 +85,11 @@ export class EmailedTokensService {
 
   /**
    * Creates a one-time token, records when it was sent and e-mails it. A second mail of the same
-   * kind within the minimum interval is refused with 429. With `background`, the answer does not
-   * wait for the mail server (nor learn how it fared: the mailer logs failures).
+   * kind within the minimum interval is refused with 429. The mail is queued in the transaction
+   * that stores the token (ADR 0077): the answer never waits for the mail server, nor learns how it
+   * fared.
    */
-  async send(user: UserRow, kind: TokenKind, options: TokenOptions, delivery: { background?: boolean } = {}): Promise<UserRow> {
+  async send(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<UserRow> {
     const sentAtColumn = sentAtColumnFor(kind);
     const lastSent = user[sentAtColumn];
     const now = this.now();
@@ -108,37 +110,37 @@ export class EmailedTokensService {
         text: { id: "errorText.emailRateLimit", values: { seconds: Math.max(1, Math.ceil(waitMs / 1000)) } },
       });
     }
-    const issued = await this.issue(user, kind, options);
-    const mail = {
-      code: issued.code,
-      email: issued.recipient,
-      ...(issued.link ? { link: issued.link } : {}),
-      ...(kind === "email_change" ? { newEmail: issued.recipient } : {}),
-      locale: user.locale,
-    };
-    const deliver = async () => {
-      try {
-        await this.deps.mailer.sendLink(mailKind[kind], mail);
-      } catch (error) {
-        // Nothing reached the person, so the minimum interval must not make them wait to ask again.
-        await this.deps.users.update(user.id, { [sentAtColumn]: lastSent });
-        throw error;
-      }
-      await this.deps.audit.record({ action: `mail.${kind}_sent`, actorId: user.id, actorEmail: user.email });
-    };
-    if (delivery.background) void deliver().catch(() => undefined);
-    else await deliver();
+    let issued: IssuedToken;
+    try {
+      issued = await this.issue(user, kind, options, (token, trx) =>
+        this.deps.mailer.sendLink(
+          mailKind[kind],
+          {
+            code: token.code,
+            email: token.recipient,
+            ...(token.link ? { link: token.link } : {}),
+            ...(kind === "email_change" ? { newEmail: token.recipient } : {}),
+            locale: user.locale,
+          },
+          trx,
+        ),
+      );
+    } catch (error) {
+      // Nothing was queued, so the minimum interval must not make them wait to ask again.
+      await this.deps.users.update(user.id, { [sentAtColumn]: lastSent });
+      throw error;
+    }
+    await this.deps.audit.record({ action: `mail.${kind}_sent`, actorId: user.id, actorEmail: user.email });
     return issued.user;
   }
 
   /**
-   * For flows that must not reveal whether an account exists: throttling is silent, and the mail
-   * goes out in the background, so neither the mail server's delay nor its failure shows in the
-   * answer (an unknown address answers at once).
+   * For flows that must not reveal whether an account exists: throttling is silent, and as for
+   * every mail, neither the mail server's delay nor its failure shows in the answer.
    */
   async sendQuietly(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<void> {
     try {
-      await this.send(user, kind, options, { background: true });
+      await this.send(user, kind, options);
     } catch (error) {
       if (error instanceof AppError && error.code === "over_email_send_rate_limit") return;
       throw error;
@@ -147,15 +149,27 @@ export class EmailedTokensService {
 
   /**
    * Creates a one-time token (replacing the previous one of its kind) and records when it was
-   * issued. Returns the link and code to deliver; only hashes are stored.
+   * issued. Returns the link and code to deliver; only hashes are stored. `within` runs in the
+   * transaction that stores the token (the mail is queued there).
    */
-  async issue(user: UserRow, kind: TokenKind, options: TokenOptions): Promise<IssuedToken> {
+  async issue(
+    user: UserRow,
+    kind: TokenKind,
+    options: TokenOptions,
+    within?: (issued: IssuedToken, trx: Transaction<Database>) => Promise<void>,
+  ): Promise<IssuedToken> {
     const now = this.now();
     const sentAtColumn = sentAtColumnFor(kind);
     const recipient = kind === "email_change" ? (user.email_change ?? user.email) : user.email;
     const linkToken = randomToken();
     const code = randomCode();
     const flowStateId = options.pkce ? randomUUID() : null;
+    const redirectTo = this.deps.redirectTarget(options.redirectTo);
+    const link =
+      kind === "reauthentication"
+        ? undefined
+        : `${this.deps.publicUrl}/auth/v1/verify?${new URLSearchParams({ token: linkToken, type: kind, redirect_to: redirectTo }).toString()}`;
+    const issued = { user: { ...user, [sentAtColumn]: now.toISOString() }, recipient, link, code, linkToken, redirectTo };
     await this.deps.sessions.transaction(async (trx) => {
       // Each sign-up keeps its own link, bound to its own browser, until the mailbox is proven. A
       // new link without a sign-up (a resend, a magic link to an unconfirmed account) replaces the
@@ -204,13 +218,9 @@ export class EmailedTokensService {
         await this.deps.tokens.insert(token, trx);
       }
       await this.deps.users.update(user.id, { [sentAtColumn]: now.toISOString(), email_change: user.email_change }, trx);
+      await within?.(issued, trx);
     });
-    const redirectTo = this.deps.redirectTarget(options.redirectTo);
-    const link =
-      kind === "reauthentication"
-        ? undefined
-        : `${this.deps.publicUrl}/auth/v1/verify?${new URLSearchParams({ token: linkToken, type: kind, redirect_to: redirectTo }).toString()}`;
-    return { user: { ...user, [sentAtColumn]: now.toISOString() }, recipient, link, code, linkToken, redirectTo };
+    return issued;
   }
 }
 
