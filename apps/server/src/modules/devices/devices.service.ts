@@ -7,7 +7,7 @@ import { describeUserAgent } from "../auth";
 /** The sessions table as the devices list reads it (auth's sessions repository). */
 export interface DeviceSessions {
   listOfUser(userId: string): Promise<SessionRow[]>;
-  deleteOfUser(userId: string, sessionId: string): Promise<boolean>;
+  deleteOfUsersDevice(userId: string, sessionId: string): Promise<boolean>;
 }
 
 /**
@@ -23,16 +23,21 @@ export class DevicesService {
     },
   ) {}
 
+  /**
+   * The member's own signed-in devices. A session an app or a frame holds (ADR 0075, 0076) is not
+   * one: it is listed, and ended, where it was given (Settings → Apps, Settings → Frames).
+   */
   async list(userId: string, currentSessionId: string): Promise<Device[]> {
     const sessions = await this.deps.sessions.listOfUser(userId);
     return sessions
+      .filter((session) => session.oauth_client_id === null)
       .map((session) => presentDevice(session, currentSessionId))
       .sort((a, b) => Number(b.current) - Number(a.current) || b.last_active_at.localeCompare(a.last_active_at));
   }
 
   /** Ends one of the caller's sessions; someone else's, or one already ended, is 404 `device_not_found`. */
   async signOut(caller: { id: string; email: string }, sessionId: string, ip: string | null): Promise<void> {
-    if (!(await this.deps.sessions.deleteOfUser(caller.id, sessionId))) throw new AppError("device_not_found");
+    if (!(await this.deps.sessions.deleteOfUsersDevice(caller.id, sessionId))) throw new AppError("device_not_found");
     await this.deps.audit.record(
       { action: "user.signed_out", actorId: caller.id, actorEmail: caller.email, ip, detail: { scope: "device", sessionId } },
       this.deps.now?.() ?? new Date(),

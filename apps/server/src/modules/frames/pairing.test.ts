@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Frame, FRAME_CLIENT_ID, type FrameList, type FramePairing } from "@memory-box/contract";
+import { type DeviceList, type Frame, FRAME_CLIENT_ID, type FrameList, type FramePairing } from "@memory-box/contract";
 import { decodeJwt } from "jose";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -285,6 +285,18 @@ describe.each(testEngines())("pairing a frame on %s", (engine) => {
       listed.findIndex((one) => one.id === paired.frame.id),
     );
     expect(listed.find((one) => one.id === second.frame.id)!.paired_by).toEqual({ id: ben.userId, name: "Ben" });
+
+    // A frame is not among its pairer's own devices, and cannot be signed out from there.
+    const devices = await inject("GET", "/api/v1/account/devices", ann.headers);
+    expect(devices.json<DeviceList>().devices).toHaveLength(1);
+    const frameSession = await db
+      .selectFrom("frames")
+      .select("session_id")
+      .where("id", "=", paired.frame.id)
+      .executeTakeFirstOrThrow();
+    const signOut = await inject("DELETE", `/api/v1/account/devices/${frameSession.session_id}`, ann.headers);
+    expect(signOut.statusCode).toBe(404);
+    expect((await slides(paired.headers)).statusCode).toBe(200);
 
     expect((await inject("DELETE", `/api/v1/frames/${paired.frame.id}`, ben.headers)).statusCode).toBe(204);
     const after = await slides(paired.headers);

@@ -236,12 +236,13 @@ export class SessionsRepository {
     return this.db.selectFrom("sessions").selectAll().where("user_id", "=", userId).execute();
   }
 
-  /** Ends the session if it is the user's; true when it did. */
-  async deleteOfUser(userId: string, sessionId: string): Promise<boolean> {
+  /** Ends the session if it is one of the user's own devices (not an app's or a frame's); true when it did. */
+  async deleteOfUsersDevice(userId: string, sessionId: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom("sessions")
       .where("id", "=", sessionId)
       .where("user_id", "=", userId)
+      .where("oauth_client_id", "is", null)
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
