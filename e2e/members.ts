@@ -72,6 +72,7 @@ export const members = {
   "email-member": { label: "email-member" },
   "box-owner": { label: "box-owner", owner: true, name: "Ann" },
   "box-member": { label: "box-member", name: "Ben" },
+  "apps-owner": { label: "apps-owner", owner: true, name: "Ann" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;
