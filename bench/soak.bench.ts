@@ -1,0 +1,228 @@
+import fs from "node:fs";
+import http from "node:http";
+import sharp from "sharp";
+import { multipartContentType, multipartPayload } from "../apps/server/test/multipart";
+import { HttpClient } from "./http";
+import { machineLine, round, scratchPostgresDatabase, startServer, summarize, writeResults, type RunningServer } from "./lib";
+
+// Issue #37 item 2, a soak: mixed load on the production server for SOAK_MINUTES (30 by default)
+// on each engine — lists, searches, writes, photo uploads, token refreshes, and 20 live streams
+// open throughout — then: errors (0), p99 of the reads (≤ 50 ms), resident memory at the end
+// against after warm-up (within 10 %), and open files and sockets (no growth). PostgreSQL runs
+// when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server to make a scratch database on.
+
+const minutes = Number(process.env.SOAK_MINUTES ?? 30);
+const warmUpMs = Math.min(120_000, (minutes * 60_000) / 10);
+const liveStreams = 20;
+const workers = 4;
+const sampleEveryMs = 10_000;
+const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+
+interface Session {
+  access: string;
+  refresh: string;
+}
+
+interface Sample {
+  atMs: number;
+  rssMb: number;
+  files: number;
+  sockets: number;
+}
+
+/** What of the process's open descriptors are, and how many of them are sockets. */
+function descriptors(pid: number): { files: number; sockets: number } {
+  const entries = fs.readdirSync(`/proc/${pid}/fd`);
+  let sockets = 0;
+  for (const entry of entries) {
+    try {
+      if (fs.readlinkSync(`/proc/${pid}/fd/${entry}`).startsWith("socket:")) sockets += 1;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return { files: entries.length, sockets };
+}
+
+async function signUp(client: HttpClient, email: string): Promise<Session> {
+  const password = "correct horse battery";
+  await client.json("POST", "/auth/v1/signup", {}, { email, password });
+  const session = await client.json<{ access_token: string; refresh_token: string }>(
+    "POST",
+    "/auth/v1/token?grant_type=password",
+    {},
+    { email, password },
+  );
+  return { access: session.access_token, refresh: session.refresh_token };
+}
+
+/** A live stream kept open and read (and dropped) for the whole run; reopened if the server ends it. */
+function openStream(url: string, token: string, stop: AbortSignal, counts: { events: number; reopened: number }): void {
+  const open = () => {
+    if (stop.aborted) return;
+    const request = http.get(
+      `${url}/api/v1/events`,
+      { headers: { authorization: `Bearer ${token}` }, signal: stop },
+      (response) => {
+        response.on("data", (chunk: Buffer) => (counts.events += chunk.toString("utf8").split("\nevent: ").length - 1));
+        response.on("end", () => {
+          if (!stop.aborted) {
+            counts.reopened += 1;
+            setTimeout(open, 1000);
+          }
+        });
+        response.on("error", () => undefined);
+      },
+    );
+    request.on("error", () => undefined);
+  };
+  open();
+}
+
+async function soak(label: string, env: Record<string, string>): Promise<string> {
+  const server: RunningServer = await startServer(
+    { AUTH_RATE_LIMITS: "false", AUTH_INVITE_ONLY: "false", AUTH_AUTOCONFIRM: "true", LOG_LEVEL: "warn", ...env },
+    { serverOnly: true },
+  );
+  const client = new HttpClient(server.url, workers + 2);
+  const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#b87" } })
+    .jpeg()
+    .toBuffer();
+  try {
+    const sessions = await Promise.all(Array.from({ length: workers }, (_, n) => signUp(client, `soak-${n}@memory-box.test`)));
+    const headers = (worker: number) => ({ authorization: `Bearer ${sessions[worker]!.access}` });
+    for (let n = 0; n < 200; n += 1)
+      await client.json("POST", "/api/v1/memories", headers(n % workers), {
+        title: `Soak memory ${n} lighthouse`,
+        tags: [`tag-${n % 12}`],
+        memory_date: `20${String(10 + (n % 15)).padStart(2, "0")}-0${1 + (n % 9)}-1${n % 9}`,
+      });
+
+    const stop = new AbortController();
+    const streamCounts = { events: 0, reopened: 0 };
+    for (let n = 0; n < liveStreams; n += 1) openStream(server.url, sessions[n % workers]!.access, stop.signal, streamCounts);
+
+    const reads: number[] = [];
+    const writes: number[] = [];
+    const failures = new Map<string, number>();
+    const fail = (what: string) => failures.set(what, (failures.get(what) ?? 0) + 1);
+    const samples: Sample[] = [];
+    const started = performance.now();
+    const sampler = setInterval(
+      () => samples.push({ atMs: performance.now() - started, rssMb: server.rssMb(), ...descriptors(server.pid) }),
+      sampleEveryMs,
+    );
+    const endAt = started + minutes * 60_000;
+    let turn = 0;
+
+    const timed = async (into: number[], what: string, run: () => Promise<boolean>) => {
+      const begin = performance.now();
+      const ok = await run().catch(() => false);
+      if (ok) into.push(performance.now() - begin);
+      else fail(what);
+    };
+    const ok = (status: number) => status >= 200 && status < 300;
+
+    await Promise.all(
+      Array.from({ length: workers }, async (_, worker) => {
+        while (performance.now() < endAt) {
+          const kind = turn++ % 20;
+          if (kind < 11) await timed(reads, "list", () => client.ok(`/api/v1/memories?limit=24`, headers(worker)));
+          else if (kind < 13) await timed(reads, "tag", () => client.ok(`/api/v1/memories?tag=tag-${kind}`, headers(worker)));
+          else if (kind < 15)
+            await timed(reads, "search", () => client.ok(`/api/v1/memories?q=lighthouse%20${kind}`, headers(worker)));
+          else if (kind < 17)
+            await timed(writes, "write", async () => {
+              const created = await client.json<{ id: string; version: number }>("POST", "/api/v1/memories", headers(worker), {
+                title: `Written while soaking ${turn}`,
+              });
+              const removed = await client.request("DELETE", `/api/v1/memories/${created.id}`, headers(worker));
+              return ok(removed.status);
+            });
+          else if (kind < 18)
+            await timed(writes, "upload", async () => {
+              const body = multipartPayload([{ name: "file", filename: "IMG_0001.JPG", contentType: "image/jpeg", data: photo }]);
+              const uploaded = await client.request(
+                "POST",
+                "/api/v1/photos",
+                { ...headers(worker), "content-type": multipartContentType, "content-length": body.length },
+                body,
+              );
+              if (uploaded.status !== 201) return false;
+              const { id } = JSON.parse(uploaded.body.toString("utf8")) as { id: string };
+              const created = await client.json<{ id: string }>("POST", "/api/v1/memories", headers(worker), {
+                title: `Photo while soaking ${turn}`,
+                photo_ids: [id],
+              });
+              return ok((await client.request("DELETE", `/api/v1/memories/${created.id}`, headers(worker))).status);
+            });
+          else
+            await timed(writes, "refresh", async () => {
+              const fresh = await client.json<{ access_token: string; refresh_token: string }>(
+                "POST",
+                "/auth/v1/token?grant_type=refresh_token",
+                {},
+                { refresh_token: sessions[worker]!.refresh },
+              );
+              sessions[worker] = { access: fresh.access_token, refresh: fresh.refresh_token };
+              return true;
+            });
+        }
+      }),
+    );
+    clearInterval(sampler);
+    stop.abort();
+    const seconds = (performance.now() - started) / 1000;
+    const readSummary = summarize(reads, 0, seconds);
+    const writeSummary = summarize(writes, 0, seconds);
+    const errors = [...failures.values()].reduce((sum, count) => sum + count, 0);
+    const afterWarmUp = samples.find((sample) => sample.atMs >= warmUpMs) ?? samples[0]!;
+    const last = samples.at(-1)!;
+    const peakRss = Math.max(...samples.map((sample) => sample.rssMb));
+    const rssChange = (100 * (last.rssMb - afterWarmUp.rssMb)) / afterWarmUp.rssMb;
+    const verdict = (pass: boolean) => (pass ? "pass" : "FAIL");
+    return [
+      `### ${label}`,
+      "",
+      `${round(seconds / 60, 1)} minutes; ${workers} clients one request after another (of each 20: 11 list pages, 2 tag filters, 2 searches, 2 memories written and deleted, 1 photo uploaded into a memory then deleted, 2 token refreshes) and ${liveStreams} live streams open throughout (${streamCounts.events} events read, ${streamCounts.reopened} reopened); 200 memories to begin with. Warm-up: the first ${round(warmUpMs / 60_000, 1)} minutes.`,
+      "",
+      "| Measure | Result | Target | |",
+      "|---|---|---|---|",
+      `| Errors | ${errors}${errors ? ` (${[...failures].map(([what, count]) => `${what} ${count}`).join(", ")})` : ""} | 0 | ${verdict(errors === 0)} |`,
+      `| Reads: requests, p50 / p95 / p99 | ${readSummary.requests}, ${readSummary.p50} / ${readSummary.p95} / ${readSummary.p99} ms | p99 ≤ 50 ms | ${verdict(readSummary.p99 <= 50)} |`,
+      `| Writes, uploads, refreshes: requests, p50 / p99 | ${writeSummary.requests}, ${writeSummary.p50} / ${writeSummary.p99} ms | — | — |`,
+      `| Resident memory after warm-up → at the end (peak) | ${round(afterWarmUp.rssMb, 1)} → ${round(last.rssMb, 1)} MB (${round(peakRss, 1)}), ${rssChange >= 0 ? "+" : ""}${round(rssChange, 1)} % | within 10 % | ${verdict(Math.abs(rssChange) <= 10)} |`,
+      `| Open files after warm-up → at the end | ${afterWarmUp.files} → ${last.files} | no growth | ${verdict(last.files <= afterWarmUp.files)} |`,
+      `| Open sockets after warm-up → at the end | ${afterWarmUp.sockets} → ${last.sockets} | no growth | ${verdict(last.sockets <= afterWarmUp.sockets)} |`,
+      "",
+      `Resident memory every ${sampleEveryMs / 1000} s (MB): ${samples
+        .filter((_, n) => n % Math.max(1, Math.floor(samples.length / 24)) === 0)
+        .map((sample) => round(sample.rssMb, 0))
+        .join(", ")}.`,
+    ].join("\n");
+  } finally {
+    client.close();
+    await server.stop();
+  }
+}
+
+const sections = [await soak("SQLite", {})];
+if (adminUrl) {
+  const database = await scratchPostgresDatabase(adminUrl);
+  try {
+    sections.push(await soak("PostgreSQL", { DATABASE_URL: database.url }));
+  } finally {
+    await database.drop();
+  }
+} else sections.push("PostgreSQL: not run (no BENCH_DATABASE_URL or TEST_DATABASE_URL).");
+
+writeResults(
+  "Soak (issue #37)",
+  [
+    machineLine(),
+    "The production server on loopback with the load generator on the same machine (two cores shared: the figures include that); each engine in turn, a fresh database each.",
+    "",
+    ...sections,
+  ].join("\n\n"),
+);
+console.log(sections.join("\n\n"));
