@@ -2,7 +2,7 @@ import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { stopGracefully } from "./lib/graceful-stop";
 import { createPrivateFiles, keepDataPrivate } from "./lib/private-files";
-import { restrictImageDecoders } from "./modules/photos";
+import { keepNoImageCache, restrictImageDecoders } from "./modules/photos";
 
 /** The only module with start-up side effects: read the environment, build, listen. */
 async function main(): Promise<void> {
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   // Only the decoders of accepted formats stay loaded, process-wide: a file that slips past
   // format detection still cannot reach libvips' other parsers.
   restrictImageDecoders();
+  keepNoImageCache();
   const app = await buildApp(config);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -166,6 +166,15 @@ export function restrictImageDecoders(): void {
 }
 
 /**
+ * Turns off libvips' cache of recent operations (by default up to 50 MB and 100 operations):
+ * every photo the server reads is a new one, so the cache only holds memory a long-running
+ * process never gets back (issue #37's soak). Process-wide, once at start-up.
+ */
+export function keepNoImageCache(): void {
+  sharp.cache(false);
+}
+
+/**
  * Validates an upload and renders its derivatives. Throws UnsupportedImageError (415) for anything
  * that is not an allowed image, ImageTooLargeError (422) above `maxPixels`, CorruptImageError (422)
  * for data that does not decode cleanly (a truncated file included).

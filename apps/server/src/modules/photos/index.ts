@@ -1,4 +1,4 @@
-export { renderFrameDerivatives, restrictImageDecoders, type Derivative } from "./image-pipeline";
+export { keepNoImageCache, renderFrameDerivatives, restrictImageDecoders, type Derivative } from "./image-pipeline";
 export { geoPointOf, parseIso6709, readImageLocation } from "./photo-location";
 export { PhotosRepository } from "./photos.repository";
 export {
