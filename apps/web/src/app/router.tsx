@@ -47,6 +47,14 @@ export function createRoutes(): RouteObject[] {
           },
         },
         {
+          // A frame's page (ADR 0076): no member's session; its own messages.
+          path: routePatterns.frame,
+          lazy: async () => {
+            const [{ FrameRoute }] = await Promise.all([import("@/app/routes/frame"), needMessages(["frame"])]);
+            return { Component: FrameRoute };
+          },
+        },
+        {
           // The member screens: a session is required.
           Component: RequireAuth,
           children: [
@@ -76,6 +84,14 @@ export function createRoutes(): RouteObject[] {
                 {
                   path: routePatterns.home,
                   lazy: async () => ({ Component: (await import("@/app/routes/home")).HomeRoute }),
+                },
+                {
+                  // A member allows a frame by the code it shows (ADR 0076): one card, the settings' messages.
+                  path: routePatterns.device,
+                  lazy: async () => {
+                    const [{ DeviceRoute }] = await Promise.all([import("@/app/routes/device"), needMessages(["settings"])]);
+                    return { Component: DeviceRoute };
+                  },
                 },
                 {
                   path: routePatterns.addShared,
@@ -139,6 +155,10 @@ export function createRoutes(): RouteObject[] {
                     {
                       path: routePatterns.apps,
                       lazy: async () => ({ Component: (await import("@/app/routes/settings-apps")).AppsSettingsRoute }),
+                    },
+                    {
+                      path: routePatterns.frames,
+                      lazy: async () => ({ Component: (await import("@/app/routes/settings-frames")).FramesSettingsRoute }),
                     },
                   ],
                 },

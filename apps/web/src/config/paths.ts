@@ -22,6 +22,12 @@ export const routePatterns = {
   book: "/book",
   /** Where the auth server sends a member to allow or deny another app's request (`?authorization_id=`, ADR 0075). */
   oauthConsent: "/oauth/consent",
+  /** A frame's own page (ADR 0076): pairing, then the slideshow; no member signs in on it. */
+  frame: "/frame",
+  /** Where a member enters the code a frame shows (`?code=`) and allows it. */
+  device: "/device",
+  /** Settings → Frames: the paired frames, what each shows, removing one. */
+  frames: "/settings/frames",
 } as const;
 
 /** Links to the app's screens; build URLs here rather than by hand so a route can move in one place. */
@@ -43,6 +49,12 @@ export const paths = {
   notifications: routePatterns.notifications,
   /** Apps that sign members in with Memory Box. */
   apps: routePatterns.apps,
+  /** The paired frames. */
+  frames: routePatterns.frames,
+  /** A frame's own page, opened on the frame. */
+  frame: routePatterns.frame,
+  /** Entering a frame's code; `code` fills it in (the QR code's address). */
+  device: (code?: string) => (code ? `${routePatterns.device}?${new URLSearchParams({ code })}` : routePatterns.device),
   /** Where the memories happened, on a map. */
   places: routePatterns.places,
   /** A year as a print-ready book, of the memories carrying every one of `tags` (none: all). */

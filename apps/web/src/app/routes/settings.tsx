@@ -11,6 +11,7 @@ const sections: { to: string; label: WebMessageId; end: boolean }[] = [
   { to: paths.members, label: "settings.nav.members", end: false },
   { to: paths.notifications, label: "settings.nav.notifications", end: false },
   { to: paths.apps, label: "settings.nav.apps", end: false },
+  { to: paths.frames, label: "settings.nav.frames", end: false },
 ];
 
 /** The account area: a way back to the memories, the sections as links, and the open section. */
@@ -25,7 +26,7 @@ export function SettingsLayout() {
           </div>
           <h1 className="text-xl font-semibold">{intl.formatMessage({ id: "settings.title" })}</h1>
           <nav aria-label={intl.formatMessage({ id: "settings.title" })}>
-            <ul className="inline-flex h-9 items-center rounded-lg bg-muted p-[3px] text-muted-foreground">
+            <ul className="inline-flex h-9 max-w-full items-center overflow-x-auto rounded-lg bg-muted p-[3px] text-muted-foreground">
               {sections.map((section) => (
                 <li key={section.to} className="h-full">
                   <NavLink
