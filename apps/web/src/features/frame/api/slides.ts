@@ -1,6 +1,6 @@
 import type { FrameSlide, FrameSlides } from "@memory-box/contract";
 
-import { frameFetch, onFrameForgotten } from "@/features/frame/api/frame-session";
+import { FrameRemovedError, frameFetch, onFrameForgotten, storedFrameTokens } from "@/features/frame/api/frame-session";
 
 /**
  * What the frame shows and the bytes it showed, kept on the device (ADR 0076) so that it goes on
@@ -77,6 +77,8 @@ export async function loadMedia(
   url: string,
   { keep = true, signal }: { keep?: boolean; signal?: AbortSignal } = {},
 ): Promise<Blob> {
+  // A frame forgotten (removed) keeps nothing: its cache is not opened, so not made again.
+  if (!storedFrameTokens()) throw new FrameRemovedError();
   const store = cacheStorage();
   const cache = await store?.open(mediaCacheName).catch(() => undefined);
   const kept = await cache?.match(url).catch(() => undefined);
@@ -84,7 +86,7 @@ export async function loadMedia(
   const response = await frameFetch(url, signal);
   if (!response.ok) throw new Error(`The photo was refused (HTTP ${response.status}).`);
   const blob = await response.blob();
-  if (keep && cache) {
+  if (keep && cache && storedFrameTokens()) {
     try {
       await cache.put(url, new Response(blob, { headers: { "Content-Type": blob.type } }));
       const keys = await cache.keys();
