@@ -114,7 +114,6 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
  * - `settings`: the settings screens and the set-password page, loaded with them.
  * - `memory`: a memory's page, its photo viewer and the shared-photos page, loaded with them.
  * - `book`: a year (or range, or tag) as a print-ready book, loaded with it.
- * - `frame`: a frame's own page (pairing, the slideshow), loaded with it.
  * Every part but English's `shell` is a file of its own per language, fetched when a screen needs it
  * (apps/web/src/lib/catalogue.ts) in the member's language only.
  */
@@ -126,9 +125,8 @@ const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
   { part: "first", ids: firstScreenMessages },
   {
     part: "settings",
-    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe|oauthConsent|apps|frames|device)\./,
+    ids: /^(?:settings|account|devices|members|invite|recovery|setPassword|import|changeEmail|connected|fresh|passkeys|secondFactors|sso|notifications|unsubscribe|oauthConsent|apps|frames?|device)\./,
   },
-  { part: "frame", ids: /^frame\./ },
   { part: "memory", ids: /^(?:comments|problem|viewer|share)\./ },
   { part: "book", ids: /^book\./ },
 ];
@@ -156,7 +154,7 @@ const routeParts: Record<string, readonly string[]> = {
   unsubscribe: ["shell", "settings"],
   "set-password": ["shell", "settings"],
   "oauth-consent": ["shell", "settings"],
-  frame: ["shell", "frame"],
+  frame: ["shell", "settings"],
   device: [...memberParts, "settings"],
   "settings-frames": [...memberParts, "settings"],
   places: memberParts,

@@ -47,10 +47,11 @@ export function createRoutes(): RouteObject[] {
           },
         },
         {
-          // A frame's page (ADR 0076): no member's session; its own messages.
+          // A frame's page (ADR 0076): no member's session; its messages are the settings' part (a part of
+          // its own would add its address in every language to every page's code).
           path: routePatterns.frame,
           lazy: async () => {
-            const [{ FrameRoute }] = await Promise.all([import("@/app/routes/frame"), needMessages(["frame"])]);
+            const [{ FrameRoute }] = await Promise.all([import("@/app/routes/frame"), needMessages(["settings"])]);
             return { Component: FrameRoute };
           },
         },

@@ -53,8 +53,8 @@ export const paths = {
   frames: routePatterns.frames,
   /** A frame's own page, opened on the frame. */
   frame: routePatterns.frame,
-  /** Entering a frame's code; `code` fills it in (the QR code's address). */
-  device: (code?: string) => (code ? `${routePatterns.device}?${new URLSearchParams({ code })}` : routePatterns.device),
+  /** Entering a frame's code (the frame's QR code adds `?code=`). */
+  device: routePatterns.device,
   /** Where the memories happened, on a map. */
   places: routePatterns.places,
   /** A year as a print-ready book, of the memories carrying every one of `tags` (none: all). */

@@ -1,14 +1,16 @@
 import type { DeviceAuthorization } from "@memory-box/contract";
 import { formatUserCode } from "@memory-box/contract";
-import { CircleAlertIcon, MonitorSmartphone, WifiOff } from "lucide-react";
+import { CircleAlertIcon, Maximize, MonitorSmartphone, WifiOff } from "lucide-react";
 import { useEffect, useState } from "react";
 
 import { IconCircle } from "@/components/icon-circle";
 import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import type { FrameTokens } from "@/features/frame/api/frame-session";
 import { pairFrame, type NewCodeReason } from "@/features/frame/api/pairing";
+import { canGoFullScreen, goFullScreen } from "@/features/frame/components/full-screen";
 import { QrCode } from "@/features/frame/components/qr-code";
 import { useIntl } from "@/lib/intl";
 
@@ -112,6 +114,12 @@ export function PairingScreen({
               <figcaption className="max-w-56 text-sm text-balance text-muted-foreground">
                 {intl.formatMessage({ id: "frame.pairing.scan" })}
               </figcaption>
+              {canGoFullScreen() && (
+                <Button type="button" variant="outline" size="sm" className="mt-2" onClick={goFullScreen}>
+                  <Maximize aria-hidden="true" />
+                  {intl.formatMessage({ id: "frame.fullScreen" })}
+                </Button>
+              )}
             </figure>
           )}
         </CardContent>

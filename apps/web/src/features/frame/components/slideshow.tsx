@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Spinner } from "@/components/ui/spinner";
 import { FrameRemovedError } from "@/features/frame/api/frame-session";
 import { fetchShow, frameToday, keptShow, loadMedia, type FrameShow } from "@/features/frame/api/slides";
+import { goFullScreen } from "@/features/frame/components/full-screen";
 import { indexInNewList, isNight, slidesAt } from "@/features/frame/utils/show-order";
 import { dateTimeFormat, useIntl } from "@/lib/intl";
 import { cn } from "@/lib/utils";
@@ -403,10 +404,4 @@ function useMinute(): Date {
     return () => clearInterval(timer);
   }, []);
   return now;
-}
-
-/** A tap on the frame asks the browser for full screen (browsers allow it only after a gesture). */
-function goFullScreen(): void {
-  if (document.fullscreenElement || typeof document.documentElement.requestFullscreen !== "function") return;
-  document.documentElement.requestFullscreen().catch(() => undefined);
 }

@@ -67,7 +67,7 @@ function AddFrame() {
         <li>{intl.formatMessage({ id: "frames.add.step2" })}</li>
       </ol>
       <Button asChild className="self-start">
-        <Link to={paths.device()}>{intl.formatMessage({ id: "frames.add.enterCode" })}</Link>
+        <Link to={paths.device}>{intl.formatMessage({ id: "frames.add.enterCode" })}</Link>
       </Button>
     </div>
   );
