@@ -73,6 +73,7 @@ export const members = {
   "box-owner": { label: "box-owner", owner: true, name: "Ann" },
   "box-member": { label: "box-member", name: "Ben" },
   "apps-owner": { label: "apps-owner", owner: true, name: "Ann" },
+  frames: { label: "frames", name: "Fran" },
 } satisfies Record<string, MemberSpec>;
 
 export type MemberKey = keyof typeof members;
