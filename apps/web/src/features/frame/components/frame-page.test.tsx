@@ -20,7 +20,7 @@ type Handler = (request: { url: URL; init: RequestInit | undefined; form: URLSea
 function stubFetch(routes: Record<string, Handler>) {
   const calls: { key: string; url: URL; form: URLSearchParams; headers: Headers }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), "http://localhost");
+    const url = new URL(input instanceof Request ? input.url : input, "http://localhost");
     const key = `${(init?.method ?? "GET").toUpperCase()} ${url.pathname}`;
     const form = new URLSearchParams(typeof init?.body === "string" ? init.body : "");
     calls.push({ key, url, form, headers: new Headers(init?.headers) });

@@ -69,7 +69,7 @@ export function selectionOf(form: FrameForm): FrameSelection {
       return { kind: "dates", from: form.from || null, to: form.to || null };
     case "on-this-day":
       return { kind: "on-this-day" };
-    default:
+    case "everything":
       return { kind: "everything" };
   }
 }
