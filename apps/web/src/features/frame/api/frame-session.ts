@@ -1,4 +1,4 @@
-import { DeviceAuthorization, FRAME_CLIENT_ID, FRAME_SCOPE } from "@memory-box/contract";
+import { DEVICE_CODE_GRANT_TYPE, DeviceAuthorization, FRAME_CLIENT_ID, FRAME_SCOPE } from "@memory-box/contract";
 
 /**
  * The frame's own credential (ADR 0076): the session the device grant gave it, kept under a key of
@@ -10,7 +10,6 @@ import { DeviceAuthorization, FRAME_CLIENT_ID, FRAME_SCOPE } from "@memory-box/c
 export const frameSessionKey = "memory-box-frame-session";
 const tokenPath = "/auth/v1/oauth/token";
 const deviceAuthorizationPath = "/auth/v1/oauth/device_authorization";
-const deviceCodeGrant = "urn:ietf:params:oauth:grant-type:device_code";
 /** Refreshed when it has less than this left. */
 const refreshMarginSeconds = 60;
 
@@ -109,7 +108,10 @@ export type PollAnswer =
   | { kind: "expired" };
 
 export async function pollDeviceToken(deviceCode: string, signal?: AbortSignal): Promise<PollAnswer> {
-  const answer = await tokenRequest({ grant_type: deviceCodeGrant, device_code: deviceCode, client_id: FRAME_CLIENT_ID }, signal);
+  const answer = await tokenRequest(
+    { grant_type: DEVICE_CODE_GRANT_TYPE, device_code: deviceCode, client_id: FRAME_CLIENT_ID },
+    signal,
+  );
   if (answer.kind === "tokens") return { kind: "approved", tokens: answer.tokens };
   if (answer.error === "authorization_pending") return { kind: "pending" };
   if (answer.error === "slow_down") return { kind: "slow_down" };
