@@ -96,7 +96,8 @@ describe("/device: a member allows a frame", () => {
   });
 
   it("checks a range of dates: one end at least, in order", async () => {
-    const { user, calls } = openDevice("/device?code=BCDFGHJK");
+    // The frame's QR code: RFC 8628's verification_uri_complete, as the server makes it.
+    const { user, calls } = openDevice("/device?user_code=BCDF-GHJK");
     await user.click(await screen.findByRole("radio", { name: "A range of dates" }));
     await user.click(screen.getByRole("button", { name: "Allow" }));
     expect(await screen.findByText("Give a first or a last day.")).toBeInTheDocument();

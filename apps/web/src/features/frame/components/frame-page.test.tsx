@@ -34,9 +34,10 @@ function stubFetch(routes: Record<string, Handler>) {
 
 const authorization = (code = "BCDFGHJK", interval = 5): DeviceAuthorization => ({
   device_code: `device-${code}`,
-  user_code: code,
+  // As the server sends it: formatted for showing.
+  user_code: `${code.slice(0, 4)}-${code.slice(4)}`,
   verification_uri: "http://localhost/device",
-  verification_uri_complete: `http://localhost/device?code=${code}`,
+  verification_uri_complete: `http://localhost/device?user_code=${code.slice(0, 4)}-${code.slice(4)}`,
   expires_in: 600,
   interval,
 });
@@ -131,7 +132,7 @@ describe("pairing a frame", () => {
     });
 
     expect(waits).toEqual([5000, 5000, 10_000, 10_000]);
-    expect(codes).toEqual(["BCDFGHJK"]);
+    expect(codes).toEqual(["BCDF-GHJK"]);
     expect(tokens.access_token).toBe("approved-access");
     expect(storedFrameTokens()?.refresh_token).toBe("refresh-of-approved-access");
     const [request] = api.calls("POST /auth/v1/oauth/device_authorization");

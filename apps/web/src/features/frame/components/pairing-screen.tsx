@@ -1,5 +1,5 @@
 import type { DeviceAuthorization } from "@memory-box/contract";
-import { formatUserCode } from "@memory-box/contract";
+import { formatUserCode, normalizeUserCode } from "@memory-box/contract";
 import { CircleAlertIcon, Maximize, MonitorSmartphone, WifiOff } from "lucide-react";
 import { useEffect, useState } from "react";
 
@@ -85,7 +85,7 @@ export function PairingScreen({
                   data-testid="frame-user-code"
                   dir="ltr"
                 >
-                  {formatUserCode(shown.authorization.user_code)}
+                  {formatUserCode(normalizeUserCode(shown.authorization.user_code) ?? shown.authorization.user_code)}
                 </p>
                 {reachable ? (
                   <Spinner size="sm" className="gap-2 text-sm text-muted-foreground">

@@ -139,7 +139,10 @@ export function DevicePairing({ initialCode }: { initialCode: string }) {
       <CardPage
         icon={MonitorSmartphone}
         title={intl.formatMessage({ id: "device.form.title" })}
-        description={intl.formatMessage({ id: "device.form.description" }, { code: formatUserCode(pairing.user_code) })}
+        description={intl.formatMessage(
+          { id: "device.form.description" },
+          { code: formatUserCode(normalizeUserCode(pairing.user_code) ?? pairing.user_code) },
+        )}
       >
         <form
           noValidate
