@@ -1,5 +1,6 @@
 import type { WebMessageId } from "@memory-box/messages/web";
-import { NavLink, Outlet } from "react-router";
+import { useEffect, useRef } from "react";
+import { NavLink, Outlet, useLocation } from "react-router";
 
 import { paths } from "@/config/paths";
 import { BackToMemories } from "@/features/memories/components/back-to-memories";
@@ -17,6 +18,13 @@ const sections: { to: string; label: WebMessageId; end: boolean }[] = [
 /** The account area: a way back to the memories, the sections as links, and the open section. */
 export function SettingsLayout() {
   const intl = useIntl();
+  const { pathname } = useLocation();
+  const sectionList = useRef<HTMLUListElement>(null);
+  // On a phone the sections scroll sideways: the open one is brought into view.
+  useEffect(() => {
+    const open = sectionList.current?.querySelector<HTMLElement>("[aria-current=page]");
+    if (open && typeof open.scrollIntoView === "function") open.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   return (
     <div className="min-h-svh bg-muted">
       <header className="border-b bg-background">
@@ -26,7 +34,10 @@ export function SettingsLayout() {
           </div>
           <h1 className="text-xl font-semibold">{intl.formatMessage({ id: "settings.title" })}</h1>
           <nav aria-label={intl.formatMessage({ id: "settings.title" })}>
-            <ul className="inline-flex h-9 max-w-full items-center overflow-x-auto rounded-lg bg-muted p-[3px] text-muted-foreground">
+            <ul
+              ref={sectionList}
+              className="inline-flex h-9 max-w-full items-center overflow-x-auto rounded-lg bg-muted p-[3px] text-muted-foreground"
+            >
               {sections.map((section) => (
                 <li key={section.to} className="h-full">
                   <NavLink

@@ -81,7 +81,7 @@ export function PairingScreen({
                   )}
                 </p>
                 <p
-                  className="font-mono text-5xl font-semibold tracking-widest tabular-nums sm:text-6xl"
+                  className="font-mono text-4xl font-semibold tracking-widest whitespace-nowrap tabular-nums sm:text-6xl"
                   data-testid="frame-user-code"
                   dir="ltr"
                 >
