@@ -66,6 +66,15 @@ describe("/device: a member allows a frame", () => {
     expect(screen.queryByRole("button", { name: "Allow" })).not.toBeInTheDocument();
   });
 
+  it("says so when too many codes were tried", async () => {
+    const { user } = openDevice("/device", {
+      "GET /api/v1/frames/pairing": () => apiError(429, "rate_limited"),
+    });
+    await user.type(await screen.findByLabelText("Code"), "BCDFGHJK");
+    await user.click(screen.getByRole("button", { name: "Continue" }));
+    expect(await screen.findByText("Too many codes were tried. Wait a few minutes, then try again.")).toBeInTheDocument();
+  });
+
   it("takes the code from the address, checks the form, and allows the frame with its name, tags and display", async () => {
     const { user, calls } = openDevice("/device?code=bcdf-ghjk");
     expect(await screen.findByRole("heading", { level: 1, name: "Set up this frame" })).toBeInTheDocument();

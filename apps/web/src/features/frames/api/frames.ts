@@ -32,7 +32,8 @@ export function useTagChoices() {
 }
 
 /** What looking a code up found: a frame waiting, none with that code, or no answer (try again). */
-export type PairingLookup = { kind: "waiting"; pairing: FramePairing } | { kind: "not-found" } | { kind: "failed" };
+export type PairingLookup =
+  { kind: "waiting"; pairing: FramePairing } | { kind: "not-found" } | { kind: "too-many" } | { kind: "failed" };
 
 /** `GET /api/v1/frames/pairing?user_code=`: whether a frame is waiting with this code. */
 export async function lookUpPairing(userCode: string): Promise<PairingLookup> {
@@ -40,7 +41,9 @@ export async function lookUpPairing(userCode: string): Promise<PairingLookup> {
     const pairing = await apiFetch<FramePairing>(`/api/v1/frames/pairing?${new URLSearchParams({ user_code: userCode })}`);
     return { kind: "waiting", pairing };
   } catch (error) {
-    return isPairingGone(error) ? { kind: "not-found" } : { kind: "failed" };
+    if (isPairingGone(error)) return { kind: "not-found" };
+    // Wrong codes are counted per member and per address (ADR 0076): past the limit, every code is refused a while.
+    return error instanceof ApiError && error.status === 429 ? { kind: "too-many" } : { kind: "failed" };
   }
 }
 

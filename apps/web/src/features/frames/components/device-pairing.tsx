@@ -27,7 +27,7 @@ import { useIntl } from "@/lib/intl";
 const codeExample = formatUserCode("BCDFGHJK");
 
 type Step =
-  | { kind: "code"; problem?: "device.code.invalid" | "device.code.notFound" | "device.code.failed" }
+  | { kind: "code"; problem?: "device.code.invalid" | "device.code.notFound" | "device.code.tooMany" | "device.code.failed" }
   | { kind: "checking" }
   | { kind: "form"; pairing: FramePairing }
   | { kind: "allowed"; name: string }
@@ -58,7 +58,16 @@ export function DevicePairing({ initialCode }: { initialCode: string }) {
     setStep({ kind: "checking" });
     const found = await lookUpPairing(normalized);
     if (found.kind === "waiting") setStep({ kind: "form", pairing: found.pairing });
-    else setStep({ kind: "code", problem: found.kind === "not-found" ? "device.code.notFound" : "device.code.failed" });
+    else
+      setStep({
+        kind: "code",
+        problem:
+          found.kind === "not-found"
+            ? "device.code.notFound"
+            : found.kind === "too-many"
+              ? "device.code.tooMany"
+              : "device.code.failed",
+      });
   };
 
   // Arriving from the frame's QR code: the code is looked up at once.
