@@ -20,10 +20,21 @@ export function SettingsLayout() {
   const intl = useIntl();
   const { pathname } = useLocation();
   const sectionList = useRef<HTMLUListElement>(null);
-  // On a phone the sections scroll sideways: the open one is brought into view.
+  // On a phone the sections scroll sideways: the open one is brought into view (and again when the window narrows).
   useEffect(() => {
-    const open = sectionList.current?.querySelector<HTMLElement>("[aria-current=page]");
-    if (open && typeof open.scrollIntoView === "function") open.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const showOpen = () => {
+      // The list alone is scrolled (scrollIntoView would scroll the page to the list too).
+      const list = sectionList.current;
+      const open = list?.querySelector<HTMLElement>("[aria-current=page]");
+      if (!list || !open) return;
+      const shown = list.getBoundingClientRect();
+      const item = open.getBoundingClientRect();
+      if (item.left < shown.left) list.scrollLeft -= shown.left - item.left;
+      else if (item.right > shown.right) list.scrollLeft += item.right - shown.right;
+    };
+    showOpen();
+    window.addEventListener("resize", showOpen);
+    return () => window.removeEventListener("resize", showOpen);
   }, [pathname]);
   return (
     <div className="min-h-svh bg-muted">
