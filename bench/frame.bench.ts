@@ -158,7 +158,7 @@ try {
   });
   await codeOnFrame.waitFor({ state: "detached", timeout: 60_000 });
 
-  const browserPid = Number(execFileSync("pgrep", ["-o", "-f", marker], { encoding: "utf8" }).trim());
+  const browserPid = Number(execFileSync("pgrep", ["-o", "-f", marker.slice(2)], { encoding: "utf8" }).trim());
   const samples: Sample[] = [];
   const started = performance.now();
   while (performance.now() - started < minutes * 60_000) {
