@@ -106,7 +106,7 @@ const userCode = z
 /** `GET /api/v1/frames/pairing?user_code=`: the pairing a frame asks for, before a member answers it. */
 export const FramePairingQuery = z.object({ user_code: userCode });
 export const FramePairing = z.object({
-  /** Normalised, as `formatUserCode` shows it. */
+  /** As the frame shows it: `XXXX-XXXX` (`formatUserCode`). */
   user_code: z.string(),
   /** When the code stops working (ISO 8601). */
   expires_at: z.string(),
@@ -184,8 +184,10 @@ export type FrameSlides = z.infer<typeof FrameSlides>;
 /** RFC 8628 §3.2: `POST /auth/v1/oauth/device_authorization`'s answer. */
 export const DeviceAuthorization = z.object({
   device_code: z.string(),
+  /** As the frame shows it: `XXXX-XXXX`; a member may type it in any case, with or without the dash. */
   user_code: z.string(),
   verification_uri: z.string(),
+  /** `verification_uri` with `?user_code=`, for the QR code. */
   verification_uri_complete: z.string(),
   expires_in: z.number().int(),
   interval: z.number().int(),
