@@ -1,49 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import fs from "node:fs/promises";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../test/auth-fixtures";
+import { startServerProcess, type ServerProcess } from "../test/server-process";
 import { createTestApp } from "../test/test-app";
 import { stopGracefully } from "./lib/graceful-stop";
 
 // Issue #37, a graceful stop: the real server process (src/main.ts), told SIGTERM while requests
 // are under way, finishes them, takes no new one and exits; and the stop cuts a stalled client when
 // its grace (10 s in main.ts) runs out.
-
-const root = path.resolve(import.meta.dirname, "..");
-
-/** The server as `npm start` runs it, on SQLite in a folder of its own; resolves once it listens. */
-async function startServer(): Promise<{ child: ChildProcess; port: number; dataDir: string; output: () => string }> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-stop-"));
-  const port = await freePort();
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      STORAGE_URL: "",
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const started = Date.now();
-  while (!output.includes("Memory Box is ready")) {
-    if (child.exitCode !== null) throw new Error(`the server exited at start:\n${output}`);
-    if (Date.now() - started > 60_000) throw new Error(`the server did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { child, port, dataDir, output: () => output };
-}
 
 /** A raw HTTP request whose body is sent by the caller, bit by bit; resolves with what came back, or "cut". */
 function slowRequest(port: number) {
@@ -63,15 +27,14 @@ function slowRequest(port: number) {
 }
 
 describe("a graceful stop of the server process", () => {
-  let running: { child: ChildProcess; dataDir: string } | undefined;
+  let running: ServerProcess | undefined;
   afterEach(async () => {
-    running?.child.kill("SIGKILL");
-    if (running) await fs.rm(running.dataDir, { recursive: true, force: true });
+    await running?.remove();
     running = undefined;
   });
 
   it("finishes a request under way, refuses new ones, and exits cleanly", { timeout: 90_000 }, async () => {
-    const server = await startServer();
+    const server = await startServerProcess();
     running = server;
     const request = slowRequest(server.port);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,15 +1,11 @@
 import type { Memory, MemoryPage } from "@memory-box/contract";
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../test/auth-fixtures";
 import { multipartContentType, multipartPayload } from "../test/multipart";
+import { startServerProcess, type ServerProcess } from "../test/server-process";
 import { startTestS3Server, type TestS3Server } from "../test/s3-test-server";
 import { createTestDatabase, type TestDatabase } from "../test/test-database";
 import { availableEngines } from "../test/test-matrix";
@@ -19,45 +15,13 @@ import { availableEngines } from "../test/test-matrix";
 // one in turn, all on loopback. What one process writes, the other serves at once; live streams,
 // rate limits and sign-outs hold across both.
 
-const root = path.resolve(import.meta.dirname, "..");
 const password = "correct horse battery";
 /** Low enough to reach in a few requests; each process alone would allow it again. */
 const verifyLimit = 4;
 
-interface ServerProcess {
-  child: ChildProcess;
-  url: string;
-  dataDir: string;
-}
-
-/** One server process on the shared database and store; resolves once it listens. */
-async function startProcess(databaseUrl: string, storageUrl: string, sharedEnv: Record<string, string>): Promise<ServerProcess> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-box-process-"));
-  const port = await freePort();
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...sharedEnv,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      STORAGE_URL: storageUrl,
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const started = Date.now();
-  while (!output.includes("Memory Box is ready")) {
-    if (child.exitCode !== null) throw new Error(`the server exited at start:\n${output}`);
-    if (Date.now() - started > 90_000) throw new Error(`the server did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { child, url: `http://127.0.0.1:${port}`, dataDir };
+/** One server process on the shared database and store. */
+function startProcess(databaseUrl: string, storageUrl: string, sharedEnv: Record<string, string>): Promise<ServerProcess> {
+  return startServerProcess({ ...sharedEnv, DATABASE_URL: databaseUrl, STORAGE_URL: storageUrl });
 }
 
 /**
@@ -136,11 +100,7 @@ describe.skipIf(!availableEngines.includes("postgres"))("two server processes on
 
   afterAll(async () => {
     await proxy?.close();
-    for (const server of [one, two]) {
-      if (!server) continue;
-      server.child.kill("SIGTERM");
-      await fs.rm(server.dataDir, { recursive: true, force: true });
-    }
+    for (const server of [one, two]) await server?.remove();
     await s3?.stop();
     await database?.drop();
   });

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { hkdfSync } from "node:crypto";
+import { openText, sealText } from "../../lib/sealed-text";
 import type { MailMessage } from "./mailer";
 
 const prefix = "mail:v1:";
@@ -18,29 +19,12 @@ export class MailSeal {
   }
 
   seal(id: string, message: MailMessage): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
-    cipher.setAAD(Buffer.from(id));
-    const sealed = Buffer.concat([cipher.update(JSON.stringify(message), "utf8"), cipher.final(), cipher.getAuthTag()]);
-    return `${prefix}${iv.toString("base64url")}:${sealed.toString("base64url")}`;
+    return sealText(this.key, prefix, id, JSON.stringify(message));
   }
 
   /** The mail, or undefined when `stored` was not sealed by this key for this row. */
   open(id: string, stored: string): MailMessage | undefined {
-    if (!stored.startsWith(prefix)) return undefined;
-    const [ivText, sealedText] = stored.slice(prefix.length).split(":");
-    if (!ivText || !sealedText) return undefined;
-    const iv = Buffer.from(ivText, "base64url");
-    const sealed = Buffer.from(sealedText, "base64url");
-    if (iv.length !== 12 || sealed.length < 16) return undefined;
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", this.key, iv);
-      decipher.setAAD(Buffer.from(id));
-      decipher.setAuthTag(sealed.subarray(sealed.length - 16));
-      const text = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]).toString("utf8");
-      return JSON.parse(text) as MailMessage;
-    } catch {
-      return undefined;
-    }
+    const text = openText(this.key, prefix, id, stored);
+    return text === undefined ? undefined : (JSON.parse(text) as MailMessage);
   }
 }

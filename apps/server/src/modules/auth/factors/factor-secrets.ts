@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { openText, sealText } from "../../../lib/sealed-text";
 import type { FactorsRepository } from "./factors.repository";
 
 /** The key file's name in DATA_DIR, beside the SQLite database, never in it (ADR 0041). */
@@ -32,29 +33,12 @@ export class FactorSecrets {
   }
 
   seal(factorId: string, secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
-    cipher.setAAD(Buffer.from(factorId));
-    const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final(), cipher.getAuthTag()]);
-    return `${prefix}${iv.toString("base64url")}:${sealed.toString("base64url")}`;
+    return sealText(this.key, prefix, factorId, secret);
   }
 
   /** The secret, or undefined when `stored` is not a secret this key sealed for this factor. */
   open(factorId: string, stored: string): string | undefined {
-    if (!isSealed(stored)) return undefined;
-    const [ivText, sealedText] = stored.slice(prefix.length).split(":");
-    if (!ivText || !sealedText) return undefined;
-    const iv = Buffer.from(ivText, "base64url");
-    const sealed = Buffer.from(sealedText, "base64url");
-    if (iv.length !== 12 || sealed.length < 16) return undefined;
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", this.key, iv);
-      decipher.setAAD(Buffer.from(factorId));
-      decipher.setAuthTag(sealed.subarray(sealed.length - 16));
-      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]).toString("utf8");
-    } catch {
-      return undefined;
-    }
+    return isSealed(stored) ? openText(this.key, prefix, factorId, stored) : undefined;
   }
 
   /**
