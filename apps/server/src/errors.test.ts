@@ -2,6 +2,7 @@ import Sqlite from "better-sqlite3";
 import { DatabaseError } from "pg";
 import { ErrorCode, errorCatalogue, isErrorCode } from "@memory-box/contract";
 import { describe, expect, it } from "vitest";
+import { DatabaseUnreachableError, isDriverConnectionFailure } from "./db/database";
 import { AppError, classifyError, messageIn } from "./errors";
 
 const fsError = (code: string) => Object.assign(new Error(`${code}: write`), { code });
@@ -40,6 +41,10 @@ describe("classifyError: a part out of reach (issue #37)", () => {
       "PostgreSQL starting up",
       Object.assign(new DatabaseError("the database system is starting up", 0, "error"), { code: "57P03" }),
     ],
+    [
+      "a PostgreSQL connection cut (the driver's error has no code)",
+      new DatabaseUnreachableError(new Error("Connection terminated unexpectedly")),
+    ],
     ["an S3 request timing out", Object.assign(new Error("timed out"), { name: "TimeoutError" })],
     ["an S3 server's own error", Object.assign(new Error("SlowDown"), { $metadata: { httpStatusCode: 503 } })],
   ])("answers %s with 503 service_unavailable and Retry-After, for the operator to see", (_name, thrown) => {
@@ -47,6 +52,19 @@ describe("classifyError: a part out of reach (issue #37)", () => {
     expect(error).toMatchObject({ code: "service_unavailable", statusCode: 503, headers: { "retry-after": "5" } });
     expect(unexpected).toBe(false);
     expect(operatorMustAct).toBe(true);
+  });
+
+  it("knows the PostgreSQL driver's connection failures by their words, and nothing else", () => {
+    for (const message of [
+      "Connection terminated unexpectedly",
+      "Client has encountered a connection error and is not queryable",
+      "timeout exceeded when trying to connect",
+      "Connection terminated due to connection timeout",
+    ])
+      expect(isDriverConnectionFailure(new Error(message)), message).toBe(true);
+    expect(isDriverConnectionFailure(new TypeError("Cannot read properties of undefined"))).toBe(false);
+    const coded = Object.assign(new DatabaseError("Connection terminated unexpectedly", 0, "error"), { code: "42601" });
+    expect(isDriverConnectionFailure(coded)).toBe(false);
   });
 
   it("keeps a client's mistake at the store (a 4xx) and a query's own error what they were", () => {

@@ -158,10 +158,25 @@ function postgresDialect(url: string, onIdleConnectionError: (error: Error) => v
       types.setTypeParser(pgTypeIds.date, (value) => value);
       types.setTypeParser(pgTypeIds.timestamptz, (value) => new Date(value).toISOString());
       types.setTypeParser(pgTypeIds.timestamp, (value) => new Date(`${value}Z`).toISOString());
-      const pool = new pg.Pool({ connectionString: url, max: 10, types });
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: 10,
+        types,
+        // A database that does not answer (a network gap that drops packets) fails a request
+        // waiting for a connection after this, as out of reach (503), instead of holding it.
+        connectionTimeoutMillis: connectTimeoutMs,
+        // A connection whose peer vanished without a word is found out by TCP, not by the next query.
+        keepAlive: true,
+      });
       // An idle connection can be cut by the server (restart, failover, admin); the pool replaces it.
       // Without a listener that event would crash the process.
       pool.on("error", onIdleConnectionError);
+      // A connection cut while checked out (under a query, between a transaction's queries, or in
+      // the very chunk that finished connecting it) is an "error" event on the client, which the
+      // pool listens to only while the client is idle: without a listener of its own for the
+      // client's whole life it would crash the process. The query under way fails by itself, and
+      // the client, no longer queryable, is dropped by the pool when released.
+      pool.on("connect", (client) => client.on("error", () => {}));
       return withServerPreparedStatements(pool);
     },
   });
@@ -190,21 +205,69 @@ export function prepareOnServer(sqlText: string): void {
     serverStatementNames.set(sqlText, `memory_box_${createHash("sha256").update(sqlText).digest("hex").slice(0, 24)}`);
 }
 
-/** The pool as Kysely uses it, with the texts named by `prepareOnServer` sent as named statements. */
+/** How long a request waits for a connection to PostgreSQL (a new one, or one of the pool's). */
+export const connectTimeoutMs = 5_000;
+
+/**
+ * The pool as Kysely uses it, with the texts named by `prepareOnServer` sent as named statements,
+ * and the driver's connection failures marked as the database out of reach
+ * (`DatabaseUnreachableError`).
+ */
 function withServerPreparedStatements(pool: pg.Pool): PostgresPool {
   return {
     connect: async () => {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(rethrowUnreachable);
       const query = (textOrCursor: string | PostgresCursor<unknown>, parameters: ReadonlyArray<unknown> = []) => {
         if (typeof textOrCursor !== "string") return client.query(textOrCursor as unknown as pg.Submittable);
         const name = serverStatementNames.get(textOrCursor);
-        return client.query(name ? { name, text: textOrCursor, values: [...parameters] } : textOrCursor, [...parameters]);
+        return client
+          .query(name ? { name, text: textOrCursor, values: [...parameters] } : textOrCursor, [...parameters])
+          .catch(rethrowUnreachable);
       };
       return { query: query as unknown as PostgresPoolClient["query"], release: () => client.release() };
     },
     end: () => pool.end(),
     options: pool.options,
   };
+}
+
+/**
+ * The PostgreSQL driver's own words for a connection that failed, was cut, or timed out: it gives
+ * these errors no code (a socket's errors carry theirs: ECONNREFUSED, ECONNRESET…, and the
+ * server's its SQLSTATE, 57P01 when an administrator or a shutdown ends the connection).
+ */
+const driverConnectionFailures = new Set([
+  "Connection terminated unexpectedly",
+  "Connection terminated",
+  "Connection terminated due to connection timeout",
+  "timeout exceeded when trying to connect",
+  "Client has encountered a connection error and is not queryable",
+  "Client was closed and is not queryable",
+  "Cannot use a pool after calling end on the pool",
+  "timeout expired",
+]);
+
+/**
+ * The database did not answer: its connection failed, was cut, or timed out. Its code is
+ * PostgreSQL's `connection_failure` (08006), which `classifyError` answers as out of reach
+ * (503 with Retry-After, ADR 0073); the driver's error is its cause.
+ */
+export class DatabaseUnreachableError extends Error {
+  readonly code = "08006";
+
+  constructor(cause: Error) {
+    super(`the database is out of reach: ${cause.message}`, { cause });
+    this.name = "DatabaseUnreachableError";
+  }
+}
+
+/** Whether `error` is one of the driver's connection failures (which carry no code of their own). */
+export function isDriverConnectionFailure(error: unknown): error is Error {
+  return error instanceof Error && !("code" in error && error.code) && driverConnectionFailures.has(error.message);
+}
+
+function rethrowUnreachable(error: unknown): never {
+  throw isDriverConnectionFailure(error) ? new DatabaseUnreachableError(error) : error;
 }
 
 /** A round trip to the database; throws when it cannot answer. */
