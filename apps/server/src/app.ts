@@ -233,9 +233,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const events =
     config.database.engine === "postgres"
-      ? await PostgresEventBus.connect(config.database.url, (error) =>
-          app.log.warn({ err: error }, "event bus connection problem"),
-        )
+      ? await PostgresEventBus.connect(config.database.url, app.log)
       : new InProcessEventBus();
   app.addHook("onClose", () => events.close());
   announceAccessChanges(app, events);

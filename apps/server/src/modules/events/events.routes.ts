@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { mediaProgressEventType, MemoryEventData, resyncEventType, sessionEndedEventType } from "@memory-box/contract";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { AppError } from "../../errors";
+import { AppError, classifyError } from "../../errors";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { DeliveredEvent, EventBus } from "./event-bus";
 
@@ -76,10 +76,15 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         else missed.forEach(send);
       }
       const unsubscribe = bus.subscribe(send);
+      // The bus was cut from the database for a while: what happened meanwhile is not known here.
+      const stopResync = bus.onResync(() => raw.write(`event: ${resyncEventType}\ndata: {}\n\n`));
 
+      let recheck: NodeJS.Timeout | undefined;
       const end = (options: { closeConnection?: boolean } = {}) => {
         clearInterval(heartbeat);
+        clearTimeout(recheck);
         unsubscribe();
+        stopResync();
         open.delete(end);
         if (!raw.writableEnded) raw.end();
         // At shutdown a client that stopped reading must not hold the server open.
@@ -89,6 +94,16 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         authenticate(request).then(
           () => onAllowed?.(),
           (error: unknown) => {
+            if (isOutOfReach(error)) {
+              // The database does not answer (a restart): the stream stays, and carries nothing
+              // until it does; the member is checked again shortly, not only on the next heartbeat.
+              if (recheck === undefined && !raw.writableEnded)
+                recheck = setTimeout(() => {
+                  recheck = undefined;
+                  check();
+                }, recheckMs);
+              return;
+            }
             const code = sessionEndedCode(error);
             if (code !== undefined && !raw.writableEnded)
               raw.write(`event: ${sessionEndedEventType}\ndata: ${JSON.stringify({ code })}\n\n`);
@@ -102,6 +117,14 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
     },
   );
 };
+
+/** How soon a member whose check found the database out of reach is checked again. */
+const recheckMs = 2_000;
+
+/** A check that failed because the database did not answer, not because of the member. */
+function isOutOfReach(error: unknown): boolean {
+  return classifyError(error).error.code === "service_unavailable";
+}
 
 /** The refusals that mean the session is over for good, as the product API's door answers them. */
 const sessionEndedCodes = new Set(["session_not_found", "user_not_found", "user_banned", "email_not_invited"]);
