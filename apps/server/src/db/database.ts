@@ -165,7 +165,8 @@ function postgresDialect(url: string, onIdleConnectionError: (error: Error) => v
         // A database that does not answer (a network gap that drops packets) fails a request
         // waiting for a connection after this, as out of reach (503), instead of holding it.
         connectionTimeoutMillis: connectTimeoutMs,
-        // A connection whose peer vanished without a word is found out by TCP, not by the next query.
+        // TCP probes an idle connection, so one whose peer vanished without a word (a failover, a
+        // NAT that forgot it) is dropped in time rather than handed to a request.
         keepAlive: true,
       });
       // An idle connection can be cut by the server (restart, failover, admin); the pool replaces it.
