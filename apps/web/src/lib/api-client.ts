@@ -2,6 +2,7 @@ import { ErrorCode } from "@memory-box/contract";
 
 import { getAuthClient } from "./auth-client";
 import { activeIntl } from "./intl";
+import { pause } from "./pause";
 
 /** The product API answered with an error; `code` is the server's stable error code (`ErrorCode` of the contract). */
 export class ApiError extends Error {
@@ -55,7 +56,7 @@ export async function apiFetch<T>(path: string, request: ApiRequest = {}): Promi
       const wait = error instanceof ApiError ? error.retryAfterSeconds : undefined;
       if (method !== "GET" || wait === undefined || wait > longestRetryWaitSeconds || attempt >= readRetriesAfterOutage)
         throw error;
-      await pause(wait * 1000, request.signal);
+      await waitToRetry(wait * 1000, request.signal);
     }
   }
 }
@@ -86,19 +87,12 @@ function retryAfterOf(status: number, header: string | null): number | undefined
 }
 
 /** Waits `ms`, or rejects as the request's signal does when it is aborted first. */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason instanceof Error ? signal.reason : new DOMException("The request was cancelled.", "AbortError"));
-      },
-      { once: true },
-    );
-  });
+/** Waits before asking again; rejects as an aborted fetch does when the caller gives up meanwhile. */
+async function waitToRetry(ms: number, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await pause(ms, signal);
+  if (signal?.aborted)
+    throw signal.reason instanceof Error ? signal.reason : new DOMException("The request was cancelled.", "AbortError");
 }
 
 export interface UploadRequest {

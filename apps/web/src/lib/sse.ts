@@ -1,5 +1,7 @@
 import { createParser } from "eventsource-parser";
 
+import { pause } from "@/lib/pause";
+
 /** One dispatched Server-Sent Event. */
 export interface SseEvent {
   /** The `event:` field; "message" when the event named none. */
@@ -102,23 +104,11 @@ export function openEventStream(options: EventStreamOptions): () => void {
         const delay = Math.min(maxDelayMs, minDelayMs * 2 ** failures);
         failures += 1;
         onError?.(error, delay);
-        await sleep(delay, signal);
+        await pause(delay, signal);
       }
     }
   };
   void run();
 
   return () => controller.abort();
-}
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, milliseconds);
-    signal.addEventListener("abort", done);
-  });
 }

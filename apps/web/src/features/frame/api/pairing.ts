@@ -7,6 +7,7 @@ import {
   storeFrameTokens,
   type FrameTokens,
 } from "@/features/frame/api/frame-session";
+import { pause } from "@/lib/pause";
 
 /** Why the frame shows a new code: the first, the last one expired, or a member declined it. */
 export type NewCodeReason = "first" | "expired" | "denied";
@@ -80,17 +81,8 @@ export async function pairFrame({
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
+/** Waits `ms`; rejects with the signal's reason when it aborts. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  await pause(ms, signal);
+  signal.throwIfAborted();
 }

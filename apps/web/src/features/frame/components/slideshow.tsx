@@ -8,6 +8,7 @@ import { fetchShow, frameToday, keptShow, loadMedia, type FrameShow } from "@/fe
 import { goFullScreen } from "@/features/frame/components/full-screen";
 import { indexInNewList, isNight, slidesAt } from "@/features/frame/utils/show-order";
 import { dateTimeFormat, useIntl } from "@/lib/intl";
+import { pause } from "@/lib/pause";
 import { cn } from "@/lib/utils";
 
 /** A slide ready to show: its bytes as an object URL (a video's, or its poster's when the video could not load). */
@@ -43,20 +44,6 @@ function prefersReducedMotion(): boolean {
 
 function isLandscape(): boolean {
   return window.innerWidth > window.innerHeight;
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
 
 /** Decodes a photo before it is shown, so the crossfade never shows it half drawn. */
