@@ -33,6 +33,7 @@ export interface Database {
   memories: MemoriesTable;
   memory_tags: MemoryTagsTable;
   memory_stats: MemoryStatsTable;
+  memory_months: MemoryMonthsTable;
   photos: PhotosTable;
   comments: CommentsTable;
   reactions: ReactionsTable;
@@ -538,6 +539,14 @@ export interface MemoryStatsTable {
   responses: number;
   /** How many memories have a place (migration 2026_11_28_224000): the map's total. */
   placed: Generated<number>;
+}
+
+/** How many memories each month of their sort key holds, kept by triggers (migration 2026_11_28_280000): the unfiltered timeline. */
+export interface MemoryMonthsTable {
+  /** `YYYY-MM` of the sort key; "0000-00" for the undated. */
+  month: string;
+  /** 0 once every memory of the month is gone (the row stays). */
+  count: number;
 }
 
 /** What `memory_stats` says of the collection at one moment, as the member check reads it. */

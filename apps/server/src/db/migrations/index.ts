@@ -41,6 +41,8 @@ import * as addOauthAuthorizations from "./2026_11_28_239000_add_oauth_authoriza
 import * as addFrames from "./2026_11_28_240000_add_frames";
 import * as addRateLimitCounters from "./2026_11_28_260000_add_rate_limit_counters";
 import * as addMailOutbox from "./2026_11_28_270000_add_mail_outbox";
+import * as countMemoriesByMonth from "./2026_11_28_280000_count_memories_by_month";
+import * as indexMonthDayByDate from "./2026_11_28_281000_index_month_day_by_date";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -91,4 +93,6 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_240000_add_frames": addFrames,
   "2026_11_28_260000_add_rate_limit_counters": addRateLimitCounters,
   "2026_11_28_270000_add_mail_outbox": addMailOutbox,
+  "2026_11_28_280000_count_memories_by_month": countMemoriesByMonth,
+  "2026_11_28_281000_index_month_day_by_date": indexMonthDayByDate,
 };

@@ -378,26 +378,32 @@ export class MemoriesRepository {
 
   /**
    * How many memories a filter matches per month of their sort key (`YYYY-MM`; undated ones are
-   * "0000-00"), newest first. Read from the sort_key index (the tag's copy for a tag filter).
+   * "0000-00"), newest first. Without a filter, from `memory_months`; with one, from the sort_key
+   * index (the tag's copy for a tag filter).
    */
   async monthCounts(filter: ListFilter): Promise<{ month: string; count: number }[]> {
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
-    const rows = tag
-      ? await this.db
-          .selectFrom("memory_tags")
-          .innerJoin("memories", "memories.id", "memory_tags.memory_id")
-          .select((eb) => [sql<string>`substr(memory_tags.sort_key, 1, 7)`.as("month"), eb.fn.countAll<number>().as("count")])
-          .where("memory_tags.tag_key", "=", tag)
-          .$if(search !== undefined, (query) => query.where(search!))
-          .groupBy(sql`substr(memory_tags.sort_key, 1, 7)`)
-          .execute()
-      : await this.db
-          .selectFrom("memories")
-          .select((eb) => [sql<string>`substr(memories.sort_key, 1, 7)`.as("month"), eb.fn.countAll<number>().as("count")])
-          .$if(search !== undefined, (query) => query.where(search!))
-          .groupBy(sql`substr(memories.sort_key, 1, 7)`)
-          .execute();
+    // Without a filter, the counts the triggers keep (memory_months): a read of at most one row a
+    // month, however many memories there are.
+    const rows =
+      !tag && !search
+        ? await this.db.selectFrom("memory_months").select(["month", "count"]).where("count", ">", 0).execute()
+        : tag
+          ? await this.db
+              .selectFrom("memory_tags")
+              .innerJoin("memories", "memories.id", "memory_tags.memory_id")
+              .select((eb) => [sql<string>`substr(memory_tags.sort_key, 1, 7)`.as("month"), eb.fn.countAll<number>().as("count")])
+              .where("memory_tags.tag_key", "=", tag)
+              .$if(search !== undefined, (query) => query.where(search!))
+              .groupBy(sql`substr(memory_tags.sort_key, 1, 7)`)
+              .execute()
+          : await this.db
+              .selectFrom("memories")
+              .select((eb) => [sql<string>`substr(memories.sort_key, 1, 7)`.as("month"), eb.fn.countAll<number>().as("count")])
+              .$if(search !== undefined, (query) => query.where(search!))
+              .groupBy(sql`substr(memories.sort_key, 1, 7)`)
+              .execute();
     return rows
       .map((row) => ({ month: row.month, count: Number(row.count) }))
       .sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
