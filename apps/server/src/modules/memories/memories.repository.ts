@@ -233,28 +233,27 @@ export class MemoriesRepository {
   /**
    * Memories whose day falls on one of `monthDays` ("MM-DD") in any year, dated before `before`
    * ("YYYY-MM-DD"), newest first, at most `limit`: the candidates of "On this day", found through
-   * the index on month and day.
+   * the index on month and day, then date.
    */
   async byMonthDay(monthDays: string[], before: string, limit: number): Promise<{ id: string; memory_date: string }[]> {
-    // The expressions of the index memories_month_day, to the letter, so that it is used.
+    // The expressions of the index memories_month_day_date, to the letter, so that it is used.
     const monthDay =
       this.engine === "postgres"
         ? sql<number>`(extract(month from memory_date) * 100 + extract(day from memory_date))`
         : sql<number>`(cast(substr(memory_date, 6, 2) as integer) * 100 + cast(substr(memory_date, 9, 2) as integer))`;
-    const rows = await this.db
-      .selectFrom("memories")
-      .select(["id", "memory_date"])
-      .where(
-        monthDay,
-        "in",
-        monthDays.map((monthDay) => Number(monthDay.replace("-", ""))),
-      )
-      .where("memory_date", "<", before)
-      .orderBy("memory_date", "desc")
-      .orderBy("id")
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({ id: row.id, memory_date: row.memory_date! }));
+    if (monthDays.length === 0) return [];
+    // One range of the index per day, newest first and cut at `limit`, then merged: at most
+    // `limit` entries a day are read, however many years the collection spans (one IN over the
+    // days read every memory of those days, in every year, to sort them).
+    const days = monthDays.map(
+      (day, index) =>
+        sql`select * from (select id, memory_date from memories where ${monthDay} = ${Number(day.replace("-", ""))} and memory_date < ${before} order by memory_date desc, id limit ${limit}) as ${sql.ref(`day_${index}`)}`,
+    );
+    const { rows } = await sql<{
+      id: string;
+      memory_date: string;
+    }>`${sql.join(days, sql` union all `)} order by memory_date desc, id limit ${limit}`.execute(this.db);
+    return rows.map((row) => ({ id: row.id, memory_date: row.memory_date }));
   }
 
   /** Where a memory stands in the list's order (its primary key's row, no tags or photos). */
