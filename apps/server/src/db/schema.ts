@@ -34,6 +34,7 @@ export interface Database {
   memory_tags: MemoryTagsTable;
   memory_stats: MemoryStatsTable;
   memory_months: MemoryMonthsTable;
+  memory_tag_counts: MemoryTagCountsTable;
   photos: PhotosTable;
   comments: CommentsTable;
   reactions: ReactionsTable;
@@ -546,6 +547,14 @@ export interface MemoryMonthsTable {
   /** `YYYY-MM` of the sort key; "0000-00" for the undated. */
   month: string;
   /** 0 once every memory of the month is gone (the row stays). */
+  count: number;
+}
+
+/** How many memories carry each tag, kept by triggers (migration 2026_11_28_282000): a one-tag filter's matched count. */
+export interface MemoryTagCountsTable {
+  /** The tag's key, as `memory_tags.tag_key`. */
+  tag_key: string;
+  /** 0 once no memory carries the tag (the row stays). */
   count: number;
 }
 

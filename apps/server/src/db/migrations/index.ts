@@ -43,6 +43,7 @@ import * as addRateLimitCounters from "./2026_11_28_260000_add_rate_limit_counte
 import * as addMailOutbox from "./2026_11_28_270000_add_mail_outbox";
 import * as countMemoriesByMonth from "./2026_11_28_280000_count_memories_by_month";
 import * as indexMonthDayByDate from "./2026_11_28_281000_index_month_day_by_date";
+import * as countMemoriesByTag from "./2026_11_28_282000_count_memories_by_tag";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_270000_add_mail_outbox": addMailOutbox,
   "2026_11_28_280000_count_memories_by_month": countMemoriesByMonth,
   "2026_11_28_281000_index_month_day_by_date": indexMonthDayByDate,
+  "2026_11_28_282000_count_memories_by_tag": countMemoriesByTag,
 };

@@ -10,10 +10,10 @@ import { testEngines } from "../../../test/test-database";
 
 /** A search's condition (the FTS5 table on SQLite, the folded text on both). */
 const searchStatement = /memories_search|search_text like/;
-/** The timeline's grouped read of the sort key index. */
-const monthCountsStatement = /substr\((?:memories|memory_tags)\.sort_key, 1, 7\)/;
-/** A tag filter's count of its index entries. */
-const tagCountStatement = /select count\(\*\) as "count" from "memory_tags"/;
+/** The timeline's read of the months: the kept counts without a filter, the sort key index grouped with one. */
+const monthCountsStatement = /from "memory_months"|substr\((?:memories|memory_tags)\.sort_key, 1, 7\)/;
+/** A tag filter's count: the kept count of one tag, or its index entries. */
+const tagCountStatement = /from "memory_tag_counts"|select count\(\*\) as "count" from "memory_tags"/;
 
 describe.each(testEngines())("comments and reactions against the listing cache on %s", (engine) => {
   let testApp: TestApp;

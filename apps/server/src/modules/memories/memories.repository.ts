@@ -350,6 +350,11 @@ export class MemoriesRepository {
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
     if (!tag && !search) return this.countAll();
+    if (tag && !search) {
+      // One tag and nothing else: the count the triggers keep (memory_tag_counts), however many carry it.
+      const kept = await this.db.selectFrom("memory_tag_counts").select("count").where("tag_key", "=", tag).executeTakeFirst();
+      return Number(kept?.count ?? 0);
+    }
     const row = await (
       search && (!tag || searchWords(filter.q ?? "").length > 0)
         ? // One search over the collection, narrowed to the tag's memories (a tag is on a memory at most once).
