@@ -207,16 +207,21 @@ export class MemoriesRepository {
   }
 
   /**
-   * The sort keys and ids of every memory a search (and tag) matches, in listing order; undefined
-   * when there are more than `max`.
+   * The sort keys and ids of every memory a search (and tag) matches, in listing order, and how
+   * many there are; `matches` undefined when there are more than `max`. One read of the search:
+   * the count comes with the rows (a window over every match, before the limit), so a search
+   * matching too many to keep needs no second search to count them.
    */
-  async searchMatches(filter: ListFilter, max: number): Promise<{ sortKeys: string[]; ids: string[] } | undefined> {
+  async searchMatches(
+    filter: ListFilter,
+    max: number,
+  ): Promise<{ matches: { sortKeys: string[]; ids: string[] } | undefined; matched: number } | undefined> {
     const search = this.filterCondition(filter);
     if (!search) return undefined;
     const tag = tagKeyOf(filter);
     const rows = await this.db
       .selectFrom("memories")
-      .select(["memories.id", "memories.sort_key"])
+      .select(["memories.id", "memories.sort_key", sql<number>`count(*) over ()`.as("matched")])
       .where(search)
       .$if(tag !== undefined, (query) =>
         query.where("memories.id", "in", (eb) =>
@@ -226,8 +231,9 @@ export class MemoriesRepository {
       .orderBy("memories.sort_key", "desc")
       .limit(max + 1)
       .execute();
-    if (rows.length > max) return undefined;
-    return { sortKeys: rows.map((row) => row.sort_key), ids: rows.map((row) => row.id) };
+    const matched = rows.length === 0 ? 0 : Number(rows[0]!.matched);
+    if (rows.length > max) return { matches: undefined, matched };
+    return { matches: { sortKeys: rows.map((row) => row.sort_key), ids: rows.map((row) => row.id) }, matched };
   }
 
   /**

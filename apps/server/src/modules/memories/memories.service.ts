@@ -183,8 +183,11 @@ export class MemoriesService {
       pending = this.deps.memories
         .searchMatches(filter, this.maxKeptSearchMatches())
         .then((found) => {
-          this.listing.keepMatches(stats.generation, key, filter, found ?? null);
-          return found ?? null;
+          const matches = found?.matches ?? null;
+          this.listing.keepMatches(stats.generation, key, filter, matches);
+          // Too many to keep: their count came with them, for the page's matched count.
+          if (found && !found.matches) this.listing.keepMatchedCount(stats.generation, key, found.matched);
+          return matches;
         })
         .finally(() => this.pendingMatches.delete(pendingKey));
       this.pendingMatches.set(pendingKey, pending);
