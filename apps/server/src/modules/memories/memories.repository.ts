@@ -207,15 +207,14 @@ export class MemoriesRepository {
   }
 
   /**
-   * The sort keys and ids of every memory a search (and tag) matches, in listing order, and how
-   * many there are; `matches` undefined when there are more than `max`. One read of the search:
-   * the count comes with the rows (a window over every match, before the limit), so a search
-   * matching too many to keep needs no second search to count them.
+   * The sort keys and ids of the memories a search (and tag) matches, in listing order, at most
+   * `max + 1` of them (more than `max`: too many to keep), and how many there are in all. One read
+   * of the search: the count comes with the rows (a window over every match, before the limit).
    */
   async searchMatches(
     filter: ListFilter,
     max: number,
-  ): Promise<{ matches: { sortKeys: string[]; ids: string[] } | undefined; matched: number } | undefined> {
+  ): Promise<{ sortKeys: string[]; ids: string[]; matched: number } | undefined> {
     const search = this.filterCondition(filter);
     if (!search) return undefined;
     const tag = tagKeyOf(filter);
@@ -231,9 +230,11 @@ export class MemoriesRepository {
       .orderBy("memories.sort_key", "desc")
       .limit(max + 1)
       .execute();
-    const matched = rows.length === 0 ? 0 : Number(rows[0]!.matched);
-    if (rows.length > max) return { matches: undefined, matched };
-    return { matches: { sortKeys: rows.map((row) => row.sort_key), ids: rows.map((row) => row.id) }, matched };
+    return {
+      sortKeys: rows.map((row) => row.sort_key),
+      ids: rows.map((row) => row.id),
+      matched: rows.length === 0 ? 0 : Number(rows[0]!.matched),
+    };
   }
 
   /**

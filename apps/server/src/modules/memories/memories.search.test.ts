@@ -155,6 +155,24 @@ describe.each(configurations)("search on %s, %s", (engine, _label, maxKeptSearch
       // The match list (its count with it), then the page: no third read of the search to count.
       expect(statements.filter((statement) => /memories_search|search_text like/.test(statement))).toHaveLength(2);
       expect(statements.filter((statement) => /count\(\*\) over \(\)/.test(statement))).toHaveLength(1);
+
+      // A page within the first matches that read listed (one, as none are kept here) is read by
+      // primary key from them: one read of the search in all.
+      await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload: { title: "Pier" } });
+      statements = [];
+      const response = await testApp.app.inject({ method: "GET", url: "/api/v1/memories?q=pano&limit=1", headers: ann.headers });
+      const first = response.json<MemoryPage>();
+      expect(first.items.map((memory) => memory.title)).toEqual([page.items[0]!.title]);
+      expect(first.matched).toBe(2);
+      expect(first.next_cursor).not.toBeNull();
+      expect(statements.filter((statement) => /memories_search|search_text like/.test(statement))).toHaveLength(1);
+      // Its cursor goes on where the search's own page would.
+      const next = await testApp.app.inject({
+        method: "GET",
+        url: `/api/v1/memories?q=pano&limit=1&cursor=${first.next_cursor}`,
+        headers: ann.headers,
+      });
+      expect(next.json<MemoryPage>().items.map((memory) => memory.title)).toEqual([page.items[1]!.title]);
     },
   );
 

@@ -88,7 +88,7 @@ export class MemoriesService {
   /** Pages being built, by generation and key: requests asking for the same one wait for it. */
   private readonly pendingPages = new Map<string, Promise<PreparedJson>>();
   /** Searches being found, by generation and words: requests asking for the same one wait for it. */
-  private readonly pendingMatches = new Map<string, Promise<SearchMatches | null>>();
+  private readonly pendingMatches = new Map<string, Promise<FoundSearch>>();
 
   constructor(private readonly deps: MemoriesServiceDeps) {}
 
@@ -136,7 +136,7 @@ export class MemoriesService {
   private async buildPage(query: ListQuery, stats: CollectionStats | undefined): Promise<MemoryPage> {
     const filter = filterOf(query);
     const after = query.cursor !== undefined ? decodeCursor(query.cursor) : query.from && startOf(query.from);
-    const matches = await this.searchMatches(filter, stats);
+    const { kept: matches, leading } = await this.searchMatches(filter, stats);
     if (matches) {
       // A slice of the search's kept matches: the page is read by primary key, whatever its depth.
       const start = after === undefined ? 0 : firstIndexBelow(matches.sortKeys, after);
@@ -149,6 +149,22 @@ export class MemoriesService {
         items: records.map((record) => this.present(record)),
         next_cursor: end < matches.ids.length ? encodeCursor(matches.sortKeys[end - 1]!) : null,
         matched: matches.ids.length,
+        total,
+      };
+    }
+    const leadingStart = leading && (after === undefined ? 0 : firstIndexBelow(leading.sortKeys, after));
+    if (leading && leadingStart !== undefined && leadingStart + query.limit <= leading.ids.length) {
+      // Too many matches to keep, but this page lies within the first ones the same read listed:
+      // read by primary key, without a second search.
+      const end = leadingStart + query.limit;
+      const [records, total] = await Promise.all([
+        this.deps.memories.findManyInOrder(leading.ids.slice(leadingStart, end)),
+        stats?.total ?? this.deps.memories.countAll(),
+      ]);
+      return {
+        items: records.map((record) => this.present(record)),
+        next_cursor: end < leading.matched ? encodeCursor(leading.sortKeys[end - 1]!) : null,
+        matched: leading.matched,
         total,
       };
     }
@@ -169,30 +185,34 @@ export class MemoriesService {
   /**
    * A search's matches in listing order, found once per generation (the first page asked for after
    * a change finds them, unless the change was this process's own write, which carries them over);
-   * undefined without a search, or for one matching too much to keep. Searches with the same words
-   * in any order, case or accents share them, and requests asking at once share one query.
+   * `kept` undefined without a search, or for one matching too much to keep. Searches with the same
+   * words in any order, case or accents share them, and requests asking at once share one query.
+   * For one matching too much, the requests that made (or shared) the read get its first matches
+   * and their count as `leading`; the count is kept, the matches are not.
    */
-  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined): Promise<SearchMatches | undefined> {
-    if (!filter.q?.trim() || stats === undefined) return undefined;
+  private async searchMatches(filter: ListFilter, stats: CollectionStats | undefined): Promise<FoundSearch> {
+    if (!filter.q?.trim() || stats === undefined) return {};
     const key = searchKey(filter);
     const cached = this.listing.matches(stats.generation, key);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached !== undefined) return cached === null ? {} : { kept: cached };
     const pendingKey = `${stats.generation} ${key}`;
     let pending = this.pendingMatches.get(pendingKey);
     if (!pending) {
+      const max = this.maxKeptSearchMatches();
       pending = this.deps.memories
-        .searchMatches(filter, this.maxKeptSearchMatches())
-        .then((found) => {
-          const matches = found?.matches ?? null;
-          this.listing.keepMatches(stats.generation, key, filter, matches);
+        .searchMatches(filter, max)
+        .then((found): FoundSearch => {
+          const kept = found && found.matched <= max ? { sortKeys: found.sortKeys, ids: found.ids } : undefined;
+          this.listing.keepMatches(stats.generation, key, filter, kept ?? null);
+          if (kept || !found) return kept ? { kept } : {};
           // Too many to keep: their count came with them, for the page's matched count.
-          if (found && !found.matches) this.listing.keepMatchedCount(stats.generation, key, found.matched);
-          return matches;
+          this.listing.keepMatchedCount(stats.generation, key, found.matched);
+          return { leading: found };
         })
         .finally(() => this.pendingMatches.delete(pendingKey));
       this.pendingMatches.set(pendingKey, pending);
     }
-    return (await pending) ?? undefined;
+    return pending;
   }
 
   private maxKeptSearchMatches(): number {
@@ -253,7 +273,7 @@ export class MemoriesService {
     const key = searchKey(filter);
     const cached = this.listing.timeline(stats?.generation, key);
     if (cached !== undefined) return cached;
-    const matches = await this.searchMatches(filter, stats);
+    const { kept: matches } = await this.searchMatches(filter, stats);
     let counts: { month: string; count: number }[];
     if (matches) {
       const byMonth = new Map<string, number>();
@@ -614,4 +634,10 @@ function decodeCursor(cursor: string): string {
   const sortKey = Buffer.from(cursor, "base64url").toString("utf8");
   if (!cursorPattern.test(sortKey)) throw new AppError("invalid_cursor");
   return sortKey;
+}
+
+/** What one read of a search found: all its matches, kept; or, too many to keep, the first ones and how many there are. */
+interface FoundSearch {
+  kept?: SearchMatches;
+  leading?: SearchMatches & { matched: number };
 }
