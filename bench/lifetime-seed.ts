@@ -200,8 +200,27 @@ function capitalize(word: string): string {
 
 const tables = ["memories", "memory_tags", "photos"] as const;
 
+/** Seconds each part of a load took: writing the rows, creating the indexes, the rest (full-text index, or VACUUM ANALYZE). */
+export interface GrowPhases {
+  rows: number;
+  indexes: number;
+  after: number;
+}
+
+function phaseClock(): { lap(): number } {
+  let last = performance.now();
+  return {
+    lap: () => {
+      const now = performance.now();
+      const seconds = Math.round((now - last) / 100) / 10;
+      last = now;
+      return seconds;
+    },
+  };
+}
+
 /** Adds memories `from` to `to` to a SQLite file the server has migrated (and is not running on). */
-export function growSqlite(file: string, from: number, to: number, userIds: string[]): void {
+export function growSqlite(file: string, from: number, to: number, userIds: string[]): GrowPhases {
   const db = new SQLite(file);
   try {
     // This connection only: the seed need not survive a power cut; the server's own settings stay.
@@ -235,11 +254,15 @@ export function growSqlite(file: string, from: number, to: number, userIds: stri
       insert("memory_tags", batch.tags);
       insert("photos", batch.photos);
     });
+    const clock = phaseClock();
     for (const batch of lifetimeBatches(from, to, userIds, 20_000)) write(batch);
+    const rows = clock.lap();
     for (const index of indexes) db.exec(index.sql);
+    const created = clock.lap();
     db.exec(ftsTrigger.sql);
     db.exec("insert into memories_search(memories_search) values ('rebuild')");
     db.pragma("wal_checkpoint(TRUNCATE)");
+    return { rows, indexes: created, after: clock.lap() };
   } finally {
     db.close();
   }
@@ -266,7 +289,7 @@ const pgTypes: Record<string, string> = {
 };
 
 /** Adds memories `from` to `to` to a PostgreSQL database the server has migrated, 5,000 a statement (arrays unnested). */
-export async function growPostgres(url: string, from: number, to: number, userIds: string[]): Promise<void> {
+export async function growPostgres(url: string, from: number, to: number, userIds: string[]): Promise<GrowPhases> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -286,16 +309,20 @@ export async function growPostgres(url: string, from: number, to: number, userId
       const casts = columns.map((column, i) => `$${i + 1}::${pgTypes[column] ?? "text"}[]`);
       await client.query(`insert into ${table} (${columns.join(", ")}) select * from unnest(${casts.join(", ")})`, arrays);
     };
+    const clock = phaseClock();
     for (const batch of lifetimeBatches(from, to, userIds, 5_000)) {
       await insert("memories", batch.memories);
       await insert("memory_tags", batch.tags);
       await insert("photos", batch.photos);
     }
+    const rows = clock.lap();
     for (const index of indexes) await client.query(index.definition);
     await client.query("commit");
+    const created = clock.lap();
     // As autovacuum would after a bulk load: statistics, and pages marked all-visible.
     for (const table of tables) await client.query(`vacuum (analyze) ${table}`);
     await client.query("checkpoint");
+    return { rows, indexes: created, after: clock.lap() };
   } finally {
     await client.end();
   }
