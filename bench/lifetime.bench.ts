@@ -5,12 +5,13 @@
 // measured twice: answered from the database (the collection's generation moved just before it,
 // as any write would, so the server keeps nothing it could answer from) and answered again
 // without a change in between (what the server's listing cache gives). Bounded: one client,
-// LIFETIME_REQUESTS requests per row.
+// LIFETIME_REQUESTS requests per row, for LIFETIME_ROW_SECONDS at most.
 //
 //   LIFETIME_MEMORIES   the larger size (default 1000000); the smaller is a tenth of it
 //   LIFETIME_QUICK=1    a smoke run: 20,000 and 2,000 memories, 30 requests a row, the section
 //                       printed, not written
 //   LIFETIME_REQUESTS   requests per row (default 300)
+//   LIFETIME_ROW_SECONDS  a row's time limit, whatever it has done by then (default 10)
 //   BENCH_ENGINE        sqlite | postgres | both (default both)
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                       (default postgres://postgres@127.0.0.1:5432/test)
@@ -46,6 +47,7 @@ const quick = process.env.LIFETIME_QUICK === "1";
 const largest = Number(process.env.LIFETIME_MEMORIES ?? (quick ? 20_000 : 1_000_000));
 const sizes = [Math.round(largest / 10), largest];
 const requestsPerRow = Number(process.env.LIFETIME_REQUESTS ?? (quick ? 30 : 300));
+const rowSeconds = Number(process.env.LIFETIME_ROW_SECONDS ?? 10);
 const engineChoice = process.env.BENCH_ENGINE ?? "both";
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const password = "correct horse battery staple";
@@ -171,7 +173,7 @@ async function scratchDatabase(engine: Engine): Promise<{
   };
 }
 
-/** `count` requests one after another over `paths` in turn; `before` runs ahead of each, untimed. */
+/** `count` requests one after another over `paths` in turn, for `rowSeconds` at most; `before` runs ahead of each, untimed. */
 async function sequential(
   client: HttpClient,
   paths: string[],
@@ -182,7 +184,8 @@ async function sequential(
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
-  for (let i = 0; i < count; i += 1) {
+  const stopAt = started + rowSeconds * 1000;
+  for (let i = 0; i < count && performance.now() < stopAt; i += 1) {
     if (before) await before();
     const sent = performance.now();
     if (await client.ok(paths[i % paths.length]!, headers).catch(() => false)) latencies.push(performance.now() - sent);
@@ -302,7 +305,7 @@ const whereItStands = `Where it stands (2026-11-28): the first run (SQLite; the 
 
 function section(engine: Engine, results: SizeResult[], conditions: RunConditions, versions: string): string {
   const [small, large] = results as [SizeResult, SizeResult];
-  const ms = (r: LoadResult) => `${r.p50} / **${r.p95}** / ${r.p99}${r.errors > 0 ? ` (${r.errors} errors)` : ""}`;
+  const ms = (r: LoadResult) => `${r.p50} / **${r.p95}** / ${r.p99} (${r.requests}${r.errors > 0 ? `, ${r.errors} errors` : ""})`;
   const ratio = (a: LoadResult, b: LoadResult) => `× ${round(b.p95 / a.p95, 2)}`;
   const verdict = (r: LoadResult, target: number) => (r.errors === 0 && r.p95 <= target ? "pass" : "**FAIL**");
   const percent = (shares: number[]) => shares.map((share) => `${round(share * 100, 2)}%`).join(" / ");
@@ -321,9 +324,9 @@ function section(engine: Engine, results: SizeResult[], conditions: RunCondition
   return `${machineLine()} ${versions}
 The production server bundle on ${engineName[engine]}, seeded straight into the database: ${n(small.memories)} memories (${n(small.photos)} photo rows, ${n(small.tagRows)} tags; ${took(small)}), measured, then grown to ${n(large.memories)} (${n(large.photos)} photo rows, ${n(large.tagRows)} tags; ${took(large)} more) and measured again, in the same run (bench/lifetime-seed.ts). Two members; dates over 60 years (3% undated), 0–5 tags each out of ${tagCount} used with Zipf-like frequencies (the tags filtered on, of rank ${filterRanks.join(", ")}, are on ${percent(small.tagShares)} of the memories at ${n(small.memories)} and ${percent(large.tagShares)} at ${n(large.memories)}), ${photosPerMemory} photos per memory (rows only: no measured request reads a photo's file), text from a small word list with each search word (\`${searchWords.join("`, `")}\`, in turn) in ${percent(large.searchShares)} of the memories; no places. \`sort_key\`, \`search_text\` and the photo keys are made by the app's own functions, \`memory_stats\` and the tags' copies of the sort key by the migrations' triggers; the indexes are dropped during the load and created again from their own definitions${engine === "sqlite" ? ", the full-text index rebuilt" : ", then VACUUM ANALYZE (as autovacuum would)"}.
 
-One client on loopback, signed in as a member, one request after another, ${requestsPerRow} per row (a warm-up of each path first). "From the database": just before each request (untimed), \`memory_stats.generation\` is moved by an update from another connection, as any write to the collection moves it, so the server's kept pages, matches, counts and timelines are all stale and the request runs its queries; the targets are judged on these. "Cached": the same requests with no change in between, answered from the server's listing cache (what members get between changes). Server start to idle (its reconcile of photo files walks every photo row): ${small.startSeconds} s at ${n(small.memories)}, ${large.startSeconds} s at ${n(large.memories)}; server RSS after the runs: ${small.rssMb} MB and ${large.rssMb} MB.
+One client on loopback, signed in as a member, one request after another, ${requestsPerRow} per row or as many as ${rowSeconds} s allow (a warm-up of each path first; each cell gives the requests answered in parentheses). "From the database": just before each request (untimed), \`memory_stats.generation\` is moved by an update from another connection, as any write to the collection moves it, so the server's kept pages, matches, counts and timelines are all stale and the request runs its queries; the targets are judged on these. "Cached": the same requests with no change in between, answered from the server's listing cache (what members get between changes). Server start to idle (its reconcile of photo files walks every photo row): ${small.startSeconds} s at ${n(small.memories)}, ${large.startSeconds} s at ${n(large.memories)}; server RSS after the runs: ${small.rssMb} MB and ${large.rssMb} MB.
 
-| Measure (p50 / p95 / p99, ms) | ${n(small.memories)} | ${n(large.memories)} | p95 growth | Target (${n(large.memories)}) | Verdict |
+| Measure (p50 / p95 / p99 ms, requests) | ${n(small.memories)} | ${n(large.memories)} | p95 growth | Target (${n(large.memories)}) | Verdict |
 |---|---|---|---|---|---|
 ${table}
 

@@ -26,6 +26,7 @@ interface Captured {
 /** Names a statement of MemoriesRepository.page/countMatched by its shape. */
 function label(sql: string): string {
   if (/^select count\(\*\)/i.test(sql)) return "count matched";
+  if (/from "memory_tag_counts"/.test(sql)) return "count matched (kept by triggers)";
   if (/from "memory_tags"/.test(sql) && /"memory_id" in/.test(sql)) return "tags of the page";
   if (/from "photos"/.test(sql)) return "photos of the page";
   return "page rows";
