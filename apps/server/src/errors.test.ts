@@ -128,3 +128,19 @@ describe("ErrorCode: what clients compare codes with", () => {
     expect(isErrorCode("not_a_code")).toBe(false);
   });
 });
+
+describe("classifyError: two transactions in each other's way", () => {
+  it.each([
+    ["a deadlock", "40P01"],
+    ["a serialization failure", "40001"],
+  ])("answers %s with 503 and Retry-After: the database undid it whole, and it may be sent again", (_name, code) => {
+    const { error, unexpected, operatorMustAct } = classifyError(
+      Object.assign(new DatabaseError("deadlock detected", 0, "error"), { code }),
+    );
+    expect(error.statusCode).toBe(503);
+    expect(error.code).toBe("service_unavailable");
+    expect(error.headers).toEqual({ "retry-after": "1" });
+    expect(unexpected).toBe(false);
+    expect(operatorMustAct).toBeFalsy();
+  });
+});

@@ -127,6 +127,13 @@ export interface ClassifiedError {
 export function classifyError(thrown: unknown): ClassifiedError {
   if (thrown instanceof AppError) return { error: thrown, unexpected: false };
   if (isOutOfSpace(thrown)) return { error: new AppError("insufficient_storage"), unexpected: false, operatorMustAct: true };
+  // Two transactions that locked the same rows in turn (the kept counts of months and tags): the
+  // database undid one whole; nothing of it stayed, and the same request succeeds when sent again.
+  if (causes(thrown).some(({ code }) => code !== undefined && transientConflictCodes.has(code)))
+    return {
+      error: new AppError("service_unavailable", { headers: { "retry-after": String(conflictRetrySeconds) } }),
+      unexpected: false,
+    };
   if (isOutOfReach(thrown))
     return {
       error: new AppError("service_unavailable", { headers: { "retry-after": String(outOfReachRetrySeconds) } }),
@@ -220,6 +227,9 @@ const outOfReachCodes = new Set([
 ]);
 /** How long a client is asked to wait before trying again. */
 const outOfReachRetrySeconds = 5;
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
+const transientConflictCodes = new Set(["40P01", "40001"]);
+const conflictRetrySeconds = 1;
 
 function isOutOfReach(thrown: unknown): boolean {
   return causes(thrown).some(

@@ -62,9 +62,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     for (const [name, { on, changes }] of Object.entries(postgresTriggers)) {
       await sql
         .raw(
+          // In one order (by month), so two transactions counting the same months queue rather than deadlock.
           `create function ${name}() returns trigger language plpgsql as $$
             begin
-              insert into memory_months (month, count) select month, change from (${changes}) as changed
+              insert into memory_months (month, count) select month, change from (${changes}) as changed order by month
                 on conflict (month) do update set count = memory_months.count + excluded.count;
               return null;
             end $$`,

@@ -58,9 +58,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     for (const [name, { on, changes }] of Object.entries(postgresTriggers)) {
       await sql
         .raw(
+          // In one order (by tag), so two transactions counting the same tags queue rather than deadlock.
           `create function ${name}() returns trigger language plpgsql as $$
             begin
-              insert into memory_tag_counts (tag_key, count) select tag_key, change from (${changes}) as changed
+              insert into memory_tag_counts (tag_key, count) select tag_key, change from (${changes}) as changed order by tag_key
                 on conflict (tag_key) do update set count = memory_tag_counts.count + excluded.count;
               return null;
             end $$`,
