@@ -13,7 +13,7 @@ import { memorySearchText } from "../apps/server/src/lib/search-text";
 import { sortKey } from "../apps/server/src/modules/memories/memories.repository";
 import { derivativeKey, displayKey } from "../apps/server/src/modules/photos/photo-key";
 import { stillColumns } from "../apps/server/src/modules/photos/photos.service";
-import { prng, type SeedTag, searchWords } from "./seed";
+import { insertUnnested, prng, type SeedTag, searchWords } from "./seed";
 
 /** Dates over sixty years, 3% undated. */
 const firstYear = 1966;
@@ -268,26 +268,6 @@ export function growSqlite(file: string, from: number, to: number, userIds: stri
   }
 }
 
-const pgTypes: Record<string, string> = {
-  version: "int",
-  place_latitude: "float8",
-  place_longitude: "float8",
-  latitude: "float8",
-  longitude: "float8",
-  place_x: "int",
-  place_y: "int",
-  duration_ms: "int",
-  web_bytes: "bigint",
-  motion_bytes: "bigint",
-  position: "int",
-  bytes: "int",
-  width: "int",
-  height: "int",
-  memory_date: "date",
-  created_at: "timestamptz",
-  updated_at: "timestamptz",
-};
-
 /** Adds memories `from` to `to` to a PostgreSQL database the server has migrated, 5,000 a statement (arrays unnested). */
 export async function growPostgres(url: string, from: number, to: number, userIds: string[]): Promise<GrowPhases> {
   const client = new pg.Client({ connectionString: url });
@@ -302,13 +282,7 @@ export async function growPostgres(url: string, from: number, to: number, userId
       [tables],
     );
     for (const index of indexes) await client.query(`drop index ${index.name}`);
-    const insert = async (table: string, rows: object[]) => {
-      if (rows.length === 0) return;
-      const columns = Object.keys(rows[0]!);
-      const arrays = columns.map((column) => rows.map((row) => (row as Record<string, unknown>)[column]));
-      const casts = columns.map((column, i) => `$${i + 1}::${pgTypes[column] ?? "text"}[]`);
-      await client.query(`insert into ${table} (${columns.join(", ")}) select * from unnest(${casts.join(", ")})`, arrays);
-    };
+    const insert = (table: string, rows: object[]) => insertUnnested(client, table, rows);
     const clock = phaseClock();
     for (const batch of lifetimeBatches(from, to, userIds, 5_000)) {
       await insert("memories", batch.memories);

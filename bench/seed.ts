@@ -366,6 +366,15 @@ const pgTypes: Record<string, string> = {
   updated_at: "timestamptz",
 };
 
+/** Inserts rows into a PostgreSQL table in one statement: one array parameter per column, unnested. */
+export async function insertUnnested(client: pg.Client, table: string, rows: object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = columnsOf(rows);
+  const arrays = columns.map((column) => rows.map((row) => (row as Record<string, unknown>)[column]));
+  const casts = columns.map((column, i) => `$${i + 1}::${pgTypes[column] ?? "text"}[]`);
+  await client.query(`insert into ${table} (${columns.join(", ")}) select * from unnest(${casts.join(", ")})`, arrays);
+}
+
 /**
  * Seeds a PostgreSQL database the server has migrated, 1,000 memories per statement (one array
  * parameter per column, unnested). Then VACUUM ANALYZE, as autovacuum would after a bulk load.
@@ -374,13 +383,7 @@ export async function seedPostgres(url: string, count: number, userIds: string[]
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const insert = async (table: string, rows: object[]) => {
-      if (rows.length === 0) return;
-      const columns = columnsOf(rows);
-      const arrays = columns.map((column) => rows.map((row) => (row as Record<string, unknown>)[column]));
-      const casts = columns.map((column, i) => `$${i + 1}::${pgTypes[column] ?? "text"}[]`);
-      await client.query(`insert into ${table} (${columns.join(", ")}) select * from unnest(${casts.join(", ")})`, arrays);
-    };
+    const insert = (table: string, rows: object[]) => insertUnnested(client, table, rows);
     await client.query("begin");
     await client.query("set local synchronous_commit = off");
     const counts = { memories: 0, tags: 0, photos: 0 };
