@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryRow } from "../../../test/memory-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
-import { MemoriesRepository, sortKey } from "./memories.repository";
+import { MemoriesRepository } from "./memories.repository";
 
 /**
  * "On this day"'s candidates are read a day at a time, each day's newest first, then merged and
@@ -11,7 +11,6 @@ import { MemoriesRepository, sortKey } from "./memories.repository";
  */
 describe.each(testEngines())("the memories of some days of the year, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
-  const createdAt = "2026-01-01T00:00:00.000Z";
   const dates: string[] = [];
 
   beforeAll(async () => {
@@ -25,22 +24,7 @@ describe.each(testEngines())("the memories of some days of the year, on %s", (en
         if (year % 3 === 0) dates.push(`${year}-${day}`);
       }
     }
-    const rows = [...dates, null, null].map((memoryDate) => {
-      const id = randomUUID();
-      return {
-        id,
-        title: "A day",
-        content: null,
-        memory_date: memoryDate,
-        user_id: null,
-        updated_by: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-        version: 1,
-        sort_key: sortKey(memoryDate, createdAt, id),
-        search_text: "a day",
-      };
-    });
+    const rows = [...dates, null, null].map((memoryDate) => memoryRow({ memory_date: memoryDate }));
     await database.db.insertInto("memories").values(rows).execute();
   });
   afterAll(async () => {

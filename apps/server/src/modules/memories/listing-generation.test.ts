@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryRow } from "../../../test/memory-rows";
 import { photoRow } from "../../../test/photo-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { newUser } from "../auth/core/account-rules";
@@ -37,19 +38,18 @@ describe.each(testEngines())("every write a list page can show moves its counter
       .execute();
     await db
       .insertInto("memories")
-      .values({
-        id: memoryId,
-        title: "Lighthouse",
-        content: "Windy",
-        memory_date: "2024-05-01",
-        user_id: userId,
-        updated_by: userId,
-        created_at: createdAt,
-        updated_at: createdAt,
-        version: 1,
-        sort_key: sortKey("2024-05-01", createdAt, memoryId),
-        search_text: "lighthouse\nwindy\ncoast\nsea",
-      })
+      .values(
+        memoryRow({
+          id: memoryId,
+          title: "Lighthouse",
+          content: "Windy",
+          memory_date: "2024-05-01",
+          user_id: userId,
+          updated_by: userId,
+          created_at: createdAt,
+          search_text: "lighthouse\nwindy\ncoast\nsea",
+        }),
+      )
       .execute();
     await db
       .insertInto("memory_tags")
@@ -196,25 +196,11 @@ describe.each(testEngines())("every write a list page can show moves its counter
     [
       "a memory added",
       "generation",
-      () => {
-        const id = randomUUID();
-        return database.db
+      () =>
+        database.db
           .insertInto("memories")
-          .values({
-            id,
-            title: "Picnic",
-            content: null,
-            memory_date: null,
-            user_id: userId,
-            updated_by: userId,
-            created_at: createdAt,
-            updated_at: createdAt,
-            version: 1,
-            sort_key: sortKey(null, createdAt, id),
-            search_text: "picnic",
-          })
-          .execute();
-      },
+          .values(memoryRow({ title: "Picnic", user_id: userId, updated_by: userId, created_at: createdAt }))
+          .execute(),
     ],
     [
       "a comment added",

@@ -2,6 +2,7 @@ import { type Memory, MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/database";
 import { createMember, type TestMember } from "../../../test/members";
+import { memoryRow } from "../../../test/memory-rows";
 import { photoRow } from "../../../test/photo-rows";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
@@ -268,19 +269,15 @@ describe.each(testEngines())("listing counts and tag pages on %s", (engine) => {
       await database.db.transaction().execute(async (trx) => {
         await trx
           .insertInto("memories")
-          .values({
-            id,
-            title: "Imported",
-            content: null,
-            memory_date: "2031-01-01",
-            user_id: null,
-            updated_by: null,
-            created_at: createdAt,
-            updated_at: createdAt,
-            version: 1,
-            sort_key: sortKey("2031-01-01", createdAt, id),
-            search_text: "imported\n\nwalking",
-          })
+          .values(
+            memoryRow({
+              id,
+              title: "Imported",
+              memory_date: "2031-01-01",
+              created_at: createdAt,
+              search_text: "imported\n\nwalking",
+            }),
+          )
           .execute();
         // Without sort_key, as an import or the benchmark's seed writes them.
         await trx.insertInto("memory_tags").values({ memory_id: id, position: 0, tag: "Walking", tag_key: "walking" }).execute();

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryRow, memoryRowCreatedAt as createdAt } from "../../../test/memory-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { MemoriesRepository, sortKey } from "./memories.repository";
 
@@ -13,24 +13,8 @@ import { MemoriesRepository, sortKey } from "./memories.repository";
  */
 describe.each(testEngines())("the month counts kept for the timeline, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
-  const createdAt = "2026-01-01T00:00:00.000Z";
 
-  const row = (memoryDate: string | null) => {
-    const id = randomUUID();
-    return {
-      id,
-      title: "A day",
-      content: null,
-      memory_date: memoryDate,
-      user_id: null,
-      updated_by: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      version: 1,
-      sort_key: sortKey(memoryDate, createdAt, id),
-      search_text: "a day",
-    };
-  };
+  const row = (memoryDate: string | null) => memoryRow({ memory_date: memoryDate });
 
   /** What the timeline answers without a filter, and what grouping the memories gives. */
   const both = async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryRow } from "../../../test/memory-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
-import { MemoriesRepository, sortKey } from "./memories.repository";
+import { MemoriesRepository } from "./memories.repository";
 
 /**
  * A one-tag filter's matched count reads `memory_tag_counts`, which triggers keep (migration
@@ -13,7 +14,6 @@ import { MemoriesRepository, sortKey } from "./memories.repository";
  */
 describe.each(testEngines())("the tag counts kept for the tag filter, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
-  const createdAt = "2026-01-01T00:00:00.000Z";
   const ids = [randomUUID(), randomUUID(), randomUUID()];
 
   /** Each key's count as the filter answers it, and as counting the tag rows gives. */
@@ -35,21 +35,7 @@ describe.each(testEngines())("the tag counts kept for the tag filter, on %s", (e
     database = await openMigratedTestDatabase(engine);
     await database.db
       .insertInto("memories")
-      .values(
-        ids.map((id) => ({
-          id,
-          title: "A day",
-          content: null,
-          memory_date: "2024-05-01",
-          user_id: null,
-          updated_by: null,
-          created_at: createdAt,
-          updated_at: createdAt,
-          version: 1,
-          sort_key: sortKey("2024-05-01", createdAt, id),
-          search_text: "a day",
-        })),
-      )
+      .values(ids.map((id) => memoryRow({ id, memory_date: "2024-05-01" })))
       .execute();
   });
   afterAll(async () => {

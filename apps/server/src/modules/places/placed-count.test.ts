@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
-import { sortKey } from "../memories/memories.repository";
+import { memoryRow } from "../../../test/memory-rows";
 import { PlacesRepository } from "./places.repository";
 
 /**
@@ -13,26 +12,13 @@ import { PlacesRepository } from "./places.repository";
 describe.each(testEngines())("the count of memories with a place, on %s", (engine) => {
   let database: Awaited<ReturnType<typeof openMigratedTestDatabase>>;
   let places: PlacesRepository;
-  const createdAt = "2026-01-01T00:00:00.000Z";
-  const memory = (place: { latitude: number; longitude: number } | null) => {
-    const id = randomUUID();
-    return {
-      id,
+  const memory = (place: { latitude: number; longitude: number } | null) =>
+    memoryRow({
       title: "Somewhere",
-      content: null,
-      memory_date: null,
-      user_id: null,
-      updated_by: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      version: 1,
-      sort_key: sortKey(null, createdAt, id),
-      search_text: "somewhere",
       ...(place
         ? { place_name: "Here", place_latitude: place.latitude, place_longitude: place.longitude, place_x: 1, place_y: 1 }
         : {}),
-    };
-  };
+    });
   const counted = async () => {
     const row = await database.db
       .selectFrom("memories")
