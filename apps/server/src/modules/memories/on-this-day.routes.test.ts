@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { testEngines } from "../../../test/test-database";
+import { maxOnThisDayMemories } from "./memories.service";
 
 // "On this day" (issue #16 item 1): memories of the same days in earlier years, for the member's
 // own calendar date, grouped by how many years ago.
@@ -69,6 +70,17 @@ describe.each(testEngines())("GET /api/v1/memories/on-this-day on %s", (engine) 
     await onThisDay("2026-11-26");
     await create("Three years ago today", "2023-11-26");
     expect(titles(await onThisDay("2026-11-26")).map(([years]) => years)).toEqual([1, 2, 3, 5]);
+  });
+
+  it("shows the newest 100 when the days hold more", async () => {
+    // 16 years of 7 days each (12–18 March): 112 memories; the oldest 12 are left out.
+    const dates: string[] = [];
+    for (let year = 2010; year <= 2025; year += 1) for (let day = 12; day <= 18; day += 1) dates.push(`${year}-03-${day}`);
+    for (const date of dates) await create(`Spring ${date}`, date);
+    const answer = await onThisDay("2026-03-15");
+    const shown = answer.groups.flatMap((group) => group.memories.map((memory) => memory.memory_date));
+    expect(shown).toHaveLength(maxOnThisDayMemories);
+    expect(shown).toEqual(dates.toReversed().slice(0, maxOnThisDayMemories));
   });
 
   it("refuses a date that is not one, and anyone signed out", async () => {
