@@ -503,7 +503,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authenticate: authenticateMember,
     requireOwner: (member) => members.requireOwner(member),
   });
-  // Creates a client may send again take an Idempotency-Key, kept a day per member (ADR 0043).
+  // Creates a client may send again take an Idempotency-Key, kept a day per member, each answer
+  // recorded in its create's transaction (ADR 0043).
   const idempotency = new IdempotencyService({
     keys: new IdempotencyRepository(database.db),
     ...(options.now ? { now: options.now } : {}),

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely, Transaction } from "kysely";
 import type { CommentRow, Database } from "../../db/schema";
 
 /** A comment with its author's display name as it is now. */
@@ -15,6 +15,10 @@ export interface ReactionTally {
 /** Comments and reactions on memories. Counts for list pages are read with the pages (memories.repository.ts). */
 export class CommentsRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   async memoryExists(memoryId: string): Promise<boolean> {
     const row = await this.db.selectFrom("memories").select("id").where("id", "=", memoryId).executeTakeFirst();
@@ -38,8 +42,8 @@ export class CommentsRepository {
   }
 
   /** The comment as stored, with its author's name, from the insert itself. */
-  async insert(comment: CommentRow): Promise<CommentWithAuthor> {
-    return this.db.insertInto("comments").values(comment).returning(this.returnedWithAuthor()).executeTakeFirstOrThrow();
+  async insert(comment: CommentRow, executor: Kysely<Database> = this.db): Promise<CommentWithAuthor> {
+    return executor.insertInto("comments").values(comment).returning(this.returnedWithAuthor()).executeTakeFirstOrThrow();
   }
 
   /** The comment as stored, from the update itself; undefined when it is gone. */

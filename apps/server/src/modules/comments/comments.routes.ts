@@ -2,7 +2,7 @@ import { ApiError, Comment, CommentInput, CommentList, ReactionEmoji, ReactionLi
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { IdempotentCreateHooks } from "../idempotency";
+import type { IdempotentCreate } from "../idempotency";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import type { CommentsService } from "./comments.service";
 
@@ -10,7 +10,7 @@ export interface CommentsRoutesOptions {
   service: CommentsService;
   authenticate: MemberAuthenticator;
   /** `Idempotency-Key` on the create (ADR 0043). */
-  idempotentCreate: IdempotentCreateHooks;
+  idempotentCreate: IdempotentCreate;
 }
 
 const memoryId = z.uuid({ message: "must be a memory id (UUID)" });
@@ -50,9 +50,12 @@ export const commentsRoutes: FastifyPluginAsyncZod<CommentsRoutesOptions> = asyn
         body: CommentInput,
         response: { 201: Comment, ...errors, 409: ApiError, 422: ApiError },
       },
-      ...idempotentCreate,
+      ...idempotentCreate.hooks,
     },
-    async (request, reply) => reply.status(201).send(await service.create(actor(request), request.params.id, request.body)),
+    async (request, reply) =>
+      idempotentCreate.send(request, reply, { status: 201 }, (beforeCommit) =>
+        service.create(actor(request), request.params.id, request.body, beforeCommit),
+      ),
   );
 
   app.patch(

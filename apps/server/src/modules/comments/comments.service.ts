@@ -8,6 +8,7 @@ import {
   type ReactionEmoji,
   type ReactionList,
 } from "@memory-box/contract";
+import type { BeforeCommit } from "../../db/before-commit";
 import { isForeignKeyViolation } from "../../db/constraint-errors";
 import { AppError } from "../../errors";
 import type { CommentsRepository, CommentWithAuthor } from "./comments.repository";
@@ -50,20 +51,37 @@ export class CommentsService {
     return { comments: comments.map(present) };
   }
 
-  async create(actor: Actor, memoryId: string, input: ParsedCommentInput): Promise<Comment> {
+  /**
+   * A new comment, answered from the insert itself. With `beforeCommit` (a create's Idempotency-Key
+   * recording its answer, ADR 0043) the insert runs in a transaction that the step joins with the
+   * comment; without, it is the one statement it always was.
+   */
+  async create(
+    actor: Actor,
+    memoryId: string,
+    input: ParsedCommentInput,
+    beforeCommit?: BeforeCommit<Comment>,
+  ): Promise<Comment> {
     const now = this.now();
-    const written = await onMemory(
-      this.deps.comments.insert({
-        id: randomUUID(),
-        memory_id: memoryId,
-        user_id: actor.userId,
-        body: input.body,
-        created_at: now,
-        updated_at: now,
-      }),
+    const row = {
+      id: randomUUID(),
+      memory_id: memoryId,
+      user_id: actor.userId,
+      body: input.body,
+      created_at: now,
+      updated_at: now,
+    };
+    const comment = await onMemory(
+      beforeCommit
+        ? this.deps.comments.transaction(async (trx) => {
+            const written = present(await this.deps.comments.insert(row, trx));
+            await beforeCommit(trx, written);
+            return written;
+          })
+        : this.deps.comments.insert(row).then(present),
     );
-    this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId }, { body: written.body });
-    return present(written);
+    this.deps.publish({ type: "comment.created", id: memoryId, actor: actor.userId }, { body: comment.body });
+    return comment;
   }
 
   /** The author's new text; the same text again changes nothing (and `updated_at` stays). */

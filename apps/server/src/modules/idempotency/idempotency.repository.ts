@@ -8,6 +8,17 @@ export interface StoredAnswer {
   body: string;
 }
 
+/**
+ * A key a request holds: the member's, and when the request claimed it. The claim's time marks it
+ * as this request's: a retry that takes the key over later gives it a time of its own, so the first
+ * request can no longer answer or free it.
+ */
+export interface HeldKey {
+  userId: string;
+  key: string;
+  claimedAt: string;
+}
+
 /** The `idempotency_keys` table (ADR 0043): each member's keys, their requests' fingerprints and answers. */
 export class IdempotencyRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -53,23 +64,34 @@ export class IdempotencyRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Keeps the first answer, for the retries of the day. */
-  async answer(userId: string, key: string, answer: StoredAnswer): Promise<void> {
-    await this.db
+  /**
+   * Keeps the first answer, for the retries of the day; false when the key is no longer this
+   * request's (taken over, or answered). Run inside the create's transaction (`executor`), the
+   * answer commits or rolls back with what it answers.
+   */
+  async answer(held: HeldKey, answer: StoredAnswer, executor: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await executor
       .updateTable("idempotency_keys")
       .set({ response_status: answer.status, response_headers: JSON.stringify(answer.headers), response_body: answer.body })
-      .where("user_id", "=", userId)
-      .where("key", "=", key)
+      .where("user_id", "=", held.userId)
+      .where("key", "=", held.key)
+      .where("created_at", "=", held.claimedAt)
       .where("response_status", "is", null)
-      .execute();
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
-  /** Frees a key whose request created nothing (it was refused or failed), so a retry runs again. */
-  async release(userId: string, key: string): Promise<void> {
+  /**
+   * Frees a key whose request created nothing (it was refused or failed), so a retry runs again.
+   * A key that was answered (its create committed, whatever became of the request afterwards) or
+   * taken over by a retry is left as it is.
+   */
+  async release(held: HeldKey): Promise<void> {
     await this.db
       .deleteFrom("idempotency_keys")
-      .where("user_id", "=", userId)
-      .where("key", "=", key)
+      .where("user_id", "=", held.userId)
+      .where("key", "=", held.key)
+      .where("created_at", "=", held.claimedAt)
       .where("response_status", "is", null)
       .execute();
   }

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { Database } from "../../db/schema";
 import { AppError } from "../../errors";
-import type { IdempotencyRepository, StoredAnswer } from "./idempotency.repository";
+import type { HeldKey, IdempotencyRepository, StoredAnswer } from "./idempotency.repository";
 
 /** How long a key and its answer are kept: a day, longer than any client retries the same create. */
 export const idempotencyKeyLifetimeMs = 24 * 60 * 60 * 1000;
@@ -19,8 +21,8 @@ export interface IdempotencyServiceDeps {
   now?: () => Date;
 }
 
-/** What to do with a keyed create: run it (and record its answer), or send the first answer again. */
-export type Claim = { kind: "run" } | { kind: "replay"; answer: StoredAnswer };
+/** What to do with a keyed create: run it holding the key (and record its answer), or send the first answer again. */
+export type Claim = { kind: "run"; held: HeldKey } | { kind: "replay"; answer: StoredAnswer };
 
 /**
  * Creates that may be sent again (ADR 0043). A member's `Idempotency-Key` is claimed before the
@@ -56,7 +58,7 @@ export class IdempotencyService {
     const expiresAt = new Date(now.getTime() + idempotencyKeyLifetimeMs).toISOString();
     // Twice at most: a key released between our insert and our read is free again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      if (await this.deps.keys.claim(userId, key, fingerprint, at, expiresAt)) return { kind: "run" };
+      if (await this.deps.keys.claim(userId, key, fingerprint, at, expiresAt)) return run(userId, key, at);
       const row = await this.deps.keys.find(userId, key);
       if (!row) continue;
       if (row.fingerprint !== fingerprint) throw new AppError("idempotency_key_reused");
@@ -71,20 +73,40 @@ export class IdempotencyService {
         };
       }
       const abandonedBefore = new Date(now.getTime() - abandonedAfterMs).toISOString();
-      if (await this.deps.keys.takeOver(userId, key, fingerprint, abandonedBefore, at)) return { kind: "run" };
+      if (await this.deps.keys.takeOver(userId, key, fingerprint, abandonedBefore, at)) return run(userId, key, at);
       throw new AppError("idempotency_key_in_use");
     }
     throw new AppError("idempotency_key_in_use");
   }
 
-  /** The create answered: a success is kept for the retries; anything else frees the key. */
-  async settle(userId: string, key: string, answer: StoredAnswer): Promise<void> {
-    if (answer.status >= 200 && answer.status < 300) await this.deps.keys.answer(userId, key, answer);
-    else await this.deps.keys.release(userId, key);
+  /**
+   * Records the create's answer inside the create's own transaction, before its commit: a create
+   * that commits has its answer kept, one that rolls back leaves the key unanswered (and freed by
+   * `release`). A key no longer held (a retry took it over after `abandonedAfterMs`) is refused
+   * with `409 idempotency_key_in_use`, which rolls this create back: the key answers for one create.
+   */
+  async answerWithin(trx: Transaction<Database>, held: HeldKey, answer: StoredAnswer): Promise<void> {
+    if (!(await this.deps.keys.answer(held, answer, trx))) throw new AppError("idempotency_key_in_use");
   }
 
-  /** The create ended without an answer to keep: the key is free again. */
-  release(userId: string, key: string): Promise<void> {
-    return this.deps.keys.release(userId, key);
+  /**
+   * Records a success that a route answered without recording it in its create's transaction: a
+   * second write after the commit, which a lost connection can miss (see `answerWithin`).
+   */
+  async answerAfter(held: HeldKey, answer: StoredAnswer): Promise<void> {
+    await this.deps.keys.answer(held, answer);
   }
+
+  /**
+   * The create ended without an answer to keep (refused, or failed: its transaction rolled back,
+   * a deadlock or serialization failure included): the key is free again, so the retry runs again.
+   * A key answered meanwhile is kept: its create committed although its request failed.
+   */
+  release(held: HeldKey): Promise<void> {
+    return this.deps.keys.release(held);
+  }
+}
+
+function run(userId: string, key: string, claimedAt: string): Claim {
+  return { kind: "run", held: { userId, key, claimedAt } };
 }

@@ -1,3 +1,3 @@
 export { IdempotencyRepository } from "./idempotency.repository";
 export { IdempotencyService } from "./idempotency.service";
-export { idempotentCreates, type IdempotentCreateHooks } from "./idempotent-creates";
+export { type CreatedAnswer, type IdempotentCreate, type IdempotentCreateHooks, idempotentCreates } from "./idempotent-creates";

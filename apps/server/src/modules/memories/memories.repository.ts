@@ -280,9 +280,9 @@ export class MemoriesRepository {
   }
 
   /** These memories, in this order (ids no longer there are left out). */
-  async findManyInOrder(ids: string[]): Promise<ListedMemory[]> {
+  async findManyInOrder(ids: string[], executor: Executor = this.db): Promise<ListedMemory[]> {
     if (ids.length === 0) return [];
-    const { rows } = await this.listedByIds(this.db, this.engine === "postgres" ? ids : JSON.stringify(ids));
+    const { rows } = await this.listedByIds(executor, this.engine === "postgres" ? ids : JSON.stringify(ids));
     const position = new Map(ids.map((id, index) => [id, index]));
     rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
     return rows.map((row) => this.listed(row));

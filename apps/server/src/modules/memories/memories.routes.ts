@@ -22,7 +22,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import type { IdempotentCreateHooks } from "../idempotency";
+import type { CreatedAnswer, IdempotentCreate } from "../idempotency";
 import { memberOf, requireMembers, type MemberAuthenticator } from "../member-door";
 import { sendPreparedJson } from "../../plugins/send-prepared-json";
 import type { MemoriesService } from "./memories.service";
@@ -31,7 +31,7 @@ export interface MemoriesRoutesOptions {
   service: MemoriesService;
   authenticate: MemberAuthenticator;
   /** `Idempotency-Key` on the create (ADR 0043). */
-  idempotentCreate: IdempotentCreateHooks;
+  idempotentCreate: IdempotentCreate;
   /** Throws 403 `owner_only` unless the member is an owner (renaming and merging tags). */
   requireOwner: (member: { userId: string; email: string }) => Promise<void>;
 }
@@ -40,6 +40,8 @@ const IdParams = z.object({ id: z.uuid({ message: "must be a memory id (UUID)" }
 const PhotoIdParams = z.object({ id: z.uuid({ message: "must be a photo id (UUID)" }) });
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError, 409: ApiError };
 const createErrors = { ...errors, 422: ApiError };
+/** A new memory is answered 201 with its version as ETag, as a read of it would be. */
+const createdMemory: CreatedAnswer<Memory> = { status: 201, headers: (memory) => ({ etag: etagOf(memory.version) }) };
 
 /** `/api/v1/memories` and `/api/v1/tags`: the shared collection, for signed-in members only. */
 export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = async (
@@ -122,12 +124,12 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         body: MemoryInput,
         response: { 201: Memory, ...createErrors },
       },
-      ...idempotentCreate,
+      ...idempotentCreate.hooks,
     },
-    async (request, reply) => {
-      const memory = await service.create(actor(request), request.body);
-      return reply.status(201).header("etag", etagOf(memory.version)).send(memory);
-    },
+    async (request, reply) =>
+      idempotentCreate.send(request, reply, createdMemory, (beforeCommit) =>
+        service.create(actor(request), request.body, beforeCommit),
+      ),
   );
 
   app.post(
@@ -141,12 +143,12 @@ export const memoriesRoutes: FastifyPluginAsyncZod<MemoriesRoutesOptions> = asyn
         response: { 201: MemoryBatch, ...createErrors },
       },
       bodyLimit: 1024 * 1024,
-      ...idempotentCreate,
+      ...idempotentCreate.hooks,
     },
-    async (request, reply) => {
-      const memories = await service.createBatch(actor(request), request.body.items);
-      return reply.status(201).send({ memories });
-    },
+    async (request, reply) =>
+      idempotentCreate.send(request, reply, { status: 201 }, (beforeCommit) =>
+        service.createBatch(actor(request), request.body.items, beforeCommit),
+      ),
   );
 
   app.put(

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   inReactionOrder,
   type Memory,
+  type MemoryBatch,
   type MemoryEvent,
   type MemoryNeighbours,
   type MemoryPage,
@@ -16,6 +17,7 @@ import {
   type TagRenamed,
 } from "@memory-box/contract";
 import type { Transaction } from "kysely";
+import type { BeforeCommit } from "../../db/before-commit";
 import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
 import { searchWords } from "../../lib/search-text";
@@ -351,9 +353,14 @@ export class MemoriesService {
 
   /** One memory as a list page shows it (one query, counts included). */
   async get(id: string): Promise<Memory> {
-    const [record] = await this.deps.memories.findManyInOrder([id]);
-    if (!record) throw memoryNotFound();
-    return this.present(record);
+    const [memory] = await this.presentMany([id]);
+    if (!memory) throw memoryNotFound();
+    return memory;
+  }
+
+  /** Memories as a list page shows them, in the order of `ids` (one query; in a write's transaction, as it left them). */
+  private async presentMany(ids: string[], executor?: Transaction<Database>): Promise<Memory[]> {
+    return (await this.deps.memories.findManyInOrder(ids, executor)).map((record) => this.present(record));
   }
 
   async tags(): Promise<TagList> {
@@ -393,25 +400,34 @@ export class MemoriesService {
     return { name: to, memories: changed.length };
   }
 
-  async create(actor: Actor, input: ParsedMemoryInput): Promise<Memory> {
+  /**
+   * A new memory, as a list page shows it, read in the create's own transaction. `beforeCommit`
+   * joins that transaction with the new memory (a create's Idempotency-Key records its answer so,
+   * ADR 0043).
+   */
+  async create(actor: Actor, input: ParsedMemoryInput, beforeCommit?: BeforeCommit<Memory>): Promise<Memory> {
     const id = randomUUID();
     // The place's country is looked up before the write: the first lookup loads the place names.
     const fields = { ...(await this.fieldsOf(input)), place: await this.placeOf(input.place ?? null) };
-    await this.writeKeepingSearches(id, async (trx) => {
+    const memory = await this.writeKeepingSearches(id, async (trx) => {
       await this.assertAttachable(input.photo_ids, null, trx);
       await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fields }, trx);
       await this.deps.photos.attach(id, input.photo_ids, trx);
+      const [made] = await this.presentMany([id], trx);
+      if (!made) throw memoryNotFound();
+      await beforeCommit?.(trx, made);
+      return made;
     });
     this.deps.publish({ type: "memory.created", id, actor: actor.userId });
-    return this.get(id);
+    return memory;
   }
 
   /**
    * Many memories at once, one per capture day (ADR 0063): every item checked and written in one
    * transaction (a bad one leaves nothing written), then each told to the live stream and to
-   * notifications as a single create is.
+   * notifications as a single create is. `beforeCommit` joins the transaction as in `create`.
    */
-  async createBatch(actor: Actor, items: ParsedMemoryInput[]): Promise<Memory[]> {
+  async createBatch(actor: Actor, items: ParsedMemoryInput[], beforeCommit?: BeforeCommit<MemoryBatch>): Promise<MemoryBatch> {
     const prepared: { id: string; input: ParsedMemoryInput; fields: MemoryFields }[] = [];
     for (const input of items) {
       prepared.push({
@@ -420,7 +436,7 @@ export class MemoriesService {
         fields: { ...(await this.fieldsOf(input)), place: await this.placeOf(input.place ?? null) },
       });
     }
-    await this.deps.memories.transaction(async (trx) => {
+    const batch = await this.deps.memories.transaction(async (trx) => {
       await this.assertAttachable(
         prepared.flatMap(({ input }) => input.photo_ids),
         null,
@@ -430,11 +446,17 @@ export class MemoriesService {
         await this.deps.memories.insert({ id, userId: actor.userId, createdAt: this.now(), ...fields }, trx);
         await this.deps.photos.attach(id, input.photo_ids, trx);
       }
+      const made: MemoryBatch = {
+        memories: await this.presentMany(
+          prepared.map(({ id }) => id),
+          trx,
+        ),
+      };
+      await beforeCommit?.(trx, made);
+      return made;
     });
     for (const { id } of prepared) this.deps.publish({ type: "memory.created", id, actor: actor.userId });
-    const made: Memory[] = [];
-    for (const { id } of prepared) made.push(await this.get(id));
-    return made;
+    return batch;
   }
 
   /**
