@@ -1,5 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { oidcPort, samlPort, serverCount, servers, serviceRoleSecret } from "./e2e/servers";
+import { recommendedMallocArenas } from "./apps/server/src/lib/malloc-arenas";
 
 // Run through `npm run test:e2e` (scripts/test-e2e.mjs), which finds Debian's Chromium, builds the
 // product and chooses free ports (the servers', the OpenID Connect and SAML providers') and a throw-away
@@ -90,6 +91,8 @@ export default defineConfig({
         DATA_DIR: server.dataDir,
         PUBLIC_URL: server.url,
         LOG_LEVEL: "warn",
+        // As `npm start` runs it.
+        MALLOC_ARENA_MAX: recommendedMallocArenas,
         // The global setup's service-role token is signed with it (e2e/servers.ts).
         AUTH_JWT_SECRET: serviceRoleSecret,
         // Every member of a run signs up from this one browser's address: the per-address limits on

@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { recommendedMallocArenas } from "../apps/server/src/lib/malloc-arenas";
 
 /** Shared pieces of the benchmarks: a real server process on loopback and a bounded load loop. */
 
@@ -37,6 +38,8 @@ export async function startServer(env: Record<string, string>, options: { server
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-"));
   const fullEnv = {
+    // As `npm start` runs it (apps/server/src/lib/malloc-arenas.ts); the environment can override it.
+    MALLOC_ARENA_MAX: recommendedMallocArenas,
     ...process.env,
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -1,6 +1,7 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { stopGracefully } from "./lib/graceful-stop";
+import { mallocArenaAdvice, runningGlibcVersion } from "./lib/malloc-arenas";
 import { createPrivateFiles, keepDataPrivate } from "./lib/private-files";
 import { keepNoImageCache, restrictImageDecoders } from "./modules/photos";
 
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   }
   await app.listen({ host: config.host, port: config.port });
   app.log.info({ url: config.publicUrl, database: config.database.engine, dataDir: config.dataDir }, "Memory Box is ready");
+  const advice = mallocArenaAdvice(process.env, runningGlibcVersion());
+  if (advice) app.log.warn(advice);
 }
 
 main().catch((error: unknown) => {
