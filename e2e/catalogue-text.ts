@@ -23,6 +23,13 @@ export function catalogue(locale: string): Record<string, string> {
   ) as Record<string, string>;
 }
 
+/** The web app's messages of a language (its `web.json`), by id. */
+export function webCatalogue(locale: string): Record<string, string> {
+  return JSON.parse(
+    fs.readFileSync(new URL(`../packages/messages/catalogue/${locale}/web.json`, import.meta.url), "utf8"),
+  ) as Record<string, string>;
+}
+
 /**
  * What the page says in `locale` where it says `english` in English, so that a journey written in
  * English finds its buttons and headings in any language: the catalogue's message whose English is

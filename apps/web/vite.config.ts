@@ -93,6 +93,8 @@ function precompiledMessages(): Plugin {
 }
 
 const catalogueRoot = fileURLToPath(new URL("../../packages/messages/catalogue", import.meta.url));
+/** Any file of the catalogue (the web's, the server's), as a module id of the build. */
+const catalogueFile = /[\\/]packages[\\/]messages[\\/]catalogue[\\/].+\.json$/;
 
 /**
  * The messages home's first screen shows (its script carries only these; the app has them all).
@@ -105,16 +107,16 @@ const firstScreenMessages = /^(?:app|home|memory|onThisDay|time)\./;
  * The parts the built app loads the catalogue in, by message id (the first that matches; the rest
  * are `screens`), so that a page carries the messages of its screens and not all ~440 (issue 30):
  * - `shell`: the sign-in screen and what every screen may show (errors, the update prompt, the
- *   offline banner, toasts, dialogs' buttons); English is in the app's entry, another language is
- *   loaded before the app is drawn. The build fails when a message the entry's code names is not
- *   in it (`catalogueParts`).
+ *   offline banner, toasts, dialogs' buttons), loaded in the member's language before the app is
+ *   drawn (English's too: the app's entry carries no message). The build fails when a message the
+ *   entry's code names is not in it (`catalogueInParts`).
  * - `first`: home's first screen (ADR 0039), loaded by the first screen's script and by the member
  *   screens, one file per language for both, so it is fetched once.
  * - `screens`: what the member screens share (home's), loaded with their layout.
  * - `settings`: the settings screens and the set-password page, loaded with them.
  * - `memory`: a memory's page, its photo viewer and the shared-photos page, loaded with them.
  * - `book`: a year (or range, or tag) as a print-ready book, loaded with it.
- * Every part but English's `shell` is a file of its own per language, fetched when a screen needs it
+ * Every part is a file of its own per language, fetched when a screen needs it
  * (apps/web/src/lib/catalogue.ts) in the member's language only.
  */
 const catalogueParts: ReadonlyArray<{ part: string; ids: RegExp }> = [
@@ -167,39 +169,51 @@ const lazyComponentParts: Record<string, readonly string[]> = {
 const partOf = (key: string) => catalogueParts.find(({ ids }) => ids.test(key))?.part ?? otherPart;
 
 interface CatalogueFiles {
-  /** English's shell part, parsed: in the app's entry. */
-  englishShell: Record<string, unknown>;
-  /** Each language's parts (English's shell aside), as the URL of its file. */
+  /** Each language's parts, as the URL of its file. */
   urls: Record<string, Record<string, string>>;
   files: Array<{ fileName: string; source: string }>;
 }
 
 let catalogueFilesBuilt: Promise<CatalogueFiles> | undefined;
 
-/** Every language's web catalogue, parsed and cut into its parts, once per build (both bundles share the files). */
+const readCatalogue = async (file: string) =>
+  JSON.parse(await fs.readFile(file, "utf8").catch(() => "null")) as Record<string, string> | null;
+
+/**
+ * Every language's web catalogue, parsed and cut into its parts, once per build (both bundles share
+ * the files). A message a language lacks is English's, filled in here: English stays the fallback
+ * of a missing translation without any language carrying English's messages (and without a
+ * fallback at run time). The catalogue check (packages/messages/src/catalogue.test.ts) refuses a
+ * missing message in CI, so a complete catalogue fills in nothing; the build says what it filled.
+ */
 function catalogueFiles(base: string): Promise<CatalogueFiles> {
   catalogueFilesBuilt ??= (async () => {
     const locales = (await fs.readdir(catalogueRoot, { withFileTypes: true }))
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
-    const result: CatalogueFiles = { englishShell: {}, urls: {}, files: [] };
+    const englishFile = path.join(catalogueRoot, "en", "web.json");
+    const english = await readCatalogue(englishFile);
+    if (!english) throw new Error(`${englishFile}: English's web catalogue is missing`);
+    const result: CatalogueFiles = { urls: {}, files: [] };
     for (const locale of locales) {
       const file = path.join(catalogueRoot, locale, "web.json");
-      const messages = JSON.parse(await fs.readFile(file, "utf8").catch(() => "null")) as Record<string, string> | null;
+      const messages = await readCatalogue(file);
       if (!messages) continue;
       const parts = new Map<string, Record<string, unknown>>();
-      for (const [key, message] of Object.entries(messages)) {
+      const filled: string[] = [];
+      // English's ids, in English's order: the app names no other (its ids are typed from English).
+      for (const key of Object.keys(english)) {
+        const own = Object.hasOwn(messages, key);
+        if (!own) filled.push(key);
         const part = partOf(key);
         if (!parts.has(part)) parts.set(part, {});
-        parts.get(part)![key] = parsedMessage(file, key, message);
+        parts.get(part)![key] = own ? parsedMessage(file, key, messages[key]!) : parsedMessage(englishFile, key, english[key]!);
       }
+      if (filled.length > 0)
+        console.warn(`${locale}/web.json lacks ${filled.length} message(s), shown in English: ${filled.join(", ")}`);
       result.urls[locale] = {};
       for (const [part, parsed] of parts) {
-        if (locale === "en" && part === "shell") {
-          result.englishShell = parsed;
-          continue;
-        }
         // JSON.parse of a string: faster for the browser than an object literal of the same size.
         const source = `export default JSON.parse(${JSON.stringify(JSON.stringify(parsed))});\n`;
         const hash = createHash("sha256").update(source).digest("base64url").slice(0, 8);
@@ -215,11 +229,12 @@ function catalogueFiles(base: string): Promise<CatalogueFiles> {
 
 /**
  * In the built app and the first screen's script, `@memory-box/messages/web` loads the catalogue
- * in its parts (`catalogueParts`): the app's entry carries English's `shell` (`englishWebMessages`,
- * what is shown at once and what a missing translation falls back to), the first screen's script
- * no message at all; every other part is fetched by `loadWebMessages(locale, parts)` from its own
- * file, the same file for both bundles. In the app's build, the messages named by the code of the
- * entry (what `/auth` loads) must all be in `shell`: the build fails otherwise.
+ * in its parts (`catalogueParts`): neither bundle carries a message (`bundledWebMessages` is empty,
+ * so no language pays for another's, English's included); every part is fetched by
+ * `loadWebMessages(locale, parts)` from its own file, the same file for both bundles. In the app's
+ * build, the messages named by the code of the entry (what `/auth` loads) must all be in `shell`,
+ * which main.tsx loads before the app is drawn, and the entry must import no catalogue: the build
+ * fails otherwise.
  */
 function catalogueInParts(bundle: "app" | "first-screen"): Plugin {
   const id = "\0memory-box-web-messages";
@@ -234,20 +249,15 @@ function catalogueInParts(bundle: "app" | "first-screen"): Plugin {
     resolveId: (source) => (source === "@memory-box/messages/web" ? id : undefined),
     async load(resolved) {
       if (resolved !== id) return undefined;
-      const { englishShell, urls } = await catalogueFiles(base);
-      return `const english = ${bundle === "app" ? `JSON.parse(${JSON.stringify(JSON.stringify(englishShell))})` : "{}"};
-const urls = ${JSON.stringify(urls)};
+      const { urls } = await catalogueFiles(base);
+      return `const urls = ${JSON.stringify(urls)};
 export const webCatalogueLocales = Object.keys(urls);
-export const englishWebMessages = english;
+export const bundledWebMessages = {};
 export const webMessageParts = ${JSON.stringify([...catalogueParts.map(({ part }) => part), otherPart])};
 export async function loadWebMessages(locale, parts = webMessageParts) {
   const files = urls[locale] ?? urls.en;
   const loaded = await Promise.all(
-    parts.map((part) =>
-      files === urls.en && part === "shell"
-        ? english
-        : files[part] ? import(/* @vite-ignore */ files[part]).then((module) => module.default) : {},
-    ),
+    parts.map((part) => (files[part] ? import(/* @vite-ignore */ files[part]).then((module) => module.default) : {})),
   );
   return Object.assign({}, ...loaded);
 }
@@ -276,13 +286,33 @@ export async function loadWebMessages(locale, parts = webMessageParts) {
         visit(fileName);
         return [...missing];
       };
-      // The messages the entry's code names (what /auth runs) must be in English's shell.
+      // The messages the entry's code names (what /auth runs) must be in the shell part, which is
+      // loaded in the member's language before the app is drawn (main.tsx).
       const entry = Object.values(output).find((file) => file.type === "chunk" && file.isEntry && file.name === "index");
       if (!entry || entry.type !== "chunk") return;
       const missing = outside(entry.fileName, ["shell"], false);
       if (missing.length > 0)
         this.error(
           `The app's entry shows messages that are not in the catalogue's shell part (catalogueParts in vite.config.ts): ${missing.join(", ")}`,
+        );
+      // And it carries no catalogue: a language's messages come from its own files, so that no
+      // language's first load pays for another's (a catalogue imported by the entry's code would).
+      const carried = new Set<string>();
+      const staticGraph = (name: string, seen = new Set<string>()): Set<string> => {
+        const chunk = output[name];
+        if (seen.has(name) || chunk?.type !== "chunk") return seen;
+        seen.add(name);
+        for (const imported of chunk.imports) staticGraph(imported, seen);
+        return seen;
+      };
+      for (const name of staticGraph(entry.fileName)) {
+        const chunk = output[name];
+        if (chunk?.type !== "chunk") continue;
+        for (const id of chunk.moduleIds) if (catalogueFile.test(id)) carried.add(path.relative(catalogueRoot, id));
+      }
+      if (carried.size > 0)
+        this.error(
+          `The app's entry carries message catalogues (${[...carried].join(", ")}): load them in parts (@memory-box/messages/web's loadWebMessages)`,
         );
       // A route's screen, and what it loads on demand (its dialogs), shows only the parts it loads (app/router.tsx).
       const screens = [

@@ -1,3 +1,5 @@
+import { loadWebMessages } from "@memory-box/messages/web";
+
 import { startFirstScreen } from "@/app/first-screen/start";
 import { holdAppUntilFirstScreen, whenAppMayStart } from "@/lib/first-screen";
 import { applyDocumentLocale, initialLocale } from "@/lib/locale";
@@ -32,6 +34,9 @@ void Promise.all([whenAppMayStart(null), domParsed])
   .then(() => {
     const entry = document.querySelector<HTMLMetaElement>('meta[name="memory-box-app-entry"]')?.content;
     if (!entry) return;
+    // The app is drawn once the shell's messages of the member's language are in (main.tsx): asked
+    // for beside its code rather than after it. The app takes the same module; it handles a failure.
+    loadWebMessages(initialLocale(), ["shell"]).catch(() => undefined);
     // Its imports are fetched with it, not after it.
     for (const module of document.querySelectorAll<HTMLMetaElement>('meta[name="memory-box-app-module"]')) {
       const link = document.createElement("link");

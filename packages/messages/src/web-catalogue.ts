@@ -14,8 +14,10 @@ export type WebMessageId = keyof typeof english;
 export type WebMessages = Record<string, string | MessageFormatElement[]>;
 
 /**
- * English is bundled with the app; every other language is a chunk of its own, loaded when chosen.
- * A language here is offered once it is in `supportedLocales` too (the server's texts with it).
+ * Here (development and tests) English is imported with this module and every other language is a
+ * chunk of its own, loaded when chosen; the built app replaces this module (apps/web/vite.config.ts)
+ * and loads every language, English too, in parts. A language here is offered once it is in
+ * `supportedLocales` too (the server's texts with it).
  */
 const otherLanguages: Partial<Record<string, () => Promise<{ default: WebMessages }>>> = {
   de: () => import("../catalogue/de/web.json"),
@@ -39,16 +41,23 @@ export const webCatalogueLocales: readonly string[] = [defaultLocale, ...Object.
  */
 export const webMessageParts: readonly string[] = ["shell", "first", "settings", "screens"];
 
-/** The English messages, there at once: the default, and what a missing translation falls back to. */
-export const englishWebMessages: WebMessages = english;
+/**
+ * The languages whose messages are there at once, without loading anything: English here, which
+ * this module imports; none in the built app, where the app's entry carries no message and every
+ * language, English too, is loaded before the app is drawn (ADR 0051).
+ */
+export const bundledWebMessages: Partial<Record<string, WebMessages>> = { [defaultLocale]: english };
 
-/** The web messages of a language (`parts` of them in the built app), loaded on demand (English at once). */
+/**
+ * The web messages of a language (`parts` of them in the built app), loaded on demand. A message a
+ * language lacks is English's, filled in here as the built app's files have it filled in at build
+ * time (the catalogue check refuses a missing message in CI, so this is a safety net, never a cost).
+ */
 export async function loadWebMessages(
   locale: Locale | (string & {}),
   // Every part comes with the whole catalogue here; only the built app loads them one by one.
   _parts: readonly string[] = webMessageParts,
 ): Promise<WebMessages> {
-  if (locale === defaultLocale) return englishWebMessages;
-  const load = otherLanguages[locale];
-  return load ? (await load()).default : englishWebMessages;
+  const load = locale === defaultLocale ? undefined : otherLanguages[locale];
+  return load ? { ...english, ...(await load()).default } : english;
 }

@@ -1,22 +1,27 @@
 import { defaultLocale, pseudoLocale, type Locale } from "@memory-box/messages";
-import { englishWebMessages, loadWebMessages, type WebMessages } from "@memory-box/messages/web";
+import { bundledWebMessages, loadWebMessages, type WebMessages } from "@memory-box/messages/web";
 
 import { shownLocale } from "@/lib/intl";
 import { currentLocale } from "@/lib/locale";
 
 /**
  * The messages loaded so far, per language (ADR 0048, 0051). The built app loads the catalogue in
- * parts (apps/web/vite.config.ts, `catalogueParts`): the shell's first, a screen's part when a
- * screen that shows it is loaded (`needMessages`), and only in the language shown and the one
- * being switched to. One object per language, filled as its parts arrive, so the formatter made
- * for it (`createIntl`) sees them at once. In development and tests a part brings the whole language.
+ * parts (apps/web/vite.config.ts, `catalogueParts`), English's like any other: the shell's first
+ * (main.tsx), a screen's part when a screen that shows it is loaded (`needMessages`), and only in
+ * the language shown and the one being switched to. One object per language, filled as its parts
+ * arrive, so the formatter made for it (`createIntl`) sees them at once. In development and tests
+ * English is there at once (`bundledWebMessages`) and a part brings the whole language.
  */
 interface Loaded {
   parts: Set<string>;
   messages: WebMessages;
 }
 
-const loaded = new Map<Locale, Loaded>([[defaultLocale, { parts: new Set(["shell"]), messages: { ...englishWebMessages } }]]);
+const loaded = new Map<Locale, Loaded>(
+  Object.entries(bundledWebMessages).flatMap(([locale, messages]): Array<[Locale, Loaded]> =>
+    messages ? [[locale as Locale, { parts: new Set(["shell"]), messages: { ...messages } }]] : [],
+  ),
+);
 const pending = new Map<string, Promise<void>>();
 /** The parts the screens shown so far need, in whatever language is shown next. */
 const needed = new Set<string>(["shell"]);

@@ -1,5 +1,5 @@
 import type { Locale } from "@memory-box/messages";
-import { englishWebMessages, type WebMessageId, type WebMessages } from "@memory-box/messages/web";
+import { bundledWebMessages, type WebMessageId, type WebMessages } from "@memory-box/messages/web";
 import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
 import { createContext, useContext } from "react";
 
@@ -31,22 +31,22 @@ export function createIntl(locale: Locale, messages: WebMessages): AppIntl {
   const tag = intlLocale(locale);
   const formats = new Map<string, IntlMessageFormat>();
   const catalogue = messages as Record<string, WebMessages[string]>;
-  const english = englishWebMessages as Record<string, WebMessages[string]>;
   return {
     locale,
     intlLocale: tag,
     formatMessage({ id }, values) {
       let format = formats.get(id);
       if (!format) {
-        // A message missing in this language falls back to English (the catalogue check refuses it in CI).
-        const message = catalogue[id] ?? english[id];
+        // No fallback here: a message a language lacks arrives as English's (filled in by the build,
+        // or by loadWebMessages in development), so no language carries English's messages.
+        const message = catalogue[id];
         if (message === undefined) {
           if (import.meta.env.DEV) console.error(`No message "${id}" in the catalogue`);
           return id;
         }
         // Plain text: the catalogue arrives parsed (vite.config.ts), a message without placeholders as its text.
         if (typeof message === "string") return message;
-        format = new IntlMessageFormat(message, catalogue[id] === undefined ? intlLocale("en") : tag);
+        format = new IntlMessageFormat(message, tag);
         formats.set(id, format);
       }
       return String(format.format(values));
@@ -76,12 +76,15 @@ export function dateTimeFormat(
 let english: AppIntl | undefined;
 let active: AppIntl | undefined;
 
-/** The English `AppIntl`, there at once. */
+/**
+ * The English `AppIntl` with the messages there at once: all of English in development and tests;
+ * none in the built app, which sets the member's language before anything is drawn (main.tsx).
+ */
 export function englishIntl(): AppIntl {
-  return (english ??= createIntl("en", englishWebMessages));
+  return (english ??= createIntl("en", bundledWebMessages.en ?? {}));
 }
 
-/** The language in use, for code outside components (toasts, thrown messages); English until set. */
+/** The language in use, for code outside components (toasts, thrown messages); `englishIntl()` until set. */
 export function activeIntl(): AppIntl {
   return active ?? englishIntl();
 }
