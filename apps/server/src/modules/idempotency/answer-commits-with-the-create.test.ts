@@ -77,6 +77,17 @@ describe.each(testEngines())("a keyed create's answer commits with it on %s", (e
     }
   };
 
+  /** How many rows of `table` carry `marker` in `column`, read from the database itself. */
+  const rowsWith = (table: "memories" | "comments", column: "title" | "body") => (marker: string) =>
+    withDatabase(async (db) => {
+      const { n } = await db
+        .selectFrom(table)
+        .select(sql<number>`count(*)`.as("n"))
+        .where(sql.ref(column), "=", marker)
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    });
+
   // Each idempotent create: its route, a request carrying `marker`, and how many rows carry it.
   const creates = [
     {
@@ -84,36 +95,14 @@ describe.each(testEngines())("a keyed create's answer commits with it on %s", (e
       url: () => "/api/v1/memories",
       payload: (marker: string) => ({ title: marker }),
       insert: 'insert into "memories"',
-      made: (marker: string) =>
-        withDatabase(async (db) =>
-          Number(
-            (
-              await db
-                .selectFrom("memories")
-                .select(sql<number>`count(*)`.as("n"))
-                .where("title", "=", marker)
-                .executeTakeFirstOrThrow()
-            ).n,
-          ),
-        ),
+      made: rowsWith("memories", "title"),
     },
     {
       route: "a comment",
       url: () => `/api/v1/memories/${memoryId}/comments`,
       payload: (marker: string) => ({ body: marker }),
       insert: 'insert into "comments"',
-      made: (marker: string) =>
-        withDatabase(async (db) =>
-          Number(
-            (
-              await db
-                .selectFrom("comments")
-                .select(sql<number>`count(*)`.as("n"))
-                .where("body", "=", marker)
-                .executeTakeFirstOrThrow()
-            ).n,
-          ),
-        ),
+      made: rowsWith("comments", "body"),
     },
     {
       route: "a batch",
@@ -125,18 +114,7 @@ describe.each(testEngines())("a keyed create's answer commits with it on %s", (e
         ],
       }),
       insert: 'insert into "memories"',
-      made: (marker: string) =>
-        withDatabase(async (db) =>
-          Number(
-            (
-              await db
-                .selectFrom("memories")
-                .select(sql<number>`count(*)`.as("n"))
-                .where("title", "=", marker)
-                .executeTakeFirstOrThrow()
-            ).n,
-          ),
-        ),
+      made: rowsWith("memories", "title"),
     },
   ];
 
