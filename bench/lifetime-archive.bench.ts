@@ -15,7 +15,7 @@
 //   ARCHIVE_PROBE_RATE     requests a second to the importing instance's server (default 4)
 //   ARCHIVE_IMPORT_MINUTES an import still running after this long is stopped (Ctrl-C, as an
 //                          operator would) and reported with its pace; the bench then checks that
-//                          it left nothing behind (default 12)
+//                          it left nothing behind (default 8)
 //   BENCH_POSTGRES_URL     a database to connect to for creating and dropping the bench databases
 //                          (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE     write the section there instead of bench/RESULTS.md (trial runs)
@@ -53,7 +53,7 @@ const largest = Number(process.env.LIFETIME_MEMORIES ?? (quick ? 10_000 : 1_000_
 const sizes = [Math.round(largest / 10), largest];
 const engineChoice = process.env.BENCH_ENGINE ?? "both";
 const probeRate = Number(process.env.ARCHIVE_PROBE_RATE ?? 4);
-const importLimitSeconds = Number(process.env.ARCHIVE_IMPORT_MINUTES ?? 12) * 60;
+const importLimitSeconds = Number(process.env.ARCHIVE_IMPORT_MINUTES ?? 8) * 60;
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const password = "correct horse battery staple";
 const emails = ["ada@memory-box.test", "grace@memory-box.test"];
