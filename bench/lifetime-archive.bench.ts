@@ -581,6 +581,9 @@ function processWatched(name: string, current: { pid?: number | undefined }): Wa
 // ---------------------------------------------------------------------------------------------
 // The section.
 
+/** What the first runs found and what was changed (kept by hand: the figures above are the last run's). */
+const whereItStands = `Where it stands (2026-11-28): the first trials (10,000 and 50,000 memories, the machine busy with another benchmark) found that the import saved each memory with statements of its own, and on PostgreSQL each statement's counter trigger updated \`memory_stats\` again in the one transaction (saving took 84 s for 10,000 memories, ×16 from 1,000); that it stored photos one after another, each file synced while the CPU waited; that our own archive of a million memories could not have been imported (about 1.5 million files and a 500 MB manifest, against limits of 1,000,000 and 512 MB, and a kilobyte held for every file of the ZIP); and that the export's memory grew with the collection (1.4 GB at 50,000 memories: each entry's name, kept for the ZIP's directory, held a shared 64 KiB buffer slab alive) and a fifth of its time went to making a date format for each page. Since (ADR 0080): rows are saved many a statement (the same 10,000 in 7 s), photos four at a time, below the server's CPU priority, a lifetime's archive is within the limits and only the manifest and photo entries are kept from its directory, Ctrl-C stops an import and removes what it stored; the export keeps names as text (313 MB at 50,000), gathers small writes, deflates pages in one call and makes its formats once (10,000 memories in 6 s instead of 11). Still: the import's photos phase decodes every photo and makes its renditions again, as an upload does (ADR 0028: two WebP encodes and a JPEG each), which bounds it to the CPU's pace for images (a few dozen to a few hundred small photos a second here, a few camera photos a second), so an import of 300,000 photos takes hours and is stopped here; and the export writes a page for every memory besides copying its photos, so against \`tar\` of small photo files it is many times slower (on 2 GB of camera-sized photos, section "Export", it is within 1.5 ×).`;
+
 const n = (value: number) => value.toLocaleString("en");
 const mb = (bytes: number) => `${n(round(bytes / 1024 / 1024, 0))} MB`;
 const growth = (a: number, b: number) => (a > 0 ? `× ${round(b / a, 1)}` : "—");
@@ -716,6 +719,8 @@ The collection of bench/lifetime-seed.ts (as in "Lifetime collection") on ${engi
 | Measure | ${n(small.counts.memories)} | ${n(large.counts.memories)} | Growth | Target | Verdict |
 |---|---|---|---|---|---|
 ${rows.join("\n")}
+
+${whereItStands}
 
 ${conditions.markdown()}`;
 }
