@@ -73,6 +73,13 @@ function zipfTag(u: number): string {
   return lifetimeTags[low]!;
 }
 
+/**
+ * Files behind the photo rows (the archive benchmark writes them): the `bytes`, size and
+ * placeholder of the image photo `index` (counted from the first memory) is given, so a row says
+ * what its file holds. Without it, rows describe camera photos that are not there.
+ */
+export type PhotoFileOf = (index: number) => Pick<PhotoRow, "bytes" | "width" | "height" | "placeholder">;
+
 export interface LifetimeBatch {
   memories: MemoryRow[];
   tags: (SeedTag & { sort_key: string })[];
@@ -80,7 +87,13 @@ export interface LifetimeBatch {
 }
 
 /** Memories `from` (included) to `to` (excluded) by `userIds` in turn, in batches of `batchSize`. */
-export function* lifetimeBatches(from: number, to: number, userIds: string[], batchSize: number): Generator<LifetimeBatch> {
+export function* lifetimeBatches(
+  from: number,
+  to: number,
+  userIds: string[],
+  batchSize: number,
+  photoFileOf?: PhotoFileOf,
+): Generator<LifetimeBatch> {
   const dateStart = Date.UTC(firstYear, 0, 1);
   const dateSpan = Date.UTC(firstYear + years, 0, 1) - dateStart;
   const createdStart = Date.UTC(2021, 0, 1);
@@ -184,6 +197,8 @@ export function* lifetimeBatches(from: number, to: number, userIds: string[], ba
         longitude: null,
         created_at: new Date(uploadedMs).toISOString(),
         ...stillColumns,
+        // Drawn from the memory's own stream above all the same, so the collection is one with or without files.
+        ...photoFileOf?.(i * 2 + position),
       });
     }
     if (batch.memories.length === batchSize) {
@@ -220,7 +235,7 @@ function phaseClock(): { lap(): number } {
 }
 
 /** Adds memories `from` to `to` to a SQLite file the server has migrated (and is not running on). */
-export function growSqlite(file: string, from: number, to: number, userIds: string[]): GrowPhases {
+export function growSqlite(file: string, from: number, to: number, userIds: string[], photoFileOf?: PhotoFileOf): GrowPhases {
   const db = new SQLite(file);
   try {
     // This connection only: the seed need not survive a power cut; the server's own settings stay.
@@ -255,7 +270,7 @@ export function growSqlite(file: string, from: number, to: number, userIds: stri
       insert("photos", batch.photos);
     });
     const clock = phaseClock();
-    for (const batch of lifetimeBatches(from, to, userIds, 20_000)) write(batch);
+    for (const batch of lifetimeBatches(from, to, userIds, 20_000, photoFileOf)) write(batch);
     const rows = clock.lap();
     for (const index of indexes) db.exec(index.sql);
     const created = clock.lap();
@@ -269,7 +284,13 @@ export function growSqlite(file: string, from: number, to: number, userIds: stri
 }
 
 /** Adds memories `from` to `to` to a PostgreSQL database the server has migrated, 5,000 a statement (arrays unnested). */
-export async function growPostgres(url: string, from: number, to: number, userIds: string[]): Promise<GrowPhases> {
+export async function growPostgres(
+  url: string,
+  from: number,
+  to: number,
+  userIds: string[],
+  photoFileOf?: PhotoFileOf,
+): Promise<GrowPhases> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -284,7 +305,7 @@ export async function growPostgres(url: string, from: number, to: number, userId
     for (const index of indexes) await client.query(`drop index ${index.name}`);
     const insert = (table: string, rows: object[]) => insertUnnested(client, table, rows);
     const clock = phaseClock();
-    for (const batch of lifetimeBatches(from, to, userIds, 5_000)) {
+    for (const batch of lifetimeBatches(from, to, userIds, 5_000, photoFileOf)) {
       await insert("memories", batch.memories);
       await insert("memory_tags", batch.tags);
       await insert("photos", batch.photos);

@@ -61,6 +61,7 @@ export const importCommand = {
     const blobStore = createBlobStore(config.storageUrl, config.dataDir);
     const tempDir = path.join(config.dataDir, "uploads");
     const limits = archiveLimits(config.photos.maxUploadBytes, config.videos.maxBytes);
+    let cleanUp = () => {};
     try {
       const photos = new PhotosService({
         photos: new PhotosRepository(db),
@@ -105,13 +106,42 @@ export const importCommand = {
         limits,
         tempDir,
       });
+      // Ctrl-C (or SIGTERM) stops the import cleanly: the photos it stored are removed, no row is
+      // written. A second one ends the process at once.
+      const stop = new AbortController();
+      const stopping = () => {
+        out("Stopping: removing what this import stored…");
+        stop.abort(new ImportStoppedError());
+      };
+      process.once("SIGINT", stopping);
+      process.once("SIGTERM", stopping);
+      cleanUp = () => {
+        process.off("SIGINT", stopping);
+        process.off("SIGTERM", stopping);
+      };
       const started = Date.now();
       let lastReport = started;
-      const summary = await imports.fromFile(file, format as ArchiveFormat, importer.id, ({ phase, done, total }) => {
-        if (phase !== "photos" || Date.now() - lastReport < 2_000) return;
-        lastReport = Date.now();
-        out(`Photos and videos: ${done} of ${total}`);
-      });
+      let lastPhase: string | undefined;
+      // Each phase as it begins (a large archive's take minutes), then its count every 2 s.
+      const summary = await imports.fromFile(
+        file,
+        format as ArchiveFormat,
+        importer.id,
+        ({ phase, done, total }) => {
+          if (phase !== lastPhase) {
+            lastPhase = phase;
+            lastReport = Date.now();
+            if (phase === "checking") out(`Checking ${total} memories`);
+            else if (phase === "photos") out(`Photos and videos: ${done} of ${total}`);
+            else if (phase === "saving") out(`Saving ${total} memories`);
+            return;
+          }
+          if ((phase !== "photos" && phase !== "saving") || Date.now() - lastReport < 2_000) return;
+          lastReport = Date.now();
+          out(phase === "photos" ? `Photos and videos: ${done} of ${total}` : `Saved ${done} of ${total} memories`);
+        },
+        stop.signal,
+      );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       out(
         `Imported ${summary.memories} memories, ${summary.photos} photos and ${summary.videos} videos in ${seconds} s as ${importer.email}` +
@@ -120,12 +150,23 @@ export const importCommand = {
     } catch (error) {
       if (error instanceof ArchiveRefusedError)
         throw new AppError("validation_failed", { message: `Nothing was imported. ${error.message}` });
+      if (error instanceof ImportStoppedError)
+        throw new AppError("validation_failed", { message: "Nothing was imported: the import was stopped." });
       throw error;
     } finally {
+      cleanUp();
       await blobStore.close();
     }
   },
 } satisfies Command;
+
+/** The operator stopped the import. */
+class ImportStoppedError extends Error {
+  constructor() {
+    super("The import was stopped.");
+    this.name = "ImportStoppedError";
+  }
+}
 
 /** Why `file` cannot be an archive before it is opened (it is not there, or is a folder); null when it is a file. */
 async function describeMissingFile(file: string): Promise<string | null> {

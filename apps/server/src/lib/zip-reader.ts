@@ -30,7 +30,12 @@ export class ZipReader {
     private readonly byName: Map<string, yauzl.Entry>,
   ) {}
 
-  static async open(file: string, options: { maxEntries: number }): Promise<ZipReader> {
+  /**
+   * `keep`: the entries the caller will look up or read; the others are checked as every entry
+   * is, then dropped (each held entry takes most of a kilobyte, and an archive of a lifetime
+   * has a million and a half, most of them pages no import reads). All of them by default.
+   */
+  static async open(file: string, options: { maxEntries: number; keep?: (name: string) => boolean }): Promise<ZipReader> {
     let zip: yauzl.ZipFile;
     try {
       zip = await yauzl.openPromise(file, {
@@ -47,13 +52,16 @@ export class ZipReader {
       if (zip.entryCount > options.maxEntries)
         throw new InvalidZipError(`it holds ${zip.entryCount} files, more than ${options.maxEntries}`);
       const byName = new Map<string, yauzl.Entry>();
+      const dropped = new Set<string>();
       await new Promise<void>((resolve, reject) => {
         zip.on("error", (error: Error) => reject(error instanceof InvalidZipError ? error : new InvalidZipError(error.message)));
         zip.on("end", () => resolve());
         zip.on("entry", (entry: yauzl.Entry) => {
           if (entry.isEncrypted()) return reject(new InvalidZipError(`${entry.fileName} is encrypted`));
-          if (byName.has(entry.fileName)) return reject(new InvalidZipError(`${entry.fileName} is in it twice`));
-          byName.set(entry.fileName, entry);
+          if (byName.has(entry.fileName) || dropped.has(entry.fileName))
+            return reject(new InvalidZipError(`${entry.fileName} is in it twice`));
+          if (options.keep === undefined || options.keep(entry.fileName)) byName.set(entry.fileName, entry);
+          else dropped.add(entry.fileName);
           zip.readEntry();
         });
         zip.readEntry();
@@ -65,7 +73,7 @@ export class ZipReader {
     }
   }
 
-  /** Every entry, folders included, in the directory's order. */
+  /** Every entry kept (see `open`), folders included, in the directory's order. */
   entries(): ZipEntryInfo[] {
     return [...this.byName.values()].map((entry) => ({ name: entry.fileName, size: entry.uncompressedSize }));
   }

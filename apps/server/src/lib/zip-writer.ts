@@ -21,7 +21,12 @@ export interface ZipEntryOptions {
 }
 
 interface CentralRecord {
-  name: Buffer;
+  /**
+   * Kept as text until the directory is written: a small Buffer is a view of a shared 64 KiB
+   * slab, and each name kept for the directory would keep its whole slab alive (slabs the
+   * deflated pages fill quickly): tens of kilobytes an entry, gigabytes for a lifetime's archive.
+   */
+  name: string;
   method: number;
   dosTime: number;
   dosDate: number;
@@ -32,6 +37,10 @@ interface CentralRecord {
   zip64Descriptor: boolean;
 }
 
+/** Small writes are gathered up to this many bytes before the output gets them. */
+const gatheredBytes = 256 * 1024;
+/** Bytes deflated in one call on the event loop's thread; larger ones go through a stream (libuv's pool). */
+const deflatedAtOnceBytes = 64 * 1024;
 const u32Max = 0xffffffff;
 const u16Max = 0xffff;
 const versionNeeded = 20;
@@ -49,6 +58,8 @@ export class ZipWriter {
   private readonly records: CentralRecord[] = [];
   private busy = false;
   private finished = false;
+  private gathered: Buffer[] = [];
+  private gatheredLength = 0;
 
   private readonly forceZip64: boolean;
   private readonly releaseChunk: ((chunk: Buffer) => void) | undefined;
@@ -95,20 +106,20 @@ export class ZipWriter {
       await this.write(zip64Locator(zip64EndOffset));
     }
     await this.write(end(this.records.length, directorySize, directoryStart, needsZip64));
+    await this.flush();
     this.output.end();
     await once(this.output, "finish");
   }
 
   private async writeEntry(name: string, content: Readable | AsyncIterable<Buffer | string> | Buffer, options: ZipEntryOptions) {
-    const encodedName = Buffer.from(name, "utf8");
-    if (encodedName.length > u16Max) throw new Error("entry name is too long");
+    if (Buffer.byteLength(name, "utf8") > u16Max) throw new Error("entry name is too long");
     const { dosTime, dosDate } = dosDateTime(options.mtime);
     const method = options.compress ? methodDeflated : methodStored;
     // A descriptor's sizes are 8 bytes when the local header announced ZIP64; with no size known
     // beforehand, an entry is taken to stay under 4 GiB (the archive's JSON and pages do).
     const zip64Descriptor = this.forceZip64 || (options.size ?? 0) >= u32Max;
     const record: CentralRecord = {
-      name: encodedName,
+      name,
       method,
       dosTime,
       dosDate,
@@ -124,7 +135,16 @@ export class ZipWriter {
     let size = 0;
     let compressedSize = 0;
     const source: Iterable<Buffer | string> | AsyncIterable<Buffer | string> = Buffer.isBuffer(content) ? [content] : content;
-    if (method === methodStored) {
+    if (method === methodDeflated && Buffer.isBuffer(content) && content.length <= deflatedAtOnceBytes) {
+      // A page at hand: deflated in one call, without a stream's machinery per entry (an export
+      // writes a page for each of a million memories); a few kilobytes hold the thread for
+      // tens of microseconds.
+      crc = zlib.crc32(content);
+      size = content.length;
+      const deflated = zlib.deflateRawSync(content);
+      compressedSize = deflated.length;
+      await this.write(deflated);
+    } else if (method === methodStored) {
       for await (const chunk of source) {
         const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
         crc = zlib.crc32(bytes, crc);
@@ -161,8 +181,32 @@ export class ZipWriter {
     this.records.push(record);
   }
 
+  /**
+   * Small pieces (headers, descriptors, deflated pages) are gathered and handed on together: an
+   * export of a million memories writes millions of them, and each write to a file is a call
+   * into the kernel. A chunk to be released (a photo's) is handed on at once, after them.
+   */
   private async write(bytes: Buffer, written?: (bytes: Buffer) => void): Promise<void> {
     this.offset += bytes.length;
+    if (written === undefined && bytes.length < gatheredBytes) {
+      this.gathered.push(bytes);
+      this.gatheredLength += bytes.length;
+      if (this.gatheredLength >= gatheredBytes) await this.flush();
+      return;
+    }
+    await this.flush();
+    await this.send(bytes, written);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.gathered.length === 0) return;
+    const chunk = this.gathered.length === 1 ? this.gathered[0]! : Buffer.concat(this.gathered, this.gatheredLength);
+    this.gathered = [];
+    this.gatheredLength = 0;
+    await this.send(chunk);
+  }
+
+  private async send(bytes: Buffer, written?: (bytes: Buffer) => void): Promise<void> {
     if (this.output.destroyed) throw new Error("the output was closed");
     this.output.write(bytes, written && (() => written(bytes)));
     // The output's own high-water mark (16 KiB for a file) would make every chunk wait a turn of the
@@ -214,9 +258,10 @@ function localHeader(record: CentralRecord): Buffer {
   header.writeUInt32LE(0, 14);
   header.writeUInt32LE(record.zip64Descriptor ? u32Max : 0, 18);
   header.writeUInt32LE(record.zip64Descriptor ? u32Max : 0, 22);
-  header.writeUInt16LE(record.name.length, 26);
+  const name = Buffer.from(record.name, "utf8");
+  header.writeUInt16LE(name.length, 26);
   header.writeUInt16LE(extra.length, 28);
-  return Buffer.concat([header, record.name, extra]);
+  return Buffer.concat([header, name, extra]);
 }
 
 function dataDescriptor(record: CentralRecord): Buffer {
@@ -267,14 +312,15 @@ function centralHeader(record: CentralRecord, forceZip64: boolean): Buffer {
   header.writeUInt32LE(record.crc, 16);
   header.writeUInt32LE(compressedTooLarge ? u32Max : record.compressedSize, 20);
   header.writeUInt32LE(sizeTooLarge ? u32Max : record.size, 24);
-  header.writeUInt16LE(record.name.length, 28);
+  const name = Buffer.from(record.name, "utf8");
+  header.writeUInt16LE(name.length, 28);
   header.writeUInt16LE(extra.length, 30);
   header.writeUInt16LE(0, 32); // comment length
   header.writeUInt16LE(0, 34); // disk number
   header.writeUInt16LE(0, 36); // internal attributes
   header.writeUInt32LE((regularFileMode << 16) >>> 0, 38);
   header.writeUInt32LE(offsetTooLarge ? u32Max : record.offset, 42);
-  return Buffer.concat([header, record.name, extra]);
+  return Buffer.concat([header, name, extra]);
 }
 
 function zip64End(entries: number, directorySize: number, directoryStart: number): Buffer {

@@ -148,16 +148,22 @@ export class ArchiveExporter {
         const openPhoto = () => {
           const key = photoKeys[photoIndex++];
           if (key === undefined) return undefined;
-          const opened = this.deps.blobStore.get(key, { readChunkBytes: photoReadBytes, ...(pool && { bufferPool: pool }) });
+          const opened = this.deps.blobStore.get(key, {
+            readChunkBytes: photoReadBytes,
+            withoutContentType: true,
+            ...(pool && { bufferPool: pool }),
+          });
           // Its failure is reported where it is awaited; until then it must not count as unhandled.
           opened.catch(() => undefined);
           return opened;
         };
         nextPhoto = openPhoto();
+        // The page's memories go to the JSON in one write (the file gets a million otherwise).
+        const jsonOfPage = memoriesOfPage.map((memory) => JSON.stringify(memory)).join(",");
+        await append(json, (summary.memories > 0 ? "," : "") + jsonOfPage);
         for (const [r, row] of rows.entries()) {
           const memory = memoriesOfPage[r]!;
           version = Math.max(version, versionFor(memory));
-          await append(json, (summary.memories > 0 ? "," : "") + JSON.stringify(memory));
           const year = yearOf(memory);
           if (years.at(-1)?.year !== year || years.length === 0) {
             await closeYear();

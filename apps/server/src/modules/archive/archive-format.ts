@@ -27,11 +27,17 @@ export const readableArchiveVersions: readonly number[] = [
 ];
 
 const mediaFile = /^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.[a-z0-9]{1,5}$/;
+const motionClipFile = /^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.motion\.[a-z0-9]{1,5}$/;
+
+/** Whether an archive's file is one a photo's `file` or a Live Photo's clip can name (what an import reads). */
+export function isArchivedMediaFile(name: string): boolean {
+  return mediaFile.test(name) || motionClipFile.test(name);
+}
 
 export const ArchiveMotion = z.object({
   file: z
     .string()
-    .regex(/^photos\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.motion\.[a-z0-9]{1,5}$/)
+    .regex(motionClipFile)
     .describe("Path of the clip's bytes inside the archive: byte for byte what the member uploaded."),
   content_type: z.string().describe("Media type of the clip, such as video/quicktime."),
   bytes: z.number().int().min(0).describe("Size of the clip in bytes."),

@@ -23,6 +23,11 @@ import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 import type { ArchiveRepository } from "./archive.repository";
 
+/** Photos stored at once: enough that reading and writing files overlaps decoding, on a disk that syncs each file. */
+const concurrentPhotos = 4;
+/** Memories saved between two progress reports. */
+const savingBatch = 10_000;
+
 export interface ImportSummary {
   /** Memories brought in. */
   memories: number;
@@ -41,6 +46,8 @@ export interface ImportOptions {
   /** Author of memories the archive gives none (a Day One journal is its writer's); otherwise they stay authorless, "Unknown User". */
   authorOfUnattributed?: string;
   onProgress?: (progress: ImportProgress) => void;
+  /** Stops the import (an operator's Ctrl-C): what it stored is removed, nothing is saved; it fails with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 interface PlannedMemory {
@@ -67,8 +74,8 @@ export class ArchiveImporter {
   constructor(
     private readonly deps: {
       archive: ArchiveRepository;
-      memories: Pick<MemoriesRepository, "insert" | "transaction">;
-      photos: Pick<PhotosRepository, "insert">;
+      memories: Pick<MemoriesRepository, "insertMany" | "transaction">;
+      photos: Pick<PhotosRepository, "insertMany">;
       photoFiles: Pick<PhotosService, "storeFile" | "deleteFiles">;
       /** Videos and Live Photos' motion: checked and stored as uploads are, their web copies made by media jobs. */
       videoFiles: Pick<VideosService, "storeVideo" | "storeMotion" | "enqueueWebCopy" | "wakeJobs">;
@@ -102,41 +109,72 @@ export class ArchiveImporter {
     const progress = (step: Omit<ImportProgress, "with_videos">) => options.onProgress?.({ ...step, with_videos: withVideos });
     progress({ phase: "checking", done: 0, total: memories.length });
     const planned = await this.plan(source, options);
+    options.signal?.throwIfAborted();
     const photoTotal = planned.reduce((sum, { memory }) => sum + memory.photos.length, 0);
 
+    // Every photo stored so far, whatever becomes of the import: removed again if it fails.
     const stored: PhotoRow[] = [];
     try {
       progress({ phase: "photos", done: 0, total: photoTotal });
       await fsp.mkdir(this.deps.tempDir, { recursive: true });
-      for (const { memory, userId } of planned) {
-        for (const photo of memory.photos) {
-          const files = await this.storePhoto(source, memory, photo, userId ?? options.importedBy);
-          stored.push({
-            ...files,
-            id: photo.id,
-            memory_id: memory.id,
-            position: photo.position,
-            taken_at: photo.taken_at ?? files.taken_at,
-            caption: captionOf(memory, photo),
-            created_at: memory.created_at,
-          });
-          progress({ phase: "photos", done: stored.length, total: photoTotal });
+      const work = planned.flatMap(({ memory, userId }) => memory.photos.map((photo) => ({ memory, photo, userId })));
+      // A few photos at a time: one is read from the archive or written to storage (each file
+      // synced to disk) while another is decoded; the decoding itself is held to the photos
+      // service's own limit. In the archive's order, whichever finishes first.
+      const rows: PhotoRow[] = new Array<PhotoRow>(work.length);
+      let next = 0;
+      let failure: { error: unknown } | undefined;
+      const worker = async () => {
+        while (failure === undefined && next < work.length) {
+          if (options.signal?.aborted) {
+            failure = { error: options.signal.reason };
+            break;
+          }
+          const index = next++;
+          const { memory, photo, userId } = work[index]!;
+          try {
+            const files = await this.storePhoto(source, memory, photo, userId ?? options.importedBy);
+            const row: PhotoRow = {
+              ...files,
+              id: photo.id,
+              memory_id: memory.id,
+              position: photo.position,
+              taken_at: photo.taken_at ?? files.taken_at,
+              caption: captionOf(memory, photo),
+              created_at: memory.created_at,
+            };
+            stored.push(row);
+            rows[index] = row;
+            progress({ phase: "photos", done: stored.length, total: photoTotal });
+          } catch (error) {
+            failure ??= { error };
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: concurrentPhotos }, worker));
+      if (failure !== undefined) throw failure.error;
 
       progress({ phase: "saving", done: 0, total: planned.length });
       await this.deps.memories.transaction(async (trx) => {
-        for (const { memory, fields, userId } of planned) {
-          await this.deps.memories.insert(
-            { id: memory.id, userId, createdAt: memory.created_at, updatedAt: memory.updated_at, ...fields },
+        // Many rows a statement (MemoriesRepository.insertMany): a lifetime's archive holds a million.
+        for (let start = 0; start < planned.length; start += savingBatch) {
+          // Stopped while saving: the transaction is rolled back.
+          options.signal?.throwIfAborted();
+          await this.deps.memories.insertMany(
+            planned.slice(start, start + savingBatch).map(({ memory, fields, userId }) => ({
+              id: memory.id,
+              userId,
+              createdAt: memory.created_at,
+              updatedAt: memory.updated_at,
+              ...fields,
+            })),
             trx,
           );
+          progress({ phase: "saving", done: Math.min(start + savingBatch, planned.length), total: planned.length });
         }
-        for (const row of stored) {
-          await this.deps.photos.insert(row, trx);
-          // A video's or Live Photo's copy that plays is made after the import, as after an upload.
-          if (row.status === "processing") await this.deps.videoFiles.enqueueWebCopy(trx, row.id);
-        }
+        await this.deps.photos.insertMany(rows, trx);
+        // A video's or Live Photo's copy that plays is made after the import, as after an upload.
+        for (const row of rows) if (row.status === "processing") await this.deps.videoFiles.enqueueWebCopy(trx, row.id);
         // A cover names one of the memory's photos, so it is set once they are in (version 5).
         await this.deps.archive.setCovers(
           trx,

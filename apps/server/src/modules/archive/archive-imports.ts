@@ -58,11 +58,13 @@ export class ArchiveImports {
     format: ArchiveFormat,
     importedBy: string,
     onProgress?: (progress: ImportProgress) => void,
+    signal?: AbortSignal,
   ): Promise<ImportSummary> {
     const source = await openArchive(format, file, this.deps.limits);
     try {
       return await this.deps.importer.import(source, {
         importedBy,
+        ...(signal && { signal }),
         ...(format === "dayone" ? { authorOfUnattributed: importedBy } : {}),
         onProgress: (progress) => {
           this.running = progress;

@@ -87,16 +87,32 @@ export function yearOf(memory: Pick<ArchiveMemory, "memory_date">): string | nul
 
 /** "1 June 2024" as the pages' language writes a day; a year below 100 as itself. */
 function longDate(date: string, words: ServerMessages): string {
-  return calendarFormat(words, { day: "numeric", month: "long", year: "numeric" }).format(calendarDay(date));
+  return calendarFormat(words.locale, "day").format(calendarDay(date));
 }
 
 /** "June 2024" as the pages' language writes a month. */
 function monthName(month: string, words: ServerMessages): string {
-  return calendarFormat(words, { month: "long", year: "numeric" }).format(calendarDay(`${month}-01`));
+  return calendarFormat(words.locale, "month").format(calendarDay(`${month}-01`));
 }
 
-function calendarFormat(words: ServerMessages, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(words.locale, { ...options, timeZone: "UTC" });
+const calendarOptions = {
+  day: { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" },
+  month: { month: "long", year: "numeric", timeZone: "UTC" },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+const calendarFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A day's or a month's format in `locale`, made once: making one takes about as long as
+ * rendering a memory's page, and an export writes a page for each of a million memories.
+ */
+function calendarFormat(locale: string, kind: keyof typeof calendarOptions): Intl.DateTimeFormat {
+  const key = `${kind} ${locale}`;
+  let format = calendarFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, calendarOptions[kind]);
+    calendarFormats.set(key, format);
+  }
+  return format;
 }
 
 function calendarDay(date: string): Date {
@@ -146,6 +162,18 @@ ${reactionsLine(memory)}${commentsList(memory, words)}`,
   );
 }
 
+const regionNameFormats = new Map<string, Intl.DisplayNames>();
+
+/** Countries' names in `locale`, made once (see calendarFormat). */
+function regionNames(locale: string): Intl.DisplayNames {
+  let names = regionNameFormats.get(locale);
+  if (names === undefined) {
+    names = new Intl.DisplayNames([locale], { type: "region", fallback: "none" });
+    regionNameFormats.set(locale, names);
+  }
+  return names;
+}
+
 /**
  * "Where: Sintra, Portugal (38.8029, -9.3817)" in the pages' language, the country named by
  * `Intl.DisplayNames`; nothing without a place. No map and no link to one: the page opens offline
@@ -156,9 +184,7 @@ function placeLine(memory: ArchiveMemory, words: ServerMessages): string {
   if (!place) return "";
   let country: string | undefined;
   try {
-    country = place.country_code
-      ? new Intl.DisplayNames([words.locale], { type: "region", fallback: "none" }).of(place.country_code)
-      : undefined;
+    country = place.country_code ? regionNames(words.locale).of(place.country_code) : undefined;
   } catch {
     country = undefined;
   }

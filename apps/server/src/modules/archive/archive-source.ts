@@ -65,9 +65,11 @@ export interface ArchiveLimits {
   maxTotalBytes: number;
 }
 
+// A lifetime's archive (issue #37: a million memories, 300,000 photos) holds about 1.6 million
+// files and a manifest of about 500 MB; these limits take one of twice that.
 export const defaultArchiveLimits: ArchiveLimits = {
-  maxEntries: 1_000_000,
-  maxManifestBytes: 512 * 1024 * 1024,
+  maxEntries: 4_000_000,
+  maxManifestBytes: 1024 * 1024 * 1024,
   maxPhotoBytes: 50 * 1024 * 1024,
   maxVideoBytes: 2 * 1024 * 1024 * 1024,
   maxTotalBytes: 1024 * 1024 * 1024 * 1024,

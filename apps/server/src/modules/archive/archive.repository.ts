@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { byBoundValues } from "../../db/bound-values";
 import type { CommentRow, Database } from "../../db/schema";
 
 /** The members an archive lists (its memories come from the memories module's `pageById`). */
@@ -60,14 +61,30 @@ export class ArchiveRepository {
     comments: CommentRow[],
     reactions: { memory_id: string; emoji: string; user_id: string; created_at: string }[],
   ): Promise<void> {
-    for (const batch of batches(comments, 100)) await db.insertInto("comments").values(batch).execute();
-    for (const batch of batches(reactions, 100)) await db.insertInto("reactions").values(batch).execute();
+    for (const batch of byBoundValues(comments)) await db.insertInto("comments").values(batch).execute();
+    for (const batch of byBoundValues(reactions)) await db.insertInto("reactions").values(batch).execute();
   }
 
-  /** Sets imported memories' covers, inside the import's transaction, once their photos are in. */
+  /**
+   * Sets imported memories' covers, inside the import's transaction, once their photos are in: a
+   * few hundred a statement, so PostgreSQL's statement triggers on memories run once a batch.
+   */
   async setCovers(db: Kysely<Database>, covers: { memoryId: string; photoId: string }[]): Promise<void> {
-    for (const { memoryId, photoId } of covers)
-      await db.updateTable("memories").set({ cover_photo_id: photoId }).where("id", "=", memoryId).execute();
+    for (const batch of batches(covers)) {
+      const cover = sql<string>`case ${sql.join(
+        batch.map(({ memoryId, photoId }) => sql`when id = ${memoryId} then ${photoId}`),
+        sql` `,
+      )} end`;
+      await db
+        .updateTable("memories")
+        .set({ cover_photo_id: cover })
+        .where(
+          "id",
+          "in",
+          batch.map(({ memoryId }) => memoryId),
+        )
+        .execute();
+    }
   }
 
   /** Of these memory ids, those this instance holds. */

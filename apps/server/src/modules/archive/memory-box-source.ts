@@ -1,5 +1,5 @@
 import { ZipReader } from "../../lib/zip-reader";
-import { ArchiveManifest, ArchiveMemory, archiveVersion, readableArchiveVersions } from "./archive-format";
+import { ArchiveManifest, ArchiveMemory, archiveVersion, isArchivedMediaFile, readableArchiveVersions } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, describeIssue, refusedZip } from "./archive-source";
 import { parseJsonStream, TokenType } from "./json-stream";
 
@@ -7,7 +7,9 @@ export const manifestFile = "memory-box.json";
 
 /** Opens a Memory Box archive (docs/formats/memory-box.md) for import, refusing what is not one, or not one this version reads. */
 export async function openMemoryBoxArchive(file: string, limits: ArchiveLimits): Promise<ArchiveSource> {
-  const zip = await openZip(file, limits);
+  // Only the manifest and the files a photo can name are read: the pages and their pictures are
+  // checked with the rest of the directory and not kept.
+  const zip = await openZip(file, limits, (name) => name === manifestFile || isArchivedMediaFile(name));
   try {
     const manifest = await readManifest(zip, limits);
     return {
@@ -23,9 +25,9 @@ export async function openMemoryBoxArchive(file: string, limits: ArchiveLimits):
 }
 
 /** A ZIP held to the limits, or the reason it cannot be read, in words. */
-export async function openZip(file: string, limits: ArchiveLimits): Promise<ZipReader> {
+export async function openZip(file: string, limits: ArchiveLimits, keep?: (name: string) => boolean): Promise<ZipReader> {
   try {
-    return await ZipReader.open(file, { maxEntries: limits.maxEntries });
+    return await ZipReader.open(file, { maxEntries: limits.maxEntries, ...(keep && { keep }) });
   } catch (error) {
     throw refusedZip(error);
   }

@@ -1,4 +1,4 @@
-export { MemoriesRepository, type MemoryRecord, placeOf, type StoredPlace } from "./memories.repository";
+export { MemoriesRepository, type MemoryRecord, type NewMemory, placeOf, type StoredPlace } from "./memories.repository";
 export { memoriesRoutes } from "./memories.routes";
 export { MemoriesService } from "./memories.service";
 export { windowMonthDays, windowStart, yearsAgo } from "./on-this-day";

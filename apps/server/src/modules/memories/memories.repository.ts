@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
+import { byBoundValues } from "../../db/bound-values";
 import { preparedQuery } from "../../db/prepared-query";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
@@ -444,29 +445,31 @@ export class MemoriesRepository {
   }
 
   /** A new memory at version 1; `updatedAt` differs from `createdAt` only for one brought in by an import. */
-  async insert(
-    memory: { id: string; userId: string | null; createdAt: string; updatedAt?: string } & MemoryFields,
-    executor: Executor,
-  ): Promise<void> {
-    const key = sortKey(memory.memory_date, memory.createdAt, memory.id);
-    await executor
-      .insertInto("memories")
-      .values({
-        id: memory.id,
-        title: memory.title,
-        content: memory.content,
-        memory_date: memory.memory_date,
-        user_id: memory.userId,
-        updated_by: memory.userId,
-        created_at: memory.createdAt,
-        updated_at: memory.updatedAt ?? memory.createdAt,
-        version: 1,
-        sort_key: key,
-        search_text: memorySearchText(memory),
-        ...placeColumns(memory.place ?? null),
-      })
-      .execute();
-    await this.replaceTags(memory.id, key, memory.tags, executor);
+  async insert(memory: NewMemory, executor: Executor): Promise<void> {
+    const row = newMemoryRow(memory);
+    await executor.insertInto("memories").values(row).execute();
+    await this.replaceTags(memory.id, row.sort_key, memory.tags, executor);
+  }
+
+  /**
+   * New memories, many rows a statement (an import's hundreds of thousands): on PostgreSQL the
+   * counters' statement triggers then run once a batch, not once a memory, which in one
+   * transaction would update `memory_stats` a million times (each update a new version of its row
+   * that the next must step over).
+   */
+  async insertMany(memories: NewMemory[], executor: Executor): Promise<void> {
+    const rows = memories.map(newMemoryRow);
+    for (const batch of byBoundValues(rows)) await executor.insertInto("memories").values(batch).execute();
+    const tags = memories.flatMap((memory, m) =>
+      memory.tags.map((tag, position) => ({
+        memory_id: memory.id,
+        position,
+        tag,
+        tag_key: tag.toLowerCase(),
+        sort_key: rows[m]!.sort_key,
+      })),
+    );
+    for (const batch of byBoundValues(tags)) await executor.insertInto("memory_tags").values(batch).execute();
   }
 
   /**
@@ -711,6 +714,26 @@ function readJson<T>(value: unknown): T {
 }
 
 /** The place columns of a memory's row for this place (all null for none). */
+/** A memory to insert: its fields, author and dates. */
+export type NewMemory = { id: string; userId: string | null; createdAt: string; updatedAt?: string } & MemoryFields;
+
+function newMemoryRow(memory: NewMemory) {
+  return {
+    id: memory.id,
+    title: memory.title,
+    content: memory.content,
+    memory_date: memory.memory_date,
+    user_id: memory.userId,
+    updated_by: memory.userId,
+    created_at: memory.createdAt,
+    updated_at: memory.updatedAt ?? memory.createdAt,
+    version: 1,
+    sort_key: sortKey(memory.memory_date, memory.createdAt, memory.id),
+    search_text: memorySearchText(memory),
+    ...placeColumns(memory.place ?? null),
+  };
+}
+
 function placeColumns(place: StoredPlace | null) {
   if (place === null) {
     return {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { byBoundValues } from "../../db/bound-values";
 import type { Database, NewPhotoRow, PhotoRow } from "../../db/schema";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -9,6 +10,11 @@ export class PhotosRepository {
 
   async insert(photo: NewPhotoRow, executor: Executor = this.db): Promise<void> {
     await executor.insertInto("photos").values(photo).execute();
+  }
+
+  /** Many photos, many rows a statement (an import's); every row with the same columns. */
+  async insertMany(photos: NewPhotoRow[], executor: Executor): Promise<void> {
+    for (const batch of byBoundValues(photos)) await executor.insertInto("photos").values(batch).execute();
   }
 
   findById(id: string, executor: Executor = this.db): Promise<PhotoRow | undefined> {

@@ -29,6 +29,11 @@ export interface GetBlobOptions {
    * reader gives each chunk back once it is done with its bytes (`BufferPool.release`).
    */
   bufferPool?: BufferPool;
+  /**
+   * Local storage only: the content type is not read (its sidecar file is not opened), and
+   * `info.contentType` is undefined: a copy of the bytes such as the export's does without it.
+   */
+  withoutContentType?: boolean;
 }
 
 export interface BlobContent {

@@ -110,7 +110,7 @@ export class LocalBlobStore implements BlobStore {
       const stats = await handle.stat();
       if (!stats.isFile()) throw new BlobNotFoundError(key);
       const range = options.range && resolveByteRange(key, options.range, stats.size);
-      const contentType = await readContentType(metadata, key);
+      const contentType = options.withoutContentType ? undefined : await readContentType(metadata, key);
       const body =
         options.bufferPool && !range
           ? pooledReadStream(handle, options.bufferPool, stats.size)
@@ -355,7 +355,10 @@ function pooledReadStream(handle: FileHandle, pool: BufferPool, size: number): R
         this.push(null);
         return;
       }
-      const buffer = pool.take();
+      // A small file (a thumbnail) gets a buffer of its own size: one of the pool's would be held
+      // whole while the output counts only the file's bytes, so thousands of them could wait
+      // there (a megabyte each for kilobytes written).
+      const buffer = left < pool.size / 16 ? Buffer.allocUnsafe(left) : pool.take();
       handle.read(buffer, 0, Math.min(buffer.length, left), null).then(
         ({ bytesRead }) => {
           left -= bytesRead;
