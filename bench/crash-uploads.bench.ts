@@ -7,6 +7,7 @@
 //   BENCH_POSTGRES_URL    where to create the scratch database (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_CRASH_ROUNDS    crashes (default 20)
 //   BENCH_CRASH_UPLOADS   concurrent uploads a crash interrupts (default 20)
+import type { Engine } from "../apps/server/src/db/database";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -16,7 +17,6 @@ import pg from "pg";
 import sharp from "sharp";
 import { machineLine, root, round, scratchPostgresDatabase, startServer, type RunningServer, writeResults } from "./lib";
 
-type Engine = "sqlite" | "postgres";
 const engineName: Record<Engine, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };
 const rounds = Number(process.env.BENCH_CRASH_ROUNDS ?? 20);
 const concurrentUploads = Number(process.env.BENCH_CRASH_UPLOADS ?? 20);

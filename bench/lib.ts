@@ -111,6 +111,7 @@ export interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
+  max: number;
 }
 
 /**
@@ -143,34 +144,39 @@ export async function runLoad(options: {
 
 /**
  * Requests at a fixed rate, however fast the answers come (an open loop, as independent devices
- * make them), for `durationMs`. Latency counts from when each request was due, so a server that
- * falls behind shows it in the percentiles (no coordinated omission). Each request gets a slot of
- * its own (for per-slot state such as a refresh token); one due while every slot is still busy
- * counts as an error: the server was `slots` requests behind.
+ * make them), for `durationMs` or until `until` settles. Latency counts from when each request was
+ * due, so a server that falls behind shows it in the percentiles (no coordinated omission). Each
+ * request gets a slot of its own (for per-slot state such as a refresh token) and its index; one
+ * due while every slot is still busy counts as an error: the server was `slots` requests behind.
  */
 export async function runOpenLoop(options: {
   ratePerSecond: number;
-  durationMs: number;
+  durationMs?: number;
+  until?: Promise<unknown>;
   slots: number;
-  request: (slot: number) => Promise<boolean>;
+  request: (slot: number, index: number) => Promise<boolean>;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const free = Array.from({ length: options.slots }, (_, slot) => slot);
   const inFlight = new Set<Promise<void>>();
   const started = performance.now();
-  const total = Math.floor((options.ratePerSecond * options.durationMs) / 1000);
-  for (let index = 0; index < total; index += 1) {
+  let stopped = false;
+  const stop = options.until ?? new Promise<never>(() => {});
+  void stop.finally(() => (stopped = true));
+  const total = options.durationMs === undefined ? Infinity : Math.floor((options.ratePerSecond * options.durationMs) / 1000);
+  for (let index = 0; index < total && !stopped; index += 1) {
     const due = started + (index * 1000) / options.ratePerSecond;
     const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 1) await Promise.race([new Promise((resolve) => setTimeout(resolve, wait)), stop]);
+    if (stopped) break;
     const slot = free.pop();
     if (slot === undefined) {
       errors += 1;
       continue;
     }
     const sent: Promise<void> = options
-      .request(slot)
+      .request(slot, index)
       .catch(() => false)
       .then((ok) => {
         if (ok) latencies.push(performance.now() - due);
@@ -195,6 +201,7 @@ export function summarize(latencies: number[], errors: number, seconds: number):
     p50: at(0.5),
     p95: at(0.95),
     p99: at(0.99),
+    max: round(latencies.at(-1) ?? Number.NaN),
   };
 }
 

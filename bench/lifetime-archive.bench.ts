@@ -20,6 +20,7 @@
 //   BENCH_POSTGRES_URL     a database to connect to for creating and dropping the bench databases
 //                          (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE     write the section there instead of bench/RESULTS.md (trial runs)
+import type { Engine } from "../apps/server/src/db/database";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -36,7 +37,9 @@ import {
   root,
   round,
   RunConditions,
+  type LoadResult,
   type RunningServer,
+  runOpenLoop,
   scratchPostgresDatabase,
   startServer,
   type Watched,
@@ -46,8 +49,6 @@ import {
   writeResults,
 } from "./lib";
 import { type GrowPhases, growPostgres, growSqlite, lifetimeTags, type PhotoFileOf } from "./lifetime-seed";
-
-type Engine = "sqlite" | "postgres";
 
 const quick = process.env.LIFETIME_QUICK === "1";
 const largest = Number(process.env.LIFETIME_MEMORIES ?? (quick ? 10_000 : 1_000_000));
@@ -338,55 +339,23 @@ function runTimed(
   });
 }
 
-interface ProbeResult {
-  requests: number;
-  errors: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
 /**
- * Requests at `probeRate` a second (an open loop: latency counts from when each was due) to the
- * server, until `done`; `probePaths` in turn.
+ * Requests at `probeRate` a second to the server until `done` (an open loop: latency counts from
+ * when each was due), `probePaths` in turn.
  */
-async function probe(server: RunningServer, token: string, done: Promise<void>): Promise<ProbeResult> {
+async function probe(server: RunningServer, token: string, done: Promise<void>): Promise<LoadResult> {
   const client = new HttpClient(server.url, 32);
   const headers = { authorization: `Bearer ${token}` };
-  const latencies: number[] = [];
-  let errors = 0;
-  let finished = false;
-  void done.then(() => (finished = true));
-  const inFlight = new Set<Promise<void>>();
-  const started = performance.now();
-  for (let index = 0; !finished; index += 1) {
-    const due = started + (index * 1000) / probeRate;
-    const wait = due - performance.now();
-    if (wait > 0) await Promise.race([new Promise((resolve) => setTimeout(resolve, wait)), done]);
-    if (finished) break;
-    const sent: Promise<void> = client
-      .ok(probePaths[index % probePaths.length]!, headers)
-      .catch(() => false)
-      .then((ok) => {
-        if (ok) latencies.push(performance.now() - due);
-        else errors += 1;
-        inFlight.delete(sent);
-      });
-    inFlight.add(sent);
+  try {
+    return await runOpenLoop({
+      ratePerSecond: probeRate,
+      until: done,
+      slots: 32,
+      request: (_, index) => client.ok(probePaths[index % probePaths.length]!, headers),
+    });
+  } finally {
+    client.close();
   }
-  await Promise.all(inFlight);
-  client.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN, 1);
-  return {
-    requests: latencies.length,
-    errors,
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    max: round(latencies.at(-1) ?? Number.NaN, 1),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,7 +381,7 @@ interface SizeResult {
   manifestBytes: number;
   importRun: ProcessRun;
   phases: ReturnType<typeof importPhases>;
-  probe: ProbeResult;
+  probe: LoadResult;
   imported: Counts;
   /** Photo files in the importing instance's storage afterwards (none after a stopped import). */
   storedFiles: number;
@@ -519,7 +488,7 @@ async function benchDirection(
           const importPid: { pid?: number } = {};
           const watched: Watched[] = [processWatched("Import (CLI)", importPid), watchPid("Server process", server.pid)];
           if (targetEngine === "postgres") watched.push(watchCommand("PostgreSQL", "postgres"));
-          let probed: ProbeResult | undefined;
+          let probed: LoadResult | undefined;
           const importRun = await conditions.measure(`${label}: import (${engineName[targetEngine]})`, watched, () =>
             runTimed(
               "node",
@@ -600,7 +569,7 @@ function section(sourceEngine: Engine, results: SizeResult[], conditions: RunCon
         r.imported.tags === r.counts.tags &&
         r.listTotal === r.counts.memories;
   const exportRatio = (r: SizeResult) => r.exportRun.seconds / r.tarSeconds;
-  const probeCell = (p: ProbeResult) =>
+  const probeCell = (p: LoadResult) =>
     `${p.p50} / ${p.p95} / ${p.p99} / **${p.max}** (${n(p.requests)}${p.errors ? `, ${p.errors} errors` : ""})`;
   const row = (name: string, a: string, b: string, change: string, target = "—", verdict = "—") =>
     `| ${name} | ${a} | ${b} | ${change} | ${target} | ${verdict} |`;

@@ -16,6 +16,7 @@
 //   BENCH_POSTGRES_URL  a database to connect to for creating and dropping the bench database
 //                       (default postgres://postgres@127.0.0.1:5432/test)
 //   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
+import type { Engine } from "../apps/server/src/db/database";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,8 +41,6 @@ import {
 import { type GrowPhases, growPostgres, growSqlite, lifetimeTags, photosPerMemory, tagCount } from "./lifetime-seed";
 import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-breakdown";
 import { searchWords } from "./seed";
-
-type Engine = "sqlite" | "postgres";
 
 const quick = process.env.LIFETIME_QUICK === "1";
 const largest = Number(process.env.LIFETIME_MEMORIES ?? (quick ? 20_000 : 1_000_000));

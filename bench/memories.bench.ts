@@ -11,6 +11,7 @@
 //   BENCH_ROWS      all (default) | search: only the rows of searches built from the database (pages
 //                   further down, and the first requests after a change), printed, nothing written |
 //                   map: only the places map's rows, written to their own section
+import type { Engine } from "../apps/server/src/db/database";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -35,8 +36,6 @@ import { breakdownTable, type BreakdownTarget, queryBreakdown } from "./query-br
 import { runWrk, type WrkResult, wrkAvailable } from "./wrk";
 import { listPageCacheSize } from "../apps/server/src/modules/memories/listing-cache";
 import { filterTags, placedShare, type SeedCounts, searchWords, seedCities, seedPostgres, seedSqlite } from "./seed";
-
-type Engine = "sqlite" | "postgres";
 
 const concurrency = 10;
 const durationMs = Number(process.env.BENCH_SECONDS ?? 10) * 1000;

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   }
   await app.listen({ host: config.host, port: config.port });
   app.log.info({ url: config.publicUrl, database: config.database.engine, dataDir: config.dataDir }, "Memory Box is ready");
-  const advice = mallocArenaAdvice(process.env, runningGlibcVersion());
+  const advice = mallocArenaAdvice(process.env, runningGlibcVersion);
   if (advice) app.log.warn(advice);
 }
 

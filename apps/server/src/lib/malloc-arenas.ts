@@ -8,9 +8,12 @@
  */
 export const recommendedMallocArenas = "2";
 
-/** A warning for the log when the process runs on glibc without its arenas bounded, else undefined. */
-export function mallocArenaAdvice(env: NodeJS.ProcessEnv, glibcVersion: string | undefined): string | undefined {
-  if (glibcVersion === undefined || env.MALLOC_ARENA_MAX) return undefined;
+/**
+ * A warning for the log when the process runs on glibc without its arenas bounded, else undefined.
+ * The C library is asked only when the variable is missing (Node's report is not free to make).
+ */
+export function mallocArenaAdvice(env: NodeJS.ProcessEnv, glibcVersion: () => string | undefined): string | undefined {
+  if (env.MALLOC_ARENA_MAX || glibcVersion() === undefined) return undefined;
   return `MALLOC_ARENA_MAX is not set: photo processing will grow this process's memory over days. Start it with MALLOC_ARENA_MAX=${recommendedMallocArenas} (npm start does; docs/operating.md, "Running it").`;
 }
 

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { MemoryPage } from "@memory-box/contract";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filesUnder } from "../../../test/files-under";
 import { writeZip } from "../../../test/dayone-export";
 import { createMember, type TestMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
@@ -24,14 +25,6 @@ const serverRoot = path.resolve(import.meta.dirname, "../../..");
 /** More memories than one statement of the import takes (10,000 bound values: 555 memories, 2,000 tags). */
 const memoryCount = 1_300;
 const photoCount = 40;
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const found = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return found
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-}
 
 describe.each(testEngines())("a large archive's import on %s", (engine) => {
   let target: TestApp;

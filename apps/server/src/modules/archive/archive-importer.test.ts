@@ -5,6 +5,7 @@ import { buffer } from "node:stream/consumers";
 import type { CommentList, Memory, MemoryPage } from "@memory-box/contract";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filesUnder } from "../../../test/files-under";
 import { writeZip } from "../../../test/dayone-export";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
@@ -29,14 +30,6 @@ async function entriesOf(file: string): Promise<Map<string, Buffer>> {
   } finally {
     zip.close();
   }
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const found = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return found
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
 }
 
 describe.each(testEngines())("import on %s", (engine) => {

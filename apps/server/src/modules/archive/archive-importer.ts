@@ -120,7 +120,8 @@ export class ArchiveImporter {
       const work = planned.flatMap(({ memory, userId }) => memory.photos.map((photo) => ({ memory, photo, userId })));
       // A few photos at a time: one is read from the archive or written to storage (each file
       // synced to disk) while another is decoded; the decoding itself is held to the photos
-      // service's own limit. In the archive's order, whichever finishes first.
+      // service's own limit. In the archive's order, whichever finishes first. A pool of workers
+      // rather than a promise per photo queued in p-limit: a lifetime's archive holds 300,000.
       const rows: PhotoRow[] = new Array<PhotoRow>(work.length);
       let next = 0;
       let failure: { error: unknown } | undefined;

@@ -460,15 +460,7 @@ export class MemoriesRepository {
   async insertMany(memories: NewMemory[], executor: Executor): Promise<void> {
     const rows = memories.map(newMemoryRow);
     for (const batch of byBoundValues(rows)) await executor.insertInto("memories").values(batch).execute();
-    const tags = memories.flatMap((memory, m) =>
-      memory.tags.map((tag, position) => ({
-        memory_id: memory.id,
-        position,
-        tag,
-        tag_key: tag.toLowerCase(),
-        sort_key: rows[m]!.sort_key,
-      })),
-    );
+    const tags = memories.flatMap((memory, m) => tagRows(memory.id, rows[m]!.sort_key, memory.tags));
     for (const batch of byBoundValues(tags)) await executor.insertInto("memory_tags").values(batch).execute();
   }
 
@@ -543,15 +535,7 @@ export class MemoriesRepository {
     if (tags.length === 0) return;
     await executor
       .insertInto("memory_tags")
-      .values(
-        tags.map((tag, position) => ({
-          memory_id: memoryId,
-          position,
-          tag,
-          tag_key: tag.toLowerCase(),
-          sort_key: memorySortKey,
-        })),
-      )
+      .values(tagRows(memoryId, memorySortKey, tags))
       .execute();
   }
 
@@ -713,7 +697,6 @@ function readJson<T>(value: unknown): T {
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }
 
-/** The place columns of a memory's row for this place (all null for none). */
 /** A memory to insert: its fields, author and dates. */
 export type NewMemory = { id: string; userId: string | null; createdAt: string; updatedAt?: string } & MemoryFields;
 
@@ -734,6 +717,18 @@ function newMemoryRow(memory: NewMemory) {
   };
 }
 
+/** A memory's tag rows, in its order, each with its key and a copy of the memory's sort key (the tag's listing index). */
+function tagRows(memoryId: string, memorySortKey: string, tags: string[]) {
+  return tags.map((tag, position) => ({
+    memory_id: memoryId,
+    position,
+    tag,
+    tag_key: tag.toLowerCase(),
+    sort_key: memorySortKey,
+  }));
+}
+
+/** The place columns of a memory's row for this place (all null for none). */
 function placeColumns(place: StoredPlace | null) {
   if (place === null) {
     return {

@@ -80,7 +80,8 @@ export const defaultOnThisDayWindowDays = 3;
 /**
  * At most this many memories make one "On this day" (the newest, over every year): a strip scrolled
  * sideways above home, each a thumbnail. 100 is more than a member scrolls through and, at a
- * lifetime's density (the lifetime benchmark, issue #37), presenting 200 took 32 ms (p95) on PostgreSQL against a target of 20.
+ * lifetime's density (the lifetime benchmark, issue #37), presenting 200 took 32 ms (p95) on
+ * PostgreSQL against a target of 20.
  */
 export const maxOnThisDayMemories = 100;
 const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
