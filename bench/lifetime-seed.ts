@@ -9,6 +9,7 @@
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import type { MemoryRow, PhotoRow } from "../apps/server/src/db/schema";
+import { searchRowidSql } from "../apps/server/src/db/search-rowids";
 import { memorySearchText } from "../apps/server/src/lib/search-text";
 import { sortKey } from "../apps/server/src/modules/memories/memories.repository";
 import { derivativeKey, displayKey } from "../apps/server/src/modules/photos/photo-key";
@@ -253,6 +254,7 @@ export function growSqlite(file: string, from: number, to: number, userIds: stri
     if (!ftsTrigger) throw new Error("the migrations' full-text trigger memories_search_insert is missing");
     for (const index of indexes) db.exec(`drop index ${index.name}`);
     db.exec("drop trigger memories_search_insert");
+    const { seeded } = db.prepare("select coalesce(max(rowid), 0) as seeded from memories").get() as { seeded: number };
     const statements = new Map<string, SQLite.Statement>();
     const insert = (table: string, rows: object[]) => {
       if (rows.length === 0) return;
@@ -275,7 +277,12 @@ export function growSqlite(file: string, from: number, to: number, userIds: stri
     for (const index of indexes) db.exec(index.sql);
     const created = clock.lap();
     db.exec(ftsTrigger.sql);
-    db.exec("insert into memories_search(memories_search) values ('rebuild')");
+    // The new memories into the full-text index, under the rowids the trigger would have given
+    // them (filed by day), then merged into one segment as a rebuild would leave it.
+    db.prepare(
+      `insert into memories_search(rowid, search_text) select ${searchRowidSql("memories")}, search_text from memories where rowid > ?`,
+    ).run(seeded);
+    db.exec("insert into memories_search(memories_search) values ('optimize')");
     db.pragma("wal_checkpoint(TRUNCATE)");
     return { rows, indexes: created, after: clock.lap() };
   } finally {

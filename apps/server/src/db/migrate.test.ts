@@ -4,9 +4,11 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { type Migration, Migrator, NO_MIGRATIONS } from "kysely/migration";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { memoryRow } from "../../test/memory-rows";
 import { photoRow } from "../../test/photo-rows";
 import { openMigratedTestDatabase, testEngines } from "../../test/test-database";
 import { InstanceSettingsRepository } from "../modules/instance/instance-settings.repository";
+import { MemoriesRepository } from "../modules/memories/memories.repository";
 import { latestMigration, migrateToLatest, renamedMigrations } from "./migrate";
 import { migrations } from "./migrations";
 
@@ -128,6 +130,40 @@ describe.each(testEngines())("migrations on %s", (engine) => {
     expect((await migrator.migrateTo(previous)).error).toBeUndefined();
     expect(await migrateToLatest(database.db)).toContain(countersMigration);
     expect(Number((await database.db.selectFrom("memory_stats").select("total").executeTakeFirstOrThrow()).total)).toBe(3);
+  });
+
+  it("files the memories already there in the search index by day, and rolls back to the index as it was", async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    const byDay = "2026_11_28_283000_order_sqlite_search_by_day";
+    const previous = Object.keys(migrations)[Object.keys(migrations).indexOf(byDay) - 1]!;
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    const older = memoryRow({ title: "Harbour lights", memory_date: "2001-02-03", search_text: "harbour lights" });
+    const newer = memoryRow({ title: "Harbour walk", memory_date: "2019-08-07", search_text: "harbour walk" });
+    const undated = memoryRow({ title: "Harbour, some day", search_text: "harbour, some day" });
+    await database.db.insertInto("memories").values([newer, undated, older]).execute();
+
+    expect(await migrateToLatest(database.db)).toEqual(Object.keys(migrations).slice(Object.keys(migrations).indexOf(byDay)));
+    const memories = new MemoriesRepository(database.db, engine);
+    const page = await memories.page({ q: "harbour" }, undefined, 10);
+    expect(page.records.map((memory) => memory.title)).toEqual(["Harbour walk", "Harbour lights", "Harbour, some day"]);
+    expect(await memories.countMatched({ q: "harbour" })).toBe(3);
+    expect(await memories.monthCounts({ q: "harbour" })).toEqual([
+      { month: "2019-08", count: 1 },
+      { month: "2001-02", count: 1 },
+      { month: "0000-00", count: 1 },
+    ]);
+
+    expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    if (engine === "sqlite") {
+      // The index as it was: filed under the memories' own rowids.
+      const { rows } = await sql<{
+        rowid: number;
+      }>`select rowid from memories_search where memories_search match 'harbour' order by rowid`.execute(database.db);
+      const { rows: own } = await sql<{ rowid: number }>`select rowid from memories order by rowid`.execute(database.db);
+      expect(rows).toEqual(own);
+    }
+    expect(await migrateToLatest(database.db)).toContain(byDay);
+    expect(await memories.countMatched({ q: "harbour" })).toBe(3);
   });
 });
 

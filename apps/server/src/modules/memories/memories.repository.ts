@@ -2,6 +2,7 @@ import { type Expression, type Kysely, type SqlBool, sql, type Transaction } fro
 import type { Engine } from "../../db/database";
 import { byBoundValues } from "../../db/bound-values";
 import { preparedQuery } from "../../db/prepared-query";
+import { dayOf, firstSearchRowidOf, memoryRowidSql, searchDaySql, searchRowidSql } from "../../db/search-rowids";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
 import { foldForSearch, memorySearchText, searchWords } from "../../lib/search-text";
@@ -175,6 +176,12 @@ export class MemoriesRepository {
     afterSortKey: string | undefined,
     limit: number,
   ): Promise<{ records: ListedMemory[]; hasMore: boolean }> {
+    const byDay = this.searchByDay(filter);
+    if (byDay !== undefined) {
+      const matches = await this.matchesByDay(byDay, afterSortKey, limit + 1);
+      const records = await this.findManyInOrder(matches.slice(0, limit).map((match) => match.id));
+      return { records, hasMore: matches.length > limit };
+    }
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
     let rows: ListedRow[];
@@ -211,6 +218,9 @@ export class MemoriesRepository {
    * The sort keys and ids of the memories a search (and tag) matches, in listing order, at most
    * `max + 1` of them (more than `max`: too many to keep), and how many there are in all. One read
    * of the search: the count comes with the rows (a window over every match, before the limit).
+   * A search SQLite's index serves alone is counted from the index first, and lists no rows when
+   * there are more than `max`: its pages are read from the index in order (`page`), each cheaper
+   * than looking up where thousands of matches stand.
    */
   async searchMatches(
     filter: ListFilter,
@@ -218,6 +228,11 @@ export class MemoriesRepository {
   ): Promise<{ sortKeys: string[]; ids: string[]; matched: number } | undefined> {
     const search = this.filterCondition(filter);
     if (!search) return undefined;
+    const byDay = this.searchByDay(filter);
+    if (byDay !== undefined) {
+      const matched = await this.countByDay(byDay);
+      if (matched > max) return { sortKeys: [], ids: [], matched };
+    }
     const tag = tagKeyOf(filter);
     const rows = await this.db
       .selectFrom("memories")
@@ -358,6 +373,8 @@ export class MemoriesRepository {
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
     if (!tag && !search) return this.countAll();
+    const byDay = this.searchByDay(filter);
+    if (byDay !== undefined) return this.countByDay(byDay);
     if (tag && !search) {
       // One tag and nothing else: the count the triggers keep (memory_tag_counts), however many carry it.
       const kept = await this.db.selectFrom("memory_tag_counts").select("count").where("tag_key", "=", tag).executeTakeFirst();
@@ -394,6 +411,8 @@ export class MemoriesRepository {
    * index (the tag's copy for a tag filter).
    */
   async monthCounts(filter: ListFilter): Promise<{ month: string; count: number }[]> {
+    const byDay = this.searchByDay(filter);
+    if (byDay !== undefined) return this.monthCountsByDay(byDay);
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
     // Without a filter, the counts the triggers keep (memory_months): a read of at most one row a
@@ -606,15 +625,85 @@ export class MemoriesRepository {
     const short = words.filter((word) => [...word].length < trigramLength);
     const conditions = short.map(like);
     if (indexed.length > 0) {
-      const match = indexed.map((word) => `"${word.replaceAll('"', '""')}"`).join(" AND ");
+      const match = matchExpression(indexed);
       conditions.unshift(
         scope === "collection"
-          ? sql<SqlBool>`memories.rowid in (select rowid from memories_search where memories_search match ${match})`
-          : // The same MATCH, limited by FTS5 to the one rowid (not the list of every match).
-            sql<SqlBool>`exists (select 1 from memories_search where memories_search match ${match} and memories_search.rowid = memories.rowid)`,
+          ? sql<SqlBool>`memories.rowid in (select ${sql.raw(memoryRowidSql("rowid"))} from memories_search where memories_search match ${match})`
+          : // The same MATCH, limited by FTS5 to the one memory's index rowid (not the list of every match).
+            sql<SqlBool>`exists (select 1 from memories_search where memories_search match ${match} and memories_search.rowid = ${sql.raw(searchRowidSql("memories"))})`,
       );
     }
     return and(conditions);
+  }
+
+  /**
+   * The FTS5 query when a filter is a search alone whose every word SQLite's index serves (three
+   * characters or more): its matches, their count and their months are then read from the index,
+   * filed by day (db/search-rowids.ts), without reading each matching memory. Undefined otherwise.
+   */
+  private searchByDay(filter: ListFilter): string | undefined {
+    if (this.engine !== "sqlite" || tagKeysOf(filter).length > 0 || hasPlaceFilter(filter)) return undefined;
+    const words = searchWords(filter.q ?? "");
+    if (words.length === 0 || words.some((word) => [...word].length < trigramLength)) return undefined;
+    return matchExpression(words);
+  }
+
+  private async countByDay(match: string): Promise<number> {
+    const { rows } = await sql<{
+      count: number;
+    }>`select count(*) as count from memories_search where memories_search match ${match}`.execute(this.db);
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  /**
+   * Up to `count` matches of a day-filed search after `afterSortKey`, in listing order. The index
+   * gives them newest day first; each read completes the last day it reached (whose memories the
+   * list orders by creation time), so everything up to that day is known and sorted exactly.
+   */
+  private async matchesByDay(
+    match: string,
+    afterSortKey: string | undefined,
+    count: number,
+  ): Promise<{ id: string; sort_key: string }[]> {
+    const found: { id: string; sort_key: string }[] = [];
+    const daySql = sql.raw(searchDaySql("rowid"));
+    const memoryRowid = sql.raw(memoryRowidSql("rowid"));
+    // Index rowids below this bound are the days not read yet (the cursor's day included).
+    let below = afterSortKey === undefined ? undefined : firstSearchRowidOf(dayOf(afterSortKey) + 1);
+    for (;;) {
+      const { rows } = await sql<{ day: number; memory_rowid: number }>`select ${daySql} as day, ${memoryRowid} as memory_rowid
+        from memories_search where memories_search match ${match} ${below === undefined ? sql`` : sql`and rowid < ${below}`}
+        order by rowid desc limit ${count + 1}`.execute(this.db);
+      if (rows.length === 0) break;
+      const lastDay = rows.at(-1)!.day;
+      const memoryRowids = new Set(rows.map((row) => row.memory_rowid));
+      const exhausted = rows.length <= count;
+      if (!exhausted) {
+        const { rows: restOfDay } = await sql<{ memory_rowid: number }>`select ${memoryRowid} as memory_rowid
+          from memories_search where memories_search match ${match}
+          and rowid >= ${firstSearchRowidOf(lastDay)} and rowid < ${firstSearchRowidOf(lastDay + 1)}`.execute(this.db);
+        for (const row of restOfDay) memoryRowids.add(row.memory_rowid);
+      }
+      const { rows: memories } = await sql<{ id: string; sort_key: string }>`select id, sort_key from memories
+        where rowid in (select value from json_each(${JSON.stringify([...memoryRowids])}))`.execute(this.db);
+      for (const memory of memories) if (afterSortKey === undefined || memory.sort_key < afterSortKey) found.push(memory);
+      if (exhausted || found.length >= count) break;
+      below = firstSearchRowidOf(lastDay);
+    }
+    return found.sort((a, b) => (a.sort_key < b.sort_key ? 1 : a.sort_key > b.sort_key ? -1 : 0)).slice(0, count);
+  }
+
+  /** A day-filed search's matches per month ("YYYY-MM"; undated "0000-00"), from the index alone. */
+  private async monthCountsByDay(match: string): Promise<{ month: string; count: number }[]> {
+    const { rows } = await sql<{
+      month: number;
+      count: number;
+    }>`select ${sql.raw(searchDaySql("rowid"))} / 100 as month, count(*) as count
+      from memories_search where memories_search match ${match} group by 1 order by 1 desc`.execute(this.db);
+    return rows.map((row) => ({
+      month: `${String(Math.floor(row.month / 100)).padStart(4, "0")}-${String(row.month % 100).padStart(2, "0")}`,
+      count: Number(row.count),
+    }));
   }
 
   /** A list page's columns: the memory, its author's and editor's names, its tags and photos as JSON arrays. */
@@ -791,6 +880,16 @@ function tagKeyOf(filter: ListFilter): string | undefined {
 export function tagKeysOf(filter: Pick<ListFilter, "tag">): string[] {
   const tags = filter.tag === undefined ? [] : typeof filter.tag === "string" ? [filter.tag] : filter.tag;
   return [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((key) => key !== ""))];
+}
+
+/** Words as an FTS5 query: each a quoted phrase (anything inside quotes is plain text, never query syntax), all required. */
+function matchExpression(words: string[]): string {
+  return words.map((word) => `"${word.replaceAll('"', '""')}"`).join(" AND ");
+}
+
+/** Whether a filter narrows by place (its country, name, bounds or distance). */
+export function hasPlaceFilter(filter: ListFilter): boolean {
+  return Boolean(filter.country || (filter.place && placeKeyOf(filter.place)) || filter.within || filter.near);
 }
 
 /** Conditions joined with AND (one alone as it is). */

@@ -24,6 +24,7 @@ import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
 import { firstIndexBelow, ListingCache, maxKeptSearchMatches, pageGeneration, type SearchMatches } from "./listing-cache";
 import {
+  hasPlaceFilter,
   type ListedMemory,
   type ListedPhoto,
   type ListFilter,
@@ -615,10 +616,6 @@ function filterOf(query: ListFilter): ListFilter {
     near: query.near,
     nearRadiusKm: query.near === undefined ? undefined : PlaceLimits.nearRadiusKm,
   };
-}
-
-function hasPlaceFilter(filter: ListFilter): boolean {
-  return Boolean(filter.country || (filter.place && placeKeyOf(filter.place)) || filter.within || filter.near);
 }
 
 /**
