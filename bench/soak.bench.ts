@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import sharp from "sharp";
 import { multipartContentType, multipartPayload } from "../apps/server/test/multipart";
 import { HttpClient } from "./http";
+import { growPostgres, growSqlite } from "./lifetime-seed";
 import { machineLine, round, scratchPostgresDatabase, startServer, summarize, writeResults, type RunningServer } from "./lib";
 
 // Issue #37 item 2, a soak: mixed load on the production server for SOAK_MINUTES (30 by default)
@@ -10,8 +13,13 @@ import { machineLine, round, scratchPostgresDatabase, startServer, summarize, wr
 // open throughout — then: errors (0), p99 of the reads (≤ 50 ms), resident memory at the end
 // against after warm-up (within 10 %), and open files and sockets (no growth). PostgreSQL runs
 // when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server to make a scratch database on.
+// The collection is a couple's of some years first (SOAK_MEMORIES, 100,000 by default, seeded
+// straight into the database by bench/lifetime-seed.ts): larger than SQLite's page cache (64 MB),
+// so the cache is at its working size after warm-up, as on a server that has run for a while,
+// rather than growing with a small database for the whole run.
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 30);
+const seededMemories = Number(process.env.SOAK_MEMORIES ?? 100_000);
 // Warm-up: until V8's heap and the allocator's arenas have grown to their working size (a sixth of
 // the run, at most 5 minutes). Resident memory saws up and down by ~15 % as the garbage collector
 // runs, so "after warm-up" and "at the end" are each the median of the samples of a window (a tenth
@@ -54,9 +62,15 @@ function descriptors(pid: number): { files: number; sockets: number } {
   return { files: entries.length, sockets };
 }
 
-async function signUp(client: HttpClient, email: string): Promise<Session> {
-  const password = "correct horse battery";
-  await client.json("POST", "/auth/v1/signup", {}, { email, password });
+const password = "correct horse battery";
+const emails = Array.from({ length: workers }, (_, n) => `soak-${n}@memory-box.test`);
+
+async function signUp(client: HttpClient, email: string): Promise<string> {
+  const { user } = await client.json<{ user: { id: string } }>("POST", "/auth/v1/signup", {}, { email, password });
+  return user.id;
+}
+
+async function signIn(client: HttpClient, email: string): Promise<Session> {
   const session = await client.json<{ access_token: string; refresh_token: string }>(
     "POST",
     "/auth/v1/token?grant_type=password",
@@ -89,17 +103,41 @@ function openStream(url: string, token: string, stop: AbortSignal, counts: { eve
   open();
 }
 
-async function soak(label: string, env: Record<string, string>): Promise<string> {
-  const server: RunningServer = await startServer(
-    { AUTH_RATE_LIMITS: "false", AUTH_INVITE_ONLY: "false", AUTH_AUTOCONFIRM: "true", LOG_LEVEL: "warn", ...env },
-    { serverOnly: true },
+/**
+ * Members signed up, then the collection seeded with the server stopped; the server started again
+ * on it (its address, and so its tokens' issuer, is new: the members sign in there).
+ */
+async function seededServer(env: Record<string, string>, grow: (userIds: string[]) => Promise<unknown>): Promise<RunningServer> {
+  const first = await startServer(env, { serverOnly: true });
+  const client = new HttpClient(first.url, workers);
+  let userIds: string[];
+  try {
+    userIds = await Promise.all(emails.map((email) => signUp(client, email)));
+  } finally {
+    client.close();
+    await first.stop();
+  }
+  const started = performance.now();
+  await grow(userIds);
+  console.log(`seeded ${seededMemories} memories in ${round((performance.now() - started) / 1000, 1)} s`);
+  return startServer(env, { serverOnly: true });
+}
+
+async function soak(
+  label: string,
+  database: Record<string, string>,
+  grow: (userIds: string[]) => Promise<unknown>,
+): Promise<string> {
+  const server = await seededServer(
+    { AUTH_RATE_LIMITS: "false", AUTH_INVITE_ONLY: "false", AUTH_AUTOCONFIRM: "true", LOG_LEVEL: "warn", ...database },
+    grow,
   );
   const client = new HttpClient(server.url, workers + 2);
   const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#b87" } })
     .jpeg()
     .toBuffer();
   try {
-    const sessions = await Promise.all(Array.from({ length: workers }, (_, n) => signUp(client, `soak-${n}@memory-box.test`)));
+    const sessions = await Promise.all(emails.map((email) => signIn(client, email)));
     const headers = (worker: number) => ({ authorization: `Bearer ${sessions[worker]!.access}` });
     for (let n = 0; n < 200; n += 1)
       await client.json("POST", "/api/v1/memories", headers(n % workers), {
@@ -200,7 +238,7 @@ async function soak(label: string, env: Record<string, string>): Promise<string>
     return [
       `### ${label}`,
       "",
-      `${round(seconds / 60, 1)} minutes; ${workers} clients one request after another (of each 20: 11 list pages, 2 tag filters, 2 searches, 2 memories written and deleted, 1 photo uploaded into a memory then deleted, 2 token refreshes) and ${liveStreams} live streams open throughout (${streamCounts.events} events read, ${streamCounts.reopened} reopened); 200 memories to begin with. Warm-up: the first ${round(warmUpMs / 60_000, 1)} minutes. Resident memory, open files and sockets after warm-up and at the end: the median of the samples (every ${sampleEveryMs / 1000} s) of the ${round(windowMs / 60_000, 1)} minutes after warm-up and of the last ${round(windowMs / 60_000, 1)} minutes.`,
+      `${round(seconds / 60, 1)} minutes; ${workers} clients one request after another (of each 20: 11 list pages, 2 tag filters, 2 searches, 2 memories written and deleted, 1 photo uploaded into a memory then deleted, 2 token refreshes) and ${liveStreams} live streams open throughout (${streamCounts.events} events read, ${streamCounts.reopened} reopened); ${seededMemories.toLocaleString("en")} memories seeded straight into the database (bench/lifetime-seed.ts) and 200 more written through the API to begin with. Warm-up: the first ${round(warmUpMs / 60_000, 1)} minutes. Resident memory, open files and sockets after warm-up and at the end: the median of the samples (every ${sampleEveryMs / 1000} s) of the ${round(windowMs / 60_000, 1)} minutes after warm-up and of the last ${round(windowMs / 60_000, 1)} minutes.`,
       "",
       "| Measure | Result | Target | |",
       "|---|---|---|---|",
@@ -222,11 +260,25 @@ async function soak(label: string, env: Record<string, string>): Promise<string>
   }
 }
 
-const sections = [await soak("SQLite", {})];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-soak-"));
+const sections: string[] = [];
+try {
+  sections.push(
+    await soak("SQLite", { DATA_DIR: dataDir }, async (userIds) =>
+      growSqlite(path.join(dataDir, "memory-box.sqlite"), 0, seededMemories, userIds),
+    ),
+  );
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
 if (adminUrl) {
   const database = await scratchPostgresDatabase(adminUrl);
   try {
-    sections.push(await soak("PostgreSQL", { DATABASE_URL: database.url }));
+    sections.push(
+      await soak("PostgreSQL", { DATABASE_URL: database.url }, (userIds) =>
+        growPostgres(database.url, 0, seededMemories, userIds),
+      ),
+    );
   } finally {
     await database.drop();
   }
