@@ -69,20 +69,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`create index memories_search_text_trgm_idx on memories using gin (search_text gin_trgm_ops)`.execute(db);
   } else {
-    await sql`create virtual table memories_search using fts5(search_text, content='memories', content_rowid='rowid', tokenize='trigram')`.execute(
-      db,
-    );
-    await sql`create trigger memories_search_insert after insert on memories begin
-      insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
-    end`.execute(db);
-    await sql`create trigger memories_search_delete after delete on memories begin
-      insert into memories_search(memories_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
-    end`.execute(db);
-    await sql`create trigger memories_search_update after update of search_text on memories begin
-      insert into memories_search(memories_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
-      insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
-    end`.execute(db);
+    await createSqliteSearchIndex(db);
   }
+}
+
+/**
+ * SQLite's full-text index as this migration made it: FTS5 trigrams over `memories.search_text`,
+ * under the memories' own rowids (until 2026_11_28_283000 filed them by day, and on its way down).
+ */
+export async function createSqliteSearchIndex(db: Kysely<unknown>): Promise<void> {
+  await sql`create virtual table memories_search using fts5(search_text, content='memories', content_rowid='rowid', tokenize='trigram')`.execute(
+    db,
+  );
+  await sql`create trigger memories_search_insert after insert on memories begin
+    insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
+  end`.execute(db);
+  await sql`create trigger memories_search_delete after delete on memories begin
+    insert into memories_search(memories_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
+  end`.execute(db);
+  await sql`create trigger memories_search_update after update of search_text on memories begin
+    insert into memories_search(memories_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
+    insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
+  end`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

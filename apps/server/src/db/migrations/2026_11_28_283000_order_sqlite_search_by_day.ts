@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { searchRowidSql } from "../search-rowids";
+import { createSqliteSearchIndex } from "./2026_11_21_110000_create_memories";
 import { isPostgres } from "./dialect";
 
 /**
@@ -45,20 +46,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) return;
   await dropSearchIndex(db);
-  await sql`create virtual table memories_search using fts5(search_text, content='memories', content_rowid='rowid', tokenize='trigram')`.execute(
-    db,
-  );
+  await createSqliteSearchIndex(db);
   await sql`insert into memories_search(memories_search) values ('rebuild')`.execute(db);
-  await sql`create trigger memories_search_insert after insert on memories begin
-      insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
-    end`.execute(db);
-  await sql`create trigger memories_search_delete after delete on memories begin
-      insert into memories_search(memories_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
-    end`.execute(db);
-  await sql`create trigger memories_search_update after update of search_text on memories begin
-      insert into memories_search(memories_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
-      insert into memories_search(rowid, search_text) values (new.rowid, new.search_text);
-    end`.execute(db);
 }
 
 async function dropSearchIndex(db: Kysely<unknown>): Promise<void> {
