@@ -572,7 +572,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       memories: memoriesRepository,
       blobStore,
       tempDir: path.join(config.dataDir, "uploads"),
-      boxName: async () => (await box.read()).name,
     }),
     authenticate: authenticateMember,
     authenticateDownload: bearerOrTicketAuthenticator(authenticateMember, auth.sessions, memberCheck, (request) => {

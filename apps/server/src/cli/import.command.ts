@@ -143,6 +143,9 @@ export const importCommand = {
         stop.signal,
       );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (summary.box === "set") out("The box's name, cover and together-since day came with it.");
+      if (summary.box === "kept")
+        out("This Memory Box keeps its own name, cover and together-since day: the archive's were left out.");
       out(
         `Imported ${summary.memories} memories, ${summary.photos} photos and ${summary.videos} videos in ${seconds} s as ${importer.email}` +
           (summary.alreadyHere > 0 ? `; ${summary.alreadyHere} memories were already here and were left as they are.` : "."),

@@ -26,7 +26,7 @@ import { MemoriesRepository } from "../memories";
 // The archive of issue #15, written by `npm run export` against a running instance's database and
 // storage, and read back entry by entry as any unzip tool would.
 
-const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v5.schema.json");
+const schemaFile = path.resolve(import.meta.dirname, "../../../../../docs/formats/memory-box-v6.schema.json");
 
 /** Every entry of a ZIP file by name, with its bytes. */
 const combinations = engineStorageCombinations("S3 (s3rver)");
@@ -322,7 +322,7 @@ describe("the archive format", () => {
 
   it("needs the reader to know the format and version", () => {
     expect(
-      ArchiveManifest.safeParse({ format: "memory-box", version: 6, exported_at: "", members: [], memories: [] }).success,
+      ArchiveManifest.safeParse({ format: "memory-box", version: 7, exported_at: "", members: [], memories: [] }).success,
     ).toBe(false);
   });
 });

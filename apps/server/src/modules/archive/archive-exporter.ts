@@ -11,10 +11,12 @@ import { photoBucket } from "../photos";
 import type { BlobContent, BlobStore } from "../storage";
 import { inReactionOrder } from "@memory-box/contract";
 import {
+  type ArchiveBox,
   type ArchiveMemory,
   type ArchivePlace,
   type ArchivePhoto,
   archiveVersion,
+  archiveVersionWithoutBox,
   archiveVersionWithoutCovers,
   archiveVersionWithoutPlaces,
   archiveVersionWithoutVideos,
@@ -75,8 +77,6 @@ export class ArchiveExporter {
       tempDir: string;
       pageSize?: number;
       now?: () => Date;
-      /** The box's name (ADR 0065), the title of each year's printed book; none, the catalogue's "Our memories". */
-      boxName?: () => Promise<string | null>;
     },
   ) {}
 
@@ -114,7 +114,11 @@ export class ArchiveExporter {
       }));
       // The header goes in last, when the archive's version is known (ArchiveManifest).
       let version = archiveVersionWithoutVideos;
-      const bookTitle = (await this.deps.boxName?.()) ?? undefined;
+      // The box's own settings (version 6); its name is also the title of each year's printed book
+      // (none: the catalogue's "Our memories").
+      const box = archiveBoxOf(await this.deps.archive.box());
+      if (box !== undefined) version = archiveVersion;
+      const bookTitle = box?.name;
 
       // The year being listed, its memories so far, and every year's count for the index.
       const years: YearSummary[] = [];
@@ -208,9 +212,10 @@ export class ArchiveExporter {
       await append(json, "]}");
       await closeYear();
       await finish(json);
-      const header = `{"format":"memory-box","version":${version},"exported_at":${JSON.stringify(exportedAt)},"members":${JSON.stringify(members)},"memories":[`;
+      const boxEntry = box === undefined ? "" : `"box":${JSON.stringify(box)},`;
+      const header = `{"format":"memory-box","version":${version},"exported_at":${JSON.stringify(exportedAt)},${boxEntry}"members":${JSON.stringify(members)},"memories":[`;
       await zip.add("memory-box.json", manifestOf(header, jsonPath), { mtime, compress: true });
-      const index = renderIndexPage(exportedAt, summary.memories, years, words);
+      const index = renderIndexPage(exportedAt, summary.memories, years, words, box?.name);
       await zip.add("index.html", Buffer.from(index), { mtime, compress: true });
       await zip.finish();
       return summary;
@@ -266,9 +271,23 @@ function placeEntry(row: MemoryRecord): { place?: ArchivePlace } {
   return place === null ? {} : { place };
 }
 
+/** The box's settings as the archive writes them: only those set, none at all without any (an archive as version 5 wrote it). */
+function archiveBoxOf(
+  settings: { name: string | null; cover_photo_id: string | null; together_since: string | null } | undefined,
+): ArchiveBox | undefined {
+  if (settings === undefined) return undefined;
+  const { name, cover_photo_id, together_since } = settings;
+  return {
+    ...(name === null ? {} : { name }),
+    ...(cover_photo_id === null ? {} : { cover_photo_id }),
+    ...(together_since === null ? {} : { together_since }),
+  };
+}
+
 /** The lowest version that holds what `memory` has (a reader of that version reads it all). */
 function versionFor(memory: ArchiveMemory): number {
-  if (memory.cover_photo_id !== undefined || memory.photos.some((photo) => photo.caption !== undefined)) return archiveVersion;
+  if (memory.cover_photo_id !== undefined || memory.photos.some((photo) => photo.caption !== undefined))
+    return archiveVersionWithoutBox;
   if (memory.place !== undefined) return archiveVersionWithoutCovers;
   if (memory.photos.some((photo) => photo.kind !== undefined)) return archiveVersionWithoutPlaces;
   return archiveVersionWithoutVideos;

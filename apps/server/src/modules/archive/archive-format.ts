@@ -2,15 +2,18 @@ import { ReactionEmoji } from "@memory-box/contract";
 import { z } from "zod";
 
 /**
- * `memory-box.json`, version 5: the members and every memory of an instance with its place, cover,
- * comments and reactions, and where each photo's and video's original bytes are inside the archive,
- * with its caption. Version 4 is the same without covers and captions (`cover_photo_id`, `caption`),
+ * `memory-box.json`, version 6: the box's own name, cover and "together since" (ADR 0065), the
+ * members and every memory of an instance with its place, cover, comments and reactions, and where
+ * each photo's and video's original bytes are inside the archive, with its caption. Version 5 is the
+ * same without the box (`box`), version 4 also without covers and captions (`cover_photo_id`, `caption`),
  * version 3 also without places (`place`), version 2 also without videos and Live Photos (`kind`,
  * `duration_ms`, `poster`, `motion`), version 1 also without `comments` and `reactions`; all are
  * still read. An archive is written in the lowest version that holds what it has. Described for
- * other programs by docs/formats/memory-box-v5.schema.json, which a test keeps equal to this schema.
+ * other programs by docs/formats/memory-box-v6.schema.json, which a test keeps equal to this schema.
  */
-export const archiveVersion = 5;
+export const archiveVersion = 6;
+/** The version an archive with covers or captions but no box settings is written in. */
+export const archiveVersionWithoutBox = 5;
 /** The version an archive with places but no cover or caption is written in. */
 export const archiveVersionWithoutCovers = 4;
 /** The version an archive with videos but no places is written in: every reader since videos reads it. */
@@ -23,6 +26,7 @@ export const readableArchiveVersions: readonly number[] = [
   archiveVersionWithoutVideos,
   archiveVersionWithoutPlaces,
   archiveVersionWithoutCovers,
+  archiveVersionWithoutBox,
   archiveVersion,
 ];
 
@@ -131,6 +135,21 @@ export const ArchiveMember = z.object({
   display_name: z.string(),
 });
 
+export const ArchiveBox = z.object({
+  name: z.string().optional().describe("The box's name, as an owner set it; absent without."),
+  cover_photo_id: z
+    .uuid()
+    .optional()
+    .describe("The box's cover: one of the archive's photos, a still or a Live Photo (not a video); absent without."),
+  together_since: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe(
+      "The day the couple has been together since (YYYY-MM-DD), from the year 1000, not after the export; absent without.",
+    ),
+});
+
 export const ArchiveManifest = z
   .object({
     format: z.literal("memory-box"),
@@ -140,14 +159,16 @@ export const ArchiveManifest = z
         z.literal(archiveVersionWithoutVideos),
         z.literal(archiveVersionWithoutPlaces),
         z.literal(archiveVersionWithoutCovers),
+        z.literal(archiveVersionWithoutBox),
         z.literal(archiveVersion),
       ])
       .describe("Raised when fields are added; a reader refuses a version it does not know."),
     exported_at: z.string().describe("When the archive was written (ISO 8601)."),
+    box: ArchiveBox.optional().describe("The box's own name, cover and together-since day; absent when none is set. Version 6."),
     members: z.array(ArchiveMember),
     memories: z.array(ArchiveMemory),
   })
-  .describe("memory-box.json: the members and every memory of a Memory Box, version 5 (docs/formats/memory-box.md).");
+  .describe("memory-box.json: the members and every memory of a Memory Box, version 6 (docs/formats/memory-box.md).");
 
 export type ArchivePhoto = z.infer<typeof ArchivePhoto>;
 export type ArchiveMotion = z.infer<typeof ArchiveMotion>;
@@ -156,6 +177,7 @@ export type ArchiveReaction = z.infer<typeof ArchiveReaction>;
 export type ArchiveMemory = z.infer<typeof ArchiveMemory>;
 export type ArchivePlace = z.infer<typeof ArchivePlace>;
 export type ArchiveMember = z.infer<typeof ArchiveMember>;
+export type ArchiveBox = z.infer<typeof ArchiveBox>;
 export type ArchiveManifest = z.infer<typeof ArchiveManifest>;
 
 /** What the spec calls a memory without an author. */

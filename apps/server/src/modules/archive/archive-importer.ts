@@ -3,6 +3,8 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import {
+  BoxLimits,
+  BoxSettingsChange,
   CommentInput,
   type GeoPoint,
   type ImportProgress as ImportProgressJson,
@@ -13,13 +15,15 @@ import {
   type MemoryEvent,
 } from "@memory-box/contract";
 import pLimit from "p-limit";
-import type { CommentRow, PhotoRow } from "../../db/schema";
+import type { Transaction } from "kysely";
+import type { CommentRow, Database, PhotoRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { ownedTempName } from "../../lib/temp-files";
 import type { MemoriesRepository, StoredPlace } from "../memories";
 import type { PhotosRepository, PhotosService } from "../photos";
 import { isVideoFile, type VideosService } from "../videos";
-import type { ArchiveMemory, ArchivePhoto } from "./archive-format";
+import { latestTogetherSince } from "../box";
+import type { ArchiveManifest, ArchiveMemory, ArchivePhoto } from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 import type { ArchiveRepository } from "./archive.repository";
 
@@ -36,6 +40,18 @@ export interface ImportSummary {
   videos: number;
   /** Memories of the archive this instance already holds (by id): left as they are. */
   alreadyHere: number;
+  /**
+   * The archive's box settings (version 6): `set` here, `kept` out because this box has its own,
+   * or `none` in the archive.
+   */
+  box: "set" | "kept" | "none";
+}
+
+/** The box's settings of an archive as this instance keeps them (each null when not set). */
+interface PlannedBox {
+  name: string | null;
+  cover_photo_id: string | null;
+  together_since: string | null;
 }
 
 export type ImportProgress = NonNullable<ImportProgressJson>;
@@ -108,12 +124,14 @@ export class ArchiveImporter {
     const withVideos = memories.some((memory) => memory.photos.some((photo) => photo.kind === "video"));
     const progress = (step: Omit<ImportProgress, "with_videos">) => options.onProgress?.({ ...step, with_videos: withVideos });
     progress({ phase: "checking", done: 0, total: memories.length });
+    const box = this.planBox(source.manifest);
     const planned = await this.plan(source, options);
     options.signal?.throwIfAborted();
     const photoTotal = planned.reduce((sum, { memory }) => sum + memory.photos.length, 0);
 
     // Every photo stored so far, whatever becomes of the import: removed again if it fails.
     const stored: PhotoRow[] = [];
+    let boxSet = false;
     try {
       progress({ phase: "photos", done: 0, total: photoTotal });
       await fsp.mkdir(this.deps.tempDir, { recursive: true });
@@ -188,6 +206,7 @@ export class ArchiveImporter {
           planned.flatMap((plan) => plan.comments),
           planned.flatMap((plan) => plan.reactions),
         );
+        if (box !== undefined) boxSet = await this.setBox(trx, box, rows, options.importedBy);
       });
     } catch (error) {
       await this.deps.photoFiles.deleteFiles(stored);
@@ -198,6 +217,8 @@ export class ArchiveImporter {
     const last = planned.at(-1);
     // One event is enough: every screen reloads its lists and tags on it (new memories have no open detail page).
     if (last) this.deps.publish({ type: "memory.created", id: last.memory.id, actor: options.importedBy });
+    // As an owner's save of the box tells open screens (BoxService.change).
+    if (boxSet) this.deps.publish({ type: "box.updated", id: "box", actor: options.importedBy });
     progress({ phase: "done", done: planned.length, total: planned.length });
     const videos = stored.filter((row) => row.kind === "video").length;
     return {
@@ -205,7 +226,59 @@ export class ArchiveImporter {
       photos: stored.length - videos,
       videos,
       alreadyHere: memories.length - planned.length,
+      box: box === undefined ? "none" : boxSet ? "set" : "kept",
     };
+  }
+
+  /**
+   * The archive's box settings against the box's own rules (ADR 0065, BoxSettingsChange and the
+   * service's "not after today"), each refusing the archive; its cover one of the archive's photos,
+   * not a video. Undefined when the archive has none to set.
+   */
+  private planBox(manifest: ArchiveManifest): PlannedBox | undefined {
+    if (manifest.box === undefined) return undefined;
+    const { name, cover_photo_id, together_since } = manifest.box;
+    const rules = BoxSettingsChange.shape;
+    const keptName = rules.name.safeParse(name ?? null);
+    if (!keptName.success)
+      throw new ArchiveRefusedError({ id: "errorText.archive.boxNameTooLong", values: { max: BoxLimits.nameMaxLength } });
+    if (
+      together_since !== undefined &&
+      (!rules.together_since.safeParse(together_since).success ||
+        together_since > latestTogetherSince(this.deps.now?.() ?? new Date()))
+    )
+      throw new ArchiveRefusedError({
+        id: "errorText.archive.boxBadDate",
+        values: { date: JSON.stringify(together_since), earliest: BoxLimits.earliestYear },
+      });
+    if (cover_photo_id !== undefined) {
+      const photo = manifest.memories.flatMap((memory) => memory.photos).find((candidate) => candidate.id === cover_photo_id);
+      if (photo === undefined)
+        throw new ArchiveRefusedError({ id: "errorText.archive.boxCoverNotInArchive", values: { photo: cover_photo_id } });
+      if (photo.kind === "video")
+        throw new ArchiveRefusedError({ id: "errorText.archive.boxCoverIsVideo", values: { photo: cover_photo_id } });
+    }
+    const planned = { name: keptName.data, cover_photo_id: cover_photo_id ?? null, together_since: together_since ?? null };
+    return planned.name === null && planned.cover_photo_id === null && planned.together_since === null ? undefined : planned;
+  }
+
+  /**
+   * The box's settings, inside the import's transaction, where this box has none yet: the cover
+   * only when this import stored its photo (one of a memory already here is left out: that memory
+   * is as this box keeps it). A photo the archive called no video whose bytes are one refuses the
+   * archive, as an owner's save would be refused.
+   */
+  private async setBox(trx: Transaction<Database>, box: PlannedBox, rows: PhotoRow[], importedBy: string): Promise<boolean> {
+    const cover = box.cover_photo_id === null ? undefined : rows.find((row) => row.id === box.cover_photo_id);
+    if (cover?.kind === "video")
+      throw new ArchiveRefusedError({ id: "errorText.archive.boxCoverIsVideo", values: { photo: cover.id } });
+    const values = { ...box, cover_photo_id: cover?.id ?? null };
+    if (values.name === null && values.cover_photo_id === null && values.together_since === null) return false;
+    return this.deps.archive.setBoxWhereUnset(trx, {
+      ...values,
+      updated_at: (this.deps.now?.() ?? new Date()).toISOString(),
+      updated_by: importedBy,
+    });
   }
 
   /** Checks the whole manifest against this instance's rules and finds what is new; writes nothing. */

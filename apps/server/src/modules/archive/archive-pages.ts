@@ -486,8 +486,10 @@ export function renderIndexPage(
   total: number,
   years: readonly YearSummary[],
   words: ServerMessages = english(),
+  boxName?: string,
 ): string {
-  const title = words.format("export.title");
+  // The box's own name heads its archive (ADR 0065); without one, the catalogue's.
+  const title = boxName ?? words.format("export.title");
   const items = years.map(
     ({ year, count }) =>
       `<li><a href="${yearPage(year)}">${escape(year ?? words.format("export.undated"))}</a> <span class="meta">${escape(words.format("export.memoryCount", { count }))}</span></li>`,

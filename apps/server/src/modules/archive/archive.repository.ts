@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type Transaction, sql } from "kysely";
 import { byBoundValues } from "../../db/bound-values";
 import type { CommentRow, Database } from "../../db/schema";
 
@@ -85,6 +85,58 @@ export class ArchiveRepository {
         )
         .execute();
     }
+  }
+
+  /**
+   * The box's own settings as an archive carries them (ADR 0065), or undefined when none is set.
+   * The cover only while it is what the box allows (a still or a Live Photo of a memory): every
+   * such photo is in the archive.
+   */
+  async box(): Promise<{ name: string | null; cover_photo_id: string | null; together_since: string | null } | undefined> {
+    const row = await this.db
+      .selectFrom("box_settings")
+      .leftJoin("photos", (join) =>
+        join
+          .onRef("photos.id", "=", "box_settings.cover_photo_id")
+          .on("photos.memory_id", "is not", null)
+          .on("photos.kind", "!=", "video"),
+      )
+      .select(["box_settings.name", "photos.id as cover_photo_id", "box_settings.together_since"])
+      .where("box_settings.id", "=", 1)
+      .executeTakeFirst();
+    if (!row || (row.name === null && row.cover_photo_id === null && row.together_since === null)) return undefined;
+    return row;
+  }
+
+  /**
+   * Sets the box's settings from an archive, inside the import's transaction, only where none is
+   * set yet (no row, or one with nothing set): an import never renames someone's box. One
+   * statement, so an owner's save at the same moment is either seen here or waits and wins.
+   * Whether it set them.
+   */
+  async setBoxWhereUnset(
+    trx: Transaction<Database>,
+    values: {
+      name: string | null;
+      cover_photo_id: string | null;
+      together_since: string | null;
+      updated_at: string;
+      updated_by: string;
+    },
+  ): Promise<boolean> {
+    const result = await trx
+      .insertInto("box_settings")
+      .values({ id: 1, ...values })
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(values)
+          .where("box_settings.name", "is", null)
+          .where("box_settings.cover_photo_id", "is", null)
+          .where("box_settings.together_since", "is", null),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   /** Of these memory ids, those this instance holds. */

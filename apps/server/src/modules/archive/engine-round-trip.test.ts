@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { buffer } from "node:stream/consumers";
+import type { BoxSettings } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { startTestS3Server, type TestS3Server } from "../../../test/s3-test-server";
@@ -55,6 +56,8 @@ async function comparable(file: string) {
     for (const photo of memories.flatMap((memory) => memory.photos))
       photos.set(photo.file, await buffer(await zip.open(photo.file)));
     return {
+      version: manifest.version,
+      box: manifest.box,
       memories,
       members: manifest.members
         .map(({ email, display_name }) => ({ email, display_name }))
@@ -103,6 +106,14 @@ describe.runIf(availableEngines.includes("postgres"))("moving between engines th
     // Its cover and a caption (version 5): the second photo leads, the first has words under it.
     await send(local.app, local.ben, "PUT", `/api/v1/memories/${cafe}/cover`, { photo_id: photos[1] });
     await send(local.app, local.ann, "PUT", `/api/v1/photos/${photos[0]}/caption`, { caption: "Ünïcödé au bord 🌊" });
+    // The box's own name, cover and together-since day (version 6).
+    const box = await local.app.app.inject({
+      method: "PUT",
+      url: "/api/v1/box",
+      headers: local.ann.headers,
+      payload: { name: "Ann & Ben ☕", cover_photo_id: photos[0], together_since: "2019-06-01" },
+    });
+    expect(box.statusCode, box.body).toBe(200);
     await create(local.app, local.ben, { title: "Ben's day", tags: [] });
     await create(local.app, local.ann, { title: "Undated", content: null, memory_date: null });
   });
@@ -124,6 +135,15 @@ describe.runIf(availableEngines.includes("postgres"))("moving between engines th
     expect(after.memories.flatMap((memory) => memory.comments ?? [])).toHaveLength(1);
     expect(after.memories.flatMap((memory) => memory.reactions ?? [])).toEqual([{ emoji: "❤️", user_id: "ann@memory-box.test" }]);
     expect(after.members).toEqual(before.members);
+    expect(before.version).toBe(6);
+    expect(after.version).toBe(6);
+    expect(after.box).toEqual(before.box);
+    const boxThere = await remote.app.app.inject({ method: "GET", url: "/api/v1/box", headers: remote.ben.headers });
+    expect(boxThere.json<BoxSettings>()).toMatchObject({
+      name: "Ann & Ben ☕",
+      cover: { id: before.memories.find((memory) => memory.title === "Café au bord du lac")!.photos[0]!.id },
+      together_since: "2019-06-01",
+    });
     const cafe = after.memories.find((memory) => memory.title === "Café au bord du lac")!;
     expect(cafe.cover_photo_id).toBe(cafe.photos[1]!.id);
     expect(cafe.photos.map((photo) => photo.caption)).toEqual(["Ünïcödé au bord 🌊", undefined]);
@@ -139,6 +159,14 @@ describe.runIf(availableEngines.includes("postgres"))("moving between engines th
     });
     await send(remote.app, remote.ben, "PUT", `/api/v1/memories/${written}/cover`, { photo_id: photo });
     await send(remote.app, remote.ben, "PUT", `/api/v1/photos/${photo}/caption`, { caption: "  Unpacked  " });
+    // Renamed there: the name travels back, and SQLite's box, which has its own, keeps it.
+    const renamed = await remote.app.app.inject({
+      method: "PUT",
+      url: "/api/v1/box",
+      headers: remote.ann.headers,
+      payload: { name: "Renamed on the new server", cover_photo_id: null, together_since: "2019-06-01" },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
     const third = path.join(workDir, "from-postgres-again.zip");
     await run(remote.app, exportCommand, third);
     await run(local.app, importCommand, "--as", "ann@memory-box.test", third);
@@ -147,6 +175,8 @@ describe.runIf(availableEngines.includes("postgres"))("moving between engines th
     const [there, back] = [await comparable(third), await comparable(fourth)];
     expect(back.memories).toEqual(there.memories);
     expect(back.memories).toHaveLength(4);
+    expect(there.box).toEqual({ name: "Renamed on the new server", together_since: "2019-06-01" });
+    expect(back.box).toEqual(before.box);
     expect(back.memories.find((memory) => memory.id === written)).toMatchObject({
       cover_photo_id: photo,
       photos: [{ id: photo, caption: "Unpacked" }],

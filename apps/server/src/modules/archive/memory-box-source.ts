@@ -59,7 +59,7 @@ export async function readManifest(zip: ZipReader, limits: ArchiveLimits): Promi
   let memoryIssue: string | undefined;
   const { topLevelKinds } = await parseJsonStream(stream, {
     name: manifestFile,
-    paths: ["$.format", "$.version", "$.exported_at", "$.members", "$.memories.*"],
+    paths: ["$.format", "$.version", "$.exported_at", "$.box", "$.members", "$.memories.*"],
     onValue(value, key, parentKey) {
       if (parentKey !== "memories") {
         header[String(key)] = value;

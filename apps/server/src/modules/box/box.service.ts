@@ -21,6 +21,11 @@ export interface BoxServiceDeps {
 /** The furthest ahead a clock on Earth is of UTC (UTC+14, Kiribati): "today" somewhere until then. */
 const furthestAheadMs = 14 * 3600 * 1000;
 
+/** The latest "together since" at `now` ("YYYY-MM-DD"): today in the furthest-ahead time zone. */
+export function latestTogetherSince(now: Date): string {
+  return new Date(now.getTime() + furthestAheadMs).toISOString().slice(0, 10);
+}
+
 /**
  * The box's name, cover and "together since" (ADR 0065): every member reads them, owners change
  * them. The cover is a photo in one of the collection's memories (a still or a Live Photo's still,
@@ -57,8 +62,7 @@ export class BoxService {
   async change(caller: BoxCaller, input: BoxSettingsChange): Promise<BoxSettings> {
     await this.deps.requireOwner(caller);
     const now = this.now();
-    const latest = new Date(now.getTime() + furthestAheadMs).toISOString().slice(0, 10);
-    if (input.together_since !== null && input.together_since > latest) {
+    if (input.together_since !== null && input.together_since > latestTogetherSince(now)) {
       throw fieldProblem("body.together_since", "must not be after today");
     }
     await this.deps.box.transaction(async (trx) => {

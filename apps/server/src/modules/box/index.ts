@@ -1,3 +1,3 @@
 export { BoxRepository } from "./box.repository";
 export { boxRoutes } from "./box.routes";
-export { BoxService } from "./box.service";
+export { BoxService, latestTogetherSince } from "./box.service";
