@@ -143,7 +143,7 @@ export const importCommand = {
         stop.signal,
       );
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      if (summary.box === "set") out("The box's name, cover and together-since day came with it.");
+      if (summary.box === "set") out("The box's settings (its name, cover or together-since day) came with it.");
       if (summary.box === "kept")
         out("This Memory Box keeps its own name, cover and together-since day: the archive's were left out.");
       out(

@@ -171,6 +171,15 @@ describe.each(testEngines())("the box's own settings in the archive on %s", (eng
     expect(await boxRows(app)).toEqual([]);
   });
 
+  it("sets the name and day, but not a cover whose memory was here already (as this box keeps it)", async () => {
+    const { app, owner } = await instance();
+    await cli(app, importCommand, withoutBox);
+    const lines = await cli(app, importCommand, withBox);
+    expect(lines).toContain("The box's settings (its name, cover or together-since day) came with it.");
+    expect(lines.at(-1)).toMatch(/1 memories were already here/);
+    expect(await boxOf(app, owner)).toMatchObject({ name: "Ann & Ben", cover: null, together_since: "2019-06-01" });
+  });
+
   describe("refuses, writing neither memories nor the box's settings,", () => {
     let target: { app: TestApp; owner: TestMember };
     let count = 0;

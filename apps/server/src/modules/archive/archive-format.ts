@@ -4,11 +4,11 @@ import { z } from "zod";
 /**
  * `memory-box.json`, version 6: the box's own name, cover and "together since" (ADR 0065), the
  * members and every memory of an instance with its place, cover, comments and reactions, and where
- * each photo's and video's original bytes are inside the archive, with its caption. Version 5 is the
- * same without the box (`box`), version 4 also without covers and captions (`cover_photo_id`, `caption`),
- * version 3 also without places (`place`), version 2 also without videos and Live Photos (`kind`,
- * `duration_ms`, `poster`, `motion`), version 1 also without `comments` and `reactions`; all are
- * still read. An archive is written in the lowest version that holds what it has. Described for
+ * each photo's and video's original bytes are inside the archive, with its caption. Version 5 is
+ * the same without the box (`box`), version 4 also without covers and captions (`cover_photo_id`,
+ * `caption`), version 3 also without places (`place`), version 2 also without videos and Live
+ * Photos (`kind`, `duration_ms`, `poster`, `motion`), version 1 also without `comments` and
+ * `reactions`; all are still read. An archive is written in the lowest version that holds what it has. Described for
  * other programs by docs/formats/memory-box-v6.schema.json, which a test keeps equal to this schema.
  */
 export const archiveVersion = 6;

@@ -131,7 +131,8 @@ export class ArchiveImporter {
 
     // Every photo stored so far, whatever becomes of the import: removed again if it fails.
     const stored: PhotoRow[] = [];
-    let boxSet = false;
+    // Set inside the transaction's callback: typed wide, or the checker keeps "none" after it.
+    let boxOutcome = "none" as ImportSummary["box"];
     try {
       progress({ phase: "photos", done: 0, total: photoTotal });
       await fsp.mkdir(this.deps.tempDir, { recursive: true });
@@ -206,7 +207,7 @@ export class ArchiveImporter {
           planned.flatMap((plan) => plan.comments),
           planned.flatMap((plan) => plan.reactions),
         );
-        if (box !== undefined) boxSet = await this.setBox(trx, box, rows, options.importedBy);
+        if (box !== undefined) boxOutcome = await this.setBox(trx, box, rows, options.importedBy);
       });
     } catch (error) {
       await this.deps.photoFiles.deleteFiles(stored);
@@ -218,7 +219,7 @@ export class ArchiveImporter {
     // One event is enough: every screen reloads its lists and tags on it (new memories have no open detail page).
     if (last) this.deps.publish({ type: "memory.created", id: last.memory.id, actor: options.importedBy });
     // As an owner's save of the box tells open screens (BoxService.change).
-    if (boxSet) this.deps.publish({ type: "box.updated", id: "box", actor: options.importedBy });
+    if (boxOutcome === "set") this.deps.publish({ type: "box.updated", id: "box", actor: options.importedBy });
     progress({ phase: "done", done: planned.length, total: planned.length });
     const videos = stored.filter((row) => row.kind === "video").length;
     return {
@@ -226,7 +227,7 @@ export class ArchiveImporter {
       photos: stored.length - videos,
       videos,
       alreadyHere: memories.length - planned.length,
-      box: box === undefined ? "none" : boxSet ? "set" : "kept",
+      box: boxOutcome,
     };
   }
 
@@ -266,19 +267,25 @@ export class ArchiveImporter {
    * The box's settings, inside the import's transaction, where this box has none yet: the cover
    * only when this import stored its photo (one of a memory already here is left out: that memory
    * is as this box keeps it). A photo the archive called no video whose bytes are one refuses the
-   * archive, as an owner's save would be refused.
+   * archive, as an owner's save would be refused. `none` when nothing is left to set.
    */
-  private async setBox(trx: Transaction<Database>, box: PlannedBox, rows: PhotoRow[], importedBy: string): Promise<boolean> {
+  private async setBox(
+    trx: Transaction<Database>,
+    box: PlannedBox,
+    rows: PhotoRow[],
+    importedBy: string,
+  ): Promise<ImportSummary["box"]> {
     const cover = box.cover_photo_id === null ? undefined : rows.find((row) => row.id === box.cover_photo_id);
     if (cover?.kind === "video")
       throw new ArchiveRefusedError({ id: "errorText.archive.boxCoverIsVideo", values: { photo: cover.id } });
     const values = { ...box, cover_photo_id: cover?.id ?? null };
-    if (values.name === null && values.cover_photo_id === null && values.together_since === null) return false;
-    return this.deps.archive.setBoxWhereUnset(trx, {
+    if (values.name === null && values.cover_photo_id === null && values.together_since === null) return "none";
+    const set = await this.deps.archive.setBoxWhereUnset(trx, {
       ...values,
       updated_at: (this.deps.now?.() ?? new Date()).toISOString(),
       updated_by: importedBy,
     });
+    return set ? "set" : "kept";
   }
 
   /** Checks the whole manifest against this instance's rules and finds what is new; writes nothing. */
