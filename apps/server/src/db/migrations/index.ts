@@ -44,6 +44,7 @@ import * as addMailOutbox from "./2026_11_28_270000_add_mail_outbox";
 import * as countMemoriesByMonth from "./2026_11_28_280000_count_memories_by_month";
 import * as indexMonthDayByDate from "./2026_11_28_281000_index_month_day_by_date";
 import * as countMemoriesByTag from "./2026_11_28_282000_count_memories_by_tag";
+import * as indexSearchWords from "./2026_11_28_284000_index_search_words";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_280000_count_memories_by_month": countMemoriesByMonth,
   "2026_11_28_281000_index_month_day_by_date": indexMonthDayByDate,
   "2026_11_28_282000_count_memories_by_tag": countMemoriesByTag,
+  "2026_11_28_284000_index_search_words": indexSearchWords,
 };

@@ -1,3 +1,4 @@
+import { MemoryLimits } from "@memory-box/contract";
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
 import { byBoundValues } from "../../db/bound-values";
@@ -5,6 +6,7 @@ import { preparedQuery } from "../../db/prepared-query";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
 import { foldForSearch, memorySearchText, searchWords } from "../../lib/search-text";
+import { PostgresWordSearch, wordsCondition } from "./postgres-search";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -175,6 +177,12 @@ export class MemoriesRepository {
     afterSortKey: string | undefined,
     limit: number,
   ): Promise<{ records: ListedMemory[]; hasMore: boolean }> {
+    const words = await this.postgresWordSearch(filter);
+    if (words) {
+      const matches = await words.page(afterSortKey, limit + 1);
+      const records = await this.findManyInOrder(matches.slice(0, limit).map((match) => match.id));
+      return { records, hasMore: matches.length > limit };
+    }
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
     let rows: ListedRow[];
@@ -216,6 +224,8 @@ export class MemoriesRepository {
     filter: ListFilter,
     max: number,
   ): Promise<{ sortKeys: string[]; ids: string[]; matched: number } | undefined> {
+    const words = await this.postgresWordSearch(filter);
+    if (words) return words.matches(max, MemoryLimits.pageSizeMax);
     const search = this.filterCondition(filter);
     if (!search) return undefined;
     const tag = tagKeyOf(filter);
@@ -358,6 +368,8 @@ export class MemoriesRepository {
     const tag = tagKeyOf(filter);
     const search = this.filterCondition(filter);
     if (!tag && !search) return this.countAll();
+    const words = await this.postgresWordSearch(filter);
+    if (words) return words.count();
     if (tag && !search) {
       // One tag and nothing else: the count the triggers keep (memory_tag_counts), however many carry it.
       const kept = await this.db.selectFrom("memory_tag_counts").select("count").where("tag_key", "=", tag).executeTakeFirst();
@@ -600,8 +612,8 @@ export class MemoriesRepository {
   private searchCondition(filter: ListFilter, scope: "collection" | "one row" = "collection"): Expression<SqlBool> | undefined {
     const words = searchWords(filter.q ?? "");
     if (words.length === 0) return undefined;
+    if (this.engine === "postgres") return wordsCondition(words, scope);
     const like = (word: string) => sql<SqlBool>`memories.search_text like ${`%${escapeLike(word)}%`} escape '\\'`;
-    if (this.engine === "postgres") return and(words.map(like));
     const indexed = words.filter((word) => [...word].length >= trigramLength);
     const short = words.filter((word) => [...word].length < trigramLength);
     const conditions = short.map(like);
@@ -615,6 +627,18 @@ export class MemoriesRepository {
       );
     }
     return and(conditions);
+  }
+
+  /**
+   * PostgreSQL, a search by words alone (no tag or place filter) with a word long enough for the
+   * dictionary of the memories' words (postgres-search.ts): its reads decide from the dictionary.
+   */
+  private async postgresWordSearch(filter: ListFilter): Promise<PostgresWordSearch | undefined> {
+    if (this.engine !== "postgres") return undefined;
+    const others = tagKeysOf(filter).length > 0 || filter.country || filter.place || filter.within || filter.near;
+    const words = searchWords(filter.q ?? "");
+    if (others || words.length === 0) return undefined;
+    return PostgresWordSearch.of(this.db, words);
   }
 
   /** A list page's columns: the memory, its author's and editor's names, its tags and photos as JSON arrays. */

@@ -1,0 +1,215 @@
+import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
+import type { Database } from "../../db/schema";
+
+/**
+ * PostgreSQL's search through the dictionary of the memories' words (ADR 0081, migration
+ * 2026_11_28_284000). A query word occurs in a memory's `search_text` exactly when it occurs in
+ * one of its whitespace-separated words (a query word holds no whitespace), so it stands for the
+ * dictionary's words that contain it, found by the dictionary's trigram index, and a memory
+ * matches when it holds one of them: an exact question to the GIN index on each memory's words,
+ * with no row read to recheck. A word shorter than a trigram is compared with LIKE, row by row.
+ *
+ * Three reads grow with the matches unless told otherwise: the count, the sort by listing order
+ * and the rows read to sort. So the count of a one-word search that stands for one dictionary
+ * word is the dictionary's (kept by triggers); and when there are many matches, a page is found
+ * through bands of the listing order (months from `memory_months`), each band's matches the GIN
+ * index and the sort key index intersected, so only about as many rows are read as the page shows.
+ */
+
+/** Shorter words cannot use trigram indexes (they need three characters). */
+export const trigramLength = 3;
+
+/** The memory's words as the GIN index `memories_search_words_idx` holds them (the expression to the letter). */
+const memoryWords = sql`memory_search_words(memories.search_text)`;
+
+/**
+ * Matches the rows of a band read, about this many times what is wanted (the matches are not
+ * spread evenly over the years), and at most this many memories a band: a band's bitmap then stays
+ * exact (one entry a row, not a page) in the default `work_mem`.
+ */
+const bandMargin = 3;
+const bandMaxMemories = 40_000;
+
+/** Below this many matches (as the dictionary counts them), reading every match costs less than bands. */
+const bandsFromMatches = 5_000;
+
+/** A query word as the dictionary answers it: the words containing it and how many memories hold each. */
+interface DictionaryWord {
+  word: string;
+  /** The dictionary's words containing it (none: nothing matches). */
+  words: string[];
+  /** The memories holding each, summed: the matches exactly when there is one such word, at least the matches otherwise. */
+  memories: number;
+}
+
+interface Match {
+  id: string;
+  sort_key: string;
+}
+
+/** `%word%` for LIKE, its wildcards and escape character taken literally. */
+export function containsPattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * The search as one condition on `memories`, for the reads that combine it with other filters:
+ * each long word's dictionary words are looked up within the query. `"one row"`: a test of one
+ * memory, where comparing its text costs less than splitting it into words.
+ */
+export function wordsCondition(words: readonly string[], scope: "collection" | "one row"): Expression<SqlBool> {
+  const conditions = words.map((word) =>
+    scope === "collection" && [...word].length >= trigramLength
+      ? sql<SqlBool>`${memoryWords} && array(select search_words.word from search_words where search_words.word like ${containsPattern(word)} and search_words.count > 0)`
+      : sql<SqlBool>`memories.search_text like ${containsPattern(word)}`,
+  );
+  return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+}
+
+/**
+ * A search by words alone (no tag or place filter), when one of its words is long enough for the
+ * dictionary; each read decides from the dictionary's counts how to go.
+ */
+export class PostgresWordSearch {
+  private constructor(
+    private readonly db: Kysely<Database>,
+    private readonly looked: DictionaryWord[],
+    private readonly short: string[],
+  ) {}
+
+  /** Undefined when every word is shorter than a trigram (the LIKE search serves those). */
+  static async of(db: Kysely<Database>, words: readonly string[]): Promise<PostgresWordSearch | undefined> {
+    const long = words.filter((word) => [...word].length >= trigramLength);
+    if (long.length === 0) return undefined;
+    const lookups = long.map(
+      (word, position) =>
+        sql`select ${position}::int as position, word, count from search_words where word like ${containsPattern(word)} and count > 0`,
+    );
+    const { rows } = await sql<{ position: number; word: string; count: string }>`${sql.join(lookups, sql` union all `)}`.execute(
+      db,
+    );
+    const looked = long.map((word): DictionaryWord => ({ word, words: [], memories: 0 }));
+    for (const row of rows) {
+      looked[row.position]!.words.push(row.word);
+      looked[row.position]!.memories += Number(row.count);
+    }
+    const short = words.filter((word) => [...word].length < trigramLength);
+    return new PostgresWordSearch(db, looked, short);
+  }
+
+  /** No memory can match: a long word is in no memory's words. */
+  private get none(): boolean {
+    return this.looked.some((word) => word.words.length === 0);
+  }
+
+  /** The exact count without reading a match, when the dictionary holds it: one word standing for one dictionary word. */
+  private get keptCount(): number | undefined {
+    const [only] = this.looked;
+    return this.looked.length === 1 && this.short.length === 0 && only!.words.length === 1 ? only!.memories : undefined;
+  }
+
+  /** The search as a condition, each long word's dictionary words as a value the planner sees. */
+  private condition(): Expression<SqlBool> {
+    return sql<SqlBool>`${sql.join(
+      [
+        ...this.looked.map((word) => sql`${memoryWords} && ${word.words}::text[]`),
+        ...this.short.map((word) => sql`memories.search_text like ${containsPattern(word)}`),
+      ],
+      sql` and `,
+    )}`;
+  }
+
+  /** How many memories match. */
+  async count(): Promise<number> {
+    if (this.none) return 0;
+    const kept = this.keptCount;
+    if (kept !== undefined) return kept;
+    const { rows } = await sql<{ count: string }>`select count(*) as count from memories where ${this.condition()}`.execute(
+      this.db,
+    );
+    return Number(rows[0]!.count);
+  }
+
+  /**
+   * The matches' ids and sort keys in listing order, at most `max + 1`, and their count; with more
+   * than `max` and a count the dictionary holds, only the first `leading` (a page's worth).
+   */
+  async matches(max: number, leading: number): Promise<{ sortKeys: string[]; ids: string[]; matched: number }> {
+    const kept = this.none ? 0 : this.keptCount;
+    if (kept !== undefined && kept > max) {
+      const first = await this.inBands(undefined, Math.min(leading, max + 1), kept);
+      return { sortKeys: first.map((match) => match.sort_key), ids: first.map((match) => match.id), matched: kept };
+    }
+    if (this.none) return { sortKeys: [], ids: [], matched: 0 };
+    // Every match, counted and sorted: read from the GIN index's answer, never by walking the
+    // listing order with the search as a filter (which, for rare words, reads the collection).
+    const { rows } = await sql<Match & { matched: string }>`with matches as materialized (
+        select memories.id, memories.sort_key from memories where ${this.condition()}
+      )
+      select id, sort_key, (select count(*) from matches) as matched from matches order by sort_key desc limit ${max + 1}`.execute(
+      this.db,
+    );
+    return {
+      sortKeys: rows.map((row) => row.sort_key),
+      ids: rows.map((row) => row.id),
+      matched: rows.length === 0 ? 0 : Number(rows[0]!.matched),
+    };
+  }
+
+  /** The first `limit` matches after `after` in listing order (sort key descending). */
+  async page(after: string | undefined, limit: number): Promise<Match[]> {
+    if (this.none) return [];
+    // The bands suit one word with many matches; several words match fewer together than any
+    // alone, and the GIN index finds their common matches at once.
+    const [only] = this.looked;
+    if (this.looked.length === 1 && only!.memories > bandsFromMatches) return this.inBands(after, limit, only!.memories);
+    const { rows } = await sql<Match>`with matches as materialized (
+        select memories.id, memories.sort_key from memories
+        where ${this.condition()}${after === undefined ? sql`` : sql` and memories.sort_key < ${after}`}
+      )
+      select id, sort_key from matches order by sort_key desc limit ${limit}`.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * The first `limit` matches after `after`, band by band of the listing order: each band, from
+   * the months' counts, spans about `bandMargin` times the memories that should hold the matches
+   * still wanted at this search's share of the collection (`matches` of all), at most
+   * `bandMaxMemories`; its matches are the GIN index's and the sort key index's answers
+   * intersected (a bitmap AND), then sorted. Bands go back in time until enough are found.
+   */
+  private async inBands(after: string | undefined, limit: number, matches: number): Promise<Match[]> {
+    const months = await this.db.selectFrom("memory_months").select(["month", "count"]).where("count", ">", 0).execute();
+    months.sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+    const total = months.reduce((sum, month) => sum + Number(month.count), 0);
+    const share = Math.min(1, matches / Math.max(total, 1));
+    const before = after?.slice(0, 7);
+    let next = before === undefined ? 0 : months.findIndex((month) => month.month <= before);
+    if (next < 0) return [];
+    const found: Match[] = [];
+    let upper = after;
+    while (found.length < limit && next < months.length) {
+      const span = Math.min(bandMaxMemories, Math.ceil(((limit - found.length) * bandMargin) / share));
+      let memories = 0;
+      let lowest = months[next]!.month;
+      while (next < months.length && (memories < span || memories === 0)) {
+        memories += Number(months[next]!.count);
+        lowest = months[next]!.month;
+        next += 1;
+      }
+      // The oldest band reaches the start, whatever its months' keys.
+      const lower = next < months.length ? lowest : undefined;
+      const bounds = [
+        ...(lower === undefined ? [] : [sql`memories.sort_key >= ${lower}`]),
+        ...(upper === undefined ? [] : [sql`memories.sort_key < ${upper}`]),
+      ];
+      const { rows } = await sql<Match>`with band as materialized (
+          select memories.id, memories.sort_key from memories where ${sql.join([this.condition(), ...bounds], sql` and `)}
+        )
+        select id, sort_key from band order by sort_key desc limit ${limit - found.length}`.execute(this.db);
+      found.push(...rows);
+      upper = lower;
+    }
+    return found;
+  }
+}
