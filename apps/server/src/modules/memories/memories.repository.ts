@@ -225,7 +225,7 @@ export class MemoriesRepository {
     max: number,
   ): Promise<{ sortKeys: string[]; ids: string[]; matched: number } | undefined> {
     const words = await this.postgresWordSearch(filter);
-    if (words) return words.matches(max, MemoryLimits.pageSizeMax);
+    if (words) return words.matches(max, MemoryLimits.pageSizeDefault);
     const search = this.filterCondition(filter);
     if (!search) return undefined;
     const tag = tagKeyOf(filter);
