@@ -22,16 +22,20 @@ export const trigramLength = 3;
 /** The memory's words as the GIN index `memories_search_words_idx` holds them (the expression to the letter). */
 const memoryWords = sql`memory_search_words(memories.search_text)`;
 
-/**
- * Matches the rows of a band read, about this many times what is wanted (the matches are not
- * spread evenly over the years), and at most this many memories a band: a band's bitmap then stays
- * exact (one entry a row, not a page) in the default `work_mem`.
- */
-const bandMargin = 3;
-const bandMaxMemories = 40_000;
+/** How a search chooses between reading every match and bands of the listing order. */
+export interface BandTuning {
+  /**
+   * A band spans about this many times the memories that should hold the matches still wanted
+   * (the matches are not spread evenly over the years).
+   */
+  margin: number;
+  /** At most this many memories a band: its bitmap then stays exact (one entry a row, not a page) in the default `work_mem`. */
+  maxMemories: number;
+  /** From this many matches (as the dictionary counts them), bands cost less than reading every match. */
+  fromMatches: number;
+}
 
-/** Below this many matches (as the dictionary counts them), reading every match costs less than bands. */
-const bandsFromMatches = 5_000;
+const bandTuning: BandTuning = { margin: 3, maxMemories: 40_000, fromMatches: 5_000 };
 
 /** A query word as the dictionary answers it: the words containing it and how many memories hold each. */
 interface DictionaryWord {
@@ -75,10 +79,15 @@ export class PostgresWordSearch {
     private readonly db: Kysely<Database>,
     private readonly looked: DictionaryWord[],
     private readonly short: string[],
+    private readonly bands: BandTuning,
   ) {}
 
   /** Undefined when every word is shorter than a trigram (the LIKE search serves those). */
-  static async of(db: Kysely<Database>, words: readonly string[]): Promise<PostgresWordSearch | undefined> {
+  static async of(
+    db: Kysely<Database>,
+    words: readonly string[],
+    bands: BandTuning = bandTuning,
+  ): Promise<PostgresWordSearch | undefined> {
     const long = words.filter((word) => [...word].length >= trigramLength);
     if (long.length === 0) return undefined;
     const lookups = long.map(
@@ -94,7 +103,7 @@ export class PostgresWordSearch {
       looked[row.position]!.memories += Number(row.count);
     }
     const short = words.filter((word) => [...word].length < trigramLength);
-    return new PostgresWordSearch(db, looked, short);
+    return new PostgresWordSearch(db, looked, short, bands);
   }
 
   /** No memory can match: a long word is in no memory's words. */
@@ -162,7 +171,7 @@ export class PostgresWordSearch {
     // The bands suit one word with many matches; several words match fewer together than any
     // alone, and the GIN index finds their common matches at once.
     const [only] = this.looked;
-    if (this.looked.length === 1 && only!.memories > bandsFromMatches) return this.inBands(after, limit, only!.memories);
+    if (this.looked.length === 1 && only!.memories >= this.bands.fromMatches) return this.inBands(after, limit, only!.memories);
     const { rows } = await sql<Match>`with matches as materialized (
         select memories.id, memories.sort_key from memories
         where ${this.condition()}${after === undefined ? sql`` : sql` and memories.sort_key < ${after}`}
@@ -173,9 +182,9 @@ export class PostgresWordSearch {
 
   /**
    * The first `limit` matches after `after`, band by band of the listing order: each band, from
-   * the months' counts, spans about `bandMargin` times the memories that should hold the matches
+   * the months' counts, spans about `margin` times the memories that should hold the matches
    * still wanted at this search's share of the collection (`matches` of all), at most
-   * `bandMaxMemories`; its matches are the GIN index's and the sort key index's answers
+   * `maxMemories`; its matches are the GIN index's and the sort key index's answers
    * intersected (a bitmap AND), then sorted. Bands go back in time until enough are found.
    */
   private async inBands(after: string | undefined, limit: number, matches: number): Promise<Match[]> {
@@ -189,7 +198,7 @@ export class PostgresWordSearch {
     const found: Match[] = [];
     let upper = after;
     while (found.length < limit && next < months.length) {
-      const span = Math.min(bandMaxMemories, Math.ceil(((limit - found.length) * bandMargin) / share));
+      const span = Math.min(this.bands.maxMemories, Math.ceil(((limit - found.length) * this.bands.margin) / share));
       let memories = 0;
       let lowest = months[next]!.month;
       while (next < months.length && (memories < span || memories === 0)) {
