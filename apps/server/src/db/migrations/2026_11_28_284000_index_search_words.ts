@@ -8,9 +8,8 @@ import { isPostgres } from "./dialect";
  * it (kept by triggers, like `memory_months`); a GIN index on each memory's words answers "holds
  * one of these words" exactly, without reading the rows. A query word becomes the dictionary's
  * words containing it (a trigram search of the small dictionary), and its count, when it is one
- * word, is read from the dictionary, not from the matches. The trigram index on `search_text`,
- * which served every search before, is dropped: words shorter than a trigram (the only ones
- * still compared with LIKE) cannot use it.
+ * word, is read from the dictionary, not from the matches. The trigram index on `search_text`
+ * stays, for a search combined with a tag or place filter (compared with LIKE, as before).
  *
  * Words are split on ASCII whitespace only (JavaScript's `\s`, which splits a query, also counts
  * these as whitespace): a word may keep other spaces inside, which no query word holds.
@@ -29,7 +28,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     group by word`.execute(db);
   await sql`create index search_words_word_trgm_idx on search_words using gin (word gin_trgm_ops)`.execute(db);
   await sql`create index memories_search_words_idx on memories using gin (memory_search_words(search_text))`.execute(db);
-  await sql`drop index if exists memories_search_text_trgm_idx`.execute(db);
   // Per statement over the transition tables: a bulk insert upserts each word once; only words
   // whose count changes are written, in one order (by word) so two writers queue, not deadlock.
   const wordsOf = (rows: string) =>
@@ -80,7 +78,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index if exists memories_search_words_idx`.execute(db);
   await sql`drop table if exists search_words`.execute(db);
   await sql`drop function if exists memory_search_words(text)`.execute(db);
-  await sql`create index if not exists memories_search_text_trgm_idx on memories using gin (search_text gin_trgm_ops)`.execute(
-    db,
-  );
 }

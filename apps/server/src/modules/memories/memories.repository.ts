@@ -6,7 +6,7 @@ import { preparedQuery } from "../../db/prepared-query";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
 import { foldForSearch, memorySearchText, searchWords } from "../../lib/search-text";
-import { PostgresWordSearch, wordsCondition } from "./postgres-search";
+import { PostgresWordSearch } from "./postgres-search";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -612,8 +612,8 @@ export class MemoriesRepository {
   private searchCondition(filter: ListFilter, scope: "collection" | "one row" = "collection"): Expression<SqlBool> | undefined {
     const words = searchWords(filter.q ?? "");
     if (words.length === 0) return undefined;
-    if (this.engine === "postgres") return wordsCondition(words, scope);
     const like = (word: string) => sql<SqlBool>`memories.search_text like ${`%${escapeLike(word)}%`} escape '\\'`;
+    if (this.engine === "postgres") return and(words.map(like));
     const indexed = words.filter((word) => [...word].length >= trigramLength);
     const short = words.filter((word) => [...word].length < trigramLength);
     const conditions = short.map(like);

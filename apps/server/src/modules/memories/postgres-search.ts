@@ -8,6 +8,8 @@ import type { Database } from "../../db/schema";
  * dictionary's words that contain it, found by the dictionary's trigram index, and a memory
  * matches when it holds one of them: an exact question to the GIN index on each memory's words,
  * with no row read to recheck. A word shorter than a trigram is compared with LIKE, row by row.
+ * Only for a search by words alone: with a tag or place filter too, the repository's LIKE
+ * conditions (served by the trigram index on `search_text`) go with the other filters' indexes.
  *
  * Three reads grow with the matches unless told otherwise: the count, the sort by listing order
  * and the rows read to sort. So the count of a one-word search that stands for one dictionary
@@ -54,20 +56,6 @@ interface Match {
 /** `%word%` for LIKE, its wildcards and escape character taken literally. */
 export function containsPattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
-/**
- * The search as one condition on `memories`, for the reads that combine it with other filters:
- * each long word's dictionary words are looked up within the query. `"one row"`: a test of one
- * memory, where comparing its text costs less than splitting it into words.
- */
-export function wordsCondition(words: readonly string[], scope: "collection" | "one row"): Expression<SqlBool> {
-  const conditions = words.map((word) =>
-    scope === "collection" && [...word].length >= trigramLength
-      ? sql<SqlBool>`${memoryWords} && array(select search_words.word from search_words where search_words.word like ${containsPattern(word)} and search_words.count > 0)`
-      : sql<SqlBool>`memories.search_text like ${containsPattern(word)}`,
-  );
-  return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 
 /**
