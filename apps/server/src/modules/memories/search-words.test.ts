@@ -25,6 +25,8 @@ for (let index = 0; index < 60; index++) {
     index % 5 === 0 ? "picnics." : "walk",
     index % 3 === 0 ? "sunny" : "grey",
     index % 7 === 0 ? "東京タワー" : "park",
+    // A word of its own in each memory: "trail" is inside sixty words of the dictionary.
+    `trail${index}`,
   ];
   collection.push({
     title: `Day ${index}`,
@@ -51,6 +53,9 @@ const queries = [
   "タワー",
   "nowhere",
   "sunny nowhere",
+  "trail",
+  "trail1",
+  "trail7 sunny",
 ];
 
 describe.each(testEngines())("search by words, on %s", (engine) => {
@@ -156,7 +161,7 @@ describe.each(testEngines())("search by words, on %s", (engine) => {
         { margin: 3, maxMemories: 40_000, fromMatches: 0 },
       ];
       for (const tuning of tunings) {
-        for (const q of ["sunny", "picnics", "picnic", "icni"]) {
+        for (const q of ["sunny", "picnics", "picnic", "icni", "trail"]) {
           const ids = expected(q);
           const search = (await PostgresWordSearch.of(database.db, searchWords(q), tuning))!;
           const all = await search.page(undefined, 1_000);
