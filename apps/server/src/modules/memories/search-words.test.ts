@@ -157,8 +157,8 @@ describe.each(testEngines())("search by words, on %s", (engine) => {
       // Tiny bands (a month or so each), even for few matches: every band boundary and the
       // undated memories are crossed.
       const tunings = [
-        { margin: 1, maxMemories: 3, fromMatches: 0 },
-        { margin: 3, maxMemories: 40_000, fromMatches: 0 },
+        { margin: 1, maxMemories: 3, entriesPerRow: Infinity },
+        { margin: 3, maxMemories: 40_000, entriesPerRow: Infinity },
       ];
       for (const tuning of tunings) {
         for (const q of ["sunny", "picnics", "picnic", "icni", "trail"]) {
