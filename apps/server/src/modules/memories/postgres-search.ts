@@ -12,11 +12,14 @@ import type { Database } from "../../db/schema";
  * conditions (served by the trigram index on `search_text`) go with the other filters' indexes.
  *
  * Three reads grow with the matches unless told otherwise: the count, the sort by listing order
- * and the rows read to sort. So the count of a one-word search that stands for one dictionary
- * word is the dictionary's (kept by triggers); and when there are many matches, a page is found
+ * and the rows read to sort. So the count of a one-word search is the dictionary's (kept by
+ * triggers), less the memories holding several of its words; and when there are many matches, a page is found
  * through bands of the listing order (months from `memory_months`), each band's matches the GIN
  * index and the sort key index intersected, so only about as many rows are read as the page shows.
  */
+
+/** A query word standing for more dictionary words than this is counted from its matches. */
+const maxOverlapWords = 8;
 
 /** Shorter words cannot use trigram indexes (they need three characters). */
 export const trigramLength = 3;
@@ -106,10 +109,33 @@ export class PostgresWordSearch {
     return this.looked.some((word) => word.words.length === 0);
   }
 
-  /** The exact count without reading a match, when the dictionary holds it: one word standing for one dictionary word. */
-  private get keptCount(): number | undefined {
+  /**
+   * The exact count of a one-word search from the dictionary, without reading every match: the
+   * memories holding each dictionary word it stands for, summed, less the repeats — a memory
+   * holding several of them ("picnic" and "picnic."), counted once for each, found through the
+   * GIN index by each pair of them (a few rows: those that hold two). Undefined for several query
+   * words, or a word standing for more than `maxOverlapWords` (their pairs would be too many).
+   */
+  private async dictionaryCount(): Promise<number | undefined> {
     const [only] = this.looked;
-    return this.looked.length === 1 && this.short.length === 0 && only!.words.length === 1 ? only!.memories : undefined;
+    if (this.looked.length !== 1 || this.short.length > 0) return undefined;
+    const words = only!.words;
+    if (words.length <= 1) return only!.memories;
+    if (words.length > maxOverlapWords) return undefined;
+    const pairs = words.flatMap((first, index) =>
+      words.slice(index + 1).map((second) => sql`${memoryWords} @> ${[first, second]}::text[]`),
+    );
+    // Two words: a memory holding both is counted once too many; more: as many times too many as
+    // it holds of them, less one (each memory's words split once, then looked up per word).
+    const { rows } = await (
+      words.length === 2
+        ? sql<{ repeats: string }>`select count(*) as repeats from memories where ${pairs[0]!}`
+        : sql<{ repeats: string }>`select coalesce(sum(held - 1), 0) as repeats from (
+          select (select count(*) from unnest(${words}::text[]) as word where held_words @> array[word]) as held
+          from (select ${memoryWords} as held_words from memories where ${sql.join(pairs, sql` or `)} offset 0) as holding
+        ) as holding_several`
+    ).execute(this.db);
+    return only!.memories - Number(rows[0]!.repeats);
   }
 
   /** The search as a condition, each long word's dictionary words as a value the planner sees. */
@@ -126,8 +152,8 @@ export class PostgresWordSearch {
   /** How many memories match. */
   async count(): Promise<number> {
     if (this.none) return 0;
-    const kept = this.keptCount;
-    if (kept !== undefined) return kept;
+    const counted = await this.dictionaryCount();
+    if (counted !== undefined) return counted;
     const { rows } = await sql<{ count: string }>`select count(*) as count from memories where ${this.condition()}`.execute(
       this.db,
     );
@@ -136,15 +162,16 @@ export class PostgresWordSearch {
 
   /**
    * The matches' ids and sort keys in listing order, at most `max + 1`, and their count; with more
-   * than `max` and a count the dictionary holds, only the first `leading` (a page's worth).
+   * than `max` and a count from the dictionary (one query word), only the first `leading` (a page's worth).
    */
   async matches(max: number, leading: number): Promise<{ sortKeys: string[]; ids: string[]; matched: number }> {
-    const kept = this.none ? 0 : this.keptCount;
-    if (kept !== undefined && kept > max) {
-      const first = await this.firstInOrder(undefined, Math.min(leading, max + 1), kept);
-      return { sortKeys: first.map((match) => match.sort_key), ids: first.map((match) => match.id), matched: kept };
-    }
     if (this.none) return { sortKeys: [], ids: [], matched: 0 };
+    // The dictionary's sum is at least the count: when it is at most `max`, every match is read anyway.
+    const counted = this.looked[0]!.memories > max ? await this.dictionaryCount() : undefined;
+    if (counted !== undefined && counted > max) {
+      const first = await this.firstInOrder(undefined, Math.min(leading, max + 1), counted);
+      return { sortKeys: first.map((match) => match.sort_key), ids: first.map((match) => match.id), matched: counted };
+    }
     // Every match, counted and sorted: read from the GIN index's answer, never by walking the
     // listing order with the search as a filter (which, for rare words, reads the collection).
     const { rows } = await sql<Match & { matched: string }>`with matches as materialized (
