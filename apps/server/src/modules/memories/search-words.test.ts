@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { MemoryPage } from "@memory-box/contract";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMember, type TestMember } from "../../../test/members";
+import { createTestApp, type TestApp } from "../../../test/test-app";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { newUser } from "../auth/core/account-rules";
 import { memorySearchText, searchWords } from "../../lib/search-text";
@@ -237,5 +240,68 @@ describe.each(testEngines())("search by words, on %s", (engine) => {
     expect((await repository.searchMatches({ q: "harbour" }, 2_000))?.ids).toEqual([]);
     await expectDictionaryExact();
     for (const q of queries) expect((await repository.searchMatches({ q }, 2_000))?.ids, q).toEqual(expected(q));
+  });
+});
+
+/** The server with every search's matches kept, and with none kept (too many for a limit of 3). */
+const keptOrNot = testEngines().flatMap((engine) => [[engine, undefined] as const, [engine, 3] as const]);
+
+describe.each(keptOrNot)("a search's pages on %s, keeping at most %s matches", (engine, maxKeptSearchMatches) => {
+  let testApp: TestApp;
+  let ann: TestMember;
+  /** The memories as created, oldest first: each one's title and the text it is found by. */
+  const lanterns: { title: string; text: string; dated: boolean }[] = [];
+
+  beforeAll(async () => {
+    testApp = await createTestApp(engine, {
+      env: { AUTH_RATE_LIMITS: "false" },
+      ...(maxKeptSearchMatches === undefined ? {} : { maxKeptSearchMatches }),
+    });
+    ann = await createMember(testApp, "ann@memory-box.test", "Ann");
+    for (let index = 0; index < 23; index++) {
+      const payload = {
+        // "lantern" alone, with a comma, inside "lanterns": three words of the dictionary.
+        title: `${["Lantern", "Lantern,", "Lanterns"][index % 3]} ${index}`,
+        content: index % 4 === 0 ? "Lantern festival" : "By the river",
+        memory_date: index % 5 === 0 ? null : `${1990 + index}-0${(index % 9) + 1}-15`,
+      };
+      const response = await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload });
+      expect(response.statusCode).toBe(201);
+      lanterns.push({
+        title: payload.title,
+        text: memorySearchText({ ...payload, tags: [] }),
+        dated: payload.memory_date !== null,
+      });
+    }
+    await testApp.app.inject({ method: "POST", url: "/api/v1/memories", headers: ann.headers, payload: { title: "Candle" } });
+  });
+  afterAll(() => testApp.close());
+
+  it("gives every match once, in listing order, with the same count on every page", async () => {
+    const everyPage = async (q: string, limit: number) => {
+      const titles: string[] = [];
+      const counts = new Set<number>();
+      let cursor: string | null = null;
+      do {
+        const url: string = `/api/v1/memories?q=${encodeURIComponent(q)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`;
+        const page = (await testApp.app.inject({ method: "GET", url, headers: ann.headers })).json<MemoryPage>();
+        titles.push(...page.items.map((memory) => memory.title));
+        counts.add(page.matched);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return { titles, counts: [...counts] };
+    };
+    // Dated newest first (the years grow as they were created), then the undated, newest created first.
+    const inListingOrder = [
+      ...lanterns.filter((memory) => memory.dated).reverse(),
+      ...lanterns.filter((memory) => !memory.dated).reverse(),
+    ];
+    for (const q of ["lantern", "LANTERNS", "antern festival", "lantern,"]) {
+      const expected = inListingOrder
+        .filter((memory) => searchWords(q).every((word) => memory.text.includes(word)))
+        .map((memory) => memory.title);
+      for (const limit of [4, 30])
+        expect(await everyPage(q, limit), `${q} by ${limit}`).toEqual({ titles: expected, counts: [expected.length] });
+    }
   });
 });
