@@ -13,16 +13,17 @@ import type { Database } from "../../db/schema";
  *
  * Three reads grow with the matches unless told otherwise: the count, the sort by listing order
  * and the rows read to sort. So the count of a one-word search is the dictionary's (kept by
- * triggers), less the memories holding several of its words; and when there are many matches, a page is found
- * through bands of the listing order (months from `memory_months`), each band's matches the GIN
- * index and the sort key index intersected, so only about as many rows are read as the page shows.
+ * triggers), less the repeats of memories holding several of its words; and when there are many
+ * matches, a page is found through bands of the listing order (months from `memory_months`), each
+ * band's matches the GIN index's and the sort key index's answers intersected, so only about as
+ * many rows are read as the page shows.
  */
 
 /** A query word standing for more dictionary words than this is counted from its matches. */
 const maxOverlapWords = 8;
 
 /** Shorter words cannot use trigram indexes (they need three characters). */
-export const trigramLength = 3;
+const trigramLength = 3;
 
 /** The memory's words as the GIN index `memories_search_words_idx` holds them (the expression to the letter). */
 const memoryWords = sql`memory_search_words(memories.search_text)`;
@@ -64,7 +65,7 @@ interface Match {
 }
 
 /** `%word%` for LIKE, its wildcards and escape character taken literally. */
-export function containsPattern(word: string): string {
+function containsPattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
