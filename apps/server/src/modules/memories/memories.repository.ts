@@ -219,6 +219,8 @@ export class MemoriesRepository {
    * The sort keys and ids of the memories a search (and tag) matches, in listing order, at most
    * `max + 1` of them (more than `max`: too many to keep), and how many there are in all. One read
    * of the search: the count comes with the rows (a window over every match, before the limit).
+   * PostgreSQL, a search by words alone: more than `max`, counted by the dictionary of words, come
+   * as the first page's worth only (postgres-search.ts).
    */
   async searchMatches(
     filter: ListFilter,
