@@ -29,6 +29,12 @@ function label(sql: string): string {
   if (/from "memory_tag_counts"/.test(sql)) return "count matched (kept by triggers)";
   if (/from "memory_tags"/.test(sql) && /"memory_id" in/.test(sql)) return "tags of the page";
   if (/from "photos"/.test(sql)) return "photos of the page";
+  // PostgreSQL's search by words (ADR 0081).
+  if (/from search_words where/.test(sql)) return "words of the dictionary";
+  if (/from "memory_months"/.test(sql)) return "months (bands of the listing order)";
+  if (/with band as materialized/.test(sql)) return "a band's matches";
+  if (/with matches as materialized/.test(sql)) return "every match";
+  if (/memories\.id = any\(/.test(sql)) return "page rows by id";
   return "page rows";
 }
 

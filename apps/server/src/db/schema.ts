@@ -35,6 +35,7 @@ export interface Database {
   memory_stats: MemoryStatsTable;
   memory_months: MemoryMonthsTable;
   memory_tag_counts: MemoryTagCountsTable;
+  search_words: SearchWordsTable;
   photos: PhotosTable;
   comments: CommentsTable;
   reactions: ReactionsTable;
@@ -555,6 +556,16 @@ export interface MemoryTagCountsTable {
   /** The tag's key, as `memory_tags.tag_key`. */
   tag_key: string;
   /** 0 once no memory carries the tag (the row stays). */
+  count: number;
+}
+
+/**
+ * PostgreSQL only (migration 2026_11_28_284000): every whitespace-separated word of the memories'
+ * search text, with how many memories hold it, kept by triggers (ADR 0081).
+ */
+export interface SearchWordsTable {
+  word: string;
+  /** 0 once no memory holds the word (the row stays). */
   count: number;
 }
 

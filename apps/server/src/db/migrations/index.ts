@@ -45,6 +45,7 @@ import * as countMemoriesByMonth from "./2026_11_28_280000_count_memories_by_mon
 import * as indexMonthDayByDate from "./2026_11_28_281000_index_month_day_by_date";
 import * as countMemoriesByTag from "./2026_11_28_282000_count_memories_by_tag";
 import * as orderSqliteSearchByDay from "./2026_11_28_283000_order_sqlite_search_by_day";
+import * as indexSearchWords from "./2026_11_28_284000_index_search_words";
 
 /**
  * Every migration, in the order they run. Listed statically (not read from disk) so the
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_281000_index_month_day_by_date": indexMonthDayByDate,
   "2026_11_28_282000_count_memories_by_tag": countMemoriesByTag,
   "2026_11_28_283000_order_sqlite_search_by_day": orderSqliteSearchByDay,
+  "2026_11_28_284000_index_search_words": indexSearchWords,
 };

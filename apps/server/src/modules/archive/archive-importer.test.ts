@@ -205,6 +205,21 @@ describe.each(testEngines())("import on %s", (engine) => {
     expect(imported.find((memory) => memory.id === written[1]!.id)).toMatchObject({ user_id: null, profiles: null });
     const search = await target.app.inject({ method: "GET", url: "/api/v1/memories?q=lake", headers: annThere.headers });
     expect(search.json<MemoryPage>().items.map((memory) => memory.id)).toEqual([picnic.id]);
+    // Any word an imported memory brought finds it, with its count (on PostgreSQL, from the
+    // dictionary of words the import's rows filled, ADR 0081).
+    for (const [q, id] of [
+      ["rain", picnic.id],
+      ["BEN'S", written[1]!.id],
+      ["third", written[2]!.id],
+    ] as const) {
+      const found = await target.app.inject({
+        method: "GET",
+        url: `/api/v1/memories?q=${encodeURIComponent(q)}`,
+        headers: annThere.headers,
+      });
+      const page = found.json<MemoryPage>();
+      expect([page.items.map((memory) => memory.id), page.matched], q).toEqual([[id], 1]);
+    }
 
     // Exported again, the originals are byte for byte those uploaded on the first instance.
     const again = path.join(workDir, "again.zip");

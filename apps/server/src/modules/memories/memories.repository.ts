@@ -1,3 +1,4 @@
+import { MemoryLimits } from "@memory-box/contract";
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
 import type { Engine } from "../../db/database";
 import { byBoundValues } from "../../db/bound-values";
@@ -6,6 +7,7 @@ import { dayOf, firstSearchRowidOf, memoryRowidSql, searchDaySql, searchRowidSql
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
 import { foldForSearch, memorySearchText, searchWords } from "../../lib/search-text";
+import { PostgresWordSearch } from "./postgres-search";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -177,8 +179,10 @@ export class MemoriesRepository {
     limit: number,
   ): Promise<{ records: ListedMemory[]; hasMore: boolean }> {
     const byDay = this.searchByDay(filter);
-    if (byDay !== undefined) {
-      const matches = await this.matchesByDay(byDay, afterSortKey, limit + 1);
+    const words = await this.postgresWordSearch(filter);
+    const matches =
+      byDay !== undefined ? await this.matchesByDay(byDay, afterSortKey, limit + 1) : await words?.page(afterSortKey, limit + 1);
+    if (matches) {
       const records = await this.findManyInOrder(matches.slice(0, limit).map((match) => match.id));
       return { records, hasMore: matches.length > limit };
     }
@@ -221,11 +225,15 @@ export class MemoriesRepository {
    * A search SQLite's index serves alone is counted from the index first, and lists no rows when
    * there are more than `max`: its pages are read from the index in order (`page`), each cheaper
    * than looking up where thousands of matches stand.
+   * On PostgreSQL, a search by words alone: more than `max`, counted by the dictionary of words, come
+   * as the first page's worth only (postgres-search.ts).
    */
   async searchMatches(
     filter: ListFilter,
     max: number,
   ): Promise<{ sortKeys: string[]; ids: string[]; matched: number } | undefined> {
+    const words = await this.postgresWordSearch(filter);
+    if (words) return words.matches(max, MemoryLimits.pageSizeDefault);
     const search = this.filterCondition(filter);
     if (!search) return undefined;
     const byDay = this.searchByDay(filter);
@@ -375,6 +383,8 @@ export class MemoriesRepository {
     if (!tag && !search) return this.countAll();
     const byDay = this.searchByDay(filter);
     if (byDay !== undefined) return this.countByDay(byDay);
+    const words = await this.postgresWordSearch(filter);
+    if (words) return words.count();
     if (tag && !search) {
       // One tag and nothing else: the count the triggers keep (memory_tag_counts), however many carry it.
       const kept = await this.db.selectFrom("memory_tag_counts").select("count").where("tag_key", "=", tag).executeTakeFirst();
@@ -704,6 +714,17 @@ export class MemoriesRepository {
       month: `${String(Math.floor(row.month / 100)).padStart(4, "0")}-${String(row.month % 100).padStart(2, "0")}`,
       count: Number(row.count),
     }));
+  }
+
+  /**
+   * PostgreSQL, a search by words alone (no tag or place filter) with a word long enough for the
+   * dictionary of the memories' words (postgres-search.ts): its reads decide from the dictionary.
+   */
+  private async postgresWordSearch(filter: ListFilter): Promise<PostgresWordSearch | undefined> {
+    if (this.engine !== "postgres") return undefined;
+    const words = searchWords(filter.q ?? "");
+    if (tagKeysOf(filter).length > 0 || hasPlaceFilter(filter) || words.length === 0) return undefined;
+    return PostgresWordSearch.of(this.db, words);
   }
 
   /** A list page's columns: the memory, its author's and editor's names, its tags and photos as JSON arrays. */
