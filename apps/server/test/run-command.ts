@@ -1,20 +1,20 @@
-import type { Kysely } from "kysely";
-import type { Config } from "../src/config";
+import type { exportCommand } from "../src/cli/export.command";
+import type { importCommand } from "../src/cli/import.command";
 import { openDatabase } from "../src/db/database";
-import type { Database } from "../src/db/schema";
 import type { TestApp } from "./test-app";
 
-/** An operator command that reads the configuration too (`export`, `import`). */
-interface ConfiguredCommand {
-  run(context: { args: string[]; db: Kysely<Database>; out: (line: string) => void; config: Config }): Promise<void>;
-}
-
-/** Runs an operator command (`npm run export`, `import`) against a test app's database and storage, its output dropped. */
-export async function runCommand(app: TestApp, command: ConfiguredCommand, ...args: string[]): Promise<void> {
+/** An operator's command (`npm run export`, `npm run import`) run on a test app's database and config: the lines it printed. */
+export async function runCommand(
+  app: TestApp,
+  command: typeof importCommand | typeof exportCommand,
+  ...args: string[]
+): Promise<string[]> {
+  const lines: string[] = [];
   const database = openDatabase(app.config.database);
   try {
-    await command.run({ args, db: database.db, out: () => {}, config: app.config });
+    await command.run({ args, db: database.db, out: (line) => lines.push(line), config: app.config });
   } finally {
     await database.destroy();
   }
+  return lines;
 }

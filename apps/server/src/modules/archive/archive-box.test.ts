@@ -7,6 +7,7 @@ import { writeZip } from "../../../test/dayone-export";
 import { openStream } from "../../../test/event-stream";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { runCommand } from "../../../test/run-command";
 import { testEngines } from "../../../test/test-database";
 import { zipEntries } from "../../../test/zip-entries";
 import { exportCommand } from "../../cli/export.command";
@@ -35,16 +36,7 @@ describe.each(testEngines())("the box's own settings in the archive on %s", (eng
   let withBox: string;
   const apps: TestApp[] = [];
 
-  const cli = async (app: TestApp, command: typeof importCommand | typeof exportCommand, ...args: string[]) => {
-    const lines: string[] = [];
-    const database = openDatabase(app.config.database);
-    try {
-      await command.run({ args, db: database.db, out: (line) => lines.push(line), config: app.config });
-    } finally {
-      await database.destroy();
-    }
-    return lines;
-  };
+  const cli = runCommand;
   const boxOf = async (app: TestApp, member: TestMember) => {
     const response = await app.app.inject({ method: "GET", url: "/api/v1/box", headers: member.headers });
     expect(response.statusCode, response.body).toBe(200);

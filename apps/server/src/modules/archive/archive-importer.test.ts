@@ -9,6 +9,7 @@ import { filesUnder } from "../../../test/files-under";
 import { writeZip } from "../../../test/dayone-export";
 import { createMember, type TestMember, uploadPhotoAs } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { runCommand } from "../../../test/run-command";
 import { testEngines } from "../../../test/test-database";
 import { exportCommand } from "../../cli/export.command";
 import { importCommand } from "../../cli/import.command";
@@ -49,16 +50,7 @@ describe.each(testEngines())("import on %s", (engine) => {
     return id;
   }
 
-  const cli = async (app: TestApp, command: typeof importCommand | typeof exportCommand, ...args: string[]) => {
-    const lines: string[] = [];
-    const database = openDatabase(app.config.database);
-    try {
-      await command.run({ args, db: database.db, out: (line) => lines.push(line), config: app.config });
-    } finally {
-      await database.destroy();
-    }
-    return lines;
-  };
+  const cli = runCommand;
 
   /** What a member of the target sees: every memory, newest first. */
   async function targetMemories(): Promise<Memory[]> {

@@ -89,8 +89,8 @@ describe.each(configurations)("a search's order on %s, %s", (engine, _label, max
   /** The matching rows' titles in the list's order. */
   const expected = () =>
     rows
-      .filter((row) => row.search_text!.includes("lantern"))
-      .sort((a, b) => (a.sort_key! < b.sort_key! ? 1 : -1))
+      .filter((row) => row.search_text.includes("lantern"))
+      .sort((a, b) => (a.sort_key < b.sort_key ? 1 : -1))
       .map((row) => row.title);
 
   it("pages a search in the list's order, within a day as across days, complete and without repeats", async () => {
@@ -115,17 +115,17 @@ describe.each(configurations)("a search's order on %s, %s", (engine, _label, max
   it("moves a memory when its date changes, and forgets it when it is deleted", async () => {
     const moved = rows.find((row) => row.title === "Lantern 1")!;
     moved.memory_date = "2025-01-01";
-    moved.sort_key = sortKey(moved.memory_date, moved.created_at!, moved.id!);
+    moved.sort_key = sortKey(moved.memory_date, moved.created_at, moved.id);
     await database.db
       .updateTable("memories")
       .set({ memory_date: moved.memory_date, sort_key: moved.sort_key })
-      .where("id", "=", moved.id!)
+      .where("id", "=", moved.id)
       .execute();
     expect((await walk("lantern", 2)).titles).toEqual(expected());
     expect(expected()[0]).toBe("Lantern 1");
 
     const deleted = rows.findIndex((row) => row.title === "Lantern 12");
-    await database.db.deleteFrom("memories").where("id", "=", rows[deleted]!.id!).execute();
+    await database.db.deleteFrom("memories").where("id", "=", rows[deleted]!.id).execute();
     rows.splice(deleted, 1);
     expect(await walk("lantern", 3)).toEqual({ titles: expected(), counts: [lanterns.length - 1] });
     expect((await get<MemoryPage>("/api/v1/memories?q=lantern%2012")).matched).toBe(0);
