@@ -68,3 +68,16 @@ export function searchWords(query: string): string[] {
   const unique = [...new Set(words)];
   return unique.filter((word) => !unique.some((other) => other !== word && other.includes(word)));
 }
+
+/** The trigram indexes (SQLite's FTS5 table, PostgreSQL's pg_trgm) serve words of this many characters or more; shorter ones are compared row by row. */
+export const trigramLength = 3;
+
+/** Whether the trigram indexes can serve a word (by characters, not UTF-16 units). */
+export function servedByTrigrams(word: string): boolean {
+  return [...word].length >= trigramLength;
+}
+
+/** `%word%` for LIKE with backslash as its escape: the word's wildcards and backslashes taken literally. */
+export function containsPattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}

@@ -6,7 +6,7 @@ import { preparedQuery } from "../../db/prepared-query";
 import { dayOf, firstSearchRowidOf, memoryRowidSql, searchDaySql, searchRowidSql } from "../../db/search-rowids";
 import type { Database, MemoryRow, PhotoRow } from "../../db/schema";
 import { boundsAround, type Bounds, earthRadiusKm, gridCell, parseBounds, parsePoint } from "../../lib/place-grid";
-import { foldForSearch, memorySearchText, searchWords } from "../../lib/search-text";
+import { containsPattern, foldForSearch, memorySearchText, searchWords, servedByTrigrams } from "../../lib/search-text";
 import { PostgresWordSearch } from "./postgres-search";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -123,9 +123,6 @@ export interface ListFilter {
   /** Kilometres around `near`. */
   nearRadiusKm?: number | undefined;
 }
-
-/** Shorter words cannot use the trigram indexes (they need three characters): they are checked row by row. */
-const trigramLength = 3;
 
 /**
  * Memories with their tags and photos. A list page is one query whatever its size: each memory's
@@ -629,10 +626,10 @@ export class MemoriesRepository {
   private searchCondition(filter: ListFilter, scope: "collection" | "one row" = "collection"): Expression<SqlBool> | undefined {
     const words = searchWords(filter.q ?? "");
     if (words.length === 0) return undefined;
-    const like = (word: string) => sql<SqlBool>`memories.search_text like ${`%${escapeLike(word)}%`} escape '\\'`;
+    const like = (word: string) => sql<SqlBool>`memories.search_text like ${containsPattern(word)} escape '\\'`;
     if (this.engine === "postgres") return and(words.map(like));
-    const indexed = words.filter((word) => [...word].length >= trigramLength);
-    const short = words.filter((word) => [...word].length < trigramLength);
+    const indexed = words.filter(servedByTrigrams);
+    const short = words.filter((word) => !servedByTrigrams(word));
     const conditions = short.map(like);
     if (indexed.length > 0) {
       const match = matchExpression(indexed);
@@ -654,7 +651,7 @@ export class MemoriesRepository {
   private searchByDay(filter: ListFilter): string | undefined {
     if (this.engine !== "sqlite" || tagKeysOf(filter).length > 0 || hasPlaceFilter(filter)) return undefined;
     const words = searchWords(filter.q ?? "");
-    if (words.length === 0 || words.some((word) => [...word].length < trigramLength)) return undefined;
+    if (words.length === 0 || !words.every(servedByTrigrams)) return undefined;
     return matchExpression(words);
   }
 
@@ -921,10 +918,6 @@ function and(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
 /** Newest date first, undated last ("0000-00-00" sorts lowest), then newest created, then id. */
 export function sortKey(memoryDate: string | null, createdAt: string, id: string): string {
   return `${memoryDate ?? "0000-00-00"}|${createdAt}|${id}`;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {

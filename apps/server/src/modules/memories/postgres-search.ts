@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import type { Database } from "../../db/schema";
+import { containsPattern, servedByTrigrams } from "../../lib/search-text";
 
 /**
  * PostgreSQL's search through the dictionary of the memories' words (ADR 0081, migration
@@ -21,9 +22,6 @@ import type { Database } from "../../db/schema";
 
 /** A query word standing for more dictionary words than this is counted from its matches. */
 const maxOverlapWords = 8;
-
-/** Shorter words cannot use trigram indexes (they need three characters). */
-const trigramLength = 3;
 
 /** The memory's words as the GIN index `memories_search_words_idx` holds them (the expression to the letter). */
 const memoryWords = sql`memory_search_words(memories.search_text)`;
@@ -64,11 +62,6 @@ interface Match {
   sort_key: string;
 }
 
-/** `%word%` for LIKE, its wildcards and escape character taken literally. */
-function containsPattern(word: string): string {
-  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
 /**
  * A search by words alone (no tag or place filter), when one of its words is long enough for the
  * dictionary; each read decides from the dictionary's counts how to go.
@@ -87,7 +80,7 @@ export class PostgresWordSearch {
     words: readonly string[],
     bands: BandTuning = bandTuning,
   ): Promise<PostgresWordSearch | undefined> {
-    const long = words.filter((word) => [...word].length >= trigramLength);
+    const long = words.filter(servedByTrigrams);
     if (long.length === 0) return undefined;
     const lookups = long.map(
       (word, position) =>
@@ -101,7 +94,7 @@ export class PostgresWordSearch {
       looked[row.position]!.words.push(row.word);
       looked[row.position]!.memories += Number(row.count);
     }
-    const short = words.filter((word) => [...word].length < trigramLength);
+    const short = words.filter((word) => !servedByTrigrams(word));
     return new PostgresWordSearch(db, looked, short, bands);
   }
 
