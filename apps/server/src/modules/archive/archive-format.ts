@@ -178,6 +178,18 @@ export type ArchiveMemory = z.infer<typeof ArchiveMemory>;
 export type ArchivePlace = z.infer<typeof ArchivePlace>;
 export type ArchiveMember = z.infer<typeof ArchiveMember>;
 export type ArchiveBox = z.infer<typeof ArchiveBox>;
+
+/** The box's settings as stored (each null when not set), as the archive's reader and writer pass them. */
+export interface BoxSettingsValues {
+  name: string | null;
+  cover_photo_id: string | null;
+  together_since: string | null;
+}
+
+/** Whether none of the box's settings is set: nothing for an archive to carry or an import to set. */
+export function nothingSet(box: BoxSettingsValues): boolean {
+  return box.name === null && box.cover_photo_id === null && box.together_since === null;
+}
 export type ArchiveManifest = z.infer<typeof ArchiveManifest>;
 
 /** What the spec calls a memory without an author. */

@@ -23,7 +23,13 @@ import type { MemoriesRepository, StoredPlace } from "../memories";
 import type { PhotosRepository, PhotosService } from "../photos";
 import { isVideoFile, type VideosService } from "../videos";
 import { latestTogetherSince } from "../box";
-import type { ArchiveManifest, ArchiveMemory, ArchivePhoto } from "./archive-format";
+import {
+  type ArchiveManifest,
+  type ArchiveMemory,
+  type ArchivePhoto,
+  type BoxSettingsValues,
+  nothingSet,
+} from "./archive-format";
 import { ArchiveRefusedError, type ArchiveLimits, type ArchiveSource, refusedZip } from "./archive-source";
 import type { ArchiveRepository } from "./archive.repository";
 
@@ -48,11 +54,7 @@ export interface ImportSummary {
 }
 
 /** The box's settings of an archive as this instance keeps them (each null when not set). */
-interface PlannedBox {
-  name: string | null;
-  cover_photo_id: string | null;
-  together_since: string | null;
-}
+type PlannedBox = BoxSettingsValues;
 
 export type ImportProgress = NonNullable<ImportProgressJson>;
 
@@ -260,7 +262,7 @@ export class ArchiveImporter {
         throw new ArchiveRefusedError({ id: "errorText.archive.boxCoverIsVideo", values: { photo: cover_photo_id } });
     }
     const planned = { name: keptName.data, cover_photo_id: cover_photo_id ?? null, together_since: together_since ?? null };
-    return planned.name === null && planned.cover_photo_id === null && planned.together_since === null ? undefined : planned;
+    return nothingSet(planned) ? undefined : planned;
   }
 
   /**
@@ -279,7 +281,7 @@ export class ArchiveImporter {
     if (cover?.kind === "video")
       throw new ArchiveRefusedError({ id: "errorText.archive.boxCoverIsVideo", values: { photo: cover.id } });
     const values = { ...box, cover_photo_id: cover?.id ?? null };
-    if (values.name === null && values.cover_photo_id === null && values.together_since === null) return "none";
+    if (nothingSet(values)) return "none";
     const set = await this.deps.archive.setBoxWhereUnset(trx, {
       ...values,
       updated_at: (this.deps.now?.() ?? new Date()).toISOString(),

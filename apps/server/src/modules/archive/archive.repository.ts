@@ -1,6 +1,7 @@
 import { type Kysely, type Transaction, sql } from "kysely";
 import { byBoundValues } from "../../db/bound-values";
 import type { CommentRow, Database } from "../../db/schema";
+import { type BoxSettingsValues, nothingSet } from "./archive-format";
 
 /** The members an archive lists (its memories come from the memories module's `pageById`). */
 export class ArchiveRepository {
@@ -92,7 +93,7 @@ export class ArchiveRepository {
    * The cover only while it is what the box allows (a still or a Live Photo of a memory): every
    * such photo is in the archive.
    */
-  async box(): Promise<{ name: string | null; cover_photo_id: string | null; together_since: string | null } | undefined> {
+  async box(): Promise<BoxSettingsValues | undefined> {
     const row = await this.db
       .selectFrom("box_settings")
       .leftJoin("photos", (join) =>
@@ -104,7 +105,7 @@ export class ArchiveRepository {
       .select(["box_settings.name", "photos.id as cover_photo_id", "box_settings.together_since"])
       .where("box_settings.id", "=", 1)
       .executeTakeFirst();
-    if (!row || (row.name === null && row.cover_photo_id === null && row.together_since === null)) return undefined;
+    if (!row || nothingSet(row)) return undefined;
     return row;
   }
 
