@@ -85,6 +85,9 @@ export default defineConfig({
     },
     ...servers.map((server) => ({
       command: "node apps/server/dist/main.js",
+      // The servers log warnings and errors only (LOG_LEVEL): shown with the run's output, a mail
+      // that could not be written or a job that failed explains the journey that waited for it.
+      stdout: "pipe" as const,
       env: {
         PORT: String(server.port),
         HOST: "127.0.0.1",

@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { confirmationLink, expectAccessible, freshEmail, invite, newestMailTo, signIn, storedSessionOf } from "./support";
+import {
+  confirmationLink,
+  expectAccessible,
+  freshEmail,
+  invite,
+  mailContaining,
+  newestMailTo,
+  signIn,
+  storedSessionOf,
+} from "./support";
 
 // Changing one's own e-mail address in Settings: the address waiting for confirmation stays shown
 // after a reload until it is confirmed or cancelled; a member's new address must be invited, an
@@ -47,7 +56,7 @@ test("a member's new address must be invited; the pending change survives a relo
   await invite(page.request, uninvited);
   await page.getByRole("button", { name: "Change email" }).click();
   await expect(page.getByRole("heading", { name: "Enter the code" })).toBeVisible();
-  await expect.poll(() => newestMailTo(uninvited) ?? "").toContain("Confirm your new email address");
+  await mailContaining(uninvited, "Confirm your new email address");
   await page.getByRole("button", { name: "Back", exact: true }).click();
 
   const pending = page.getByText(`Waiting for confirmation of ${uninvited}`);

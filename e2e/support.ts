@@ -153,6 +153,21 @@ export function newestMailTo(email: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How long a journey waits for a mail. The outbox's worker sends it after the answer (ADR 0077),
+ * within a fraction of a second on a quiet machine; the server's own poll (every 5 s) takes any
+ * mail a wake missed, and a busy CI machine's disk can hold the written file's flush for seconds.
+ */
+const mailWait = { timeout: 30_000 };
+
+/** The newest mail to `email` once it contains `text`, waiting for it to arrive. */
+export async function mailContaining(email: string, text: string): Promise<string> {
+  await expect
+    .poll(() => newestMailTo(email) ?? "", { ...mailWait, message: `a mail to ${email} in ${outbox()} with "${text}"` })
+    .toContain(text);
+  return newestMailTo(email)!;
+}
+
 /** `pattern`'s first group in the newest mail to `email`, waiting for the mail to arrive. */
 export async function fromNewestMail(email: string, pattern: RegExp): Promise<string> {
   let found: string | undefined;
@@ -162,7 +177,7 @@ export async function fromNewestMail(email: string, pattern: RegExp): Promise<st
         found = pattern.exec(newestMailTo(email) ?? "")?.[1];
         return found;
       },
-      { message: `a mail to ${email} in ${outbox()} matching ${pattern}` },
+      { ...mailWait, message: `a mail to ${email} in ${outbox()} matching ${pattern}` },
     )
     .toBeTruthy();
   return found!;
