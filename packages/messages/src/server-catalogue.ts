@@ -1,4 +1,5 @@
 import { createIntl, createIntlCache, type IntlShape } from "@formatjs/intl";
+import { IntlMessageFormat } from "intl-messageformat";
 import arErrors from "../catalogue/ar/errors.json" with { type: "json" };
 import arExport from "../catalogue/ar/export.json" with { type: "json" };
 import arMail from "../catalogue/ar/mail.json" with { type: "json" };
@@ -153,10 +154,24 @@ function makeFormatter(locale: string): ServerMessages {
     },
     cache,
   );
+  // Each message compiled once and kept: `intl.formatMessage` looks its formatter up and merges
+  // its formats again on every call (8 µs against 1), and an export formats a few messages for
+  // each of a million memories.
+  const compiled = new Map<string, IntlMessageFormat>();
+  const compiledMessage = (id: string): IntlMessageFormat => {
+    let message = compiled.get(id);
+    if (message === undefined) {
+      const text = messages[id];
+      if (text === undefined) throw new Error(`The server's catalogue has no message ${id}`);
+      message = new IntlMessageFormat(text, formatLocales[locale] ?? locale);
+      compiled.set(id, message);
+    }
+    return message;
+  };
   return {
     locale,
     direction: directionOf(locale),
-    format: (id, values) => intl.formatMessage({ id }, values),
+    format: (id, values) => String(compiledMessage(id).format(values)),
     has: (id) => ownIds.has(id),
     formatDate: (date, options) => intl.formatDate(date, { ...options, timeZone: "UTC" }),
   };

@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { blockingFileWriter } from "../lib/blocking-file-writer";
 import { ArchiveExporter, ArchiveRepository } from "../modules/archive";
 import { MemoriesRepository } from "../modules/memories";
 import { createBlobStore } from "../modules/storage";
@@ -37,8 +37,11 @@ export const exportCommand = {
         memories: new MemoriesRepository(db, config.database.engine),
         blobStore,
         tempDir: path.join(config.dataDir, "uploads"),
+        // This process serves nothing else: its reads and writes block rather than go through
+        // libuv's pool (ADR 0083).
+        blockingReads: true,
       });
-      const summary = await exporter.write(fs.createWriteStream(partial), { outputIsFinal: true });
+      const summary = await exporter.write(blockingFileWriter(partial), { outputIsFinal: true });
       await fsp.rename(partial, file);
       const megabytes = (summary.photoBytes / 1024 / 1024).toFixed(1);
       out(

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { PassThrough, Readable, Writable } from "node:stream";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { ZipWriter } from "./zip-writer";
@@ -143,6 +144,30 @@ describe("ZipWriter", () => {
       { name: "empty.txt", compressed: true, size: 0, sha256: sha256(""), mtime: pythonMtime },
       { name: "sized.bin", compressed: false, size: 4, sha256: sha256("four"), mtime: pythonMtime },
     ]);
+  });
+
+  it("deflates a page as small as zlib's default window would, whatever its length (a window fitted to the page)", async () => {
+    // Its end repeats its beginning, from nearly the page's length back: a window too small for
+    // the whole page misses that.
+    const pageOf = (length: number) => {
+      const body = randomBytes(length)
+        .toString("base64")
+        .slice(0, Math.max(0, length - 60));
+      return Buffer.from((body + body.slice(0, 60)).slice(0, length).padEnd(length, "x"));
+    };
+    for (const length of [1, 200, 3_000, 3_900, 4_000, 9_000, 40_000, 64 * 1024]) {
+      const page = pageOf(length);
+      const output = sink();
+      const zip = new ZipWriter(output.stream);
+      await zip.add("page.html", page, { mtime, compress: true });
+      await zip.finish();
+      const zipped = output.bytes();
+      const [entry] = await read(zipped);
+      expect(entry!.bytes.equals(page)).toBe(true);
+      // Local header (30 + name), the deflated bytes, the descriptor (16), the directory (46 + name) and its end (22).
+      const deflatedBytes = zipped.length - (30 + 9) - 16 - (46 + 9) - 22;
+      expect(deflatedBytes, `a page of ${length} bytes`).toBe(zlib.deflateRawSync(page).length);
+    }
   });
 
   it("writes ZIP64 fields and end records that a reader follows, as an archive past 4 GiB needs", async () => {

@@ -49,6 +49,8 @@ import type { ArchiveRepository } from "./archive.repository";
 
 /** Photos are copied whole: large reads keep the export near the disk's pace (ADR 0027). */
 const photoReadBytes = 1024 * 1024;
+/** Photos opened while an earlier one is written: only opened (a descriptor each), read when their turn comes. */
+const photosOpenedAhead = 4;
 
 export interface ExportSummary {
   memories: number;
@@ -75,6 +77,11 @@ export class ArchiveExporter {
       blobStore: BlobStore;
       /** Where the JSON is assembled (removed afterwards, and after a crash). */
       tempDir: string;
+      /**
+       * Read the photos with blocking calls (local storage): for a process with nothing else to
+       * serve, the operator's export command; never the server's download (ADR 0083).
+       */
+      blockingReads?: boolean;
       pageSize?: number;
       now?: () => Date;
     },
@@ -103,9 +110,10 @@ export class ArchiveExporter {
     const jsonPath = path.join(this.deps.tempDir, ownedTempName(".json"));
     const json = fs.createWriteStream(jsonPath);
     const summary: ExportSummary = { memories: 0, photos: 0, videos: 0, photoBytes: 0 };
-    // The next photo is asked of storage while the current one is written: on S3 each answer
-    // takes a round trip, paid once per photo otherwise.
-    let nextPhoto: Promise<BlobContent> | undefined;
+    // The next photos are asked of storage while the current one is written: on S3 each answer
+    // takes a round trip, and on a disk each open takes a few calls in libuv's pool, paid one
+    // after the other otherwise.
+    const openedAhead: Promise<BlobContent>[] = [];
     try {
       const members = (await this.deps.archive.members()).map((member) => ({
         id: member.id,
@@ -155,13 +163,21 @@ export class ArchiveExporter {
           const opened = this.deps.blobStore.get(key, {
             readChunkBytes: photoReadBytes,
             withoutContentType: true,
+            ...(this.deps.blockingReads && { blocking: true }),
             ...(pool && { bufferPool: pool }),
           });
           // Its failure is reported where it is awaited; until then it must not count as unhandled.
           opened.catch(() => undefined);
           return opened;
         };
-        nextPhoto = openPhoto();
+        const openAhead = () => {
+          while (openedAhead.length < photosOpenedAhead) {
+            const opened = openPhoto();
+            if (opened === undefined) return;
+            openedAhead.push(opened);
+          }
+        };
+        openAhead();
         // The page's memories go to the JSON in one write (the file gets a million otherwise).
         const jsonOfPage = memoriesOfPage.map((memory) => JSON.stringify(memory)).join(",");
         await append(json, (summary.memories > 0 ? "," : "") + jsonOfPage);
@@ -184,13 +200,13 @@ export class ArchiveExporter {
           for (const file of filesOfPage[r]!) {
             let content: BlobContent;
             try {
-              content = await nextPhoto!;
+              content = await openedAhead.shift()!;
             } catch (error) {
               if (!file.forPages) throw error;
               missing.add(file.name);
               continue;
             } finally {
-              nextPhoto = openPhoto();
+              openAhead();
             }
             // Photos and videos are already compressed: stored as they are.
             await zip.add(file.name, content.body, { mtime, compress: false });
@@ -221,10 +237,11 @@ export class ArchiveExporter {
       return summary;
     } catch (error) {
       // Whatever failed, the output is left unfinished: never a ZIP that looks whole.
-      void nextPhoto?.then(
-        (content) => content.body.destroy(),
-        () => undefined,
-      );
+      for (const opened of openedAhead)
+        void opened.then(
+          (content) => content.body.destroy(),
+          () => undefined,
+        );
       throw error;
     } finally {
       json.destroy();

@@ -34,6 +34,14 @@ export interface GetBlobOptions {
    * `info.contentType` is undefined: a copy of the bytes such as the export's does without it.
    */
   withoutContentType?: boolean;
+  /**
+   * Local storage only, for a process with nothing else to serve (the operator's export): the
+   * open, its checks and the reads are made on the calling thread, each blocking it. Each of the
+   * five a file takes otherwise is a hand-off to libuv's pool and back, which on a virtual machine
+   * costs more than reading a small file (ADR 0083). Never in the server: a slow disk would hold
+   * every request.
+   */
+  blocking?: boolean;
 }
 
 export interface BlobContent {

@@ -1,10 +1,13 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { once } from "node:events";
 import { buffer } from "node:stream/consumers";
+import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { InvalidBlobKeyError } from "../../lib/blob-key";
-import type { BlobInfo } from "./blob-store";
+import { BufferPool } from "../../lib/buffer-pool";
+import { BlobNotFoundError, type BlobInfo } from "./blob-store";
 import { LocalBlobStore } from "./local-blob-store";
 import { failingStream } from "./test-helpers";
 
@@ -24,6 +27,7 @@ describe("LocalBlobStore", () => {
     await rm(sandbox, { recursive: true, force: true });
   });
 
+  const openDescriptors = async () => (await readdir("/proc/self/fd")).length;
   const filesUnder = async (dir: string) => (await readdir(dir, { recursive: true })).sort();
   const exists = (target: string) =>
     stat(target).then(
@@ -130,6 +134,35 @@ describe("LocalBlobStore", () => {
     expect(await filesUnder(tempDir)).toEqual([inFlight]);
   });
 
+  describe("blocking reads (the export command's)", () => {
+    it("give the bytes and the size a read through libuv's pool gives, with a pool or without", async () => {
+      const photo = randomBytes(300_000);
+      const thumbnail = randomBytes(2_000);
+      await store.put("media/1/photo.jpg", photo, { contentType: "image/jpeg" });
+      await store.put("media/1/thumb.webp", thumbnail);
+      const pool = new BufferPool(64 * 1024);
+      for (const options of [{ blocking: true }, { blocking: true, bufferPool: pool, withoutContentType: true }]) {
+        const { body, info } = await store.get("media/1/photo.jpg", options);
+        expect((await buffer(body)).equals(photo)).toBe(true);
+        expect(info.size).toBe(photo.length);
+        expect(info.contentType).toBe(options.withoutContentType ? undefined : "image/jpeg");
+        expect((await buffer((await store.get("media/1/thumb.webp", options)).body)).equals(thumbnail)).toBe(true);
+      }
+    });
+
+    it("answer a missing key, and a folder's, as not found, and close what they opened when destroyed", async () => {
+      await store.put("media/1/photo.jpg", Buffer.from("jpeg"));
+      await expect(store.get("media/2/photo.jpg", { blocking: true })).rejects.toBeInstanceOf(BlobNotFoundError);
+      await expect(store.get("media/1", { blocking: true })).rejects.toBeInstanceOf(BlobNotFoundError);
+      const before = await openDescriptors();
+      const { body } = await store.get("media/1/photo.jpg", { blocking: true });
+      expect(await openDescriptors()).toBe(before + 1);
+      body.destroy();
+      await once(body, "close");
+      expect(await openDescriptors()).toBe(before);
+    });
+  });
+
   describe("symlinks out of the root", () => {
     let outside: string;
 
@@ -144,11 +177,13 @@ describe("LocalBlobStore", () => {
 
     it("does not follow a linked file for reads", async () => {
       await expect(store.get("album/link.txt")).rejects.toThrow(/outside/);
+      await expect(store.get("album/link.txt", { blocking: true })).rejects.toThrow(/outside/);
       await expect(store.stat("album/link.txt")).rejects.toThrow(/outside/);
     });
 
     it("does not follow a linked folder for reads, writes or deletes", async () => {
       await expect(store.get("escape/secret.txt")).rejects.toThrow(/outside/);
+      await expect(store.get("escape/secret.txt", { blocking: true })).rejects.toThrow(/outside/);
       await expect(store.put("escape/planted.txt", Buffer.from("x"))).rejects.toThrow(/outside/);
       await expect(store.delete("escape/secret.txt")).rejects.toThrow(/outside/);
 

@@ -1,6 +1,5 @@
-import { constants } from "node:fs";
+import fs, { constants } from "node:fs";
 import {
-  type FileHandle,
   access,
   lstat,
   mkdir,
@@ -100,6 +99,17 @@ export class LocalBlobStore implements BlobStore {
     validateBlobKey(key);
     if (options.range) validateByteRange(options.range);
     const { objects, metadata } = await this.prepare();
+    if (options.blocking && !options.range) {
+      const opened = openBlocking(objects, key);
+      const chunkBytes = options.bufferPool?.size ?? options.readChunkBytes ?? defaultReadChunkBytes;
+      const reader: FileReader = {
+        read: (buffer, length) => fs.readSync(opened.fd, buffer, 0, length, null),
+        close: async () => fs.closeSync(opened.fd),
+      };
+      const body = sizedReadStream(reader, opened.size, chunkBytes, options.bufferPool);
+      const contentType = options.withoutContentType ? undefined : await readContentType(metadata, key);
+      return { body, info: { key, size: opened.size, contentType, lastModified: opened.mtime } };
+    }
     const filePath = await realPathInside(objects, keyPath(objects, key));
     // O_NOFOLLOW: the file must not have been swapped for a symlink since realpath looked.
     const handle = filePath === null ? null : await openIfPresent(filePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -113,7 +123,15 @@ export class LocalBlobStore implements BlobStore {
       const contentType = options.withoutContentType ? undefined : await readContentType(metadata, key);
       const body =
         options.bufferPool && !range
-          ? pooledReadStream(handle, options.bufferPool, stats.size)
+          ? sizedReadStream(
+              {
+                read: async (buffer, length) => (await handle.read(buffer, 0, length, null)).bytesRead,
+                close: () => handle.close(),
+              },
+              stats.size,
+              options.bufferPool.size,
+              options.bufferPool,
+            )
           : handle.createReadStream({
               ...range,
               ...(options.readChunkBytes ? { highWaterMark: options.readChunkBytes } : {}),
@@ -222,6 +240,51 @@ async function realPathInside(tree: Tree, target: string): Promise<string | null
   }
   return real;
 }
+
+/** What `fs.createReadStream` reads at a time, used by a blocking read without a pool. */
+const defaultReadChunkBytes = 64 * 1024;
+
+interface OpenedFile {
+  fd: number;
+  size: number;
+  mtime: Date;
+}
+
+/**
+ * Opens `key`'s file with blocking calls and checks where it really is: on Linux by the path the
+ * kernel gives for the open descriptor (one call, and no race with a link swapped in between),
+ * elsewhere by resolving the path first, as `realPathInside` does.
+ */
+function openBlocking(tree: Tree, key: string): OpenedFile {
+  const target = keyPath(tree, key);
+  let fd: number;
+  try {
+    fd = fs.openSync(procFdAvailable ? target : fs.realpathSync.native(target), constants.O_RDONLY);
+  } catch (error) {
+    if (isErrorCode(error, "ENOENT", "ENOTDIR", "ELOOP")) throw new BlobNotFoundError(key);
+    throw error;
+  }
+  try {
+    const real = procFdAvailable ? fs.readlinkSync(`/proc/self/fd/${fd}`) : fs.realpathSync.native(target);
+    if (!isInside(tree.dir, real))
+      throw new Error(`Storage path ${target} resolves to ${real}, outside ${tree.dir}; refusing to follow it.`);
+    const stats = fs.fstatSync(fd);
+    if (!stats.isFile()) throw new BlobNotFoundError(key);
+    return { fd, size: stats.size, mtime: stats.mtime };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/** Whether this system names an open descriptor's file under /proc/self/fd (Linux). */
+const procFdAvailable = (() => {
+  try {
+    return fs.readlinkSync("/proc/self/fd/0") !== "";
+  } catch {
+    return false;
+  }
+})();
 
 async function writeDurably(filePath: string, source: Readable): Promise<{ size: number; mtime: Date }> {
   const handle = await open(filePath, "wx");
@@ -343,39 +406,51 @@ function isErrorCode(error: unknown, ...codes: string[]): boolean {
   return error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? "");
 }
 
-/** The whole file, read into the pool's buffers one after the other; the reader gives each back. */
-function pooledReadStream(handle: FileHandle, pool: BufferPool, size: number): Readable {
+/** Reads into a buffer at the file's current position; how many bytes it read. */
+interface FileReader {
+  read(buffer: Buffer, length: number): number | Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A file's bytes up to the size stat gave when it was opened: no read to learn that the end is
+ * reached (one per photo, a fifth of the reads of an export of phone photos). With a pool, reads
+ * go into its buffers; a small file (a thumbnail) gets a buffer of its own size: one of the
+ * pool's would be held whole while the output counts only the file's bytes, so thousands of them
+ * could wait there (a megabyte each for kilobytes written).
+ */
+function sizedReadStream(file: FileReader, size: number, chunkBytes: number, pool: BufferPool | undefined): Readable {
   let left = size;
   return new Readable({
-    highWaterMark: pool.size,
+    highWaterMark: chunkBytes,
     read() {
-      // The handle's size was read when it was opened: no read to learn that the end is reached
-      // (one per photo, a fifth of the reads of an export of phone photos).
       if (left <= 0) {
         this.push(null);
         return;
       }
-      // A small file (a thumbnail) gets a buffer of its own size: one of the pool's would be held
-      // whole while the output counts only the file's bytes, so thousands of them could wait
-      // there (a megabyte each for kilobytes written).
-      const buffer = left < pool.size / 16 ? Buffer.allocUnsafe(left) : pool.take();
-      handle.read(buffer, 0, Math.min(buffer.length, left), null).then(
-        ({ bytesRead }) => {
-          left -= bytesRead;
-          if (bytesRead > 0) this.push(buffer.subarray(0, bytesRead));
-          else {
-            pool.release(buffer);
-            this.push(null);
-          }
-        },
-        (error: Error) => {
-          pool.release(buffer);
-          this.destroy(error);
-        },
-      );
+      const buffer = pool && left >= pool.size / 16 ? pool.take() : Buffer.allocUnsafe(Math.min(left, chunkBytes));
+      const done = (bytesRead: number) => {
+        left -= bytesRead;
+        if (bytesRead > 0) this.push(buffer.subarray(0, bytesRead));
+        else {
+          pool?.release(buffer);
+          this.push(null);
+        }
+      };
+      const failed = (error: Error) => {
+        pool?.release(buffer);
+        this.destroy(error);
+      };
+      try {
+        const read = file.read(buffer, Math.min(buffer.length, left));
+        if (typeof read === "number") done(read);
+        else read.then(done, failed);
+      } catch (error) {
+        failed(error as Error);
+      }
     },
     destroy(error, callback) {
-      handle.close().then(
+      file.close().then(
         () => callback(error),
         (closeError: Error) => callback(error ?? closeError),
       );
