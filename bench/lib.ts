@@ -155,6 +155,8 @@ export async function runOpenLoop(options: {
   until?: Promise<unknown>;
   slots: number;
   request: (slot: number, index: number) => Promise<boolean>;
+  /** Each answer's latency, with when it was due (ms since the loop began) and its index. */
+  onAnswer?: (latencyMs: number, dueMs: number, index: number) => void;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
@@ -179,8 +181,11 @@ export async function runOpenLoop(options: {
       .request(slot, index)
       .catch(() => false)
       .then((ok) => {
-        if (ok) latencies.push(performance.now() - due);
-        else errors += 1;
+        if (ok) {
+          const latency = performance.now() - due;
+          latencies.push(latency);
+          options.onAnswer?.(latency, due - started, index);
+        } else errors += 1;
         free.push(slot);
         inFlight.delete(sent);
       });

@@ -343,19 +343,52 @@ function runTimed(
  * Requests at `probeRate` a second to the server until `done` (an open loop: latency counts from
  * when each was due), `probePaths` in turn.
  */
-async function probe(server: RunningServer, token: string, done: Promise<void>): Promise<LoadResult> {
+async function probe(server: RunningServer, token: string, done: Promise<void>): Promise<ProbeResult> {
   const client = new HttpClient(server.url, 32);
   const headers = { authorization: `Bearer ${token}` };
+  const slow: SlowAnswer[] = [];
   try {
-    return await runOpenLoop({
+    const result = await runOpenLoop({
       ratePerSecond: probeRate,
       until: done,
       slots: 32,
       request: (_, index) => client.ok(probePaths[index % probePaths.length]!, headers),
+      onAnswer: (latencyMs, dueMs, index) => {
+        if (latencyMs > probeTargetMs)
+          slow.push({ at: dueMs / 1000, ms: latencyMs, path: probePaths[index % probePaths.length]! });
+      },
     });
+    return { ...result, slow };
   } finally {
     client.close();
   }
+}
+
+/** An answer slower than the target: when it was due (seconds since the import started), how slow, what was asked. */
+interface SlowAnswer {
+  at: number;
+  ms: number;
+  path: string;
+}
+
+type ProbeResult = LoadResult & { slow: SlowAnswer[] };
+
+/**
+ * The slow answers by the import phase they were due in (opening / checking / photos / saving),
+ * and the slowest with what it asked: where to look when the server was slow meanwhile.
+ */
+function slowAnswersCell(result: SizeResult): string {
+  const { slow } = result.probe;
+  if (slow.length === 0) return "none";
+  const at = (prefix: string) => result.importRun.lines.find((line) => line.text.startsWith(prefix))?.at ?? Infinity;
+  const bounds = [at("Checking"), at("Photos and videos:"), at("Saving"), Infinity];
+  const names = ["opening", "checking", "photos", "saving"];
+  const counts = names.map(
+    (_, phase) => slow.filter((answer) => answer.at < bounds[phase]! && (phase === 0 || answer.at >= bounds[phase - 1]!)).length,
+  );
+  const slowest = slow.reduce((a, b) => (b.ms > a.ms ? b : a));
+  const phases = names.map((name, phase) => `${name} ${counts[phase]}`).join(" / ");
+  return `${slow.length}: ${phases}; slowest ${round(slowest.ms, 0)} ms at ${round(slowest.at, 0)} s (${slowest.path.split("?")[0]})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,7 +414,7 @@ interface SizeResult {
   manifestBytes: number;
   importRun: ProcessRun;
   phases: ReturnType<typeof importPhases>;
-  probe: LoadResult;
+  probe: ProbeResult;
   imported: Counts;
   /** Photo files in the importing instance's storage afterwards (none after a stopped import). */
   storedFiles: number;
@@ -488,7 +521,7 @@ async function benchDirection(
           const importPid: { pid?: number } = {};
           const watched: Watched[] = [processWatched("Import (CLI)", importPid), watchPid("Server process", server.pid)];
           if (targetEngine === "postgres") watched.push(watchCommand("PostgreSQL", "postgres"));
-          let probed: LoadResult | undefined;
+          let probed: ProbeResult | undefined;
           const importRun = await conditions.measure(`${label}: import (${engineName[targetEngine]})`, watched, () =>
             runTimed(
               "node",
@@ -551,7 +584,7 @@ function processWatched(name: string, current: { pid?: number | undefined }): Wa
 // The section.
 
 /** What the first runs found and what was changed (kept by hand: the figures above are the last run's). */
-const whereItStands = `Where it stands (2026-11-28): the first trials (10,000 and 50,000 memories, the machine busy with another benchmark) found that the import saved each memory with statements of its own, and on PostgreSQL each statement's counter trigger updated \`memory_stats\` again in the one transaction (saving took 84 s for 10,000 memories, ×16 from 1,000); that it stored photos one after another, each file synced while the CPU waited; that our own archive of a million memories could not have been imported (about 1.5 million files and a 500 MB manifest, against limits of 1,000,000 and 512 MB, and a kilobyte held for every file of the ZIP); and that the export's memory grew with the collection (1.4 GB at 50,000 memories: each entry's name, kept for the ZIP's directory, held a shared 64 KiB buffer slab alive) and a fifth of its time went to making a date format for each page. Since (ADR 0080): rows are saved many a statement (the same 10,000 in 7 s), photos four at a time, below the server's CPU priority, a lifetime's archive is within the limits and only the manifest and photo entries are kept from its directory, Ctrl-C stops an import and removes what it stored; the export keeps names as text (313 MB at 50,000), gathers small writes, deflates pages in one call and makes its formats once (10,000 memories in 6 s instead of 11). Still: the import's photos phase decodes every photo and makes its renditions again, as an upload does (ADR 0028: two WebP encodes and a JPEG each), which bounds it to the CPU's pace for images (a few dozen to a few hundred small photos a second here, a few camera photos a second), so an import of 300,000 photos takes hours and is stopped here; and the export writes a page for every memory besides copying its photos, so against \`tar\` of small photo files it is many times slower (on 2 GB of camera-sized photos, section "Export", it is within 1.5 ×).`;
+const whereItStands = `Where it stands (2026-11-28): the first trials (10,000 and 50,000 memories, the machine busy with another benchmark) found that the import saved each memory with statements of its own, and on PostgreSQL each statement's counter trigger updated \`memory_stats\` again in the one transaction (saving took 84 s for 10,000 memories, ×16 from 1,000); that it stored photos one after another, each file synced while the CPU waited; that our own archive of a million memories could not have been imported (about 1.5 million files and a 500 MB manifest, against limits of 1,000,000 and 512 MB, and a kilobyte held for every file of the ZIP); and that the export's memory grew with the collection (1.4 GB at 50,000 memories: each entry's name, kept for the ZIP's directory, held a shared 64 KiB buffer slab alive) and a fifth of its time went to making a date format for each page. Since (ADR 0080): rows are saved many a statement (the same 10,000 in 7 s), photos four at a time, below the server's CPU priority, a lifetime's archive is within the limits and only the manifest and photo entries are kept from its directory, Ctrl-C stops an import and removes what it stored; the export keeps names as text (313 MB at 50,000), gathers small writes, deflates pages in one call and makes its formats once (10,000 memories in 6 s instead of 11). Still: the import's photos phase decodes every photo and makes its renditions again, as an upload does (ADR 0028: two WebP encodes and a JPEG each), which bounds it to the CPU's pace for images (a few dozen to a few hundred small photos a second here, a few camera photos a second), so an import of 300,000 photos takes hours and is stopped here; and the export writes a page for every memory besides copying its photos, so against \`tar\` of small photo files it is many times slower (on 2 GB of camera-sized photos, section "Export", it is within 1.5 ×). Since (2026-11-29, ADR 0083): the export command reads and writes with blocking calls (a third of its time had been threads handing work to libuv's pool and waking back), opens photos four ahead, formats compiled messages and deflates pages in a window fitted to them: 332.6 s → 207.4 s at 1,000,000 (20 × → 7.6 × \`tar\`, about 180 µs a memory for its pages, year books and manifest). The target is judged on photos that are photos (section "Export"); here the ratio is reported. The server's slowest answers during an import are listed by the import phase they were due in, to find what holds them.`;
 
 const n = (value: number) => value.toLocaleString("en");
 const mb = (bytes: number) => `${n(round(bytes / 1024 / 1024, 0))} MB`;
@@ -672,6 +705,12 @@ function section(sourceEngine: Engine, results: SizeResult[], conditions: RunCon
       growth(small.probe.max, large.probe.max),
       `≤ ${probeTargetMs} ms`,
       [small, large].every((r) => r.probe.max <= probeTargetMs && r.probe.errors === 0) ? "pass" : "**FAIL**",
+    ),
+    row(
+      `… answers over ${probeTargetMs} ms, by the import's phase they were due in`,
+      slowAnswersCell(small),
+      slowAnswersCell(large),
+      "—",
     ),
     row(
       "Imported: memories / photos / tags (and the list's total)",

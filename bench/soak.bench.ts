@@ -12,7 +12,8 @@ import { machineLine, round, scratchPostgresDatabase, startServer, summarize, wr
 // on each engine — lists, searches, writes, photo uploads, token refreshes, and 20 live streams
 // open throughout — then: errors (0), p99 of the reads (≤ 50 ms), resident memory at the end
 // against after warm-up (within 10 %), and open files and sockets (no growth). PostgreSQL runs
-// when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server to make a scratch database on.
+// when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server to make a scratch database on;
+// BENCH_ENGINE=sqlite or postgres runs that engine only (its section says the other was not run).
 // The collection is a couple's of some years first (SOAK_MEMORIES, 100,000 by default, seeded
 // straight into the database by bench/lifetime-seed.ts): larger than SQLite's page cache (64 MB),
 // so the cache is at its working size after warm-up, as on a server that has run for a while,
@@ -30,6 +31,8 @@ const liveStreams = 20;
 const workers = 4;
 const sampleEveryMs = 10_000;
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+/** sqlite, postgres or both (the default): a run of one engine, for one engine's figures again. */
+const engineChoice = process.env.BENCH_ENGINE ?? "both";
 
 interface Session {
   access: string;
@@ -265,18 +268,21 @@ async function soak(
   }
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-soak-"));
 const sections: string[] = [];
-try {
-  sections.push(
-    await soak("SQLite", { DATA_DIR: dataDir }, async (userIds) =>
-      growSqlite(path.join(dataDir, "memory-box.sqlite"), 0, seededMemories, userIds),
-    ),
-  );
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
-if (adminUrl) {
+if (engineChoice !== "postgres") {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-soak-"));
+  try {
+    sections.push(
+      await soak("SQLite", { DATA_DIR: dataDir }, async (userIds) =>
+        growSqlite(path.join(dataDir, "memory-box.sqlite"), 0, seededMemories, userIds),
+      ),
+    );
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+} else sections.push("SQLite: not run (BENCH_ENGINE=postgres).");
+if (engineChoice === "sqlite") sections.push("PostgreSQL: not run (BENCH_ENGINE=sqlite).");
+else if (adminUrl) {
   const database = await scratchPostgresDatabase(adminUrl);
   try {
     sections.push(
