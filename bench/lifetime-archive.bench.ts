@@ -380,12 +380,12 @@ type ProbeResult = LoadResult & { slow: SlowAnswer[] };
 function slowAnswersCell(result: SizeResult): string {
   const { slow } = result.probe;
   if (slow.length === 0) return "none";
-  const at = (prefix: string) => result.importRun.lines.find((line) => line.text.startsWith(prefix))?.at ?? Infinity;
-  const bounds = [at("Checking"), at("Photos and videos:"), at("Saving"), Infinity];
+  const at = (prefix: string) => lineAt(result.importRun, prefix) ?? Infinity;
+  // Each phase ends where the next one's first progress line came.
+  const ends = [at("Checking"), at("Photos and videos:"), at("Saving"), Infinity];
   const names = ["opening", "checking", "photos", "saving"];
-  const counts = names.map(
-    (_, phase) => slow.filter((answer) => answer.at < bounds[phase]! && (phase === 0 || answer.at >= bounds[phase - 1]!)).length,
-  );
+  const phaseOf = (answer: SlowAnswer) => ends.findIndex((end) => answer.at < end);
+  const counts = names.map((_, phase) => slow.filter((answer) => phaseOf(answer) === phase).length);
   const slowest = slow.reduce((a, b) => (b.ms > a.ms ? b : a));
   const phases = names.map((name, phase) => `${name} ${counts[phase]}`).join(" / ");
   return `${slow.length}: ${phases}; slowest ${round(slowest.ms, 0)} ms at ${round(slowest.at, 0)} s (${slowest.path.split("?")[0]})`;
@@ -421,12 +421,17 @@ interface SizeResult {
   listTotal: number;
 }
 
+/** When the command printed its first line starting with `prefix` (seconds since it started). */
+function lineAt(run: ProcessRun, prefix: string): number | undefined {
+  return run.lines.find((line) => line.text.startsWith(prefix))?.at;
+}
+
 /**
  * The seconds each phase took, from the import CLI's progress lines; a phase cut short by a stop
  * counts to the stop. `photosDone`: of `photosTotal`, at the last line.
  */
 function importPhases(run: ProcessRun): ImportPhases & { photosDone: number; photosTotal: number } {
-  const at = (prefix: string) => run.lines.find((line) => line.text.startsWith(prefix))?.at ?? Number.NaN;
+  const at = (prefix: string) => lineAt(run, prefix) ?? Number.NaN;
   const end = (value: number) => (Number.isNaN(value) ? run.seconds : value);
   const checking = end(at("Checking"));
   const photos = end(at("Photos and videos:"));

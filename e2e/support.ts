@@ -162,10 +162,11 @@ const mailWait = { timeout: 30_000 };
 
 /** The newest mail to `email` once it contains `text`, waiting for it to arrive. */
 export async function mailContaining(email: string, text: string): Promise<string> {
+  let mail = "";
   await expect
-    .poll(() => newestMailTo(email) ?? "", { ...mailWait, message: `a mail to ${email} in ${outbox()} with "${text}"` })
+    .poll(() => (mail = newestMailTo(email) ?? ""), { ...mailWait, message: `a mail to ${email} in ${outbox()} with "${text}"` })
     .toContain(text);
-  return newestMailTo(email)!;
+  return mail;
 }
 
 /** `pattern`'s first group in the newest mail to `email`, waiting for the mail to arrive. */

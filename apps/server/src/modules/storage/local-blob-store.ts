@@ -235,10 +235,14 @@ async function realPathInside(tree: Tree, target: string): Promise<string | null
     if (isErrorCode(error, "ENOENT", "ENOTDIR")) return null;
     throw error;
   }
-  if (real !== tree.dir && !isInside(tree.dir, real)) {
-    throw new Error(`Storage path ${target} resolves to ${real}, outside ${tree.dir}; refusing to follow it.`);
-  }
+  if (real !== tree.dir) assertInside(tree, target, real);
   return real;
+}
+
+/** Throws when `target` really is `real`, outside the tree: tampering or a misconfiguration, and loud. */
+function assertInside(tree: Tree, target: string, real: string): void {
+  if (!isInside(tree.dir, real))
+    throw new Error(`Storage path ${target} resolves to ${real}, outside ${tree.dir}; refusing to follow it.`);
 }
 
 /** What `fs.createReadStream` reads at a time, used by a blocking read without a pool. */
@@ -258,16 +262,16 @@ interface OpenedFile {
 function openBlocking(tree: Tree, key: string): OpenedFile {
   const target = keyPath(tree, key);
   let fd: number;
+  let real: string | undefined;
   try {
-    fd = fs.openSync(procFdAvailable ? target : fs.realpathSync.native(target), constants.O_RDONLY);
+    real = procFdAvailable() ? undefined : fs.realpathSync.native(target);
+    fd = fs.openSync(real ?? target, constants.O_RDONLY);
   } catch (error) {
     if (isErrorCode(error, "ENOENT", "ENOTDIR", "ELOOP")) throw new BlobNotFoundError(key);
     throw error;
   }
   try {
-    const real = procFdAvailable ? fs.readlinkSync(`/proc/self/fd/${fd}`) : fs.realpathSync.native(target);
-    if (!isInside(tree.dir, real))
-      throw new Error(`Storage path ${target} resolves to ${real}, outside ${tree.dir}; refusing to follow it.`);
+    assertInside(tree, target, real ?? fs.readlinkSync(`/proc/self/fd/${fd}`));
     const stats = fs.fstatSync(fd);
     if (!stats.isFile()) throw new BlobNotFoundError(key);
     return { fd, size: stats.size, mtime: stats.mtime };
@@ -277,14 +281,19 @@ function openBlocking(tree: Tree, key: string): OpenedFile {
   }
 }
 
-/** Whether this system names an open descriptor's file under /proc/self/fd (Linux). */
-const procFdAvailable = (() => {
-  try {
-    return fs.readlinkSync("/proc/self/fd/0") !== "";
-  } catch {
-    return false;
+let procFd: boolean | undefined;
+
+/** Whether this system names an open descriptor's file under /proc/self/fd (Linux); asked once, on the first blocking read. */
+function procFdAvailable(): boolean {
+  if (procFd === undefined) {
+    try {
+      procFd = fs.readlinkSync("/proc/self/fd/0") !== "";
+    } catch {
+      procFd = false;
+    }
   }
-})();
+  return procFd;
+}
 
 async function writeDurably(filePath: string, source: Readable): Promise<{ size: number; mtime: Date }> {
   const handle = await open(filePath, "wx");
