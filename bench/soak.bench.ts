@@ -157,7 +157,8 @@ async function soak(
     const streamCounts = { events: 0, reopened: 0 };
     for (let n = 0; n < liveStreams; n += 1) openStream(server.url, sessions[n % workers]!.access, stop.signal, streamCounts);
 
-    const reads: number[] = [];
+    /** Each kind of read's own latencies, for which reads make the p99. */
+    const reads = { list: [] as number[], tag: [] as number[], search: [] as number[] };
     const writes: number[] = [];
     const failures = new Map<string, number>();
     const fail = (what: string) => failures.set(what, (failures.get(what) ?? 0) + 1);
@@ -182,10 +183,10 @@ async function soak(
       Array.from({ length: workers }, async (_, worker) => {
         while (performance.now() < endAt) {
           const kind = turn++ % 20;
-          if (kind < 11) await timed(reads, "list", () => client.ok(`/api/v1/memories?limit=24`, headers(worker)));
-          else if (kind < 13) await timed(reads, "tag", () => client.ok(`/api/v1/memories?tag=tag-${kind}`, headers(worker)));
+          if (kind < 11) await timed(reads.list, "list", () => client.ok(`/api/v1/memories?limit=24`, headers(worker)));
+          else if (kind < 13) await timed(reads.tag, "tag", () => client.ok(`/api/v1/memories?tag=tag-${kind}`, headers(worker)));
           else if (kind < 15)
-            await timed(reads, "search", () => client.ok(`/api/v1/memories?q=lighthouse%20${kind}`, headers(worker)));
+            await timed(reads.search, "search", () => client.ok(`/api/v1/memories?q=lighthouse%20${kind}`, headers(worker)));
           else if (kind < 17)
             await timed(writes, "write", async () => {
               const created = await client.json<{ id: string; version: number }>("POST", "/api/v1/memories", headers(worker), {
@@ -228,7 +229,11 @@ async function soak(
     clearInterval(sampler);
     stop.abort();
     const seconds = (performance.now() - started) / 1000;
-    const readSummary = summarize(reads, 0, seconds);
+    const readSummary = summarize(Object.values(reads).flat(), 0, seconds);
+    const readsByKind = Object.entries(reads).map(([kind, latencies]) => {
+      const summary = summarize(latencies, 0, seconds);
+      return `${kind} ${summary.p50} / ${summary.p95} / ${summary.p99} / ${summary.max}`;
+    });
     const writeSummary = summarize(writes, 0, seconds);
     const errors = [...failures.values()].reduce((sum, count) => sum + count, 0);
     const endOfRun = samples.at(-1)!.atMs;
@@ -252,6 +257,7 @@ async function soak(
       "|---|---|---|---|",
       `| Errors | ${errors}${errors ? ` (${[...failures].map(([what, count]) => `${what} ${count}`).join(", ")})` : ""} | 0 | ${verdict(errors === 0)} |`,
       `| Reads: requests, p50 / p95 / p99 | ${readSummary.requests}, ${readSummary.p50} / ${readSummary.p95} / ${readSummary.p99} ms | p99 ≤ 50 ms | ${verdict(readSummary.p99 <= 50)} |`,
+      `| … each kind of read: p50 / p95 / p99 / max ms | ${readsByKind.join("; ")} | — | — |`,
       `| Writes, uploads, refreshes: requests, p50 / p99 | ${writeSummary.requests}, ${writeSummary.p50} / ${writeSummary.p99} ms | — | — |`,
       `| Resident memory after warm-up → at the end (peak) | ${round(rssAfterWarmUp, 1)} → ${round(rssAtEnd, 1)} MB (${round(peakRss, 1)}), ${rssChange >= 0 ? "+" : ""}${round(rssChange, 1)} % | within 10 % | ${verdict(Math.abs(rssChange) <= 10)} |`,
       `| Open files after warm-up → at the end (fewest of each window) | ${filesAfterWarmUp} → ${filesAtEnd} | no growth | ${verdict(filesAtEnd <= filesAfterWarmUp)} |`,

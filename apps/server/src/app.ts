@@ -568,7 +568,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(archiveRoutes, {
     exporter: new ArchiveExporter({
-      archive: new ArchiveRepository(database.db),
+      archive: new ArchiveRepository(database.db, config.database.engine),
       memories: memoriesRepository,
       blobStore,
       tempDir: path.join(config.dataDir, "uploads"),
@@ -581,7 +581,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ticketSecret: photoUrlSecret,
     imports: new ArchiveImports({
       importer: new ArchiveImporter({
-        archive: new ArchiveRepository(database.db),
+        archive: new ArchiveRepository(database.db, config.database.engine),
         memories: memoriesRepository,
         photos: photosRepository,
         photoFiles: photos,

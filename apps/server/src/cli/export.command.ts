@@ -33,7 +33,7 @@ export const exportCommand = {
     const started = Date.now();
     try {
       const exporter = new ArchiveExporter({
-        archive: new ArchiveRepository(db),
+        archive: new ArchiveRepository(db, config.database.engine),
         memories: new MemoriesRepository(db, config.database.engine),
         blobStore,
         tempDir: path.join(config.dataDir, "uploads"),

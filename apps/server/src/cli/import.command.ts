@@ -49,7 +49,7 @@ export const importCommand = {
     const notAFile = await describeMissingFile(file);
     if (notAFile) throw new AppError("validation_failed", { message: `Nothing was imported. ${notAFile}` });
 
-    const archive = new ArchiveRepository(db);
+    const archive = new ArchiveRepository(db, config.database.engine);
     const importer = await archive.importerMember(values.as);
     if (!importer) {
       throw new AppError("validation_failed", {

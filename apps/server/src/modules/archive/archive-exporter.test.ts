@@ -185,7 +185,7 @@ describe.each(combinations)("export on %s with %s storage", (engine, storage) =>
     const file = path.join(workDir, "paged.zip");
     try {
       const exporter = new ArchiveExporter({
-        archive: new ArchiveRepository(database.db),
+        archive: new ArchiveRepository(database.db, database.engine),
         memories: new MemoriesRepository(database.db, testApp.config.database.engine),
         blobStore: store,
         tempDir: path.join(workDir, "tmp"),

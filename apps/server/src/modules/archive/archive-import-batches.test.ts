@@ -182,6 +182,33 @@ describe.each(testEngines())("a large archive's import on %s", (engine) => {
     );
   });
 
+  it.skipIf(engine !== "postgres")(
+    "leaves PostgreSQL's planner statistics new at the commit after a large import, not after a small one",
+    async () => {
+      // Autovacuum off for the test's table, so only the import can analyze it.
+      await sql`alter table memories set (autovacuum_enabled = false)`.execute(targetDb.db);
+      const estimate = async () =>
+        Number(
+          (await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'memories'::regclass`.execute(targetDb.db))
+            .rows[0]!.n,
+        );
+      try {
+        // As many memories again as there are: analyzed, so the planner counts every one.
+        const before = await count("memories");
+        await archive("as-many-again.zip");
+        await runImport("as-many-again.zip");
+        expect(await estimate()).toBe(before + memoryCount);
+        // One memory more is less than a tenth: left to autovacuum.
+        await archive("one-more.zip", (memories) => memories.splice(1));
+        await runImport("one-more.zip");
+        expect(await count("memories")).toBe(before + memoryCount + 1);
+        expect(await estimate()).toBe(before + memoryCount);
+      } finally {
+        await sql`alter table memories reset (autovacuum_enabled)`.execute(targetDb.db);
+      }
+    },
+  );
+
   it("leaves nothing when saving fails in its last statement: no row, no stored file", async () => {
     // A failure the import cannot foresee, in the last batch of tags: the database refuses one.
     if (engine === "postgres") {

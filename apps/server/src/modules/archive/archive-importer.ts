@@ -210,6 +210,7 @@ export class ArchiveImporter {
           planned.flatMap((plan) => plan.reactions),
         );
         if (box !== undefined) boxOutcome = await this.setBox(trx, box, rows, options.importedBy);
+        await this.deps.archive.refreshStatisticsAfterImport(trx, planned.length);
       });
     } catch (error) {
       await this.deps.photoFiles.deleteFiles(stored);

@@ -1,11 +1,15 @@
 import { type Kysely, type Transaction, sql } from "kysely";
 import { byBoundValues } from "../../db/bound-values";
+import type { Engine } from "../../db/database";
 import type { CommentRow, Database } from "../../db/schema";
 import { type BoxSettingsValues, nothingSet } from "./archive-format";
 
 /** The members an archive lists (its memories come from the memories module's `pageById`). */
 export class ArchiveRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+  ) {}
 
   /**
    * The people an archive names, with their display names; no password hash, token or key. Only
@@ -86,6 +90,23 @@ export class ArchiveRepository {
         )
         .execute();
     }
+  }
+
+  /**
+   * Inside the import's transaction, after its rows: PostgreSQL's planner statistics made again
+   * when the import brought a tenth or more of the memories there now are (ADR 0084). Until
+   * autovacuum's next analyze, a minute or more after the commit, the planner would know nothing
+   * of the new rows; the first list after a lifetime's import took 400 ms for it. ANALYZE counts
+   * and samples the transaction's own rows, so the statistics are new at the commit's moment.
+   * Every table: the import's triggers write the search words and counters too. SQLite's planner
+   * keeps no statistics here (nothing runs ANALYZE), so its plans do not move with the load.
+   */
+  async refreshStatisticsAfterImport(trx: Transaction<Database>, imported: number): Promise<boolean> {
+    if (this.engine !== "postgres" || imported === 0) return false;
+    const { total } = await trx.selectFrom("memory_stats").select("total").where("id", "=", 1).executeTakeFirstOrThrow();
+    if (imported * 10 < Number(total)) return false;
+    await sql`analyze`.execute(trx);
+    return true;
   }
 
   /**
