@@ -9,7 +9,7 @@ import { type GeoPoint, mediaProgressEventType, type MemoryEvent } from "@memory
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
-import { openDatabase } from "./db/database";
+import { openDatabase, serverSqliteLockWaitMs } from "./db/database";
 import { registerRequestLanguages } from "./lib/languages";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store";
 import { readTicket } from "./lib/session-ticket";
@@ -154,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       onFailure: (error) =>
         app.log.warn({ err: error }, "background checkpoints stopped; SQLite checkpoints inside commits again"),
     },
+    writeLockWaitMs: serverSqliteLockWaitMs,
     ...(options.onQuery ? { onQuery: options.onQuery } : {}),
   });
   app.addHook("onClose", () => database.destroy());

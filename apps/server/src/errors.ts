@@ -127,8 +127,9 @@ export interface ClassifiedError {
 export function classifyError(thrown: unknown): ClassifiedError {
   if (thrown instanceof AppError) return { error: thrown, unexpected: false };
   if (isOutOfSpace(thrown)) return { error: new AppError("insufficient_storage"), unexpected: false, operatorMustAct: true };
-  // Two transactions that locked the same rows in turn (the kept counts of months and tags): the
-  // database undid one whole; nothing of it stayed, and the same request succeeds when sent again.
+  // Two transactions that locked the same rows in turn (the kept counts of months and tags), or
+  // SQLite's write lock held by another process (an operator's import): the database undid or never
+  // began the write; nothing of it stayed, and the same request succeeds when sent again.
   if (causes(thrown).some(({ code }) => code !== undefined && transientConflictCodes.has(code)))
     return {
       error: new AppError("service_unavailable", { headers: { "retry-after": String(conflictRetrySeconds) } }),
@@ -228,7 +229,12 @@ const outOfReachCodes = new Set([
 /** How long a client is asked to wait before trying again. */
 const outOfReachRetrySeconds = 5;
 /** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
-const transientConflictCodes = new Set(["40P01", "40001"]);
+/**
+ * PostgreSQL's deadlock and serialization failure; SQLite's write lock held by another process
+ * past the server's short wait (ADR 0085): nothing was written, and the same request succeeds once
+ * the other write ends.
+ */
+const transientConflictCodes = new Set(["40P01", "40001", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_BUSY_TIMEOUT"]);
 const conflictRetrySeconds = 1;
 
 function isOutOfReach(thrown: unknown): boolean {

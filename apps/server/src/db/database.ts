@@ -49,7 +49,24 @@ export interface OpenOptions {
    * event loop (see WalCheckpointer). For the server; short-lived tools keep SQLite's default.
    */
   checkpointInBackground?: { onFailure: (error: Error) => void };
+  /**
+   * SQLite: how long a write waits for another process's write lock (an operator's import holds
+   * it for its whole save) before it fails with SQLITE_BUSY, answered 503 with Retry-After. The
+   * driver is synchronous: the wait stops the event loop, every request with it. Tools wait
+   * `defaultSqliteLockWaitMs`; the server `serverSqliteLockWaitMs`.
+   */
+  writeLockWaitMs?: number;
 }
+
+/** How long a tool's write waits for another process's write lock on SQLite: a tool serves nothing meanwhile. */
+export const defaultSqliteLockWaitMs = 5_000;
+
+/**
+ * How long the server's write waits for another process's write lock on SQLite, holding every
+ * request meanwhile: long enough for another process's ordinary commit (a few milliseconds), short
+ * enough that reads queued behind it still answer within 100 ms (issue #37, ADR 0085).
+ */
+export const serverSqliteLockWaitMs = 50;
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   const onQuery = options.onQuery;
@@ -61,7 +78,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     });
     return { db, engine: config.engine, destroy: () => db.destroy() };
   }
-  const connection = openSqlite(config.file);
+  const connection = openSqlite(config.file, options.writeLockWaitMs ?? defaultSqliteLockWaitMs);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }), ...log });
   const readSettingNow = settingReader(connection);
   const checkpointing = options.checkpointInBackground;
@@ -101,7 +118,7 @@ const sqliteCacheKib = -65_536;
 /** SQLite's default: a commit that grows the log past this many pages checkpoints it. */
 const sqliteAutoCheckpointPages = 1000;
 
-function openSqlite(file: string): SQLite.Database {
+function openSqlite(file: string, writeLockWaitMs: number): SQLite.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SQLite(file);
   // WAL lets readers run beside the writer; FULL syncs every commit to disk, so a power cut never
@@ -109,7 +126,7 @@ function openSqlite(file: string): SQLite.Database {
   connection.pragma("journal_mode = WAL");
   connection.pragma(`synchronous = ${durableSqliteSynchronous}`);
   connection.pragma("foreign_keys = ON");
-  connection.pragma("busy_timeout = 5000");
+  connection.pragma(`busy_timeout = ${writeLockWaitMs}`);
   // 64 MB of pages kept in memory (SQLite's default is 2 MB): pages further down a search read
   // their memories, tags and photos by primary key all over the file, and with 100,000 memories
   // the default cache holds too little of it to spare those reads a trip through the OS.
