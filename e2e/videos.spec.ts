@@ -38,7 +38,7 @@ function cardOf(page: Page, title: string) {
 test("a member adds a video and a Live Photo: the upload outlives a dropped connection, the card shows the poster and its length, the memory plays and seeks", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   await signIn(page, "videos");
   const title = `First steps ${Date.now()}`;
   const [video, motion] = await Promise.all([film("first-steps.mp4", 3), film("IMG_0042.MOV", 3)]);
@@ -77,9 +77,11 @@ test("a member adds a video and a Live Photo: the upload outlives a dropped conn
   await expect(card.getByText("LIVE")).toBeVisible();
 
   // Its page plays the video once its web copy is made (the live stream says when), and seeks at once.
+  // ffmpeg makes the copy below the server's priority (nice 10): on a machine busy with the other
+  // journeys it waits its turn, a minute or more.
   await card.getByRole("link", { name: title }).click();
   const player = page.locator("video").first();
-  await expect(player).toHaveAttribute("src", /\.web\.mp4$/, { timeout: 30_000 });
+  await expect(player).toHaveAttribute("src", /\.web\.mp4$/, { timeout: 90_000 });
   const played = await player.evaluate(async (element: HTMLVideoElement) => {
     element.muted = true;
     await element.play();

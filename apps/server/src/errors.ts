@@ -228,11 +228,10 @@ const outOfReachCodes = new Set([
 ]);
 /** How long a client is asked to wait before trying again. */
 const outOfReachRetrySeconds = 5;
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
 /**
- * PostgreSQL's deadlock and serialization failure; SQLite's write lock held by another process
- * past the server's short wait (ADR 0085): nothing was written, and the same request succeeds once
- * the other write ends.
+ * PostgreSQL's deadlock_detected and serialization_failure (the transaction rolled back whole);
+ * SQLite's write lock held by another process past the server's short wait (ADR 0085). Nothing
+ * was written, and the same request succeeds once the other write ends.
  */
 const transientConflictCodes = new Set(["40P01", "40001", "SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_BUSY_TIMEOUT"]);
 const conflictRetrySeconds = 1;

@@ -101,12 +101,10 @@ export class ArchiveRepository {
    * Every table: the import's triggers write the search words and counters too. SQLite's planner
    * keeps no statistics here (nothing runs ANALYZE), so its plans do not move with the load.
    */
-  async refreshStatisticsAfterImport(trx: Transaction<Database>, imported: number): Promise<boolean> {
-    if (this.engine !== "postgres" || imported === 0) return false;
+  async refreshStatisticsAfterImport(trx: Transaction<Database>, imported: number): Promise<void> {
+    if (this.engine !== "postgres" || imported === 0) return;
     const { total } = await trx.selectFrom("memory_stats").select("total").where("id", "=", 1).executeTakeFirstOrThrow();
-    if (imported * 10 < Number(total)) return false;
-    await sql`analyze`.execute(trx);
-    return true;
+    if (imported * 10 >= Number(total)) await sql`analyze`.execute(trx);
   }
 
   /**
