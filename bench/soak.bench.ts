@@ -13,7 +13,7 @@ import { machineLine, round, scratchPostgresDatabase, startServer, summarize, wr
 // open throughout — then: errors (0), p99 of the reads (≤ 50 ms), resident memory at the end
 // against after warm-up (within 10 %), and open files and sockets (no growth). PostgreSQL runs
 // when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server to make a scratch database on;
-// BENCH_ENGINE=sqlite or postgres runs that engine only (its section says the other was not run).
+// BENCH_ENGINE=sqlite or postgres runs that engine only. Each engine has a section of its own.
 // The collection is a couple's of some years first (SOAK_MEMORIES, 100,000 by default, seeded
 // straight into the database by bench/lifetime-seed.ts): larger than SQLite's page cache (64 MB),
 // so the cache is at its working size after warm-up, as on a server that has run for a while,
@@ -131,7 +131,6 @@ async function seededServer(env: Record<string, string>, grow: (userIds: string[
 }
 
 async function soak(
-  label: string,
   database: Record<string, string>,
   grow: (userIds: string[]) => Promise<unknown>,
 ): Promise<string> {
@@ -249,8 +248,6 @@ async function soak(
     const rssChange = (100 * (rssAtEnd - rssAfterWarmUp)) / rssAfterWarmUp;
     const verdict = (pass: boolean) => (pass ? "pass" : "FAIL");
     return [
-      `### ${label}`,
-      "",
       `${round(seconds / 60, 1)} minutes; ${workers} clients one request after another (of each 20: 11 list pages, 2 tag filters, 2 searches, 2 memories written and deleted, 1 photo uploaded into a memory then deleted, 2 token refreshes) and ${liveStreams} live streams open throughout (${streamCounts.events} events read, ${streamCounts.reopened} reopened); ${seededMemories.toLocaleString("en")} memories seeded straight into the database (bench/lifetime-seed.ts) and 200 more written through the API to begin with. Warm-up: the first ${round(warmUpMs / 60_000, 1)} minutes. Resident memory after warm-up and at the end: the median of the samples (every ${sampleEveryMs / 1000} s) of the ${round(windowMs / 60_000, 1)} minutes after warm-up and of the last ${round(windowMs / 60_000, 1)} minutes; open files and sockets: the fewest of the same samples (an upload or a burst holds a few for a moment; a leak raises the fewest).`,
       "",
       "| Measure | Result | Target | |",
@@ -274,40 +271,43 @@ async function soak(
   }
 }
 
-const sections: string[] = [];
+/** Each engine's run replaces its own section: a run of one engine keeps the other's figures. */
+function writeSoak(engine: string, section: string): void {
+  writeResults(
+    `Soak (${engine})`,
+    [
+      machineLine(),
+      "Issue #37. The production server on loopback with the load generator on the same machine (two cores shared: the figures include that), on a fresh database.",
+      section,
+    ].join("\n\n"),
+  );
+  console.log(section);
+}
+
 if (engineChoice !== "postgres") {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memory-box-bench-soak-"));
   try {
-    sections.push(
-      await soak("SQLite", { DATA_DIR: dataDir }, async (userIds) =>
+    writeSoak(
+      "SQLite",
+      await soak({ DATA_DIR: dataDir }, async (userIds) =>
         growSqlite(path.join(dataDir, "memory-box.sqlite"), 0, seededMemories, userIds),
       ),
     );
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-} else sections.push("SQLite: not run (BENCH_ENGINE=postgres).");
-if (engineChoice === "sqlite") sections.push("PostgreSQL: not run (BENCH_ENGINE=sqlite).");
-else if (adminUrl) {
-  const database = await scratchPostgresDatabase(adminUrl);
-  try {
-    sections.push(
-      await soak("PostgreSQL", { DATABASE_URL: database.url }, (userIds) =>
-        growPostgres(database.url, 0, seededMemories, userIds),
-      ),
-    );
-  } finally {
-    await database.drop();
+}
+if (engineChoice !== "sqlite") {
+  if (!adminUrl) console.log("PostgreSQL: not run (no BENCH_DATABASE_URL or TEST_DATABASE_URL).");
+  else {
+    const database = await scratchPostgresDatabase(adminUrl);
+    try {
+      writeSoak(
+        "PostgreSQL",
+        await soak({ DATABASE_URL: database.url }, (userIds) => growPostgres(database.url, 0, seededMemories, userIds)),
+      );
+    } finally {
+      await database.drop();
+    }
   }
-} else sections.push("PostgreSQL: not run (no BENCH_DATABASE_URL or TEST_DATABASE_URL).");
-
-writeResults(
-  "Soak (issue #37)",
-  [
-    machineLine(),
-    "The production server on loopback with the load generator on the same machine (two cores shared: the figures include that); each engine in turn, a fresh database each.",
-    "",
-    ...sections,
-  ].join("\n\n"),
-);
-console.log(sections.join("\n\n"));
+}

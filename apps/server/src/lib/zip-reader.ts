@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Readable, Transform } from "node:stream";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import yauzl from "yauzl";
 
@@ -149,13 +150,9 @@ class ReadAheadFile extends yauzl.RandomAccessReader {
   }
 
   static async open(file: string): Promise<ReadAheadFile> {
-    const fd = await new Promise<number>((resolve, reject) =>
-      fs.open(file, "r", (error, opened) => (error ? reject(error) : resolve(opened))),
-    );
+    const fd = await promisify(fs.open)(file, "r");
     try {
-      const { size } = await new Promise<fs.Stats>((resolve, reject) =>
-        fs.fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))),
-      );
+      const { size } = await promisify(fs.fstat)(fd);
       return new ReadAheadFile(fd, size);
     } catch (error) {
       fs.close(fd, () => undefined);
@@ -187,7 +184,11 @@ class ReadAheadFile extends yauzl.RandomAccessReader {
     });
   }
 
-  /** Reads at positions of their own, never closing the descriptor (yauzl closes the reader once done with it). */
+  /**
+   * Reads at positions of their own, never closing the descriptor (yauzl closes the reader once
+   * done with it). Not `fs.createReadStream({ fd, autoClose: false })`: destroying that stream
+   * still closes the descriptor, and yauzl destroys each entry's stream when it is read.
+   */
   override _readStreamForRange(start: number, end: number): Readable {
     const fd = this.fd;
     let position = start;
