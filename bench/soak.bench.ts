@@ -130,10 +130,7 @@ async function seededServer(env: Record<string, string>, grow: (userIds: string[
   return startServer(env, { serverOnly: true });
 }
 
-async function soak(
-  database: Record<string, string>,
-  grow: (userIds: string[]) => Promise<unknown>,
-): Promise<string> {
+async function soak(database: Record<string, string>, grow: (userIds: string[]) => Promise<unknown>): Promise<string> {
   const server = await seededServer(
     { AUTH_RATE_LIMITS: "false", AUTH_INVITE_ONLY: "false", AUTH_AUTOCONFIRM: "true", LOG_LEVEL: "warn", ...database },
     grow,
