@@ -32,10 +32,14 @@ export class GenerationCache<V> {
 
   set(generation: number, key: string, value: V): void {
     if (generation < this.generation) return;
-    if (generation > this.generation) {
-      this.values.clear();
-      this.generation = generation;
-    }
+    this.advance(generation);
     this.values.set(key, { value });
+  }
+
+  /** Files nothing under a newer generation, dropping the values of older ones. */
+  advance(generation: number): void {
+    if (generation <= this.generation) return;
+    this.values.clear();
+    this.generation = generation;
   }
 }

@@ -24,6 +24,22 @@ export interface SearchMatches {
   ids: string[];
 }
 
+/**
+ * A write of one memory, to carry the kept searches over: the generation it started from and the
+ * one it left, the searches (by key) it read the memory against, and how the memory stands
+ * against each of them (in the order of `keys`), undefined when it is gone.
+ */
+export interface SearchCarry {
+  from: number;
+  to: number;
+  keys: readonly string[];
+  id: string;
+  written: MatchesAfterWrite;
+}
+
+/** Carries waiting for the one ahead of them: as many as writes can wait for the same lock. */
+const maxWaitingCarries = 16;
+
 /** A kept search: the filter as first asked (any spelling with the same words), and its matches. */
 export interface KeptSearch {
   filter: ListFilter;
@@ -59,6 +75,11 @@ export class ListingCache {
   private readonly matchedCounts = new GenerationCache<number>(matchedCountCacheSize);
   /** null: the search matches more than `maxKeptSearchMatches`. */
   private readonly searchMatches = new GenerationCache<KeptSearch | null>(searchMatchesCacheSize);
+  /** Carries by the generation they start from, waiting for the cache to get there. */
+  private readonly waitingCarries = new Map<number, SearchCarry>();
+
+  /** `maxKeptMatches`: a search matching more is not kept (tests lower it). */
+  constructor(readonly maxKeptMatches = maxKeptSearchMatches) {}
 
   page(stats: CollectionStats | undefined, key: string): PreparedJson | undefined {
     const generation = pageGeneration(stats);
@@ -94,7 +115,9 @@ export class ListingCache {
   }
 
   keepMatches(generation: number | undefined, key: string, filter: ListFilter, matches: SearchMatches | null): void {
-    if (generation !== undefined) this.searchMatches.set(generation, key, matches === null ? null : { filter, matches });
+    if (generation === undefined) return;
+    this.searchMatches.set(generation, key, matches === null ? null : { filter, matches });
+    this.applyWaitingCarries();
   }
 
   /** The searches whose matches are kept, and the generation they are exact at. */
@@ -104,37 +127,56 @@ export class ListingCache {
   }
 
   /**
-   * Carries kept searches over a write known to be the only change between `from` and `to` (it
-   * read `from` first in its transaction, locking out other writers, and `to` last): each list
-   * changes only in the written memory, which `memory` says how it now stands against each
-   * search (in the order of `searches`), or that it is gone. Nothing happens if the cache has
-   * moved on from `from` meanwhile; a list that grows past `max` becomes "too many", as a fresh
-   * search would find.
+   * Carries the kept searches over a write known to be the only change between `carry.from` and
+   * `carry.to` (it read `from` first in its transaction, locking out other writers, and `to`
+   * last): each list changes only in the written memory, which `carry.written` says how it now
+   * stands against each search in `carry.keys`, or that it is gone. A list that grows past
+   * `maxKeptMatches` becomes "too many", as a fresh search would find; a search kept at `from` that the write did
+   * not read its memory against is dropped.
+   *
+   * Writes that waited for each other's lock can finish in any order: a carry from a generation
+   * the cache has not reached yet waits (a few, for the write ahead of it to carry the searches
+   * there, or a search to be found there), one from a generation the cache has left is dropped.
    */
-  advanceMatches(
-    from: number,
-    to: number,
-    searches: readonly [string, KeptSearch][],
-    memory: { id: string; written: MatchesAfterWrite },
-    max: number,
-  ): void {
-    if (this.searchMatches.filedUnder !== from || to <= from) return;
-    searches.forEach(([key, kept], index) => {
+  carryMatches(carry: SearchCarry): void {
+    if (carry.to <= carry.from || carry.from < this.searchMatches.filedUnder) return;
+    this.waitingCarries.set(carry.from, carry);
+    this.applyWaitingCarries();
+  }
+
+  private applyWaitingCarries(): void {
+    for (let carry = this.waitingCarries.get(this.searchMatches.filedUnder); carry;) {
+      this.waitingCarries.delete(carry.from);
+      this.applyCarry(carry);
+      carry = this.waitingCarries.get(this.searchMatches.filedUnder);
+    }
+    for (const from of this.waitingCarries.keys()) {
+      if (from < this.searchMatches.filedUnder || this.waitingCarries.size > maxWaitingCarries) this.waitingCarries.delete(from);
+    }
+  }
+
+  private applyCarry({ from, to, keys, id, written }: SearchCarry): void {
+    const carried = keys.flatMap((key, index) => {
+      const kept = this.searchMatches.get(from, key);
+      return kept ? [{ key, kept, matches: written?.matches[index] === true }] : [];
+    });
+    // Moves the cache to `to` even when nothing is carried, so that a carry from `to` can follow.
+    if (carried.length === 0) this.searchMatches.advance(to);
+    for (const { key, kept, matches } of carried) {
       const { sortKeys, ids } = kept.matches;
-      const at = ids.indexOf(memory.id);
+      const at = ids.indexOf(id);
       const next = { sortKeys: [...sortKeys], ids: [...ids] };
       if (at !== -1) {
         next.sortKeys.splice(at, 1);
         next.ids.splice(at, 1);
       }
-      const written = memory.written;
-      if (written?.matches[index]) {
+      if (written && matches) {
         const position = firstIndexBelow(next.sortKeys, written.sortKey);
         next.sortKeys.splice(position, 0, written.sortKey);
         next.ids.splice(position, 0, written.id);
       }
-      this.searchMatches.set(to, key, next.ids.length > max ? null : { filter: kept.filter, matches: next });
-    });
+      this.searchMatches.set(to, key, next.ids.length > this.maxKeptMatches ? null : { filter: kept.filter, matches: next });
+    }
   }
 }
 

@@ -189,6 +189,46 @@ describe.each(configurations)("search on %s, %s", (engine, _label, maxKeptSearch
     },
   );
 
+  it.skipIf(maxKeptSearchMatches !== undefined)(
+    "carries its kept searches over writes that arrive together, as a fresh search finds them (issue #37)",
+    async () => {
+      const write = (method: "POST" | "DELETE", url: string, payload?: object) =>
+        testApp.app.inject({ method, url, headers: ann.headers, ...(payload ? { payload } : {}) });
+      const titles = (page: MemoryPage) => page.items.map((memory) => memory.title).sort();
+      expect((await search("beacon")).matched).toBe(0);
+      expect((await search("beacon bay")).matched).toBe(0);
+
+      // Writes waiting for each other's lock finish in any order; each carries the searches on.
+      const created = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          write("POST", "/api/v1/memories", { title: `Beacon ${index}`, content: index % 2 ? "On the bay" : "Inland" }),
+        ),
+      );
+      expect(created.map((response) => response.statusCode)).toEqual(created.map(() => 201));
+      statements = [];
+      expect(titles(await search("beacon"))).toEqual(["Beacon 0", "Beacon 1", "Beacon 2", "Beacon 3", "Beacon 4", "Beacon 5"]);
+      expect(titles(await search("bay beacon"))).toEqual(["Beacon 1", "Beacon 3", "Beacon 5"]);
+      expect(statements.filter((statement) => searchRead.test(statement))).toEqual([]);
+
+      // Deletes and creates together.
+      const [first, second] = created.map((response) => response.json<Memory>());
+      await Promise.all([
+        write("DELETE", `/api/v1/memories/${first!.id}`),
+        write("DELETE", `/api/v1/memories/${second!.id}`),
+        write("POST", "/api/v1/memories", { title: "Beacon on the bay" }),
+      ]);
+      statements = [];
+      const beacons = ["Beacon 2", "Beacon 3", "Beacon 4", "Beacon 5", "Beacon on the bay"];
+      expect(titles(await search("beacon"))).toEqual(beacons);
+      expect(titles(await search("bay beacon"))).toEqual(["Beacon 3", "Beacon 5", "Beacon on the bay"]);
+      expect(statements.filter((statement) => searchRead.test(statement))).toEqual([]);
+      // As found afresh, in the same order.
+      const fresh = (await search("beacon")).items.map((memory) => memory.title);
+      await write("POST", "/api/v1/memories", { title: "Unrelated" });
+      expect(fresh).toEqual((await search("beacon")).items.map((memory) => memory.title));
+    },
+  );
+
   it("walks a multi-word search page by page, complete and without repeats", async () => {
     const created: Memory[] = [];
     for (let index = 0; index < 23; index++) {

@@ -22,7 +22,7 @@ import { AppError } from "../../errors";
 import { PreparedJson } from "../../lib/prepared-json";
 import { searchWords } from "../../lib/search-text";
 import type { CollectionStats, Database, PhotoRow } from "../../db/schema";
-import { firstIndexBelow, ListingCache, maxKeptSearchMatches, pageGeneration, type SearchMatches } from "./listing-cache";
+import { firstIndexBelow, ListingCache, pageGeneration, type SearchCarry, type SearchMatches } from "./listing-cache";
 import {
   hasPlaceFilter,
   type ListedMemory,
@@ -92,13 +92,15 @@ const cursorPattern = /^\d{4}-\d{2}-\d{2}\|[\d\-T:.Z]{10,40}\|[0-9a-f-]{36}$/;
  * the author; the last editor is recorded. Photos change hands only inside a memory's save.
  */
 export class MemoriesService {
-  private readonly listing = new ListingCache();
+  private readonly listing: ListingCache;
   /** Pages being built, by generation and key: requests asking for the same one wait for it. */
   private readonly pendingPages = new Map<string, Promise<PreparedJson>>();
   /** Searches being found, by generation and words: requests asking for the same one wait for it. */
   private readonly pendingMatches = new Map<string, Promise<FoundSearch>>();
 
-  constructor(private readonly deps: MemoriesServiceDeps) {}
+  constructor(private readonly deps: MemoriesServiceDeps) {
+    this.listing = new ListingCache(deps.maxKeptSearchMatches);
+  }
 
   private now(): string {
     return (this.deps.now?.() ?? new Date()).toISOString();
@@ -206,7 +208,7 @@ export class MemoriesService {
     const pendingKey = `${stats.generation} ${key}`;
     let pending = this.pendingMatches.get(pendingKey);
     if (!pending) {
-      const max = this.maxKeptSearchMatches();
+      const max = this.listing.maxKeptMatches;
       pending = this.deps.memories
         .searchMatches(filter, max)
         .then((found): FoundSearch => {
@@ -223,39 +225,32 @@ export class MemoriesService {
     return pending;
   }
 
-  private maxKeptSearchMatches(): number {
-    return this.deps.maxKeptSearchMatches ?? maxKeptSearchMatches;
-  }
-
   /**
    * Runs a write of one memory so that the kept searches survive it: the transaction reads the
    * collection's generation first, locking out other writes until it commits (every write of
-   * memories, tags or photos takes the stats row anyway), and after its changes reads the memory
-   * against each kept search and the generation it leaves. When the searches were found at the
-   * generation it started from, nothing but this write happened in between: they are carried to
-   * the new generation with only this memory re-placed, instead of being found again by the
-   * first request after the change. Only when searches are kept.
+   * memories, tags or photos takes the stats row anyway), then which searches are kept (after
+   * the lock, so that a write it waited for has carried them on), and after its changes reads the
+   * memory against each of them and the generation it leaves. Nothing but this write happened
+   * between the two generations: the searches are carried to the new one with only this memory
+   * re-placed, instead of being found again by the first request after the change. Only when
+   * searches are kept.
    */
   private async writeKeepingSearches<T>(memoryId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    const kept = this.listing.keptSearches();
-    if (kept.searches.length === 0) return this.deps.memories.transaction(work);
-    const filters = kept.searches.map(([, search]) => search.filter);
-    let carried: Awaited<ReturnType<MemoriesRepository["matchesAfterWrite"]>> | undefined;
+    if (this.listing.keptSearches().searches.length === 0) return this.deps.memories.transaction(work);
+    let carry: SearchCarry | undefined;
     const result = await this.deps.memories.transaction(async (trx) => {
-      const before = await this.deps.memories.generationBeforeWrite(trx);
+      const from = await this.deps.memories.generationBeforeWrite(trx);
+      const { searches } = this.listing.keptSearches();
       const done = await work(trx);
-      if (before === kept.generation) carried = await this.deps.memories.matchesAfterWrite(memoryId, filters, trx);
+      if (from !== undefined && searches.length > 0) {
+        const filters = searches.map(([, search]) => search.filter);
+        const { generation, memory } = await this.deps.memories.matchesAfterWrite(memoryId, filters, trx);
+        if (generation !== undefined)
+          carry = { from, to: generation, keys: searches.map(([key]) => key), id: memoryId, written: memory };
+      }
       return done;
     });
-    if (carried?.generation !== undefined) {
-      this.listing.advanceMatches(
-        kept.generation,
-        carried.generation,
-        kept.searches,
-        { id: memoryId, written: carried.memory },
-        this.maxKeptSearchMatches(),
-      );
-    }
+    if (carry) this.listing.carryMatches(carry);
     return result;
   }
 
