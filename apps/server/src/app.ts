@@ -9,7 +9,7 @@ import { type GeoPoint, mediaProgressEventType, type MemoryEvent } from "@memory
 import type { DestinationStream } from "pino";
 import type { Config } from "./config";
 import { AppError } from "./errors";
-import { openDatabase, serverSqliteLockWaitMs } from "./db/database";
+import { inOwnSqliteTransaction, openDatabase, serverSqliteLockWaitMs } from "./db/database";
 import { registerRequestLanguages } from "./lib/languages";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store";
 import { readTicket } from "./lib/session-ticket";
@@ -567,6 +567,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       (request) => photos.readAccess(readPhotoAccessCookie(request))?.sessionId,
     ),
   });
+  const sqliteFile = config.database.engine === "sqlite" ? config.database.file : undefined;
   await app.register(archiveRoutes, {
     exporter: new ArchiveExporter({
       archive: new ArchiveRepository(database.db, config.database.engine),
@@ -584,6 +585,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       importer: new ArchiveImporter({
         archive: new ArchiveRepository(database.db, config.database.engine),
         memories: memoriesRepository,
+        ...(sqliteFile !== undefined && { saving: (work) => inOwnSqliteTransaction(sqliteFile, work) }),
         photos: photosRepository,
         photoFiles: photos,
         videoFiles: videos,

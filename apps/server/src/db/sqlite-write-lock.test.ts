@@ -2,24 +2,28 @@ import SQLite from "better-sqlite3";
 import type { MemoryPage } from "@memory-box/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../test/members";
+import { memoryRow } from "../../test/memory-rows";
 import { createTestApp, type TestApp } from "../../test/test-app";
+import { inOwnSqliteTransaction } from "./database";
 
 // Issue #37: an operator's import into SQLite holds the write lock for its whole save (minutes for
 // a lifetime's archive) while the server runs. SQLite's driver waits for a lock on the event loop,
 // so the server's writes wait only a moment for it (ADR 0085): reads go on answering, a write
 // is refused at once with 503 and Retry-After, nothing of it kept, and succeeds once the lock is free.
 
-describe("the server beside another process's SQLite write", () => {
+describe("the server beside another SQLite write", () => {
   let testApp: TestApp;
   let ann: TestMember;
   let other: SQLite.Database;
+  let file: string;
 
   beforeAll(async () => {
     testApp = await createTestApp("sqlite");
     ann = await createMember(testApp, "ann@memory-box.test", "Ann");
     const { database } = testApp.config;
     if (database.engine !== "sqlite") throw new Error("an SQLite test app");
-    other = new SQLite(database.file);
+    file = database.file;
+    other = new SQLite(file);
   });
   afterAll(async () => {
     if (other?.inTransaction) other.exec("rollback");
@@ -54,5 +58,83 @@ describe("the server beside another process's SQLite write", () => {
     const written = await write();
     expect(written.statusCode).toBe(201);
     expect(await list()).toBe(before + 1);
+  });
+
+  // An import through Settings saves on a connection of its own (ADR 0086).
+  it("reads beside a save on a connection of its own, and refuses writes with 503 until it commits", async () => {
+    const before = await list();
+    let open!: () => void;
+    let commit!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const saving = inOwnSqliteTransaction(file, async (trx) => {
+      await trx
+        .insertInto("memories")
+        .values(memoryRow({ title: "Imported" }))
+        .execute();
+      open();
+      await committing;
+    });
+    await opened;
+    expect(await list()).toBe(before);
+    expect((await write()).statusCode).toBe(503);
+    commit();
+    await saving;
+    expect(await list()).toBe(before + 1);
+  });
+
+  it("waits for another write's lock without stopping the event loop, and gives up leaving nothing", async () => {
+    const before = await list();
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 5);
+    try {
+      other.exec("begin immediate");
+      setTimeout(() => other.exec("commit"), 150);
+      await inOwnSqliteTransaction(file, (trx) =>
+        trx
+          .insertInto("memories")
+          .values(memoryRow({ title: "After" }))
+          .execute(),
+      );
+      // A wait inside SQLite would have held the loop (and every request) for the whole 150 ms.
+      expect(ticks).toBeGreaterThan(5);
+      expect(await list()).toBe(before + 1);
+
+      other.exec("begin immediate");
+      const refused = inOwnSqliteTransaction(
+        file,
+        (trx) =>
+          trx
+            .insertInto("memories")
+            .values(memoryRow({ title: "Never" }))
+            .execute(),
+        100,
+      );
+      await expect(refused).rejects.toMatchObject({ code: "SQLITE_BUSY" });
+      other.exec("commit");
+      expect(await list()).toBe(before + 1);
+    } finally {
+      clearInterval(ticking);
+    }
+  });
+
+  it("gives the event loop a turn after each of a save's statements", async () => {
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    let during = 0;
+    await inOwnSqliteTransaction(file, async (trx) => {
+      const before = turns;
+      // The driver answers at once: without a turn, the awaits alone would never let a request in.
+      for (let statement = 0; statement < 20; statement += 1) await trx.selectFrom("memories").select("id").limit(1).execute();
+      during = turns - before;
+    });
+    counting = false;
+    expect(during).toBeGreaterThanOrEqual(19);
   });
 });

@@ -18,6 +18,9 @@ export interface ZipEntryInfo {
   size: number;
 }
 
+/** Directory entries read between two turns of the event loop: a few milliseconds' work. */
+const entriesPerTurn = 500;
+
 /**
  * Reads a ZIP file from disk by entry name, for archives nobody vouches for: the whole central
  * directory is read and checked first (names that climb out with `..`, absolute or backslashed
@@ -70,7 +73,10 @@ export class ZipReader {
             return reject(new InvalidZipError(`${entry.fileName} is in it twice`));
           if (options.keep === undefined || options.keep(entry.fileName)) byName.set(entry.fileName, entry);
           else dropped.add(entry.fileName);
-          zip.readEntry();
+          // The directory is read ahead in large blocks, so most entries come without a wait:
+          // a turn of the event loop every so often lets a server answer meanwhile.
+          if ((byName.size + dropped.size) % entriesPerTurn === 0) setImmediate(() => zip.readEntry());
+          else zip.readEntry();
         });
         zip.readEntry();
       });

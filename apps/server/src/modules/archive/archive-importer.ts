@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
@@ -36,7 +37,14 @@ import type { ArchiveRepository } from "./archive.repository";
 /** Photos stored at once: enough that reading and writing files overlaps decoding, on a disk that syncs each file. */
 const concurrentPhotos = 4;
 /** Memories saved between two progress reports. */
-const savingBatch = 10_000;
+const savingBatch = 1_000;
+/** Memories checked between two turns of the event loop: a few milliseconds' work. */
+const memoriesPerTurn = 200;
+
+/** Lets the server answer other requests every `memoriesPerTurn` memories of a loop over an archive's. */
+async function turnEverySoOften(index: number): Promise<void> {
+  if (index % memoriesPerTurn === memoriesPerTurn - 1) await setImmediate();
+}
 
 export interface ImportSummary {
   /** Memories brought in. */
@@ -93,6 +101,11 @@ export class ArchiveImporter {
     private readonly deps: {
       archive: ArchiveRepository;
       memories: Pick<MemoriesRepository, "insertMany" | "transaction">;
+      /**
+       * The transaction the save runs in; the memories' own by default. The server on SQLite
+       * gives the save a connection of its own, so that its requests go on meanwhile (ADR 0086).
+       */
+      saving?: <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
       photos: Pick<PhotosRepository, "insertMany">;
       photoFiles: Pick<PhotosService, "storeFile" | "deleteFiles">;
       /** Videos and Live Photos' motion: checked and stored as uploads are, their web copies made by media jobs. */
@@ -177,7 +190,8 @@ export class ArchiveImporter {
       if (failure !== undefined) throw failure.error;
 
       progress({ phase: "saving", done: 0, total: planned.length });
-      await this.deps.memories.transaction(async (trx) => {
+      const saving = this.deps.saving ?? ((work) => this.deps.memories.transaction(work));
+      await saving(async (trx) => {
         // Many rows a statement (MemoriesRepository.insertMany): a lifetime's archive holds a million.
         for (let start = 0; start < planned.length; start += savingBatch) {
           // Stopped while saving: the transaction is rolled back.
@@ -297,7 +311,8 @@ export class ArchiveImporter {
     const memoryIds = new Set<string>();
     const photoIds = new Set<string>();
     const commentIds = new Set<string>();
-    for (const memory of manifest.memories) {
+    for (const [index, memory] of manifest.memories.entries()) {
+      await turnEverySoOften(index);
       checkDiscussion(memory, commentIds);
       const name = named(memory);
       if (memoryIds.has(memory.id)) throw new ArchiveRefusedError({ id: "errorText.archive.memoryTwice", values: name });
@@ -352,9 +367,10 @@ export class ArchiveImporter {
       const email = archiveUserId === null ? undefined : emailOf.get(archiveUserId);
       return (email && userByEmail.get(email)) ?? null;
     };
-    const places = await Promise.all(fresh.map((memory) => this.placeOf(memory)));
-    return fresh.map((memory, index) => {
-      const input = { ...fieldsOf(memory), place: places[index]! };
+    const planned: PlannedMemory[] = [];
+    for (const [index, memory] of fresh.entries()) {
+      await turnEverySoOften(index);
+      const input = { ...fieldsOf(memory), place: await this.placeOf(memory) };
       const userId = memory.user_id === null ? (options.authorOfUnattributed ?? null) : memberHere(memory.user_id);
       const comments = (memory.comments ?? []).map((comment) => ({
         id: comment.id,
@@ -370,8 +386,9 @@ export class ArchiveImporter {
           ? []
           : [{ memory_id: memory.id, emoji: reaction.emoji, user_id: user, created_at: memory.updated_at }];
       });
-      return { memory, userId, fields: input, comments, reactions: uniqueReactions(reactions) };
-    });
+      planned.push({ memory, userId, fields: input, comments, reactions: uniqueReactions(reactions) });
+    }
+    return planned;
   }
 
   /** A file the manifest names: present, of the size it states, within the upload limit of its kind. */

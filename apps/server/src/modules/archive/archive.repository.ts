@@ -66,8 +66,8 @@ export class ArchiveRepository {
     comments: CommentRow[],
     reactions: { memory_id: string; emoji: string; user_id: string; created_at: string }[],
   ): Promise<void> {
-    for (const batch of byBoundValues(comments)) await db.insertInto("comments").values(batch).execute();
-    for (const batch of byBoundValues(reactions)) await db.insertInto("reactions").values(batch).execute();
+    for (const batch of byBoundValues(comments, db)) await db.insertInto("comments").values(batch).execute();
+    for (const batch of byBoundValues(reactions, db)) await db.insertInto("reactions").values(batch).execute();
   }
 
   /**

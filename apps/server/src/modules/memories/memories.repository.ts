@@ -485,9 +485,9 @@ export class MemoriesRepository {
    */
   async insertMany(memories: NewMemory[], executor: Executor): Promise<void> {
     const rows = memories.map(newMemoryRow);
-    for (const batch of byBoundValues(rows)) await executor.insertInto("memories").values(batch).execute();
+    for (const batch of byBoundValues(rows, executor)) await executor.insertInto("memories").values(batch).execute();
     const tags = memories.flatMap((memory, m) => tagRows(memory.id, rows[m]!.sort_key, memory.tags));
-    for (const batch of byBoundValues(tags)) await executor.insertInto("memory_tags").values(batch).execute();
+    for (const batch of byBoundValues(tags, executor)) await executor.insertInto("memory_tags").values(batch).execute();
   }
 
   /**

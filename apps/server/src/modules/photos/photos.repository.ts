@@ -14,7 +14,7 @@ export class PhotosRepository {
 
   /** Many photos, many rows a statement (an import's); every row with the same columns. */
   async insertMany(photos: NewPhotoRow[], executor: Executor): Promise<void> {
-    for (const batch of byBoundValues(photos)) await executor.insertInto("photos").values(batch).execute();
+    for (const batch of byBoundValues(photos, executor)) await executor.insertInto("photos").values(batch).execute();
   }
 
   findById(id: string, executor: Executor = this.db): Promise<PhotoRow | undefined> {
