@@ -119,10 +119,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  * The save never waits inside SQLite for the lock: the driver is synchronous, so that wait would
  * stop the event loop, and with it the server's own write it waits for. While another write holds
  * the lock, the transaction is undone and begun again a moment later, for up to `lockWaitMs`.
- * Each statement gives the event loop a turn after it (`TurnAfterEachStatement`), and the log
- * the save wrote is flushed to disk off the event loop before its commit, which then syncs only
- * what is left (a commit's sync of a large save held every request for 200 ms). Checkpoints stay
- * with the server's background checkpointer.
+ * Each statement gives the event loop a turn after it (`TurnAfterEachStatement`); a small page
+ * cache has SQLite write the changed pages to the log as the save goes, and the log is synced to
+ * disk off the event loop before the commit, so that the commit (on the event loop) has only the
+ * last pages to write and sync. Checkpoints stay with the server's background checkpointer.
  */
 export async function inOwnSqliteTransaction<T>(
   file: string,

@@ -131,8 +131,8 @@ export class ListingCache {
    * `carry.to` (it read `from` first in its transaction, locking out other writers, and `to`
    * last): each list changes only in the written memory, which `carry.written` says how it now
    * stands against each search in `carry.keys`, or that it is gone. A list that grows past
-   * `maxKeptMatches` becomes "too many", as a fresh search would find; a search kept at `from` that the write did
-   * not read its memory against is dropped.
+   * `maxKeptMatches` becomes "too many", as a fresh search would find; a search kept at `from`
+   * that the write did not read its memory against is dropped.
    *
    * Writes that waited for each other's lock can finish in any order: a carry from a generation
    * the cache has not reached yet waits (a few, for the write ahead of it to carry the searches

@@ -229,8 +229,8 @@ export class MemoriesService {
    * Runs a write of one memory so that the kept searches survive it: the transaction reads the
    * collection's generation first, locking out other writes until it commits (every write of
    * memories, tags or photos takes the stats row anyway), then which searches are kept (after
-   * the lock, so that a write it waited for has carried them on), and after its changes reads the
-   * memory against each of them and the generation it leaves. Nothing but this write happened
+   * the lock: those a write it waited for carried on, or is about to), and after its changes reads
+   * the memory against each of them and the generation it leaves. Nothing but this write happened
    * between the two generations: the searches are carried to the new one with only this memory
    * re-placed, instead of being found again by the first request after the change. Only when
    * searches are kept.
