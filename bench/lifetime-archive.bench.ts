@@ -48,7 +48,7 @@ import {
   watchPid,
   writeResults,
 } from "./lib";
-import { type GrowPhases, growPostgres, growSqlite, lifetimeTags, type PhotoFileOf } from "./lifetime-seed";
+import { type GrowPhases, growPostgres, growSqlite, lifetimeProbePaths, type PhotoFileOf } from "./lifetime-seed";
 
 const quick = process.env.LIFETIME_QUICK === "1";
 const largest = Number(process.env.LIFETIME_MEMORIES ?? (quick ? 10_000 : 1_000_000));
@@ -68,13 +68,8 @@ const probeTargetMs = 100;
 /** The export takes at most this many times `tar` of the same files (issue #37). */
 const exportTargetRatio = 1.5;
 const photoBucket = "memory-photos";
-/** What the probe asks in turn, as a member's open app would: the first page, a tag, the timeline, On this day. */
-const probePaths = [
-  "/api/v1/memories?limit=30",
-  `/api/v1/memories?tag=${encodeURIComponent(lifetimeTags[0]!)}&limit=30`,
-  "/api/v1/memories/timeline",
-  "/api/v1/memories/on-this-day?date=2026-06-14",
-];
+/** What the probe asks in turn, as a member's open app would. */
+const probePaths = lifetimeProbePaths;
 
 // ---------------------------------------------------------------------------------------------
 // The photos: a few distinct small JPEGs, with what the app's own pipeline makes of them.

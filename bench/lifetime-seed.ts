@@ -56,6 +56,17 @@ export const lifetimeTags: readonly string[] = (() => {
   return list;
 })();
 
+/**
+ * What a member's open app asks of this collection in turn, for benches that probe a server while
+ * it imports one: the first page, a tag, the timeline, On this day.
+ */
+export const lifetimeProbePaths: readonly string[] = [
+  "/api/v1/memories?limit=30",
+  `/api/v1/memories?tag=${encodeURIComponent(lifetimeTags[0]!)}&limit=30`,
+  "/api/v1/memories/timeline",
+  "/api/v1/memories/on-this-day?date=2026-06-14",
+];
+
 const tagWeights = (() => {
   const cumulative: number[] = [];
   let sum = 0;

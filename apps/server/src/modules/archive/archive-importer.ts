@@ -36,7 +36,10 @@ import type { ArchiveRepository } from "./archive.repository";
 
 /** Photos stored at once: enough that reading and writing files overlaps decoding, on a disk that syncs each file. */
 const concurrentPhotos = 4;
-/** Memories saved between two progress reports. */
+/**
+ * Memories saved a call, between two progress reports: each call first makes all its rows (their
+ * search text) at once, a few milliseconds' work for a thousand, before the server's next turn.
+ */
 const savingBatch = 1_000;
 /** Memories checked between two turns of the event loop: a few milliseconds' work. */
 const memoriesPerTurn = 200;
