@@ -1,32 +1,25 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import fsp from "node:fs/promises";
 import path from "node:path";
-import { setImmediate, setTimeout } from "node:timers/promises";
 import SQLite from "better-sqlite3";
 import {
   Kysely,
-  type KyselyPlugin,
   type LogEvent,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
   type PostgresCursor,
   PostgresDialect,
   type PostgresPool,
   type PostgresPoolClient,
-  type QueryResult,
-  type RootOperationNode,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteStatement,
   sql,
   type Transaction,
-  type UnknownRow,
 } from "kysely";
 import { LRUCache } from "lru-cache";
 import type pg from "pg";
 import type { DatabaseConfig } from "../config";
 import type { Database } from "./schema";
+import { SqliteWorkerDialect } from "./sqlite-worker-dialect";
 import { WalCheckpointer } from "./wal-checkpointer";
 
 export type Engine = DatabaseConfig["engine"];
@@ -110,90 +103,32 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
 }
 
 /**
- * SQLite: runs `work` in a transaction on a connection of its own, for a long write inside the
- * server (an import's save, ADR 0086). The server's connection runs one query at a time, a whole
- * transaction included: a save on it would hold every request until it commits. On a connection
- * of its own, the server's reads go on between the save's statements (WAL), and its writes wait
- * their usual moment for the lock, then answer 503 with Retry-After (ADR 0085).
- *
- * The save never waits inside SQLite for the lock: the driver is synchronous, so that wait would
- * stop the event loop, and with it the server's own write it waits for. While another write holds
- * the lock, the transaction is undone and begun again a moment later, for up to `lockWaitMs`.
- * Each statement gives the event loop a turn after it (`TurnAfterEachStatement`); a small page
- * cache has SQLite write the changed pages to the log as the save goes, and the log is synced to
- * disk off the event loop before the commit, so that the commit (on the event loop) has only the
- * last pages to write and sync. Checkpoints stay with the server's background checkpointer.
+ * SQLite: runs `work` in a transaction on a connection of its own, on a worker thread, for a long
+ * write inside the server (an import's save, ADR 0086, 0087). The server's connection runs one
+ * query at a time, a whole transaction included: a save on it would hold every request until it
+ * commits. On a connection of its own the server's reads go on beside the save (WAL), and its
+ * writes wait their usual moment for the lock, then answer 503 with Retry-After (ADR 0085). On a
+ * worker thread, each of the save's statements, its wait for the write lock and its commit (tens
+ * of milliseconds for tens of thousands of memories: SQLite rewrites the log's checksums) run off
+ * the event loop.
  */
 export async function inOwnSqliteTransaction<T>(
   file: string,
   work: (trx: Transaction<Database>) => Promise<T>,
   lockWaitMs = ownTransactionLockWaitMs,
 ): Promise<T> {
-  const connection = openSqlite(file, 0);
-  connection.pragma("wal_autocheckpoint = 0");
-  connection.pragma(`cache_size = ${ownTransactionCacheKib}`);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(connection) }),
-    plugins: [new TurnAfterEachStatement()],
+    dialect: new SqliteWorkerDialect(file, { synchronous: durableSqliteSynchronous, lockWaitMs, cacheSize: sqliteCacheKib }),
   });
   try {
-    const deadline = Date.now() + lockWaitMs;
-    for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const done = await work(trx);
-          await flushWriteAheadLog(file);
-          return done;
-        });
-      } catch (error) {
-        if (!isSqliteLockHeld(error) || Date.now() + pause > deadline) throw error;
-        await setTimeout(pause);
-      }
-    }
+    return await db.transaction().execute(work);
   } finally {
     await db.destroy();
   }
 }
 
-/** Syncs the database's write-ahead log to disk on libuv's threads. */
-async function flushWriteAheadLog(file: string): Promise<void> {
-  const log = await fsp.open(`${file}-wal`, "r+");
-  try {
-    await log.datasync();
-  } finally {
-    await log.close();
-  }
-}
-
-/**
- * Gives the event loop a turn after each statement. The SQLite driver answers at once, so the
- * awaits between a transaction's statements never let a request in: without this, a save of
- * thousands of rows held every request until its commit, whatever connection it ran on.
- */
-class TurnAfterEachStatement implements KyselyPlugin {
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node;
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    await setImmediate();
-    return args.result;
-  }
-}
-
-/**
- * The page cache of a save's own connection, in KiB: SQLite writes a transaction's changed pages
- * to the log when they no longer fit in it, and the rest at its commit. A small one spreads the
- * writing over the save's statements instead of leaving tens of megabytes to one commit.
- */
-const ownTransactionCacheKib = -4096;
-
-/** How long a save on its own connection tries for the write lock: other writes hold it for milliseconds. */
+/** How long a save on its own connection waits for the write lock: other writes hold it for milliseconds. */
 const ownTransactionLockWaitMs = 30_000;
-
-function isSqliteLockHeld(error: unknown): boolean {
-  return error instanceof SQLite.SqliteError && error.code.startsWith("SQLITE_BUSY");
-}
 
 /** Reads `instance_settings` by key with one statement, prepared on first use (after the migrations made the table). */
 function settingReader(connection: SQLite.Database): (key: string) => string | undefined {

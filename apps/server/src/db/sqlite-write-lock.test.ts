@@ -1,5 +1,6 @@
 import SQLite from "better-sqlite3";
 import type { MemoryPage } from "@memory-box/contract";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../test/members";
 import { memoryRow } from "../../test/memory-rows";
@@ -96,7 +97,7 @@ describe("the server beside another SQLite write", () => {
           .values(memoryRow({ title: "After" }))
           .execute(),
       );
-      // A wait inside SQLite would have held the loop (and every request) for the whole 150 ms.
+      // A wait on the event loop's thread would have held it (and every request) for the whole 150 ms.
       expect(ticks).toBeGreaterThan(5);
       expect(await list()).toBe(before + 1);
 
@@ -118,7 +119,7 @@ describe("the server beside another SQLite write", () => {
     }
   });
 
-  it("gives the event loop a turn after each of a save's statements", async () => {
+  it("runs a save's statements and its commit off the event loop", async () => {
     let turns = 0;
     let counting = true;
     const count = () => {
@@ -128,13 +129,35 @@ describe("the server beside another SQLite write", () => {
     };
     setImmediate(count);
     let during = 0;
+    let took = 0;
     await inOwnSqliteTransaction(file, async (trx) => {
       const before = turns;
-      // The driver answers at once: without a turn, the awaits alone would never let a request in.
-      for (let statement = 0; statement < 20; statement += 1) await trx.selectFrom("memories").select("id").limit(1).execute();
+      const started = performance.now();
+      // One statement that keeps SQLite busy for a while (a count to three million).
+      await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(
+        trx,
+      );
+      took = performance.now() - started;
       during = turns - before;
     });
     counting = false;
-    expect(during).toBeGreaterThanOrEqual(19);
+    // On the event loop's thread the statement would have held it: not one turn while it ran.
+    expect(took).toBeGreaterThan(50);
+    expect(during).toBeGreaterThan(took / 20);
+  });
+
+  it("gives a driver's error with its code, and a constraint refused leaves nothing", async () => {
+    const before = await list();
+    const duplicate = memoryRow({ title: "Twice" });
+    const saving = inOwnSqliteTransaction(file, async (trx) => {
+      await trx
+        .insertInto("memories")
+        .values(memoryRow({ title: "First of two" }))
+        .execute();
+      await trx.insertInto("memories").values(duplicate).execute();
+      await trx.insertInto("memories").values(duplicate).execute();
+    });
+    await expect(saving).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+    expect(await list()).toBe(before);
   });
 });

@@ -194,13 +194,14 @@ export class ArchiveImporter {
 
       progress({ phase: "saving", done: 0, total: planned.length });
       const saving = this.deps.saving ?? ((work) => this.deps.memories.transaction(work));
+      const inDateOrder = planned.toSorted(byMemoryDate);
       await saving(async (trx) => {
         // Many rows a statement (MemoriesRepository.insertMany): a lifetime's archive holds a million.
-        for (let start = 0; start < planned.length; start += savingBatch) {
+        for (let start = 0; start < inDateOrder.length; start += savingBatch) {
           // Stopped while saving: the transaction is rolled back.
           options.signal?.throwIfAborted();
           await this.deps.memories.insertMany(
-            planned.slice(start, start + savingBatch).map(({ memory, fields, userId }) => ({
+            inDateOrder.slice(start, start + savingBatch).map(({ memory, fields, userId }) => ({
               id: memory.id,
               userId,
               createdAt: memory.created_at,
@@ -463,6 +464,18 @@ export class ArchiveImporter {
       await fsp.rm(tempFile, { force: true });
     }
   }
+}
+
+/**
+ * The order the save inserts memories in: by date, undated first. SQLite's search index files
+ * each memory under its day (db/search-rowids.ts), and FTS5 writes out what it holds in memory
+ * whenever a rowid comes lower than the last: in the archive's order that was nearly every
+ * memory, more than half the time of the save's statements. The list's order does not depend on it.
+ */
+function byMemoryDate(a: PlannedMemory, b: PlannedMemory): number {
+  const left = a.fields.memory_date ?? "";
+  const right = b.fields.memory_date ?? "";
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** A memory's fields as this instance keeps them, or the rule they break (checked for every memory of the archive, new or not). */
