@@ -129,9 +129,13 @@ class SqliteWorkerDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    let giveBack!: () => void;
+    const held = new Promise<void>((resolve) => (giveBack = resolve));
     const previous = this.lent;
-    this.lent = new Promise((resolve) => (this.giveBack = resolve));
+    this.lent = previous.then(() => held);
     await previous;
+    // Set once this caller holds the connection: the one `releaseConnection` gives back.
+    this.giveBack = giveBack;
     if (this.connection === undefined) throw new Error("the SQLite worker's connection is closed");
     return this.connection;
   }
