@@ -7,7 +7,8 @@ import { type QueryExecutorProvider, SqliteAdapter } from "kysely";
  * `sqliteRowsPerStatement` rows: its driver runs a statement on the event loop, and each row's
  * triggers (the search index, the counters) take a fraction of a millisecond, so a statement of
  * hundreds of rows would hold every request for 100 ms and more (ADR 0086); a statement there
- * costs no round trip. Every row has the first one's columns.
+ * costs no round trip (nor much more than one on a worker's connection, ADR 0087, which keeps the
+ * cap). Every row has the first one's columns.
  */
 export function* byBoundValues<T extends object>(rows: T[], executor: QueryExecutorProvider): Generator<T[]> {
   if (rows.length === 0) return;
