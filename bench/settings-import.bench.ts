@@ -111,10 +111,13 @@ try {
     if (imported.memories !== memories) throw new Error(`imported ${imported.memories} memories of ${memories}`);
     const saveSeconds = saving === undefined ? Number.NaN : (saving.to - saving.from) / 1000;
     const phaseAt = (at: number) => phases.findLast((phase) => phase.at <= at)?.phase ?? "receiving";
-    const byPhase = new Map<string, number[]>();
-    for (const answer of slow) byPhase.set(phaseAt(answer.at), [...(byPhase.get(phaseAt(answer.at)) ?? []), answer.ms]);
+    const byPhase = new Map<string, { at: number; ms: number }[]>();
+    for (const answer of slow) byPhase.set(phaseAt(answer.at), [...(byPhase.get(phaseAt(answer.at)) ?? []), answer]);
     const slowByPhase = [...byPhase]
-      .map(([phase, latencies]) => `${phase} ${latencies.length} (slowest ${round(Math.max(...latencies), 0)} ms)`)
+      .map(([phase, answers]) => {
+        const slowest = answers.reduce((a, b) => (b.ms > a.ms ? b : a));
+        return `${phase} ${answers.length} (slowest ${round(slowest.ms, 0)} ms, due ${round(slowest.at / 1000, 1)} s after the upload began)`;
+      })
       .join(", ");
     const markdown = [
       machineLine(),
