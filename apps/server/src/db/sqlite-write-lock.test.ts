@@ -3,6 +3,7 @@ import type { MemoryPage } from "@memory-box/contract";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMember, type TestMember } from "../../test/members";
+import { turnsDuring } from "../../test/event-loop-turns";
 import { memoryRow } from "../../test/memory-rows";
 import { createTestApp, type TestApp } from "../../test/test-app";
 import { inOwnSqliteTransaction } from "./database";
@@ -120,30 +121,17 @@ describe("the server beside another SQLite write", () => {
   });
 
   it("runs a save's statements and its commit off the event loop", async () => {
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      if (!counting) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    let during = 0;
-    let took = 0;
-    await inOwnSqliteTransaction(file, async (trx) => {
-      const before = turns;
-      const started = performance.now();
+    const { turns, ms } = await inOwnSqliteTransaction(file, (trx) =>
       // One statement that keeps SQLite busy for a while (a count to three million).
-      await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(
-        trx,
-      );
-      took = performance.now() - started;
-      during = turns - before;
-    });
-    counting = false;
+      turnsDuring(() =>
+        sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`.execute(
+          trx,
+        ),
+      ),
+    );
     // On the event loop's thread the statement would have held it: not one turn while it ran.
-    expect(took).toBeGreaterThan(50);
-    expect(during).toBeGreaterThan(took / 20);
+    expect(ms).toBeGreaterThan(50);
+    expect(turns).toBeGreaterThan(ms / 20);
   });
 
   it("gives a driver's error with its code, and a constraint refused leaves nothing", async () => {

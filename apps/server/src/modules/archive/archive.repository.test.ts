@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { turnsDuring } from "../../../test/event-loop-turns";
 import { memoryRow } from "../../../test/memory-rows";
 import { openMigratedTestDatabase, testEngines } from "../../../test/test-database";
 import { ArchiveRepository } from "./archive.repository";
@@ -24,16 +25,7 @@ describe.each(testEngines())("ArchiveRepository on %s", (engine) => {
 
   it("finds the memories already here among thousands of ids, giving the event loop turns meanwhile", async () => {
     const ids = [...Array.from({ length: 3_000 }, () => randomUUID()), kept.id];
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      if (!counting) return;
-      turns += 1;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    const found = await repository.existingMemoryIds(ids);
-    counting = false;
+    const { result: found, turns } = await turnsDuring(() => repository.existingMemoryIds(ids));
     expect([...found]).toEqual([kept.id]);
     // Seven queries of 500 ids: a turn after each, none at all on SQLite without them.
     expect(turns).toBeGreaterThanOrEqual(6);
