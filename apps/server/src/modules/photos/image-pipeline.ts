@@ -86,12 +86,11 @@ export function contentTypeOfExtension(extension: string): string {
 }
 
 /**
- * libwebp's effort (its "method", 0 to 6; sharp's default is 4). Measured on seven photographs
- * (ADR 0088): at 2 a 1600 px preview encodes 2.3 × faster and a 400 px thumbnail 1.9 × faster,
- * for files 3–4 % larger and 0.2 dB less PSNR. These encodes are most of an upload's CPU, and of
- * an import's, which renders every photo of an archive again.
+ * libwebp's effort (its "method", 0 to 6), sharp's default. Effort 2 encodes twice as fast for
+ * files 3–4 % larger, but with it the videos journey failed in a full run of the journeys, for a
+ * reason not yet found (ADR 0088, withdrawn).
  */
-const WEBP_EFFORT = 2;
+const WEBP_EFFORT = 4;
 const PREVIEW = { size: 1600, quality: 80 };
 const THUMBNAIL = { size: 400, quality: 70 };
 // rgbaToThumbHash accepts at most 100 × 100.
