@@ -68,8 +68,6 @@ const probeTargetMs = 100;
 /** The export takes at most this many times `tar` of the same files (issue #37). */
 const exportTargetRatio = 1.5;
 const photoBucket = "memory-photos";
-/** What the probe asks in turn, as a member's open app would. */
-const probePaths = lifetimeProbePaths;
 
 // ---------------------------------------------------------------------------------------------
 // The photos: a few distinct small JPEGs, with what the app's own pipeline makes of them.
@@ -336,7 +334,7 @@ function runTimed(
 
 /**
  * Requests at `probeRate` a second to the server until `done` (an open loop: latency counts from
- * when each was due), `probePaths` in turn.
+ * when each was due), `lifetimeProbePaths` in turn.
  */
 async function probe(server: RunningServer, token: string, done: Promise<void>): Promise<ProbeResult> {
   const client = new HttpClient(server.url, 32);
@@ -347,10 +345,10 @@ async function probe(server: RunningServer, token: string, done: Promise<void>):
       ratePerSecond: probeRate,
       until: done,
       slots: 32,
-      request: (_, index) => client.ok(probePaths[index % probePaths.length]!, headers),
+      request: (_, index) => client.ok(lifetimeProbePaths[index % lifetimeProbePaths.length]!, headers),
       onAnswer: (latencyMs, dueMs, index) => {
         if (latencyMs > probeTargetMs)
-          slow.push({ at: dueMs / 1000, ms: latencyMs, path: probePaths[index % probePaths.length]! });
+          slow.push({ at: dueMs / 1000, ms: latencyMs, path: lifetimeProbePaths[index % lifetimeProbePaths.length]! });
       },
     });
     return { ...result, slow };
@@ -536,7 +534,7 @@ async function benchDirection(
           );
           const imported = await target.counts();
           const storedFiles = filesUnder(path.join(target.dataDir, "storage", "objects"));
-          const page = await client.json<{ total: number }>("GET", probePaths[0]!, {
+          const page = await client.json<{ total: number }>("GET", lifetimeProbePaths[0]!, {
             authorization: `Bearer ${session.access_token}`,
           });
           client.close();

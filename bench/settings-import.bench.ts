@@ -21,8 +21,6 @@ const targetMs = 100;
 const password = "correct horse battery staple";
 const emails = ["ada@memory-box.test", "grace@memory-box.test"];
 const serverEnv = { AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false" };
-/** As the operator's import's bench asks (bench/lifetime-archive.bench.ts). */
-const probePaths = lifetimeProbePaths;
 async function signUp(client: HttpClient, email: string): Promise<{ id: string; token: string }> {
   const session = await client.json<{ access_token: string; user: { id: string } }>(
     "POST",
@@ -100,7 +98,8 @@ try {
       ratePerSecond: probeRate,
       until: done,
       slots: 64,
-      request: (_, index) => client.ok(probePaths[index % probePaths.length]!, { authorization: `Bearer ${member.token}` }),
+      request: (_, index) =>
+        client.ok(lifetimeProbePaths[index % lifetimeProbePaths.length]!, { authorization: `Bearer ${member.token}` }),
       onAnswer: (latency, dueMs) => {
         if (latency > targetMs) slow.push({ at: dueMs, ms: latency });
       },

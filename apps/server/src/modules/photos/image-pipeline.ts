@@ -85,12 +85,6 @@ export function contentTypeOfExtension(extension: string): string {
   return Object.values(FORMATS).find((format) => format.extension === extension)?.contentType ?? "application/octet-stream";
 }
 
-/**
- * libwebp's effort (its "method", 0 to 6), sharp's default. Effort 2 encodes twice as fast for
- * files 3–4 % larger, but with it the videos journey failed in a full run of the journeys, for a
- * reason not yet found (ADR 0088, withdrawn).
- */
-const WEBP_EFFORT = 4;
 const PREVIEW = { size: 1600, quality: 80 };
 const THUMBNAIL = { size: 400, quality: 70 };
 // rgbaToThumbHash accepts at most 100 × 100.
@@ -417,7 +411,7 @@ async function renderDisplayCopy(
       : encoding === "png"
         ? image.png()
         : encoding === "webp"
-          ? image.webp({ quality: DISPLAY_QUALITY, effort: WEBP_EFFORT })
+          ? image.webp({ quality: DISPLAY_QUALITY })
           : image.gif();
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
   const { contentType, extension } = FORMATS[encoding];
@@ -427,7 +421,7 @@ async function renderDisplayCopy(
 // Encoded from raw pixels, which carry no metadata, and sharp adds none unless asked
 // (keepMetadata/withMetadata): no EXIF, GPS, XMP or ICC profile can reach a derivative.
 async function encodeWebp(image: Sharp, quality: number): Promise<Derivative> {
-  const { data, info } = await image.webp({ quality, effort: WEBP_EFFORT }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await image.webp({ quality }).toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, contentType: "image/webp" };
 }
 
