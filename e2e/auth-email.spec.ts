@@ -57,6 +57,7 @@ test("forgot password, end to end: the e-mailed link sets a new password and sig
 
   // The same link again: used, explained.
   await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page.getByRole("button", { name: "Sign In", exact: true })).toBeVisible();
   await page.goto(resetLink);
   await expect(page.getByText(/Each link works once/)).toBeVisible();
 

@@ -71,7 +71,10 @@ test("a member adds a video and a Live Photo: the upload outlives a dropped conn
 
   // The card: the video's poster with its play mark and length, and the Live Photo's mark. Found by
   // its title: undated, it can be past home's first page when other journeys have filled the list.
+  // The search's answer first: a card found in the list before it moves when the list is redrawn,
+  // and a click aimed at it meanwhile lands on nothing.
   await page.getByRole("searchbox", { name: "Search memories" }).fill(title);
+  await expect(page.getByText(/^1 of \d+ memories$/)).toBeVisible();
   const card = cardOf(page, title);
   await expect(card.getByRole("img", { name: "Video 1, 0:03" })).toBeVisible();
   await expect(card.getByText("LIVE")).toBeVisible();

@@ -179,4 +179,15 @@ describe("set-password screen", () => {
     expect(screen.getByText(/Email link is invalid or has expired/)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Send a new reset link" })).toHaveAttribute("href", "/auth?view=forgot");
   });
+
+  it("a spent reset link opened where the member is signed in says so, and offers no form as if it had worked", async () => {
+    stubRpc(invitedEverywhere);
+    renderApp("/auth/reset#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired", {
+      client: new FakeAuthClient({ session: fakeSession() }),
+    });
+
+    expect(await screen.findByText(/Email link is invalid or has expired\. Each link works once/)).toBeInTheDocument();
+    expect(screen.queryByLabelText("New password")).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Send a new reset link" })).toHaveAttribute("href", "/auth?view=forgot");
+  });
 });

@@ -14,7 +14,9 @@ import { notify } from "@/lib/notify";
 
 /**
  * Where a password reset link lands (`/auth/reset`), signed in by the link: a new password, then
- * home. A link that came back refused, or a visit without one, says how to get a new link.
+ * home. A link that came back refused, or a visit without one, says how to get a new link; so
+ * does a refused link opened where the member was already signed in, whose form would look as if
+ * the spent link had worked.
  */
 export function SetPasswordRoute() {
   const { status } = useAuth();
@@ -24,18 +26,19 @@ export function SetPasswordRoute() {
   const [linkError] = useState(() => linkErrorFrom(hash));
 
   if (status === "loading") return <PageSpinner />;
+  const signedInByLink = status === "signedIn" && linkError === undefined;
 
   return (
     <CardPage
       icon={KeyRound}
       title={intl.formatMessage({ id: "setPassword.title" })}
       description={
-        status === "signedIn"
+        signedInByLink
           ? intl.formatMessage({ id: "setPassword.description" })
           : intl.formatMessage({ id: "setPassword.needsLink" })
       }
     >
-      {status === "signedIn" ? (
+      {signedInByLink ? (
         <SetPasswordForm
           onDone={() => {
             notify.success(
