@@ -85,6 +85,13 @@ export function contentTypeOfExtension(extension: string): string {
   return Object.values(FORMATS).find((format) => format.extension === extension)?.contentType ?? "application/octet-stream";
 }
 
+/**
+ * libwebp's effort (its "method", 0 to 6; sharp's default is 4). Measured on seven photographs
+ * (ADR 0088): at 2 a 1600 px preview encodes 2.3 × faster and a 400 px thumbnail 1.9 × faster,
+ * for files 3–4 % larger and 0.2 dB less PSNR. These encodes are most of an upload's CPU, and of
+ * an import's, which renders every photo of an archive again.
+ */
+const WEBP_EFFORT = 2;
 const PREVIEW = { size: 1600, quality: 80 };
 const THUMBNAIL = { size: 400, quality: 70 };
 // rgbaToThumbHash accepts at most 100 × 100.
@@ -411,7 +418,7 @@ async function renderDisplayCopy(
       : encoding === "png"
         ? image.png()
         : encoding === "webp"
-          ? image.webp({ quality: DISPLAY_QUALITY })
+          ? image.webp({ quality: DISPLAY_QUALITY, effort: WEBP_EFFORT })
           : image.gif();
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
   const { contentType, extension } = FORMATS[encoding];
@@ -421,7 +428,7 @@ async function renderDisplayCopy(
 // Encoded from raw pixels, which carry no metadata, and sharp adds none unless asked
 // (keepMetadata/withMetadata): no EXIF, GPS, XMP or ICC profile can reach a derivative.
 async function encodeWebp(image: Sharp, quality: number): Promise<Derivative> {
-  const { data, info } = await image.webp({ quality }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await image.webp({ quality, effort: WEBP_EFFORT }).toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, contentType: "image/webp" };
 }
 
