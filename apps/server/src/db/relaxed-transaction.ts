@@ -18,6 +18,7 @@ import type { Database } from "./schema";
 export function relaxedDurabilityTransaction<T>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
+  options: RelaxedTransactionOptions = {},
 ): Promise<T> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     return db.transaction().execute(async (trx) => {
@@ -27,10 +28,29 @@ export function relaxedDurabilityTransaction<T>(
   }
   return db.connection().execute(async (connection) => {
     await sql`pragma synchronous = normal`.execute(connection);
+    const lockWait = options.waitForWriteLock === false ? await lockWaitOf(connection) : undefined;
+    if (lockWait !== undefined) await sql`pragma busy_timeout = 0`.execute(connection);
     try {
       return await connection.transaction().execute(work);
     } finally {
       await sql.raw(`pragma synchronous = ${durableSqliteSynchronous}`).execute(connection);
+      if (lockWait !== undefined) await sql.raw(`pragma busy_timeout = ${lockWait}`).execute(connection);
     }
   });
+}
+
+export interface RelaxedTransactionOptions {
+  /**
+   * SQLite: false for a poll's write (a queue's claim), which another process's write lock (an
+   * operator's import, for minutes) fails at once with SQLITE_BUSY instead of holding the event
+   * loop, and every request, for the connection's lock wait (ADR 0085): the next poll tries again.
+   * PostgreSQL waits for locks off the event loop, and ignores it.
+   */
+  waitForWriteLock?: boolean;
+}
+
+/** The connection's `busy_timeout`, in ms. */
+async function lockWaitOf(connection: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(connection);
+  return Number(rows[0]?.timeout ?? 0);
 }

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { isPostgres } from "../../db/migrations/dialect";
-import { relaxedDurabilityTransaction } from "../../db/relaxed-transaction";
+import { claimWhenDue } from "../../db/queue-claim";
 import type { Database, MailOutboxRow } from "../../db/schema";
 
 /** How a mail's attempt ended: sent, refused for good, given up, or queued again at `retryAt`. */
@@ -62,24 +62,27 @@ export class MailOutboxRepository {
         eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]),
         eb.and([eb("state", "=", "sending"), eb("lease_until", "<", now)]),
       ]);
-    // A claim lost in a power cut only makes the mail claimable again: no wait for the disk.
-    return relaxedDurabilityTransaction(this.db, async (trx) => {
-      let candidate = trx.selectFrom("mail_outbox").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1);
-      if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-      return trx
-        .updateTable("mail_outbox")
-        .set((eb) => ({
-          state: "sending",
-          lease_owner: owner,
-          lease_until: leaseUntil,
-          attempts: eb("attempts", "+", 1),
-          updated_at: now,
-        }))
-        .where("id", "=", candidate)
-        .where(claimable)
-        .returningAll()
-        .executeTakeFirst();
-    });
+    return claimWhenDue(
+      this.db,
+      (db) => db.selectFrom("mail_outbox").select("id").where(claimable).limit(1).executeTakeFirst(),
+      async (trx) => {
+        let candidate = trx.selectFrom("mail_outbox").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1);
+        if (this.postgres) candidate = candidate.forUpdate().skipLocked();
+        return trx
+          .updateTable("mail_outbox")
+          .set((eb) => ({
+            state: "sending",
+            lease_owner: owner,
+            lease_until: leaseUntil,
+            attempts: eb("attempts", "+", 1),
+            updated_at: now,
+          }))
+          .where("id", "=", candidate)
+          .where(claimable)
+          .returningAll()
+          .executeTakeFirst();
+      },
+    );
   }
 
   /**

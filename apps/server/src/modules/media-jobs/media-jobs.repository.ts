@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { isPostgres } from "../../db/migrations/dialect";
+import { claimWhenDue } from "../../db/queue-claim";
 import type { Database, MediaJobRow } from "../../db/schema";
 
 /** The `media_jobs` table (ADR 0054): enqueue, claim under a lease, renew, finish. */
@@ -36,9 +37,10 @@ export class MediaJobsRepository {
 
   /**
    * Takes the oldest job of one of `kinds` that is queued and due, or running under a lease that
-   * expired (its runner died), for `owner` until `leaseUntil`; undefined when there is none. One
-   * statement: SQLite runs it alone (one writer at a time); on PostgreSQL the row is locked with
-   * `FOR UPDATE SKIP LOCKED`, so two runners claiming at once take two different jobs.
+   * expired (its runner died), for `owner` until `leaseUntil`; undefined when there is none. A
+   * read first, and a write only when a job is due (`claimWhenDue`). One statement takes it: SQLite
+   * runs it alone (one writer at a time); on PostgreSQL the row is locked with `FOR UPDATE SKIP
+   * LOCKED`, so two runners claiming at once take two different jobs.
    */
   async claim(kinds: string[], owner: string, now: string, leaseUntil: string): Promise<MediaJobRow | undefined> {
     if (kinds.length === 0) return undefined;
@@ -50,22 +52,28 @@ export class MediaJobsRepository {
           eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
         ]),
       ]);
-    let candidate = this.db.selectFrom("media_jobs").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1);
-    if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-    return this.db
-      .updateTable("media_jobs")
-      .set((eb) => ({
-        state: "running",
-        lease_owner: owner,
-        lease_until: leaseUntil,
-        attempts: eb("attempts", "+", 1),
-        error_code: null,
-        updated_at: now,
-      }))
-      .where("id", "=", candidate)
-      .where(claimable)
-      .returningAll()
-      .executeTakeFirst();
+    return claimWhenDue(
+      this.db,
+      (db) => db.selectFrom("media_jobs").select("id").where(claimable).limit(1).executeTakeFirst(),
+      async (trx) => {
+        let candidate = trx.selectFrom("media_jobs").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1);
+        if (this.postgres) candidate = candidate.forUpdate().skipLocked();
+        return trx
+          .updateTable("media_jobs")
+          .set((eb) => ({
+            state: "running",
+            lease_owner: owner,
+            lease_until: leaseUntil,
+            attempts: eb("attempts", "+", 1),
+            error_code: null,
+            updated_at: now,
+          }))
+          .where("id", "=", candidate)
+          .where(claimable)
+          .returningAll()
+          .executeTakeFirst();
+      },
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import { isPostgres } from "../../db/migrations/dialect";
+import { claimWhenDue } from "../../db/queue-claim";
 import { relaxedDurabilityTransaction } from "../../db/relaxed-transaction";
 import type { Database, PushNotificationRow, PushSubscriptionRow } from "../../db/schema";
 
@@ -241,32 +242,34 @@ export class NotificationsRepository {
         eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]),
         eb.and([eb("state", "=", "running"), eb("lease_until", "<", now)]),
       ]);
-    // A claim lost in a power cut only makes the row claimable again: it commits without waiting
-    // for the disk (SQLite's fsync would stop the requests meanwhile; see relaxedDurabilityTransaction).
-    return relaxedDurabilityTransaction(this.db, async (trx) => {
-      let candidate = trx
-        .selectFrom("push_notifications")
-        .select("id")
-        .where(claimable)
-        .orderBy("run_after")
-        .orderBy("id")
-        .limit(1);
-      if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-      return trx
-        .updateTable("push_notifications")
-        .set((eb) => ({
-          state: "running",
-          open_key: null,
-          lease_owner: owner,
-          lease_until: leaseUntil,
-          attempts: eb("attempts", "+", 1),
-          updated_at: now,
-        }))
-        .where("id", "=", candidate)
-        .where(claimable)
-        .returningAll()
-        .executeTakeFirst();
-    });
+    return claimWhenDue(
+      this.db,
+      (db) => db.selectFrom("push_notifications").select("id").where(claimable).limit(1).executeTakeFirst(),
+      async (trx) => {
+        let candidate = trx
+          .selectFrom("push_notifications")
+          .select("id")
+          .where(claimable)
+          .orderBy("run_after")
+          .orderBy("id")
+          .limit(1);
+        if (this.postgres) candidate = candidate.forUpdate().skipLocked();
+        return trx
+          .updateTable("push_notifications")
+          .set((eb) => ({
+            state: "running",
+            open_key: null,
+            lease_owner: owner,
+            lease_until: leaseUntil,
+            attempts: eb("attempts", "+", 1),
+            updated_at: now,
+          }))
+          .where("id", "=", candidate)
+          .where(claimable)
+          .returningAll()
+          .executeTakeFirst();
+      },
+    );
   }
 
   /** Records the outcome of a notification `owner` holds: sent, failed for good, or queued again at `retryAt`. */
