@@ -155,13 +155,19 @@ export async function runOpenLoop(options: {
   until?: Promise<unknown>;
   slots: number;
   request: (slot: number, index: number) => Promise<boolean>;
-  /** Each answer's latency, with when it was due (ms since the loop began) and its index. */
-  onAnswer?: (latencyMs: number, dueMs: number, index: number) => void;
+  /**
+   * Each answer's latency, with when it was due (ms since the loop began), its index, and how much
+   * of that latency this process itself was held (its event loop stalled: a garbage collection, a
+   * long piece of the bench's own work), which delays sending a request or reading its answer
+   * whatever the server does.
+   */
+  onAnswer?: (latencyMs: number, dueMs: number, index: number, heldHereMs: number) => void;
 }): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const free = Array.from({ length: options.slots }, (_, slot) => slot);
   const inFlight = new Set<Promise<void>>();
+  const stalls = watchOwnStalls();
   const started = performance.now();
   let stopped = false;
   const stop = options.until ?? new Promise<never>(() => {});
@@ -182,9 +188,10 @@ export async function runOpenLoop(options: {
       .catch(() => false)
       .then((ok) => {
         if (ok) {
-          const latency = performance.now() - due;
+          const answered = performance.now();
+          const latency = answered - due;
           latencies.push(latency);
-          options.onAnswer?.(latency, due - started, index);
+          options.onAnswer?.(latency, due - started, index, stalls.heldBetween(due, answered));
         } else errors += 1;
         free.push(slot);
         inFlight.delete(sent);
@@ -192,7 +199,31 @@ export async function runOpenLoop(options: {
     inFlight.add(sent);
   }
   await Promise.all(inFlight);
+  stalls.stop();
   return summarize(latencies, errors, (performance.now() - started) / 1000);
+}
+
+/**
+ * This process's event-loop stalls while it measures: a 5 ms timer that fires late was held for
+ * the difference. `heldBetween` sums the stalls that overlap a request's time, so a slow answer
+ * can be told from a client that was itself busy. Stalls under 10 ms are not kept.
+ */
+function watchOwnStalls(): { heldBetween(from: number, to: number): number; stop(): void } {
+  const periodMs = 5;
+  const kept: { from: number; to: number }[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const held = now - last - periodMs;
+    if (held >= 10) kept.push({ from: now - held, to: now });
+    last = now;
+  }, periodMs);
+  timer.unref();
+  return {
+    heldBetween: (from, to) =>
+      kept.reduce((sum, stall) => sum + Math.max(0, Math.min(stall.to, to) - Math.max(stall.from, from)), 0),
+    stop: () => clearInterval(timer),
+  };
 }
 
 export function summarize(latencies: number[], errors: number, seconds: number): LoadResult {

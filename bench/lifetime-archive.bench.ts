@@ -346,9 +346,14 @@ async function probe(server: RunningServer, token: string, done: Promise<void>):
       until: done,
       slots: 32,
       request: (_, index) => client.ok(lifetimeProbePaths[index % lifetimeProbePaths.length]!, headers),
-      onAnswer: (latencyMs, dueMs, index) => {
+      onAnswer: (latencyMs, dueMs, index, heldHereMs) => {
         if (latencyMs > probeTargetMs)
-          slow.push({ at: dueMs / 1000, ms: latencyMs, path: lifetimeProbePaths[index % lifetimeProbePaths.length]! });
+          slow.push({
+            at: dueMs / 1000,
+            ms: latencyMs,
+            heldHere: heldHereMs,
+            path: lifetimeProbePaths[index % lifetimeProbePaths.length]!,
+          });
       },
     });
     return { ...result, slow };
@@ -357,10 +362,14 @@ async function probe(server: RunningServer, token: string, done: Promise<void>):
   }
 }
 
-/** An answer slower than the target: when it was due (seconds since the import started), how slow, what was asked. */
+/**
+ * An answer slower than the target: when it was due (seconds since the import started), how slow,
+ * how much of that the bench's own process was stalled, what was asked.
+ */
 interface SlowAnswer {
   at: number;
   ms: number;
+  heldHere: number;
   path: string;
 }
 
@@ -381,7 +390,14 @@ function slowAnswersCell(result: SizeResult): string {
   const counts = names.map((_, phase) => slow.filter((answer) => phaseOf(answer) === phase).length);
   const slowest = slow.reduce((a, b) => (b.ms > a.ms ? b : a));
   const phases = names.map((name, phase) => `${name} ${counts[phase]}`).join(" / ");
-  return `${slow.length}: ${phases}; slowest ${round(slowest.ms, 0)} ms at ${round(slowest.at, 0)} s (${slowest.path.split("?")[0]})`;
+  return `${slow.length}: ${phases}; slowest ${round(slowest.ms, 0)} ms at ${round(slowest.at, 0)} s (${slowest.path.split("?")[0]}); ${heldHereText(slow)}`;
+}
+
+/** How many slow answers were within the target but for the bench's own stalls while it waited. */
+function heldHereText(slow: SlowAnswer[]): string {
+  const held = slow.filter((answer) => answer.ms - answer.heldHere <= probeTargetMs).length;
+  const most = Math.max(...slow.map((answer) => answer.heldHere));
+  return `${held} of them within ${probeTargetMs} ms but for the bench's own process stalling (up to ${round(most, 0)} ms)`;
 }
 
 // ---------------------------------------------------------------------------------------------
