@@ -6,6 +6,9 @@
 //
 //   BENCH_EXPORT_MB     megabytes of photo originals (default 2048)
 //   BENCH_EXPORT_RUNS   timed runs of each (default 3; the median is reported)
+//   BENCH_EXPORT_PHOTOS_PER_MEMORY  photos a memory (default 4; 0.3 is the lifetime collection's
+//                       density, most memories without a photo, each a page of the archive all the same)
+//   BENCH_RESULTS_FILE  write the section there instead of bench/RESULTS.md (trial runs)
 import { randomBytes, randomUUID } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -17,7 +20,7 @@ import { cli, machineLine, root, round, startServer, writeResults } from "./lib"
 const totalMb = Number(process.env.BENCH_EXPORT_MB ?? 2048);
 const runs = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 const photoMb = 4;
-const photosPerMemory = 4;
+const photosPerMemory = Number(process.env.BENCH_EXPORT_PHOTOS_PER_MEMORY ?? 4);
 const password = "correct horse battery staple";
 
 function median(values: number[]): number {
@@ -26,7 +29,7 @@ function median(values: number[]): number {
 }
 
 /** Memories with photos whose originals are random bytes, written straight into the server's database and storage. */
-function seed(dataDir: string): { photos: number; bytes: number } {
+function seed(dataDir: string): { photos: number; memories: number; bytes: number } {
   const db = new SQLite(path.join(dataDir, "memory-box.sqlite"));
   const storage = path.join(dataDir, "storage", "objects", "memory-photos", "bench");
   fs.mkdirSync(storage, { recursive: true });
@@ -40,41 +43,29 @@ function seed(dataDir: string): { photos: number; bytes: number } {
      values (?, ?, ?, null, ?, ?, ?, ?, 'image/jpeg', ?, 4000, 3000, null, '', ?)`,
   );
   const now = new Date().toISOString();
-  let memoryId = "";
+  // The memories first, over 25 years (a year book each), then the photos spread among them in order.
+  const memories = Math.max(1, Math.round(photos / photosPerMemory));
+  const memoryIds = Array.from({ length: memories }, (_, index) => {
+    const id = randomUUID();
+    const title = `Bench memory ${index}`;
+    const date = `${2000 + (index % 25)}-06-01`;
+    insertMemory.run(id, title, "A day out.", date, now, now, `${date}|${now}|${id}`, title.toLowerCase());
+    return id;
+  });
+  const placed = new Map<string, number>();
   for (let i = 0; i < photos; i++) {
-    if (i % photosPerMemory === 0) {
-      memoryId = randomUUID();
-      const title = `Bench memory ${i / photosPerMemory}`;
-      insertMemory.run(
-        memoryId,
-        title,
-        "A day out.",
-        "2024-06-01",
-        now,
-        now,
-        `2024-06-01|${now}|${memoryId}`,
-        title.toLowerCase(),
-      );
-    }
+    const memoryId = memoryIds[Math.floor((i * memories) / photos)]!;
+    const position = placed.get(memoryId) ?? 0;
+    placed.set(memoryId, position + 1);
     const key = `bench/${Date.now()}-${randomBytes(6).toString("hex")}.jpg`;
     fs.writeFileSync(path.join(dataDir, "storage", "objects", "memory-photos", key), randomBytes(photoMb * 1024 * 1024));
     // The leading photo's thumbnail, which the archive's year pages show (ADR 0070).
-    if (i % photosPerMemory === 0)
+    if (position === 0)
       fs.writeFileSync(path.join(dataDir, "storage", "objects", "memory-photos", `${key}.t`), randomBytes(24 * 1024));
-    insertPhoto.run(
-      randomUUID(),
-      memoryId,
-      i % photosPerMemory,
-      key,
-      `${key}.p`,
-      `${key}.t`,
-      `${key}.d`,
-      photoMb * 1024 * 1024,
-      now,
-    );
+    insertPhoto.run(randomUUID(), memoryId, position, key, `${key}.p`, `${key}.t`, `${key}.d`, photoMb * 1024 * 1024, now);
   }
   db.close();
-  return { photos, bytes: photos * photoMb * 1024 * 1024 };
+  return { photos, memories, bytes: photos * photoMb * 1024 * 1024 };
 }
 
 /**
@@ -100,7 +91,7 @@ async function main(): Promise<void> {
   const server = await startServer({ AUTH_AUTOCONFIRM: "true", AUTH_INVITE_ONLY: "false", AUTH_RATE_LIMITS: "false" });
   const out = fs.mkdtempSync(path.join(server.dataDir, "..", "memory-box-export-out-"));
   try {
-    const { photos, bytes } = seed(server.dataDir);
+    const { photos, memories, bytes } = seed(server.dataDir);
     const email = "bench-export@memory-box.test";
     cli(server, ["invite", email]);
     const session = (await (
@@ -161,7 +152,7 @@ async function main(): Promise<void> {
       "Export",
       [
         machineLine(),
-        `${photos} photo originals of ${photoMb} MB (${round(bytes / 1024 / 1024 / 1024)} GB, incompressible) in ${Math.ceil(photos / photosPerMemory)} memories on SQLite and local disk; archive ${round(zipMb)} MB. Median of ${runs} runs after a warm-up of each, the page cache warm for all three; each run writes a new file after \`sync\`, so none pays for another's writeback.`,
+        `${photos} photo originals of ${photoMb} MB (${round(bytes / 1024 / 1024 / 1024)} GB, incompressible) in ${memories.toLocaleString("en")} memories (${photosPerMemory} a memory) on SQLite and local disk; archive ${round(zipMb)} MB. Median of ${runs} runs after a warm-up of each, the page cache warm for all three; each run writes a new file after \`sync\`, so none pays for another's writeback.`,
         "",
         "| Run | Time | ÷ tar | |",
         "|---|---|---|---|",
