@@ -220,8 +220,13 @@ function watchOwnStalls(): { heldBetween(from: number, to: number): number; stop
   }, periodMs);
   timer.unref();
   return {
-    heldBetween: (from, to) =>
-      kept.reduce((sum, stall) => sum + Math.max(0, Math.min(stall.to, to) - Math.max(stall.from, from)), 0),
+    // Stalls are kept in the order they ended: only the last few can overlap a request just answered.
+    heldBetween: (from, to) => {
+      let sum = 0;
+      for (let at = kept.length - 1; at >= 0 && kept[at]!.to > from; at -= 1)
+        sum += Math.max(0, Math.min(kept[at]!.to, to) - Math.max(kept[at]!.from, from));
+      return sum;
+    },
     stop: () => clearInterval(timer),
   };
 }
