@@ -1,5 +1,4 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
-import { isPostgres } from "../../db/migrations/dialect";
 import { claimWhenDue } from "../../db/queue-claim";
 import type { Database, MailOutboxRow } from "../../db/schema";
 
@@ -20,11 +19,7 @@ export interface MailQueueSummary {
 
 /** The table `mail_outbox` (ADR 0077). */
 export class MailOutboxRepository {
-  private readonly postgres: boolean;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.postgres = isPostgres(db);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Queues a mail, in the caller's transaction when given one. */
   async insert(row: { id: string; kind: string; sealed: string; now: string }, db: Kysely<Database> = this.db): Promise<void> {
@@ -64,11 +59,9 @@ export class MailOutboxRepository {
       ]);
     return claimWhenDue(
       this.db,
-      (db) => db.selectFrom("mail_outbox").select("id").where(claimable).limit(1).executeTakeFirst(),
-      async (trx) => {
-        let candidate = trx.selectFrom("mail_outbox").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1);
-        if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-        return trx
+      (db) => db.selectFrom("mail_outbox").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1),
+      (trx, candidate) =>
+        trx
           .updateTable("mail_outbox")
           .set((eb) => ({
             state: "sending",
@@ -80,8 +73,7 @@ export class MailOutboxRepository {
           .where("id", "=", candidate)
           .where(claimable)
           .returningAll()
-          .executeTakeFirst();
-      },
+          .executeTakeFirst(),
     );
   }
 

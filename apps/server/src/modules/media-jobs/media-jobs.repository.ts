@@ -1,16 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
-import { isPostgres } from "../../db/migrations/dialect";
 import { claimWhenDue } from "../../db/queue-claim";
 import type { Database, MediaJobRow } from "../../db/schema";
 
 /** The `media_jobs` table (ADR 0054): enqueue, claim under a lease, renew, finish. */
 export class MediaJobsRepository {
-  private readonly postgres: boolean;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.postgres = isPostgres(db);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   async enqueue(kind: string, subjectId: string, now: string): Promise<MediaJobRow> {
     const row: MediaJobRow = {
@@ -54,11 +49,9 @@ export class MediaJobsRepository {
       ]);
     return claimWhenDue(
       this.db,
-      (db) => db.selectFrom("media_jobs").select("id").where(claimable).limit(1).executeTakeFirst(),
-      async (trx) => {
-        let candidate = trx.selectFrom("media_jobs").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1);
-        if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-        return trx
+      (db) => db.selectFrom("media_jobs").select("id").where(claimable).orderBy("created_at").orderBy("id").limit(1),
+      (trx, candidate) =>
+        trx
           .updateTable("media_jobs")
           .set((eb) => ({
             state: "running",
@@ -71,8 +64,7 @@ export class MediaJobsRepository {
           .where("id", "=", candidate)
           .where(claimable)
           .returningAll()
-          .executeTakeFirst();
-      },
+          .executeTakeFirst(),
     );
   }
 

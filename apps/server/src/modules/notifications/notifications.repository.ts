@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
-import { isPostgres } from "../../db/migrations/dialect";
 import { claimWhenDue } from "../../db/queue-claim";
 import { relaxedDurabilityTransaction } from "../../db/relaxed-transaction";
 import type { Database, PushNotificationRow, PushSubscriptionRow } from "../../db/schema";
@@ -24,11 +23,7 @@ export interface DeliveryTarget {
 
 /** The tables `push_subscriptions` and `push_notifications` (ADR 0059). */
 export class NotificationsRepository {
-  private readonly postgres: boolean;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.postgres = isPostgres(db);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   findSubscription(sessionId: string): Promise<PushSubscriptionRow | undefined> {
     return this.db.selectFrom("push_subscriptions").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
@@ -244,17 +239,9 @@ export class NotificationsRepository {
       ]);
     return claimWhenDue(
       this.db,
-      (db) => db.selectFrom("push_notifications").select("id").where(claimable).limit(1).executeTakeFirst(),
-      async (trx) => {
-        let candidate = trx
-          .selectFrom("push_notifications")
-          .select("id")
-          .where(claimable)
-          .orderBy("run_after")
-          .orderBy("id")
-          .limit(1);
-        if (this.postgres) candidate = candidate.forUpdate().skipLocked();
-        return trx
+      (db) => db.selectFrom("push_notifications").select("id").where(claimable).orderBy("run_after").orderBy("id").limit(1),
+      (trx, candidate) =>
+        trx
           .updateTable("push_notifications")
           .set((eb) => ({
             state: "running",
@@ -267,8 +254,7 @@ export class NotificationsRepository {
           .where("id", "=", candidate)
           .where(claimable)
           .returningAll()
-          .executeTakeFirst();
-      },
+          .executeTakeFirst(),
     );
   }
 
