@@ -1,7 +1,17 @@
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { expect, test } from "./fixtures";
-import { authKey, emailOf, expectAccessible, fillCredentials, memberApiAs, memberPage, password, signIn } from "./support";
+import {
+  authKey,
+  emailOf,
+  expectAccessible,
+  fillCredentials,
+  greeting,
+  memberApiAs,
+  memberPage,
+  password,
+  signIn,
+} from "./support";
 
 async function openAccount(page: Page): Promise<void> {
   await page.getByRole("link", { name: "Settings" }).click();
@@ -54,7 +64,7 @@ test("'Sign out everywhere else' takes a second browser to sign-in at once, with
   await phone.goto("/auth");
   await fillCredentials(phone, email, password);
   await phone.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(phone.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(phone)).toBeVisible();
   await expect(phone.getByRole("link", { name: title })).toBeVisible();
   const phoneRequests: string[] = [];
   phone.on("request", (sent) => phoneRequests.push(new URL(sent.url()).pathname));
@@ -126,7 +136,7 @@ test("two-step verification: an authenticator app added in Settings is asked for
   // The code that turned the app on counts once; the next period's is already accepted.
   await page.getByLabel("Authentication code").fill(codeNext());
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
 
   // Without the phone: a recovery code instead, once.
   await page.getByRole("button", { name: "Sign Out" }).click();
@@ -135,7 +145,7 @@ test("two-step verification: an authenticator app added in Settings is asked for
   await page.getByRole("button", { name: "Use a recovery code" }).click();
   await page.getByLabel("Recovery code").fill(recoveryCode);
   await page.getByRole("button", { name: "Use recovery code" }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
   await openAccount(page);
   await expect(page.getByText(/Recovery codes: 9 of 10 left/)).toBeVisible();
 });

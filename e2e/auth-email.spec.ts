@@ -1,6 +1,15 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { confirmationLink, expectAccessible, fillCredentials, freshEmail, fromNewestMail, invite, password } from "./support";
+import {
+  confirmationLink,
+  expectAccessible,
+  fillCredentials,
+  freshEmail,
+  fromNewestMail,
+  greeting,
+  invite,
+  password,
+} from "./support";
 
 /** The six-digit code of the newest mail to `email` (the alternative to its link). */
 const emailedCode = (email: string) => fromNewestMail(email, /enter this code instead: (\d{6})/);
@@ -22,7 +31,7 @@ test("a member confirms their sign-up by typing the e-mailed code", async ({ pag
 
   await page.getByLabel("Code").fill(await emailedCode(email));
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
 });
 
 test("forgot password, end to end: the e-mailed link sets a new password and signs in; the old one no longer works", async ({
@@ -32,7 +41,7 @@ test("forgot password, end to end: the e-mailed link sets a new password and sig
   const email = freshEmail("forgot");
   await signUpAwaitingConfirmation(page, email);
   await page.goto(await confirmationLink(email));
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
   await page.getByRole("button", { name: "Sign Out" }).click();
 
   await page.getByRole("button", { name: "Forgot password?" }).click();
@@ -53,7 +62,7 @@ test("forgot password, end to end: the e-mailed link sets a new password and sig
   await page.getByLabel("New password").fill(newPassword);
   await page.getByRole("button", { name: "Save password" }).click();
   await expect(page.getByText("Password updated")).toBeVisible();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
 
   // The same link again: used, explained.
   await page.getByRole("button", { name: "Sign Out" }).click();
@@ -67,5 +76,5 @@ test("forgot password, end to end: the e-mailed link sets a new password and sig
   await expect(page.getByText("Invalid login credentials")).toBeVisible();
   await page.getByLabel("Password", { exact: true }).fill(newPassword);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
 });

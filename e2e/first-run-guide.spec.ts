@@ -4,6 +4,7 @@ import {
   currentServer,
   expectAccessible,
   freshEmail,
+  greeting,
   invite,
   password,
   screenshotsAtWidths,
@@ -39,7 +40,7 @@ async function signInOnPage(browser: Browser, email: string): Promise<Page> {
   await page.getByLabel("Password", { exact: true }).fill(password);
   const guideRead = guideAnswered(page);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
   await guideRead;
   return page;
 }
@@ -87,7 +88,7 @@ test("a new owner sees the guide with the invite step, closes it for good on eve
 
   const readAgain = guideAnswered(page);
   await page.reload();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
   await readAgain;
   await expect(listShown(page)).toBeVisible();
   await expect(guideOf(page)).toHaveCount(0);

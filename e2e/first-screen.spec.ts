@@ -1,6 +1,6 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { accessTokenOf, localDate, memberApi, signIn, solidPng } from "./support";
+import { accessTokenOf, greeting, localDate, memberApi, signIn, solidPng } from "./support";
 
 /**
  * Home's first screen painted before the app's bundle (ADR 0026): what a member sees at once,
@@ -102,7 +102,7 @@ for (const [width, dark] of [
       expect(apiRequests[0]).toBe("/api/v1/memories");
       expect(apiRequests.indexOf("/api/v1/events")).toBe(1);
       expect(apiRequests.filter((pathname) => pathname === "/api/v1/memories").length).toBeLessThanOrEqual(2);
-      await expect(member.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+      await expect(greeting(member)).toBeVisible();
       await member.close();
     }
   });
@@ -156,6 +156,6 @@ test("an expired stored session paints nothing early; the app refreshes it and s
   const member = await page.context().newPage();
   await watchFirstScreen(member);
   await member.goto("/");
-  await expect(member.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(member)).toBeVisible();
   expect((await seenOf(member)).titles).toEqual([]);
 });

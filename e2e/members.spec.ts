@@ -2,11 +2,12 @@ import { type Browser, type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
   accessTokenOf,
-  emailOf,
   confirmationLink,
+  emailOf,
   expectAccessible,
   freshEmail,
   fromNewestMail,
+  greeting,
   memberPage,
   password,
   signIn,
@@ -61,7 +62,7 @@ test("the owner invites the partner from Members; the partner signs up from the 
   await partner.getByRole("button", { name: "Sign Up" }).click();
   await expect(partner.getByText("Check your email for confirmation link")).toBeVisible();
   await partner.goto(await confirmationLink(partnerEmail));
-  await expect(partner.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(partner)).toBeVisible();
 
   await owner.reload();
   const joined = owner.getByRole("listitem", { name: partnerEmail.split("@")[0] });

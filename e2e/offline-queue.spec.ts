@@ -1,6 +1,6 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { aheadDate, fillCredentials, password, signIn, solidPng, underServiceWorker } from "./support";
+import { aheadDate, fillCredentials, greeting, password, signIn, solidPng, underServiceWorker } from "./support";
 
 // Installing and working offline: the service worker is what these journeys are about.
 test.use({ serviceWorkers: "allow" });
@@ -16,7 +16,7 @@ test("a memory saved offline waits with its photo, survives a reload, and is add
   await underServiceWorker(page);
   // After the reload the painted first screen and the app may both hold the greeting for a moment:
   // the visible one counts, and the app's own screen is the one used from here on.
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
   await expect(page.locator("#first-screen")).toHaveCount(0);
   const run = Date.now().toString(36);
   const title = `Queued on the train ${run}`;
@@ -181,7 +181,7 @@ test("another site's form posted to the share target opens no form and keeps no 
     await postFromElsewhere(page, `${appOrigin}/share`, { hideAddress });
     // Home opens, with no form and nothing kept for one.
     await expect(page).toHaveURL(`${appOrigin}/`);
-    await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+    await expect(greeting(page)).toBeVisible();
     await expect(dialog).toHaveCount(0);
     expect(await keptShares(page)).toBe(0);
   }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { expectAccessible, fillCredentials, mailContaining, password, signIn } from "./support";
+import { expectAccessible, fillCredentials, greeting, mailContaining, password, signIn } from "./support";
 
 // Passkeys and security keys in Chromium, with a virtual authenticator attached through the
 // DevTools protocol: it answers the browser's WebAuthn prompts as a phone or a key would.
@@ -94,7 +94,7 @@ test("a member adds a passkey in Settings under a name of her own, renames it, s
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
 
   await openSettings(page);
   await expect(passkeys.getByRole("listitem")).toContainText("used");
@@ -134,6 +134,6 @@ test("a security key added as the second step is asked for at the next sign-in, 
   await expect(page.getByText(/^Welcome back, /)).toHaveCount(0);
   await expectAccessible(page, "security key step", "serious");
   await page.getByRole("button", { name: "Use security key" }).click();
-  await expect(page.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+  await expect(greeting(page)).toBeVisible();
   await page.context().close();
 });

@@ -1,6 +1,15 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { expectAccessible, localDate, memberApiAs, memberPage, screenshotsAtWidths, solidPng, storedSessionOf } from "./support";
+import {
+  expectAccessible,
+  greeting,
+  localDate,
+  memberApiAs,
+  memberPage,
+  screenshotsAtWidths,
+  solidPng,
+  storedSessionOf,
+} from "./support";
 import type { MemberKey } from "./members";
 
 // Issue #34 "Their box" (ADR 0065): an owner names the box, chooses its cover and the day they have
@@ -102,7 +111,7 @@ test("an owner names the box, chooses its cover and together-since; home shows t
     await section.getByRole("button", { name: "Save box" }).click();
     expect((await unsetSaved).status()).toBe(200);
     await owner.goto("/");
-    await expect(owner.getByText(/^Welcome back, /).filter({ visible: true })).toBeVisible();
+    await expect(greeting(owner)).toBeVisible();
     await expect(owner.locator("#root").getByText(/^(\d+ memories|No memories yet)$/)).toBeVisible();
     await expect(owner.getByRole("region", { name: "Ann & Ben" })).toHaveCount(0);
     await expect(owner.getByText("7 years today")).toHaveCount(0);
